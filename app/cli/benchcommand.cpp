@@ -1,0 +1,349 @@
+// shoal-cli bench: median step time per behaviour family and agent count on generated scenes
+// (core/benchscenes.h), beside the brute-force neighbour search measured in the same run.
+
+#include "clisupport.h"
+#include "commands.h"
+
+#include "benchscenes.h"
+#include "world.h"
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace shoal::cli {
+
+namespace {
+
+constexpr int kMaxAgents = 10000000;
+/// Above this the O(N^2) reference would take minutes per step: it is skipped.
+constexpr int kMaxReferenceAgents = 10000;
+constexpr int kReferenceSteps = 5;
+
+struct BenchOptions
+{
+    std::vector<int> agents{1000, 10000, 100000};
+    std::vector<BehaviourKind> families{kAllBehaviourKinds.begin(), kAllBehaviourKinds.end()};
+    int steps = 50;
+    int warmup = 20;
+    std::uint64_t seed = 1;
+    bool json = false;
+};
+
+struct BenchResult
+{
+    BehaviourKind kind = BehaviourKind::FishSchool;
+    std::size_t agents = 0;
+    double msPerStep = 0;
+    double nsPerAgentStep = 0;
+    std::optional<double> referenceMsPerStep;
+    std::optional<double> speedup;
+    double bytesPerAgent = 0;
+    double peakRssMb = 0;
+};
+
+/// A figure the issue sets for this family and size, if any.
+struct Target
+{
+    double limit = 0;
+    bool atMost = true; ///< false: at least
+};
+
+std::optional<Target> msTarget(BehaviourKind kind, std::size_t agents)
+{
+    const bool large = kind == BehaviourKind::Swarm || kind == BehaviourKind::FishSchool;
+    if (large && agents == 100000)
+        return Target{10.0, true};
+    if (kind == BehaviourKind::Worm)
+        return agents == 1000 ? std::optional<Target>(Target{2.0, true}) : std::nullopt;
+    if (agents == 10000)
+        return Target{2.0, true};
+    return std::nullopt;
+}
+
+/// Whether the grid's speed-up over brute force means anything for this family's bench
+/// scene: leader following runs as groups of 20, where testing all 20 is as fast as a grid,
+/// and worms do not search for neighbours at all (they may cross each other).
+bool speedupApplies(BehaviourKind kind)
+{
+    return kind != BehaviourKind::LeaderFollow && kind != BehaviourKind::Worm;
+}
+
+std::optional<Target> speedupTarget(BehaviourKind kind, std::size_t agents)
+{
+    if (agents == 10000 && speedupApplies(kind))
+        return Target{50.0, false};
+    return std::nullopt;
+}
+
+constexpr Target kBytesTarget{300.0, true};
+
+std::string targetText(const std::optional<Target>& target, double value)
+{
+    if (!target)
+        return "";
+    const bool pass = target->atMost ? value <= target->limit : value >= target->limit;
+    return std::string(target->atMost ? "<=" : ">=") + formatDouble(target->limit) +
+           (pass ? " PASS" : " MISS");
+}
+
+double median(std::vector<double> values)
+{
+    if (values.empty())
+        return 0.0;
+    std::sort(values.begin(), values.end());
+    const std::size_t mid = values.size() / 2;
+    return values.size() % 2 ? values[mid] : 0.5 * (values[mid - 1] + values[mid]);
+}
+
+double peakRssMb()
+{
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return static_cast<double>(usage.ru_maxrss) / 1024.0; // Linux reports KiB
+}
+
+/// `value` to `decimals` places, as the nearest double to that decimal text (so JSON shows
+/// "0.0093", not "0.009300000000000001").
+double rounded(double value, int decimals)
+{
+    return std::strtod(formatFixed(value, decimals).c_str(), nullptr);
+}
+
+std::optional<Error> parseOptions(const QCommandLineParser& parser, BenchOptions& options,
+                                  const QCommandLineOption& agents,
+                                  const QCommandLineOption& family,
+                                  const QCommandLineOption& steps,
+                                  const QCommandLineOption& warmup,
+                                  const QCommandLineOption& seed, const QCommandLineOption& json)
+{
+    if (!parser.positionalArguments().isEmpty())
+        return Error{"bench takes no file; got '" + parser.positionalArguments().first().toStdString() + "'"};
+    if (parser.isSet(agents)) {
+        options.agents.clear();
+        for (const QString& item : parser.value(agents).split(QLatin1Char(','))) {
+            bool ok = false;
+            const int n = item.trimmed().toInt(&ok);
+            if (!ok || n < 1 || n > kMaxAgents)
+                return Error{"--agents: '" + item.toStdString() +
+                             "' must be a whole number in [1, " + std::to_string(kMaxAgents) +
+                             "] (a comma-separated list, e.g. 1000,10000)"};
+            options.agents.push_back(n);
+        }
+    }
+    if (parser.isSet(family) && parser.value(family) != QLatin1String("all")) {
+        options.families.clear();
+        for (const QString& item : parser.value(family).split(QLatin1Char(','))) {
+            const auto kind = behaviourFromKey(item.trimmed().toStdString());
+            if (!kind) {
+                std::string allowed = "all";
+                for (BehaviourKind k : kAllBehaviourKinds)
+                    allowed += ", " + std::string(behaviourKey(k));
+                return Error{"--family: unknown family '" + item.toStdString() +
+                             "'; allowed: " + allowed + " (or a comma-separated list)"};
+            }
+            if (std::find(options.families.begin(), options.families.end(), *kind) == options.families.end())
+                options.families.push_back(*kind);
+        }
+    }
+    const auto count = [&](const QCommandLineOption& option, int minimum, int& out) -> std::optional<Error> {
+        if (!parser.isSet(option))
+            return std::nullopt;
+        bool ok = false;
+        out = parser.value(option).toInt(&ok);
+        if (!ok || out < minimum || out > 1000000)
+            return Error{"--" + option.names().first().toStdString() + " '" +
+                         parser.value(option).toStdString() + "' must be a whole number in [" +
+                         std::to_string(minimum) + ", 1000000]"};
+        return std::nullopt;
+    };
+    if (auto error = count(steps, 1, options.steps))
+        return error;
+    if (auto error = count(warmup, 0, options.warmup))
+        return error;
+    if (parser.isSet(seed)) {
+        bool ok = false;
+        options.seed = parser.value(seed).toULongLong(&ok, 0);
+        if (!ok || parser.value(seed).startsWith(QLatin1Char('-')))
+            return Error{"--seed '" + parser.value(seed).toStdString() +
+                         "' must be a whole number in [0, 2^64 - 1]"};
+    }
+    options.json = parser.isSet(json);
+    return std::nullopt;
+}
+
+Expected<BenchResult> measure(BehaviourKind kind, int agents, const BenchOptions& options)
+{
+    const SceneDesc scene = makeBenchScene(kind, agents, options.seed);
+    auto created = World::create(scene);
+    if (!created)
+        return Error{"bench scene " + scene.name + ": " + created.error().message};
+    World& world = **created;
+    world.setMetricsEnabled(false);
+
+    const auto drive = [&]() {
+        world.setPointer(benchPointer(scene, world.stepCount()), true);
+        world.step();
+    };
+    const auto timeSteps = [&](int count) {
+        std::vector<double> ms;
+        ms.reserve(static_cast<std::size_t>(count));
+        for (int i = 0; i < count; ++i) {
+            const auto start = std::chrono::steady_clock::now();
+            drive();
+            const auto end = std::chrono::steady_clock::now();
+            ms.push_back(std::chrono::duration<double, std::milli>(end - start).count());
+        }
+        return median(std::move(ms));
+    };
+
+    const int warmup = std::max(options.warmup, benchSettleSteps(scene, kind));
+    for (int i = 0; i < warmup; ++i)
+        drive();
+    BenchResult result;
+    result.kind = kind;
+    result.agents = world.agentCount();
+    result.msPerStep = timeSteps(options.steps);
+    const double n = static_cast<double>(std::max<std::size_t>(result.agents, 1));
+    result.nsPerAgentStep = result.msPerStep * 1e6 / n;
+    result.bytesPerAgent = static_cast<double>(world.memoryBytes()) / n;
+
+    if (agents <= kMaxReferenceAgents) {
+        world.setNeighbourSearch(NeighbourSearch::BruteForce);
+        drive(); // one untimed step: the reference's first pass touches memory the grid didn't
+        result.referenceMsPerStep = timeSteps(kReferenceSteps);
+        world.setNeighbourSearch(NeighbourSearch::Grid);
+        if (result.msPerStep > 0.0)
+            result.speedup = *result.referenceMsPerStep / result.msPerStep;
+    }
+    result.peakRssMb = peakRssMb();
+    return result;
+}
+
+void printJsonLine(const BenchResult& r)
+{
+    JsonWriter json;
+    json.beginObject();
+    json.key("family").value(std::string(behaviourKey(r.kind)));
+    json.key("agents").value(static_cast<unsigned long long>(r.agents));
+    json.key("ms_per_step").value(rounded(r.msPerStep, 4));
+    json.key("ns_per_agent_step").value(rounded(r.nsPerAgentStep, 1));
+    json.key("reference_ms_per_step");
+    if (r.referenceMsPerStep)
+        json.value(rounded(*r.referenceMsPerStep, 4));
+    else
+        json.null();
+    json.key("speedup");
+    if (r.speedup)
+        json.value(rounded(*r.speedup, 2));
+    else
+        json.null();
+    json.key("bytes_per_agent").value(rounded(r.bytesPerAgent, 1));
+    json.endObject();
+    std::printf("%s\n", json.text().c_str());
+}
+
+constexpr const char* kRowFormat = "%-13s %8s  %9s %-11s  %13s  %11s  %9s %-11s  %11s %-20s  %8s\n";
+
+void printTableHeader(const BenchOptions& options)
+{
+    std::printf("shoal-cli bench: median of %d timed steps after %d warm-up steps; brute-force "
+                "reference: median of %d steps for N <= %d; seed %llu; %s build\n",
+                options.steps, options.warmup, kReferenceSteps, kMaxReferenceAgents,
+                static_cast<unsigned long long>(options.seed), SHOAL_BUILD_TYPE);
+    std::printf("(worm: agents = worms of %d segments; leaderFollow: groups of %d; targets are "
+                "the issue's, timings never fail the command)\n\n",
+                kBenchWormSegments, kBenchFollowGroupSize);
+    std::printf(kRowFormat, "family", "agents", "ms/step", "target", "ns/agent-step",
+                "ref ms/step", "speed-up", "target", "bytes/agent", "target", "peak RSS");
+}
+
+void printTableRow(const BenchResult& r)
+{
+    const std::string reference = r.referenceMsPerStep ? formatFixed(*r.referenceMsPerStep, 3) : "-";
+    const std::string speedup = r.speedup ? formatFixed(*r.speedup, 1) + "x" : "-";
+    std::string speedupTargetText = r.speedup ? targetText(speedupTarget(r.kind, r.agents), *r.speedup) : "";
+    if (r.speedup && !speedupApplies(r.kind))
+        speedupTargetText = "n/a";
+    // A worm is one agent with a body of kBenchWormSegments segments: its memory target is
+    // per segment, the unit that costs memory like a point agent does.
+    std::string bytesTargetText = targetText(kBytesTarget, r.bytesPerAgent);
+    if (r.kind == BehaviourKind::Worm) {
+        const double perSegment = r.bytesPerAgent / kBenchWormSegments;
+        bytesTargetText = formatFixed(perSegment, 0) + "/seg " + targetText(kBytesTarget, perSegment);
+    }
+    std::printf(kRowFormat, std::string(behaviourKey(r.kind)).c_str(),
+                std::to_string(r.agents).c_str(), formatFixed(r.msPerStep, 3).c_str(),
+                targetText(msTarget(r.kind, r.agents), r.msPerStep).c_str(),
+                formatFixed(r.nsPerAgentStep, 1).c_str(), reference.c_str(), speedup.c_str(),
+                speedupTargetText.c_str(), formatFixed(r.bytesPerAgent, 1).c_str(),
+                bytesTargetText.c_str(),
+                (formatFixed(r.peakRssMb, 0) + " MB").c_str());
+}
+
+} // namespace
+
+int benchCommand(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Times World::step on generated scenes (one per family and agent count): median ms per "
+        "step, ns per agent-step, the brute-force neighbour search for N <= 10000 and the "
+        "grid's speed-up over it, bytes per agent and peak RSS. Always exits 0 unless the "
+        "options are bad (2); targets are shown as PASS/MISS."));
+    const QCommandLineOption agents(QStringLiteral("agents"),
+                                    QStringLiteral("Agent counts (default 1000,10000,100000)."),
+                                    QStringLiteral("N,N,..."));
+    const QCommandLineOption family(QStringLiteral("family"),
+                                    QStringLiteral("'all' (default) or families: fishSchool, "
+                                                   "tankSquad, swarm, leaderFollow, worm."),
+                                    QStringLiteral("all|key,..."));
+    const QCommandLineOption steps(QStringLiteral("steps"),
+                                   QStringLiteral("Timed steps per result (default 50)."),
+                                   QStringLiteral("N"));
+    const QCommandLineOption warmup(QStringLiteral("warmup"),
+                                    QStringLiteral("Untimed steps first (default 20)."),
+                                    QStringLiteral("N"));
+    const QCommandLineOption seed(QStringLiteral("seed"),
+                                  QStringLiteral("Seed of the generated scenes (default 1)."),
+                                  QStringLiteral("S"));
+    const QCommandLineOption json(QStringLiteral("json"),
+                                  QStringLiteral("One JSON object per line per result."));
+    parser.addOptions({agents, family, steps, warmup, seed, json});
+    if (auto exit = parseCommandLine(parser, arguments, QStringLiteral("bench"),
+                                     QStringLiteral("shoal-cli bench [options]")))
+        return *exit;
+
+    BenchOptions options;
+    if (auto error = parseOptions(parser, options, agents, family, steps, warmup, seed, json)) {
+        printError("bench: " + error->message);
+        return kExitBadInput;
+    }
+
+    if (!options.json)
+        printTableHeader(options);
+    std::fflush(stdout);
+    // Sizes outermost: the process's peak RSS then grows with N and reads as the largest
+    // scene measured so far.
+    for (const int n : options.agents) {
+        for (const BehaviourKind kind : options.families) {
+            auto result = measure(kind, n, options);
+            if (!result) {
+                printError("bench: " + result.error().message);
+                return kExitBadInput;
+            }
+            if (options.json)
+                printJsonLine(*result);
+            else
+                printTableRow(*result);
+            std::fflush(stdout);
+        }
+    }
+    return kExitOk;
+}
+
+} // namespace shoal::cli

@@ -1,0 +1,314 @@
+#include "clisupport.h"
+
+#include "paramspec.h"
+#include "scenefile.h"
+
+#include <QFile>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace shoal::cli {
+
+namespace {
+
+constexpr std::size_t kFlushSize = 1 << 20;
+
+} // namespace
+
+void printError(const std::string& message)
+{
+    std::fprintf(stderr, "shoal-cli: %s\n", message.c_str());
+    std::fflush(stderr);
+}
+
+std::optional<int> parseCommandLine(QCommandLineParser& parser, const QStringList& arguments,
+                                    const QString& command, const QString& usage)
+{
+    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
+                                  QStringLiteral("Show this help and exit."));
+    parser.addOption(help);
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    if (!parser.parse(arguments)) {
+        printError(command.toStdString() + ": " + parser.errorText().toStdString() +
+                   "; see 'shoal-cli " + command.toStdString() + " --help'");
+        return kExitBadInput;
+    }
+    if (parser.isSet(help)) {
+        // Qt's first line names only the program; ours shows the command and its arguments.
+        QString text = parser.helpText();
+        const int firstNewline = text.indexOf(QLatin1Char('\n'));
+        text = QStringLiteral("Usage: ") + usage + text.mid(firstNewline);
+        std::fputs(text.toLocal8Bit().constData(), stdout);
+        return kExitOk;
+    }
+    return std::nullopt;
+}
+
+SceneSource sceneSource(const QString& argument)
+{
+    if (argument.isEmpty() || argument == QLatin1String("demo"))
+        return {"demo", QStringLiteral(":/scenes/demo.json")};
+    return {argument.toStdString(), argument};
+}
+
+Expected<std::string> readTextFile(const QString& path, const std::string& displayName)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return Error{displayName + ": cannot open: " + file.errorString().toStdString()};
+    const QByteArray bytes = file.readAll();
+    if (file.error() != QFileDevice::NoError)
+        return Error{displayName + ": cannot read: " + file.errorString().toStdString()};
+    return std::string(bytes.constData(), static_cast<std::size_t>(bytes.size()));
+}
+
+Expected<SceneDesc> loadScene(const SceneSource& source)
+{
+    auto text = readTextFile(source.path, source.displayName);
+    if (!text)
+        return text.error();
+    return parseScene(*text, source.displayName);
+}
+
+OutputFile::OutputFile(const QString& path) : m_path(path), m_file(path) {}
+
+std::optional<Error> OutputFile::open()
+{
+    if (!m_file.open(QIODevice::WriteOnly))
+        return Error{m_path.toStdString() + ": cannot write: " + m_file.errorString().toStdString()};
+    return std::nullopt;
+}
+
+void OutputFile::write(std::string_view text)
+{
+    m_buffer.append(text);
+    flushIfLarge();
+}
+
+void OutputFile::flushIfLarge()
+{
+    if (m_buffer.size() >= kFlushSize)
+        flushBuffer();
+}
+
+void OutputFile::flushBuffer()
+{
+    if (m_buffer.empty())
+        return;
+    const qint64 size = static_cast<qint64>(m_buffer.size());
+    if (m_file.write(m_buffer.data(), size) != size)
+        m_writeFailed = true;
+    m_buffer.clear();
+}
+
+std::optional<Error> OutputFile::commit()
+{
+    flushBuffer();
+    if (m_writeFailed) {
+        const std::string reason = m_file.errorString().toStdString();
+        m_file.cancelWriting();
+        return Error{m_path.toStdString() + ": cannot write: " + reason};
+    }
+    if (!m_file.commit())
+        return Error{m_path.toStdString() + ": cannot save: " + m_file.errorString().toStdString()};
+    return std::nullopt;
+}
+
+namespace {
+
+/// Shortest "%.*g" text for which `readsBack` holds, written without an exponent when the
+/// value is an ordinary size (printf's %g would turn 1000 into "1e+03").
+template <class ReadsBack>
+std::string formatShortest(double value, int maxPrecision, ReadsBack readsBack)
+{
+    char buffer[64];
+    int precision = 1;
+    for (; precision < maxPrecision; ++precision) {
+        std::snprintf(buffer, sizeof buffer, "%.*g", precision, value);
+        if (readsBack(buffer))
+            break;
+    }
+    std::snprintf(buffer, sizeof buffer, "%.*g", precision, value);
+    const double magnitude = std::fabs(value);
+    if (std::strchr(buffer, 'e') && magnitude >= 1e-4 && magnitude < 1e15) {
+        const int exponent = static_cast<int>(std::floor(std::log10(magnitude)));
+        const int decimals = std::max(0, precision - 1 - exponent);
+        std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+    }
+    return buffer;
+}
+
+} // namespace
+
+std::string formatFloat(float value)
+{
+    if (!std::isfinite(value))
+        return formatNumber(value);
+    return formatShortest(value, 9, [value](const char* text) { return std::strtof(text, nullptr) == value; });
+}
+
+std::string formatDouble(double value)
+{
+    if (!std::isfinite(value))
+        return formatNumber(value);
+    return formatShortest(value, 17, [value](const char* text) { return std::strtod(text, nullptr) == value; });
+}
+
+std::string formatFixed(double value, int decimals)
+{
+    if (!std::isfinite(value))
+        return formatNumber(value);
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+    // "-0.000" reads as a sign error in a table.
+    if (buffer[0] == '-' && std::strtod(buffer, nullptr) == 0.0)
+        return buffer + 1;
+    return buffer;
+}
+
+std::string formatHash(std::uint64_t hash)
+{
+    char buffer[17];
+    std::snprintf(buffer, sizeof buffer, "%016llx", static_cast<unsigned long long>(hash));
+    return buffer;
+}
+
+void appendJsonString(std::string& out, std::string_view text)
+{
+    out += '"';
+    for (const char c : text) {
+        switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        default:
+            if (static_cast<unsigned char>(c) < 0x20) {
+                char escaped[8];
+                std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
+                out += escaped;
+            } else {
+                out += c;
+            }
+        }
+    }
+    out += '"';
+}
+
+void JsonWriter::separator()
+{
+    if (m_afterKey) {
+        m_afterKey = false;
+        return;
+    }
+    if (!m_first.empty()) {
+        if (!m_first.back())
+            m_text += ',';
+        m_first.back() = false;
+    }
+    if (m_newlinePending) {
+        m_text += '\n';
+        m_newlinePending = false;
+    }
+}
+
+JsonWriter& JsonWriter::beginObject()
+{
+    separator();
+    m_text += '{';
+    m_first.push_back(true);
+    return *this;
+}
+
+JsonWriter& JsonWriter::endObject()
+{
+    m_text += '}';
+    m_first.pop_back();
+    return *this;
+}
+
+JsonWriter& JsonWriter::beginArray()
+{
+    separator();
+    m_text += '[';
+    m_first.push_back(true);
+    return *this;
+}
+
+JsonWriter& JsonWriter::endArray()
+{
+    m_text += ']';
+    m_first.pop_back();
+    return *this;
+}
+
+JsonWriter& JsonWriter::key(std::string_view name)
+{
+    separator();
+    appendJsonString(m_text, name);
+    m_text += ':';
+    m_afterKey = true;
+    return *this;
+}
+
+JsonWriter& JsonWriter::value(std::string_view text)
+{
+    separator();
+    appendJsonString(m_text, text);
+    return *this;
+}
+
+JsonWriter& JsonWriter::value(double number)
+{
+    separator();
+    m_text += std::isfinite(number) ? formatDouble(number) : "null";
+    return *this;
+}
+
+JsonWriter& JsonWriter::value(float number)
+{
+    separator();
+    m_text += std::isfinite(number) ? formatFloat(number) : "null";
+    return *this;
+}
+
+JsonWriter& JsonWriter::value(long long number)
+{
+    separator();
+    m_text += std::to_string(number);
+    return *this;
+}
+
+JsonWriter& JsonWriter::value(unsigned long long number)
+{
+    separator();
+    m_text += std::to_string(number);
+    return *this;
+}
+
+JsonWriter& JsonWriter::value(bool flag)
+{
+    separator();
+    m_text += flag ? "true" : "false";
+    return *this;
+}
+
+JsonWriter& JsonWriter::null()
+{
+    separator();
+    m_text += "null";
+    return *this;
+}
+
+JsonWriter& JsonWriter::newline()
+{
+    m_newlinePending = true;
+    return *this;
+}
+
+} // namespace shoal::cli

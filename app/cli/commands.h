@@ -1,0 +1,13 @@
+#pragma once
+/// The shoal-cli commands. Each takes its arguments (program name first, then the options
+/// after the command word) and returns the process exit code (see ExitCode).
+
+#include <QStringList>
+
+namespace shoal::cli {
+
+int validateCommand(const QStringList& arguments);
+int runCommand(const QStringList& arguments);
+int benchCommand(const QStringList& arguments);
+
+} // namespace shoal::cli

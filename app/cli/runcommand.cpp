@@ -1,0 +1,586 @@
+// shoal-cli run: build a scene's world, apply --set and a scripted input, step it N times,
+// print what a user would check (per-group metrics, wall crossings) and the state hash.
+
+#include "clisupport.h"
+#include "commands.h"
+
+#include "inputscript.h"
+#include "world.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+
+namespace shoal::cli {
+
+namespace {
+
+constexpr qint64 kMaxSteps = 100000000;
+/// The free player (not leading a group) in trajectory rows; '@' keeps it apart from groups.
+constexpr const char* kPlayerRowName = "@player";
+
+enum class MetricsFormat { Csv, Json };
+
+struct RunOptions
+{
+    SceneSource scene;
+    qint64 steps = 600;
+    std::optional<std::uint64_t> seed;
+    QStringList sets;
+    QString inputPath;
+    QString metricsPath;
+    MetricsFormat metricsFormat = MetricsFormat::Csv;
+    QString trajectoryPath;
+    bool json = false;
+};
+
+/// Applies one --set "group.param=value" (or "player.param=value").
+std::optional<Error> applySet(World& world, const QString& assignment)
+{
+    const std::string text = assignment.toStdString();
+    const std::string where = "--set " + text + ": ";
+    const int equals = assignment.indexOf(QLatin1Char('='));
+    const QString target = equals < 0 ? QString() : assignment.left(equals);
+    const int dot = target.lastIndexOf(QLatin1Char('.'));
+    if (equals < 0 || dot <= 0 || dot == target.size() - 1)
+        return Error{where + "expected group.param=value (or player.param=value)"};
+    const std::string groupName = target.left(dot).toStdString();
+    const std::string key = target.mid(dot + 1).toStdString();
+    const QString valueText = assignment.mid(equals + 1).trimmed();
+    bool ok = false;
+    const double value = valueText.toDouble(&ok);
+    if (!ok)
+        return Error{where + "'" + valueText.toStdString() + "' is not a number"};
+
+    std::optional<Error> error;
+    if (groupName == "player") {
+        error = world.setPlayerParam(key, value);
+    } else {
+        const int group = world.groupIndex(groupName);
+        if (group < 0) {
+            std::string names;
+            for (int g = 0; g < world.groupCount(); ++g)
+                names += (names.empty() ? "'" : ", '") + world.group(g).name + "'";
+            return Error{where + "the scene has no group '" + groupName + "'; groups: " +
+                         (names.empty() ? std::string("none") : names) +
+                         " ('player' sets the player's parameters)"};
+        }
+        error = world.setParam(group, key, value);
+    }
+    if (error)
+        return Error{where + error->message};
+    return std::nullopt;
+}
+
+std::optional<Error> parseOptions(const QCommandLineParser& parser, RunOptions& options,
+                                  const QCommandLineOption& steps, const QCommandLineOption& seed,
+                                  const QCommandLineOption& set, const QCommandLineOption& input,
+                                  const QCommandLineOption& metrics,
+                                  const QCommandLineOption& trajectory,
+                                  const QCommandLineOption& json)
+{
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() > 1)
+        return Error{"run takes one scene file, got " + std::to_string(positional.size()) +
+                     " ('" + positional.join(QStringLiteral("', '")).toStdString() + "')"};
+    options.scene = sceneSource(positional.isEmpty() ? QString() : positional.first());
+
+    if (parser.isSet(steps)) {
+        bool ok = false;
+        options.steps = parser.value(steps).toLongLong(&ok);
+        if (!ok || options.steps < 0 || options.steps > kMaxSteps)
+            return Error{"--steps '" + parser.value(steps).toStdString() +
+                         "' must be a whole number in [0, " + std::to_string(kMaxSteps) + "]"};
+    }
+    if (parser.isSet(seed)) {
+        bool ok = false;
+        const qulonglong value = parser.value(seed).toULongLong(&ok, 0);
+        if (!ok || parser.value(seed).startsWith(QLatin1Char('-')))
+            return Error{"--seed '" + parser.value(seed).toStdString() +
+                         "' must be a whole number in [0, 2^64 - 1] (decimal or 0x hex)"};
+        options.seed = value;
+    }
+    options.sets = parser.values(set);
+    options.inputPath = parser.value(input);
+    options.metricsPath = parser.value(metrics);
+    if (parser.isSet(metrics)) {
+        if (options.metricsPath.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive))
+            options.metricsFormat = MetricsFormat::Csv;
+        else if (options.metricsPath.endsWith(QLatin1String(".json"), Qt::CaseInsensitive))
+            options.metricsFormat = MetricsFormat::Json;
+        else
+            return Error{"--metrics '" + options.metricsPath.toStdString() +
+                         "': the file name must end in .csv or .json (it picks the format)"};
+    }
+    options.trajectoryPath = parser.value(trajectory);
+    if (parser.isSet(trajectory) && options.trajectoryPath.isEmpty())
+        return Error{"--trajectory needs a file name"};
+    options.json = parser.isSet(json);
+    return std::nullopt;
+}
+
+const char* const kMetricsColumns[] = {
+    "step", "group", "kind", "agents", "active", "nearestMin", "nearestMean", "nearestMedian",
+    "insideKeep", "outsideBand", "polarization", "meanSpeed", "maxSpeed", "penetrations",
+    "maxPenetration", "wallCrossings", "totalWallCrossings", "stuck", "blocked",
+    "goalDistanceMean", "goalDistanceMax", "atGoal"};
+
+/// Per-step metrics rows, as CSV or as the rows array of a JSON document.
+class MetricsWriter
+{
+public:
+    MetricsWriter(const QString& path, MetricsFormat format) : m_file(path), m_format(format) {}
+
+    std::optional<Error> open(const World& world, const std::string& sceneName,
+                              const std::string& fileName)
+    {
+        if (auto error = m_file.open())
+            return error;
+        if (m_format == MetricsFormat::Csv) {
+            std::string header;
+            for (const char* column : kMetricsColumns)
+                header += (header.empty() ? "" : ",") + std::string(column);
+            m_file.write(header + "\n");
+        } else {
+            m_json.beginObject();
+            m_json.key("format").value("shoal-metrics");
+            m_json.key("version").value(1);
+            m_json.key("scene").value(sceneName);
+            m_json.key("file").value(fileName);
+            m_json.key("dt").value(world.dt());
+            m_json.key("seed").value(static_cast<unsigned long long>(world.seed()));
+            m_json.key("rows").beginArray();
+        }
+        return std::nullopt;
+    }
+
+    void writeStep(const World& world)
+    {
+        for (int g = 0; g < world.groupCount(); ++g) {
+            const Group& group = world.group(g);
+            const GroupMetrics& m = group.metrics;
+            if (m_format == MetricsFormat::Csv)
+                writeCsvRow(world.stepCount(), group, m);
+            else
+                writeJsonRow(world.stepCount(), group, m);
+        }
+        if (m_format == MetricsFormat::Json) {
+            m_file.write(m_json.text());
+            m_json.text().clear();
+        }
+    }
+
+    std::optional<Error> finish()
+    {
+        if (m_format == MetricsFormat::Json) {
+            m_json.endArray().endObject();
+            m_file.write(m_json.text());
+            m_file.write("\n");
+        }
+        return m_file.commit();
+    }
+
+private:
+    void writeCsvRow(std::uint64_t step, const Group& group, const GroupMetrics& m)
+    {
+        std::string& out = m_file.buffer();
+        out += std::to_string(step);
+        out += ',';
+        out += csvField(group.name);
+        out += ',';
+        out += behaviourKey(group.kind);
+        for (const long long v : {static_cast<long long>(m.agents), static_cast<long long>(m.active)})
+            out += ',' + std::to_string(v);
+        for (const float v : {m.nearestMin, m.nearestMean, m.nearestMedian})
+            out += ',' + formatFloat(v);
+        for (const int v : {m.insideKeep, m.outsideBand})
+            out += ',' + std::to_string(v);
+        for (const float v : {m.polarization, m.meanSpeed, m.maxSpeed})
+            out += ',' + formatFloat(v);
+        out += ',' + std::to_string(m.penetrations);
+        out += ',' + formatFloat(m.maxPenetration);
+        out += ',' + std::to_string(m.wallCrossings);
+        out += ',' + std::to_string(m.totalWallCrossings);
+        out += ',' + std::to_string(m.stuck);
+        out += ',' + std::to_string(m.blocked);
+        out += ',' + formatFloat(m.goalDistanceMean);
+        out += ',' + formatFloat(m.goalDistanceMax);
+        out += ',' + std::to_string(m.atGoal);
+        out += '\n';
+        m_file.flushIfLarge();
+    }
+
+    void writeJsonRow(std::uint64_t step, const Group& group, const GroupMetrics& m)
+    {
+        m_json.newline().beginObject();
+        m_json.key("step").value(static_cast<unsigned long long>(step));
+        m_json.key("group").value(group.name);
+        m_json.key("kind").value(std::string(behaviourKey(group.kind)));
+        m_json.key("agents").value(m.agents);
+        m_json.key("active").value(m.active);
+        m_json.key("nearestMin").value(m.nearestMin);
+        m_json.key("nearestMean").value(m.nearestMean);
+        m_json.key("nearestMedian").value(m.nearestMedian);
+        m_json.key("insideKeep").value(m.insideKeep);
+        m_json.key("outsideBand").value(m.outsideBand);
+        m_json.key("polarization").value(m.polarization);
+        m_json.key("meanSpeed").value(m.meanSpeed);
+        m_json.key("maxSpeed").value(m.maxSpeed);
+        m_json.key("penetrations").value(m.penetrations);
+        m_json.key("maxPenetration").value(m.maxPenetration);
+        m_json.key("wallCrossings").value(m.wallCrossings);
+        m_json.key("totalWallCrossings").value(static_cast<long long>(m.totalWallCrossings));
+        m_json.key("stuck").value(m.stuck);
+        m_json.key("blocked").value(m.blocked);
+        m_json.key("goalDistanceMean").value(m.goalDistanceMean);
+        m_json.key("goalDistanceMax").value(m.goalDistanceMax);
+        m_json.key("atGoal").value(m.atGoal);
+        m_json.endObject();
+    }
+
+public:
+    /// A CSV field: quoted when it holds a comma, quote or line break.
+    static std::string csvField(const std::string& text)
+    {
+        if (text.find_first_of(",\"\r\n") == std::string::npos)
+            return text;
+        std::string quoted = "\"";
+        for (const char c : text)
+            quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+        return quoted + "\"";
+    }
+
+private:
+    OutputFile m_file;
+    MetricsFormat m_format;
+    JsonWriter m_json;
+};
+
+/// step,group,agent,x,y,heading,speed rows for every agent (and the free player).
+class TrajectoryWriter
+{
+public:
+    explicit TrajectoryWriter(const QString& path) : m_file(path) {}
+
+    std::optional<Error> open()
+    {
+        if (auto error = m_file.open())
+            return error;
+        m_file.write("step,group,agent,x,y,heading,speed\n");
+        return std::nullopt;
+    }
+
+    void writeStep(const World& world)
+    {
+        const std::string step = std::to_string(world.stepCount());
+        std::string& out = m_file.buffer();
+        for (int g = 0; g < world.groupCount(); ++g) {
+            const Group& group = world.group(g);
+            const std::string name = MetricsWriter::csvField(group.name);
+            const AgentArrays& a = group.agents;
+            for (std::size_t i = 0; i < a.size(); ++i)
+                appendRow(out, step, name, i, a.px[i], a.py[i], a.heading[i], a.speed[i]);
+            m_file.flushIfLarge();
+        }
+        const PlayerState& player = world.player();
+        if (player.enabled && player.group < 0)
+            appendRow(out, step, kPlayerRowName, 0, player.position.x, player.position.y,
+                      player.heading, player.speed);
+        m_file.flushIfLarge();
+    }
+
+    std::optional<Error> finish() { return m_file.commit(); }
+
+private:
+    static void appendRow(std::string& out, const std::string& step, const std::string& group,
+                          std::size_t agent, float x, float y, float heading, float speed)
+    {
+        char numbers[128];
+        std::snprintf(numbers, sizeof numbers, ",%zu,%.4f,%.4f,%.2f,%.4f\n", agent,
+                      static_cast<double>(x), static_cast<double>(y),
+                      static_cast<double>(radToDeg(wrapAngle(heading))), static_cast<double>(speed));
+        out += step;
+        out += ',';
+        out += group;
+        out += numbers;
+    }
+
+    OutputFile m_file;
+};
+
+/// What the summary reports beyond the last step's metrics.
+struct RunTotals
+{
+    std::vector<int> peakPenetrations;
+    std::vector<float> peakPenetrationDepth;
+};
+
+void printTextSummary(const World& world, const RunOptions& options, const SceneDesc& scene,
+                      const RunTotals& totals, std::int64_t crossings)
+{
+    std::printf("scene: %s (%s), seed %llu, dt %s s\n", scene.name.c_str(),
+                options.scene.displayName.c_str(), static_cast<unsigned long long>(world.seed()),
+                formatFloat(world.dt()).c_str());
+    std::printf("ran %llu steps (%s s simulated)\n",
+                static_cast<unsigned long long>(world.stepCount()),
+                formatFixed(world.time(), 3).c_str());
+    const PlayerState& player = world.player();
+    if (player.enabled) {
+        const std::string leads =
+            player.group >= 0 ? ", leading '" + world.group(player.group).name + "'" : "";
+        std::printf("player: at (%s, %s) m, heading %s deg, speed %s m/s%s\n",
+                    formatFixed(player.position.x, 2).c_str(),
+                    formatFixed(player.position.y, 2).c_str(),
+                    formatFixed(radToDeg(wrapAngle(player.heading)), 1).c_str(),
+                    formatFixed(player.speed, 2).c_str(), leads.c_str());
+    }
+    for (int g = 0; g < world.groupCount(); ++g) {
+        const Group& group = world.group(g);
+        const GroupMetrics& m = group.metrics;
+        std::printf("group '%s' (%s): %d agents, %d active\n", group.name.c_str(),
+                    std::string(behaviourKey(group.kind)).c_str(), m.agents, m.active);
+        std::printf("  nearest neighbour: min %s m, mean %s m, median %s m\n",
+                    formatFixed(m.nearestMin, 3).c_str(), formatFixed(m.nearestMean, 3).c_str(),
+                    formatFixed(m.nearestMedian, 3).c_str());
+        std::printf("  inside keep distance: %d, outside band: %d\n", m.insideKeep, m.outsideBand);
+        std::printf("  polarization: %s, speed: mean %s m/s, max %s m/s\n",
+                    formatFixed(m.polarization, 3).c_str(), formatFixed(m.meanSpeed, 3).c_str(),
+                    formatFixed(m.maxSpeed, 3).c_str());
+        std::printf("  penetrations: %d now (max depth %s m), peak %d during the run (max depth "
+                    "%s m)\n",
+                    m.penetrations, formatFixed(m.maxPenetration, 3).c_str(),
+                    totals.peakPenetrations[static_cast<std::size_t>(g)],
+                    formatFixed(totals.peakPenetrationDepth[static_cast<std::size_t>(g)], 3).c_str());
+        std::printf("  wall crossings: %lld total; stuck: %d; blocked: %d\n",
+                    static_cast<long long>(m.totalWallCrossings), m.stuck, m.blocked);
+        std::printf("  goal distance: mean %s m, max %s m, at goal: %d\n",
+                    formatFixed(m.goalDistanceMean, 3).c_str(),
+                    formatFixed(m.goalDistanceMax, 3).c_str(), m.atGoal);
+    }
+    std::printf("wall crossings: %lld (%s)\n", static_cast<long long>(crossings),
+                crossings == 0 ? "check passed" : "CHECK FAILED");
+    std::printf("hash: %s\n", formatHash(world.stateHash()).c_str());
+}
+
+void printJsonSummary(const World& world, const RunOptions& options, const SceneDesc& scene,
+                      const RunTotals& totals, std::int64_t crossings)
+{
+    JsonWriter json;
+    json.beginObject();
+    json.key("scene").value(scene.name);
+    json.key("file").value(options.scene.displayName);
+    json.key("seed").value(static_cast<unsigned long long>(world.seed()));
+    json.key("dt").value(world.dt());
+    json.key("steps").value(static_cast<unsigned long long>(world.stepCount()));
+    json.key("time").value(world.time());
+    const PlayerState& player = world.player();
+    json.key("player").beginObject();
+    json.key("enabled").value(player.enabled);
+    json.key("group");
+    if (player.group >= 0)
+        json.value(world.group(player.group).name);
+    else
+        json.null();
+    json.key("x").value(player.position.x);
+    json.key("y").value(player.position.y);
+    json.key("heading").value(radToDeg(wrapAngle(player.heading)));
+    json.key("speed").value(player.speed);
+    json.endObject();
+    json.key("groups").beginArray();
+    for (int g = 0; g < world.groupCount(); ++g) {
+        const Group& group = world.group(g);
+        const GroupMetrics& m = group.metrics;
+        json.beginObject();
+        json.key("name").value(group.name);
+        json.key("kind").value(std::string(behaviourKey(group.kind)));
+        json.key("agents").value(m.agents);
+        json.key("active").value(m.active);
+        json.key("nearestMin").value(m.nearestMin);
+        json.key("nearestMean").value(m.nearestMean);
+        json.key("nearestMedian").value(m.nearestMedian);
+        json.key("insideKeep").value(m.insideKeep);
+        json.key("outsideBand").value(m.outsideBand);
+        json.key("polarization").value(m.polarization);
+        json.key("meanSpeed").value(m.meanSpeed);
+        json.key("maxSpeed").value(m.maxSpeed);
+        json.key("penetrations").value(m.penetrations);
+        json.key("maxPenetration").value(m.maxPenetration);
+        json.key("peakPenetrations").value(totals.peakPenetrations[static_cast<std::size_t>(g)]);
+        json.key("peakPenetrationDepth").value(totals.peakPenetrationDepth[static_cast<std::size_t>(g)]);
+        json.key("wallCrossings").value(static_cast<long long>(m.totalWallCrossings));
+        json.key("stuck").value(m.stuck);
+        json.key("blocked").value(m.blocked);
+        json.key("goalDistanceMean").value(m.goalDistanceMean);
+        json.key("goalDistanceMax").value(m.goalDistanceMax);
+        json.key("atGoal").value(m.atGoal);
+        json.endObject();
+    }
+    json.endArray();
+    json.key("wallCrossings").value(static_cast<long long>(crossings));
+    json.key("passed").value(crossings == 0);
+    json.key("hash").value(formatHash(world.stateHash()));
+    json.endObject();
+    std::printf("%s\n", json.text().c_str());
+}
+
+} // namespace
+
+int runCommand(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Runs a scene headless for N fixed steps and prints per-group metrics and the state "
+        "hash (line 'hash: <16 hex digits>').\n"
+        "Exit code 0 ok, 1 when any agent crossed a wall, 2 bad input."));
+    parser.addPositionalArgument(QStringLiteral("file"),
+                                 QStringLiteral("Scene file; 'demo' or none: the embedded demo."),
+                                 QStringLiteral("[FILE]"));
+    const QCommandLineOption steps(QStringLiteral("steps"),
+                                   QStringLiteral("Steps to run (default 600 = 10 s at 60 Hz)."),
+                                   QStringLiteral("N"));
+    const QCommandLineOption seed(QStringLiteral("seed"),
+                                  QStringLiteral("Replaces the scene's simulation.seed."),
+                                  QStringLiteral("S"));
+    const QCommandLineOption set(QStringLiteral("set"),
+                                 QStringLiteral("Sets a group's (or the player's) parameter "
+                                                "before the first step; repeatable, applied in "
+                                                "order."),
+                                 QStringLiteral("group.param=value"));
+    const QCommandLineOption input(QStringLiteral("input"),
+                                   QStringLiteral("Replays a scripted input file (pointer and "
+                                                  "squad-target events by step)."),
+                                   QStringLiteral("script"));
+    const QCommandLineOption metrics(QStringLiteral("metrics"),
+                                     QStringLiteral("Writes per-step, per-group metrics (.csv or "
+                                                    ".json)."),
+                                     QStringLiteral("file"));
+    const QCommandLineOption trajectory(QStringLiteral("trajectory"),
+                                        QStringLiteral("Writes every agent's pose at every step "
+                                                       "as CSV."),
+                                        QStringLiteral("file.csv"));
+    const QCommandLineOption json(QStringLiteral("json"),
+                                  QStringLiteral("Prints the summary as one JSON object."));
+    parser.addOptions({steps, seed, set, input, metrics, trajectory, json});
+    if (auto exit = parseCommandLine(parser, arguments, QStringLiteral("run"),
+                                     QStringLiteral("shoal-cli run [FILE] [options]")))
+        return *exit;
+
+    RunOptions options;
+    if (auto error = parseOptions(parser, options, steps, seed, set, input, metrics, trajectory, json)) {
+        printError("run: " + error->message);
+        return kExitBadInput;
+    }
+
+    auto loaded = loadScene(options.scene);
+    if (!loaded) {
+        printError(loaded.error().message);
+        return kExitBadInput;
+    }
+    SceneDesc scene = std::move(*loaded);
+    if (options.seed)
+        scene.simulation.seed = *options.seed;
+    auto created = World::create(scene);
+    if (!created) {
+        printError(options.scene.displayName + ": " + created.error().message);
+        return kExitBadInput;
+    }
+    World& world = **created;
+
+    for (const QString& assignment : options.sets) {
+        if (auto error = applySet(world, assignment)) {
+            printError(error->message);
+            return kExitBadInput;
+        }
+    }
+
+    InputScript script;
+    if (!options.inputPath.isEmpty()) {
+        const std::string name = options.inputPath.toStdString();
+        auto text = readTextFile(options.inputPath, name);
+        if (!text) {
+            printError(text.error().message);
+            return kExitBadInput;
+        }
+        auto parsed = parseInputScript(*text, name);
+        if (!parsed) {
+            printError(parsed.error().message);
+            return kExitBadInput;
+        }
+        script = std::move(*parsed);
+        if (auto error = checkInputScript(script, world)) {
+            printError(error->message);
+            return kExitBadInput;
+        }
+    }
+
+    std::unique_ptr<MetricsWriter> metricsWriter;
+    if (!options.metricsPath.isEmpty()) {
+        metricsWriter = std::make_unique<MetricsWriter>(options.metricsPath, options.metricsFormat);
+        if (auto error = metricsWriter->open(world, scene.name, options.scene.displayName)) {
+            printError(error->message);
+            return kExitBadInput;
+        }
+    }
+    std::unique_ptr<TrajectoryWriter> trajectoryWriter;
+    if (!options.trajectoryPath.isEmpty()) {
+        trajectoryWriter = std::make_unique<TrajectoryWriter>(options.trajectoryPath);
+        if (auto error = trajectoryWriter->open()) {
+            printError(error->message);
+            return kExitBadInput;
+        }
+    }
+
+    RunTotals totals;
+    const auto groups = static_cast<std::size_t>(world.groupCount());
+    totals.peakPenetrations.assign(groups, 0);
+    totals.peakPenetrationDepth.assign(groups, 0.0f);
+    const auto record = [&]() {
+        for (std::size_t g = 0; g < groups; ++g) {
+            const GroupMetrics& m = world.group(static_cast<int>(g)).metrics;
+            totals.peakPenetrations[g] = std::max(totals.peakPenetrations[g], m.penetrations);
+            totals.peakPenetrationDepth[g] = std::max(totals.peakPenetrationDepth[g], m.maxPenetration);
+        }
+        if (metricsWriter)
+            metricsWriter->writeStep(world);
+        if (trajectoryWriter)
+            trajectoryWriter->writeStep(world);
+    };
+
+    record(); // step 0: the world as built
+    std::size_t cursor = 0;
+    for (qint64 s = 0; s < options.steps; ++s) {
+        applyInputEvents(world, script, world.stepCount(), cursor);
+        world.step();
+        record();
+    }
+
+    if (metricsWriter) {
+        if (auto error = metricsWriter->finish()) {
+            printError(error->message);
+            return kExitBadInput;
+        }
+    }
+    if (trajectoryWriter) {
+        if (auto error = trajectoryWriter->finish()) {
+            printError(error->message);
+            return kExitBadInput;
+        }
+    }
+
+    std::int64_t crossings = 0;
+    for (int g = 0; g < world.groupCount(); ++g)
+        crossings += world.group(g).metrics.totalWallCrossings;
+    if (options.json)
+        printJsonSummary(world, options, scene, totals, crossings);
+    else
+        printTextSummary(world, options, scene, totals, crossings);
+    std::fflush(stdout);
+    if (crossings > 0) {
+        printError("check failed: " + std::to_string(crossings) +
+                   " agent motions crossed a wall or obstacle");
+        return kExitCheckFailed;
+    }
+    return kExitOk;
+}
+
+} // namespace shoal::cli

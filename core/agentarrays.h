@@ -1,0 +1,81 @@
+#pragma once
+/// The state of one group's agents as a structure of arrays, plus the next-state buffers that
+/// the planning phase writes (the two-phase step: every agent plans from the current state,
+/// then all commit at once, so no agent reads a neighbour that already moved this tick).
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace shoal {
+
+/// Bits in AgentArrays::flags.
+enum AgentFlag : std::uint8_t {
+    kAgentInSchool = 1 << 0, ///< fish: picked up (members) or born in the school
+    kAgentArrived = 1 << 1,  ///< squad: at rest at the target
+    kAgentBlocked = 1 << 2,  ///< geometry shortened this step's motion
+    kAgentAtGoal = 1 << 3,   ///< where its behaviour wants it (for the stuck metric)
+    kAgentStuck = 1 << 4,    ///< slower than epsilon for 2 s while away from its goal
+    kAgentReversing = 1 << 5, ///< squad: driving backwards to a target behind it
+    kAgentMakingRoom = 1 << 6, ///< fish: moving away until the nearest is mid-band
+    kAgentClosingUp = 1 << 7,  ///< fish: closing up until the nearest is mid-band
+};
+
+struct AgentArrays
+{
+    // Current state.
+    std::vector<float> px, py;   ///< position, m
+    std::vector<float> vx, vy;   ///< velocity, m/s
+    std::vector<float> heading;  ///< radians, counter-clockwise from +x
+    std::vector<float> speed;    ///< signed forward speed, m/s (negative when reversing)
+    std::vector<std::uint8_t> flags;
+    std::vector<float> stuckTime;    ///< seconds spent slow while away from the goal
+    std::vector<float> goalDistance; ///< distance to its goal (target, player, behind point)
+
+    // Next state, written by the plan phase.
+    std::vector<float> nx, ny, nvx, nvy, nheading, nspeed;
+
+    std::size_t size() const { return px.size(); }
+
+    void resize(std::size_t n)
+    {
+        for (auto* v : {&px, &py, &vx, &vy, &heading, &speed, &stuckTime, &goalDistance, &nx,
+                        &ny, &nvx, &nvy, &nheading, &nspeed})
+            v->resize(n, 0.0f);
+        flags.resize(n, 0);
+    }
+
+    /// Copies the current state into the next-state buffers (agents a plan leaves alone
+    /// keep their state).
+    void carryOver()
+    {
+        nx = px;
+        ny = py;
+        nvx = vx;
+        nvy = vy;
+        nheading = heading;
+        nspeed = speed;
+    }
+
+    /// Makes the next state current.
+    void commit()
+    {
+        px.swap(nx);
+        py.swap(ny);
+        vx.swap(nvx);
+        vy.swap(nvy);
+        heading.swap(nheading);
+        speed.swap(nspeed);
+    }
+
+    std::size_t memoryBytes() const
+    {
+        std::size_t bytes = flags.capacity();
+        for (auto* v : {&px, &py, &vx, &vy, &heading, &speed, &stuckTime, &goalDistance, &nx,
+                        &ny, &nvx, &nvy, &nheading, &nspeed})
+            bytes += v->capacity() * sizeof(float);
+        return bytes;
+    }
+};
+
+} // namespace shoal

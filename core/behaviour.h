@@ -1,0 +1,146 @@
+#pragma once
+/// The interface each behaviour family implements, and what a step hands it.
+
+#include "agentarrays.h"
+#include "metrics.h"
+#include "paramspec.h"
+#include "random.h"
+#include "scenedesc.h"
+#include "staticgeometry.h"
+#include "uniformgrid.h"
+#include "vec2.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace shoal {
+
+class Behaviour;
+
+/// Which neighbour search the plan phase uses. Grid always, except when the bench measures
+/// the brute-force reference.
+enum class NeighbourSearch { Grid, BruteForce };
+
+/// The pointer (mouse) as data: where it is and whether the button is held.
+struct PointerInput
+{
+    Vec2 position;
+    bool pressed = false;
+};
+
+/// The player as the world runs it.
+struct PlayerState
+{
+    bool enabled = false;
+    int group = -1; ///< group it leads (it is that group's agent 0), or -1
+    Vec2 position;
+    Vec2 velocity;
+    float heading = 0; ///< radians
+    float speed = 0;
+};
+
+/// A pickup as the world runs it.
+struct PickupState
+{
+    PickupKind kind = PickupKind::Coin;
+    Vec2 position;
+    bool taken = false; ///< eaten coin, or a fish that joined the school
+};
+
+class Group;
+
+/// Everything a behaviour may read during the plan phase (and the pickups it may take).
+struct StepContext
+{
+    float dt = 1.0f / 60.0f;
+    std::uint64_t step = 0; ///< index of the step being computed
+    std::uint64_t seed = 1;
+    const StaticGeometry* geometry = nullptr;
+    const PlayerState* player = nullptr;
+    PointerInput pointer;
+    const std::vector<std::unique_ptr<Group>>* groups = nullptr;
+    std::vector<PickupState>* pickups = nullptr;
+    NeighbourSearch search = NeighbourSearch::Grid;
+};
+
+/// One group as the world runs it: its agents, parameters and neighbour index.
+class Group
+{
+public:
+    std::string name;
+    BehaviourKind kind = BehaviourKind::FishSchool;
+    int index = 0;
+    ParamValues values; ///< current parameters, paramSpecs(kind) order
+    AgentArrays agents;
+    UniformGrid grid;                 ///< rebuilt each step before planning
+    BruteForceNeighbours bruteForce;  ///< the reference search (bench, tests)
+    bool playerLed = false;           ///< agent 0 is the player: behaviours don't plan it
+    Vec2 target;                      ///< tank squad target
+    bool hasTarget = false;
+    std::uint32_t targetVersion = 0;  ///< bumped by setTarget, so a squad re-plans its arrival
+    int chaseGroup = -1;              ///< swarm: group whose agent 0 it chases; -1 = player
+    GroupMetrics metrics;
+    std::unique_ptr<Behaviour> behaviour;
+
+    /// Runs f(neighbour index, dx, dy, d2) for every agent of this group within `radius`
+    /// of p, using the search the context asks for (dx, dy = p - neighbour).
+    template <class F>
+    void forEachNeighbour(const StepContext& ctx, Vec2 p, float radius, F&& f) const
+    {
+        if (ctx.search == NeighbourSearch::Grid)
+            grid.forEachWithin(p, radius, f);
+        else
+            bruteForce.forEachWithin(p, radius, f);
+    }
+};
+
+/// A behaviour family. One instance per group; it keeps the group's typed parameters and any
+/// per-agent state of its own (worm bodies, wander targets).
+class Behaviour
+{
+public:
+    virtual ~Behaviour() = default;
+
+    /// Takes new parameter values (already validated, paramSpecs order). Called at build
+    /// and whenever a parameter changes on a running world: it takes effect next step.
+    virtual void setParams(const ParamValues& values) = 0;
+
+    /// Places the group's agents at build: explicit agents first, then `spawn.count` seeded
+    /// positions inside the spawn area that are clear of obstacles. Families with extra
+    /// state (worm bodies) set it up here. The default places points with random headings.
+    virtual void spawn(Group& group, const GroupDesc& desc, Random& random,
+                       const StaticGeometry& geometry);
+
+    /// Plan phase: reads the current state of every group, writes this group's next state
+    /// (agents.nx, ny, nvx, nvy, nheading, nspeed; agents.flags; agents.goalDistance). Motion
+    /// must go through geometry.constrainMove. Agent 0 of a player-led group is the player:
+    /// leave it alone.
+    virtual void plan(Group& group, const StepContext& ctx) = 0;
+
+    /// Largest neighbour query radius, m: the grid's cell size.
+    virtual float queryRadius() const = 0;
+    /// Agent body radius, m (penetration metric, wall clearance).
+    virtual float bodyRadius() const = 0;
+    /// Nearest-neighbour distance below which an agent is "inside keep distance", m.
+    virtual float keepDistance() const = 0;
+    /// Nearest-neighbour distance above which an agent is "outside the band", m (0 = none).
+    virtual float bandOuterDistance() const { return 0.0f; }
+    /// Agents that take part in neighbour metrics (fish: school members only).
+    virtual bool isActive(const Group& group, std::size_t i) const
+    {
+        (void)group;
+        (void)i;
+        return true;
+    }
+    /// Extra bytes this behaviour holds for its agents (bench: bytes per agent).
+    virtual std::size_t memoryBytes() const { return 0; }
+    /// Extra state folded into World::stateHash (e.g. worm joints).
+    virtual void hashState(std::uint64_t& h) const { (void)h; }
+};
+
+/// A new behaviour of `kind` with default parameters.
+std::unique_ptr<Behaviour> makeBehaviour(BehaviourKind kind);
+
+} // namespace shoal

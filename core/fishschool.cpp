@@ -1,0 +1,343 @@
+#include "fishschool.h"
+
+#include "steering.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace shoal {
+
+namespace {
+
+using F = ParamField<FishSchoolParams>;
+
+const F kFishFields[] = {
+    {{"moveSpeed", "Move speed", "m/s", 0.1, 30.0, 0.1, 3.4,
+      "Cruising speed of school members (the seed's 170 px/s). Faster keeps up with a quick "
+      "player; slower makes a lazier school that strings out behind it."},
+     &FishSchoolParams::moveSpeed},
+    {{"rotateSpeed", "Turn rate", "deg/s", 10.0, 1440.0, 5.0, 320.0,
+      "Most a member turns per second. High: twitchy, tight formations; low: wide, graceful "
+      "arcs that drift out of the band in sharp turns."},
+     &FishSchoolParams::rotateSpeed, ParamScale::Degrees},
+    {{"neighborRadius", "Neighbour radius", "m", 0.1, 20.0, 0.1, 4.0,
+      "Members closer than this are neighbours: they are kept in the band and aligned with. "
+      "Must exceed keepMaxDistance. Larger: smoother, more global school, slower to compute."},
+     &FishSchoolParams::neighborRadius},
+    {{"keepMinDistance", "Keep min distance", "m", 0.05, 10.0, 0.05, 1.6,
+      "Inner edge of the distance band: closer neighbours push a member away (the seed's 80 px)."},
+     &FishSchoolParams::keepMinDistance},
+    {{"keepMaxDistance", "Keep max distance", "m", 0.05, 15.0, 0.05, 2.0,
+      "Outer edge of the band: farther neighbours (within the neighbour radius) pull a member "
+      "closer (the seed's 100 px). A narrow band looks drilled; a wide one looks loose."},
+     &FishSchoolParams::keepMaxDistance},
+    {{"keepWeight", "Keep weight", "", 0.0, 5.0, 0.05, 1.0,
+      "How much keeping the band matters against aligning. Higher holds spacing at the cost "
+      "of heading agreement."},
+     &FishSchoolParams::keepWeight},
+    {{"moveWeight", "Align weight", "", 0.0, 5.0, 0.05, 0.8,
+      "How much a member follows its neighbours' movement. Higher: a polarised school that "
+      "turns as one; lower: a milling swarm."},
+     &FishSchoolParams::moveWeight},
+    {{"followWeight", "Follow weight", "", 0.0, 5.0, 0.05, 0.6,
+      "How strongly members match the player fish's velocity, and how hard a member that "
+      "lost all its neighbours heads back to the player (the seed's members never see the "
+      "player, so its school could not follow). 0 = the seed."},
+     &FishSchoolParams::followWeight},
+    {{"neighborCount", "Band neighbours", "", 1.0, 16.0, 1.0, 4.0,
+      "How many of the nearest neighbours each member keeps the distance band to (a fish "
+      "watches its closest few, not the whole school). More: a stiffer lattice; fewer: a "
+      "looser school that may string out.",
+      ParamType::Integer},
+     &FishSchoolParams::neighborCount},
+    {{"pickRadius", "Pick radius", "m", 0.05, 10.0, 0.05, 1.0,
+      "A free fish joins the school for good when the player swims this close (the seed's 50 px)."},
+     &FishSchoolParams::pickRadius},
+    {{"speedEasing", "Speed easing", "1/s", 0.1, 20.0, 0.1, 2.0,
+      "How fast a member's speed eases toward moveSpeed (the seed's lerp factor). Low: slow "
+      "starts and stops; high: abrupt."},
+     &FishSchoolParams::speedEasing},
+    {{"turnDeadZone", "Turn dead zone", "deg", 0.0, 45.0, 0.5, 11.5,
+      "No turning while the wanted direction is within this angle of the heading: the seed's "
+      "anti-shake (dot 0.98). Larger is calmer but less precise."},
+     &FishSchoolParams::turnDeadZone, ParamScale::Degrees},
+    {{"turnSlowdown", "Turn slowdown", "", 0.0, 1.0, 0.05, 0.8,
+      "Share of speed lost while turning hard (0: none; 1: stop to turn on the spot)."},
+     &FishSchoolParams::turnSlowdown},
+    {{"rayLength", "Wall ray", "m", 0.05, 5.0, 0.05, 0.8,
+      "Ray cast ahead before each move and feeler length: members steer off walls within it "
+      "and never move into one (the seed's 40 px)."},
+     &FishSchoolParams::rayLength},
+    {{"radius", "Body radius", "m", 0.05, 5.0, 0.05, 0.3,
+      "Size of a fish for drawing and the overlap metric; keep it under keepMinDistance / 2."},
+     &FishSchoolParams::radius},
+    {{"idleDrift", "Idle drift", "m/s", 0.0, 5.0, 0.05, 0.3,
+      "Speed at which free fish meander while waiting to be picked up. 0 = they wait still."},
+     &FishSchoolParams::idleDrift},
+};
+
+constexpr float kWallWeight = 2.0f; // feelers beat the band: a school must not pile into walls
+// A free fish wanders at most about this far (m) from where it was placed, so the player
+// finds it where the designer put it.
+constexpr float kIdleTether = 1.0f;
+
+/// The k nearest neighbours seen so far (k <= 16), kept sorted by distance in a fixed array:
+/// no allocation in the hot loop.
+class Nearest
+{
+public:
+    struct Entry
+    {
+        std::uint32_t index;
+        float dx, dy, d2;
+    };
+    explicit Nearest(int k) : m_k(k < 1 ? 1 : (k > kMax ? kMax : k)) {}
+    void offer(std::uint32_t index, float dx, float dy, float d2)
+    {
+        if (m_size == m_k && d2 >= m_entries[m_size - 1].d2)
+            return;
+        int slot = m_size < m_k ? m_size++ : m_size - 1;
+        while (slot > 0 && m_entries[slot - 1].d2 > d2) {
+            m_entries[slot] = m_entries[slot - 1];
+            --slot;
+        }
+        m_entries[slot] = {index, dx, dy, d2};
+    }
+    int size() const { return m_size; }
+    const Entry& operator[](int k) const { return m_entries[k]; }
+
+private:
+    static constexpr int kMax = 16;
+    Entry m_entries[kMax];
+    int m_k;
+    int m_size = 0;
+};
+
+} // namespace
+
+const std::vector<ParamSpec>& fishSchoolParamSpecs()
+{
+    static const std::vector<ParamSpec> specs = specsOf(kFishFields);
+    return specs;
+}
+
+FishSchoolParams fishSchoolParams(const ParamValues& values) { return paramsFrom(kFishFields, values); }
+
+std::optional<Error> checkFishSchoolRelations(const ParamValues& values)
+{
+    const FishSchoolParams p = paramsFrom(kFishFields, values);
+    if (!(p.keepMinDistance < p.keepMaxDistance))
+        return Error{"keepMinDistance (" + formatNumber(authoredValue(kFishFields, values, &FishSchoolParams::keepMinDistance)) + ") must be less than keepMaxDistance (" +
+                     formatNumber(authoredValue(kFishFields, values, &FishSchoolParams::keepMaxDistance)) + ")"};
+    if (!(p.keepMaxDistance < p.neighborRadius))
+        return Error{"keepMaxDistance (" + formatNumber(authoredValue(kFishFields, values, &FishSchoolParams::keepMaxDistance)) + ") must be less than neighborRadius (" +
+                     formatNumber(authoredValue(kFishFields, values, &FishSchoolParams::neighborRadius)) + "): neighbours beyond the band could never be seen"};
+    return std::nullopt;
+}
+
+void FishSchoolBehaviour::setParams(const ParamValues& values) { m_params = paramsFrom(kFishFields, values); }
+
+void FishSchoolBehaviour::spawn(Group& group, const GroupDesc& desc, Random& random,
+                                const StaticGeometry& geometry)
+{
+    Behaviour::spawn(group, desc, random, geometry);
+    // Fish the scene places in a school start as members; free fish come from pickups.
+    for (auto& flags : group.agents.flags)
+        flags |= kAgentInSchool;
+}
+
+bool FishSchoolBehaviour::isActive(const Group& group, std::size_t i) const
+{
+    return (group.agents.flags[i] & kAgentInSchool) != 0;
+}
+
+std::size_t FishSchoolBehaviour::memoryBytes() const
+{
+    return m_joined.capacity() * sizeof(std::uint32_t) + (m_homeX.capacity() + m_homeY.capacity()) * sizeof(float);
+}
+
+void FishSchoolBehaviour::hashState(std::uint64_t& h) const
+{
+    for (const auto* v : {&m_homeX, &m_homeY})
+        for (float f : *v) {
+            std::uint32_t bits;
+            std::memcpy(&bits, &f, sizeof bits);
+            h = (h ^ bits) * 0x100000001b3ull;
+        }
+}
+
+void FishSchoolBehaviour::plan(Group& group, const StepContext& ctx)
+{
+    if (ctx.search == NeighbourSearch::Grid)
+        planWith<UniformGrid>(group, ctx);
+    else
+        planWith<BruteForceNeighbours>(group, ctx);
+}
+
+template <class Search>
+void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
+{
+    const Search& search = [&]() -> const Search& {
+        if constexpr (std::is_same_v<Search, UniformGrid>)
+            return group.grid;
+        else
+            return group.bruteForce;
+    }();
+    AgentArrays& a = group.agents;
+    const FishSchoolParams& p = m_params;
+    const StaticGeometry& geometry = *ctx.geometry;
+    const float dt = ctx.dt;
+    const DriveSettings driveSettings{p.rotateSpeed, p.turnDeadZone, p.turnSlowdown};
+    const bool led = group.playerLed && ctx.player->enabled;
+    const Vec2 playerPos = ctx.player->position;
+    const float pick2 = p.pickRadius * p.pickRadius;
+    const std::size_t n = a.size();
+    const std::size_t first = group.playerLed ? 1 : 0;
+    if (m_joined.capacity() < n)
+        m_joined.reserve(n);
+    if (m_homeX.size() != n) {
+        m_homeX.assign(n, std::numeric_limits<float>::quiet_NaN());
+        m_homeY.assign(n, std::numeric_limits<float>::quiet_NaN());
+    }
+    m_joined.clear();
+
+    for (std::size_t i = first; i < n; ++i) {
+        const Vec2 pos{a.px[i], a.py[i]};
+        const float heading = a.heading[i];
+        const Vec2 forward = fromAngle(heading);
+        std::uint8_t flags = a.flags[i] & static_cast<std::uint8_t>(~(kAgentBlocked | kAgentAtGoal));
+
+        if (!(flags & kAgentInSchool)) {
+            // A free fish: meander near where it was placed; join for good when the player
+            // comes close. It joins after the loop, so neighbours planning this step still
+            // see it as free (no dependence on agent order).
+            if (led && distanceSquared(pos, playerPos) < pick2)
+                m_joined.push_back(static_cast<std::uint32_t>(i));
+            if (std::isnan(m_homeX[i])) {
+                m_homeX[i] = pos.x;
+                m_homeY[i] = pos.y;
+            }
+            const Vec2 home{m_homeX[i], m_homeY[i]};
+            Vec2 wish = fromAngle(heading + signedNoise(ctx.seed, ctx.step / 30, i, 1) * 1.2f);
+            const float away = distance(pos, home);
+            if (away > kIdleTether)
+                wish += (home - pos) / away * ((away - kIdleTether) / kIdleTether);
+            wish += geometry.feelerAvoidance(pos, forward, p.rayLength) * kWallWeight;
+            const DriveResult r = drive(heading, wish.normalizedOr(forward), p.idleDrift, dt, driveSettings);
+            bool blocked = false;
+            const Vec2 want = pos + fromAngle(r.heading) * (r.speed * dt);
+            const Vec2 next = geometry.constrainMove(pos, want, p.radius, WallResponse::Slide, &blocked);
+            a.nx[i] = next.x;
+            a.ny[i] = next.y;
+            a.nvx[i] = (next.x - pos.x) / dt;
+            a.nvy[i] = (next.y - pos.y) / dt;
+            a.nheading[i] = r.heading;
+            a.nspeed[i] = r.speed;
+            a.goalDistance[i] = 0.0f;
+            a.flags[i] = flags | kAgentAtGoal | (blocked ? kAgentBlocked : 0);
+            continue;
+        }
+
+        // Alignment (v2) over every school neighbour within the radius (the player included);
+        // band keeping (v1) against the nearest neighbourCount of them.
+        Vec2 align;
+        int neighbours = 0;
+        const float keepMin = p.keepMinDistance;
+        const float keepMax = p.keepMaxDistance;
+        Nearest nearest(static_cast<int>(p.neighborCount));
+        search.forEachWithin(pos, p.neighborRadius, [&](std::uint32_t j, float dx, float dy, float d2) {
+            if (j == i || !(a.flags[j] & kAgentInSchool))
+                return;
+            ++neighbours;
+            align.x += a.vx[j];
+            align.y += a.vy[j];
+            nearest.offer(j, dx, dy, d2);
+        });
+        // Too close beats too far: while a neighbour is inside keepMinDistance the fish only
+        // makes room; otherwise, unless at least half of them already sit in the band, it
+        // closes up on the far ones. Each of these, once started, carries on until the nearest
+        // neighbour is at the middle of the band (hysteresis), so a school settles inside the
+        // band rather than on its edges. Mixing the two, as the seed does, lets the pull of
+        // the far neighbours squeeze the nearest ones to the inner edge.
+        const float mid = 0.5f * (keepMin + keepMax);
+        Vec2 keep;
+        if (nearest.size() > 0) {
+            const float nearestD = std::sqrt(nearest[0].d2);
+            int inBand = 0;
+            for (int k = 0; k < nearest.size(); ++k)
+                inBand += (nearest[k].d2 >= keepMin * keepMin && nearest[k].d2 <= keepMax * keepMax) ? 1 : 0;
+            const bool makingRoom = (flags & kAgentMakingRoom) ? nearestD < mid : nearestD < keepMin;
+            const bool closingUp = !makingRoom && ((flags & kAgentClosingUp) ? nearestD > mid
+                                                                            : 2 * inBand < nearest.size());
+            flags &= static_cast<std::uint8_t>(~(kAgentMakingRoom | kAgentClosingUp));
+            flags |= (makingRoom ? kAgentMakingRoom : 0) | (closingUp ? kAgentClosingUp : 0);
+            for (int k = 0; k < nearest.size() && (makingRoom || closingUp); ++k) {
+                const Nearest::Entry& e = nearest[k];
+                if (makingRoom && e.d2 < mid * mid) {
+                    if (e.d2 < 1e-12f) {
+                        // Exactly on top of each other: split along a fixed, per-pair direction.
+                        const std::uint32_t j = e.index;
+                        keep += fromAngle(signedNoise(ctx.seed, i < j ? i : j, i < j ? j : i, 2) * kPi) *
+                                (i < j ? 1.0f : -1.0f);
+                        continue;
+                    }
+                    const float d = std::sqrt(e.d2);
+                    const float s = (1.0f - d / mid) / d * (mid / keepMin); // away
+                    keep.x += e.dx * s;
+                    keep.y += e.dy * s;
+                } else if (closingUp && e.d2 > mid * mid) {
+                    const float d = std::sqrt(e.d2);
+                    const float s = (1.0f - d / mid) / d * (mid / keepMax); // toward
+                    keep.x += e.dx * s;
+                    keep.y += e.dy * s;
+                }
+            }
+        }
+        // The seed sums the band rule over every neighbour and normalises both sums. Summed
+        // over all of them, the many far neighbours outweigh the few near ones and a school
+        // collapses into a ball; normalised, a fish never learns how crowded it is or how fast
+        // its neighbours swim, so a school never slows down. Here the band is kept to the
+        // nearest few (capped at 1), and alignment matches the neighbours' mean velocity
+        // (relative to moveSpeed), so a school spreads into its band and comes to rest
+        // around a resting player.
+        const float inverseSpeed = 1.0f / p.moveSpeed;
+        Vec2 direction = truncated(keep, 1.0f) * p.keepWeight;
+        if (neighbours > 0)
+            direction += truncated(align * (inverseSpeed / static_cast<float>(neighbours)), 1.0f) * p.moveWeight;
+        float goal = 0.0f;
+        if (led) {
+            const Vec2 toPlayer = playerPos - pos;
+            goal = toPlayer.length();
+            // Swim with the player, and gather toward it unless making room (making room wins,
+            // so the school packs to its band around the player, not tighter).
+            const Vec2 playerVelocity = ctx.player->velocity;
+            direction += truncated(playerVelocity * inverseSpeed, 1.0f) * p.followWeight;
+            if (!(flags & kAgentMakingRoom) && goal > keepMax)
+                direction += toPlayer / goal * (p.followWeight * clamp01((goal - keepMax) / keepMax));
+        }
+        direction += geometry.feelerAvoidance(pos, forward, p.rayLength) * kWallWeight;
+
+        const float cruise = ease(a.speed[i], p.moveSpeed, p.speedEasing, dt);
+        const DriveResult r = drive(heading, direction, cruise, dt, driveSettings);
+        bool blocked = false;
+        const Vec2 want = pos + fromAngle(r.heading) * (r.speed * dt);
+        const Vec2 next = geometry.constrainMove(pos, want, std::min(p.rayLength, p.radius + 0.05f),
+                                                 WallResponse::Slide, &blocked);
+        a.nx[i] = next.x;
+        a.ny[i] = next.y;
+        a.nvx[i] = (next.x - pos.x) / dt;
+        a.nvy[i] = (next.y - pos.y) / dt;
+        a.nheading[i] = r.heading;
+        a.nspeed[i] = cruise;
+        a.goalDistance[i] = goal;
+        // Resting in the band near the player is the goal; with no player, schooling is.
+        if (!led || goal <= keepMax * 2.0f || ctx.player->speed < kStuckSpeed)
+            flags |= kAgentAtGoal;
+        a.flags[i] = flags | (blocked ? kAgentBlocked : 0);
+    }
+    for (std::uint32_t i : m_joined)
+        a.flags[i] |= kAgentInSchool;
+}
+
+} // namespace shoal

@@ -1,0 +1,120 @@
+#pragma once
+/// The level's static geometry (bounds, walls, obstacles) as Box2D static bodies in metres,
+/// plus a coarse clearance grid so that only agents near geometry pay for ray casts, and an
+/// edge list for the exact, Box2D-independent crossing test used by the metrics.
+
+#include "scenedesc.h"
+#include "vec2.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+class b2World;
+
+namespace shoal {
+
+struct RayHit
+{
+    bool hit = false;
+    Vec2 point;
+    Vec2 normal;        ///< unit, pointing back toward the ray's origin side
+    float fraction = 1; ///< along from -> to
+};
+
+/// What an agent does when its motion would hit geometry.
+enum class WallResponse {
+    Stop,  ///< stay short of the surface
+    Slide, ///< keep the motion's component along the surface
+};
+
+/// A wall or obstacle edge, for the exact crossing test and for drawing.
+struct Segment
+{
+    Vec2 a;
+    Vec2 b;
+};
+
+struct Circle
+{
+    Vec2 center;
+    float radius = 0;
+};
+
+class StaticGeometry
+{
+public:
+    explicit StaticGeometry(const SceneDesc& scene);
+    ~StaticGeometry();
+    StaticGeometry(const StaticGeometry&) = delete;
+    StaticGeometry& operator=(const StaticGeometry&) = delete;
+
+    /// Closest hit along from -> to (Box2D ray cast over every static fixture).
+    RayHit rayCast(Vec2 from, Vec2 to) const;
+
+    /// Lower bound of the distance from `p` to any geometry (bounds included), capped at
+    /// maxClearance(). An agent whose reach is below this cannot touch a wall: no ray needed.
+    float clearance(Vec2 p) const;
+    bool mayReach(Vec2 p, float reach) const { return reach >= clearance(p); }
+    static constexpr float maxClearance() { return kMaxClearance; }
+
+    /// Moves from `from` toward `to` and returns where the agent may end up: short of any
+    /// surface by `clearance` metres (Stop), or along it (Slide). The result never crosses
+    /// geometry: each returned motion has been checked by a ray that did not hit.
+    /// `blocked` (optional) is set when geometry shortened the motion.
+    Vec2 constrainMove(Vec2 from, Vec2 to, float clearance, WallResponse response,
+                       bool* blocked = nullptr) const;
+
+    /// Steering away from geometry ahead: up to three feelers (ahead and +/- 35 degrees) of
+    /// `length` metres; each hit pushes along its normal, harder the nearer the hit.
+    /// Zero (and no ray cast) when nothing is within reach.
+    Vec2 feelerAvoidance(Vec2 position, Vec2 forward, float length) const;
+
+    /// Exact test (own edge list, not Box2D): does the segment a -> b cross any wall,
+    /// obstacle edge, circle or the bounds? Used to count wall crossings.
+    bool segmentCrosses(Vec2 a, Vec2 b) const;
+
+    /// Inside an obstacle, or outside the bounds: not a valid place for an agent.
+    bool isInsideSolid(Vec2 p, float margin = 0.0f) const;
+
+    const std::vector<Segment>& segments() const { return m_segments; }
+    const std::vector<Circle>& circles() const { return m_circles; }
+    Vec2 boundsMin() const { return m_boundsMin; }
+    Vec2 boundsMax() const { return m_boundsMax; }
+
+    /// Ray casts made so far (the bench reports them).
+    std::uint64_t rayCastCount() const { return m_rayCasts; }
+    std::size_t fixtureCount() const { return m_fixtures; }
+
+private:
+    static constexpr float kMaxClearance = 6.0f;
+    static constexpr float kSkin = 0.01f;
+    void addEdgeChain(const std::vector<Vec2>& points, bool closed);
+    void buildClearanceGrid();
+    void buildEdgeBuckets();
+    bool segmentCrossesSegment(Vec2 a, Vec2 b, const Segment& s) const;
+
+    std::unique_ptr<b2World> m_world;
+    Vec2 m_boundsMin;
+    Vec2 m_boundsMax;
+    std::vector<Segment> m_segments;       ///< every edge (walls, polygons, bounds)
+    std::vector<Circle> m_circles;
+    std::vector<std::vector<Vec2>> m_solidPolygons; ///< obstacle outlines, for isInsideSolid
+
+    // Clearance grid over the bounds (row-major), in metres.
+    float m_cell = 1.0f;
+    int m_cols = 0;
+    int m_rows = 0;
+    std::vector<float> m_clearance;
+
+    // Edge buckets over the same cells: indices into m_segments / m_circles (circles encoded
+    // as ~index), for the exact crossing test.
+    std::vector<std::uint32_t> m_bucketStart;
+    std::vector<std::int32_t> m_bucketItems;
+
+    mutable std::uint64_t m_rayCasts = 0;
+    std::size_t m_fixtures = 0;
+};
+
+} // namespace shoal

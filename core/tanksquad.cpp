@@ -1,0 +1,215 @@
+#include "tanksquad.h"
+
+#include "steering.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace shoal {
+
+namespace {
+
+using F = ParamField<TankSquadParams>;
+
+const F kTankFields[] = {
+    {{"moveSpeed", "Move speed", "m/s", 0.1, 30.0, 0.1, 5.0,
+      "Top speed of a tank (the seed's moveSpeed 5)."},
+     &TankSquadParams::moveSpeed},
+    {{"rotateSpeed", "Turn rate", "deg/s", 5.0, 720.0, 5.0, 90.0,
+      "Most a tank turns per second. Low values make wide arcs; tanks that cannot turn tightly "
+      "enough to reach a target near them reverse instead."},
+     &TankSquadParams::rotateSpeed, ParamScale::Degrees},
+    {{"targetWeight", "Target weight", "", 0.0, 5.0, 0.05, 1.25,
+      "Pull toward the squad target against keeping distance and aligning (the seed's 1.25). "
+      "Higher: a direct, crowded approach; lower: a loose formation that drifts."},
+     &TankSquadParams::targetWeight},
+    {{"targetCloseDistance", "Slow-down distance", "m", 0.1, 200.0, 0.5, 20.0,
+      "Inside this distance the pull toward the target, and with it the speed, scales down "
+      "linearly: tanks brake as they arrive (the seed's 20)."},
+     &TankSquadParams::targetCloseDistance},
+    {{"arriveDistance", "Arrive distance", "m", 0.1, 100.0, 0.1, 3.0,
+      "A tank this close to the target has arrived and eases to a stop; so does a tank that "
+      "touches an arrived one nearer the target, so the squad parks around it."},
+     &TankSquadParams::arriveDistance},
+    {{"keepDistance", "Keep distance", "m", 0.1, 100.0, 0.1, 6.0,
+      "Members closer than this push apart and count as neighbours for alignment (the seed's "
+      "10). Must exceed two body radii."},
+     &TankSquadParams::keepDistance},
+    {{"keepWeight", "Keep weight", "", 0.0, 5.0, 0.05, 1.0,
+      "How hard members avoid each other. Higher spreads the squad; lower lets it bunch up."},
+     &TankSquadParams::keepWeight},
+    {{"moveWeight", "Align weight", "", 0.0, 5.0, 0.05, 0.8,
+      "How much a tank copies its neighbours' movement. Higher: a column that moves as one."},
+     &TankSquadParams::moveWeight},
+    {{"speedEasing", "Speed easing", "1/s", 0.1, 20.0, 0.1, 2.0,
+      "How fast speed eases toward its goal (the seed's lerp factor 2). Low: heavy tanks."},
+     &TankSquadParams::speedEasing},
+    {{"turnDeadZone", "Turn dead zone", "deg", 0.0, 45.0, 0.5, 11.5,
+      "No turning while the wanted direction is within this angle: the seed's anti-shake."},
+     &TankSquadParams::turnDeadZone, ParamScale::Degrees},
+    {{"turnSlowdown", "Turn slowdown", "", 0.0, 1.0, 0.05, 0.8,
+      "Share of speed lost while turning hard (the seed's 0.8)."},
+     &TankSquadParams::turnSlowdown},
+    {{"reverseDistance", "Reverse distance", "m", 0.0, 100.0, 0.5, 15.0,
+      "A target behind the tank (forward dot below -0.2) and closer than this is reached by "
+      "backing up instead of a U-turn. 0 never reverses."},
+     &TankSquadParams::reverseDistance},
+    {{"reverseSpeed", "Reverse speed", "", 0.05, 1.0, 0.05, 0.6,
+      "Backing-up speed as a share of moveSpeed."},
+     &TankSquadParams::reverseSpeed},
+    {{"feelerLength", "Feeler length", "m", 0.0, 20.0, 0.1, 4.0,
+      "Feelers ahead that steer a tank off walls. Longer: earlier, smoother avoidance and more "
+      "ray casts."},
+     &TankSquadParams::feelerLength},
+    {{"wallWeight", "Wall weight", "", 0.0, 10.0, 0.1, 2.0,
+      "How hard the feelers steer away from walls against the pull to the target."},
+     &TankSquadParams::wallWeight},
+    {{"radius", "Body radius", "m", 0.1, 10.0, 0.1, 1.5,
+      "Half the size of a tank: its clearance from walls and the overlap metric."},
+     &TankSquadParams::radius},
+};
+
+// The seed's "target is behind" test: forward dot direction-to-target below this.
+constexpr float kBehindDot = -0.2f;
+
+} // namespace
+
+const std::vector<ParamSpec>& tankSquadParamSpecs()
+{
+    static const std::vector<ParamSpec> specs = specsOf(kTankFields);
+    return specs;
+}
+
+TankSquadParams tankSquadParams(const ParamValues& values) { return paramsFrom(kTankFields, values); }
+
+std::optional<Error> checkTankSquadRelations(const ParamValues& values)
+{
+    const TankSquadParams p = paramsFrom(kTankFields, values);
+    if (!(p.keepDistance > 2.0f * p.radius))
+        return Error{"keepDistance (" + formatNumber(authoredValue(kTankFields, values, &TankSquadParams::keepDistance)) + ") must exceed two body radii (2 x " +
+                     formatNumber(authoredValue(kTankFields, values, &TankSquadParams::radius)) + "): tanks would overlap before they push apart"};
+    return std::nullopt;
+}
+
+void TankSquadBehaviour::setParams(const ParamValues& values) { m_params = paramsFrom(kTankFields, values); }
+
+void TankSquadBehaviour::plan(Group& group, const StepContext& ctx)
+{
+    if (ctx.search == NeighbourSearch::Grid)
+        planWith<UniformGrid>(group, ctx);
+    else
+        planWith<BruteForceNeighbours>(group, ctx);
+}
+
+template <class Search>
+void TankSquadBehaviour::planWith(Group& group, const StepContext& ctx)
+{
+    const Search& search = [&]() -> const Search& {
+        if constexpr (std::is_same_v<Search, UniformGrid>)
+            return group.grid;
+        else
+            return group.bruteForce;
+    }();
+    AgentArrays& a = group.agents;
+    const TankSquadParams& p = m_params;
+    const StaticGeometry& geometry = *ctx.geometry;
+    const float dt = ctx.dt;
+    const DriveSettings driveSettings{p.rotateSpeed, p.turnDeadZone, p.turnSlowdown};
+    const std::size_t n = a.size();
+    if (m_nextFlags.size() < n)
+        m_nextFlags.resize(n);
+
+    // A new target: everybody sets off again.
+    const bool targetMoved = group.targetVersion != m_seenTargetVersion;
+    m_seenTargetVersion = group.targetVersion;
+
+    for (std::size_t i = 0; i < n; ++i) {
+        const Vec2 pos{a.px[i], a.py[i]};
+        const float heading = a.heading[i];
+        const Vec2 forward = fromAngle(heading);
+        // Without a target a squad holds where it is.
+        const Vec2 target = group.hasTarget ? group.target : pos;
+        const Vec2 toTarget = target - pos;
+        const float dist = toTarget.length();
+        const Vec2 toTargetDir = toTarget.normalizedOr(forward);
+        std::uint8_t flags = a.flags[i] & static_cast<std::uint8_t>(~(kAgentBlocked | kAgentReversing));
+        if (targetMoved)
+            flags &= static_cast<std::uint8_t>(~(kAgentArrived | kAgentAtGoal));
+        bool arrived = !targetMoved && (a.flags[i] & kAgentArrived);
+
+        Vec2 direction = toTargetDir * p.targetWeight;
+        if (dist < p.targetCloseDistance)
+            direction *= dist / p.targetCloseDistance;
+
+        // Keep distance (v1) and align (v2) within keepDistance; touching an arrived member
+        // that is nearer the target means this tank has arrived too.
+        Vec2 keep;
+        Vec2 align;
+        const float keepDistance = p.keepDistance;
+        search.forEachWithin(pos, keepDistance, [&](std::uint32_t j, float dx, float dy, float d2) {
+            if (j == i)
+                return;
+            align.x += a.vx[j];
+            align.y += a.vy[j];
+            if (d2 < 1e-12f) {
+                keep += fromAngle(signedNoise(ctx.seed, i, j, 3) * kPi);
+                return;
+            }
+            const float d = std::sqrt(d2);
+            const float s = (1.0f - d / keepDistance) / d;
+            keep.x += dx * s;
+            keep.y += dy * s;
+            if (!targetMoved && (a.flags[j] & kAgentArrived)) {
+                const Vec2 other{a.px[j], a.py[j]};
+                if (distanceSquared(other, target) < dist * dist)
+                    arrived = true;
+            }
+        });
+        if (group.hasTarget && dist < p.arriveDistance)
+            arrived = true;
+        if (!group.hasTarget)
+            arrived = true;
+
+        float cruiseGoal = p.moveSpeed;
+        bool reverse = false;
+        if (arrived) {
+            // Parked: no more steering, ease to a stop. This is what ends the orbiting and
+            // jostling of the seed, where separation kept every tank driving forever.
+            direction = {};
+            cruiseGoal = 0.0f;
+            flags |= kAgentArrived | kAgentAtGoal;
+        } else {
+            direction += keep.normalizedOr({}) * p.keepWeight + align.normalizedOr({}) * p.moveWeight;
+            direction += geometry.feelerAvoidance(pos, forward, p.feelerLength) * p.wallWeight;
+            if (dot(forward, toTargetDir) < kBehindDot && dist < p.reverseDistance) {
+                reverse = true;
+                cruiseGoal = -p.moveSpeed * p.reverseSpeed;
+                flags |= kAgentReversing;
+            }
+        }
+
+        // a.speed holds the eased cruise speed (signed); the drive scales it per step. A parked
+        // tank coasts down from the speed it actually had, not from its cruise speed.
+        const float actual = dot(Vec2(a.vx[i], a.vy[i]), forward);
+        const float cruise = arrived ? ease(actual, 0.0f, p.speedEasing, dt)
+                                     : ease(a.speed[i], cruiseGoal, p.speedEasing, dt);
+        DriveResult r{heading, cruise};
+        if (!arrived)
+            r = drive(heading, direction, cruise, dt, driveSettings, reverse);
+        bool blocked = false;
+        const Vec2 want = pos + fromAngle(r.heading) * (r.speed * dt);
+        const Vec2 next = geometry.constrainMove(pos, want, p.radius, WallResponse::Slide, &blocked);
+        a.nx[i] = next.x;
+        a.ny[i] = next.y;
+        a.nvx[i] = (next.x - pos.x) / dt;
+        a.nvy[i] = (next.y - pos.y) / dt;
+        a.nheading[i] = r.heading;
+        a.nspeed[i] = std::fabs(cruise) < 1e-3f ? 0.0f : cruise;
+        a.goalDistance[i] = group.hasTarget ? dist : 0.0f;
+        // Flags go to a scratch copy: neighbours planning this step must see the old ones.
+        m_nextFlags[i] = flags | (blocked ? kAgentBlocked : 0);
+    }
+    std::copy(m_nextFlags.begin(), m_nextFlags.begin() + static_cast<std::ptrdiff_t>(n), a.flags.begin());
+}
+
+} // namespace shoal

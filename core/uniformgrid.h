@@ -1,0 +1,122 @@
+#pragma once
+/// Uniform grid for neighbour queries, rebuilt every step by counting sort into flat arrays.
+/// Cell size = the largest query radius, so a query visits at most 3 x 3 cells. Points are
+/// copied in cell order (sortedX/Y) so a query walks contiguous memory. No allocation after
+/// the first build at a given size.
+
+#include "vec2.h"
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace shoal {
+
+class UniformGrid
+{
+public:
+    /// Sorts `count` points into cells of `cellSize` metres. The grid covers the points'
+    /// bounding box; the cell count is capped (by growing cells) so memory stays O(count).
+    void build(const float* xs, const float* ys, std::size_t count, float cellSize);
+
+    /// Calls f(index, dx, dy, d2) for every point within `radius` of `p` (itself included
+    /// when p is one of the points), where (dx, dy) = p - point. `radius` must not exceed the
+    /// cell size used to build.
+    template <class F>
+    void forEachWithin(Vec2 p, float radius, F&& f) const
+    {
+        if (m_count == 0)
+            return;
+        const float r2 = radius * radius;
+        // A point left of or below the box maps to cell -1 so its first neighbour cell is 0.
+        const float ox = (p.x - m_originX) * m_invCell;
+        const float oy = (p.y - m_originY) * m_invCell;
+        if (!(ox >= -1.0f && oy >= -1.0f && ox <= m_cols + 1.0f && oy <= m_rows + 1.0f))
+            return; // more than a cell outside the box (or NaN): nothing can be in range
+        const int cx = ox < 0.0f ? -1 : static_cast<int>(ox);
+        const int cy = oy < 0.0f ? -1 : static_cast<int>(oy);
+        const int x0 = cx > 0 ? cx - 1 : 0;
+        const int y0 = cy > 0 ? cy - 1 : 0;
+        const int x1 = cx + 1 < m_cols ? cx + 1 : m_cols - 1;
+        const int y1 = cy + 1 < m_rows ? cy + 1 : m_rows - 1;
+        if (x0 > x1 || y0 > y1)
+            return; // p is more than a cell beyond the points' bounding box
+        for (int y = y0; y <= y1; ++y) {
+            const std::uint32_t rowBase = static_cast<std::uint32_t>(y) * m_cols;
+            const std::uint32_t begin = m_cellStart[rowBase + x0];
+            const std::uint32_t end = m_cellStart[rowBase + x1 + 1];
+            // Cells of one row are contiguous after the counting sort: one loop per row.
+            for (std::uint32_t k = begin; k < end; ++k) {
+                const float dx = p.x - m_sortedX[k];
+                const float dy = p.y - m_sortedY[k];
+                const float d2 = dx * dx + dy * dy;
+                if (d2 <= r2)
+                    f(m_sortedIndex[k], dx, dy, d2);
+            }
+        }
+    }
+
+    float cellSize() const { return m_cellSize; }
+    int columns() const { return m_cols; }
+    int rows() const { return m_rows; }
+    Vec2 origin() const { return {m_originX, m_originY}; }
+    /// Points in cell `c` (row-major), as indices into the arrays given to build().
+    std::uint32_t cellBegin(int c) const { return m_cellStart[c]; }
+    std::uint32_t cellEnd(int c) const { return m_cellStart[c + 1]; }
+    std::uint32_t sortedIndex(std::uint32_t k) const { return m_sortedIndex[k]; }
+    std::size_t memoryBytes() const;
+
+private:
+    int cellCoord(float offset) const
+    {
+        int c = static_cast<int>(offset * m_invCell);
+        return c < 0 ? 0 : c;
+    }
+
+    float m_cellSize = 1.0f;
+    float m_invCell = 1.0f;
+    float m_originX = 0.0f;
+    float m_originY = 0.0f;
+    int m_cols = 0;
+    int m_rows = 0;
+    std::size_t m_count = 0;
+    std::vector<std::uint32_t> m_cellStart; ///< cols*rows + 1 prefix sums
+    std::vector<std::uint32_t> m_cellOf;    ///< per point
+    std::vector<std::uint32_t> m_sortedIndex;
+    std::vector<float> m_sortedX;
+    std::vector<float> m_sortedY;
+};
+
+/// The brute-force reference with the same contract: every point is tested. Used by tests
+/// (to check the grid) and by `shoal-cli bench` (to measure the grid's speed-up), never by
+/// the editor.
+class BruteForceNeighbours
+{
+public:
+    void build(const float* xs, const float* ys, std::size_t count, float /*cellSize*/)
+    {
+        m_xs = xs;
+        m_ys = ys;
+        m_count = count;
+    }
+    template <class F>
+    void forEachWithin(Vec2 p, float radius, F&& f) const
+    {
+        const float r2 = radius * radius;
+        for (std::size_t k = 0; k < m_count; ++k) {
+            const float dx = p.x - m_xs[k];
+            const float dy = p.y - m_ys[k];
+            const float d2 = dx * dx + dy * dy;
+            if (d2 <= r2)
+                f(static_cast<std::uint32_t>(k), dx, dy, d2);
+        }
+    }
+
+private:
+    const float* m_xs = nullptr;
+    const float* m_ys = nullptr;
+    std::size_t m_count = 0;
+};
+
+} // namespace shoal

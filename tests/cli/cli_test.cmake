@@ -1,0 +1,265 @@
+# Runs shoal-cli the way a user or a script would and checks exit codes, messages and outputs.
+# Usage: cmake -DCLI=<path to shoal-cli> -DWORK_DIR=<scratch dir> [-DTEST_DIR=<this dir>]
+#        -P cli_test.cmake
+# Dependency-free: CMake's own string(JSON) checks that JSON output parses.
+cmake_minimum_required(VERSION 3.21)
+
+if(NOT CLI OR NOT WORK_DIR)
+  message(FATAL_ERROR "pass -DCLI=<shoal-cli> and -DWORK_DIR=<scratch dir>")
+endif()
+file(REMOVE_RECURSE "${WORK_DIR}")
+file(MAKE_DIRECTORY "${WORK_DIR}")
+
+# Counters live in global properties so the helpers can be functions: a macro would paste
+# the tool's output (quotes, backslashes) into CMake code.
+set_property(GLOBAL PROPERTY cli_checks 0)
+set_property(GLOBAL PROPERTY cli_failures 0)
+
+function(count_check passed label)
+  get_property(checks GLOBAL PROPERTY cli_checks)
+  math(EXPR checks "${checks} + 1")
+  set_property(GLOBAL PROPERTY cli_checks ${checks})
+  if(passed)
+    message(STATUS "ok: ${label}")
+  else()
+    get_property(failures GLOBAL PROPERTY cli_failures)
+    math(EXPR failures "${failures} + 1")
+    set_property(GLOBAL PROPERTY cli_failures ${failures})
+    message(STATUS "FAIL: ${label}")
+  endif()
+endfunction()
+
+# run_cli(<prefix> args...): sets <prefix>_out, <prefix>_err, <prefix>_code.
+function(run_cli prefix)
+  execute_process(COMMAND "${CLI}" ${ARGN}
+    WORKING_DIRECTORY "${WORK_DIR}"
+    OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE code)
+  set(${prefix}_out "${out}" PARENT_SCOPE)
+  set(${prefix}_err "${err}" PARENT_SCOPE)
+  set(${prefix}_code "${code}" PARENT_SCOPE)
+endfunction()
+
+# check(<label> <condition>...): the condition is written with variable names, not values
+# (e.g. `hash1 STREQUAL hash2`), so empty values and special characters stay intact.
+function(check label)
+  if(${ARGN})
+    count_check(TRUE "${label}")
+  else()
+    count_check(FALSE "${label}")
+  endif()
+endfunction()
+
+# expect_code(<prefix> <code> <label>)
+function(expect_code prefix code label)
+  if("${${prefix}_code}" STREQUAL "${code}")
+    count_check(TRUE "${label}: exit ${code}")
+  else()
+    count_check(FALSE "${label}: exit ${${prefix}_code}, expected ${code}\n  stdout: ${${prefix}_out}\n  stderr: ${${prefix}_err}")
+  endif()
+endfunction()
+
+# expect_contains(<text> <needle> <label>)
+function(expect_contains text needle label)
+  string(FIND "${text}" "${needle}" position)
+  if(position GREATER_EQUAL 0)
+    count_check(TRUE "${label}")
+  else()
+    count_check(FALSE "${label}: '${needle}' not found in:\n${text}")
+  endif()
+endfunction()
+
+# hash_of(<var> <stdout>): the 16 hex digits of the last line "hash: ...".
+function(hash_of var text)
+  string(REGEX MATCH "\nhash: ([0-9a-f]+)\n$" line "\n${text}")
+  set(${var} "${CMAKE_MATCH_1}" PARENT_SCOPE)
+endfunction()
+
+# --- validate -------------------------------------------------------------------------------
+run_cli(v validate)
+expect_code(v 0 "validate (embedded demo)")
+check("validate prints 'demo: ok (N groups, M agents)'"
+  v_out MATCHES "^demo: ok \\([0-9]+ groups, [0-9]+ agents\\)\n$")
+
+file(WRITE "${WORK_DIR}/broken.json" "{\n  \"format\": \"shoal-scene\",\n  \"version\": 1,\n  \"groups\": [\n")
+run_cli(vb validate demo broken.json)
+expect_code(vb 2 "validate demo + a truncated file")
+expect_contains("${vb_out}" "demo: ok" "the good file is still reported ok")
+expect_contains("${vb_err}" "broken.json" "the error names the bad file")
+
+file(WRITE "${WORK_DIR}/newer.json" "{\"format\": \"shoal-scene\", \"version\": 99}\n")
+run_cli(vn validate newer.json)
+expect_code(vn 2 "validate a newer format version")
+expect_contains("${vn_err}" "newer.json" "the version error names the file")
+
+run_cli(vm validate missing.json)
+expect_code(vm 2 "validate a missing file")
+expect_contains("${vm_err}" "missing.json: cannot open" "the missing file is named")
+
+# --- run ------------------------------------------------------------------------------------
+run_cli(r1 run demo --steps 200)
+run_cli(r2 run --steps 200)
+expect_code(r1 0 "run demo --steps 200")
+expect_code(r2 0 "run (no file) --steps 200")
+hash_of(hash1 "${r1_out}")
+hash_of(hash2 "${r2_out}")
+check("the last line is 'hash: <16 hex digits>'" hash1 MATCHES "^[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]$")
+check("two runs of 200 steps give the same hash (${hash1} / ${hash2})" hash1 STREQUAL hash2)
+expect_contains("${r1_out}" "wall crossings: 0 (check passed)" "the demo crosses no wall")
+
+run_cli(rs run demo --steps 200 --seed 12345)
+hash_of(hashSeed "${rs_out}")
+expect_code(rs 0 "run --seed")
+check("--seed changes the hash (${hashSeed})" hashSeed MATCHES "^[0-9a-f]+$" AND NOT hashSeed STREQUAL hash1)
+
+run_cli(rj run demo --steps 200 --json)
+expect_code(rj 0 "run --json")
+string(JSON jsonHash ERROR_VARIABLE jsonError GET "${rj_out}" hash)
+check("--json output parses (${jsonError})" NOT jsonError)
+check("--json hash matches the text run" jsonHash STREQUAL hash1)
+string(JSON groupCount ERROR_VARIABLE jsonError LENGTH "${rj_out}" groups)
+check("--json lists the groups" NOT jsonError AND groupCount GREATER 0)
+if(jsonError)
+  set(groupCount 0)
+endif()
+string(JSON passed ERROR_VARIABLE jsonError GET "${rj_out}" passed)
+check("--json says the checks passed" passed STREQUAL "ON")
+string(JSON firstGroup ERROR_VARIABLE jsonError GET "${rj_out}" groups 0 name)
+string(JSON firstKind ERROR_VARIABLE jsonError GET "${rj_out}" groups 0 kind)
+string(JSON playerEnabled ERROR_VARIABLE jsonError GET "${rj_out}" player enabled)
+string(REGEX MATCHALL "\n" jsonLines "${rj_out}")
+list(LENGTH jsonLines jsonLineCount)
+check("--json prints one line" jsonLineCount EQUAL 1)
+
+# --set
+run_cli(so run demo --steps 10 --set player.moveSpeed=99.5)
+expect_code(so 2 "--set with an out-of-range value")
+expect_contains("${so_err}" "--set player.moveSpeed=99.5: player: moveSpeed = 99.5 is out of range; allowed [" "the range error names the value and the range")
+
+run_cli(sk run demo --steps 10 "--set=${firstGroup}.noSuchParam=1")
+expect_code(sk 2 "--set an unknown parameter")
+expect_contains("${sk_err}" "noSuchParam" "the unknown parameter is named")
+expect_contains("${sk_err}" "known:" "the known parameters are listed")
+
+run_cli(sg run demo --steps 10 --set noSuchGroup.speed=1)
+expect_code(sg 2 "--set an unknown group")
+expect_contains("${sg_err}" "no group 'noSuchGroup'; groups: '${firstGroup}'" "the groups are listed")
+
+run_cli(sf run demo --steps 10 --set player.moveSpeed=fast)
+expect_code(sf 2 "--set a value that is not a number")
+expect_contains("${sf_err}" "'fast' is not a number" "the bad value is named")
+
+run_cli(sx run demo --steps 10 --set moveSpeed)
+expect_code(sx 2 "--set without group.param=value")
+
+# A valid change to the first group's speed changes the run.
+set(speedKey_fishSchool moveSpeed)
+set(speedKey_tankSquad moveSpeed)
+set(speedKey_swarm speed)
+set(speedKey_leaderFollow maxSpeed)
+set(speedKey_worm speed)
+set(speedKey "${speedKey_${firstKind}}")
+run_cli(sv run demo --steps 200 --set "${firstGroup}.${speedKey}=1.5")
+expect_code(sv 0 "--set ${firstGroup}.${speedKey}=1.5")
+hash_of(hashSet "${sv_out}")
+check("a valid --set changes the hash (${hashSet})" hashSet MATCHES "^[0-9a-f]+$" AND NOT hashSet STREQUAL hash1)
+
+# --input
+file(WRITE "${WORK_DIR}/drag.txt" "# press right of the start, then drag\n0 pointer 6 3 down\n60 pointer -6 -3 move\n150 pointer -6 -3 up\n")
+run_cli(ri1 run demo --steps 200 --input drag.txt)
+run_cli(ri2 run demo --steps 200 --input drag.txt)
+expect_code(ri1 0 "run --input drag.txt")
+hash_of(hashInput1 "${ri1_out}")
+hash_of(hashInput2 "${ri2_out}")
+check("the same input script gives the same hash (${hashInput1})" hashInput1 MATCHES "^[0-9a-f]+$" AND hashInput1 STREQUAL hashInput2)
+if(playerEnabled STREQUAL "ON")
+  check("the input script changes the run" NOT hashInput1 STREQUAL hash1)
+endif()
+
+file(WRITE "${WORK_DIR}/bad-input.txt" "0 pointer 1 1 down\n5 pointer 1 1 press\n")
+run_cli(rib run demo --steps 10 --input bad-input.txt)
+expect_code(rib 2 "a bad input script")
+expect_contains("${rib_err}" "bad-input.txt:2: pointer action 'press' must be down, up or move" "the script error names file and line")
+
+# --metrics / --trajectory
+run_cli(rm run demo --steps 20 --metrics m.csv --trajectory t.csv)
+expect_code(rm 0 "run --metrics m.csv --trajectory t.csv")
+check("the metrics and trajectory files are written" EXISTS "${WORK_DIR}/m.csv" AND EXISTS "${WORK_DIR}/t.csv")
+if(EXISTS "${WORK_DIR}/m.csv" AND EXISTS "${WORK_DIR}/t.csv")
+  file(STRINGS "${WORK_DIR}/m.csv" metricsLines)
+  list(LENGTH metricsLines metricsLineCount)
+  list(GET metricsLines 0 metricsHeader)
+  check("metrics CSV header" metricsHeader MATCHES "^step,group,kind,agents,active,nearestMin,")
+  math(EXPR expectedMetricsLines "21 * ${groupCount} + 1")
+  check("metrics CSV has a row per step (0..20) per group (${metricsLineCount})" metricsLineCount EQUAL expectedMetricsLines)
+  file(STRINGS "${WORK_DIR}/t.csv" trajectoryLines LIMIT_COUNT 2)
+  list(GET trajectoryLines 0 trajectoryHeader)
+  check("trajectory CSV header" trajectoryHeader STREQUAL "step,group,agent,x,y,heading,speed")
+  list(GET trajectoryLines 1 trajectoryFirst)
+  check("trajectory rows start at step 0" trajectoryFirst MATCHES "^0,[^,]+,0,-?[0-9]+\\.[0-9]+,")
+endif()
+
+run_cli(rmj run demo --steps 5 --metrics m.json)
+expect_code(rmj 0 "run --metrics m.json")
+check("the metrics JSON file is written" EXISTS "${WORK_DIR}/m.json")
+if(EXISTS "${WORK_DIR}/m.json")
+  file(READ "${WORK_DIR}/m.json" metricsJson)
+  string(JSON rowCount ERROR_VARIABLE jsonError LENGTH "${metricsJson}" rows)
+  check("metrics JSON parses (${jsonError})" NOT jsonError)
+  math(EXPR expectedRows "6 * ${groupCount}")
+  check("metrics JSON has a row per step per group" rowCount EQUAL expectedRows)
+endif()
+
+run_cli(rmx run demo --steps 5 --metrics m.txt)
+expect_code(rmx 2 "--metrics with an unknown extension")
+check("no file is written for a refused run" NOT EXISTS "${WORK_DIR}/m.txt")
+
+run_cli(rmd run demo --steps 5 --metrics no-such-dir/m.csv)
+expect_code(rmd 2 "--metrics into a missing folder")
+expect_contains("${rmd_err}" "no-such-dir/m.csv: cannot write" "the unwritable path is named")
+
+# Bad options
+run_cli(ro run demo --steps many)
+expect_code(ro 2 "--steps that is not a number")
+run_cli(ru run demo --frobnicate)
+expect_code(ru 2 "an unknown option")
+run_cli(rc explode)
+expect_code(rc 2 "an unknown command")
+run_cli(rh run --help)
+expect_code(rh 0 "run --help")
+expect_contains("${rh_out}" "--set <group.param=value>" "run --help lists --set")
+
+# --- bench ----------------------------------------------------------------------------------
+run_cli(b bench --agents 300 --family swarm,fishSchool --steps 3 --warmup 1 --json)
+expect_code(b 0 "bench --json (small)")
+string(REGEX REPLACE "\n$" "" benchOut "${b_out}")
+string(REPLACE "\n" ";" benchLines "${benchOut}")
+list(LENGTH benchLines benchLineCount)
+check("bench prints one JSON line per result" benchLineCount EQUAL 2)
+foreach(line IN LISTS benchLines)
+  string(JSON keyCount ERROR_VARIABLE jsonError LENGTH "${line}")
+  check("bench line parses with 7 keys (${jsonError})" NOT jsonError AND keyCount EQUAL 7)
+  foreach(key family agents ms_per_step ns_per_agent_step reference_ms_per_step speedup bytes_per_agent)
+    string(JSON value ERROR_VARIABLE jsonError GET "${line}" ${key})
+    check("bench key ${key} present" NOT jsonError)
+  endforeach()
+  string(JSON agents GET "${line}" agents)
+  check("bench scene has the agents asked for (${agents})" agents EQUAL 300)
+  string(JSON referenceType TYPE "${line}" reference_ms_per_step)
+  check("the reference is measured at 300 agents" referenceType STREQUAL "NUMBER")
+endforeach()
+
+run_cli(bt bench --agents 100 --family leaderFollow,worm,tankSquad --steps 2 --warmup 0)
+expect_code(bt 0 "bench text table")
+expect_contains("${bt_out}" "ns/agent-step" "the table has its header")
+expect_contains("${bt_out}" "peak RSS" "the table reports peak RSS")
+
+run_cli(bf bench --family dragons)
+expect_code(bf 2 "bench --family with an unknown family")
+expect_contains("${bf_err}" "allowed: all, fishSchool, tankSquad, swarm, leaderFollow, worm" "the families are listed")
+
+get_property(checks GLOBAL PROPERTY cli_checks)
+get_property(failures GLOBAL PROPERTY cli_failures)
+message(STATUS "${checks} checks, ${failures} failed")
+if(failures GREATER 0)
+  message(FATAL_ERROR "${failures} of ${checks} shoal-cli checks failed")
+endif()

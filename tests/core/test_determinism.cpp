@@ -1,0 +1,165 @@
+// Same scene + seed + input + steps -> same state hash: twice in one process, in a second
+// process, and equal to a pinned hash per family that catches unintended behaviour changes.
+
+#include "testsupport.h"
+
+#include <QtTest>
+
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+using namespace shoal;
+using namespace shoal::test;
+
+namespace {
+
+constexpr int kSteps = 1000;
+
+/// A small walled level with ~120 agents of one family, the player leading where it can.
+SceneDesc familyScene(BehaviourKind kind)
+{
+    SceneDesc scene = emptyScene(40.0, 30.0);
+    scene.simulation.seed = 20261129;
+    scene.walls.push_back({{{-10.0, -20.0}, {-10.0, 5.0}, {0.0, 12.0}}, false});
+    ObstacleDesc circle;
+    circle.shape = ObstacleShape::Circle;
+    circle.center = {15.0, -5.0};
+    circle.radius = 3.0;
+    scene.obstacles.push_back(circle);
+    ObstacleDesc concave;
+    concave.points = {{20.0, 10.0}, {30.0, 10.0}, {30.0, 20.0}, {27.0, 20.0}, {27.0, 13.0}, {20.0, 13.0}};
+    scene.obstacles.push_back(concave);
+    GroupDesc group = makeDefaultGroup(kind, "group");
+    const int count = kind == BehaviourKind::Worm ? 12 : 120;
+    group.spawn = SpawnAreaDesc{{{-35.0, -25.0}, {35.0, 25.0}}, count};
+    if (kind == BehaviourKind::TankSquad)
+        group.target = Point2{25.0, -20.0};
+    scene.groups.push_back(group);
+    scene.player.enabled = true;
+    scene.player.position = {0.0, -10.0};
+    if (kind == BehaviourKind::FishSchool || kind == BehaviourKind::LeaderFollow)
+        scene.player.group = "group";
+    for (int k = 0; k < 10; ++k)
+        scene.pickups.push_back({kind == BehaviourKind::FishSchool ? PickupKind::Fish : PickupKind::Coin,
+                                 {-30.0 + 6.0 * k, 20.0 - 3.0 * k}});
+    return scene;
+}
+
+/// Runs the family's scene with a scripted pointer (a circle, pressed in bursts) and, for
+/// squads, a target that moves twice.
+std::uint64_t runFamily(BehaviourKind kind)
+{
+    auto world = World::create(familyScene(kind));
+    if (!world.ok())
+        qFatal("%s", world.error().message.c_str());
+    World& w = **world;
+    for (int s = 0; s < kSteps; ++s) {
+        const float t = static_cast<float>(s) / 120.0f;
+        w.setPointer({20.0f * std::cos(t), 15.0f * std::sin(t)}, (s / 150) % 3 != 2);
+        if (s == 300)
+            w.setTarget(0, {-25.0f, 20.0f});
+        if (s == 700)
+            w.setTarget(0, {5.0f, 0.0f});
+        w.step();
+    }
+    return w.stateHash();
+}
+
+QString hex(std::uint64_t h) { return QStringLiteral("%1").arg(h, 16, 16, QLatin1Char('0')); }
+
+/// Pinned hashes after kSteps (this compiler, -ffp-contract=off). Update only for an
+/// intended behaviour change, and say so in the commit.
+std::uint64_t pinnedHash(BehaviourKind kind)
+{
+    switch (kind) {
+    case BehaviourKind::FishSchool: return 0x0ull;
+    case BehaviourKind::TankSquad: return 0x0ull;
+    case BehaviourKind::Swarm: return 0x0ull;
+    case BehaviourKind::LeaderFollow: return 0x0ull;
+    case BehaviourKind::Worm: return 0x0ull;
+    }
+    return 0;
+}
+
+} // namespace
+
+class TestDeterminism : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void sameHashTwiceInOneProcess_data();
+    void sameHashTwiceInOneProcess();
+    void sameHashInASecondProcess_data() { sameHashTwiceInOneProcess_data(); }
+    void sameHashInASecondProcess();
+    void matchesPinnedHash_data() { sameHashTwiceInOneProcess_data(); }
+    void matchesPinnedHash();
+    void differentSeedGivesDifferentHash();
+};
+
+void TestDeterminism::sameHashTwiceInOneProcess_data()
+{
+    QTest::addColumn<int>("kind");
+    for (BehaviourKind kind : kAllBehaviourKinds)
+        QTest::newRow(std::string(behaviourKey(kind)).c_str()) << int(kind);
+}
+
+void TestDeterminism::sameHashTwiceInOneProcess()
+{
+    QFETCH(int, kind);
+    const std::uint64_t a = runFamily(static_cast<BehaviourKind>(kind));
+    const std::uint64_t b = runFamily(static_cast<BehaviourKind>(kind));
+    QCOMPARE(hex(a), hex(b));
+}
+
+void TestDeterminism::sameHashInASecondProcess()
+{
+    QFETCH(int, kind);
+    QProcess child;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("SHOAL_PRINT_HASH"), QString::number(kind));
+    child.setProcessEnvironment(env);
+    child.start(QCoreApplication::applicationFilePath(), {});
+    QVERIFY(child.waitForFinished(120000));
+    QCOMPARE(child.exitCode(), 0);
+    const QString printed = QString::fromLatin1(child.readAllStandardOutput()).trimmed();
+    QCOMPARE(printed, hex(runFamily(static_cast<BehaviourKind>(kind))));
+}
+
+void TestDeterminism::matchesPinnedHash()
+{
+    QFETCH(int, kind);
+    const auto family = static_cast<BehaviourKind>(kind);
+    const std::uint64_t actual = runFamily(family);
+    QVERIFY2(actual == pinnedHash(family),
+             qPrintable(QStringLiteral("%1: hash %2, pinned %3")
+                            .arg(QString::fromLatin1(behaviourKey(family).data()), hex(actual), hex(pinnedHash(family)))));
+}
+
+void TestDeterminism::differentSeedGivesDifferentHash()
+{
+    SceneDesc scene = familyScene(BehaviourKind::Swarm);
+    auto a = World::create(scene);
+    scene.simulation.seed += 1;
+    auto b = World::create(scene);
+    QVERIFY(a.ok() && b.ok());
+    (*a)->step(10);
+    (*b)->step(10);
+    QVERIFY((*a)->stateHash() != (*b)->stateHash());
+}
+
+int main(int argc, char** argv)
+{
+    // Child mode for sameHashInASecondProcess: print one family's hash and exit.
+    if (const char* kind = std::getenv("SHOAL_PRINT_HASH")) {
+        std::printf("%016" PRIx64 "\n", runFamily(static_cast<BehaviourKind>(std::atoi(kind))));
+        return 0;
+    }
+    QCoreApplication app(argc, argv);
+    TestDeterminism test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "test_determinism.moc"

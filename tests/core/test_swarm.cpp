@@ -1,0 +1,132 @@
+// Swarm (seed 003): enemies seek the player, scatter by (R - d), settle around a still player
+// without overlapping or melding to a point, and chase another group's leader when told to.
+
+#include "swarm.h"
+#include "testsupport.h"
+
+#include <QtTest>
+
+#include <cmath>
+
+using namespace shoal;
+using namespace shoal::test;
+
+namespace {
+
+SceneDesc swarmScene(int enemies, std::uint64_t seed = 5)
+{
+    SceneDesc scene = emptyScene(60.0, 60.0);
+    scene.simulation.seed = seed;
+    GroupDesc swarm = makeDefaultGroup(BehaviourKind::Swarm, "swarm");
+    swarm.spawn = SpawnAreaDesc{{{-55.0, -55.0}, {55.0, 55.0}}, enemies};
+    scene.groups.push_back(swarm);
+    scene.player.enabled = true;
+    scene.player.position = {0.0, 0.0};
+    return scene;
+}
+
+} // namespace
+
+class TestSwarm : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void settlesAroundStillPlayerWithoutMelding_data();
+    void settlesAroundStillPlayerWithoutMelding();
+    void chasesAMovingPlayer();
+    void chasesAnotherGroupsLeader();
+    void coincidentEnemiesSplit();
+};
+
+void TestSwarm::settlesAroundStillPlayerWithoutMelding_data()
+{
+    QTest::addColumn<double>("radius");
+    QTest::addColumn<quint64>("seed");
+    QTest::newRow("R 1") << 1.0 << quint64(1);
+    QTest::newRow("R 1.5") << 1.5 << quint64(2);
+    QTest::newRow("R 0.6") << 0.6 << quint64(3);
+}
+
+void TestSwarm::settlesAroundStillPlayerWithoutMelding()
+{
+    QFETCH(double, radius);
+    QFETCH(quint64, seed);
+    SceneDesc scene = swarmScene(500, seed);
+    setParam(scene.groups[0], "minAllowedRadius", radius);
+    setParam(scene.groups[0], "radius", radius * 0.35);
+    auto world = buildWorld(scene);
+    QVERIFY(world);
+    world->step(60 * 40);
+    const GroupMetrics& m = world->group(0).metrics;
+    const float R = static_cast<float>(radius);
+    qInfo("R %.2f: nearest min %.3f mean %.3f, goal mean %.2f max %.2f, speed %.3f",
+          R, m.nearestMin, m.nearestMean, m.goalDistanceMean, m.goalDistanceMax, m.meanSpeed);
+    // No pair closer than 0.8 R after settling...
+    QVERIFY2(m.nearestMin >= 0.8f * R, qPrintable(QString::number(m.nearestMin)));
+    // ...and the swarm is a disc around the player, not one point: 500 enemies spaced ~R
+    // cover a disc of radius about sqrt(500) * R / 2.
+    QVERIFY(m.goalDistanceMean > 0.25f * std::sqrt(500.0f) * R);
+    QVERIFY(m.goalDistanceMax < 1.2f * std::sqrt(500.0f) * R);
+    // Settled: hardly anyone still moving.
+    QVERIFY2(m.meanSpeed < 0.2f, qPrintable(QString::number(m.meanSpeed)));
+    QCOMPARE(m.totalWallCrossings, std::int64_t(0));
+}
+
+void TestSwarm::chasesAMovingPlayer()
+{
+    SceneDesc scene = swarmScene(200);
+    scene.groups[0].spawn = SpawnAreaDesc{{{-55.0, -55.0}, {-35.0, -35.0}}, 200};
+    scene.player.position = {40.0, 40.0};
+    auto world = buildWorld(scene);
+    QVERIFY(world);
+    world->step();
+    const float start = world->group(0).metrics.goalDistanceMean;
+    world->setPointer({40.0f, -40.0f}, true);
+    world->step(60 * 45); // the player needs 24 s to get there; the swarm (3 m/s) a little more
+    const float end = world->group(0).metrics.goalDistanceMean;
+    qInfo("mean distance to the player %.1f -> %.1f m", start, end);
+    QVERIFY(end < 12.0f);
+    QVERIFY(end < start * 0.25f);
+}
+
+void TestSwarm::chasesAnotherGroupsLeader()
+{
+    SceneDesc scene = swarmScene(100);
+    scene.player.enabled = false;
+    GroupDesc squad = makeDefaultGroup(BehaviourKind::TankSquad, "squad");
+    squad.agents.push_back({{30.0, 30.0}, 0.0});
+    squad.target = Point2{30.0, 30.0};
+    scene.groups.push_back(squad);
+    scene.groups[0].chase = "squad";
+    auto world = buildWorld(scene);
+    QVERIFY(world);
+    world->step(60 * 30);
+    const AgentArrays& a = world->group(0).agents;
+    double sumX = 0, sumY = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        sumX += a.px[i];
+        sumY += a.py[i];
+    }
+    const double cx = sumX / a.size(), cy = sumY / a.size();
+    qInfo("swarm centre %.1f, %.1f", cx, cy);
+    QVERIFY(std::hypot(cx - 30.0, cy - 30.0) < 5.0);
+}
+
+void TestSwarm::coincidentEnemiesSplit()
+{
+    SceneDesc scene = swarmScene(0);
+    scene.player.enabled = false;
+    for (int k = 0; k < 5; ++k)
+        scene.groups[0].agents.push_back({{1.0, 1.0}, 0.0});
+    auto world = buildWorld(scene);
+    QVERIFY(world);
+    world->step(60 * 3);
+    const GroupMetrics& m = world->group(0).metrics;
+    QVERIFY2(m.nearestMin > 0.7f, qPrintable(QString::number(m.nearestMin)));
+    for (float x : world->group(0).agents.px)
+        QVERIFY(std::isfinite(x));
+}
+
+QTEST_GUILESS_MAIN(TestSwarm)
+#include "test_swarm.moc"
