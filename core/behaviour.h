@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace shoal {
@@ -95,6 +96,17 @@ public:
             bruteForce.forEachWithin(p, radius, f);
     }
 };
+
+/// The group's grid or its brute-force reference, chosen at compile time by a family's
+/// templated plan (so the inner loops are inlined for both).
+template <class Search>
+const Search& neighbourSearch(const Group& group)
+{
+    if constexpr (std::is_same_v<Search, UniformGrid>)
+        return group.grid;
+    else
+        return group.bruteForce;
+}
 
 /// A behaviour family. One instance per group; it keeps the group's typed parameters and any
 /// per-agent state of its own (worm bodies, wander targets).

@@ -102,10 +102,11 @@ std::vector<Box> addGeometry(SceneDesc& scene, double side)
     const double h = 0.03 * side; // obstacle half size
     scene.obstacles.push_back(circle(-0.25 * side, -0.25 * side, h));
     scene.obstacles.push_back(circle(0.25 * side, 0.25 * side, h));
-    scene.obstacles.push_back(polygon(0.25 * side, -0.25 * side, h, {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}}));
+    scene.obstacles.push_back(
+        polygon(0.25 * side, -0.25 * side, h, {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}}));
     scene.obstacles.push_back(polygon(-0.25 * side, 0.25 * side, h, {{-1, -1}, {1, -1}, {0, 1}}));
-    scene.obstacles.push_back(polygon(0.0, -0.35 * side, h,
-                                      {{-1, -1}, {1, -1}, {1, -0.4}, {-0.4, -0.4}, {-0.4, 1}, {-1, 1}}));
+    scene.obstacles.push_back(polygon(
+        0.0, -0.35 * side, h, {{-1, -1}, {1, -1}, {1, -0.4}, {-0.4, -0.4}, {-0.4, 1}, {-1, 1}}));
     WallDesc wall;
     wall.points = {{-0.1 * side, 0.35 * side}, {0.1 * side, 0.35 * side}, {0.1 * side, 0.3 * side}};
     scene.walls.push_back(wall);
@@ -164,8 +165,8 @@ int addFollowGroups(SceneDesc& scene, int agents, double tile, const std::vector
                 continue;
             const int count = std::min(kBenchFollowGroupSize, remaining);
             remaining -= count;
-            GroupDesc group =
-                makeDefaultGroup(BehaviourKind::LeaderFollow, "follow" + std::to_string(++groupNumber));
+            GroupDesc group = makeDefaultGroup(BehaviourKind::LeaderFollow,
+                                               "follow" + std::to_string(++groupNumber));
             group.spawn = SpawnAreaDesc{{{x0, y0}, {x1, y1}}, count};
             scene.groups.push_back(std::move(group));
         }
@@ -184,7 +185,8 @@ SceneDesc makeBenchScene(BehaviourKind kind, int agents, std::uint64_t seed)
     scene.player = makeDefaultPlayer();
     scene.player.enabled = false;
 
-    const double followTile = std::sqrt(kBenchFollowGroupSize * areaPerAgent(BehaviourKind::LeaderFollow));
+    const double followTile =
+        std::sqrt(kBenchFollowGroupSize * areaPerAgent(BehaviourKind::LeaderFollow));
     double side = std::max(kMinSide, std::sqrt(agents * areaPerAgent(kind)));
     if (kind == BehaviourKind::LeaderFollow) {
         // Whole tiles, with room for the groups plus the tiles the geometry takes (about 4 %

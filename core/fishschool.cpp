@@ -21,7 +21,7 @@ const F kFishFields[] = {
       "Most a member turns per second. High: twitchy, tight formations; low: wide, graceful "
       "arcs that drift out of the band in sharp turns."},
      &FishSchoolParams::rotateSpeed, ParamScale::Degrees},
-    {{"neighborRadius", "Neighbour radius", "m", 0.1, 20.0, 0.1, 4.0,
+    {{"neighborRadius", "Neighbour radius", "m", 0.1, 20.0, 0.1, 3.0,
       "Members closer than this are neighbours: they are kept in the band and aligned with. "
       "Must exceed keepMaxDistance. Larger: smoother, more global school, slower to compute."},
      &FishSchoolParams::neighborRadius},
@@ -154,7 +154,9 @@ bool FishSchoolBehaviour::isActive(const Group& group, std::size_t i) const
 
 std::size_t FishSchoolBehaviour::memoryBytes() const
 {
-    return m_joined.capacity() * sizeof(std::uint32_t) + (m_homeX.capacity() + m_homeY.capacity()) * sizeof(float);
+    return m_joined.capacity() * sizeof(std::uint32_t) +
+           (m_homeX.capacity() + m_homeY.capacity() + m_sortedVx.capacity() + m_sortedVy.capacity()) * sizeof(float) +
+           m_sortedFlags.capacity();
 }
 
 void FishSchoolBehaviour::hashState(std::uint64_t& h) const
@@ -178,12 +180,7 @@ void FishSchoolBehaviour::plan(Group& group, const StepContext& ctx)
 template <class Search>
 void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
 {
-    const Search& search = [&]() -> const Search& {
-        if constexpr (std::is_same_v<Search, UniformGrid>)
-            return group.grid;
-        else
-            return group.bruteForce;
-    }();
+    const Search& search = neighbourSearch<Search>(group);
     AgentArrays& a = group.agents;
     const FishSchoolParams& p = m_params;
     const StaticGeometry& geometry = *ctx.geometry;
@@ -202,7 +199,16 @@ void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
     }
     m_joined.clear();
 
-    for (std::size_t i = first; i < n; ++i) {
+    // Neighbour attributes in cell order, so the inner loop reads contiguous memory; agents
+    // are visited in cell order too, so the clearance grid and the cells stay in cache.
+    search.gather(a.vx.data(), m_sortedVx);
+    search.gather(a.vy.data(), m_sortedVy);
+    search.gather(a.flags.data(), m_sortedFlags);
+
+    for (std::size_t k = 0; k < n; ++k) {
+        const std::size_t i = search.sortedIndex(static_cast<std::uint32_t>(k));
+        if (i < first)
+            continue;
         const Vec2 pos{a.px[i], a.py[i]};
         const float heading = a.heading[i];
         const Vec2 forward = fromAngle(heading);
@@ -246,13 +252,13 @@ void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
         const float keepMin = p.keepMinDistance;
         const float keepMax = p.keepMaxDistance;
         Nearest nearest(static_cast<int>(p.neighborCount));
-        search.forEachWithin(pos, p.neighborRadius, [&](std::uint32_t j, float dx, float dy, float d2) {
-            if (j == i || !(a.flags[j] & kAgentInSchool))
+        search.forEachSlotWithin(pos, p.neighborRadius, [&](std::uint32_t slot, float dx, float dy, float d2) {
+            if (slot == k || !(m_sortedFlags[slot] & kAgentInSchool))
                 return;
             ++neighbours;
-            align.x += a.vx[j];
-            align.y += a.vy[j];
-            nearest.offer(j, dx, dy, d2);
+            align.x += m_sortedVx[slot];
+            align.y += m_sortedVy[slot];
+            nearest.offer(slot, dx, dy, d2);
         });
         // Too close beats too far: while a neighbour is inside keepMinDistance the fish only
         // makes room; otherwise, unless at least half of them already sit in the band, it
@@ -265,19 +271,19 @@ void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
         if (nearest.size() > 0) {
             const float nearestD = std::sqrt(nearest[0].d2);
             int inBand = 0;
-            for (int k = 0; k < nearest.size(); ++k)
-                inBand += (nearest[k].d2 >= keepMin * keepMin && nearest[k].d2 <= keepMax * keepMax) ? 1 : 0;
+            for (int q = 0; q < nearest.size(); ++q)
+                inBand += (nearest[q].d2 >= keepMin * keepMin && nearest[q].d2 <= keepMax * keepMax) ? 1 : 0;
             const bool makingRoom = (flags & kAgentMakingRoom) ? nearestD < mid : nearestD < keepMin;
             const bool closingUp = !makingRoom && ((flags & kAgentClosingUp) ? nearestD > mid
                                                                             : 2 * inBand < nearest.size());
             flags &= static_cast<std::uint8_t>(~(kAgentMakingRoom | kAgentClosingUp));
             flags |= (makingRoom ? kAgentMakingRoom : 0) | (closingUp ? kAgentClosingUp : 0);
-            for (int k = 0; k < nearest.size() && (makingRoom || closingUp); ++k) {
-                const Nearest::Entry& e = nearest[k];
+            for (int q = 0; q < nearest.size() && (makingRoom || closingUp); ++q) {
+                const Nearest::Entry& e = nearest[q];
                 if (makingRoom && e.d2 < mid * mid) {
                     if (e.d2 < 1e-12f) {
                         // Exactly on top of each other: split along a fixed, per-pair direction.
-                        const std::uint32_t j = e.index;
+                        const std::uint32_t j = search.sortedIndex(e.index);
                         keep += fromAngle(signedNoise(ctx.seed, i < j ? i : j, i < j ? j : i, 2) * kPi) *
                                 (i < j ? 1.0f : -1.0f);
                         continue;

@@ -20,7 +20,7 @@ struct FishSchoolParams
 {
     float moveSpeed = 3.4f;        ///< m/s
     float rotateSpeed = 5.6f;      ///< rad/s (authored in deg/s)
-    float neighborRadius = 4.0f;   ///< m
+    float neighborRadius = 3.0f;   ///< m
     float neighborCount = 6.0f;    ///< nearest neighbours the band is kept to
     float keepMinDistance = 1.6f;  ///< m
     float keepMaxDistance = 2.0f;  ///< m
@@ -62,6 +62,8 @@ private:
     FishSchoolParams m_params;
     std::vector<std::uint32_t> m_joined; ///< free fish picked up this step (applied after planning)
     std::vector<float> m_homeX, m_homeY; ///< where each free fish waits (NaN until first seen)
+    std::vector<float> m_sortedVx, m_sortedVy; ///< neighbour velocities in cell order (scratch)
+    std::vector<std::uint8_t> m_sortedFlags;   ///< neighbour flags in cell order (scratch)
 };
 
 } // namespace shoal

@@ -25,7 +25,9 @@ bool tokenize(std::string_view line, std::vector<Token>& tokens, std::string& er
 {
     tokens.clear();
     std::size_t i = 0;
-    const auto isSpace = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; };
+    const auto isSpace = [](char c) {
+        return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+    };
     while (i < line.size()) {
         if (isSpace(line[i])) {
             ++i;
@@ -79,7 +81,10 @@ bool parseCoordinate(const std::string& text, double& out)
     return result.ec == std::errc() && result.ptr == end && std::isfinite(out);
 }
 
-std::string quote(const std::string& text) { return "'" + text + "'"; }
+std::string quote(const std::string& text)
+{
+    return "'" + text + "'";
+}
 
 } // namespace
 
@@ -118,8 +123,8 @@ Expected<InputScript> parseInputScript(const std::string& text, const std::strin
                          "applies)"};
         if (previousLine > 0 && event.step < previousStep)
             return Error{where + "step " + std::to_string(event.step) + " comes after step " +
-                         std::to_string(previousStep) + " on line " +
-                         std::to_string(previousLine) + "; steps must not decrease"};
+                         std::to_string(previousStep) + " on line " + std::to_string(previousLine) +
+                         "; steps must not decrease"};
 
         const std::string& verb = tokens[1].text;
         std::size_t xIndex = 0;
@@ -186,11 +191,11 @@ std::optional<Error> checkInputScript(const InputScript& script, const World& wo
         for (int g = 0; g < world.groupCount(); ++g)
             if (world.group(g).kind == BehaviourKind::TankSquad)
                 squads += (squads.empty() ? "" : ", ") + quote(world.group(g).name);
-        const std::string problem =
-            index < 0 ? "there is no group " + quote(event.group)
-                      : "group " + quote(event.group) + " is a " +
-                            std::string(behaviourKey(world.group(index).kind)) +
-                            ", not a tank squad";
+        const std::string problem = index < 0
+                                        ? "there is no group " + quote(event.group)
+                                        : "group " + quote(event.group) + " is a " +
+                                              std::string(behaviourKey(world.group(index).kind)) +
+                                              ", not a tank squad";
         return Error{script.fileName + ":" + std::to_string(event.line) + ": " + problem +
                      "; target events need a tank squad (" +
                      (squads.empty() ? std::string("the scene has none") : "squads: " + squads) +

@@ -83,9 +83,13 @@ std::string formatNumber(double value)
         return "nan";
     if (std::isinf(value))
         return value > 0 ? "inf" : "-inf";
-    char buffer[40];
-    for (int precision = 1; precision <= 17; ++precision) {
-        std::snprintf(buffer, sizeof buffer, "%.*g", precision, value);
+    char buffer[48];
+    const double magnitude = std::fabs(value);
+    // Plain decimals for everyday magnitudes ("30", "0.25"), the shortest %g form otherwise;
+    // either way the fewest digits that read back as the same double.
+    const bool plain = magnitude == 0.0 || (magnitude >= 1e-4 && magnitude < 1e15);
+    for (int precision = plain ? 0 : 1; precision <= 17; ++precision) {
+        std::snprintf(buffer, sizeof buffer, plain ? "%.*f" : "%.*g", precision, value);
         if (std::strtod(buffer, nullptr) == value)
             break;
     }

@@ -170,6 +170,9 @@ void StaticGeometry::buildClearanceGrid()
         m_cell *= 2.0f;
     m_cols = static_cast<int>(size.x / m_cell) + 1;
     m_rows = static_cast<int>(size.y / m_cell) + 1;
+    m_invCell = 1.0f / m_cell;
+    m_colsF = static_cast<float>(m_cols);
+    m_rowsF = static_cast<float>(m_rows);
     m_clearance.assign(static_cast<std::size_t>(m_cols) * m_rows, kMaxClearance);
 
     const float halfDiagonal = m_cell * 0.70710678f;
@@ -248,15 +251,6 @@ RayHit StaticGeometry::rayCast(Vec2 from, Vec2 to) const
     ClosestHit callback;
     m_world->RayCast(&callback, toB2(from), toB2(to));
     return callback.hit;
-}
-
-float StaticGeometry::clearance(Vec2 p) const
-{
-    const float fx = (p.x - m_boundsMin.x) / m_cell;
-    const float fy = (p.y - m_boundsMin.y) / m_cell;
-    if (!(fx >= 0.0f && fy >= 0.0f && fx < static_cast<float>(m_cols) && fy < static_cast<float>(m_rows)))
-        return 0.0f; // outside the bounds (or NaN): always check
-    return m_clearance[static_cast<std::size_t>(fy) * m_cols + static_cast<std::size_t>(fx)];
 }
 
 Vec2 StaticGeometry::constrainMove(Vec2 from, Vec2 to, float clearanceWanted, WallResponse response,

@@ -55,7 +55,15 @@ public:
 
     /// Lower bound of the distance from `p` to any geometry (bounds included), capped at
     /// maxClearance(). An agent whose reach is below this cannot touch a wall: no ray needed.
-    float clearance(Vec2 p) const;
+    float clearance(Vec2 p) const
+    {
+        const float fx = (p.x - m_boundsMin.x) * m_invCell;
+        const float fy = (p.y - m_boundsMin.y) * m_invCell;
+        if (!(fx >= 0.0f && fy >= 0.0f && fx < m_colsF && fy < m_rowsF))
+            return 0.0f; // outside the bounds (or NaN): always check
+        return m_clearance[static_cast<std::size_t>(fy) * static_cast<std::size_t>(m_cols) +
+                           static_cast<std::size_t>(fx)];
+    }
     bool mayReach(Vec2 p, float reach) const { return reach >= clearance(p); }
     static constexpr float maxClearance() { return kMaxClearance; }
 
@@ -104,8 +112,11 @@ private:
 
     // Clearance grid over the bounds (row-major), in metres.
     float m_cell = 1.0f;
+    float m_invCell = 1.0f;
     int m_cols = 0;
     int m_rows = 0;
+    float m_colsF = 0.0f;
+    float m_rowsF = 0.0f;
     std::vector<float> m_clearance;
 
     // Edge buckets over the same cells: indices into m_segments / m_circles (circles encoded

@@ -69,7 +69,8 @@ inline DriveResult drive(float heading, Vec2 direction, float cruiseSpeed, float
     const Vec2 wanted = direction / strength;
     const Vec2 forward = fromAngle(heading);
     const Vec2 facing = reverse ? -forward : forward;
-    const float error = std::atan2(cross(facing, wanted), dot(facing, wanted));
+    const float sine = cross(facing, wanted);
+    const float error = fastAtan2(sine, dot(facing, wanted));
     const float absError = std::fabs(error);
     if (absError > settings.turnDeadZone) {
         // Never overshoot the wanted heading in one step: that is what makes a drive shake.
@@ -77,7 +78,7 @@ inline DriveResult drive(float heading, Vec2 direction, float cruiseSpeed, float
         result.heading = wrapAngle(heading + (error > 0 ? turn : -turn));
     }
     // Sideways share of the wanted direction: 1 when it is abeam or behind.
-    const float sideways = dot(facing, wanted) < 0.0f ? 1.0f : std::fabs(std::sin(error));
+    const float sideways = dot(facing, wanted) < 0.0f ? 1.0f : std::fabs(sine);
     float speed = cruiseSpeed * clamp01(strength) * clamp01(1.0f - sideways * settings.turnSlowdown);
     if (std::fabs(speed) < 0.01f)
         speed = 0.0f;

@@ -76,12 +76,7 @@ void SwarmBehaviour::plan(Group& group, const StepContext& ctx)
 template <class Search>
 void SwarmBehaviour::planWith(Group& group, const StepContext& ctx)
 {
-    const Search& search = [&]() -> const Search& {
-        if constexpr (std::is_same_v<Search, UniformGrid>)
-            return group.grid;
-        else
-            return group.bruteForce;
-    }();
+    const Search& search = neighbourSearch<Search>(group);
     AgentArrays& a = group.agents;
     const SwarmParams& p = m_params;
     const StaticGeometry& geometry = *ctx.geometry;
@@ -95,7 +90,9 @@ void SwarmBehaviour::planWith(Group& group, const StepContext& ctx)
     // Never push further than R in one step, however many neighbours overlap.
     const float maxPush = R;
 
-    for (std::size_t i = 0; i < n; ++i) {
+    // Agents visited in cell order: neighbours and the clearance grid stay in cache.
+    for (std::size_t k = 0; k < n; ++k) {
+        const std::size_t i = search.sortedIndex(static_cast<std::uint32_t>(k));
         const Vec2 pos{a.px[i], a.py[i]};
         const Vec2 toGoal = goal - pos;
         const float goalDistance = toGoal.length();
@@ -107,10 +104,11 @@ void SwarmBehaviour::planWith(Group& group, const StepContext& ctx)
         Vec2 push;
         int overlaps = 0;
         float aheadNearest = R;
-        search.forEachWithin(pos, R, [&](std::uint32_t j, float dx, float dy, float d2) {
-            if (j == i || d2 >= R2)
+        search.forEachSlotWithin(pos, R, [&](std::uint32_t slot, float dx, float dy, float d2) {
+            if (slot == k || d2 >= R2)
                 return;
             if (d2 < 1e-12f) {
+                const std::uint32_t j = search.sortedIndex(slot);
                 // Same spot: the seed divides by zero here. Split along a per-pair direction.
                 push += fromAngle(signedNoise(ctx.seed, i < j ? i : j, i < j ? j : i, 4) * kPi) *
                         (i < j ? R : -R);

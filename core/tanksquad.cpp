@@ -104,12 +104,7 @@ void TankSquadBehaviour::plan(Group& group, const StepContext& ctx)
 template <class Search>
 void TankSquadBehaviour::planWith(Group& group, const StepContext& ctx)
 {
-    const Search& search = [&]() -> const Search& {
-        if constexpr (std::is_same_v<Search, UniformGrid>)
-            return group.grid;
-        else
-            return group.bruteForce;
-    }();
+    const Search& search = neighbourSearch<Search>(group);
     AgentArrays& a = group.agents;
     const TankSquadParams& p = m_params;
     const StaticGeometry& geometry = *ctx.geometry;
@@ -123,7 +118,13 @@ void TankSquadBehaviour::planWith(Group& group, const StepContext& ctx)
     const bool targetMoved = group.targetVersion != m_seenTargetVersion;
     m_seenTargetVersion = group.targetVersion;
 
-    for (std::size_t i = 0; i < n; ++i) {
+    // Neighbour attributes in cell order (contiguous reads); agents visited in cell order.
+    search.gather(a.vx.data(), m_sortedVx);
+    search.gather(a.vy.data(), m_sortedVy);
+    search.gather(a.flags.data(), m_sortedFlags);
+
+    for (std::size_t k = 0; k < n; ++k) {
+        const std::size_t i = search.sortedIndex(static_cast<std::uint32_t>(k));
         const Vec2 pos{a.px[i], a.py[i]};
         const float heading = a.heading[i];
         const Vec2 forward = fromAngle(heading);
@@ -146,21 +147,23 @@ void TankSquadBehaviour::planWith(Group& group, const StepContext& ctx)
         Vec2 keep;
         Vec2 align;
         const float keepDistance = p.keepDistance;
-        search.forEachWithin(pos, keepDistance, [&](std::uint32_t j, float dx, float dy, float d2) {
-            if (j == i)
+        search.forEachSlotWithin(pos, keepDistance, [&](std::uint32_t slot, float dx, float dy, float d2) {
+            if (slot == k)
                 return;
-            align.x += a.vx[j];
-            align.y += a.vy[j];
+            align.x += m_sortedVx[slot];
+            align.y += m_sortedVy[slot];
             if (d2 < 1e-12f) {
-                keep += fromAngle(signedNoise(ctx.seed, i, j, 3) * kPi);
+                const std::uint32_t j = search.sortedIndex(slot);
+                keep += fromAngle(signedNoise(ctx.seed, i < j ? i : j, i < j ? j : i, 3) * kPi) *
+                        (i < j ? 1.0f : -1.0f);
                 return;
             }
             const float d = std::sqrt(d2);
             const float s = (1.0f - d / keepDistance) / d;
             keep.x += dx * s;
             keep.y += dy * s;
-            if (!targetMoved && (a.flags[j] & kAgentArrived)) {
-                const Vec2 other{a.px[j], a.py[j]};
+            if (!targetMoved && (m_sortedFlags[slot] & kAgentArrived)) {
+                const Vec2 other{pos.x - dx, pos.y - dy};
                 if (distanceSquared(other, target) < dist * dist)
                     arrived = true;
             }

@@ -47,7 +47,11 @@ public:
     float bodyRadius() const override { return m_params.radius; }
     float keepDistance() const override { return 2.0f * m_params.radius; }
     const TankSquadParams& params() const { return m_params; }
-    std::size_t memoryBytes() const override { return m_nextFlags.capacity(); }
+    std::size_t memoryBytes() const override
+    {
+        return m_nextFlags.capacity() + m_sortedFlags.capacity() +
+               (m_sortedVx.capacity() + m_sortedVy.capacity()) * sizeof(float);
+    }
 
 private:
     template <class Search>
@@ -55,6 +59,8 @@ private:
     TankSquadParams m_params;
     std::uint32_t m_seenTargetVersion = 0;
     std::vector<std::uint8_t> m_nextFlags; ///< this step's flags, applied after planning
+    std::vector<float> m_sortedVx, m_sortedVy; ///< neighbour velocities in cell order (scratch)
+    std::vector<std::uint8_t> m_sortedFlags;   ///< neighbour flags in cell order (scratch)
 };
 
 } // namespace shoal

@@ -10,6 +10,7 @@ void UniformGrid::build(const float* xs, const float* ys, std::size_t count, flo
     m_cellSize = cellSize > 1e-4f ? cellSize : 1e-4f;
     if (count == 0) {
         m_cols = m_rows = 0;
+        m_colsF = m_rowsF = 0.0f;
         return;
     }
     float minX = xs[0], maxX = xs[0], minY = ys[0], maxY = ys[0];
@@ -34,6 +35,8 @@ void UniformGrid::build(const float* xs, const float* ys, std::size_t count, flo
         m_cellSize *= 1.5f;
     }
     m_invCell = 1.0f / m_cellSize;
+    m_colsF = static_cast<float>(m_cols);
+    m_rowsF = static_cast<float>(m_rows);
     m_originX = minX;
     m_originY = minY;
 

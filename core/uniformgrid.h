@@ -18,30 +18,42 @@ class UniformGrid
 public:
     /// Sorts `count` points into cells of `cellSize` metres. The grid covers the points'
     /// bounding box; the cell count is capped (by growing cells) so memory stays O(count).
+    /// Any query radius works; half the usual query radius is the sweet spot (a query then
+    /// scans about 6 r^2 of area instead of 9 r^2 with cells as large as the radius).
     void build(const float* xs, const float* ys, std::size_t count, float cellSize);
 
     /// Calls f(index, dx, dy, d2) for every point within `radius` of `p` (itself included
-    /// when p is one of the points), where (dx, dy) = p - point. `radius` must not exceed the
-    /// cell size used to build.
+    /// when p is one of the points), where (dx, dy) = p - point.
     template <class F>
     void forEachWithin(Vec2 p, float radius, F&& f) const
+    {
+        forEachSlotWithin(p, radius, [&](std::uint32_t k, float dx, float dy, float d2) {
+            f(m_sortedIndex[k], dx, dy, d2);
+        });
+    }
+
+    /// Same, but f gets the point's slot k in cell order: sortedIndex(k) is its index, and
+    /// attributes copied with gather() are at [k]. Hot loops use this so every neighbour read
+    /// is from contiguous memory.
+    template <class F>
+    void forEachSlotWithin(Vec2 p, float radius, F&& f) const
     {
         if (m_count == 0)
             return;
         const float r2 = radius * radius;
-        // A point left of or below the box maps to cell -1 so its first neighbour cell is 0.
-        const float ox = (p.x - m_originX) * m_invCell;
-        const float oy = (p.y - m_originY) * m_invCell;
-        if (!(ox >= -1.0f && oy >= -1.0f && ox <= m_cols + 1.0f && oy <= m_rows + 1.0f))
-            return; // more than a cell outside the box (or NaN): nothing can be in range
-        const int cx = ox < 0.0f ? -1 : static_cast<int>(ox);
-        const int cy = oy < 0.0f ? -1 : static_cast<int>(oy);
-        const int x0 = cx > 0 ? cx - 1 : 0;
-        const int y0 = cy > 0 ? cy - 1 : 0;
-        const int x1 = cx + 1 < m_cols ? cx + 1 : m_cols - 1;
-        const int y1 = cy + 1 < m_rows ? cy + 1 : m_rows - 1;
-        if (x0 > x1 || y0 > y1)
-            return; // p is more than a cell beyond the points' bounding box
+        // Visit exactly the cells the query's bounding box overlaps, clipped to the grid (the
+        // box is padded a hair so rounding can never drop a point at exactly `radius`).
+        const float reach = radius * 1.0001f + 1e-5f;
+        const float fx0 = (p.x - reach - m_originX) * m_invCell;
+        const float fy0 = (p.y - reach - m_originY) * m_invCell;
+        const float fx1 = (p.x + reach - m_originX) * m_invCell;
+        const float fy1 = (p.y + reach - m_originY) * m_invCell;
+        if (!(fx1 >= 0.0f && fy1 >= 0.0f && fx0 < m_colsF && fy0 < m_rowsF))
+            return; // entirely outside the grid (or NaN): nothing can be in range
+        const int x0 = fx0 > 0.0f ? static_cast<int>(fx0) : 0;
+        const int y0 = fy0 > 0.0f ? static_cast<int>(fy0) : 0;
+        const int x1 = fx1 < m_colsF - 1.0f ? static_cast<int>(fx1) : m_cols - 1;
+        const int y1 = fy1 < m_rowsF - 1.0f ? static_cast<int>(fy1) : m_rows - 1;
         for (int y = y0; y <= y1; ++y) {
             const std::uint32_t rowBase = static_cast<std::uint32_t>(y) * m_cols;
             const std::uint32_t begin = m_cellStart[rowBase + x0];
@@ -52,11 +64,21 @@ public:
                 const float dy = p.y - m_sortedY[k];
                 const float d2 = dx * dx + dy * dy;
                 if (d2 <= r2)
-                    f(m_sortedIndex[k], dx, dy, d2);
+                    f(k, dx, dy, d2);
             }
         }
     }
 
+    /// Copies a per-point attribute into cell order: dst[k] = src[sortedIndex(k)].
+    template <class T>
+    void gather(const T* src, std::vector<T>& dst) const
+    {
+        dst.resize(m_count);
+        for (std::size_t k = 0; k < m_count; ++k)
+            dst[k] = src[m_sortedIndex[k]];
+    }
+
+    std::size_t size() const { return m_count; }
     float cellSize() const { return m_cellSize; }
     int columns() const { return m_cols; }
     int rows() const { return m_rows; }
@@ -78,6 +100,8 @@ private:
     float m_invCell = 1.0f;
     float m_originX = 0.0f;
     float m_originY = 0.0f;
+    float m_colsF = 0.0f;
+    float m_rowsF = 0.0f;
     int m_cols = 0;
     int m_rows = 0;
     std::size_t m_count = 0;
@@ -103,6 +127,12 @@ public:
     template <class F>
     void forEachWithin(Vec2 p, float radius, F&& f) const
     {
+        forEachSlotWithin(p, radius, f);
+    }
+    /// Slots are indices here: the reference keeps the arrays' own order.
+    template <class F>
+    void forEachSlotWithin(Vec2 p, float radius, F&& f) const
+    {
         const float r2 = radius * radius;
         for (std::size_t k = 0; k < m_count; ++k) {
             const float dx = p.x - m_xs[k];
@@ -112,6 +142,14 @@ public:
                 f(static_cast<std::uint32_t>(k), dx, dy, d2);
         }
     }
+
+    template <class T>
+    void gather(const T* src, std::vector<T>& dst) const
+    {
+        dst.assign(src, src + m_count);
+    }
+    std::uint32_t sortedIndex(std::uint32_t k) const { return k; }
+    std::size_t size() const { return m_count; }
 
 private:
     const float* m_xs = nullptr;

@@ -50,9 +50,53 @@ constexpr float cross(Vec2 a, Vec2 b) { return a.x * b.y - a.y * b.x; }
 inline float distance(Vec2 a, Vec2 b) { return (a - b).length(); }
 constexpr float distanceSquared(Vec2 a, Vec2 b) { return (a - b).lengthSquared(); }
 
+/// Sine and cosine by Cody-Waite reduction to [-pi/4, pi/4] and short polynomials
+/// (error below 2e-7). Our own rather than libm's: glibc picks a different sincosf on CPUs
+/// with and without FMA, which would break "same scene, same hash" across machines; this
+/// one is plain float arithmetic, identical everywhere (and several times faster).
+inline void sinCos(float radians, float& sine, float& cosine)
+{
+    const float quarterTurns = std::floor(radians * 0.636619772f + 0.5f);
+    const int q = static_cast<int>(static_cast<long long>(quarterTurns) & 3);
+    const float r = (radians - quarterTurns * 1.5703125f) - quarterTurns * 4.83826794897e-4f;
+    const float r2 = r * r;
+    const float s = r + r * r2 * (-1.66666672e-1f + r2 * (8.33332818e-3f + r2 * -1.98393906e-4f));
+    const float c = 1.0f + r2 * (-0.5f + r2 * (4.16666418e-2f + r2 * (-1.38873830e-3f + r2 * 2.44331568e-5f)));
+    switch (q) {
+    case 0: sine = s; cosine = c; break;
+    case 1: sine = c; cosine = -s; break;
+    case 2: sine = -s; cosine = -c; break;
+    default: sine = -c; cosine = s; break;
+    }
+}
+
+/// atan2 by octant reduction and a minimax polynomial (error below 1e-5 rad); plain float
+/// arithmetic for the same reason as sinCos.
+inline float fastAtan2(float y, float x)
+{
+    const float ax = std::fabs(x);
+    const float ay = std::fabs(y);
+    const float big = ax > ay ? ax : ay;
+    if (big == 0.0f)
+        return 0.0f;
+    const float t = (ax > ay ? ay : ax) / big;
+    const float t2 = t * t;
+    float a = t * (0.99997726f + t2 * (-0.33262347f + t2 * (0.19354346f + t2 * (-0.11643287f + t2 * (0.05265332f + t2 * -0.01172120f)))));
+    if (ay > ax)
+        a = 1.57079637f - a;
+    if (x < 0.0f)
+        a = 3.14159274f - a;
+    return y < 0.0f ? -a : a;
+}
+
 /// Unit vector at angle `radians` from +x.
-inline Vec2 fromAngle(float radians) { return {std::cos(radians), std::sin(radians)}; }
-inline float angleOf(Vec2 v) { return std::atan2(v.y, v.x); }
+inline Vec2 fromAngle(float radians)
+{
+    Vec2 v;
+    sinCos(radians, v.y, v.x);
+    return v;
+}
+inline float angleOf(Vec2 v) { return fastAtan2(v.y, v.x); }
 
 /// Scales `v` down to at most `maxLength` (OpenSteer's truncate).
 inline Vec2 truncated(Vec2 v, float maxLength)

@@ -212,7 +212,8 @@ void World::rebuildIndexes()
 {
     for (auto& group : m_groups) {
         AgentArrays& a = group->agents;
-        group->grid.build(a.px.data(), a.py.data(), a.size(), group->behaviour->queryRadius());
+        // Cells of half the query radius: a query then scans ~6 r^2 instead of ~9 r^2.
+        group->grid.build(a.px.data(), a.py.data(), a.size(), 0.5f * group->behaviour->queryRadius());
         group->bruteForce.build(a.px.data(), a.py.data(), a.size(), 0.0f);
     }
     m_indexesDirty = false;
@@ -295,12 +296,17 @@ void World::commitGroup(Group& group)
     AgentArrays& a = group.agents;
     const std::size_t n = a.size();
     int crossings = 0;
-    for (std::size_t i = 0; i < n; ++i) {
+    // Visit agents in cell order (the grid still holds this step's start positions) so the
+    // clearance lookups walk the level coherently instead of jumping around in memory.
+    const bool ordered = group.grid.size() == n;
+    for (std::size_t k = 0; k < n; ++k) {
+        const std::size_t i = ordered ? group.grid.sortedIndex(static_cast<std::uint32_t>(k)) : k;
         // The exact, Box2D-independent check: only motions that could reach geometry.
         const Vec2 from{a.px[i], a.py[i]};
         const Vec2 to{a.nx[i], a.ny[i]};
-        const float moved = distance(from, to);
-        if (moved > 0.0f && m_geometry->mayReach(from, moved) && m_geometry->segmentCrosses(from, to))
+        const float moved2 = distanceSquared(from, to);
+        const float reach = m_geometry->clearance(from);
+        if (moved2 > 0.0f && moved2 >= reach * reach && m_geometry->segmentCrosses(from, to))
             ++crossings;
         const float speed = std::sqrt(a.nvx[i] * a.nvx[i] + a.nvy[i] * a.nvy[i]);
         if (speed < kStuckSpeed && !(a.flags[i] & kAgentAtGoal))
@@ -342,7 +348,7 @@ void World::computeMetrics(Group& group)
 
     const float radius = behaviour.bodyRadius();
     const float contact = 2.0f * radius - kPenetrationTolerance;
-    const float queryRadius = std::min(group.grid.cellSize(), std::max(behaviour.queryRadius(), 2.0f * radius));
+    const float queryRadius = std::max(behaviour.queryRadius(), 2.0f * radius);
     const float keep = behaviour.keepDistance();
     const float outer = behaviour.bandOuterDistance();
 
@@ -356,8 +362,10 @@ void World::computeMetrics(Group& group)
         if (!m_activeScratch[i])
             continue;
         ++m.active;
-        sumX += std::cos(a.heading[i]);
-        sumY += std::sin(a.heading[i]);
+        float hs, hc;
+        sinCos(a.heading[i], hs, hc);
+        sumX += hc;
+        sumY += hs;
         const float speed = std::sqrt(a.vx[i] * a.vx[i] + a.vy[i] * a.vy[i]);
         sumSpeed += speed;
         m.maxSpeed = std::max(m.maxSpeed, speed);

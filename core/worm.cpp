@@ -11,6 +11,7 @@ namespace {
 
 using F = ParamField<WormParams>;
 
+// clang-format off
 const F kWormFields[] = {
     {{"speed", "Speed", "m/s", 0.1, 20.0, 0.1, 2.5,
       "How fast the head crawls. A worm never stops on its own (the seed is an endless "
@@ -47,11 +48,12 @@ const F kWormFields[] = {
       "A coin whose centre comes this close to the head is eaten. 0 = the worm never eats."},
      &WormParams::eatRadius},
     {{"wallResponse", "At a wall", "", 0.0, 1.0, 1.0, 1.0,
-      "stop: the head halts width / 2 short of the wall and the tail waits with it; it "
-      "crawls on only when a turn toward its target leads away from the wall (a worm "
-      "without a target stays). slide: the worm looks one turning radius ahead and bends "
-      "along walls before it reaches them; a head that still meets one glides along it "
-      "through joints no sharper than maxTurnAngle.",
+      "stop: the head halts width / 2 short of the wall and the tail waits with it (the "
+      "seed's crash); it crawls on only if a turn of at most maxTurnAngle toward its target "
+      "leads along or away from the wall. slide: at every joint the worm feels about one "
+      "turning radius ahead and bends along walls and out of corners before it meets them; "
+      "a head that still meets a wall glides along it, with a joint sharper than "
+      "maxTurnAngle only where the wall leaves no room for a gentler one.",
       ParamType::Choice, {"stop", "slide"}},
      &WormParams::wallResponse},
     {{"wanderTurn", "Wander turn", "deg", 0.0, 90.0, 1.0, 15.0,
@@ -65,6 +67,7 @@ const F kWormFields[] = {
       "circle: below the turning radius it may circle the point for a while."},
      &WormParams::arriveDistance},
 };
+// clang-format on
 
 constexpr float kTurnEpsilon = 1e-3f; // rad: a smaller difference keeps the worm straight
 constexpr float kZeroLength = 1e-6f;  // m
@@ -85,8 +88,7 @@ void hashBytes(std::uint64_t& h, const void* data, std::size_t size)
     }
 }
 
-template <class T>
-void hashValue(std::uint64_t& h, const T& value)
+template <class T> void hashValue(std::uint64_t& h, const T& value)
 {
     hashBytes(h, &value, sizeof value);
 }
@@ -106,7 +108,10 @@ const std::vector<ParamSpec>& wormParamSpecs()
     return specs;
 }
 
-WormParams wormParams(const ParamValues& values) { return paramsFrom(kWormFields, values); }
+WormParams wormParams(const ParamValues& values)
+{
+    return paramsFrom(kWormFields, values);
+}
 
 std::optional<Error> checkWormRelations(const ParamValues& values)
 {
@@ -129,12 +134,16 @@ std::optional<Error> checkWormRelations(const ParamValues& values)
     return std::nullopt;
 }
 
-void WormBehaviour::setParams(const ParamValues& values) { m_params = paramsFrom(kWormFields, values); }
+void WormBehaviour::setParams(const ParamValues& values)
+{
+    m_params = paramsFrom(kWormFields, values);
+}
 
 // ---------------------------------------------------------------------------------------
 // Body storage: per worm a ring of joints, head first. Only the head joint ever moves; the
 // tail point lies on the last segment, `m_tailCut` short of that segment's far end, so the
-// body is exactly the path the head took and its length is bookkept, never re-measured.
+// body is exactly the path the head took. Its length is updated where it changes (the head
+// segment, the tail cut), never summed over the body each step.
 
 int WormBehaviour::requiredCapacity() const
 {
@@ -147,7 +156,8 @@ void WormBehaviour::allocate(int worms, int capacity)
 {
     m_worms = worms;
     m_capacity = std::max(4, capacity);
-    const std::size_t slots = static_cast<std::size_t>(worms) * static_cast<std::size_t>(m_capacity);
+    const std::size_t slots =
+        static_cast<std::size_t>(worms) * static_cast<std::size_t>(m_capacity);
     m_jointX.assign(slots, 0.0f);
     m_jointY.assign(slots, 0.0f);
     m_segLength.assign(slots, 0.0f);
@@ -169,7 +179,8 @@ void WormBehaviour::growCapacity()
     // Rare (a worm grew, or its segments got short along a wall): everything is re-laid
     // head-first into twice the room.
     const int capacity = std::max(m_capacity * 2, requiredCapacity());
-    const std::size_t slots = static_cast<std::size_t>(m_worms) * static_cast<std::size_t>(capacity);
+    const std::size_t slots =
+        static_cast<std::size_t>(m_worms) * static_cast<std::size_t>(capacity);
     std::vector<float> x(slots, 0.0f), y(slots, 0.0f), len(slots, 0.0f);
     for (int w = 0; w < m_worms; ++w) {
         const std::size_t base = static_cast<std::size_t>(w) * static_cast<std::size_t>(capacity);
@@ -251,7 +262,8 @@ void WormBehaviour::layBody(int w, Vec2 head, float heading, float bodyLength)
     m_hasTarget[i] = 0;
 }
 
-float WormBehaviour::fitLength(const StaticGeometry& geometry, Vec2 head, float heading, float wanted) const
+float WormBehaviour::fitLength(const StaticGeometry& geometry, Vec2 head, float heading,
+                               float wanted) const
 {
     if (wanted <= 0.0f)
         return 0.0f;
@@ -274,6 +286,7 @@ void WormBehaviour::spawn(Group& group, const GroupDesc& desc, Random& random,
     const int total = static_cast<int>(desc.agents.size()) + spawnCount;
     allocate(total, requiredCapacity());
     const float clearance = 0.5f * m_params.width;
+    const float look = lookAhead();
 
     int w = 0;
     for (const AgentDesc& agent : desc.agents) {
@@ -286,22 +299,30 @@ void WormBehaviour::spawn(Group& group, const GroupDesc& desc, Random& random,
     if (desc.spawn) {
         const Rect& area = desc.spawn->area;
         for (int k = 0; k < spawnCount; ++k) {
+            // Best of a few seeded tries: the whole body fits behind the head, then room to
+            // crawl ahead (no wall within the look-ahead), then the longest body.
             Vec2 bestHead;
             float bestHeading = 0.0f;
             float bestFit = -1.0f;
+            int bestRank = -1;
             for (int attempt = 0; attempt < kSpawnAttempts; ++attempt) {
-                const Vec2 p{random.uniform(static_cast<float>(area.min.x), static_cast<float>(area.max.x)),
-                             random.uniform(static_cast<float>(area.min.y), static_cast<float>(area.max.y))};
+                const Vec2 p{
+                    random.uniform(static_cast<float>(area.min.x), static_cast<float>(area.max.x)),
+                    random.uniform(static_cast<float>(area.min.y), static_cast<float>(area.max.y))};
                 const float heading = random.uniform(-kPi, kPi);
                 if (geometry.isInsideSolid(p, clearance))
                     continue;
                 const float fit = fitLength(geometry, p, heading, m_params.length);
-                if (fit > bestFit) {
+                const bool whole = fit >= m_params.length;
+                const bool roomAhead = !geometry.rayCast(p, p + fromAngle(heading) * look).hit;
+                const int rank = (whole ? 2 : 0) + (roomAhead ? 1 : 0);
+                if (rank > bestRank || (rank == bestRank && fit > bestFit)) {
                     bestHead = p;
                     bestHeading = heading;
                     bestFit = fit;
+                    bestRank = rank;
                 }
-                if (fit >= m_params.length)
+                if (rank == 3)
                     break;
             }
             // No clear place for this head at all: one worm fewer, never a worm in a wall.
@@ -337,7 +358,8 @@ void WormBehaviour::resetBodies(const Group& group, const StaticGeometry* geomet
         const std::size_t i = static_cast<std::size_t>(w);
         const Vec2 head{a.px[i], a.py[i]};
         const float heading = a.heading[i];
-        const float fit = geometry ? fitLength(*geometry, head, heading, m_params.length) : m_params.length;
+        const float fit =
+            geometry ? fitLength(*geometry, head, heading, m_params.length) : m_params.length;
         layBody(w, head, heading, fit);
     }
 }
@@ -356,13 +378,22 @@ void WormBehaviour::pushJoint(int w)
     ++m_count[i];
 }
 
-void WormBehaviour::moveHead(int w, Vec2 to)
+void WormBehaviour::advanceHead(int w, float distance)
 {
+    // The head is placed from the joint behind it, not stepped from where it was: its
+    // rounding never accumulates, so the head segment stays straight to the last bit.
+    if (distance <= 0.0f)
+        return;
     const std::size_t s = slot(w, 0);
-    m_jointX[s] = to.x;
-    m_jointY[s] = to.y;
-    const float length = distance(to, fixedJoint(w, 1));
-    m_pathLength[static_cast<std::size_t>(w)] += static_cast<double>(length) - static_cast<double>(m_segLength[s]);
+    const Vec2 behind = fixedJoint(w, 1);
+    const Vec2 head =
+        behind + fromAngle(m_heading[static_cast<std::size_t>(w)]) * (m_segLength[s] + distance);
+    m_jointX[s] = head.x;
+    m_jointY[s] = head.y;
+    // Lengths are always measured from the stored points, so the bookkept body length is
+    // the length of the polyline a reader gets.
+    const float length = shoal::distance(behind, head);
+    m_pathLength[static_cast<std::size_t>(w)] += static_cast<double>(length) - m_segLength[s];
     m_segLength[s] = length;
 }
 
@@ -417,36 +448,77 @@ float WormBehaviour::limitedTurn(int w, float wanted) const
     return base + clampf(wrapAngle(wanted - base), -m_params.maxTurnAngle, m_params.maxTurnAngle);
 }
 
-float WormBehaviour::wallAwareHeading(int w, Vec2 head, float wanted, const StaticGeometry& geometry) const
+float WormBehaviour::lookAhead() const
+{
+    const WormParams& p = m_params;
+    float sine = 0.0f, cosine = 1.0f;
+    sinCos(0.5f * p.maxTurnAngle, sine, cosine); // not libm: same on every machine
+    const float turnRadius = p.minSegmentLength / (2.0f * sine);
+    return 0.5f * p.width + 2.0f * p.minSegmentLength + std::min(turnRadius, kMaxLookAhead);
+}
+
+float WormBehaviour::wallAwareHeading(int w, Vec2 head, float wanted,
+                                      const StaticGeometry& geometry) const
 {
     // Feelers at joint time, one turning radius and two segments long (the next decision
     // is a segment away). If the turn the worm is about to make runs into geometry, take
-    // instead the turn (of five within maxTurnAngle) whose feeler is clear and closest to
-    // the wanted direction, or failing that the one that reaches furthest: the worm bends
-    // along walls and out of corners before it meets them.
+    // instead the allowed turn whose feeler is clear and closest to the wanted direction,
+    // or, walled in, the hardest turn toward the more open side: the worm bends along walls
+    // and out of corners before it meets them.
     const WormParams& p = m_params;
     const float heading = m_heading[static_cast<std::size_t>(w)];
-    const float turnRadius = p.minSegmentLength / (2.0f * std::sin(0.5f * p.maxTurnAngle));
-    const float look = 0.5f * p.width + 2.0f * p.minSegmentLength + std::min(turnRadius, kMaxLookAhead);
+    const float look = lookAhead();
     if (!geometry.mayReach(head, look))
         return wanted;
-    const float candidate = heading + clampf(wrapAngle(wanted - heading), -p.maxTurnAngle, p.maxTurnAngle);
-    if (!geometry.rayCast(head, head + fromAngle(candidate) * look).hit)
+    const float candidate =
+        heading + clampf(wrapAngle(wanted - heading), -p.maxTurnAngle, p.maxTurnAngle);
+    const RayHit ahead = geometry.rayCast(head, head + fromAngle(candidate) * look);
+    if (!ahead.hit)
         return wanted;
+    // The options: five turns across the allowed range, and the wall's own direction (both
+    // ways) where it is within reach, so a worm running beside a wall lines up with it
+    // exactly instead of creeping closer.
+    float options[7];
+    int count = 0;
+    for (int k = -2; k <= 2; ++k)
+        options[count++] = heading + 0.5f * static_cast<float>(k) * p.maxTurnAngle;
+    const float along = angleOf(ahead.normal.perp());
+    for (const float tangent : {along, wrapAngle(along + kPi)})
+        if (std::fabs(wrapAngle(tangent - heading)) <= p.maxTurnAngle)
+            options[count++] = heading + wrapAngle(tangent - heading);
+    // A feeler that misses can still run the head in toward the wall it skims at a
+    // shallow angle: against the wall found ahead, an option is clear only if it keeps
+    // half the width off that wall over the whole look-ahead.
+    const float room = dot(head - ahead.point, ahead.normal) - 0.5f * p.width;
     float best = candidate;
-    float bestScore = -1e9f;
-    for (int k = -2; k <= 2; ++k) {
-        const float option = heading + 0.5f * static_cast<float>(k) * p.maxTurnAngle;
-        const float deviation = std::fabs(wrapAngle(wanted - option)) / kPi; // 0..1
-        const RayHit hit = geometry.rayCast(head, head + fromAngle(option) * look);
-        // Every clear feeler (score in [0, 1]) beats every blocked one (below -1).
-        const float score = hit.hit ? hit.fraction - 2.0f - 1e-3f * deviation : 1.0f - deviation;
-        if (score > bestScore) {
-            bestScore = score;
-            best = option;
+    float bestDeviation = 10.0f; // above any |angle|: nothing clear yet
+    float reachRight = 0.0f, reachLeft = 0.0f;
+    for (int k = 0; k < count; ++k) {
+        const Vec2 dir = fromAngle(options[k]);
+        const RayHit hit = geometry.rayCast(head, head + dir * look);
+        // How far the head gets along this option before it is too close to geometry.
+        float reach = hit.hit ? hit.fraction * look : look;
+        const float approach = -dot(dir, ahead.normal);
+        if (approach > 0.0f)
+            reach = std::min(reach, std::max(0.0f, room) / approach);
+        const float deviation = std::fabs(wrapAngle(wanted - options[k]));
+        if (reach >= look && deviation < bestDeviation) {
+            best = options[k];
+            bestDeviation = deviation;
         }
+        if (k == 0)
+            reachRight = reach;
+        if (k == 4)
+            reachLeft = reach;
     }
-    return best;
+    if (bestDeviation < 10.0f)
+        return best;
+    // Walled in ahead (a corner, a pocket, a wall met head-on): the furthest feeler would
+    // point into the corner. Turn as hard as allowed toward the side that is more open.
+    const float turnLeft = reachLeft != reachRight
+                               ? (reachLeft > reachRight ? 1.0f : -1.0f)
+                               : (wrapAngle(wanted - heading) >= 0.0f ? 1.0f : -1.0f);
+    return heading + turnLeft * p.maxTurnAngle;
 }
 
 float WormBehaviour::turnBase(int w) const
@@ -525,7 +597,8 @@ void WormBehaviour::stepWorm(Group& group, int w, const StepContext& ctx)
         else if (goalDistance > kZeroLength)
             wanted = angleOf(toTarget);
     } else if (p.wanderTurn > 0.0f) {
-        const std::uint64_t id = (static_cast<std::uint64_t>(group.index) << 32) | static_cast<std::uint64_t>(w);
+        const std::uint64_t id =
+            (static_cast<std::uint64_t>(group.index) << 32) | static_cast<std::uint64_t>(w);
         wanted = m_heading[i] + p.wanderTurn * signedNoise(ctx.seed, ctx.step, id);
     }
 
@@ -540,13 +613,15 @@ void WormBehaviour::stepWorm(Group& group, int w, const StepContext& ctx)
     const float stepLength = p.speed * ctx.dt;
     bool blocked = false;
     RayHit surface;
-    Vec2 next = advance(m_heading[i], head, stepLength, geometry, &blocked, &surface);
-    float moved = distance(head, next);
+    float moved =
+        distance(head, advance(m_heading[i], head, stepLength, geometry, &blocked, &surface));
+    advanceHead(w, moved);
     const bool anyBlocked = blocked;
     if (blocked && surface.hit && stepLength - moved > kZeroLength) {
         // The wall shortened the move. The head bends where it stopped, and the rest of
         // the step goes along the new heading, so the body is still exactly the path.
-        moveHead(w, next);
+        const Vec2 at = fixedJoint(w, 0);
+        const float rest = stepLength - moved;
         const float base = turnBase(w);
         float bendTo = base;
         bool bend = false;
@@ -565,8 +640,7 @@ void WormBehaviour::stepWorm(Group& group, int w, const StepContext& ctx)
             bend = true;
             // In a corner that way is walled too: glide the other way.
             bool blockedThere = false;
-            const Vec2 there = advance(bendTo, next, stepLength - moved, geometry, &blockedThere, nullptr);
-            if (distance(next, there) < kMinLeg)
+            if (distance(at, advance(bendTo, at, rest, geometry, &blockedThere, nullptr)) < kMinLeg)
                 bendTo = angleOf(-along);
         } else if (m_hasTarget[i]) {
             // Stop: a bend toward the target, within maxTurnAngle, and only one that leads
@@ -577,22 +651,24 @@ void WormBehaviour::stepWorm(Group& group, int w, const StepContext& ctx)
         }
         if (bend && std::fabs(wrapAngle(bendTo - m_heading[i])) > kTurnEpsilon) {
             bool blockedAgain = false;
-            const Vec2 after = advance(bendTo, next, stepLength - moved, geometry, &blockedAgain, nullptr);
-            if (distance(next, after) >= kMinLeg) {
+            const float leg =
+                distance(at, advance(bendTo, at, rest, geometry, &blockedAgain, nullptr));
+            if (leg >= kMinLeg) {
                 setHeadingAtJoint(w, bendTo);
-                moved += distance(next, after);
-                next = after;
+                advanceHead(w, leg);
+                moved += leg;
             }
         }
     }
-    moveHead(w, next);
+    const Vec2 next = fixedJoint(w, 0);
     m_bodyLength[i] = std::min(static_cast<double>(length(w)), m_bodyLength[i] + moved);
     trimTail(w);
 
     if (ctx.pickups && p.eatRadius > 0.0f) {
         const float reach2 = p.eatRadius * p.eatRadius;
         for (PickupState& coin : *ctx.pickups) {
-            if (coin.kind != PickupKind::Coin || coin.taken || distanceSquared(coin.position, next) > reach2)
+            if (coin.kind != PickupKind::Coin || coin.taken ||
+                distanceSquared(coin.position, next) > reach2)
                 continue;
             coin.taken = true;
             m_grown[i] += p.growthPerCoin; // the tail waits (trimTail) until it has grown in
@@ -696,10 +772,13 @@ void WormBehaviour::hashState(std::uint64_t& h) const
 
 std::size_t WormBehaviour::memoryBytes() const
 {
-    return (m_jointX.capacity() + m_jointY.capacity() + m_segLength.capacity() + m_heading.capacity() +
-            m_grown.capacity() + m_targetX.capacity() + m_targetY.capacity()) * sizeof(float) +
+    return (m_jointX.capacity() + m_jointY.capacity() + m_segLength.capacity() +
+            m_heading.capacity() + m_grown.capacity() + m_targetX.capacity() +
+            m_targetY.capacity()) *
+               sizeof(float) +
            (m_headSlot.capacity() + m_count.capacity()) * sizeof(int) +
-           (m_pathLength.capacity() + m_tailCut.capacity() + m_bodyLength.capacity()) * sizeof(double) +
+           (m_pathLength.capacity() + m_tailCut.capacity() + m_bodyLength.capacity()) *
+               sizeof(double) +
            m_hasTarget.capacity();
 }
 

@@ -1,19 +1,23 @@
 #pragma once
 /// Worm (seed 002). Each agent is one worm's head; the body is the exact path the head took,
-/// kept as a polyline of joints. The head crawls at `speed`; the head segment grows while the
-/// tail segment shrinks by the same amount, so the length stays constant unless it eats.
-/// Turns happen only at joints: once the head segment is minSegmentLength long and the wanted
-/// direction differs, a new joint is made and the new head segment turns by at most
-/// maxTurnAngle (sharper turns take several transition segments). The body is drawn as a
-/// ribbon of `width` whose joints are mitred (the offset edges meet at their intersection).
+/// kept as a polyline of joints in a ring per worm. The head crawls at `speed`; the head
+/// segment grows while the tail segment shrinks by as much, so the length stays constant
+/// unless the worm eats. Turns happen only at joints: once the head segment is
+/// minSegmentLength long and the wanted direction differs, a new joint is made and the new
+/// head segment turns by at most maxTurnAngle (a sharper turn takes transition segments, one
+/// per minSegmentLength). The body is drawn as a ribbon of `width` with mitred joints: the
+/// offset edges of neighbouring segments meet at their intersection.
 ///
 /// Steering: while the pointer is held every worm heads for it; after release each worm keeps
-/// the last pressed position until its head is within arriveDistance, then wanders.
+/// the last pressed point until its head is within arriveDistance, then wanders.
+/// Walls: the head moves leg by leg through StaticGeometry::constrainMove's stop test, so the
+/// path, and with it the body, never crosses geometry (see the wallResponse tooltip).
 ///
-/// Fixes to the seed: the head stays on the centre line (no jerk at joints: the seed's corner
-/// docking moved the head sideways); the mitre is the intersection of the offset lines, and
-/// minSegmentLength >= width x tan(maxTurnAngle / 2) is enforced so a mitre never folds the
-/// ribbon; a remembered turn is re-aimed at the target at every joint rather than replayed.
+/// Fixes to the seed: the turn is re-aimed at the target at every joint instead of replaying
+/// a remembered angle, so a moving pointer is followed; the line-intersection join is computed
+/// in closed form, which has no zero denominator at a straight joint; minSegmentLength >=
+/// width x tan(maxTurnAngle / 2) is enforced so two mitres never fold a segment; the head
+/// stays on the centre line (no corner docking, hence no jerk when turning).
 
 #include "behaviour.h"
 #include "paramtable.h"
@@ -24,20 +28,24 @@
 
 namespace shoal {
 
+/// A worm group's parameters in runtime units (meaning, ranges: wormParamSpecs()).
 struct WormParams
 {
-    float speed = 2.5f;            ///< m/s
-    float length = 6.0f;           ///< m, body length at spawn (plus growth eaten)
-    float width = 0.6f;            ///< m, ribbon width
-    float minSegmentLength = 0.5f; ///< m, head segment length before the next turn
+    float speed = 2.5f;              ///< m/s
+    float length = 6.0f;             ///< m, body length at spawn (plus growth eaten)
+    float width = 0.6f;              ///< m, ribbon width
+    float minSegmentLength = 0.5f;   ///< m, head segment length before the next turn
     float maxTurnAngle = 0.5235988f; ///< rad per joint (authored in deg, 1..90)
-    float growthPerCoin = 0.0f;    ///< m
-    float eatRadius = 0.5f;        ///< m
-    float wallResponse = 1.0f;     ///< choice index: 0 stop, 1 slide
-    float wanderTurn = 0.2617994f; ///< rad per joint when there is no target (authored in deg)
-    float arriveDistance = 1.0f;   ///< m
+    float growthPerCoin = 0.0f;      ///< m
+    float eatRadius = 0.5f;          ///< m
+    float wallResponse = 1.0f;       ///< choice index: 0 stop, 1 slide
+    float wanderTurn = 0.2617994f;   ///< rad per joint when there is no target (authored in deg)
+    float arriveDistance = 1.0f;     ///< m
 
-    WallResponse response() const { return wallResponse < 0.5f ? WallResponse::Stop : WallResponse::Slide; }
+    WallResponse response() const
+    {
+        return wallResponse < 0.5f ? WallResponse::Stop : WallResponse::Slide;
+    }
 };
 
 const std::vector<ParamSpec>& wormParamSpecs();
@@ -46,6 +54,7 @@ WormParams wormParams(const ParamValues& values);
 /// joints overlap on one segment and the ribbon folds over itself.
 std::optional<Error> checkWormRelations(const ParamValues& values);
 
+/// Runs one group of worms: keeps their bodies (a ring of joints each) and steers their heads.
 class WormBehaviour final : public Behaviour
 {
 public:
@@ -89,7 +98,8 @@ private:
         int s = m_headSlot[static_cast<std::size_t>(w)] + k;
         if (s >= m_capacity)
             s -= m_capacity;
-        return static_cast<std::size_t>(w) * static_cast<std::size_t>(m_capacity) + static_cast<std::size_t>(s);
+        return static_cast<std::size_t>(w) * static_cast<std::size_t>(m_capacity) +
+               static_cast<std::size_t>(s);
     }
     Vec2 fixedJoint(int w, int k) const
     {
@@ -102,12 +112,15 @@ private:
     void layBody(int w, Vec2 head, float heading, float bodyLength);
     void resetBodies(const Group& group, const StaticGeometry* geometry);
     void pushJoint(int w);
-    void moveHead(int w, Vec2 to);
+    /// Moves the head `distance` m further along its heading.
+    void advanceHead(int w, float distance);
     void trimTail(int w);
     /// Starts a new head segment along `heading` (or re-aims an empty one).
     void setHeadingAtJoint(int w, float heading);
     /// `wanted`, limited to maxTurnAngle from turnBase().
     float limitedTurn(int w, float wanted) const;
+    /// Feeler length: half the width, two segments and a turning radius (capped), m.
+    float lookAhead() const;
     float wallAwareHeading(int w, Vec2 head, float wanted, const StaticGeometry& geometry) const;
     /// The heading a turn is measured from: the head segment's, or the segment behind an
     /// empty head segment (then the turn re-aims that joint).
@@ -125,13 +138,13 @@ private:
     std::vector<float> m_segLength; ///< full length of the segment from this joint toward the tail
 
     // Per worm.
-    std::vector<int> m_headSlot;       ///< ring index of the head joint
-    std::vector<int> m_count;          ///< joints in the ring, head and the tail segment's far end included
-    std::vector<double> m_pathLength;  ///< sum of m_segLength over the worm's segments
-    std::vector<double> m_tailCut;     ///< length already eaten off the last segment's far end
-    std::vector<double> m_bodyLength;  ///< polyline length = m_pathLength - m_tailCut
-    std::vector<float> m_heading;      ///< rad, direction of the head segment
-    std::vector<float> m_grown;        ///< m gained from coins
+    std::vector<int> m_headSlot; ///< ring index of the head joint
+    std::vector<int> m_count; ///< joints in the ring, head and the tail segment's far end included
+    std::vector<double> m_pathLength; ///< sum of m_segLength over the worm's segments
+    std::vector<double> m_tailCut;    ///< length already eaten off the last segment's far end
+    std::vector<double> m_bodyLength; ///< polyline length = m_pathLength - m_tailCut
+    std::vector<float> m_heading;     ///< rad, direction of the head segment
+    std::vector<float> m_grown;       ///< m gained from coins
     std::vector<float> m_targetX, m_targetY;
     std::vector<std::uint8_t> m_hasTarget;
 };

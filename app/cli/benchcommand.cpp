@@ -116,13 +116,13 @@ double rounded(double value, int decimals)
 
 std::optional<Error> parseOptions(const QCommandLineParser& parser, BenchOptions& options,
                                   const QCommandLineOption& agents,
-                                  const QCommandLineOption& family,
-                                  const QCommandLineOption& steps,
-                                  const QCommandLineOption& warmup,
-                                  const QCommandLineOption& seed, const QCommandLineOption& json)
+                                  const QCommandLineOption& family, const QCommandLineOption& steps,
+                                  const QCommandLineOption& warmup, const QCommandLineOption& seed,
+                                  const QCommandLineOption& json)
 {
     if (!parser.positionalArguments().isEmpty())
-        return Error{"bench takes no file; got '" + parser.positionalArguments().first().toStdString() + "'"};
+        return Error{"bench takes no file; got '" +
+                     parser.positionalArguments().first().toStdString() + "'"};
     if (parser.isSet(agents)) {
         options.agents.clear();
         for (const QString& item : parser.value(agents).split(QLatin1Char(','))) {
@@ -146,11 +146,13 @@ std::optional<Error> parseOptions(const QCommandLineParser& parser, BenchOptions
                 return Error{"--family: unknown family '" + item.toStdString() +
                              "'; allowed: " + allowed + " (or a comma-separated list)"};
             }
-            if (std::find(options.families.begin(), options.families.end(), *kind) == options.families.end())
+            if (std::find(options.families.begin(), options.families.end(), *kind) ==
+                options.families.end())
                 options.families.push_back(*kind);
         }
     }
-    const auto count = [&](const QCommandLineOption& option, int minimum, int& out) -> std::optional<Error> {
+    const auto count = [&](const QCommandLineOption& option, int minimum,
+                           int& out) -> std::optional<Error> {
         if (!parser.isSet(option))
             return std::nullopt;
         bool ok = false;
@@ -166,11 +168,11 @@ std::optional<Error> parseOptions(const QCommandLineParser& parser, BenchOptions
     if (auto error = count(warmup, 0, options.warmup))
         return error;
     if (parser.isSet(seed)) {
-        bool ok = false;
-        options.seed = parser.value(seed).toULongLong(&ok, 0);
-        if (!ok || parser.value(seed).startsWith(QLatin1Char('-')))
+        const auto value = parseSeed(parser.value(seed));
+        if (!value)
             return Error{"--seed '" + parser.value(seed).toStdString() +
-                         "' must be a whole number in [0, 2^64 - 1]"};
+                         "' must be a whole number in [0, 2^64 - 1] (decimal or 0x hex)"};
+        options.seed = *value;
     }
     options.json = parser.isSet(json);
     return std::nullopt;
@@ -258,15 +260,17 @@ void printTableHeader(const BenchOptions& options)
     std::printf("(worm: agents = worms of %d segments; leaderFollow: groups of %d; targets are "
                 "the issue's, timings never fail the command)\n\n",
                 kBenchWormSegments, kBenchFollowGroupSize);
-    std::printf(kRowFormat, "family", "agents", "ms/step", "target", "ns/agent-step",
-                "ref ms/step", "speed-up", "target", "bytes/agent", "target", "peak RSS");
+    std::printf(kRowFormat, "family", "agents", "ms/step", "target", "ns/agent-step", "ref ms/step",
+                "speed-up", "target", "bytes/agent", "target", "peak RSS");
 }
 
 void printTableRow(const BenchResult& r)
 {
-    const std::string reference = r.referenceMsPerStep ? formatFixed(*r.referenceMsPerStep, 3) : "-";
+    const std::string reference =
+        r.referenceMsPerStep ? formatFixed(*r.referenceMsPerStep, 3) : "-";
     const std::string speedup = r.speedup ? formatFixed(*r.speedup, 1) + "x" : "-";
-    std::string speedupTargetText = r.speedup ? targetText(speedupTarget(r.kind, r.agents), *r.speedup) : "";
+    std::string speedupTargetText =
+        r.speedup ? targetText(speedupTarget(r.kind, r.agents), *r.speedup) : "";
     if (r.speedup && !speedupApplies(r.kind))
         speedupTargetText = "n/a";
     // A worm is one agent with a body of kBenchWormSegments segments: its memory target is
@@ -274,15 +278,15 @@ void printTableRow(const BenchResult& r)
     std::string bytesTargetText = targetText(kBytesTarget, r.bytesPerAgent);
     if (r.kind == BehaviourKind::Worm) {
         const double perSegment = r.bytesPerAgent / kBenchWormSegments;
-        bytesTargetText = formatFixed(perSegment, 0) + "/seg " + targetText(kBytesTarget, perSegment);
+        bytesTargetText =
+            formatFixed(perSegment, 0) + "/seg " + targetText(kBytesTarget, perSegment);
     }
     std::printf(kRowFormat, std::string(behaviourKey(r.kind)).c_str(),
                 std::to_string(r.agents).c_str(), formatFixed(r.msPerStep, 3).c_str(),
                 targetText(msTarget(r.kind, r.agents), r.msPerStep).c_str(),
                 formatFixed(r.nsPerAgentStep, 1).c_str(), reference.c_str(), speedup.c_str(),
                 speedupTargetText.c_str(), formatFixed(r.bytesPerAgent, 1).c_str(),
-                bytesTargetText.c_str(),
-                (formatFixed(r.peakRssMb, 0) + " MB").c_str());
+                bytesTargetText.c_str(), (formatFixed(r.peakRssMb, 0) + " MB").c_str());
 }
 
 } // namespace

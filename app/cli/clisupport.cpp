@@ -1,5 +1,6 @@
 #include "clisupport.h"
 
+#include "embeddedscenes.h"
 #include "paramspec.h"
 #include "scenefile.h"
 
@@ -48,10 +49,25 @@ std::optional<int> parseCommandLine(QCommandLineParser& parser, const QStringLis
     return std::nullopt;
 }
 
+std::optional<std::uint64_t> parseSeed(const QString& text)
+{
+    const QString trimmed = text.trimmed();
+    const bool hex = trimmed.startsWith(QLatin1String("0x"), Qt::CaseInsensitive);
+    const QString digits = hex ? trimmed.mid(2) : trimmed;
+    if (digits.isEmpty() || digits.startsWith(QLatin1Char('-')) ||
+        digits.startsWith(QLatin1Char('+')))
+        return std::nullopt;
+    bool ok = false;
+    const qulonglong value = digits.toULongLong(&ok, hex ? 16 : 10);
+    if (!ok)
+        return std::nullopt;
+    return static_cast<std::uint64_t>(value);
+}
+
 SceneSource sceneSource(const QString& argument)
 {
     if (argument.isEmpty() || argument == QLatin1String("demo"))
-        return {"demo", QStringLiteral(":/scenes/demo.json")};
+        return {"demo", resources::demoScenePath()};
     return {argument.toStdString(), argument};
 }
 
@@ -79,7 +95,8 @@ OutputFile::OutputFile(const QString& path) : m_path(path), m_file(path) {}
 std::optional<Error> OutputFile::open()
 {
     if (!m_file.open(QIODevice::WriteOnly))
-        return Error{m_path.toStdString() + ": cannot write: " + m_file.errorString().toStdString()};
+        return Error{m_path.toStdString() +
+                     ": cannot write: " + m_file.errorString().toStdString()};
     return std::nullopt;
 }
 
@@ -148,14 +165,16 @@ std::string formatFloat(float value)
 {
     if (!std::isfinite(value))
         return formatNumber(value);
-    return formatShortest(value, 9, [value](const char* text) { return std::strtof(text, nullptr) == value; });
+    return formatShortest(
+        value, 9, [value](const char* text) { return std::strtof(text, nullptr) == value; });
 }
 
 std::string formatDouble(double value)
 {
     if (!std::isfinite(value))
         return formatNumber(value);
-    return formatShortest(value, 17, [value](const char* text) { return std::strtod(text, nullptr) == value; });
+    return formatShortest(
+        value, 17, [value](const char* text) { return std::strtod(text, nullptr) == value; });
 }
 
 std::string formatFixed(double value, int decimals)
@@ -182,11 +201,21 @@ void appendJsonString(std::string& out, std::string_view text)
     out += '"';
     for (const char c : text) {
         switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
+        case '"':
+            out += "\\\"";
+            break;
+        case '\\':
+            out += "\\\\";
+            break;
+        case '\n':
+            out += "\\n";
+            break;
+        case '\r':
+            out += "\\r";
+            break;
+        case '\t':
+            out += "\\t";
+            break;
         default:
             if (static_cast<unsigned char>(c) < 0x20) {
                 char escaped[8];

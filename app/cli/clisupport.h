@@ -33,11 +33,14 @@ void printError(const std::string& message);
 std::optional<int> parseCommandLine(QCommandLineParser& parser, const QStringList& arguments,
                                     const QString& command, const QString& usage);
 
+/// A seed: decimal, or hexadecimal with a 0x prefix (a leading 0 is not octal).
+std::optional<std::uint64_t> parseSeed(const QString& text);
+
 /// The name a scene argument is shown under, and where it is read from.
 struct SceneSource
 {
     std::string displayName; ///< the argument as given, or "demo"
-    QString path;            ///< file path, or ":/scenes/demo.json"
+    QString path;            ///< file path, or the demo's resource path
 };
 
 /// An empty argument or "demo" is the embedded demo scene; anything else is a file path.
@@ -99,7 +102,10 @@ public:
     JsonWriter& value(long number) { return value(static_cast<long long>(number)); }
     JsonWriter& value(long long number);
     JsonWriter& value(unsigned long long number);
-    JsonWriter& value(unsigned long number) { return value(static_cast<unsigned long long>(number)); }
+    JsonWriter& value(unsigned long number)
+    {
+        return value(static_cast<unsigned long long>(number));
+    }
     JsonWriter& value(bool flag);
     JsonWriter& null();
     /// Puts the next element on a new line (readable arrays of rows).

@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <limits>
 
 namespace shoal::cli {
 
@@ -19,7 +18,11 @@ constexpr qint64 kMaxSteps = 100000000;
 /// The free player (not leading a group) in trajectory rows; '@' keeps it apart from groups.
 constexpr const char* kPlayerRowName = "@player";
 
-enum class MetricsFormat { Csv, Json };
+enum class MetricsFormat
+{
+    Csv,
+    Json
+};
 
 struct RunOptions
 {
@@ -61,8 +64,8 @@ std::optional<Error> applySet(World& world, const QString& assignment)
             std::string names;
             for (int g = 0; g < world.groupCount(); ++g)
                 names += (names.empty() ? "'" : ", '") + world.group(g).name + "'";
-            return Error{where + "the scene has no group '" + groupName + "'; groups: " +
-                         (names.empty() ? std::string("none") : names) +
+            return Error{where + "the scene has no group '" + groupName +
+                         "'; groups: " + (names.empty() ? std::string("none") : names) +
                          " ('player' sets the player's parameters)"};
         }
         error = world.setParam(group, key, value);
@@ -81,8 +84,8 @@ std::optional<Error> parseOptions(const QCommandLineParser& parser, RunOptions& 
 {
     const QStringList positional = parser.positionalArguments();
     if (positional.size() > 1)
-        return Error{"run takes one scene file, got " + std::to_string(positional.size()) +
-                     " ('" + positional.join(QStringLiteral("', '")).toStdString() + "')"};
+        return Error{"run takes one scene file, got " + std::to_string(positional.size()) + " ('" +
+                     positional.join(QStringLiteral("', '")).toStdString() + "')"};
     options.scene = sceneSource(positional.isEmpty() ? QString() : positional.first());
 
     if (parser.isSet(steps)) {
@@ -93,15 +96,15 @@ std::optional<Error> parseOptions(const QCommandLineParser& parser, RunOptions& 
                          "' must be a whole number in [0, " + std::to_string(kMaxSteps) + "]"};
     }
     if (parser.isSet(seed)) {
-        bool ok = false;
-        const qulonglong value = parser.value(seed).toULongLong(&ok, 0);
-        if (!ok || parser.value(seed).startsWith(QLatin1Char('-')))
+        options.seed = parseSeed(parser.value(seed));
+        if (!options.seed)
             return Error{"--seed '" + parser.value(seed).toStdString() +
                          "' must be a whole number in [0, 2^64 - 1] (decimal or 0x hex)"};
-        options.seed = value;
     }
     options.sets = parser.values(set);
     options.inputPath = parser.value(input);
+    if (parser.isSet(input) && options.inputPath.isEmpty())
+        return Error{"--input needs a script file name"};
     options.metricsPath = parser.value(metrics);
     if (parser.isSet(metrics)) {
         if (options.metricsPath.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive))
@@ -119,11 +122,22 @@ std::optional<Error> parseOptions(const QCommandLineParser& parser, RunOptions& 
     return std::nullopt;
 }
 
-const char* const kMetricsColumns[] = {
-    "step", "group", "kind", "agents", "active", "nearestMin", "nearestMean", "nearestMedian",
-    "insideKeep", "outsideBand", "polarization", "meanSpeed", "maxSpeed", "penetrations",
-    "maxPenetration", "wallCrossings", "totalWallCrossings", "stuck", "blocked",
-    "goalDistanceMean", "goalDistanceMax", "atGoal"};
+/// A CSV field: quoted when it holds a comma, quote or line break.
+std::string csvField(const std::string& text)
+{
+    if (text.find_first_of(",\"\r\n") == std::string::npos)
+        return text;
+    std::string quoted = "\"";
+    for (const char c : text)
+        quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return quoted + "\"";
+}
+
+/// The metrics CSV header; the JSON rows use the same names as keys.
+constexpr const char* kMetricsHeader =
+    "step,group,kind,agents,active,nearestMin,nearestMean,nearestMedian,insideKeep,outsideBand,"
+    "polarization,meanSpeed,maxSpeed,penetrations,maxPenetration,wallCrossings,"
+    "totalWallCrossings,stuck,blocked,goalDistanceMean,goalDistanceMax,atGoal\n";
 
 /// Per-step metrics rows, as CSV or as the rows array of a JSON document.
 class MetricsWriter
@@ -137,10 +151,7 @@ public:
         if (auto error = m_file.open())
             return error;
         if (m_format == MetricsFormat::Csv) {
-            std::string header;
-            for (const char* column : kMetricsColumns)
-                header += (header.empty() ? "" : ",") + std::string(column);
-            m_file.write(header + "\n");
+            m_file.write(kMetricsHeader);
         } else {
             m_json.beginObject();
             m_json.key("format").value("shoal-metrics");
@@ -189,7 +200,8 @@ private:
         out += csvField(group.name);
         out += ',';
         out += behaviourKey(group.kind);
-        for (const long long v : {static_cast<long long>(m.agents), static_cast<long long>(m.active)})
+        for (const long long v :
+             {static_cast<long long>(m.agents), static_cast<long long>(m.active)})
             out += ',' + std::to_string(v);
         for (const float v : {m.nearestMin, m.nearestMean, m.nearestMedian})
             out += ',' + formatFloat(v);
@@ -238,19 +250,6 @@ private:
         m_json.endObject();
     }
 
-public:
-    /// A CSV field: quoted when it holds a comma, quote or line break.
-    static std::string csvField(const std::string& text)
-    {
-        if (text.find_first_of(",\"\r\n") == std::string::npos)
-            return text;
-        std::string quoted = "\"";
-        for (const char c : text)
-            quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-        return quoted + "\"";
-    }
-
-private:
     OutputFile m_file;
     MetricsFormat m_format;
     JsonWriter m_json;
@@ -276,7 +275,7 @@ public:
         std::string& out = m_file.buffer();
         for (int g = 0; g < world.groupCount(); ++g) {
             const Group& group = world.group(g);
-            const std::string name = MetricsWriter::csvField(group.name);
+            const std::string name = csvField(group.name);
             const AgentArrays& a = group.agents;
             for (std::size_t i = 0; i < a.size(); ++i)
                 appendRow(out, step, name, i, a.px[i], a.py[i], a.heading[i], a.speed[i]);
@@ -298,7 +297,8 @@ private:
         char numbers[128];
         std::snprintf(numbers, sizeof numbers, ",%zu,%.4f,%.4f,%.2f,%.4f\n", agent,
                       static_cast<double>(x), static_cast<double>(y),
-                      static_cast<double>(radToDeg(wrapAngle(heading))), static_cast<double>(speed));
+                      static_cast<double>(radToDeg(wrapAngle(heading))),
+                      static_cast<double>(speed));
         out += step;
         out += ',';
         out += group;
@@ -321,9 +321,9 @@ void printTextSummary(const World& world, const RunOptions& options, const Scene
     std::printf("scene: %s (%s), seed %llu, dt %s s\n", scene.name.c_str(),
                 options.scene.displayName.c_str(), static_cast<unsigned long long>(world.seed()),
                 formatFloat(world.dt()).c_str());
-    std::printf("ran %llu steps (%s s simulated)\n",
-                static_cast<unsigned long long>(world.stepCount()),
-                formatFixed(world.time(), 3).c_str());
+    std::printf(
+        "ran %llu steps (%s s simulated)\n", static_cast<unsigned long long>(world.stepCount()),
+        formatFixed(static_cast<double>(world.stepCount()) * scene.simulation.dt, 3).c_str());
     const PlayerState& player = world.player();
     if (player.enabled) {
         const std::string leads =
@@ -346,11 +346,12 @@ void printTextSummary(const World& world, const RunOptions& options, const Scene
         std::printf("  polarization: %s, speed: mean %s m/s, max %s m/s\n",
                     formatFixed(m.polarization, 3).c_str(), formatFixed(m.meanSpeed, 3).c_str(),
                     formatFixed(m.maxSpeed, 3).c_str());
-        std::printf("  penetrations: %d now (max depth %s m), peak %d during the run (max depth "
-                    "%s m)\n",
-                    m.penetrations, formatFixed(m.maxPenetration, 3).c_str(),
-                    totals.peakPenetrations[static_cast<std::size_t>(g)],
-                    formatFixed(totals.peakPenetrationDepth[static_cast<std::size_t>(g)], 3).c_str());
+        std::printf(
+            "  penetrations: %d now (max depth %s m), peak %d during the run (max depth "
+            "%s m)\n",
+            m.penetrations, formatFixed(m.maxPenetration, 3).c_str(),
+            totals.peakPenetrations[static_cast<std::size_t>(g)],
+            formatFixed(totals.peakPenetrationDepth[static_cast<std::size_t>(g)], 3).c_str());
         std::printf("  wall crossings: %lld total; stuck: %d; blocked: %d\n",
                     static_cast<long long>(m.totalWallCrossings), m.stuck, m.blocked);
         std::printf("  goal distance: mean %s m, max %s m, at goal: %d\n",
@@ -372,7 +373,7 @@ void printJsonSummary(const World& world, const RunOptions& options, const Scene
     json.key("seed").value(static_cast<unsigned long long>(world.seed()));
     json.key("dt").value(world.dt());
     json.key("steps").value(static_cast<unsigned long long>(world.stepCount()));
-    json.key("time").value(world.time());
+    json.key("time").value(static_cast<double>(world.stepCount()) * scene.simulation.dt);
     const PlayerState& player = world.player();
     json.key("player").beginObject();
     json.key("enabled").value(player.enabled);
@@ -406,7 +407,8 @@ void printJsonSummary(const World& world, const RunOptions& options, const Scene
         json.key("penetrations").value(m.penetrations);
         json.key("maxPenetration").value(m.maxPenetration);
         json.key("peakPenetrations").value(totals.peakPenetrations[static_cast<std::size_t>(g)]);
-        json.key("peakPenetrationDepth").value(totals.peakPenetrationDepth[static_cast<std::size_t>(g)]);
+        json.key("peakPenetrationDepth")
+            .value(totals.peakPenetrationDepth[static_cast<std::size_t>(g)]);
         json.key("wallCrossings").value(static_cast<long long>(m.totalWallCrossings));
         json.key("stuck").value(m.stuck);
         json.key("blocked").value(m.blocked);
@@ -466,7 +468,8 @@ int runCommand(const QStringList& arguments)
         return *exit;
 
     RunOptions options;
-    if (auto error = parseOptions(parser, options, steps, seed, set, input, metrics, trajectory, json)) {
+    if (auto error =
+            parseOptions(parser, options, steps, seed, set, input, metrics, trajectory, json)) {
         printError("run: " + error->message);
         return kExitBadInput;
     }
@@ -538,7 +541,8 @@ int runCommand(const QStringList& arguments)
         for (std::size_t g = 0; g < groups; ++g) {
             const GroupMetrics& m = world.group(static_cast<int>(g)).metrics;
             totals.peakPenetrations[g] = std::max(totals.peakPenetrations[g], m.penetrations);
-            totals.peakPenetrationDepth[g] = std::max(totals.peakPenetrationDepth[g], m.maxPenetration);
+            totals.peakPenetrationDepth[g] =
+                std::max(totals.peakPenetrationDepth[g], m.maxPenetration);
         }
         if (metricsWriter)
             metricsWriter->writeStep(world);

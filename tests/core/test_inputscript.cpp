@@ -114,10 +114,10 @@ void TestInputScript::parsesGoodScripts_data()
         << std::string("10 target \"north squad\" -4 5.5") << 1 << 10 << target << move
         << QStringLiteral("north squad") << -4.0 << 5.5 << 1;
     QTest::newRow("no trailing newline, large step")
-        << std::string("0 pointer 0 0 down\n123456 pointer 1 1 up") << 2 << 123456 << pointer
-        << up << QString() << 1.0 << 1.0 << 2;
-    QTest::newRow("only comments") << std::string("# nothing yet\n\n") << 0 << 0 << 0 << 0
-                                   << QString() << 0.0 << 0.0 << 0;
+        << std::string("0 pointer 0 0 down\n123456 pointer 1 1 up") << 2 << 123456 << pointer << up
+        << QString() << 1.0 << 1.0 << 2;
+    QTest::newRow("only comments")
+        << std::string("# nothing yet\n\n") << 0 << 0 << 0 << 0 << QString() << 0.0 << 0.0 << 0;
 }
 
 void TestInputScript::parsesGoodScripts()
@@ -153,21 +153,25 @@ void TestInputScript::refusesBadScripts_data()
     QTest::addColumn<std::string>("text");
     QTest::addColumn<QString>("expected"); // must appear in the message
 
-    QTest::newRow("unknown event") << std::string("0 click 1 2")
-                                   << QStringLiteral("script.txt:1: unknown event 'click'; expected "
-                                                     "'<step> pointer <x> <y> down|up|move' or "
-                                                     "'<step> target <group> <x> <y>'");
+    QTest::newRow("unknown event")
+        << std::string("0 click 1 2")
+        << QStringLiteral("script.txt:1: unknown event 'click'; expected "
+                          "'<step> pointer <x> <y> down|up|move' or "
+                          "'<step> target <group> <x> <y>'");
     QTest::newRow("decreasing steps")
         << std::string("5 pointer 0 0 down\n\n3 pointer 0 0 up")
-        << QStringLiteral("script.txt:3: step 3 comes after step 5 on line 1; steps must not decrease");
-    QTest::newRow("negative step") << std::string("-1 pointer 0 0 down")
-                                   << QStringLiteral("script.txt:1: step '-1' must be a whole number >= 0");
+        << QStringLiteral(
+               "script.txt:3: step 3 comes after step 5 on line 1; steps must not decrease");
+    QTest::newRow("negative step")
+        << std::string("-1 pointer 0 0 down")
+        << QStringLiteral("script.txt:1: step '-1' must be a whole number >= 0");
     QTest::newRow("fractional step") << std::string("1.5 pointer 0 0 down")
                                      << QStringLiteral("step '1.5' must be a whole number >= 0");
     QTest::newRow("step too large") << std::string("99999999999999999999 pointer 0 0 down")
                                     << QStringLiteral("must be a whole number >= 0");
-    QTest::newRow("x not a number") << std::string("0 pointer abc 0 down")
-                                    << QStringLiteral("script.txt:1: x 'abc' must be a finite number (metres)");
+    QTest::newRow("x not a number")
+        << std::string("0 pointer abc 0 down")
+        << QStringLiteral("script.txt:1: x 'abc' must be a finite number (metres)");
     QTest::newRow("y infinite") << std::string("0 pointer 0 inf down")
                                 << QStringLiteral("y 'inf' must be a finite number");
     QTest::newRow("x nan") << std::string("0 target squad nan 1")
@@ -175,17 +179,19 @@ void TestInputScript::refusesBadScripts_data()
     QTest::newRow("trailing junk on number") << std::string("0 pointer 1.5m 0 down")
                                              << QStringLiteral("x '1.5m' must be a finite number");
     QTest::newRow("bad action") << std::string("0 pointer 0 0 press")
-                                << QStringLiteral("pointer action 'press' must be down, up or move");
+                                << QStringLiteral(
+                                       "pointer action 'press' must be down, up or move");
     QTest::newRow("too few fields") << std::string("0 pointer 1 2")
                                     << QStringLiteral("script.txt:1: too few fields for 'pointer'");
     QTest::newRow("extra field") << std::string("0 pointer 1 2 down now")
                                  << QStringLiteral("unexpected 'now' after the event");
-    QTest::newRow("target without group") << std::string("0 target 1 2")
-                                          << QStringLiteral("too few fields for 'target'");
-    QTest::newRow("empty quoted group") << std::string("0 target \"\" 1 2")
-                                        << QStringLiteral("the group name is empty");
-    QTest::newRow("unterminated quote") << std::string("0 target \"north 1 2")
-                                        << QStringLiteral("script.txt:1: a quoted name has no closing");
+    QTest::newRow("target without group")
+        << std::string("0 target 1 2") << QStringLiteral("too few fields for 'target'");
+    QTest::newRow("empty quoted group")
+        << std::string("0 target \"\" 1 2") << QStringLiteral("the group name is empty");
+    QTest::newRow("unterminated quote")
+        << std::string("0 target \"north 1 2")
+        << QStringLiteral("script.txt:1: a quoted name has no closing");
     QTest::newRow("step alone") << std::string("# start\n7\n")
                                 << QStringLiteral("script.txt:2: expected '<step> pointer");
     QTest::newRow("error on a later line")
