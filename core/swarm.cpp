@@ -31,6 +31,14 @@ const F kSwarmFields[] = {
     {{"stopDistance", "Stop distance", "m", 0.0, 20.0, 0.05, 0.6,
       "Enemies stop seeking this close to the target."},
      &SwarmParams::stopDistance},
+    {{"feelerLength", "Feeler length", "m", 0.0, 20.0, 0.1, 1.5,
+      "Feelers ahead that turn an enemy's seek along a wall instead of into it, so a swarm "
+      "flows around obstacles toward the player. 0 = the seed (it only slides once it "
+      "touches). Longer: smoother detours, more ray casts near walls."},
+     &SwarmParams::feelerLength},
+    {{"wallWeight", "Wall weight", "", 0.0, 10.0, 0.1, 1.5,
+      "How hard the feelers steer away from walls against the pull to the target."},
+     &SwarmParams::wallWeight},
     {{"radius", "Body radius", "m", 0.05, 10.0, 0.05, 0.35,
       "Size of an enemy: its clearance from walls and the overlap metric. Keep 2 x radius "
       "at or under R so scattering prevents overlap."},
@@ -96,7 +104,20 @@ void SwarmBehaviour::planWith(Group& group, const StepContext& ctx)
         const Vec2 pos{a.px[i], a.py[i]};
         const Vec2 toGoal = goal - pos;
         const float goalDistance = toGoal.length();
-        const Vec2 seekDir = toGoal.normalizedOr({});
+        Vec2 seekDir = toGoal.normalizedOr({});
+        if (p.feelerLength > 0.0f && seekDir.lengthSquared() > 0.0f) {
+            // Turn the seek along walls ahead (no ray at all away from geometry): remove the
+            // part that heads into the surface rather than pushing back, which would make an
+            // enemy facing a wall bob toward and away from it.
+            const Vec2 avoid = geometry.feelerAvoidance(pos, seekDir, p.feelerLength);
+            const Vec2 normal = avoid.normalizedOr({});
+            const float into = dot(seekDir, normal);
+            if (into < 0.0f) {
+                const float strength = clamp01(avoid.length() * p.wallWeight);
+                const Vec2 along = seekDir - normal * (into * strength);
+                seekDir = along.normalizedOr(normal.perp() * ((i & 1) ? 1.0f : -1.0f));
+            }
+        }
         const bool seeking = hasGoal && goalDistance > p.stopDistance;
 
         // Scatter: push away by (R - d) from everyone closer than R (squared test first), and

@@ -20,6 +20,8 @@ struct SwarmParams
     float pushStrength = 0.5f;     ///< fraction of (R - d) applied per step
     float settleFactor = 0.95f;    ///< stop pressing when someone ahead is closer than this x R
     float stopDistance = 0.6f;     ///< m from the target at which an enemy stops seeking
+    float feelerLength = 1.5f;     ///< m
+    float wallWeight = 1.5f;
     float radius = 0.35f;          ///< m
 };
 

@@ -74,10 +74,10 @@ QString hex(std::uint64_t h) { return QStringLiteral("%1").arg(h, 16, 16, QLatin
 std::uint64_t pinnedHash(BehaviourKind kind)
 {
     switch (kind) {
-    case BehaviourKind::FishSchool: return 0x4a43ab97f58ba282ull;
-    case BehaviourKind::TankSquad: return 0x398124e27c3b3b9eull;
-    case BehaviourKind::Swarm: return 0x610d6c30f6bdc808ull;
-    case BehaviourKind::LeaderFollow: return 0x676f5be6a2785860ull;
+    case BehaviourKind::FishSchool: return 0x162b3adc642f9073ull;
+    case BehaviourKind::TankSquad: return 0xbb35b79083cdf823ull;
+    case BehaviourKind::Swarm: return 0x28b3661061070abaull;
+    case BehaviourKind::LeaderFollow: return 0x6e1ec8615ff6b303ull;
     case BehaviourKind::Worm: return 0x111b3ef521a791bfull;
     }
     return 0;
