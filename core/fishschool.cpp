@@ -46,9 +46,9 @@ const F kFishFields[] = {
       "player, so its school could not follow). 0 = the seed."},
      &FishSchoolParams::followWeight},
     {{"neighborCount", "Band neighbours", "", 1.0, 16.0, 1.0, 4.0,
-      "How many of the nearest neighbours each member keeps the distance band to (a fish "
-      "watches its closest few, not the whole school). More: a stiffer lattice; fewer: a "
-      "looser school that may string out.",
+      "A member closes up on the school until at least half of this many of its nearest "
+      "neighbours sit within keepMaxDistance (a fish watches its closest few, not the whole "
+      "school). More: a denser, stiffer school; fewer: a looser school that may string out.",
       ParamType::Integer},
      &FishSchoolParams::neighborCount},
     {{"pickRadius", "Pick radius", "m", 0.05, 10.0, 0.05, 1.0,
@@ -81,38 +81,6 @@ constexpr float kWallWeight = 2.0f; // feelers beat the band: a school must not 
 // A free fish wanders at most about this far (m) from where it was placed, so the player
 // finds it where the designer put it.
 constexpr float kIdleTether = 1.0f;
-
-/// The k nearest neighbours seen so far (k <= 16), kept sorted by distance in a fixed array:
-/// no allocation in the hot loop.
-class Nearest
-{
-public:
-    struct Entry
-    {
-        std::uint32_t index;
-        float dx, dy, d2;
-    };
-    explicit Nearest(int k) : m_k(k < 1 ? 1 : (k > kMax ? kMax : k)) {}
-    void offer(std::uint32_t index, float dx, float dy, float d2)
-    {
-        if (m_size == m_k && d2 >= m_entries[m_size - 1].d2)
-            return;
-        int slot = m_size < m_k ? m_size++ : m_size - 1;
-        while (slot > 0 && m_entries[slot - 1].d2 > d2) {
-            m_entries[slot] = m_entries[slot - 1];
-            --slot;
-        }
-        m_entries[slot] = {index, dx, dy, d2};
-    }
-    int size() const { return m_size; }
-    const Entry& operator[](int k) const { return m_entries[k]; }
-
-private:
-    static constexpr int kMax = 16;
-    Entry m_entries[kMax];
-    int m_k;
-    int m_size = 0;
-};
 
 } // namespace
 
@@ -245,60 +213,66 @@ void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
             continue;
         }
 
-        // Alignment (v2) over every school neighbour within the radius (the player included);
-        // band keeping (v1) against the nearest neighbourCount of them.
-        Vec2 align;
-        int neighbours = 0;
+        // One pass over the school neighbours within the radius (the player included):
+        // alignment (v2) sums their velocities; the band rule (v1) needs the nearest distance,
+        // how many sit within keepMaxDistance, the push away from those nearer than the middle
+        // of the band and the centre of those beyond it. No per-neighbour sorting: this loop
+        // is most of a step's cost.
         const float keepMin = p.keepMinDistance;
         const float keepMax = p.keepMaxDistance;
-        Nearest nearest(static_cast<int>(p.neighborCount));
+        const float mid = 0.5f * (keepMin + keepMax);
+        const float mid2 = mid * mid;
+        const float keepMax2 = keepMax * keepMax;
+        Vec2 align;
+        Vec2 repel;
+        Vec2 farOffset;
+        int neighbours = 0;
+        int withinKeepMax = 0;
+        int far = 0;
+        float nearest2 = std::numeric_limits<float>::max();
         search.forEachSlotWithin(pos, p.neighborRadius, [&](std::uint32_t slot, float dx, float dy, float d2) {
             if (slot == k || !(m_sortedFlags[slot] & kAgentInSchool))
                 return;
             ++neighbours;
             align.x += m_sortedVx[slot];
             align.y += m_sortedVy[slot];
-            nearest.offer(slot, dx, dy, d2);
+            nearest2 = std::min(nearest2, d2);
+            withinKeepMax += d2 <= keepMax2 ? 1 : 0;
+            if (d2 >= mid2) {
+                farOffset.x += dx;
+                farOffset.y += dy;
+                ++far;
+            } else if (d2 < 1e-12f) {
+                // Exactly on top of each other: split along a fixed, per-pair direction.
+                const std::uint32_t j = search.sortedIndex(slot);
+                repel += fromAngle(signedNoise(ctx.seed, i < j ? i : j, i < j ? j : i, 2) * kPi) *
+                         (i < j ? 1.0f : -1.0f);
+            } else {
+                const float d = std::sqrt(d2);
+                const float s = (1.0f - d / mid) / d * (mid / keepMin); // away
+                repel.x += dx * s;
+                repel.y += dy * s;
+            }
         });
         // Too close beats too far: while a neighbour is inside keepMinDistance the fish only
-        // makes room; otherwise, unless at least half of them already sit in the band, it
-        // closes up on the far ones. Each of these, once started, carries on until the nearest
-        // neighbour is at the middle of the band (hysteresis), so a school settles inside the
-        // band rather than on its edges. Mixing the two, as the seed does, lets the pull of
-        // the far neighbours squeeze the nearest ones to the inner edge.
-        const float mid = 0.5f * (keepMin + keepMax);
+        // makes room; otherwise, unless at least half of its nearest neighborCount already sit
+        // within keepMaxDistance, it closes up on the far ones. Each, once started, carries on
+        // until the nearest neighbour is at the middle of the band (hysteresis), so a school
+        // settles inside the band rather than on its edges. Mixing the two, as the seed does,
+        // lets the pull of the many far neighbours squeeze the nearest to the inner edge.
         Vec2 keep;
-        if (nearest.size() > 0) {
-            const float nearestD = std::sqrt(nearest[0].d2);
-            int inBand = 0;
-            for (int q = 0; q < nearest.size(); ++q)
-                inBand += (nearest[q].d2 >= keepMin * keepMin && nearest[q].d2 <= keepMax * keepMax) ? 1 : 0;
+        if (neighbours > 0) {
+            const float nearestD = std::sqrt(nearest2);
+            const int watched = std::min(neighbours, static_cast<int>(p.neighborCount));
             const bool makingRoom = (flags & kAgentMakingRoom) ? nearestD < mid : nearestD < keepMin;
             const bool closingUp = !makingRoom && ((flags & kAgentClosingUp) ? nearestD > mid
-                                                                            : 2 * inBand < nearest.size());
+                                                                            : 2 * withinKeepMax < watched);
             flags &= static_cast<std::uint8_t>(~(kAgentMakingRoom | kAgentClosingUp));
             flags |= (makingRoom ? kAgentMakingRoom : 0) | (closingUp ? kAgentClosingUp : 0);
-            for (int q = 0; q < nearest.size() && (makingRoom || closingUp); ++q) {
-                const Nearest::Entry& e = nearest[q];
-                if (makingRoom && e.d2 < mid * mid) {
-                    if (e.d2 < 1e-12f) {
-                        // Exactly on top of each other: split along a fixed, per-pair direction.
-                        const std::uint32_t j = search.sortedIndex(e.index);
-                        keep += fromAngle(signedNoise(ctx.seed, i < j ? i : j, i < j ? j : i, 2) * kPi) *
-                                (i < j ? 1.0f : -1.0f);
-                        continue;
-                    }
-                    const float d = std::sqrt(e.d2);
-                    const float s = (1.0f - d / mid) / d * (mid / keepMin); // away
-                    keep.x += e.dx * s;
-                    keep.y += e.dy * s;
-                } else if (closingUp && e.d2 > mid * mid) {
-                    const float d = std::sqrt(e.d2);
-                    const float s = (1.0f - d / mid) / d * (mid / keepMax); // toward
-                    keep.x += e.dx * s;
-                    keep.y += e.dy * s;
-                }
-            }
+            if (makingRoom)
+                keep = repel;
+            else if (closingUp && far > 0)
+                keep = -farOffset.normalizedOr({}) * clamp01((nearestD - mid) / (keepMax - mid));
         }
         // The seed sums the band rule over every neighbour and normalises both sums. Summed
         // over all of them, the many far neighbours outweigh the few near ones and a school

@@ -253,8 +253,8 @@ RayHit StaticGeometry::rayCast(Vec2 from, Vec2 to) const
     return callback.hit;
 }
 
-Vec2 StaticGeometry::constrainMove(Vec2 from, Vec2 to, float clearanceWanted, WallResponse response,
-                                   bool* blocked) const
+Vec2 StaticGeometry::constrainMoveNearGeometry(Vec2 from, Vec2 to, float clearanceWanted,
+                                               WallResponse response, bool* blocked) const
 {
     if (blocked)
         *blocked = false;
@@ -294,10 +294,8 @@ Vec2 StaticGeometry::constrainMove(Vec2 from, Vec2 to, float clearanceWanted, Wa
     return stopAt + alongDir * std::min(secondAllowed, alongLength);
 }
 
-Vec2 StaticGeometry::feelerAvoidance(Vec2 position, Vec2 forward, float length) const
+Vec2 StaticGeometry::feelersNearGeometry(Vec2 position, Vec2 forward, float length) const
 {
-    if (length <= 0.0f || !mayReach(position, length))
-        return {};
     static const float c = std::cos(degToRad(35.0f));
     static const float s = std::sin(degToRad(35.0f));
     const Vec2 feelers[3] = {forward, rotated(forward, c, s), rotated(forward, c, -s)};

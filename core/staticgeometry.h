@@ -72,12 +72,28 @@ public:
     /// geometry: each returned motion has been checked by a ray that did not hit.
     /// `blocked` (optional) is set when geometry shortened the motion.
     Vec2 constrainMove(Vec2 from, Vec2 to, float clearance, WallResponse response,
-                       bool* blocked = nullptr) const;
+                       bool* blocked = nullptr) const
+    {
+        // The common case, inline: far from everything, the motion is free.
+        const float reach = (clearance > kSkin ? clearance : kSkin);
+        const float room = this->clearance(from) - reach;
+        if (room > 0.0f && distanceSquared(from, to) < room * room) {
+            if (blocked)
+                *blocked = false;
+            return to;
+        }
+        return constrainMoveNearGeometry(from, to, clearance, response, blocked);
+    }
 
     /// Steering away from geometry ahead: up to three feelers (ahead and +/- 35 degrees) of
     /// `length` metres; each hit pushes along its normal, harder the nearer the hit.
     /// Zero (and no ray cast) when nothing is within reach.
-    Vec2 feelerAvoidance(Vec2 position, Vec2 forward, float length) const;
+    Vec2 feelerAvoidance(Vec2 position, Vec2 forward, float length) const
+    {
+        if (length <= 0.0f || !mayReach(position, length))
+            return {};
+        return feelersNearGeometry(position, forward, length);
+    }
 
     /// Exact test (own edge list, not Box2D): does the segment a -> b cross any wall,
     /// obstacle edge, circle or the bounds? Used to count wall crossings.
@@ -96,6 +112,10 @@ public:
     std::size_t fixtureCount() const { return m_fixtures; }
 
 private:
+    Vec2 constrainMoveNearGeometry(Vec2 from, Vec2 to, float clearance, WallResponse response,
+                                   bool* blocked) const;
+    Vec2 feelersNearGeometry(Vec2 position, Vec2 forward, float length) const;
+
     static constexpr float kMaxClearance = 6.0f;
     static constexpr float kSkin = 0.01f;
     void addEdgeChain(const std::vector<Vec2>& points, bool closed);
