@@ -1,5 +1,6 @@
 #include "fishschool.h"
 
+#include "statehash.h"
 #include "steering.h"
 
 #include <cmath>
@@ -129,12 +130,8 @@ std::size_t FishSchoolBehaviour::memoryBytes() const
 
 void FishSchoolBehaviour::hashState(std::uint64_t& h) const
 {
-    for (const auto* v : {&m_homeX, &m_homeY})
-        for (float f : *v) {
-            std::uint32_t bits;
-            std::memcpy(&bits, &f, sizeof bits);
-            h = (h ^ bits) * 0x100000001b3ull;
-        }
+    hashVector(h, m_homeX);
+    hashVector(h, m_homeY);
 }
 
 void FishSchoolBehaviour::plan(Group& group, const StepContext& ctx)

@@ -1,5 +1,7 @@
 #include "leaderfollow.h"
 
+#include "statehash.h"
+
 #include "steering.h"
 
 #include <algorithm>
@@ -103,12 +105,6 @@ Vec2 forwardOf(Vec2 velocity, float heading)
     return fromAngle(heading);
 }
 
-std::uint64_t foldFloat(std::uint64_t h, float v)
-{
-    std::uint32_t bits = 0;
-    std::memcpy(&bits, &v, sizeof bits);
-    return mix64(h ^ bits);
-}
 
 } // namespace
 
@@ -341,10 +337,8 @@ std::size_t LeaderFollowBehaviour::memoryBytes() const
 
 void LeaderFollowBehaviour::hashState(std::uint64_t& h) const
 {
-    for (std::size_t i = 0; i < m_wanderX.size(); ++i) {
-        h = foldFloat(h, m_wanderX[i]);
-        h = foldFloat(h, m_wanderY[i]);
-    }
+    hashVector(h, m_wanderX);
+    hashVector(h, m_wanderY);
 }
 
 } // namespace shoal

@@ -1,5 +1,7 @@
 #include "world.h"
 
+#include "statehash.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -7,24 +9,6 @@
 namespace shoal {
 
 namespace {
-
-constexpr std::uint64_t kFnvOffset = 0xcbf29ce484222325ull;
-constexpr std::uint64_t kFnvPrime = 0x100000001b3ull;
-
-void hashBytes(std::uint64_t& h, const void* data, std::size_t size)
-{
-    const auto* bytes = static_cast<const unsigned char*>(data);
-    for (std::size_t i = 0; i < size; ++i) {
-        h ^= bytes[i];
-        h *= kFnvPrime;
-    }
-}
-
-template <class T>
-void hashVector(std::uint64_t& h, const std::vector<T>& v)
-{
-    hashBytes(h, v.data(), v.size() * sizeof(T));
-}
 
 /// Inserts one agent at index 0 (the player joins the group it leads as its agent 0).
 void insertFront(AgentArrays& a)

@@ -1,5 +1,7 @@
 #include "worm.h"
 
+#include "statehash.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -77,21 +79,7 @@ constexpr int kCapacitySlack = 8;
 constexpr float kMaxLookAhead = 8.0f; // m, cap on the slide look-ahead beyond one segment
 constexpr float kMinMitreDenominator = 0.25f;
 
-constexpr std::uint64_t kFnvPrime = 0x100000001b3ull;
 
-void hashBytes(std::uint64_t& h, const void* data, std::size_t size)
-{
-    const auto* bytes = static_cast<const unsigned char*>(data);
-    for (std::size_t i = 0; i < size; ++i) {
-        h ^= bytes[i];
-        h *= kFnvPrime;
-    }
-}
-
-template <class T> void hashValue(std::uint64_t& h, const T& value)
-{
-    hashBytes(h, &value, sizeof value);
-}
 
 std::string shortNumber(double value)
 {

@@ -74,10 +74,10 @@ QString hex(std::uint64_t h) { return QStringLiteral("%1").arg(h, 16, 16, QLatin
 std::uint64_t pinnedHash(BehaviourKind kind)
 {
     switch (kind) {
-    case BehaviourKind::FishSchool: return 0x499c4e239edd0233ull;
+    case BehaviourKind::FishSchool: return 0x62413412305fad06ull;
     case BehaviourKind::TankSquad: return 0xbb35b79083cdf823ull;
     case BehaviourKind::Swarm: return 0x28b3661061070abaull;
-    case BehaviourKind::LeaderFollow: return 0x6e1ec8615ff6b303ull;
+    case BehaviourKind::LeaderFollow: return 0xa9da08a31d4f8c32ull;
     case BehaviourKind::Worm: return 0x111b3ef521a791bfull;
     }
     return 0;
