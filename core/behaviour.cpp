@@ -1,11 +1,5 @@
 #include "behaviour.h"
 
-#include "fishschool.h"
-#include "leaderfollow.h"
-#include "swarm.h"
-#include "tanksquad.h"
-#include "worm.h"
-
 #include <algorithm>
 
 namespace shoal {
@@ -118,20 +112,6 @@ void Behaviour::spawn(Group& group, const GroupDesc& desc, Random& random,
         }
     }
     group.agents.resize(n);
-}
-
-std::unique_ptr<Behaviour> makeBehaviour(BehaviourKind kind)
-{
-    std::unique_ptr<Behaviour> behaviour;
-    switch (kind) {
-    case BehaviourKind::FishSchool: behaviour = std::make_unique<FishSchoolBehaviour>(); break;
-    case BehaviourKind::TankSquad: behaviour = std::make_unique<TankSquadBehaviour>(); break;
-    case BehaviourKind::Swarm: behaviour = std::make_unique<SwarmBehaviour>(); break;
-    case BehaviourKind::LeaderFollow: behaviour = std::make_unique<LeaderFollowBehaviour>(); break;
-    case BehaviourKind::Worm: behaviour = std::make_unique<WormBehaviour>(); break;
-    }
-    behaviour->setParams(defaultParamValues(paramSpecs(kind)));
-    return behaviour;
 }
 
 } // namespace shoal

@@ -1,41 +1,11 @@
 #include "paramspec.h"
 
-#include "fishschool.h"
-#include "leaderfollow.h"
-#include "swarm.h"
-#include "tanksquad.h"
-#include "worm.h"
-
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
 namespace shoal {
-
-const std::vector<ParamSpec>& paramSpecs(BehaviourKind kind)
-{
-    switch (kind) {
-    case BehaviourKind::FishSchool: return fishSchoolParamSpecs();
-    case BehaviourKind::TankSquad: return tankSquadParamSpecs();
-    case BehaviourKind::Swarm: return swarmParamSpecs();
-    case BehaviourKind::LeaderFollow: return leaderFollowParamSpecs();
-    case BehaviourKind::Worm: return wormParamSpecs();
-    }
-    return fishSchoolParamSpecs();
-}
-
-std::optional<Error> checkParamRelations(BehaviourKind kind, const ParamValues& values)
-{
-    switch (kind) {
-    case BehaviourKind::FishSchool: return checkFishSchoolRelations(values);
-    case BehaviourKind::TankSquad: return checkTankSquadRelations(values);
-    case BehaviourKind::Swarm: return checkSwarmRelations(values);
-    case BehaviourKind::LeaderFollow: return checkLeaderFollowRelations(values);
-    case BehaviourKind::Worm: return checkWormRelations(values);
-    }
-    return std::nullopt;
-}
 
 const std::vector<ParamSpec>& playerParamSpecs()
 {

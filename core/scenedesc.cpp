@@ -1,7 +1,6 @@
 #include "scenedesc.h"
 
 #include "paramspec.h"
-#include "scenefile.h"
 
 #include <cmath>
 #include <cstdio>

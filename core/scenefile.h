@@ -15,15 +15,6 @@ namespace shoal {
 /// one version at a time on load; newer ones are refused.
 constexpr int kSceneFormatVersion = 1;
 
-// Limits validateScene() enforces (docs/scene-format.md lists them with each field).
-constexpr int kMaxSpawnCount = 1000000;     ///< agents one spawn area may ask for
-constexpr double kMaxWorldExtent = 100000.0; ///< m, widest and tallest bounds
-constexpr double kMinStep = 0.001;           ///< s, smallest simulation.dt
-constexpr double kMaxStep = 0.1;             ///< s, largest simulation.dt
-/// m: consecutive wall and polygon points closer than this are refused (Box2D welds
-/// vertices closer than its 0.005 m linear slop, which breaks chains).
-constexpr double kMinPointSpacing = 0.01;
-
 /// Parses a whole scene file held in `text`. `fileName` is only used to start every error
 /// message (e.g. "demo.json:3:14: ..." or "demo.json: groups[2].spawn.count: ...").
 /// On success the scene is complete and has passed validateScene(); on any problem only the
