@@ -150,7 +150,7 @@ void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
     const FishSchoolParams& p = m_params;
     const StaticGeometry& geometry = *ctx.geometry;
     const float dt = ctx.dt;
-    const DriveSettings driveSettings{p.rotateSpeed, p.turnDeadZone, p.turnSlowdown};
+    const DriveSettings settings = driveSettings(p.rotateSpeed, p.turnDeadZone, p.turnSlowdown, dt);
     const bool led = group.playerLed && ctx.player->enabled;
     const Vec2 playerPos = ctx.player->position;
     const float pick2 = p.pickRadius * p.pickRadius;
@@ -175,6 +175,7 @@ void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
         if (i < first)
             continue;
         const Vec2 pos{a.px[i], a.py[i]};
+        const float room = geometry.clearance(pos); // one lookup serves the feelers and the move
         const float heading = a.heading[i];
         const Vec2 forward = fromAngle(heading);
         std::uint8_t flags = a.flags[i] & static_cast<std::uint8_t>(~(kAgentBlocked | kAgentAtGoal));
@@ -194,11 +195,11 @@ void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
             const float away = distance(pos, home);
             if (away > kIdleTether)
                 wish += (home - pos) / away * ((away - kIdleTether) / kIdleTether);
-            wish += geometry.feelerAvoidance(pos, forward, p.rayLength) * kWallWeight;
-            const DriveResult r = drive(heading, wish.normalizedOr(forward), p.idleDrift, dt, driveSettings);
+            wish += geometry.feelerAvoidance(pos, forward, p.rayLength, room) * kWallWeight;
+            const DriveResult r = drive(heading, forward, wish.normalizedOr(forward), p.idleDrift, settings);
             bool blocked = false;
-            const Vec2 want = pos + fromAngle(r.heading) * (r.speed * dt);
-            const Vec2 next = geometry.constrainMove(pos, want, p.radius, WallResponse::Slide, &blocked);
+            const Vec2 want = pos + r.forward * (r.speed * dt);
+            const Vec2 next = geometry.constrainMove(pos, want, p.radius, WallResponse::Slide, &blocked, room);
             a.nx[i] = next.x;
             a.ny[i] = next.y;
             a.nvx[i] = (next.x - pos.x) / dt;
@@ -293,14 +294,14 @@ void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
             if (!(flags & kAgentMakingRoom) && goal > keepMax)
                 direction += toPlayer / goal * (p.followWeight * clamp01((goal - keepMax) / keepMax));
         }
-        direction += geometry.feelerAvoidance(pos, forward, p.rayLength) * kWallWeight;
+        direction += geometry.feelerAvoidance(pos, forward, p.rayLength, room) * kWallWeight;
 
         const float cruise = ease(a.speed[i], p.moveSpeed, p.speedEasing, dt);
-        const DriveResult r = drive(heading, direction, cruise, dt, driveSettings);
+        const DriveResult r = drive(heading, forward, direction, cruise, settings);
         bool blocked = false;
-        const Vec2 want = pos + fromAngle(r.heading) * (r.speed * dt);
+        const Vec2 want = pos + r.forward * (r.speed * dt);
         const Vec2 next = geometry.constrainMove(pos, want, std::min(p.rayLength, p.radius + 0.05f),
-                                                 WallResponse::Slide, &blocked);
+                                                 WallResponse::Slide, &blocked, room);
         a.nx[i] = next.x;
         a.ny[i] = next.y;
         a.nvx[i] = (next.x - pos.x) / dt;

@@ -74,9 +74,15 @@ public:
     Vec2 constrainMove(Vec2 from, Vec2 to, float clearance, WallResponse response,
                        bool* blocked = nullptr) const
     {
+        return constrainMove(from, to, clearance, response, blocked, this->clearance(from));
+    }
+    /// Same, with `clearanceAtFrom` = clearance(from) already looked up by the caller.
+    Vec2 constrainMove(Vec2 from, Vec2 to, float clearance, WallResponse response, bool* blocked,
+                       float clearanceAtFrom) const
+    {
         // The common case, inline: far from everything, the motion is free.
         const float reach = (clearance > kSkin ? clearance : kSkin);
-        const float room = this->clearance(from) - reach;
+        const float room = clearanceAtFrom - reach;
         if (room > 0.0f && distanceSquared(from, to) < room * room) {
             if (blocked)
                 *blocked = false;
@@ -90,7 +96,12 @@ public:
     /// Zero (and no ray cast) when nothing is within reach.
     Vec2 feelerAvoidance(Vec2 position, Vec2 forward, float length) const
     {
-        if (length <= 0.0f || !mayReach(position, length))
+        return feelerAvoidance(position, forward, length, clearance(position));
+    }
+    /// Same, with `clearanceHere` = clearance(position) already looked up by the caller.
+    Vec2 feelerAvoidance(Vec2 position, Vec2 forward, float length, float clearanceHere) const
+    {
+        if (length <= 0.0f || length < clearanceHere)
             return {};
         return feelersNearGeometry(position, forward, length);
     }

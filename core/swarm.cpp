@@ -102,6 +102,7 @@ void SwarmBehaviour::planWith(Group& group, const StepContext& ctx)
     for (std::size_t k = 0; k < n; ++k) {
         const std::size_t i = search.sortedIndex(static_cast<std::uint32_t>(k));
         const Vec2 pos{a.px[i], a.py[i]};
+        const float room = geometry.clearance(pos); // one lookup serves the feelers and the move
         const Vec2 toGoal = goal - pos;
         const float goalDistance = toGoal.length();
         Vec2 seekDir = toGoal.normalizedOr({});
@@ -109,7 +110,7 @@ void SwarmBehaviour::planWith(Group& group, const StepContext& ctx)
             // Turn the seek along walls ahead (no ray at all away from geometry): remove the
             // part that heads into the surface rather than pushing back, which would make an
             // enemy facing a wall bob toward and away from it.
-            const Vec2 avoid = geometry.feelerAvoidance(pos, seekDir, p.feelerLength);
+            const Vec2 avoid = geometry.feelerAvoidance(pos, seekDir, p.feelerLength, room);
             const Vec2 normal = avoid.normalizedOr({});
             const float into = dot(seekDir, normal);
             if (into < 0.0f) {
@@ -159,7 +160,7 @@ void SwarmBehaviour::planWith(Group& group, const StepContext& ctx)
         const Vec2 want = pos + seekDir * (seekLength * seekScale) + push;
 
         bool blocked = false;
-        const Vec2 next = geometry.constrainMove(pos, want, p.radius, WallResponse::Slide, &blocked);
+        const Vec2 next = geometry.constrainMove(pos, want, p.radius, WallResponse::Slide, &blocked, room);
         const Vec2 velocity = (next - pos) / dt;
         a.nx[i] = next.x;
         a.ny[i] = next.y;

@@ -109,10 +109,17 @@ void TankSquadBehaviour::planWith(Group& group, const StepContext& ctx)
     const TankSquadParams& p = m_params;
     const StaticGeometry& geometry = *ctx.geometry;
     const float dt = ctx.dt;
-    const DriveSettings driveSettings{p.rotateSpeed, p.turnDeadZone, p.turnSlowdown};
+    const DriveSettings settings = driveSettings(p.rotateSpeed, p.turnDeadZone, p.turnSlowdown, dt);
     const std::size_t n = a.size();
     if (m_nextFlags.size() < n)
         m_nextFlags.resize(n);
+
+    // Touching a parked tank parks a tank only inside the disc the whole squad needs around
+    // the target (hexagonal packing at keepDistance, with some slack); further out it keeps
+    // driving and slides round the parked ones, so a squad parks around its target instead
+    // of in a queue along the way it came.
+    const float parkRadius =
+        p.arriveDistance + 0.6f * p.keepDistance * std::sqrt(static_cast<float>(n));
 
     // A new target: everybody sets off again.
     const bool targetMoved = group.targetVersion != m_seenTargetVersion;
@@ -126,6 +133,7 @@ void TankSquadBehaviour::planWith(Group& group, const StepContext& ctx)
     for (std::size_t k = 0; k < n; ++k) {
         const std::size_t i = search.sortedIndex(static_cast<std::uint32_t>(k));
         const Vec2 pos{a.px[i], a.py[i]};
+        const float room = geometry.clearance(pos); // one lookup serves the feelers and the move
         const float heading = a.heading[i];
         const Vec2 forward = fromAngle(heading);
         // Without a target a squad holds where it is.
@@ -147,9 +155,23 @@ void TankSquadBehaviour::planWith(Group& group, const StepContext& ctx)
         Vec2 keep;
         Vec2 align;
         const float keepDistance = p.keepDistance;
+        // Room in front of and behind the hull (bumper to bumper, m), for braking.
+        float gapAhead = keepDistance;
+        float gapBehind = keepDistance;
+        bool parkedAhead = false; // the nearest tank in front is parked
         search.forEachSlotWithin(pos, keepDistance, [&](std::uint32_t slot, float dx, float dy, float d2) {
             if (slot == k)
                 return;
+            const float along = -(dx * forward.x + dy * forward.y); // > 0: the other is in front
+            if (along * along > 0.25f * d2) { // within 60 degrees of the nose or the tail
+                const float gap = std::sqrt(d2) - 2.0f * p.radius;
+                if (along > 0.0f) {
+                    if (gap < gapAhead)
+                        parkedAhead = (m_sortedFlags[slot] & kAgentArrived) != 0;
+                    gapAhead = std::min(gapAhead, gap);
+                } else
+                    gapBehind = std::min(gapBehind, gap);
+            }
             align.x += m_sortedVx[slot];
             align.y += m_sortedVy[slot];
             if (d2 < 1e-12f) {
@@ -162,13 +184,16 @@ void TankSquadBehaviour::planWith(Group& group, const StepContext& ctx)
             const float s = (1.0f - d / keepDistance) / d;
             keep.x += dx * s;
             keep.y += dy * s;
-            if (!targetMoved && (m_sortedFlags[slot] & kAgentArrived)) {
+            if (!targetMoved && dist < parkRadius && (m_sortedFlags[slot] & kAgentArrived)) {
                 const Vec2 other{pos.x - dx, pos.y - dy};
                 if (distanceSquared(other, target) < dist * dist)
                     arrived = true;
             }
         });
         if (group.hasTarget && dist < p.arriveDistance)
+            arrived = true;
+        // Nose against a parked tank near the squad's parking disc: this is as close as it gets.
+        if (!targetMoved && parkedAhead && gapAhead < 0.5f && dist < 2.0f * parkRadius)
             arrived = true;
         if (!group.hasTarget)
             arrived = true;
@@ -183,7 +208,7 @@ void TankSquadBehaviour::planWith(Group& group, const StepContext& ctx)
             flags |= kAgentArrived | kAgentAtGoal;
         } else {
             direction += keep.normalizedOr({}) * p.keepWeight + align.normalizedOr({}) * p.moveWeight;
-            direction += geometry.feelerAvoidance(pos, forward, p.feelerLength) * p.wallWeight;
+            direction += geometry.feelerAvoidance(pos, forward, p.feelerLength, room) * p.wallWeight;
             if (dot(forward, toTargetDir) < kBehindDot && dist < p.reverseDistance) {
                 reverse = true;
                 cruiseGoal = -p.moveSpeed * p.reverseSpeed;
@@ -196,12 +221,19 @@ void TankSquadBehaviour::planWith(Group& group, const StepContext& ctx)
         const float actual = dot(Vec2(a.vx[i], a.vy[i]), forward);
         const float cruise = arrived ? ease(actual, 0.0f, p.speedEasing, dt)
                                      : ease(a.speed[i], cruiseGoal, p.speedEasing, dt);
-        DriveResult r{heading, cruise};
+        DriveResult r{heading, forward, cruise};
         if (!arrived)
-            r = drive(heading, direction, cruise, dt, driveSettings, reverse);
+            r = drive(heading, forward, direction, cruise, settings, reverse);
+        // Keep distance also means not driving into a tank in the way: the speed is capped so
+        // that, braking at speedEasing, the tank stops before it touches (the seed only
+        // steers apart, and a fast tank still rams a parked one).
+        if (r.speed > 0.0f)
+            r.speed = std::min(r.speed, std::max(0.0f, gapAhead) * p.speedEasing);
+        else if (r.speed < 0.0f)
+            r.speed = std::max(r.speed, -std::max(0.0f, gapBehind) * p.speedEasing);
         bool blocked = false;
-        const Vec2 want = pos + fromAngle(r.heading) * (r.speed * dt);
-        const Vec2 next = geometry.constrainMove(pos, want, p.radius, WallResponse::Slide, &blocked);
+        const Vec2 want = pos + r.forward * (r.speed * dt);
+        const Vec2 next = geometry.constrainMove(pos, want, p.radius, WallResponse::Slide, &blocked, room);
         a.nx[i] = next.x;
         a.ny[i] = next.y;
         a.nvx[i] = (next.x - pos.x) / dt;

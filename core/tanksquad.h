@@ -5,9 +5,9 @@
 /// reversing rather than a U-turn.
 ///
 /// Fixes to the seed: a squad comes to rest. A member is "arrived" inside arriveDistance of
-/// the target, or when it touches an arrived member that is nearer the target; arrived
-/// members ease to speed 0 and stay put until the target moves, so nobody orbits the target
-/// or jostles for the one spot.
+/// the target, or when it touches an arrived member that is nearer the target while inside
+/// the disc the squad needs to park; arrived members ease to speed 0 and stay put until the
+/// target moves, so nobody orbits the target or jostles for the one spot.
 
 #include "behaviour.h"
 #include "paramtable.h"

@@ -117,6 +117,13 @@ constexpr float radToDeg(float rad) { return rad * (180.0f / kPi); }
 /// Wraps an angle into (-pi, pi].
 inline float wrapAngle(float a)
 {
+    // One turn either way is the common case (a heading plus a step's turn): no fmod.
+    if (a > kPi && a <= 3.0f * kPi)
+        return a - 2.0f * kPi;
+    if (a <= -kPi && a > -3.0f * kPi)
+        return a + 2.0f * kPi;
+    if (a > -kPi && a <= kPi)
+        return a;
     a = std::fmod(a + kPi, 2.0f * kPi);
     if (a <= 0.0f)
         a += 2.0f * kPi;

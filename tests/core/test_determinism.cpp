@@ -74,11 +74,11 @@ QString hex(std::uint64_t h) { return QStringLiteral("%1").arg(h, 16, 16, QLatin
 std::uint64_t pinnedHash(BehaviourKind kind)
 {
     switch (kind) {
-    case BehaviourKind::FishSchool: return 0x62413412305fad06ull;
-    case BehaviourKind::TankSquad: return 0xbb35b79083cdf823ull;
+    case BehaviourKind::FishSchool: return 0x2cbdf32a2397956bull;
+    case BehaviourKind::TankSquad: return 0x957dc5dad040a07cull;
     case BehaviourKind::Swarm: return 0x28b3661061070abaull;
     case BehaviourKind::LeaderFollow: return 0xa9da08a31d4f8c32ull;
-    case BehaviourKind::Worm: return 0x111b3ef521a791bfull;
+    case BehaviourKind::Worm: return 0x08b0e0a2a74b46f8ull;
     }
     return 0;
 }
