@@ -169,6 +169,14 @@ std::optional<Error> World::setParam(int groupIndex, const std::string& key, dou
     return std::nullopt;
 }
 
+std::optional<Error> World::replaceGeometry(const SceneDesc& scene)
+{
+    if (auto error = validateScene(scene))
+        return error;
+    m_geometry = std::make_unique<StaticGeometry>(scene);
+    return std::nullopt;
+}
+
 std::optional<Error> World::setPlayerParam(const std::string& key, double value)
 {
     const auto& specs = playerParamSpecs();

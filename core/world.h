@@ -34,6 +34,11 @@ public:
     /// Moves a tank squad's target. Returns false when `group` is not a squad.
     bool setTarget(int group, Vec2 position);
 
+    /// Replaces the static geometry (bounds, walls, obstacles) with the scene's, keeping every
+    /// agent where it is: the editor paints walls into a running world. Refused (nothing
+    /// changes) when the scene is not valid.
+    std::optional<Error> replaceGeometry(const SceneDesc& scene);
+
     /// Changes a parameter on the running world; it takes effect on the next step.
     /// Refuses (and changes nothing) an unknown key or an out-of-range value.
     std::optional<Error> setParam(int group, const std::string& key, double value);
