@@ -15,6 +15,8 @@ namespace {
 constexpr float kMaxEdgeLength = 4.0f;
 // Box2D's convex polygons hold at most this many vertices.
 constexpr int kMaxPolygonVertices = b2_maxPolygonVertices;
+// Rays whose box covers more bucket cells than this use Box2D's broad-phase instead.
+constexpr float kMaxRayCells = 96.0f;
 
 b2Vec2 toB2(Vec2 v) { return {v.x, v.y}; }
 Vec2 fromB2(const b2Vec2& v) { return {v.x, v.y}; }
@@ -130,6 +132,43 @@ StaticGeometry::StaticGeometry(const SceneDesc& scene)
     }
     buildClearanceGrid();
     buildEdgeBuckets();
+    buildFixtureBuckets();
+}
+
+void StaticGeometry::buildFixtureBuckets()
+{
+    for (const b2Body* body = m_world->GetBodyList(); body; body = body->GetNext())
+        for (const b2Fixture* fixture = body->GetFixtureList(); fixture; fixture = fixture->GetNext())
+            m_fixtureList.push_back(fixture);
+    const std::size_t cells = static_cast<std::size_t>(m_cols) * m_rows;
+    std::vector<b2AABB> boxes(m_fixtureList.size());
+    for (std::size_t f = 0; f < m_fixtureList.size(); ++f)
+        m_fixtureList[f]->GetShape()->ComputeAABB(&boxes[f], m_fixtureList[f]->GetBody()->GetTransform(), 0);
+    auto cellRange = [&](const b2AABB& box, int& x0, int& y0, int& x1, int& y1) {
+        x0 = std::max(0, static_cast<int>(std::floor((box.lowerBound.x - m_boundsMin.x) * m_invCell)));
+        y0 = std::max(0, static_cast<int>(std::floor((box.lowerBound.y - m_boundsMin.y) * m_invCell)));
+        x1 = std::min(m_cols - 1, static_cast<int>(std::floor((box.upperBound.x - m_boundsMin.x) * m_invCell)));
+        y1 = std::min(m_rows - 1, static_cast<int>(std::floor((box.upperBound.y - m_boundsMin.y) * m_invCell)));
+    };
+    m_fixtureStart.assign(cells + 1, 0u);
+    int x0, y0, x1, y1;
+    for (const b2AABB& box : boxes) {
+        cellRange(box, x0, y0, x1, y1);
+        for (int y = y0; y <= y1; ++y)
+            for (int x = x0; x <= x1; ++x)
+                ++m_fixtureStart[static_cast<std::size_t>(y) * m_cols + x + 1];
+    }
+    for (std::size_t c = 0; c < cells; ++c)
+        m_fixtureStart[c + 1] += m_fixtureStart[c];
+    m_fixtureItems.assign(m_fixtureStart[cells], 0u);
+    std::vector<std::uint32_t> cursor(m_fixtureStart.begin(), m_fixtureStart.end() - 1);
+    for (std::size_t f = 0; f < boxes.size(); ++f) {
+        cellRange(boxes[f], x0, y0, x1, y1);
+        for (int y = y0; y <= y1; ++y)
+            for (int x = x0; x <= x1; ++x)
+                m_fixtureItems[cursor[static_cast<std::size_t>(y) * m_cols + x]++] = static_cast<std::uint32_t>(f);
+    }
+    m_fixtureStamp.assign(m_fixtureList.size(), 0u);
 }
 
 StaticGeometry::~StaticGeometry() = default;
@@ -246,6 +285,51 @@ void StaticGeometry::buildEdgeBuckets()
 RayHit StaticGeometry::rayCast(Vec2 from, Vec2 to) const
 {
     ++m_rayCasts;
+    if (distanceSquared(from, to) < 1e-12f)
+        return {};
+    const float fx0 = (std::min(from.x, to.x) - m_boundsMin.x) * m_invCell;
+    const float fy0 = (std::min(from.y, to.y) - m_boundsMin.y) * m_invCell;
+    const float fx1 = (std::max(from.x, to.x) - m_boundsMin.x) * m_invCell;
+    const float fy1 = (std::max(from.y, to.y) - m_boundsMin.y) * m_invCell;
+    const bool inside = fx0 >= 0.0f && fy0 >= 0.0f && fx1 < m_colsF && fy1 < m_rowsF;
+    if (!inside || (fx1 - fx0 + 2.0f) * (fy1 - fy0 + 2.0f) > kMaxRayCells)
+        return rayCastThroughWorld(from, to); // long rays, or rays leaving the level
+    if (++m_stamp == 0) {
+        std::fill(m_fixtureStamp.begin(), m_fixtureStamp.end(), 0u);
+        m_stamp = 1;
+    }
+    b2RayCastInput input;
+    input.p1 = toB2(from);
+    input.p2 = toB2(to);
+    input.maxFraction = 1.0f;
+    RayHit best;
+    const int x0 = static_cast<int>(fx0), y0 = static_cast<int>(fy0);
+    const int x1 = static_cast<int>(fx1), y1 = static_cast<int>(fy1);
+    for (int y = y0; y <= y1; ++y)
+        for (int x = x0; x <= x1; ++x) {
+            const std::size_t c = static_cast<std::size_t>(y) * m_cols + x;
+            for (std::uint32_t k = m_fixtureStart[c]; k < m_fixtureStart[c + 1]; ++k) {
+                const std::uint32_t f = m_fixtureItems[k];
+                if (m_fixtureStamp[f] == m_stamp)
+                    continue;
+                m_fixtureStamp[f] = m_stamp;
+                b2RayCastOutput output;
+                if (m_fixtureList[f]->RayCast(&output, input, 0) && output.fraction < input.maxFraction) {
+                    // Clip the ray to this hit: later fixtures must be nearer to count.
+                    input.maxFraction = output.fraction;
+                    best.hit = true;
+                    best.fraction = output.fraction;
+                    best.normal = fromB2(output.normal);
+                }
+            }
+        }
+    if (best.hit)
+        best.point = from + (to - from) * best.fraction;
+    return best;
+}
+
+RayHit StaticGeometry::rayCastThroughWorld(Vec2 from, Vec2 to) const
+{
     if (distanceSquared(from, to) < 1e-12f)
         return {};
     ClosestHit callback;

@@ -11,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+class b2Fixture;
 class b2World;
 
 namespace shoal {
@@ -50,8 +51,12 @@ public:
     StaticGeometry(const StaticGeometry&) = delete;
     StaticGeometry& operator=(const StaticGeometry&) = delete;
 
-    /// Closest hit along from -> to (Box2D ray cast over every static fixture).
+    /// Closest hit along from -> to: Box2D's own shape ray casts over the fixtures the ray's
+    /// box overlaps in our uniform bucket grid (a short ray tests a handful of fixtures);
+    /// long rays go through b2World::RayCast.
     RayHit rayCast(Vec2 from, Vec2 to) const;
+    /// The same query through b2World::RayCast alone: the reference the tests compare with.
+    RayHit rayCastThroughWorld(Vec2 from, Vec2 to) const;
 
     /// Lower bound of the distance from `p` to any geometry (bounds included), capped at
     /// maxClearance(). An agent whose reach is below this cannot touch a wall: no ray needed.
@@ -133,6 +138,7 @@ private:
     void buildClearanceGrid();
     void buildEdgeBuckets();
     bool segmentCrossesSegment(Vec2 a, Vec2 b, const Segment& s) const;
+    void buildFixtureBuckets();
 
     std::unique_ptr<b2World> m_world;
     Vec2 m_boundsMin;
@@ -154,6 +160,14 @@ private:
     // as ~index), for the exact crossing test.
     std::vector<std::uint32_t> m_bucketStart;
     std::vector<std::int32_t> m_bucketItems;
+
+    // Fixture buckets over the same cells, for short ray casts (indices into m_fixtureList),
+    // and a stamp per fixture so a fixture in several cells is tested once per ray.
+    std::vector<const b2Fixture*> m_fixtureList;
+    std::vector<std::uint32_t> m_fixtureStart;
+    std::vector<std::uint32_t> m_fixtureItems;
+    mutable std::vector<std::uint32_t> m_fixtureStamp;
+    mutable std::uint32_t m_stamp = 0;
 
     mutable std::uint64_t m_rayCasts = 0;
     std::size_t m_fixtures = 0;

@@ -46,6 +46,7 @@ private slots:
     void randomWalksNeverCross_data();
     void randomWalksNeverCross();
     void rayCastHitsEveryShape();
+    void bucketRayCastMatchesBox2DWorld();
     void crowdsPressedAgainstWallsForAMinute_data();
     void crowdsPressedAgainstWallsForAMinute();
 };
@@ -117,6 +118,30 @@ void TestWalls::rayCastHitsEveryShape()
     // The clearance grid is a lower bound of the true distance.
     QVERIFY(geometry.clearance({3.0f, -1.0f}) <= 1.0f);
     QVERIFY(geometry.clearance({-25.0f, 25.0f}) <= 5.0f);
+}
+
+void TestWalls::bucketRayCastMatchesBox2DWorld()
+{
+    // Short rays go through our bucket grid to Box2D's shape ray casts; they must find
+    // exactly what b2World::RayCast finds.
+    const StaticGeometry geometry(geometryScene());
+    Random random(23);
+    int hits = 0;
+    for (int k = 0; k < 20000; ++k) {
+        const Vec2 from{random.uniform(-29.5f, 29.5f), random.uniform(-29.5f, 29.5f)};
+        const Vec2 to = from + fromAngle(random.uniform(-kPi, kPi)) * random.uniform(0.1f, 6.0f);
+        const RayHit ours = geometry.rayCast(from, to);
+        const RayHit box2d = geometry.rayCastThroughWorld(from, to);
+        QCOMPARE(ours.hit, box2d.hit);
+        if (!ours.hit)
+            continue;
+        ++hits;
+        QVERIFY2(std::fabs(ours.fraction - box2d.fraction) < 1e-5f,
+                 qPrintable(QStringLiteral("ray %1: fraction %2 vs %3").arg(k).arg(ours.fraction).arg(box2d.fraction)));
+        QVERIFY(distance(ours.point, box2d.point) < 1e-4f);
+        QVERIFY(dot(ours.normal, box2d.normal) > 0.999f);
+    }
+    QVERIFY(hits > 1000);
 }
 
 void TestWalls::crowdsPressedAgainstWallsForAMinute_data()
