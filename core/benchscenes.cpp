@@ -38,10 +38,11 @@ double areaPerAgent(BehaviourKind kind)
 {
     switch (kind) {
     case BehaviourKind::FishSchool: {
-        // About 12 school members within neighborRadius (1 fish per ~4 m^2 at the default
-        // 4 m radius), the density the seed's school settles at.
-        const double r = defaultParam(kind, "neighborRadius");
-        return kPi * r * r / 12.0;
+        // The density a settled school has: a hexagonal lattice at the middle of the keep
+        // band (about 2.8 m^2 per fish at the default 1.6-2.0 m band; ~10 school mates
+        // within the default 3 m neighbour radius).
+        const double mid = 0.5 * (defaultParam(kind, "keepMinDistance") + defaultParam(kind, "keepMaxDistance"));
+        return 0.8660254 * mid * mid;
     }
     case BehaviourKind::Swarm: {
         // R-spaced: one enemy per R x R, so each has ~3 neighbours inside R to push against.
