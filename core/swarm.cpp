@@ -97,6 +97,7 @@ void SwarmBehaviour::planWith(Group& group, const StepContext& ctx)
     const float settle = p.settleFactor * R;
     // Never push further than R in one step, however many neighbours overlap.
     const float maxPush = R;
+    const float inverseDt = 1.0f / dt;
 
     // Agents visited in cell order: neighbours and the clearance grid stay in cache.
     for (std::size_t k = 0; k < n; ++k) {
@@ -105,7 +106,7 @@ void SwarmBehaviour::planWith(Group& group, const StepContext& ctx)
         const float room = geometry.clearance(pos); // one lookup serves the feelers and the move
         const Vec2 toGoal = goal - pos;
         const float goalDistance = toGoal.length();
-        Vec2 seekDir = toGoal.normalizedOr({});
+        Vec2 seekDir = goalDistance > 1e-6f ? toGoal * (1.0f / goalDistance) : Vec2{};
         if (p.feelerLength > 0.0f && seekDir.lengthSquared() > 0.0f) {
             // Turn the seek along walls ahead (no ray at all away from geometry): remove the
             // part that heads into the surface rather than pushing back, which would make an
@@ -139,8 +140,9 @@ void SwarmBehaviour::planWith(Group& group, const StepContext& ctx)
             }
             ++overlaps;
             const float d = std::sqrt(d2);
-            push.x += dx / d * (R - d);
-            push.y += dy / d * (R - d);
+            const float s = (R - d) / d;
+            push.x += dx * s;
+            push.y += dy * s;
             if (-(dx * seekDir.x + dy * seekDir.y) > 0.0f && d < aheadNearest)
                 aheadNearest = d;
         });
@@ -161,7 +163,7 @@ void SwarmBehaviour::planWith(Group& group, const StepContext& ctx)
 
         bool blocked = false;
         const Vec2 next = geometry.constrainMove(pos, want, p.radius, WallResponse::Slide, &blocked, room);
-        const Vec2 velocity = (next - pos) / dt;
+        const Vec2 velocity = (next - pos) * inverseDt;
         a.nx[i] = next.x;
         a.ny[i] = next.y;
         a.nvx[i] = velocity.x;

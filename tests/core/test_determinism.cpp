@@ -76,7 +76,7 @@ std::uint64_t pinnedHash(BehaviourKind kind)
     switch (kind) {
     case BehaviourKind::FishSchool: return 0x2cbdf32a2397956bull;
     case BehaviourKind::TankSquad: return 0x957dc5dad040a07cull;
-    case BehaviourKind::Swarm: return 0x28b3661061070abaull;
+    case BehaviourKind::Swarm: return 0x57f82d5395bf5848ull;
     case BehaviourKind::LeaderFollow: return 0xa9da08a31d4f8c32ull;
     case BehaviourKind::Worm: return 0x08b0e0a2a74b46f8ull;
     }
