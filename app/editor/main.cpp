@@ -1,0 +1,179 @@
+// shoal: the editor. `shoal [scene.json]` opens a level (the embedded demo without one);
+// `shoal --screenshot out.png [scene.json] [--steps N]` renders the window after N steps and
+// exits; `--stress N` adds N agents to the level; `--bench-render` measures the viewport.
+
+#include "editortheme.h"
+#include "mainwindow.h"
+#include "renderbench.h"
+#include "sceneview.h"
+#include "simulationcontroller.h"
+#include "stressscene.h"
+#include "document.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QSettings>
+#include <QSocketNotifier>
+#include <QTimer>
+
+#include <csignal>
+#include <cstdio>
+#include <sys/socket.h>
+#include <unistd.h>
+
+using namespace shoal;
+using namespace shoal::ui;
+
+namespace {
+
+int g_signalPipe[2] = {-1, -1};
+
+void onTerminateSignal(int)
+{
+    const char byte = 1;
+    [[maybe_unused]] const auto written = ::write(g_signalPipe[0], &byte, 1);
+}
+
+/// SIGTERM, SIGINT and SIGHUP quit through the event loop, so the unsaved edits are
+/// autosaved for the next start to recover.
+void quitOnTerminateSignals(QApplication& app)
+{
+    if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_signalPipe) != 0)
+        return;
+    auto* notifier = new QSocketNotifier(g_signalPipe[1], QSocketNotifier::Read, &app);
+    QObject::connect(notifier, &QSocketNotifier::activated, &app, [&app] {
+        char byte = 0;
+        [[maybe_unused]] const auto got = ::read(g_signalPipe[1], &byte, 1);
+        app.quit();
+    });
+    struct sigaction action = {};
+    action.sa_handler = onTerminateSignal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    for (int signal : {SIGTERM, SIGINT, SIGHUP})
+        sigaction(signal, &action, nullptr);
+}
+
+bool parseCount(const QString& text, int minimum, int* value)
+{
+    bool ok = false;
+    const int n = text.toInt(&ok);
+    if (!ok || n < minimum)
+        return false;
+    *value = n;
+    return true;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("shoal"));
+    QApplication::setOrganizationName(QStringLiteral("Shoal"));
+    QApplication::setApplicationDisplayName(QStringLiteral("Shoal"));
+    QApplication::setApplicationVersion(QStringLiteral(SHOAL_VERSION));
+
+    // The render bench parses its own options.
+    if (app.arguments().contains(QStringLiteral("--bench-render")))
+        return runRenderBench(app.arguments());
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Shoal: design levels and tune group movement live."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption screenshot(
+        QStringLiteral("screenshot"),
+        QStringLiteral("Render the window to <file> (PNG) after --steps steps, then exit."),
+        QStringLiteral("file"));
+    const QCommandLineOption steps(QStringLiteral("steps"),
+                                   QStringLiteral("Simulation steps before the screenshot (default 0)."),
+                                   QStringLiteral("N"), QStringLiteral("0"));
+    const QCommandLineOption stress(QStringLiteral("stress"),
+                                    QStringLiteral("Add <N> agents to the level (rendering speed)."),
+                                    QStringLiteral("N"));
+    const QCommandLineOption benchRender(QStringLiteral("bench-render"),
+                                         QStringLiteral("Measure the viewport's frames per second and exit "
+                                                        "(see docs/rendering.md)."));
+    const QCommandLineOption size(QStringLiteral("size"),
+                                  QStringLiteral("Window size for --screenshot (default 1600x1000)."),
+                                  QStringLiteral("WxH"), QStringLiteral("1600x1000"));
+    parser.addOptions({screenshot, steps, stress, benchRender, size});
+    parser.addPositionalArgument(QStringLiteral("scene"),
+                                 QStringLiteral("Scene file to open (the embedded demo without one)."),
+                                 QStringLiteral("[scene.json]"));
+    parser.process(app);
+
+    int stepCount = 0;
+    if (!parseCount(parser.value(steps), 0, &stepCount)) {
+        std::fprintf(stderr, "shoal: --steps needs a whole number >= 0, got '%s'\n",
+                     qPrintable(parser.value(steps)));
+        return 2;
+    }
+    int stressCount = 0;
+    if (parser.isSet(stress) && !parseCount(parser.value(stress), 0, &stressCount)) {
+        std::fprintf(stderr, "shoal: --stress needs a whole number >= 0, got '%s'\n",
+                     qPrintable(parser.value(stress)));
+        return 2;
+    }
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() > 1) {
+        std::fprintf(stderr, "shoal: one scene file at most\n");
+        return 2;
+    }
+    const bool screenshotMode = parser.isSet(screenshot);
+
+    applyEditorTheme(app);
+    MainWindow window;
+    if (screenshotMode) {
+        window.setAutosaveEnabled(false);
+        window.setMessagePresenter([](QMessageBox::Icon, const QString& title, const QString& text,
+                                      QMessageBox::StandardButtons, QMessageBox::StandardButton) {
+            std::fprintf(stderr, "shoal: %s: %s\n", qPrintable(title), qPrintable(text));
+            return QMessageBox::Ok;
+        });
+    }
+
+    const bool opened = positional.isEmpty() ? window.openDemo() : window.openFile(positional.first());
+    if (!opened && screenshotMode)
+        return 2;
+    if (stressCount > 0) {
+        Document* document = window.document();
+        document->resetScene(withStressAgents(document->scene(), stressCount), QString());
+    }
+
+    if (screenshotMode) {
+        const QStringList dims = parser.value(size).split(QLatin1Char('x'));
+        int width = 0;
+        int height = 0;
+        if (dims.size() != 2 || !parseCount(dims[0], 320, &width) || !parseCount(dims[1], 240, &height)) {
+            std::fprintf(stderr, "shoal: --size needs WxH (at least 320x240), got '%s'\n",
+                         qPrintable(parser.value(size)));
+            return 2;
+        }
+        window.resize(width, height);
+        window.show();
+        QApplication::processEvents();
+        window.view()->fitToLevel();
+        for (int i = 0; i < stepCount; ++i)
+            window.simulation()->stepOnce();
+        window.refreshStatus();
+        QApplication::processEvents();
+        const QImage image = window.grab().toImage();
+        if (image.isNull() || !image.save(parser.value(screenshot))) {
+            std::fprintf(stderr, "shoal: could not write the screenshot to %s\n",
+                         qPrintable(parser.value(screenshot)));
+            return 2;
+        }
+        return 0;
+    }
+
+    quitOnTerminateSignals(app);
+    QSettings settings;
+    window.restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    window.restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    window.show();
+    QTimer::singleShot(0, &window, [&window] { window.offerRecovery(); });
+    return app.exec();
+}

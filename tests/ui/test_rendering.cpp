@@ -1,0 +1,494 @@
+// The agent layers and the overlays, rendered through a real QGraphicsView (offscreen):
+// agents show in their group's colour where they are, at every zoom; glyphs close up and
+// dots far out; bounds follow the agents; each overlay draws when on and only then; the
+// stress scene has the agents it was asked for.
+
+#include "agentlayeritem.h"
+#include "overlayitem.h"
+#include "overlayoptions.h"
+#include "renderbench.h"
+#include "stressscene.h"
+#include "uitestsupport.h"
+#include "world.h"
+#include "worm.h"
+
+#include <QGraphicsScene>
+#include <QGraphicsView>
+#include <QImage>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <cmath>
+#include <memory>
+
+using namespace shoal;
+using namespace shoal::ui;
+
+namespace {
+
+const QColor kBackground(0, 0, 0);
+
+bool near(QRgb pixel, const QColor& color, int tolerance = 40)
+{
+    return std::abs(qRed(pixel) - color.red()) <= tolerance &&
+           std::abs(qGreen(pixel) - color.green()) <= tolerance &&
+           std::abs(qBlue(pixel) - color.blue()) <= tolerance;
+}
+
+bool isBackground(QRgb pixel) { return (pixel & 0xffffff) == 0; }
+
+int countNonBackground(const QImage& image)
+{
+    int count = 0;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x)
+            count += isBackground(image.pixel(x, y)) ? 0 : 1;
+    return count;
+}
+
+/// A world from the demo level, stepped so every family has moved.
+std::unique_ptr<World> demoWorld(int steps)
+{
+    auto created = World::create(test::demoScene());
+    if (!created)
+        qFatal("demo world: %s", created.error().message.c_str());
+    std::unique_ptr<World> world = std::move(*created);
+    for (int k = 0; k < steps; ++k) {
+        world->setPointer({-20.0f, 5.0f}, true);
+        world->step();
+    }
+    return world;
+}
+
+/// A view configured as the editor's (y up, view flips), rendering to an image.
+struct Viewport
+{
+    QGraphicsScene scene;
+    QGraphicsView view;
+
+    Viewport()
+    {
+        scene.setBackgroundBrush(kBackground);
+        view.setScene(&scene);
+        configureViewForAgents(&view);
+        view.setFrameShape(QFrame::NoFrame);
+        view.setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        view.setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        view.resize(480, 360);
+        view.setSceneRect(-2000, -2000, 4000, 4000);
+        view.show();
+        if (!QTest::qWaitForWindowExposed(&view))
+            qFatal("the view was not exposed");
+    }
+
+    void look(Vec2 centre, double pixelsPerMetre)
+    {
+        view.setTransform(QTransform::fromScale(pixelsPerMetre, -pixelsPerMetre));
+        view.centerOn(sceneFromWorld(centre));
+    }
+
+    QImage render()
+    {
+        QImage image(view.viewport()->size(), QImage::Format_RGB32);
+        image.fill(Qt::white);
+        QPainter painter(&image);
+        view.render(&painter, QRectF(image.rect()), view.viewport()->rect());
+        return image;
+    }
+
+    QPoint pixelOf(Vec2 p) const { return view.mapFromScene(sceneFromWorld(p)); }
+};
+
+Vec2 centroid(const Group& group)
+{
+    Vec2 sum;
+    for (std::size_t i = 0; i < group.agents.size(); ++i)
+        sum += Vec2{group.agents.px[i], group.agents.py[i]};
+    return sum / static_cast<float>(std::max<std::size_t>(group.agents.size(), 1));
+}
+
+/// Does a pixel of `color` lie within `radius` pixels of `at`?
+bool colourNear(const QImage& image, QPoint at, int radius, const QColor& color)
+{
+    for (int y = at.y() - radius; y <= at.y() + radius; ++y)
+        for (int x = at.x() - radius; x <= at.x() + radius; ++x)
+            if (image.rect().contains(x, y) && near(image.pixel(x, y), color))
+                return true;
+    return false;
+}
+
+/// The point of the agent's body that is nearest to `p` (worms: the polyline).
+float distanceToAgent(const Group& group, std::size_t i, Vec2 p)
+{
+    const Vec2 head{group.agents.px[i], group.agents.py[i]};
+    if (group.kind != BehaviourKind::Worm)
+        return distance(head, p);
+    const auto* worm = dynamic_cast<const WormBehaviour*>(group.behaviour.get());
+    std::vector<Vec2> joints;
+    worm->joints(static_cast<int>(i), joints);
+    float best = distance(head, p);
+    for (std::size_t k = 0; k + 1 < joints.size(); ++k) {
+        const Vec2 a = joints[k];
+        const Vec2 ab = joints[k + 1] - a;
+        const float t = std::clamp(dot(p - a, ab) / std::max(ab.lengthSquared(), 1e-9f), 0.0f, 1.0f);
+        best = std::min(best, distance(a + ab * t, p));
+    }
+    return best;
+}
+
+} // namespace
+
+class TestRendering : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void everyFamilyIsDrawnInItsColourWhereItsAgentsAre_data();
+    void everyFamilyIsDrawnInItsColourWhereItsAgentsAre();
+    void theLayerSwitchesFromGlyphsToDotsWhenZoomingOut();
+    void thePlayerAndTheFreeFishStandOut();
+    void boundsFollowTheAgents();
+    void aLayerWithoutAWorldDrawsNothing();
+    void overlaysDrawOnlyWhenEnabled_data();
+    void overlaysDrawOnlyWhenEnabled();
+    void overlaysFollowTheScope();
+    void overlayOptionsListEveryOverlayOnce();
+    void theStressSceneHasTheRequestedAgents();
+};
+
+void TestRendering::everyFamilyIsDrawnInItsColourWhereItsAgentsAre_data()
+{
+    QTest::addColumn<QString>("group");
+    QTest::addColumn<double>("pixelsPerMetre");
+    const SceneDesc demo = test::demoScene();
+    for (const GroupDesc& group : demo.groups)
+        for (const double ppm : {3.0, 12.0, 45.0})
+            QTest::addRow("%s at %g px/m", group.name.c_str(), ppm)
+                << QString::fromStdString(group.name) << ppm;
+}
+
+void TestRendering::everyFamilyIsDrawnInItsColourWhereItsAgentsAre()
+{
+    QFETCH(QString, group);
+    QFETCH(double, pixelsPerMetre);
+    const SceneDesc demo = test::demoScene();
+    const auto world = demoWorld(90);
+    const int g = world->groupIndex(group.toStdString());
+    QVERIFY(g >= 0);
+    const Group& agents = world->group(g);
+    const GroupDesc& desc = demo.groups[static_cast<std::size_t>(g)];
+    const QColor body = toQColor(desc.color);
+
+    Viewport viewport;
+    auto* layer = new AgentLayerItem(g);
+    layer->setColors(body, toQColor(desc.accent));
+    viewport.scene.addItem(layer);
+    layer->syncFromWorld(world.get());
+    viewport.look(centroid(agents), pixelsPerMetre);
+    const QImage image = viewport.render();
+
+    // Every agent on screen shows its group's colour within its body's reach.
+    const float radius = agents.behaviour->bodyRadius();
+    const int reach = std::clamp(static_cast<int>(0.8 * radius * pixelsPerMetre), 2, 60);
+    // The player's ring (at least 6 px across) may cover its neighbours far out.
+    const QPoint player = viewport.pixelOf({agents.agents.px[0], agents.agents.py[0]});
+    const int ring = agents.playerLed ? std::max(8, static_cast<int>(3.0 * radius * pixelsPerMetre)) : 0;
+    int checked = 0;
+    for (std::size_t i = 0; i < agents.agents.size(); ++i) {
+        const bool special = i == 0 && (agents.playerLed || agents.kind == BehaviourKind::LeaderFollow);
+        const bool free = agents.kind == BehaviourKind::FishSchool && !(agents.agents.flags[i] & kAgentInSchool);
+        if (special || free)
+            continue; // drawn in the accent colour or dimmed (thePlayerAndTheFreeFishStandOut)
+        const QPoint at = viewport.pixelOf({agents.agents.px[i], agents.agents.py[i]});
+        if (!image.rect().adjusted(reach, reach, -reach, -reach).contains(at) ||
+            (at - player).manhattanLength() <= 2 * ring)
+            continue;
+        ++checked;
+        QVERIFY2(colourNear(image, at, reach, body),
+                 qPrintable(QStringLiteral("agent %1 at pixel (%2, %3) shows no %4")
+                                .arg(i).arg(at.x()).arg(at.y()).arg(body.name())));
+    }
+    QVERIFY2(checked > 0, "no agent of the group was on screen");
+
+    // ...and nothing of that colour is drawn away from the agents.
+    const float slack = 3.0f / static_cast<float>(pixelsPerMetre) +
+                        (agents.kind == BehaviourKind::Worm ? 0.6f : 2.0f * radius);
+    for (int y = 0; y < image.height(); y += 2) {
+        for (int x = 0; x < image.width(); x += 2) {
+            if (!near(image.pixel(x, y), body, 12))
+                continue;
+            const QPointF scenePoint = viewport.view.mapToScene(QPoint(x, y));
+            const Vec2 p = worldFromScene(scenePoint);
+            float nearest = 1e9f;
+            for (std::size_t i = 0; i < agents.agents.size(); ++i)
+                nearest = std::min(nearest, distanceToAgent(agents, i, p));
+            QVERIFY2(nearest <= slack, qPrintable(QStringLiteral("group colour at pixel (%1, %2), %3 m from any agent")
+                                                       .arg(x).arg(y).arg(static_cast<double>(nearest))));
+        }
+    }
+}
+
+void TestRendering::theLayerSwitchesFromGlyphsToDotsWhenZoomingOut()
+{
+    const SceneDesc demo = test::demoScene();
+    const auto world = demoWorld(30);
+    const int g = world->groupIndex("swarm");
+    const Group& swarm = world->group(g);
+    const QColor body = toQColor(demo.groups[static_cast<std::size_t>(g)].color);
+    const QColor outline = body.darker(175);
+
+    Viewport viewport;
+    auto* layer = new AgentLayerItem(g);
+    layer->setColors(body, toQColor(demo.groups[static_cast<std::size_t>(g)].accent));
+    viewport.scene.addItem(layer);
+    layer->syncFromWorld(world.get());
+
+    auto drawn = [&](double ppm, int& outlinePixels) {
+        viewport.look(centroid(swarm), ppm);
+        const QImage image = viewport.render();
+        outlinePixels = 0;
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x)
+                outlinePixels += near(image.pixel(x, y), outline, 10) ? 1 : 0;
+        return countNonBackground(image);
+    };
+
+    // Far out: flat dots, a few pixels each, no outlines.
+    int farOutline = 0;
+    const int far = drawn(2.0, farOutline);
+    QCOMPARE(layer->lastDetail(), AgentLayerItem::Detail::Dots);
+    QCOMPARE(layer->detailAt(2.0), AgentLayerItem::Detail::Dots);
+    const int visibleFar = layer->lastVisibleCount();
+    QVERIFY(visibleFar > 0);
+    QVERIFY2(far <= 4 * visibleFar, qPrintable(QStringLiteral("%1 pixels for %2 dots").arg(far).arg(visibleFar)));
+    QCOMPARE(farOutline, 0);
+
+    // Close up: outlined glyphs, many pixels each.
+    int closeOutline = 0;
+    const int close = drawn(30.0, closeOutline);
+    QCOMPARE(layer->lastDetail(), AgentLayerItem::Detail::Shapes);
+    const int visibleClose = layer->lastVisibleCount();
+    QVERIFY(visibleClose > 0);
+    QVERIFY2(close >= 40 * visibleClose, qPrintable(QStringLiteral("%1 pixels for %2 glyphs").arg(close).arg(visibleClose)));
+    QVERIFY(closeOutline > 5 * visibleClose);
+}
+
+void TestRendering::thePlayerAndTheFreeFishStandOut()
+{
+    const SceneDesc demo = test::demoScene();
+    const auto world = demoWorld(5);
+    const int g = world->groupIndex("school");
+    const Group& school = world->group(g);
+    QVERIFY(school.playerLed);
+    const GroupDesc& desc = demo.groups[static_cast<std::size_t>(g)];
+    const QColor body = toQColor(desc.color);
+    const QColor accent = toQColor(desc.accent);
+
+    Viewport viewport;
+    auto* layer = new AgentLayerItem(g);
+    layer->setColors(body, accent);
+    viewport.scene.addItem(layer);
+    layer->syncFromWorld(world.get());
+
+    // The player fish is filled with the accent colour, not the body colour.
+    const Vec2 player{school.agents.px[0], school.agents.py[0]};
+    viewport.look(player, 60.0);
+    QImage image = viewport.render();
+    const QPoint at = viewport.pixelOf(player);
+    QVERIFY(colourNear(image, at, 3, accent));
+    QVERIFY(!colourNear(image, at, 3, body));
+
+    // A free fish is drawn dimmer than a school fish.
+    std::size_t freeFish = school.agents.size();
+    for (std::size_t i = 1; i < school.agents.size(); ++i)
+        if (!(school.agents.flags[i] & kAgentInSchool)) {
+            freeFish = i;
+            break;
+        }
+    QVERIFY(freeFish < school.agents.size());
+    const Vec2 p{school.agents.px[freeFish], school.agents.py[freeFish]};
+    viewport.look(p, 60.0);
+    image = viewport.render();
+    const QPoint f = viewport.pixelOf(p);
+    QVERIFY(!colourNear(image, f, 6, body));
+    const QRgb centre = image.pixel(f);
+    QVERIFY2(!isBackground(centre), "the free fish is not drawn");
+    QVERIFY(qBlue(centre) < body.blue() - 40);
+}
+
+void TestRendering::boundsFollowTheAgents()
+{
+    auto world = demoWorld(0);
+    const int g = world->groupIndex("swarm");
+    AgentLayerItem layer(g);
+    layer.syncFromWorld(world.get());
+    const QRectF before = layer.boundingRect();
+
+    auto containsAll = [&](const QRectF& bounds) {
+        const Group& group = world->group(g);
+        for (std::size_t i = 0; i < group.agents.size(); ++i)
+            if (!bounds.contains(sceneFromWorld(Vec2{group.agents.px[i], group.agents.py[i]})))
+                return false;
+        return true;
+    };
+    QVERIFY(containsAll(before));
+
+    for (int k = 0; k < 240; ++k) {
+        world->setPointer({-20.0f, 0.0f}, true);
+        world->step();
+    }
+    layer.syncFromWorld(world.get());
+    const QRectF after = layer.boundingRect();
+    QVERIFY(after != before);
+    QVERIFY(containsAll(after));
+
+    // Tight: no wider than the agents' box plus a few body radii.
+    const Group& group = world->group(g);
+    float minX = 1e9f, maxX = -1e9f;
+    for (std::size_t i = 0; i < group.agents.size(); ++i) {
+        minX = std::min(minX, group.agents.px[i]);
+        maxX = std::max(maxX, group.agents.px[i]);
+    }
+    QVERIFY(after.width() <= (maxX - minX) + 8.0 * group.behaviour->bodyRadius());
+}
+
+void TestRendering::aLayerWithoutAWorldDrawsNothing()
+{
+    auto world = demoWorld(0);
+    Viewport viewport;
+    auto* layer = new AgentLayerItem(world->groupIndex("swarm"));
+    viewport.scene.addItem(layer);
+    layer->syncFromWorld(world.get());
+    viewport.look(centroid(world->group(layer->groupIndex())), 10.0);
+    QVERIFY(countNonBackground(viewport.render()) > 0);
+
+    layer->syncFromWorld(nullptr);
+    QVERIFY(layer->boundingRect().isEmpty());
+    QCOMPARE(countNonBackground(viewport.render()), 0);
+}
+
+void TestRendering::overlaysDrawOnlyWhenEnabled_data()
+{
+    QTest::addColumn<QString>("key");
+    for (const OverlayOptions::Entry& e : OverlayOptions::entries())
+        QTest::newRow(qPrintable(e.key)) << e.key;
+}
+
+void TestRendering::overlaysDrawOnlyWhenEnabled()
+{
+    QFETCH(QString, key);
+    const auto overlay = OverlayOptions::fromKey(key);
+    QVERIFY(overlay);
+    const auto world = demoWorld(60);
+
+    Viewport viewport;
+    OverlayOptions options;
+    options.setScope(OverlayOptions::Scope::AllGroups);
+    auto* item = new OverlayItem(&options);
+    viewport.scene.addItem(item);
+    item->syncFromWorld(world.get());
+    viewport.look({0.0f, 0.0f}, 6.0); // the whole 80 x 50 m demo in 480 x 360 px
+
+    QCOMPARE(countNonBackground(viewport.render()), 0);
+
+    QSignalSpy changed(&options, &OverlayOptions::changed);
+    options.setEnabled(*overlay, true);
+    QCOMPARE(changed.count(), 1);
+    const int drawn = countNonBackground(viewport.render());
+    QVERIFY2(drawn >= 30, qPrintable(QStringLiteral("%1 drew %2 pixels").arg(key).arg(drawn)));
+
+    options.setEnabled(*overlay, false);
+    QCOMPARE(countNonBackground(viewport.render()), 0);
+}
+
+void TestRendering::overlaysFollowTheScope()
+{
+    const auto world = demoWorld(60);
+    Viewport viewport;
+    OverlayOptions options;
+    auto* item = new OverlayItem(&options);
+    viewport.scene.addItem(item);
+    item->syncFromWorld(world.get());
+    viewport.look({0.0f, 0.0f}, 6.0);
+    options.setEnabled(OverlayOptions::Overlay::SwarmScatter, true);
+
+    // Selected groups (the default scope), nothing selected: nothing.
+    QCOMPARE(options.scope(), OverlayOptions::Scope::SelectedGroups);
+    QCOMPARE(countNonBackground(viewport.render()), 0);
+
+    // A group of another family selected: the swarm overlay has nothing to say about it.
+    item->setSelectedGroups({world->groupIndex("squad")});
+    QCOMPARE(countNonBackground(viewport.render()), 0);
+
+    // The swarm selected: its circles.
+    item->setSelectedGroups({world->groupIndex("swarm")});
+    const int selected = countNonBackground(viewport.render());
+    QVERIFY(selected > 30);
+
+    // Velocity vectors for all groups draw more than for the swarm alone.
+    options.setEnabled(OverlayOptions::Overlay::SwarmScatter, false);
+    options.setEnabled(OverlayOptions::Overlay::Velocity, true);
+    const int swarmOnly = countNonBackground(viewport.render());
+    options.setScope(OverlayOptions::Scope::AllGroups);
+    QCOMPARE(item->shownGroups().size(), world->groupCount());
+    QVERIFY(countNonBackground(viewport.render()) > swarmOnly);
+}
+
+void TestRendering::overlayOptionsListEveryOverlayOnce()
+{
+    const QList<OverlayOptions::Entry>& entries = OverlayOptions::entries();
+    QCOMPARE(entries.size(), OverlayOptions::kOverlayCount);
+    QStringList keys;
+    for (const OverlayOptions::Entry& e : entries) {
+        QVERIFY(!e.label.isEmpty());
+        QVERIFY(!keys.contains(e.key));
+        keys << e.key;
+        QCOMPARE(OverlayOptions::fromKey(e.key), std::optional<OverlayOptions::Overlay>(e.overlay));
+    }
+    OverlayOptions options;
+    QSignalSpy toggled(&options, &OverlayOptions::overlayToggled);
+    options.setEnabledKeys({QStringLiteral("feelers"), QStringLiteral("grid"), QStringLiteral("nonsense")});
+    QCOMPARE(options.enabledKeys(), (QStringList{QStringLiteral("feelers"), QStringLiteral("grid")}));
+    QCOMPARE(toggled.count(), 2);
+    options.setEnabled(OverlayOptions::Overlay::Grid, true); // already on: no signal
+    QCOMPARE(toggled.count(), 2);
+}
+
+void TestRendering::theStressSceneHasTheRequestedAgents()
+{
+    const SceneDesc demo = test::demoScene();
+    const auto base = World::create(demo);
+    QVERIFY(base);
+    const std::size_t baseCount = (*base)->agentCount();
+
+    QCOMPARE(withStressAgents(demo, 0), demo);
+
+    const SceneDesc stress = withStressAgents(demo, 5003);
+    QVERIFY(!validateScene(stress));
+    const auto world = World::create(stress);
+    QVERIFY2(world, world ? "" : world.error().message.c_str());
+    QCOMPARE((*world)->agentCount(), baseCount + 5003);
+
+    // Every family of the level got its share (about a fifth each), in a larger arena.
+    for (const BehaviourKind kind : kAllBehaviourKinds) {
+        std::size_t before = 0;
+        std::size_t after = 0;
+        for (int g = 0; g < (*base)->groupCount(); ++g)
+            before += (*base)->group(g).kind == kind ? (*base)->group(g).agents.size() : 0;
+        for (int g = 0; g < (*world)->groupCount(); ++g)
+            after += (*world)->group(g).kind == kind ? (*world)->group(g).agents.size() : 0;
+        QVERIFY2(after - before >= 1000 && after - before <= 1001,
+                 qPrintable(QStringLiteral("%1: %2 more").arg(QString::fromUtf8(behaviourKey(kind).data())).arg(after - before)));
+    }
+    QVERIFY(stress.bounds.max.x - stress.bounds.min.x > demo.bounds.max.x - demo.bounds.min.x);
+
+    // A level without groups gets fish.
+    const SceneDesc empty = test::emptyScene();
+    const auto fish = World::create(withStressAgents(empty, 300));
+    QVERIFY(fish);
+    QCOMPARE((*fish)->agentCount(), std::size_t(300) + ((*World::create(empty))->agentCount()));
+    QCOMPARE((*fish)->group(0).kind, BehaviourKind::FishSchool);
+}
+
+QTEST_MAIN(TestRendering)
+#include "test_rendering.moc"

@@ -1,0 +1,99 @@
+#pragma once
+/// The property panel (a dock's widget), generated from the core's ParamSpec tables: every
+/// parameter of the selected groups' family as a ParamRow, then the scene's settings (time
+/// step, seed, simulation speed) and the player's parameters. Edits go through undo commands
+/// (a slider drag is one step); the running world follows through the SimulationController.
+/// A value that breaks a rule between parameters is refused with a message under its row.
+
+#include <QList>
+#include <QWidget>
+
+class QLabel;
+class QLineEdit;
+class QToolButton;
+class QUndoCommand;
+class QVBoxLayout;
+
+namespace shoal::ui {
+
+class Document;
+class GroupSelection;
+class ParamRow;
+class SimulationController;
+struct Change;
+
+class PropertyPanel : public QWidget
+{
+    Q_OBJECT
+
+public:
+    PropertyPanel(Document* document, GroupSelection* selection, SimulationController* controller,
+                  QWidget* parent = nullptr);
+
+    /// The rows of the selected groups' family, in table order (empty with no selection or
+    /// with groups of several families).
+    const QList<ParamRow*>& groupRows() const { return m_groupRows; }
+    /// The group row, player row of that key, or null.
+    ParamRow* groupRow(const QString& key) const;
+    ParamRow* playerRow(const QString& key) const;
+    ParamRow* timeStepRow() const { return m_timeStepRow; }
+    ParamRow* speedRow() const { return m_speedRow; }
+    QLineEdit* seedEdit() const { return m_seedEdit; }
+    /// What the group section says instead of rows ("No group selected", mixed families), or
+    /// empty when it shows rows.
+    QString groupMessage() const;
+
+private:
+    void buildSceneSection(QVBoxLayout* layout);
+    void onSelectionChanged();
+    void onDocumentChanged(const Change& change);
+    /// The selected groups that exist, and the family they share (false when mixed or none).
+    bool selectedFamily(QList<int>* groups, int* kind) const;
+    void rebuildGroupRows();
+    void refreshGroupSection();
+    void refreshSceneSection();
+    void alignColumns();
+    void clearGroupErrors();
+
+    void editGroupParam(ParamRow* row, int paramIndex, double value, bool commit);
+    void editPlayerParam(ParamRow* row, int paramIndex, double value, bool commit);
+    void editTimeStep(double value, bool commit);
+    void applySeed();
+    void newSeed();
+
+    /// Pushes a command of a live edit: an uncommitted one opens (or continues) `row`'s chain,
+    /// a committed one closes it.
+    void pushLive(QUndoCommand* command, ParamRow* row, bool commit);
+    /// True while `row`'s last uncommitted command is still the top of the undo stack.
+    bool chainOpen(const ParamRow* row) const;
+
+    Document* m_document;
+    GroupSelection* m_selection;
+    SimulationController* m_controller;
+
+    QWidget* m_header = nullptr;
+    QLabel* m_swatch = nullptr;
+    QLabel* m_title = nullptr;
+    QLabel* m_subtitle = nullptr;
+    QLabel* m_groupSectionTitle = nullptr;
+    QLabel* m_message = nullptr;
+    QWidget* m_rowsWidget = nullptr;
+    QVBoxLayout* m_rowsLayout = nullptr;
+    QList<ParamRow*> m_groupRows;
+    int m_rowsKind = -1;
+    QList<int> m_editGroups;
+
+    ParamRow* m_timeStepRow = nullptr;
+    QWidget* m_seedRow = nullptr;
+    QLabel* m_seedLabel = nullptr;
+    QLineEdit* m_seedEdit = nullptr;
+    QToolButton* m_newSeedButton = nullptr;
+    ParamRow* m_speedRow = nullptr;
+    QLabel* m_playerNote = nullptr;
+    QList<ParamRow*> m_playerRows;
+
+    const ParamRow* m_chainRow = nullptr;
+    int m_chainIndex = -1;
+};
+
+} // namespace shoal::ui

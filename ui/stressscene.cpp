@@ -1,0 +1,172 @@
+#include "stressscene.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace shoal::ui {
+
+namespace {
+
+double paramOf(const GroupDesc& group, const char* key)
+{
+    const auto& specs = paramSpecs(group.kind);
+    const int index = paramIndex(specs, key);
+    if (index < 0)
+        return 0.0;
+    const auto i = static_cast<std::size_t>(index);
+    return i < group.params.size() ? group.params[i] : specs[i].defaultValue;
+}
+
+/// Arena area per agent, m^2, for the density each family runs at in a game (the same
+/// reasoning as the CLI bench's scenes: a school at about 12 neighbours in its radius, a
+/// swarm R apart, tanks three body radii apart, followers 1.5 separation radii apart, a worm
+/// in a square half its length wide).
+double areaPerAgent(const GroupDesc& group)
+{
+    switch (group.kind) {
+    case BehaviourKind::FishSchool: {
+        const double r = paramOf(group, "neighborRadius");
+        return 3.14159265358979 * r * r / 12.0;
+    }
+    case BehaviourKind::Swarm: {
+        const double r = paramOf(group, "minAllowedRadius");
+        return r * r;
+    }
+    case BehaviourKind::TankSquad: {
+        const double s = 3.0 * paramOf(group, "radius");
+        return s * s;
+    }
+    case BehaviourKind::LeaderFollow: {
+        const double s = 1.5 * paramOf(group, "separationRadius");
+        return s * s;
+    }
+    case BehaviourKind::Worm: {
+        const double half = 0.5 * paramOf(group, "length");
+        return half * half;
+    }
+    }
+    return 4.0;
+}
+
+int tileGroupSize(BehaviourKind kind)
+{
+    switch (kind) {
+    case BehaviourKind::LeaderFollow: return kStressFollowGroupSize;
+    case BehaviourKind::TankSquad: return kStressSquadSize;
+    default: return 0; // one group for the whole band
+    }
+}
+
+std::string uniqueName(const SceneDesc& scene, const std::string& stem)
+{
+    if (scene.groupIndex(stem) < 0)
+        return stem;
+    for (int k = 2;; ++k) {
+        const std::string name = stem + " " + std::to_string(k);
+        if (scene.groupIndex(name) < 0)
+            return name;
+    }
+}
+
+GroupDesc stressGroup(const GroupDesc& family, const std::string& name)
+{
+    GroupDesc group = family;
+    group.name = name;
+    group.agents.clear();
+    group.spawn.reset();
+    group.target.reset();
+    return group;
+}
+
+} // namespace
+
+SceneDesc withStressAgents(const SceneDesc& base, int agents)
+{
+    if (agents <= 0)
+        return base;
+    SceneDesc scene = base;
+    scene.name = base.name + " + " + std::to_string(agents) + " stress agents";
+
+    // One template per family, in the order the level first uses them.
+    std::vector<GroupDesc> families;
+    for (const GroupDesc& group : base.groups) {
+        const bool seen = std::any_of(families.begin(), families.end(),
+                                      [&](const GroupDesc& f) { return f.kind == group.kind; });
+        if (!seen)
+            families.push_back(group);
+    }
+    if (families.empty())
+        families.push_back(makeDefaultGroup(BehaviourKind::FishSchool, "school"));
+
+    const int familyCount = static_cast<int>(families.size());
+    std::vector<int> share(families.size(), agents / familyCount);
+    for (int k = 0; k < agents % familyCount; ++k)
+        ++share[static_cast<std::size_t>(k)];
+
+    // Room for the extra agents (10 % spare for tiles that do not fill their band), added to
+    // the level's area with the same aspect ratio.
+    std::vector<double> area(families.size());
+    double extra = 0.0;
+    for (std::size_t f = 0; f < families.size(); ++f) {
+        area[f] = share[f] * areaPerAgent(families[f]) * 1.1;
+        extra += area[f];
+    }
+    const double width = base.bounds.max.x - base.bounds.min.x;
+    const double height = base.bounds.max.y - base.bounds.min.y;
+    const double grow = std::sqrt(1.0 + extra / (width * height));
+    const double cx = 0.5 * (base.bounds.min.x + base.bounds.max.x);
+    const double cy = 0.5 * (base.bounds.min.y + base.bounds.max.y);
+    const double halfW = 0.5 * width * grow;
+    const double halfH = 0.5 * height * grow;
+    scene.bounds = {{cx - halfW, cy - halfH}, {cx + halfW, cy + halfH}};
+
+    // Horizontal bands, one per family, as tall as its share of the area.
+    const double margin = 1.0;
+    double bandBottom = scene.bounds.min.y;
+    for (std::size_t f = 0; f < families.size(); ++f) {
+        const GroupDesc& family = families[f];
+        const double bandHeight = 2.0 * halfH * area[f] / extra;
+        const double x0 = scene.bounds.min.x + margin;
+        const double x1 = scene.bounds.max.x - margin;
+        const double y0 = bandBottom + margin;
+        const double y1 = std::max(bandBottom + bandHeight - margin, y0 + 0.5);
+        bandBottom += bandHeight;
+        if (share[f] == 0)
+            continue;
+
+        const int groupSize = tileGroupSize(family.kind);
+        if (groupSize == 0) {
+            GroupDesc group = stressGroup(family, uniqueName(scene, family.name + " stress"));
+            group.spawn = SpawnAreaDesc{{{x0, y0}, {x1, y1}}, share[f]};
+            scene.groups.push_back(std::move(group));
+            continue;
+        }
+        // Square tiles, one group each; bigger groups when the band has too few tiles.
+        const double tile = std::sqrt(groupSize * areaPerAgent(family));
+        const int cols = std::max(1, static_cast<int>((x1 - x0) / tile));
+        const int rows = std::max(1, static_cast<int>((y1 - y0) / tile));
+        const double tileW = (x1 - x0) / cols;
+        const double tileH = (y1 - y0) / rows;
+        const int tiles = cols * rows;
+        const int perTile = std::max(groupSize, (share[f] + tiles - 1) / tiles);
+        int remaining = share[f];
+        for (int t = 0; t < tiles && remaining > 0; ++t) {
+            const int count = std::min(perTile, remaining);
+            remaining -= count;
+            const double tx = x0 + (t % cols) * tileW;
+            const double ty = y0 + (t / cols) * tileH;
+            GroupDesc group = stressGroup(
+                family, uniqueName(scene, family.name + " stress " + std::to_string(t + 1)));
+            const double inset = std::min(0.5, 0.25 * std::min(tileW, tileH));
+            group.spawn = SpawnAreaDesc{{{tx + inset, ty + inset}, {tx + tileW - inset, ty + tileH - inset}}, count};
+            if (family.kind == BehaviourKind::TankSquad)
+                group.target = Point2{tx + 0.5 * tileW, ty + 0.5 * tileH};
+            scene.groups.push_back(std::move(group));
+        }
+    }
+    return scene;
+}
+
+} // namespace shoal::ui
