@@ -24,7 +24,7 @@ constexpr qreal kRibbonWidthPx = 2.5;
 /// Glyphs drawn as paths (only when too big for a sprite) are antialiased up to this many.
 constexpr int kVectorLimit = 300;
 /// Largest sprite cell, px: beyond it few agents fit on screen and paths are cheap.
-constexpr int kMaxSpriteCell = 96;
+constexpr int kMaxSpriteCell = 128;
 /// Groups at least this big draw their dots into a canvas image (see beginCanvas).
 constexpr std::size_t kCanvasMinAgents = 1000;
 /// Sprite sheets kept for reuse across layers and zoom steps, bytes.
@@ -107,8 +107,8 @@ void drawDisc(QPainter& painter, QPointF centre, qreal radius)
     static const std::array<QPointF, kSides> unit = [] {
         std::array<QPointF, kSides> points;
         for (int k = 0; k < kSides; ++k)
-            points[static_cast<std::size_t>(k)] = QPointF(std::cos(6.283185307179586 * k / kSides),
-                                                          std::sin(6.283185307179586 * k / kSides));
+            points[static_cast<std::size_t>(k)] = QPointF(std::cos(kTwoPi * k / kSides),
+                                                          std::sin(kTwoPi * k / kSides));
         return points;
     }();
     std::array<QPointF, kSides> points;
@@ -131,17 +131,6 @@ qreal defaultPlayerRadius()
     const auto& specs = playerParamSpecs();
     const int index = paramIndex(specs, "radius");
     return index < 0 ? 0.35 : specs[static_cast<std::size_t>(index)].defaultValue;
-}
-
-/// Premultiplied `src` over `dst`.
-inline QRgb over(QRgb src, QRgb dst)
-{
-    const quint32 inverse = 255u - qAlpha(src);
-    quint32 rb = (dst & 0xff00ffu) * inverse;
-    rb = ((rb + ((rb >> 8) & 0xff00ffu) + 0x800080u) >> 8) & 0xff00ffu;
-    quint32 ag = ((dst >> 8) & 0xff00ffu) * inverse;
-    ag = (ag + ((ag >> 8) & 0xff00ffu) + 0x800080u) & 0xff00ff00u;
-    return src + (rb | ag);
 }
 
 /// What makes two sprite sheets the same.
@@ -330,6 +319,8 @@ void AgentLayerItem::updateStyles()
     m_styles[kArrived] = {m_body, dark, m_accent, 1.0}; // an accent turret
     m_styles[kLeader] = {m_accent, m_body.darker(185), m_body.darker(130), 1.45};
     m_styles[kPlayer] = {m_accent, m_body.darker(210), m_body.darker(160), 1.4};
+    // Far out a resting tank's accent turret is not visible: it is a lighter dot instead.
+    m_restingDot = m_body.lighter(135);
 }
 
 AgentLayerItem::Variant AgentLayerItem::variantOf(const Group& group, std::size_t i) const
@@ -466,6 +457,12 @@ void AgentLayerItem::drawGlyph(QPainter& painter, Variant variant, qreal radiusP
     }
 }
 
+int AgentLayerItem::spriteCell(Variant variant, qreal radiusPx) const
+{
+    const qreal unitPx = radiusPx * style(variant).scale;
+    return static_cast<int>(std::ceil(2.0 * (glyphExtent(glyph()) * unitPx + spriteOutline(unitPx)))) + 2;
+}
+
 const GlyphSheet& AgentLayerItem::sheet(Variant variant, qreal radiusPx, qreal ratio)
 {
     const Style& st = style(variant);
@@ -494,8 +491,7 @@ const GlyphSheet& AgentLayerItem::sheet(Variant variant, qreal radiusPx, qreal r
     auto s = std::make_shared<GlyphSheet>();
     s->key = key;
     const qreal unitPx = radiusPx * st.scale;
-    const qreal extent = glyphExtent(glyph()) * unitPx + spriteOutline(unitPx);
-    s->cell = static_cast<int>(std::ceil(2.0 * extent)) + 2;
+    s->cell = spriteCell(variant, radiusPx);
     // Finer angle steps for big sprites, where a 5.6 degree step would show as a jerk.
     s->angles = s->cell <= 24 ? 64 : 128;
     s->physical = static_cast<int>(std::ceil(s->cell * ratio));
@@ -566,7 +562,7 @@ inline void AgentLayerItem::plot(float x, float y, int size, QRgb premultiplied)
             static_cast<unsigned>(y0) >= static_cast<unsigned>(m_canvasHeight))
             return;
         QRgb& pixel = m_canvasBits[static_cast<std::ptrdiff_t>(y0) * m_canvasStride + x0];
-        pixel = opaque ? premultiplied : over(premultiplied, pixel);
+        pixel = opaque ? premultiplied : premultipliedOver(premultiplied, pixel);
         return;
     }
     const int y1 = std::min(y0 + size, m_canvasHeight);
@@ -574,7 +570,7 @@ inline void AgentLayerItem::plot(float x, float y, int size, QRgb premultiplied)
     for (int yy = std::max(y0, 0); yy < y1; ++yy) {
         QRgb* line = m_canvasBits + static_cast<std::ptrdiff_t>(yy) * m_canvasStride;
         for (int xx = std::max(x0, 0); xx < x1; ++xx)
-            line[xx] = opaque ? premultiplied : over(premultiplied, line[xx]);
+            line[xx] = opaque ? premultiplied : premultipliedOver(premultiplied, line[xx]);
     }
 }
 
@@ -638,7 +634,7 @@ void AgentLayerItem::paintGroup(QPainter* painter, const QRectF& exposed)
             if (onDevice) {
                 std::array<QRgb, kVariantCount> colors;
                 for (int v = 0; v < kVariantCount; ++v)
-                    colors[v] = qPremultiply((v == kArrived ? m_body.lighter(135) : style(Variant(v)).fill).rgba());
+                    colors[v] = qPremultiply(dotColor(Variant(v)).rgba());
                 for (std::size_t i = 0; i < n; ++i) {
                     const float x = a.px[i];
                     const float y = a.py[i];
@@ -677,7 +673,7 @@ void AgentLayerItem::paintGroup(QPainter* painter, const QRectF& exposed)
                 if (points.empty())
                     continue;
                 visible += static_cast<int>(points.size());
-                const QColor color = v == kArrived ? m_body.lighter(135) : style(v).fill;
+                const QColor& color = dotColor(v);
                 const int size = v == kLeader ? std::max(dot, 2) + 1 : dot;
                 if (size == 1) {
                     QPen pen(color, 0.0);
@@ -723,24 +719,26 @@ void AgentLayerItem::paintGroup(QPainter* painter, const QRectF& exposed)
     // reuses them.
     const qreal radiusPx = std::round(radius * ppm * 4.0) / 4.0;
     const qreal ratio = painter->device() ? painter->device()->devicePixelRatioF() : 1.0;
-    const qreal biggest = glyphExtent(glyph()) * 1.45 * radiusPx * 2.0 + 4.0;
-    if (biggest <= kMaxSpriteCell) {
-        for (const Stamp& stamp : m_stamps) {
+    // Per style: a sprite when its cell is small enough, else a polygon (a big leader
+    // among small followers is the one drawn as a polygon).
+    std::array<bool, kVariantCount> sprite{};
+    for (int v = 0; v < kVariantCount; ++v)
+        sprite[v] = spriteCell(Variant(v), radiusPx) <= kMaxSpriteCell;
+    painter->setRenderHint(QPainter::Antialiasing, static_cast<int>(m_stamps.size()) <= kVectorLimit);
+    for (const Stamp& stamp : m_stamps) {
+        if (sprite[stamp.variant]) {
             const GlyphSheet& s = sheet(stamp.variant, radiusPx, ratio);
             const int k = static_cast<int>(std::lround(stamp.angle * (s.angles / kTwoPi))) & (s.angles - 1);
             const QPoint topLeft(static_cast<int>(std::floor(stamp.x - 0.5 * s.cell + 0.5)),
                                  static_cast<int>(std::floor(stamp.y - 0.5 * s.cell + 0.5)));
             painter->drawImage(topLeft, s.image, QRect(k * s.physical, 0, s.physical, s.physical));
+            continue;
         }
-    } else {
-        painter->setRenderHint(QPainter::Antialiasing, static_cast<int>(m_stamps.size()) <= kVectorLimit);
-        for (const Stamp& stamp : m_stamps) {
-            const qreal unit = radiusPx * style(stamp.variant).scale;
-            const qreal c = std::cos(stamp.angle) * unit;
-            const qreal s = std::sin(stamp.angle) * unit;
-            painter->setTransform(QTransform(c, s, -s, c, stamp.x, stamp.y));
-            drawGlyph(*painter, stamp.variant, radiusPx, kOutlineWidth);
-        }
+        const qreal unit = radiusPx * style(stamp.variant).scale;
+        const qreal c = std::cos(stamp.angle) * unit;
+        const qreal sn = std::sin(stamp.angle) * unit;
+        painter->setTransform(QTransform(c, sn, -sn, c, stamp.x, stamp.y));
+        drawGlyph(*painter, stamp.variant, radiusPx, kOutlineWidth);
         painter->resetTransform();
     }
     if (playerIndex < n)

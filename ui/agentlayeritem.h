@@ -1,7 +1,7 @@
 #pragma once
 /// Paints every agent of one group of the running World in a single item, straight from the
-/// world's arrays: oriented glyphs close up (blitted from a per-zoom sprite sheet when many
-/// are on screen), batched dots far out, worms as mitred ribbons or sampled centre lines.
+/// world's arrays: oriented glyphs close up (blitted from sprite sheets rendered once per
+/// zoom), batched dots far out, worms as mitred ribbons or sampled centre lines.
 /// One item per group, never one per agent. Scene coordinates are world coordinates (metres,
 /// y up); the view's transform scale(ppm, -ppm) flips y (see SceneView and
 /// docs/rendering.md, which also describes the glyphs).
@@ -51,6 +51,17 @@ inline QRectF sceneRectFromWorld(Vec2 a, Vec2 b)
 }
 /// A scene file colour as a QColor.
 QColor toQColor(const Color& color);
+
+/// Premultiplied ARGB `src` over `dst`, for drawing straight into an image's pixels.
+inline QRgb premultipliedOver(QRgb src, QRgb dst)
+{
+    const quint32 inverse = 255u - qAlpha(src);
+    quint32 rb = (dst & 0xff00ffu) * inverse;
+    rb = ((rb + ((rb >> 8) & 0xff00ffu) + 0x800080u) >> 8) & 0xff00ffu;
+    quint32 ag = ((dst >> 8) & 0xff00ffu) * inverse;
+    ag = (ag + ((ag >> 8) & 0xff00ffu) + 0x800080u) & 0xff00ff00u;
+    return src + (rb | ag);
+}
 
 class AgentLayerItem : public QGraphicsItem
 {
@@ -129,6 +140,10 @@ private:
     float bodyRadius() const;
     Glyph glyph() const;
     const Style& style(Variant variant) const { return m_styles[variant]; }
+    const QColor& dotColor(Variant variant) const
+    {
+        return variant == kArrived ? m_restingDot : m_styles[variant].fill;
+    }
     void updateStyles();
     Variant variantOf(const Group& group, std::size_t i) const;
     static const QPainterPath& glyphPath(Glyph glyph);
@@ -139,6 +154,8 @@ private:
     /// The sprite sheet for `variant` at this size, shared by every layer that draws the
     /// same glyph in the same colours (a stress level has hundreds of squads).
     const GlyphSheet& sheet(Variant variant, qreal radiusPx, qreal ratio);
+    /// Side of a sprite of `variant`, logical pixels.
+    int spriteCell(Variant variant, qreal radiusPx) const;
     /// Dots and centre lines of big groups are written straight into an image of the
     /// device area they cover and blitted once: far cheaper than wide points. False when
     /// nothing of the group is on the device.
@@ -161,6 +178,7 @@ private:
     int m_lastVisible = 0;
 
     std::array<Style, kVariantCount> m_styles;
+    QColor m_restingDot;
     std::array<std::shared_ptr<const GlyphSheet>, kVariantCount> m_sheets;
     QImage m_canvas;
     QPoint m_canvasOrigin;

@@ -8,12 +8,15 @@
 #include "world.h"
 #include "worm.h"
 
+#include <QFontMetricsF>
 #include <QPainter>
 #include <QPainterPath>
 #include <QStyleOptionGraphicsItem>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <vector>
 
 namespace shoal::ui {
 
@@ -53,14 +56,47 @@ QColor alpha(QColor color, int a)
 
 QPointF at(Vec2 p) { return sceneFromWorld(p); }
 
+/// Unit circles of 12 to 192 sides. Circles are drawn as polygons with one-pixel pens:
+/// drawEllipse() flattens a curved path on every call, and a pen wider than one pixel goes
+/// through the raster engine's general stroker; with a few thousand circles either one
+/// costs more than the whole frame.
+const std::vector<QPointF>& unitCircle(int sides)
+{
+    static const std::array<std::vector<QPointF>, 5> tables = [] {
+        std::array<std::vector<QPointF>, 5> out;
+        int n = 12;
+        for (auto& table : out) {
+            for (int k = 0; k < n; ++k)
+                table.emplace_back(std::cos(6.283185307179586 * k / n), std::sin(6.283185307179586 * k / n));
+            n *= 2;
+        }
+        return out;
+    }();
+    std::size_t index = 0;
+    for (int n = 12; n < sides && index + 1 < tables.size(); n *= 2)
+        ++index;
+    return tables[index];
+}
+
 } // namespace
 
 struct OverlayItem::Frame
 {
+    Frame(QPainter* p, const World& w, qreal pixelsPerMetre, Vec2 lo, Vec2 hi, std::vector<QPointF>& polygon)
+        : painter(p), world(w), ppm(pixelsPerMetre), minX(lo.x), maxX(hi.x), minY(lo.y), maxY(hi.y),
+          scratch(polygon), font(p->font())
+    {
+        font.setPixelSize(11);
+        metrics = QFontMetricsF(font);
+    }
+
     QPainter* painter;
     const World& world;
     qreal ppm;      ///< device pixels per metre
     float minX, maxX, minY, maxY; ///< exposed area in world coordinates
+    std::vector<QPointF>& scratch;
+    QFont font;
+    QFontMetricsF metrics{QFont()};
 
     bool visible(float x, float y, float pad = 0.0f) const
     {
@@ -69,7 +105,16 @@ struct OverlayItem::Frame
     /// Metres that show as `pixels` on screen.
     qreal metres(qreal pixels) const { return pixels / ppm; }
 
-    void circle(Vec2 c, qreal r) const { painter->drawEllipse(at(c), r, r); }
+    /// A circle with the current pen and brush, as a polygon fine enough for its size.
+    void circle(Vec2 c, qreal r) const
+    {
+        const std::vector<QPointF>& unit = unitCircle(static_cast<int>(r * ppm * 0.75));
+        const QPointF centre = at(c);
+        scratch.resize(unit.size());
+        for (std::size_t k = 0; k < unit.size(); ++k)
+            scratch[k] = centre + unit[k] * r;
+        painter->drawPolygon(scratch.data(), static_cast<int>(scratch.size()));
+    }
 
     void cross(Vec2 c, qreal pixels) const
     {
@@ -79,14 +124,12 @@ struct OverlayItem::Frame
         painter->drawLine(p + QPointF(-d, d), p + QPointF(d, -d));
     }
 
+    /// A filled dot `pixels` in radius.
     void dot(Vec2 c, qreal pixels, const QColor& color) const
     {
-        painter->save();
         painter->setPen(Qt::NoPen);
         painter->setBrush(color);
-        const qreal r = metres(pixels);
-        painter->drawEllipse(at(c), r, r);
-        painter->restore();
+        circle(c, metres(pixels));
     }
 
     /// A short text beside a point, on a dark plate, at a fixed pixel size.
@@ -95,10 +138,7 @@ struct OverlayItem::Frame
         const QPointF device = painter->worldTransform().map(at(c));
         painter->save();
         painter->resetTransform();
-        QFont font = painter->font();
-        font.setPixelSize(11);
         painter->setFont(font);
-        const QFontMetrics metrics(font);
         QRectF box(device + QPointF(8, -8 - metrics.height()),
                    QSizeF(metrics.horizontalAdvance(text) + 8, metrics.height() + 2));
         // Keep it on screen: a label at the edge of the view is still read.
@@ -193,13 +233,8 @@ void OverlayItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* optio
         return;
     const Vec2 c0 = worldFromScene(exposed.topLeft());
     const Vec2 c1 = worldFromScene(exposed.bottomRight());
-    Frame f{painter,
-            *m_world,
-            ppm,
-            std::min(c0.x, c1.x),
-            std::max(c0.x, c1.x),
-            std::min(c0.y, c1.y),
-            std::max(c0.y, c1.y)};
+    Frame f(painter, *m_world, ppm, {std::min(c0.x, c1.x), std::min(c0.y, c1.y)},
+            {std::max(c0.x, c1.x), std::max(c0.y, c1.y)}, m_polygon);
     painter->save();
     painter->setRenderHint(QPainter::Antialiasing, true);
     using O = OverlayOptions::Overlay;
@@ -263,8 +298,8 @@ void OverlayItem::paintFishBand(Frame& f, const Group& group)
     if (shown <= kMaxCircleAgents) {
         painter->setBrush(Qt::NoBrush);
         const QPen free = pen(kFaint, 1.0, Qt::DotLine);
-        const QPen room = pen(kWarm, 1.5);
-        const QPen close = pen(kCool, 1.5);
+        const QPen room = pen(kWarm);
+        const QPen close = pen(kCool);
         const QPen calm = pen(kFaint, 1.0);
         for (std::size_t i = 1; i < n; ++i) {
             if (!f.visible(a.px[i], a.py[i], p.pickRadius))
@@ -284,7 +319,7 @@ void OverlayItem::paintFishBand(Frame& f, const Group& group)
     const Vec2 focus{a.px[0], a.py[0]};
     if (!f.visible(focus.x, focus.y, p.neighborRadius))
         return;
-    QPainterPath band;
+    QPainterPath band; // one ring: drawn once per group, a path is fine
     band.addEllipse(at(focus), p.keepMaxDistance, p.keepMaxDistance);
     band.addEllipse(at(focus), p.keepMinDistance, p.keepMinDistance);
     band.setFillRule(Qt::OddEvenFill);
@@ -319,8 +354,8 @@ void OverlayItem::paintSquadRanges(Frame& f, const Group& group)
         shown += f.visible(a.px[i], a.py[i], half) ? 1 : 0;
     if (shown <= kMaxCircleAgents) {
         painter->setBrush(Qt::NoBrush);
-        const QPen resting = pen(alpha(kGood, 150), 1.0);
-        const QPen moving = pen(kFaint, 1.0);
+        const QPen resting = pen(alpha(kGood, 150));
+        const QPen moving = pen(kFaint);
         for (std::size_t i = 0; i < a.size(); ++i) {
             if (!f.visible(a.px[i], a.py[i], half))
                 continue;
@@ -359,8 +394,8 @@ void OverlayItem::paintSwarmScatter(Frame& f, const Group& group)
         shown += f.visible(a.px[i], a.py[i], half) ? 1 : 0;
     if (shown <= kMaxCircleAgents) {
         painter->setBrush(Qt::NoBrush);
-        const QPen pushing = pen(kWarm, 1.5);
-        const QPen apart = pen(kFaint, 1.0);
+        const QPen pushing = pen(kWarm);
+        const QPen apart = pen(kFaint);
         for (std::size_t i = 0; i < a.size(); ++i) {
             const Vec2 pos{a.px[i], a.py[i]};
             if (!f.visible(pos.x, pos.y, half))
@@ -451,6 +486,16 @@ void OverlayItem::paintWormJoints(Frame& f, const Group& group)
         return;
     QPainter* painter = f.painter;
     const bool dots = worm->params().minSegmentLength * f.ppm >= 4.0;
+    // Joint markers are squares, batched: a dark 5 px square under a light 3 px one reads
+    // over the worm's own colour.
+    m_rects[0].clear();
+    m_rects[1].clear();
+    m_rects[2].clear();
+    const qreal outer = f.metres(2.5);
+    const qreal inner = f.metres(1.5);
+    const qreal tail = f.metres(4.0);
+    m_hitLines.clear();
+    m_targets.clear();
     for (int w = 0; w < worm->wormCount(); ++w) {
         const Vec2 head = worm->joint(w, 0);
         if (!f.visible(head.x, head.y, static_cast<float>(worm->bodyLength(w))))
@@ -459,33 +504,49 @@ void OverlayItem::paintWormJoints(Frame& f, const Group& group)
         m_points.clear();
         for (const Vec2& j : m_joints)
             m_points.push_back(at(j));
-        // Dark line, light joints with a dark rim: readable over the worm's own colour.
         painter->setBrush(Qt::NoBrush);
-        painter->setPen(pen(kShade, 1.5));
+        painter->setPen(pen(kShade));
         painter->drawPolyline(m_points.data(), static_cast<int>(m_points.size()));
         if (dots) {
-            painter->setPen(pen(kShade, 1.0));
-            painter->setBrush(QColor(255, 255, 255, 230));
-            const qreal r = f.metres(2.5);
-            for (std::size_t k = 1; k + 1 < m_points.size(); ++k)
-                painter->drawEllipse(m_points[k], r, r);
+            for (std::size_t k = 1; k + 1 < m_points.size(); ++k) {
+                m_rects[0].emplace_back(m_points[k] - QPointF(outer, outer), QSizeF(2 * outer, 2 * outer));
+                m_rects[1].emplace_back(m_points[k] - QPointF(inner, inner), QSizeF(2 * inner, 2 * inner));
+            }
         }
         // Segment ends: the head (where new joints are made) and the tail end.
         painter->setBrush(Qt::NoBrush);
-        painter->setPen(pen(kShade, 4.0));
-        painter->drawEllipse(m_points.front(), f.metres(6.0), f.metres(6.0));
-        painter->setPen(pen(kGood, 2.0));
-        painter->drawEllipse(m_points.front(), f.metres(6.0), f.metres(6.0));
-        painter->setPen(pen(kWarm, 2.0));
-        const qreal s = f.metres(4.0);
-        painter->drawRect(QRectF(m_points.back() - QPointF(s, s), QSizeF(2 * s, 2 * s)));
+        painter->setPen(pen(kShade));
+        f.circle(head, f.metres(9.0));
+        painter->setPen(pen(kGood));
+        f.circle(head, f.metres(8.0));
+        m_rects[2].emplace_back(m_points.back() - QPointF(tail, tail), QSizeF(2 * tail, 2 * tail));
         if (worm->hasTarget(w)) {
-            painter->setPen(pen(alpha(kGoal, 140), 1.0, Qt::DashLine));
-            painter->drawLine(m_points.front(), at(worm->target(w)));
-            painter->setPen(pen(kGoal, 2.0));
-            f.cross(worm->target(w), 5.0);
+            // A short pointer toward the target, and the target once: worms steered by the
+            // pointer all share it, and a line from each would bury the view.
+            const Vec2 target = worm->target(w);
+            const Vec2 toward = (target - head).normalizedOr({});
+            const float reach = std::min(distance(target, head), static_cast<float>(f.metres(28.0)));
+            m_hitLines.emplace_back(at(head), at(head + toward * reach));
+            if (std::find(m_targets.begin(), m_targets.end(), target) == m_targets.end())
+                m_targets.push_back(target);
         }
     }
+    painter->setPen(pen(kGoal));
+    painter->drawLines(m_hitLines.data(), static_cast<int>(m_hitLines.size()));
+    painter->setPen(pen(kGoal, 2.0));
+    for (const Vec2& target : m_targets)
+        f.cross(target, 5.0);
+    painter->save();
+    painter->setRenderHint(QPainter::Antialiasing, false);
+    painter->setPen(Qt::NoPen);
+    painter->setBrush(kShade);
+    painter->drawRects(m_rects[0].data(), static_cast<int>(m_rects[0].size()));
+    painter->setBrush(QColor(255, 255, 255, 230));
+    painter->drawRects(m_rects[1].data(), static_cast<int>(m_rects[1].size()));
+    painter->setBrush(Qt::NoBrush);
+    painter->setPen(pen(kWarm));
+    painter->drawRects(m_rects[2].data(), static_cast<int>(m_rects[2].size()));
+    painter->restore();
 }
 
 void OverlayItem::paintFeelers(Frame& f, const Group& group, int& budget)
@@ -548,15 +609,15 @@ void OverlayItem::paintFeelers(Frame& f, const Group& group, int& budget)
     painter->setBrush(Qt::NoBrush);
     painter->setPen(pen(alpha(kCool, 110), 1.0));
     painter->drawLines(m_lines.data(), static_cast<int>(m_lines.size()));
-    painter->setPen(pen(kWarm, 1.5));
+    painter->setPen(pen(kWarm));
     painter->drawLines(m_hitLines.data(), static_cast<int>(m_hitLines.size()));
-    painter->setPen(pen(kGoal, 1.0));
+    painter->setPen(pen(kGoal));
     painter->drawLines(normals.data(), static_cast<int>(normals.size()));
     painter->setPen(Qt::NoPen);
     painter->setBrush(kWarm);
     const qreal r = f.metres(2.5);
     for (const QPointF& p : m_points)
-        painter->drawEllipse(p, r, r);
+        f.circle(worldFromScene(p), r);
 }
 
 void OverlayItem::paintVelocity(Frame& f, const Group& group)
@@ -592,51 +653,94 @@ void OverlayItem::paintGrid(Frame& f, const Group& group)
     const int rows = grid.rows();
     const Vec2 far{origin.x + cols * cell, origin.y + rows * cell};
     QPainter* painter = f.painter;
-    painter->save();
-    painter->setRenderHint(QPainter::Antialiasing, false);
-    painter->setBrush(Qt::NoBrush);
-    painter->setPen(pen(kGridBox, 1.0));
-    painter->drawRect(sceneRectFromWorld(origin, far));
-    if (cell * f.ppm >= 5.0) {
-        // Only the cells on screen.
-        const int c0 = std::clamp(static_cast<int>(std::floor((f.minX - origin.x) / cell)), 0, cols);
-        const int c1 = std::clamp(static_cast<int>(std::ceil((f.maxX - origin.x) / cell)), 0, cols);
-        const int r0 = std::clamp(static_cast<int>(std::floor((f.minY - origin.y) / cell)), 0, rows);
-        const int r1 = std::clamp(static_cast<int>(std::ceil((f.maxY - origin.y) / cell)), 0, rows);
-        // Occupied cells shaded by how full they are (1-2, 3-6, 7+ agents).
-        for (auto& rects : m_rects)
-            rects.clear();
-        for (int r = r0; r < r1; ++r) {
-            for (int c = c0; c < c1; ++c) {
-                const int index = r * cols + c;
-                const std::uint32_t count = grid.cellEnd(index) - grid.cellBegin(index);
-                if (count == 0)
-                    continue;
-                const int level = count <= 2 ? 0 : (count <= 6 ? 1 : 2);
-                const float x = origin.x + c * cell;
-                const float y = origin.y + r * cell;
-                m_rects[level].push_back(sceneRectFromWorld({x, y}, {x + cell, y + cell}));
-            }
-        }
-        painter->setPen(Qt::NoPen);
-        for (int level = 0; level < 3; ++level) {
-            painter->setBrush(alpha(kGridBox, 22 + 22 * level));
-            painter->drawRects(m_rects[level].data(), static_cast<int>(m_rects[level].size()));
-        }
-        m_lines.clear();
-        for (int c = c0; c <= c1; ++c) {
-            const float x = origin.x + c * cell;
-            m_lines.emplace_back(at({x, origin.y + r0 * cell}), at({x, origin.y + r1 * cell}));
-        }
-        for (int r = r0; r <= r1; ++r) {
-            const float y = origin.y + r * cell;
-            m_lines.emplace_back(at({origin.x + c0 * cell, y}), at({origin.x + c1 * cell, y}));
-        }
-        painter->setPen(pen(kGridLine, 1.0));
-        painter->drawLines(m_lines.data(), static_cast<int>(m_lines.size()));
+    const QTransform transform = painter->worldTransform();
+    const bool cells = cell * f.ppm >= 5.0;
+
+    // The grid is drawn into an image and blitted once. Drawn as lines, every long one is
+    // a separate blend the raster engine hands to its thread pool, and a few dozen of those
+    // cost tens of milliseconds on two cores. A rotated view falls back to the box alone.
+    QRect area = transform.mapRect(sceneRectFromWorld(origin, far)).toAlignedRect().adjusted(-1, -1, 1, 1);
+    if (const QPaintDevice* device = painter->device())
+        area &= QRect(0, 0, device->width(), device->height());
+    if (!cells || area.isEmpty() || transform.type() > QTransform::TxScale) {
+        painter->save();
+        painter->setRenderHint(QPainter::Antialiasing, false);
+        painter->setBrush(Qt::NoBrush);
+        painter->setPen(pen(kGridBox));
+        painter->drawRect(sceneRectFromWorld(origin, far));
+        painter->restore();
+        return;
     }
+    if (m_gridCanvas.size() != area.size())
+        m_gridCanvas = QImage(area.size(), QImage::Format_ARGB32_Premultiplied);
+    m_gridCanvas.fill(0);
+    QRgb* bits = reinterpret_cast<QRgb*>(m_gridCanvas.bits());
+    const int stride = static_cast<int>(m_gridCanvas.bytesPerLine() / 4);
+    const int width = area.width();
+    const int height = area.height();
+    // Device pixel column / row of a world x / y (the view is axis aligned here).
+    const QPointF sceneX = sceneFromWorld(1.0, 0.0);
+    const QPointF sceneY = sceneFromWorld(0.0, 1.0);
+    auto column = [&](float x) {
+        return static_cast<int>(std::lround(transform.m11() * sceneX.x() * x + transform.dx())) - area.left();
+    };
+    auto row = [&](float y) {
+        return static_cast<int>(std::lround(transform.m22() * sceneY.y() * y + transform.dy())) - area.top();
+    };
+    auto fill = [&](int x0, int y0, int x1, int y1, QRgb color) { // half-open, any order
+        if (x0 > x1)
+            std::swap(x0, x1);
+        if (y0 > y1)
+            std::swap(y0, y1);
+        x0 = std::max(x0, 0);
+        y0 = std::max(y0, 0);
+        x1 = std::min(x1, width);
+        y1 = std::min(y1, height);
+        for (int y = y0; y < y1; ++y)
+            for (int x = x0; x < x1; ++x)
+                bits[static_cast<std::ptrdiff_t>(y) * stride + x] =
+                    premultipliedOver(color, bits[static_cast<std::ptrdiff_t>(y) * stride + x]);
+    };
+
+    // Only the cells on screen.
+    const int c0 = std::clamp(static_cast<int>(std::floor((f.minX - origin.x) / cell)), 0, cols);
+    const int c1 = std::clamp(static_cast<int>(std::ceil((f.maxX - origin.x) / cell)), 0, cols);
+    const int r0 = std::clamp(static_cast<int>(std::floor((f.minY - origin.y) / cell)), 0, rows);
+    const int r1 = std::clamp(static_cast<int>(std::ceil((f.maxY - origin.y) / cell)), 0, rows);
+    // Occupied cells shaded by how full they are (1-2, 3-6, 7+ agents).
+    const std::array<QRgb, 3> shades = {qPremultiply(alpha(kGridBox, 22).rgba()),
+                                        qPremultiply(alpha(kGridBox, 44).rgba()),
+                                        qPremultiply(alpha(kGridBox, 66).rgba())};
+    for (int r = r0; r < r1; ++r) {
+        const float y = origin.y + r * cell;
+        for (int c = c0; c < c1; ++c) {
+            const int index = r * cols + c;
+            const std::uint32_t count = grid.cellEnd(index) - grid.cellBegin(index);
+            if (count == 0)
+                continue;
+            const float x = origin.x + c * cell;
+            fill(column(x), row(y), column(x + cell), row(y + cell), shades[count <= 2 ? 0 : (count <= 6 ? 1 : 2)]);
+        }
+    }
+    const QRgb line = qPremultiply(kGridLine.rgba());
+    const QRgb box = qPremultiply(kGridBox.rgba());
+    const int top = row(origin.y + r0 * cell);
+    const int bottom = row(origin.y + r1 * cell);
+    const int left = column(origin.x + c0 * cell);
+    const int right = column(origin.x + c1 * cell);
+    for (int c = c0; c <= c1; ++c) {
+        const int x = column(origin.x + c * cell);
+        fill(x, top, x + 1, bottom + 1, (c == 0 || c == cols) ? box : line);
+    }
+    for (int r = r0; r <= r1; ++r) {
+        const int y = row(origin.y + r * cell);
+        fill(left, y, right + 1, y + 1, (r == 0 || r == rows) ? box : line);
+    }
+    painter->save();
+    painter->resetTransform();
+    painter->drawImage(area.topLeft(), m_gridCanvas);
     painter->restore();
-    if (cell * f.ppm >= 5.0 && f.visible(far.x, far.y))
+    if ((far.x - origin.x) * f.ppm >= 120.0 && f.visible(far.x, far.y))
         f.label(far, OverlayItem::tr("%1: cell %2 m").arg(QString::fromStdString(group.name)).arg(static_cast<double>(cell), 0, 'g', 3),
                 kGridBox);
 }

@@ -8,6 +8,7 @@
 #include "vec2.h"
 
 #include <QGraphicsObject>
+#include <QImage>
 #include <QLineF>
 #include <QList>
 #include <QPointer>
@@ -79,6 +80,9 @@ private:
     std::vector<QPointF> m_points;
     std::vector<QRectF> m_rects[3];
     std::vector<Vec2> m_joints;
+    std::vector<Vec2> m_targets;
+    std::vector<QPointF> m_polygon; ///< circle scratch
+    QImage m_gridCanvas;
 };
 
 } // namespace shoal::ui

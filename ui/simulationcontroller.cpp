@@ -102,6 +102,9 @@ void SimulationController::restart()
     m_accumulator = 0.0;
     if (created) {
         m_world = std::move(created.value());
+        // Nothing in the editor shows the per-step group metrics yet, and at 100,000 agents
+        // they cost about as much as the step itself: compute them only when asked for.
+        m_world->setMetricsEnabled(false);
         m_world->setPointer(m_pointer, m_pointerPressed);
         m_lastError.clear();
     } else {

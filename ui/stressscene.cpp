@@ -20,15 +20,15 @@ double paramOf(const GroupDesc& group, const char* key)
 }
 
 /// Arena area per agent, m^2, for the density each family runs at in a game (the same
-/// reasoning as the CLI bench's scenes: a school at about 12 neighbours in its radius, a
-/// swarm R apart, tanks three body radii apart, followers 1.5 separation radii apart, a worm
-/// in a square half its length wide).
+/// reasoning as the CLI bench's scenes: a settled school on a hexagonal lattice at the
+/// middle of its keep band, a swarm R apart, tanks three body radii apart, followers 1.5
+/// separation radii apart, a worm in a square half its length wide).
 double areaPerAgent(const GroupDesc& group)
 {
     switch (group.kind) {
     case BehaviourKind::FishSchool: {
-        const double r = paramOf(group, "neighborRadius");
-        return 3.14159265358979 * r * r / 12.0;
+        const double mid = 0.5 * (paramOf(group, "keepMinDistance") + paramOf(group, "keepMaxDistance"));
+        return 0.8660254 * mid * mid;
     }
     case BehaviourKind::Swarm: {
         const double r = paramOf(group, "minAllowedRadius");

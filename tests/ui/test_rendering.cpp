@@ -147,6 +147,7 @@ private slots:
     void everyFamilyIsDrawnInItsColourWhereItsAgentsAre();
     void theLayerSwitchesFromGlyphsToDotsWhenZoomingOut();
     void thePlayerAndTheFreeFishStandOut();
+    void theWorldLayerDrawsCoinsAndAFreePlayer();
     void boundsFollowTheAgents();
     void aLayerWithoutAWorldDrawsNothing();
     void overlaysDrawOnlyWhenEnabled_data();
@@ -314,6 +315,45 @@ void TestRendering::thePlayerAndTheFreeFishStandOut()
     const QRgb centre = image.pixel(f);
     QVERIFY2(!isBackground(centre), "the free fish is not drawn");
     QVERIFY(qBlue(centre) < body.blue() - 40);
+}
+
+void TestRendering::theWorldLayerDrawsCoinsAndAFreePlayer()
+{
+    // The player leads no group here: the world layer draws it, with the coins.
+    SceneDesc scene = test::demoScene();
+    scene.player.group.clear();
+    auto created = World::create(scene);
+    QVERIFY(created);
+    const World& world = **created;
+    QVERIFY(world.player().enabled && world.player().group < 0);
+
+    Viewport viewport;
+    auto* layer = new AgentLayerItem(AgentLayerItem::kWorldLayer);
+    const QColor accent(255, 140, 60);
+    layer->setColors(QColor(58, 160, 255), accent);
+    viewport.scene.addItem(layer);
+    layer->syncFromWorld(&world);
+
+    const QColor coin(0xff, 0xcc, 0x33);
+    int coins = 0;
+    for (const PickupState& pickup : world.pickups()) {
+        if (pickup.kind != PickupKind::Coin)
+            continue;
+        viewport.look(pickup.position, 40.0);
+        const QImage image = viewport.render();
+        QVERIFY(colourNear(image, viewport.pixelOf(pickup.position), 2, coin));
+        ++coins;
+    }
+    QVERIFY(coins > 0);
+
+    viewport.look(world.player().position, 40.0);
+    QImage image = viewport.render();
+    QVERIFY(colourNear(image, viewport.pixelOf(world.player().position), 3, accent));
+    QVERIFY(layer->boundingRect().contains(sceneFromWorld(world.player().position)));
+
+    // Without a world: nothing.
+    layer->syncFromWorld(nullptr);
+    QCOMPARE(countNonBackground(viewport.render()), 0);
 }
 
 void TestRendering::boundsFollowTheAgents()
