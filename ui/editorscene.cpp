@@ -163,12 +163,18 @@ void EditorScene::syncLabels()
         if (visible)
             placed.append(onScreen);
     }
+    // Beyond a handful of markers their names are noise (a stress level has dozens of squad
+    // targets side by side): then only a selected marker keeps its label.
+    constexpr int kMaxLabelledMarkers = 8;
+    int markers = 0;
+    for (const auto& entry : m_items)
+        markers += (entry.first.kind == ItemKind::SquadTarget || entry.first.kind == ItemKind::PlayerStart) ? 1 : 0;
     for (const auto& [ref, item] : m_items) {
         if (ref.kind != ItemKind::SquadTarget && ref.kind != ItemKind::PlayerStart)
             continue;
         auto* marker = static_cast<MarkerItem*>(item);
         const QRectF onScreen = marker->labelScreenRect(ppm);
-        bool visible = true;
+        bool visible = markers <= kMaxLabelledMarkers || m_selection.contains(ref);
         for (const QRectF& other : placed)
             if (visible && other.intersects(onScreen))
                 visible = false;
@@ -328,6 +334,7 @@ void EditorScene::applySelection(bool announce)
         item->setHovered(m_hovered && *m_hovered == ref);
     }
     rebuildHandles(m_document->scene());
+    syncLabels();
     if (announce) {
         syncGroupSelectionFromScene();
         emit editorSelectionChanged();
