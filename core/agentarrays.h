@@ -31,6 +31,10 @@ struct AgentArrays
     std::vector<std::uint8_t> flags;
     std::vector<float> stuckTime;    ///< seconds spent slow while away from the goal
     std::vector<float> goalDistance; ///< distance to its goal (target, player, behind point)
+    /// Stable identity: the index the agent had when the world was built. The world keeps a
+    /// group's agents in cell order (so neighbours sit near each other in memory), which
+    /// moves them between indices; `id` does not change.
+    std::vector<std::uint32_t> id;
 
     // Next state, written by the plan phase.
     std::vector<float> nx, ny, nvx, nvy, nheading, nspeed;
@@ -43,6 +47,32 @@ struct AgentArrays
                         &ny, &nvx, &nvy, &nheading, &nspeed})
             v->resize(n, 0.0f);
         flags.resize(n, 0);
+        const std::size_t old = id.size();
+        id.resize(n);
+        for (std::size_t i = old; i < n; ++i)
+            id[i] = static_cast<std::uint32_t>(i);
+    }
+
+    /// Reorders the current state so that agent order[k] becomes agent k (the next-state
+    /// buffers are scratch and keep their size). `scratch` is reused between calls.
+    void permute(const std::vector<std::uint32_t>& order, std::vector<float>& scratch,
+                 std::vector<std::uint32_t>& scratchIds, std::vector<std::uint8_t>& scratchFlags)
+    {
+        const std::size_t n = order.size();
+        scratch.resize(n);
+        for (auto* v : {&px, &py, &vx, &vy, &heading, &speed, &stuckTime, &goalDistance}) {
+            for (std::size_t k = 0; k < n; ++k)
+                scratch[k] = (*v)[order[k]];
+            v->swap(scratch);
+        }
+        scratchIds.resize(n);
+        for (std::size_t k = 0; k < n; ++k)
+            scratchIds[k] = id[order[k]];
+        id.swap(scratchIds);
+        scratchFlags.resize(n);
+        for (std::size_t k = 0; k < n; ++k)
+            scratchFlags[k] = flags[order[k]];
+        flags.swap(scratchFlags);
     }
 
     /// Copies the current state into the next-state buffers (agents a plan leaves alone
@@ -70,7 +100,7 @@ struct AgentArrays
 
     std::size_t memoryBytes() const
     {
-        std::size_t bytes = flags.capacity();
+        std::size_t bytes = flags.capacity() + id.capacity() * sizeof(std::uint32_t);
         for (auto* v : {&px, &py, &vx, &vy, &heading, &speed, &stuckTime, &goalDistance, &nx,
                         &ny, &nvx, &nvy, &nheading, &nspeed})
             bytes += v->capacity() * sizeof(float);

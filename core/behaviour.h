@@ -146,6 +146,12 @@ public:
         (void)i;
         return true;
     }
+    /// Whether the world may keep this group's agents in cell order (agent 0 always stays
+    /// agent 0). A behaviour that says yes and keeps per-agent state of its own moves that
+    /// state in permuteAgents().
+    virtual bool allowsReordering() const { return false; }
+    /// The agents were reordered: agent order[k] is now agent k.
+    virtual void permuteAgents(const std::vector<std::uint32_t>& order) { (void)order; }
     /// Extra bytes this behaviour holds for its agents (bench: bytes per agent).
     virtual std::size_t memoryBytes() const { return 0; }
     /// Extra state folded into World::stateHash (e.g. worm joints).

@@ -79,9 +79,9 @@ const F kFishFields[] = {
 };
 
 constexpr float kWallWeight = 2.0f; // feelers beat the band: a school must not pile into walls
-// A free fish wanders at most about this far (m) from where it was placed, so the player
+// A free fish wanders at most about this far (m) from where it was placed (half a pick radius), so the player
 // finds it where the designer put it.
-constexpr float kIdleTether = 1.0f;
+constexpr float kIdleTether = 0.5f;
 
 } // namespace
 
@@ -132,6 +132,18 @@ void FishSchoolBehaviour::hashState(std::uint64_t& h) const
 {
     hashVector(h, m_homeX);
     hashVector(h, m_homeY);
+}
+
+void FishSchoolBehaviour::permuteAgents(const std::vector<std::uint32_t>& order)
+{
+    if (m_homeX.size() != order.size())
+        return; // not set up yet: the next plan starts them afresh
+    for (auto* v : {&m_homeX, &m_homeY}) {
+        m_sortedVx.resize(order.size());
+        for (std::size_t k = 0; k < order.size(); ++k)
+            m_sortedVx[k] = (*v)[order[k]];
+        v->swap(m_sortedVx);
+    }
 }
 
 void FishSchoolBehaviour::plan(Group& group, const StepContext& ctx)

@@ -54,6 +54,8 @@ public:
     bool isActive(const Group& group, std::size_t i) const override;
     std::size_t memoryBytes() const override;
     void hashState(std::uint64_t& h) const override;
+    bool allowsReordering() const override { return true; }
+    void permuteAgents(const std::vector<std::uint32_t>& order) override;
     const FishSchoolParams& params() const { return m_params; }
 
 private:

@@ -34,6 +34,7 @@ class SwarmBehaviour final : public Behaviour
 public:
     void setParams(const ParamValues& values) override;
     void plan(Group& group, const StepContext& ctx) override;
+    bool allowsReordering() const override { return true; }
     float queryRadius() const override { return m_params.minAllowedRadius; }
     float bodyRadius() const override { return m_params.radius; }
     float keepDistance() const override { return 0.8f * m_params.minAllowedRadius; }

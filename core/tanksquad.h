@@ -43,6 +43,7 @@ class TankSquadBehaviour final : public Behaviour
 public:
     void setParams(const ParamValues& values) override;
     void plan(Group& group, const StepContext& ctx) override;
+    bool allowsReordering() const override { return true; }
     float queryRadius() const override { return m_params.keepDistance; }
     float bodyRadius() const override { return m_params.radius; }
     float keepDistance() const override { return 2.0f * m_params.radius; }

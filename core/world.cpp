@@ -202,8 +202,28 @@ double World::param(int groupIndex, const std::string& key) const
 
 void World::rebuildIndexes()
 {
+    // Every few steps, groups whose behaviour allows it are stored in cell order: a cell's
+    // agents, and the cells next to it, then sit together in memory, so the neighbour loops
+    // and the agents' own state stay in cache at 100,000 agents. Agent 0 stays agent 0 (the
+    // player, a leader); AgentArrays::id keeps each agent's identity.
+    constexpr std::uint64_t kReorderInterval = 16;
+    const bool reorder = m_step % kReorderInterval == 0;
     for (auto& group : m_groups) {
         AgentArrays& a = group->agents;
+        if (reorder && a.size() > 2 && group->behaviour->allowsReordering()) {
+            group->grid.build(a.px.data(), a.py.data(), a.size(), 0.5f * group->behaviour->queryRadius());
+            const std::size_t n = a.size();
+            m_order.resize(n);
+            m_order[0] = 0;
+            std::size_t next = 1;
+            for (std::size_t k = 0; k < n; ++k) {
+                const std::uint32_t i = group->grid.sortedIndex(static_cast<std::uint32_t>(k));
+                if (i != 0)
+                    m_order[next++] = i;
+            }
+            a.permute(m_order, m_permuteScratch, m_permuteIds, m_permuteFlags);
+            group->behaviour->permuteAgents(m_order);
+        }
         // Cells of half the query radius: a query then scans ~6 r^2 instead of ~9 r^2.
         group->grid.build(a.px.data(), a.py.data(), a.size(), 0.5f * group->behaviour->queryRadius());
         group->bruteForce.build(a.px.data(), a.py.data(), a.size(), 0.0f);
@@ -436,7 +456,9 @@ std::uint64_t World::stateHash() const
 
 std::size_t World::memoryBytes() const
 {
-    std::size_t bytes = m_nearestScratch.capacity() * sizeof(float) + m_activeScratch.capacity();
+    std::size_t bytes = m_nearestScratch.capacity() * sizeof(float) + m_activeScratch.capacity() +
+                        m_order.capacity() * sizeof(std::uint32_t) + m_permuteScratch.capacity() * sizeof(float) +
+                        m_permuteIds.capacity() * sizeof(std::uint32_t) + m_permuteFlags.capacity();
     for (const auto& group : m_groups)
         bytes += group->agents.memoryBytes() + group->grid.memoryBytes() + group->behaviour->memoryBytes();
     return bytes;

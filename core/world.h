@@ -94,6 +94,11 @@ private:
     bool m_metricsEnabled = true;
     NeighbourSearch m_search = NeighbourSearch::Grid;
     bool m_indexesDirty = true;
+    // Reordering agents into cell order (every kReorderInterval steps) and its scratch.
+    std::vector<std::uint32_t> m_order;
+    std::vector<float> m_permuteScratch;
+    std::vector<std::uint32_t> m_permuteIds;
+    std::vector<std::uint8_t> m_permuteFlags;
     std::vector<float> m_nearestScratch;        ///< per agent, reused by computeMetrics
     std::vector<std::uint8_t> m_activeScratch;  ///< per agent, reused by computeMetrics
 };

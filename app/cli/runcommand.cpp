@@ -277,8 +277,10 @@ public:
             const Group& group = world.group(g);
             const std::string name = csvField(group.name);
             const AgentArrays& a = group.agents;
+            // `agent` is the agent's stable id: the world keeps agents in cell order, so an
+            // agent's index may change between steps.
             for (std::size_t i = 0; i < a.size(); ++i)
-                appendRow(out, step, name, i, a.px[i], a.py[i], a.heading[i], a.speed[i]);
+                appendRow(out, step, name, a.id[i], a.px[i], a.py[i], a.heading[i], a.speed[i]);
             m_file.flushIfLarge();
         }
         const PlayerState& player = world.player();

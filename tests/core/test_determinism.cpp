@@ -74,9 +74,9 @@ QString hex(std::uint64_t h) { return QStringLiteral("%1").arg(h, 16, 16, QLatin
 std::uint64_t pinnedHash(BehaviourKind kind)
 {
     switch (kind) {
-    case BehaviourKind::FishSchool: return 0x2cbdf32a2397956bull;
-    case BehaviourKind::TankSquad: return 0x957dc5dad040a07cull;
-    case BehaviourKind::Swarm: return 0x57f82d5395bf5848ull;
+    case BehaviourKind::FishSchool: return 0x9efeafe9af476536ull;
+    case BehaviourKind::TankSquad: return 0xa73a6049bec2a878ull;
+    case BehaviourKind::Swarm: return 0xf9f0d75d41fefd36ull;
     case BehaviourKind::LeaderFollow: return 0xa9da08a31d4f8c32ull;
     case BehaviourKind::Worm: return 0x08b0e0a2a74b46f8ull;
     }
