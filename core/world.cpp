@@ -320,8 +320,8 @@ void World::commitGroup(Group& group)
         const float reach = m_geometry->clearance(from);
         if (moved2 > 0.0f && moved2 >= reach * reach && m_geometry->segmentCrosses(from, to))
             ++crossings;
-        const float speed = std::sqrt(a.nvx[i] * a.nvx[i] + a.nvy[i] * a.nvy[i]);
-        if (speed < kStuckSpeed && !(a.flags[i] & kAgentAtGoal))
+        const float speed2 = a.nvx[i] * a.nvx[i] + a.nvy[i] * a.nvy[i];
+        if (speed2 < kStuckSpeed * kStuckSpeed && !(a.flags[i] & kAgentAtGoal))
             a.stuckTime[i] += m_dt;
         else
             a.stuckTime[i] = 0.0f;
