@@ -33,41 +33,16 @@ double benchWormLength()
     return kBenchWormSegments * defaultParam(BehaviourKind::Worm, "minSegmentLength");
 }
 
-/// Arena area per agent, m^2, for a realistic density of each family.
-double areaPerAgent(BehaviourKind kind)
+/// A default group of `kind` as the bench runs it (worms kBenchWormSegments segments long).
+GroupDesc benchGroup(BehaviourKind kind)
 {
-    switch (kind) {
-    case BehaviourKind::FishSchool: {
-        // The density a settled school has: a hexagonal lattice at the middle of the keep
-        // band (about 2.8 m^2 per fish at the default 1.6-2.0 m band; ~10 school mates
-        // within the default 3 m neighbour radius).
-        const double mid = 0.5 * (defaultParam(kind, "keepMinDistance") + defaultParam(kind, "keepMaxDistance"));
-        return 0.8660254 * mid * mid;
-    }
-    case BehaviourKind::Swarm: {
-        // R-spaced: one enemy per R x R, so each has ~3 neighbours inside R to push against.
-        const double r = defaultParam(kind, "minAllowedRadius");
-        return r * r;
-    }
-    case BehaviourKind::TankSquad: {
-        // Tanks three body radii apart: ~5 neighbours inside keepDistance, no overlap.
-        const double s = 3.0 * defaultParam(kind, "radius");
-        return s * s;
-    }
-    case BehaviourKind::LeaderFollow: {
-        // Followers about one separation radius apart around their leader.
-        const double s = 1.5 * defaultParam(kind, "separationRadius");
-        return s * s;
-    }
-    case BehaviourKind::Worm: {
-        // A worm's body fills a square half its length wide: bodies overlap their neighbours'
-        // squares a little, as in a crowded level.
-        const double half = 0.5 * benchWormLength();
-        return half * half;
-    }
-    }
-    return 4.0;
+    GroupDesc group = makeDefaultGroup(kind, "bench");
+    if (kind == BehaviourKind::Worm)
+        setParam(group, "length", benchWormLength());
+    return group;
 }
+
+double areaPerAgentOf(BehaviourKind kind) { return areaPerAgent(benchGroup(kind)); }
 
 struct Box
 {
@@ -177,6 +152,46 @@ int addFollowGroups(SceneDesc& scene, int agents, double tile, const std::vector
 
 } // namespace
 
+double areaPerAgent(const GroupDesc& group)
+{
+    const auto& specs = paramSpecs(group.kind);
+    auto param = [&](const char* key) {
+        const int index = paramIndex(specs, key);
+        if (index < 0)
+            return 0.0;
+        const auto i = static_cast<std::size_t>(index);
+        return i < group.params.size() ? group.params[i] : specs[i].defaultValue;
+    };
+    switch (group.kind) {
+    case BehaviourKind::FishSchool: {
+        // About 2.8 m^2 per fish at the default 1.6-2.0 m band: ~10 school mates within the
+        // default 3 m neighbour radius.
+        const double mid = 0.5 * (param("keepMinDistance") + param("keepMaxDistance"));
+        return 0.8660254 * mid * mid;
+    }
+    case BehaviourKind::Swarm: {
+        // One enemy per R x R: each has ~3 neighbours inside R to push against.
+        const double r = param("minAllowedRadius");
+        return r * r;
+    }
+    case BehaviourKind::TankSquad: {
+        // ~5 neighbours inside keepDistance, no overlap.
+        const double s = 3.0 * param("radius");
+        return s * s;
+    }
+    case BehaviourKind::LeaderFollow: {
+        const double s = 1.5 * param("separationRadius");
+        return s * s;
+    }
+    case BehaviourKind::Worm: {
+        // Bodies overlap their neighbours' squares a little, as in a crowded level.
+        const double half = 0.5 * param("length");
+        return half * half;
+    }
+    }
+    return 4.0;
+}
+
 SceneDesc makeBenchScene(BehaviourKind kind, int agents, std::uint64_t seed)
 {
     agents = std::max(agents, 1);
@@ -187,8 +202,8 @@ SceneDesc makeBenchScene(BehaviourKind kind, int agents, std::uint64_t seed)
     scene.player.enabled = false;
 
     const double followTile =
-        std::sqrt(kBenchFollowGroupSize * areaPerAgent(BehaviourKind::LeaderFollow));
-    double side = std::max(kMinSide, std::sqrt(agents * areaPerAgent(kind)));
+        std::sqrt(kBenchFollowGroupSize * areaPerAgentOf(BehaviourKind::LeaderFollow));
+    double side = std::max(kMinSide, std::sqrt(agents * areaPerAgentOf(kind)));
     if (kind == BehaviourKind::LeaderFollow) {
         // Whole tiles, with room for the groups plus the tiles the geometry takes (about 4 %
         // of a large arena, more of a small one).

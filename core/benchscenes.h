@@ -19,6 +19,13 @@ constexpr int kBenchFollowGroupSize = 20;
 /// Worm bench: each worm is this many minimum-length segments long.
 constexpr int kBenchWormSegments = 32;
 
+/// Arena area per agent, m^2, for the density a group of this family runs at in a game, from
+/// the group's own parameters: a settled school on a hexagonal lattice at the middle of its
+/// keep band, a swarm R apart, tanks three body radii apart, followers 1.5 separation radii
+/// apart, a worm in a square half its length wide. The bench and the editor's stress scene
+/// size their arenas with it.
+double areaPerAgent(const GroupDesc& group);
+
 /// A scene of `agents` agents of family `kind` (for worms: `agents` worms of
 /// kBenchWormSegments segments), seeded with `seed`. `agents` >= 1. The scene passes
 /// validateScene(). For the fish school and the swarm the player is enabled (it leads the

@@ -1,5 +1,7 @@
 #include "stressscene.h"
 
+#include "benchscenes.h"
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -8,47 +10,6 @@
 namespace shoal::ui {
 
 namespace {
-
-double paramOf(const GroupDesc& group, const char* key)
-{
-    const auto& specs = paramSpecs(group.kind);
-    const int index = paramIndex(specs, key);
-    if (index < 0)
-        return 0.0;
-    const auto i = static_cast<std::size_t>(index);
-    return i < group.params.size() ? group.params[i] : specs[i].defaultValue;
-}
-
-/// Arena area per agent, m^2, for the density each family runs at in a game (the same
-/// reasoning as the CLI bench's scenes: a settled school on a hexagonal lattice at the
-/// middle of its keep band, a swarm R apart, tanks three body radii apart, followers 1.5
-/// separation radii apart, a worm in a square half its length wide).
-double areaPerAgent(const GroupDesc& group)
-{
-    switch (group.kind) {
-    case BehaviourKind::FishSchool: {
-        const double mid = 0.5 * (paramOf(group, "keepMinDistance") + paramOf(group, "keepMaxDistance"));
-        return 0.8660254 * mid * mid;
-    }
-    case BehaviourKind::Swarm: {
-        const double r = paramOf(group, "minAllowedRadius");
-        return r * r;
-    }
-    case BehaviourKind::TankSquad: {
-        const double s = 3.0 * paramOf(group, "radius");
-        return s * s;
-    }
-    case BehaviourKind::LeaderFollow: {
-        const double s = 1.5 * paramOf(group, "separationRadius");
-        return s * s;
-    }
-    case BehaviourKind::Worm: {
-        const double half = 0.5 * paramOf(group, "length");
-        return half * half;
-    }
-    }
-    return 4.0;
-}
 
 int tileGroupSize(BehaviourKind kind)
 {
