@@ -159,19 +159,11 @@ void TankSquadBehaviour::planWith(Group& group, const StepContext& ctx)
         float gapAhead = keepDistance;
         float gapBehind = keepDistance;
         bool parkedAhead = false; // the nearest tank in front is parked
+        const float inverseKeep = 1.0f / keepDistance;
+        const float hull = 2.0f * p.radius;
         search.forEachSlotWithin(pos, keepDistance, [&](std::uint32_t slot, float dx, float dy, float d2) {
             if (slot == k)
                 return;
-            const float along = -(dx * forward.x + dy * forward.y); // > 0: the other is in front
-            if (along * along > 0.25f * d2) { // within 60 degrees of the nose or the tail
-                const float gap = std::sqrt(d2) - 2.0f * p.radius;
-                if (along > 0.0f) {
-                    if (gap < gapAhead)
-                        parkedAhead = (m_sortedFlags[slot] & kAgentArrived) != 0;
-                    gapAhead = std::min(gapAhead, gap);
-                } else
-                    gapBehind = std::min(gapBehind, gap);
-            }
             align.x += m_sortedVx[slot];
             align.y += m_sortedVy[slot];
             if (d2 < 1e-12f) {
@@ -181,9 +173,21 @@ void TankSquadBehaviour::planWith(Group& group, const StepContext& ctx)
                 return;
             }
             const float d = std::sqrt(d2);
-            const float s = (1.0f - d / keepDistance) / d;
+            const float inverseD = 1.0f / d;
+            const float s = (1.0f - d * inverseKeep) * inverseD;
             keep.x += dx * s;
             keep.y += dy * s;
+            const float along = -(dx * forward.x + dy * forward.y); // > 0: the other is in front
+            if (along * along > 0.25f * d2) { // within 60 degrees of the nose or the tail
+                const float gap = d - hull;
+                if (along > 0.0f) {
+                    if (gap < gapAhead)
+                        parkedAhead = (m_sortedFlags[slot] & kAgentArrived) != 0;
+                    gapAhead = std::min(gapAhead, gap);
+                } else {
+                    gapBehind = std::min(gapBehind, gap);
+                }
+            }
             if (!targetMoved && dist < parkRadius && (m_sortedFlags[slot] & kAgentArrived)) {
                 const Vec2 other{pos.x - dx, pos.y - dy};
                 if (distanceSquared(other, target) < dist * dist)
