@@ -1,0 +1,110 @@
+// The main window's menus do what they say: View > Overlays turns each overlay on and off
+// (and follows changes made elsewhere), the scope entries switch between the selected groups
+// and all groups, and the Simulation menu's Play/Step/Restart drive the running world.
+
+#include "document.h"
+#include "mainwindow.h"
+#include "overlayoptions.h"
+#include "simulationcontroller.h"
+
+#include <QMenuBar>
+#include <QStandardPaths>
+#include <QTest>
+
+using namespace shoal;
+using namespace shoal::ui;
+
+namespace {
+
+QMenu* menuNamed(const QList<QAction*>& actions, const QString& text)
+{
+    for (QAction* action : actions)
+        if (action->menu() && action->text().remove(QLatin1Char('&')) == text)
+            return action->menu();
+    return nullptr;
+}
+
+QAction* actionNamed(QMenu* menu, const QString& text)
+{
+    for (QAction* action : menu->actions())
+        if (action->text().remove(QLatin1Char('&')).section(QLatin1Char('\t'), 0, 0) == text)
+            return action;
+    return nullptr;
+}
+
+} // namespace
+
+class TestMainWindow : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setApplicationName(QStringLiteral("shoal-test-mainwindow"));
+    }
+
+    void overlaysMenuTogglesEachOverlay()
+    {
+        MainWindow window;
+        QVERIFY(window.openDemo());
+        QMenu* view = menuNamed(window.menuBar()->actions(), QStringLiteral("View"));
+        QVERIFY(view);
+        QMenu* overlays = menuNamed(view->actions(), QStringLiteral("Overlays"));
+        QVERIFY(overlays);
+        OverlayOptions* options = window.overlayOptions();
+        for (const OverlayOptions::Entry& entry : OverlayOptions::entries()) {
+            QAction* action = actionNamed(overlays, entry.label);
+            QVERIFY2(action, qPrintable(entry.label));
+            QVERIFY(!options->isEnabled(entry.overlay));
+            action->trigger();
+            QVERIFY(options->isEnabled(entry.overlay));
+            action->trigger();
+            QVERIFY(!options->isEnabled(entry.overlay));
+            // A change made elsewhere shows in the menu, without feeding back.
+            options->setEnabled(entry.overlay, true);
+            QVERIFY(action->isChecked());
+            options->setEnabled(entry.overlay, false);
+            QVERIFY(!action->isChecked());
+        }
+        QAction* all = actionNamed(overlays, QStringLiteral("For All Groups"));
+        QAction* selected = actionNamed(overlays, QStringLiteral("For Selected Groups"));
+        QVERIFY(all && selected);
+        all->trigger();
+        QCOMPARE(options->scope(), OverlayOptions::Scope::AllGroups);
+        selected->trigger();
+        QCOMPARE(options->scope(), OverlayOptions::Scope::SelectedGroups);
+    }
+
+    void simulationMenuDrivesTheWorld()
+    {
+        MainWindow window;
+        QVERIFY(window.openDemo());
+        QMenu* simulation = menuNamed(window.menuBar()->actions(), QStringLiteral("Simulation"));
+        QVERIFY(simulation);
+        SimulationController* controller = window.simulation();
+        QVERIFY(controller->world());
+        const int undoSteps = window.document()->undoStack()->count();
+
+        QAction* step = nullptr;
+        QAction* restart = nullptr;
+        for (QAction* action : simulation->actions()) {
+            const QString text = action->text().remove(QLatin1Char('&'));
+            if (text.startsWith(QStringLiteral("Step")))
+                step = action;
+            else if (text.startsWith(QStringLiteral("Restart")))
+                restart = action;
+        }
+        QVERIFY(step && restart);
+        step->trigger();
+        step->trigger();
+        QCOMPARE(controller->world()->stepCount(), std::uint64_t(2));
+        restart->trigger();
+        QCOMPARE(controller->world()->stepCount(), std::uint64_t(0));
+        QCOMPARE(window.document()->undoStack()->count(), undoSteps); // never an edit
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "test_mainwindow.moc"
