@@ -627,32 +627,9 @@ void AgentLayerItem::paintGroup(QPainter* painter, const QRectF& exposed)
         const int dot = diameterPx < 1.5 ? 1 : (diameterPx < 2.5 ? 2 : 3);
         std::size_t playerIndex = n;
         int visible = 0;
-        if (n >= kCanvasMinAgents) {
-            painter->setWorldTransform(transform);
-            const bool onDevice = beginCanvas(painter, exposed);
-            painter->resetTransform();
-            if (onDevice) {
-                std::array<QRgb, kVariantCount> colors;
-                for (int v = 0; v < kVariantCount; ++v)
-                    colors[v] = qPremultiply(dotColor(Variant(v)).rgba());
-                for (std::size_t i = 0; i < n; ++i) {
-                    const float x = a.px[i];
-                    const float y = a.py[i];
-                    if (!everything && !box.contains(x, y))
-                        continue;
-                    const Variant v = variantOf(group, i);
-                    if (v == kPlayer) {
-                        playerIndex = i;
-                        continue;
-                    }
-                    ++visible;
-                    plot(map.x(x, y), map.y(x, y), v == kLeader ? dot + 1 : dot, colors[v]);
-                }
-                endCanvas(painter);
-            }
-        } else {
-            for (auto& points : m_points)
-                points.clear();
+        // Calls f(device x, device y, variant) for every agent in the exposed area except the
+        // player, which is drawn last and on top.
+        const auto forEachDot = [&](auto&& f) {
             for (std::size_t i = 0; i < n; ++i) {
                 const float x = a.px[i];
                 const float y = a.py[i];
@@ -663,8 +640,27 @@ void AgentLayerItem::paintGroup(QPainter* painter, const QRectF& exposed)
                     playerIndex = i;
                     continue;
                 }
-                m_points[v].emplace_back(map.x(x, y), map.y(x, y));
+                f(map.x(x, y), map.y(x, y), v);
             }
+        };
+        if (n >= kCanvasMinAgents) {
+            painter->setWorldTransform(transform);
+            const bool onDevice = beginCanvas(painter, exposed);
+            painter->resetTransform();
+            if (onDevice) {
+                std::array<QRgb, kVariantCount> colors;
+                for (int v = 0; v < kVariantCount; ++v)
+                    colors[v] = qPremultiply(dotColor(Variant(v)).rgba());
+                forEachDot([&](auto dx, auto dy, Variant v) {
+                    ++visible;
+                    plot(dx, dy, v == kLeader ? dot + 1 : dot, colors[v]);
+                });
+                endCanvas(painter);
+            }
+        } else {
+            for (auto& points : m_points)
+                points.clear();
+            forEachDot([&](auto dx, auto dy, Variant v) { m_points[v].emplace_back(dx, dy); });
             // One-pixel dots take the raster engine's fast point path; wider ones are
             // filled squares (wide points go through the general stroker).
             painter->setBrush(Qt::NoBrush);
