@@ -1,5 +1,6 @@
 #include "fishschool.h"
 
+#include "neighbourscan.h"
 #include "statehash.h"
 #include "steering.h"
 
@@ -125,7 +126,7 @@ std::size_t FishSchoolBehaviour::memoryBytes() const
 {
     return m_joined.capacity() * sizeof(std::uint32_t) +
            (m_homeX.capacity() + m_homeY.capacity() + m_sortedVx.capacity() + m_sortedVy.capacity()) * sizeof(float) +
-           m_sortedFlags.capacity();
+           m_sortedActive.capacity() * sizeof(std::uint32_t);
 }
 
 void FishSchoolBehaviour::hashState(std::uint64_t& h) const
@@ -157,6 +158,8 @@ void FishSchoolBehaviour::plan(Group& group, const StepContext& ctx)
 template <class Search>
 void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
 {
+    using V = typename Search::Lanes;
+    using Mask = typename V::Mask;
     const Search& search = neighbourSearch<Search>(group);
     AgentArrays& a = group.agents;
     const FishSchoolParams& p = m_params;
@@ -180,7 +183,8 @@ void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
     // are visited in cell order too, so the clearance grid and the cells stay in cache.
     search.gather(a.vx.data(), m_sortedVx);
     search.gather(a.vy.data(), m_sortedVy);
-    search.gather(a.flags.data(), m_sortedFlags);
+    search.gather(a.flags.data(), m_sortedActive,
+                  [](std::uint8_t f) { return (f & kAgentInSchool) ? ~0u : 0u; });
 
     for (std::size_t k = 0; k < n; ++k) {
         const std::size_t i = search.sortedIndex(static_cast<std::uint32_t>(k));
@@ -223,47 +227,64 @@ void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
             continue;
         }
 
-        // One pass over the school neighbours within the radius (the player included):
-        // alignment (v2) sums their velocities; the band rule (v1) needs the nearest distance,
-        // how many sit within keepMaxDistance, the push away from those nearer than the middle
-        // of the band and the centre of those beyond it. No per-neighbour sorting: this loop
-        // is most of a step's cost.
+        // One pass over the school neighbours within the radius (the player included),
+        // a lane of candidates at a time: alignment (v2) sums their velocities; the band
+        // rule (v1) needs the nearest distance, how many sit within keepMaxDistance, the push
+        // away from those nearer than the middle of the band and the centre of those beyond
+        // it. No per-neighbour sorting: this loop is most of a step's cost.
         const float keepMin = p.keepMinDistance;
         const float keepMax = p.keepMaxDistance;
         const float mid = 0.5f * (keepMin + keepMax);
         const float mid2 = mid * mid;
         const float keepMax2 = keepMax * keepMax;
-        Vec2 align;
-        Vec2 repel;
-        Vec2 farOffset;
+        const V one(1.0f);
+        const V vInverseMid(1.0f / mid);
+        const V vMid2(mid2);
+        const V vKeepMax2(keepMax2);
+        const V vRepelScale(mid / keepMin);
+        const V vTouching(1e-12f);
+        V alignX, alignY, repelX, repelY, farX, farY;
+        V nearest2(std::numeric_limits<float>::max());
         int neighbours = 0;
         int withinKeepMax = 0;
         int far = 0;
-        float nearest2 = std::numeric_limits<float>::max();
-        search.forEachSlotWithin(pos, p.neighborRadius, [&](std::uint32_t slot, float dx, float dy, float d2) {
-            if (slot == k || !(m_sortedFlags[slot] & kAgentInSchool))
-                return;
-            ++neighbours;
-            align.x += m_sortedVx[slot];
-            align.y += m_sortedVy[slot];
-            nearest2 = std::min(nearest2, d2);
-            withinKeepMax += d2 <= keepMax2 ? 1 : 0;
-            if (d2 >= mid2) {
-                farOffset.x += dx;
-                farOffset.y += dy;
-                ++far;
-            } else if (d2 < 1e-12f) {
+        Vec2 split; // neighbours exactly on top of this fish (rare)
+        scanNeighbours(search, pos, p.neighborRadius, static_cast<std::uint32_t>(k),
+                       [&](std::uint32_t slot, V dx, V dy, V d2, Mask in) SHOAL_FORCE_INLINE {
+            in = in & V::loadMask(m_sortedActive.data() + slot);
+            neighbours += laneCount(in);
+            alignX += masked(in, V::load(m_sortedVx.data() + slot));
+            alignY += masked(in, V::load(m_sortedVy.data() + slot));
+            nearest2 = min(nearest2, select(in, d2, nearest2));
+            withinKeepMax += laneCount(in & (d2 <= vKeepMax2));
+            const Mask beyondMid = in & (d2 >= vMid2);
+            far += laneCount(beyondMid);
+            farX += masked(beyondMid, dx);
+            farY += masked(beyondMid, dy);
+            const Mask inner = andNot(beyondMid, in);
+            const Mask touching = inner & (d2 < vTouching);
+            const Mask pushing = andNot(touching, inner);
+            // Away, the harder the closer: (1 - d / mid) * mid / keepMin along the unit offset.
+            const V d = sqrt(select(pushing, d2, one));
+            const V s = (one / d - vInverseMid) * vRepelScale;
+            repelX += masked(pushing, dx * s);
+            repelY += masked(pushing, dy * s);
+            if (any(touching)) {
                 // Exactly on top of each other: split along a fixed, per-pair direction.
-                const std::uint32_t j = search.sortedIndex(slot);
-                repel += fromAngle(signedNoise(ctx.seed, i < j ? i : j, i < j ? j : i, 2) * kPi) *
-                         (i < j ? 1.0f : -1.0f);
-            } else {
-                const float d = std::sqrt(d2);
-                const float s = (1.0f - d / mid) / d * (mid / keepMin); // away
-                repel.x += dx * s;
-                repel.y += dy * s;
+                const int bits = laneBits(touching);
+                for (int l = 0; l < V::kWidth; ++l) {
+                    if (!(bits & (1 << l)))
+                        continue;
+                    const std::uint32_t j = search.sortedIndex(slot + static_cast<std::uint32_t>(l));
+                    split += fromAngle(signedNoise(ctx.seed, i < j ? i : j, i < j ? j : i, 2) * kPi) *
+                             (i < j ? 1.0f : -1.0f);
+                }
             }
         });
+        const Vec2 align{alignX.sum(), alignY.sum()};
+        const Vec2 repel = Vec2{repelX.sum(), repelY.sum()} + split;
+        const Vec2 farOffset{farX.sum(), farY.sum()};
+        const float nearestSquared = minLane(nearest2);
         // Too close beats too far: while a neighbour is inside keepMinDistance the fish only
         // makes room; otherwise, unless at least half of its nearest neighborCount already sit
         // within keepMaxDistance, it closes up on the far ones. Each, once started, carries on
@@ -272,7 +293,7 @@ void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
         // lets the pull of the many far neighbours squeeze the nearest to the inner edge.
         Vec2 keep;
         if (neighbours > 0) {
-            const float nearestD = std::sqrt(nearest2);
+            const float nearestD = std::sqrt(nearestSquared);
             const int watched = std::min(neighbours, static_cast<int>(p.neighborCount));
             const bool makingRoom = (flags & kAgentMakingRoom) ? nearestD < mid : nearestD < keepMin;
             const bool closingUp = !makingRoom && ((flags & kAgentClosingUp) ? nearestD > mid

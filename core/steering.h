@@ -50,12 +50,15 @@ struct DriveSettings
     float maxTurn = 0.05f;     ///< rotateSpeed * dt, rad
     float maxTurnCos = 1.0f;   ///< cos(maxTurn): a full-rate turn is a rotation, no trig per agent
     float maxTurnSin = 0.0f;
+    float deadZoneCos = 1.0f;  ///< cos(turnDeadZone): the angle tests compare cosines
 };
 
 inline DriveSettings driveSettings(float rotateSpeed, float turnDeadZone, float turnSlowdown, float dt)
 {
-    DriveSettings settings{rotateSpeed, turnDeadZone, turnSlowdown, rotateSpeed * dt, 1.0f, 0.0f};
+    DriveSettings settings{rotateSpeed, turnDeadZone, turnSlowdown, rotateSpeed * dt, 1.0f, 0.0f, 1.0f};
     sinCos(settings.maxTurn, settings.maxTurnSin, settings.maxTurnCos);
+    float deadZoneSin;
+    sinCos(turnDeadZone, deadZoneSin, settings.deadZoneCos);
     return settings;
 }
 
@@ -82,17 +85,18 @@ inline DriveResult drive(float heading, Vec2 forward, Vec2 direction, float crui
     const Vec2 facing = reverse ? -forward : forward;
     const float sine = cross(facing, wanted);
     const float cosine = dot(facing, wanted);
-    const float error = fastAtan2(sine, cosine);
-    const float absError = std::fabs(error);
-    if (absError > settings.turnDeadZone) {
+    // The angle between heading and wish is in [0, pi], where cosine falls monotonically:
+    // the dead-zone and full-rate tests compare cosines, and only a turn smaller than one
+    // step's worth needs the angle itself (one atan2 saved for almost every agent).
+    if (cosine < settings.deadZoneCos) {
         // Never overshoot the wanted heading in one step: that is what makes a drive shake.
-        if (absError <= settings.maxTurn) {
-            result.heading = heading + error;
+        if (cosine >= settings.maxTurnCos) {
+            result.heading = heading + fastAtan2(sine, cosine);
             result.forward = reverse ? -wanted : wanted;
         } else {
-            const float s = error > 0 ? settings.maxTurnSin : -settings.maxTurnSin;
-            result.heading = heading + (error > 0 ? settings.maxTurn : -settings.maxTurn);
-            result.forward = rotated(forward, settings.maxTurnCos, s);
+            const bool left = !(sine < 0.0f);
+            result.heading = heading + (left ? settings.maxTurn : -settings.maxTurn);
+            result.forward = rotated(forward, settings.maxTurnCos, left ? settings.maxTurnSin : -settings.maxTurnSin);
         }
         if (result.heading > kPi || result.heading <= -kPi)
             result.heading = wrapAngle(result.heading);

@@ -44,8 +44,11 @@ void UniformGrid::build(const float* xs, const float* ys, std::size_t count, flo
     m_cellStart.assign(cells + 1, 0u);
     m_cellOf.resize(count);
     m_sortedIndex.resize(count);
-    m_sortedX.resize(count);
-    m_sortedY.resize(count);
+    // Padded so four-lane loads at the last slots stay in bounds (the lanes are masked off).
+    m_sortedX.resize(count + kLanePadding);
+    m_sortedY.resize(count + kLanePadding);
+    for (std::size_t k = count; k < count + kLanePadding; ++k)
+        m_sortedX[k] = m_sortedY[k] = 0.0f;
 
     for (std::size_t i = 0; i < count; ++i) {
         const int cx = std::min(cellCoord(xs[i] - m_originX), m_cols - 1);

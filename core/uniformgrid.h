@@ -1,9 +1,9 @@
 #pragma once
 /// Uniform grid for neighbour queries, rebuilt every step by counting sort into flat arrays.
-/// Cell size = the largest query radius, so a query visits at most 3 x 3 cells. Points are
-/// copied in cell order (sortedX/Y) so a query walks contiguous memory. No allocation after
-/// the first build at a given size.
+/// Points are copied in cell order (sortedX/Y) so a query walks contiguous memory, one run of
+/// slots per grid row. No allocation after the first build at a given size.
 
+#include "lanes.h"
 #include "vec2.h"
 
 #include <cmath>
@@ -38,9 +38,26 @@ public:
     template <class F>
     void forEachSlotWithin(Vec2 p, float radius, F&& f) const
     {
+        const float r2 = radius * radius;
+        forEachRange(p, radius, [&](std::uint32_t begin, std::uint32_t end) {
+            for (std::uint32_t k = begin; k < end; ++k) {
+                const float dx = p.x - m_sortedX[k];
+                const float dy = p.y - m_sortedY[k];
+                const float d2 = dx * dx + dy * dy;
+                if (d2 <= r2)
+                    f(k, dx, dy, d2);
+            }
+        });
+    }
+
+    /// Calls f(begin, end) for each run of slots that may hold points within `radius` of p:
+    /// one run per grid row the query's box overlaps (the cells of a row are contiguous after
+    /// the counting sort). The kernels in neighbourscan.h test these runs four at a time.
+    template <class F>
+    SHOAL_FORCE_INLINE void forEachRange(Vec2 p, float radius, F&& f) const
+    {
         if (m_count == 0)
             return;
-        const float r2 = radius * radius;
         // Visit exactly the cells the query's bounding box overlaps, clipped to the grid (the
         // box is padded a hair so rounding can never drop a point at exactly `radius`).
         const float reach = radius * 1.0001f + 1e-5f;
@@ -58,24 +75,38 @@ public:
             const std::uint32_t rowBase = static_cast<std::uint32_t>(y) * m_cols;
             const std::uint32_t begin = m_cellStart[rowBase + x0];
             const std::uint32_t end = m_cellStart[rowBase + x1 + 1];
-            // Cells of one row are contiguous after the counting sort: one loop per row.
-            for (std::uint32_t k = begin; k < end; ++k) {
-                const float dx = p.x - m_sortedX[k];
-                const float dy = p.y - m_sortedY[k];
-                const float d2 = dx * dx + dy * dy;
-                if (d2 <= r2)
-                    f(k, dx, dy, d2);
-            }
+            if (begin < end)
+                f(begin, end);
         }
     }
 
-    /// Copies a per-point attribute into cell order: dst[k] = src[sortedIndex(k)].
+    /// Point coordinates in slot order, readable kLanePadding past size().
+    const float* slotX() const { return m_sortedX.data(); }
+    const float* slotY() const { return m_sortedY.data(); }
+    /// Kernels over this grid take four slots at a time.
+    using Lanes = Float4;
+
+    /// Copies a per-point attribute into cell order: dst[k] = src[sortedIndex(k)], followed
+    /// by kLanePadding zeros so lane loads at the end stay in bounds.
     template <class T>
     void gather(const T* src, std::vector<T>& dst) const
     {
-        dst.resize(m_count);
+        dst.resize(m_count + kLanePadding);
         for (std::size_t k = 0; k < m_count; ++k)
             dst[k] = src[m_sortedIndex[k]];
+        for (std::size_t k = m_count; k < m_count + kLanePadding; ++k)
+            dst[k] = T{};
+    }
+
+    /// Same, through `convert`: dst[k] = convert(src[sortedIndex(k)]) (padding: U{}).
+    template <class T, class U, class Convert>
+    void gather(const T* src, std::vector<U>& dst, Convert convert) const
+    {
+        dst.resize(m_count + kLanePadding);
+        for (std::size_t k = 0; k < m_count; ++k)
+            dst[k] = convert(src[m_sortedIndex[k]]);
+        for (std::size_t k = m_count; k < m_count + kLanePadding; ++k)
+            dst[k] = U{};
     }
 
     std::size_t size() const { return m_count; }
@@ -143,10 +174,28 @@ public:
         }
     }
 
+    template <class F>
+    SHOAL_FORCE_INLINE void forEachRange(Vec2 /*p*/, float /*radius*/, F&& f) const
+    {
+        if (m_count > 0)
+            f(0u, static_cast<std::uint32_t>(m_count));
+    }
+    const float* slotX() const { return m_xs; }
+    const float* slotY() const { return m_ys; }
+    /// Kernels over the reference take one pair at a time, as the seed's loop does.
+    using Lanes = Float1;
+
     template <class T>
     void gather(const T* src, std::vector<T>& dst) const
     {
         dst.assign(src, src + m_count);
+    }
+    template <class T, class U, class Convert>
+    void gather(const T* src, std::vector<U>& dst, Convert convert) const
+    {
+        dst.resize(m_count);
+        for (std::size_t k = 0; k < m_count; ++k)
+            dst[k] = convert(src[k]);
     }
     std::uint32_t sortedIndex(std::uint32_t k) const { return k; }
     std::size_t size() const { return m_count; }

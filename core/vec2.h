@@ -2,6 +2,8 @@
 /// 2D vector maths in metres, shared by every behaviour. Plain float so it maps onto b2Vec2.
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 
 namespace shoal {
 
@@ -50,6 +52,26 @@ constexpr float cross(Vec2 a, Vec2 b) { return a.x * b.y - a.y * b.x; }
 inline float distance(Vec2 a, Vec2 b) { return (a - b).length(); }
 constexpr float distanceSquared(Vec2 a, Vec2 b) { return (a - b).lengthSquared(); }
 
+/// The bits of a float, and back.
+inline std::uint32_t floatBits(float f)
+{
+    std::uint32_t bits;
+    std::memcpy(&bits, &f, sizeof bits);
+    return bits;
+}
+inline float bitsFloat(std::uint32_t bits)
+{
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    return f;
+}
+/// condition ? a : b, computed with bit masks so the compiler emits no branch.
+inline float selectFloat(bool condition, float a, float b)
+{
+    const std::uint32_t mask = 0u - static_cast<std::uint32_t>(condition);
+    return bitsFloat((floatBits(a) & mask) | (floatBits(b) & ~mask));
+}
+
 /// Sine and cosine by Cody-Waite reduction to [-pi/4, pi/4] and short polynomials
 /// (error below 2e-7). Our own rather than libm's: glibc picks a different sincosf on CPUs
 /// with and without FMA, which would break "same scene, same hash" across machines; this
@@ -62,12 +84,15 @@ inline void sinCos(float radians, float& sine, float& cosine)
     const float r2 = r * r;
     const float s = r + r * r2 * (-1.66666672e-1f + r2 * (8.33332818e-3f + r2 * -1.98393906e-4f));
     const float c = 1.0f + r2 * (-0.5f + r2 * (4.16666418e-2f + r2 * (-1.38873830e-3f + r2 * 2.44331568e-5f)));
-    switch (q) {
-    case 0: sine = s; cosine = c; break;
-    case 1: sine = c; cosine = -s; break;
-    case 2: sine = -s; cosine = -c; break;
-    default: sine = -c; cosine = s; break;
-    }
+    // Quadrant q picks (s, c), (c, -s), (-s, -c) or (-c, s): by bit masks rather than a
+    // switch, whose mispredicted branch cost more than the polynomials.
+    const std::uint32_t swap = 0u - static_cast<std::uint32_t>(q & 1);
+    const std::uint32_t sineSign = static_cast<std::uint32_t>(q & 2) << 30;
+    const std::uint32_t cosineSign = static_cast<std::uint32_t>((q + 1) & 2) << 30;
+    const std::uint32_t sBits = floatBits(s);
+    const std::uint32_t cBits = floatBits(c);
+    sine = bitsFloat(((sBits & ~swap) | (cBits & swap)) ^ sineSign);
+    cosine = bitsFloat(((cBits & ~swap) | (sBits & swap)) ^ cosineSign);
 }
 
 /// atan2 by octant reduction and a minimax polynomial (error below 1e-5 rad); plain float
@@ -77,16 +102,16 @@ inline float fastAtan2(float y, float x)
     const float ax = std::fabs(x);
     const float ay = std::fabs(y);
     const float big = ax > ay ? ax : ay;
+    const float small = ax > ay ? ay : ax;
     if (big == 0.0f)
         return 0.0f;
-    const float t = (ax > ay ? ay : ax) / big;
+    const float t = small / big;
     const float t2 = t * t;
-    float a = t * (0.99997726f + t2 * (-0.33262347f + t2 * (0.19354346f + t2 * (-0.11643287f + t2 * (0.05265332f + t2 * -0.01172120f)))));
-    if (ay > ax)
-        a = 1.57079637f - a;
-    if (x < 0.0f)
-        a = 3.14159274f - a;
-    return y < 0.0f ? -a : a;
+    const float a = t * (0.99997726f + t2 * (-0.33262347f + t2 * (0.19354346f + t2 * (-0.11643287f + t2 * (0.05265332f + t2 * -0.01172120f)))));
+    // Unfold the octant without branches (they mispredict on headings in all directions).
+    const float b = selectFloat(ay > ax, 1.57079637f - a, a);
+    const float c = selectFloat(x < 0.0f, 3.14159274f - b, b);
+    return bitsFloat(floatBits(c) ^ (static_cast<std::uint32_t>(y < 0.0f) << 31));
 }
 
 /// Unit vector at angle `radians` from +x.

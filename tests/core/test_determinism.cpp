@@ -74,7 +74,7 @@ QString hex(std::uint64_t h) { return QStringLiteral("%1").arg(h, 16, 16, QLatin
 std::uint64_t pinnedHash(BehaviourKind kind)
 {
     switch (kind) {
-    case BehaviourKind::FishSchool: return 0x9efeafe9af476536ull;
+    case BehaviourKind::FishSchool: return 0xbcad96445bdb51b8ull;
     case BehaviourKind::TankSquad: return 0x5358da90fd9687f7ull;
     case BehaviourKind::Swarm: return 0xf9f0d75d41fefd36ull;
     case BehaviourKind::LeaderFollow: return 0xa9da08a31d4f8c32ull;
