@@ -131,8 +131,13 @@ public:
     /// leave it alone.
     virtual void plan(Group& group, const StepContext& ctx) = 0;
 
-    /// Largest neighbour query radius, m: the grid's cell size.
+    /// Largest neighbour query radius, m.
     virtual float queryRadius() const = 0;
+    /// Cell size of the group's grid, m. Half the query radius by default: a query then
+    /// scans about 6 r^2 instead of 9 r^2 with cells as large as the radius, which pays when
+    /// a query finds many neighbours. A family whose queries find only a few may do better
+    /// with fewer, fuller rows of larger cells.
+    virtual float gridCellSize() const { return 0.5f * queryRadius(); }
     /// Agent body radius, m (penetration metric, wall clearance).
     virtual float bodyRadius() const = 0;
     /// Nearest-neighbour distance below which an agent is "inside keep distance", m.

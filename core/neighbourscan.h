@@ -37,21 +37,27 @@ SHOAL_FORCE_INLINE inline void scanNeighbours(const Search& search, Vec2 p, floa
         kernel(slot, dx, dy, d2, (d2 <= r2) & V::validLanes(slot, end, self));
     };
     search.forEachRange(p, radius, [&](std::uint32_t begin, std::uint32_t end) SHOAL_FORCE_INLINE {
-        std::uint32_t slot = begin;
         if constexpr (V::kWidth > 1) {
+            std::uint32_t slot = begin;
             for (int group = 0; group < kGroupsPerRun; ++group, slot += V::kWidth)
                 lanesAt(slot, end);
             for (; slot < end; slot += V::kWidth)
                 lanesAt(slot, end);
         } else {
-            // The reference: the seed's loop, one pair at a time, skipping those out of range.
-            for (; slot < end; ++slot) {
-                const V dx = px - V::load(xs + slot);
-                const V dy = py - V::load(ys + slot);
-                const V d2 = dx * dx + dy * dy;
-                if (d2.v <= r2.v && slot != self)
-                    kernel(slot, dx, dy, d2, typename V::Mask{true});
-            }
+            // The reference: the seed's loop, one pair at a time, skipping those out of range
+            // (split around `self`, so the loop tests nothing but the distance).
+            auto pairs = [&](std::uint32_t from, std::uint32_t to) SHOAL_FORCE_INLINE {
+                for (std::uint32_t k = from; k < to; ++k) {
+                    const V dx = px - V::load(xs + k);
+                    const V dy = py - V::load(ys + k);
+                    const V d2 = dx * dx + dy * dy;
+                    if (SHOAL_UNLIKELY(d2.v <= r2.v))
+                        kernel(k, dx, dy, d2, typename V::Mask{true});
+                }
+            };
+            const std::uint32_t split = self < begin ? begin : (self < end ? self : end);
+            pairs(begin, split);
+            pairs(split == self ? split + 1 : split, end);
         }
     });
 }

@@ -1,5 +1,6 @@
 #include "swarm.h"
 
+#include "neighbourscan.h"
 #include "steering.h"
 
 #include <cmath>
@@ -84,6 +85,8 @@ void SwarmBehaviour::plan(Group& group, const StepContext& ctx)
 template <class Search>
 void SwarmBehaviour::planWith(Group& group, const StepContext& ctx)
 {
+    using V = typename Search::Lanes;
+    using Mask = typename V::Mask;
     const Search& search = neighbourSearch<Search>(group);
     AgentArrays& a = group.agents;
     const SwarmParams& p = m_params;
@@ -124,28 +127,44 @@ void SwarmBehaviour::planWith(Group& group, const StepContext& ctx)
 
         // Scatter: push away by (R - d) from everyone closer than R (squared test first), and
         // note the closest enemy ahead toward the goal.
-        Vec2 push;
+        // A lane of neighbours at a time.
+        const V one(1.0f);
+        const V vR(R);
+        const V vR2(R2);
+        const V vTouching(1e-12f);
+        const V vZero(0.0f);
+        const V seekX(seekDir.x);
+        const V seekY(seekDir.y);
+        V pushX, pushY;
+        V aheadLanes(R);
         int overlaps = 0;
-        float aheadNearest = R;
-        search.forEachSlotWithin(pos, R, [&](std::uint32_t slot, float dx, float dy, float d2) {
-            if (slot == k || d2 >= R2)
-                return;
-            if (d2 < 1e-12f) {
-                const std::uint32_t j = search.sortedIndex(slot);
+        Vec2 split; // neighbours exactly on top of this one (rare)
+        scanNeighbours(search, pos, R, static_cast<std::uint32_t>(k),
+                       [&](std::uint32_t slot, V dx, V dy, V d2, Mask in) SHOAL_FORCE_INLINE {
+            in = in & (d2 < vR2);
+            overlaps += laneCount(in);
+            const Mask touching = in & (d2 < vTouching);
+            const Mask pushing = andNot(touching, in);
+            const V d = sqrt(select(pushing, d2, one));
+            const V s = (vR - d) / d;
+            pushX += masked(pushing, dx * s);
+            pushY += masked(pushing, dy * s);
+            const Mask ahead = pushing & (vZero - (dx * seekX + dy * seekY) > vZero);
+            aheadLanes = min(aheadLanes, select(ahead, d, aheadLanes));
+            if (any(touching)) {
                 // Same spot: the seed divides by zero here. Split along a per-pair direction.
-                push += fromAngle(signedNoise(ctx.seed, i < j ? i : j, i < j ? j : i, 4) * kPi) *
-                        (i < j ? R : -R);
-                ++overlaps;
-                return;
+                const int bits = laneBits(touching);
+                for (int l = 0; l < V::kWidth; ++l) {
+                    if (!(bits & (1 << l)))
+                        continue;
+                    const std::uint32_t j = search.sortedIndex(slot + static_cast<std::uint32_t>(l));
+                    split += fromAngle(signedNoise(ctx.seed, i < j ? i : j, i < j ? j : i, 4) * kPi) *
+                             (i < j ? R : -R);
+                }
             }
-            ++overlaps;
-            const float d = std::sqrt(d2);
-            const float s = (R - d) / d;
-            push.x += dx * s;
-            push.y += dy * s;
-            if (-(dx * seekDir.x + dy * seekDir.y) > 0.0f && d < aheadNearest)
-                aheadNearest = d;
         });
+        Vec2 push = Vec2{pushX.sum(), pushY.sum()} + split;
+        const float aheadNearest = minLane(aheadLanes);
         // Averaged over the overlaps (as position-based dynamics averages its constraints):
         // summing them, an enemy wedged between k others is thrown k times too far, and the
         // whole swarm boils.

@@ -1,5 +1,6 @@
 #include "tanksquad.h"
 
+#include "neighbourscan.h"
 #include "steering.h"
 
 #include <algorithm>
@@ -104,6 +105,8 @@ void TankSquadBehaviour::plan(Group& group, const StepContext& ctx)
 template <class Search>
 void TankSquadBehaviour::planWith(Group& group, const StepContext& ctx)
 {
+    using V = typename Search::Lanes;
+    using Mask = typename V::Mask;
     const Search& search = neighbourSearch<Search>(group);
     AgentArrays& a = group.agents;
     const TankSquadParams& p = m_params;
@@ -128,7 +131,8 @@ void TankSquadBehaviour::planWith(Group& group, const StepContext& ctx)
     // Neighbour attributes in cell order (contiguous reads); agents visited in cell order.
     search.gather(a.vx.data(), m_sortedVx);
     search.gather(a.vy.data(), m_sortedVy);
-    search.gather(a.flags.data(), m_sortedFlags);
+    search.gather(a.flags.data(), m_sortedArrived,
+                  [](std::uint8_t f) { return (f & kAgentArrived) ? ~0u : 0u; });
 
     for (std::size_t k = 0; k < n; ++k) {
         const std::size_t i = search.sortedIndex(static_cast<std::uint32_t>(k));
@@ -152,48 +156,81 @@ void TankSquadBehaviour::planWith(Group& group, const StepContext& ctx)
 
         // Keep distance (v1) and align (v2) within keepDistance; touching an arrived member
         // that is nearer the target means this tank has arrived too.
-        Vec2 keep;
-        Vec2 align;
         const float keepDistance = p.keepDistance;
-        // Room in front of and behind the hull (bumper to bumper, m), for braking.
-        float gapAhead = keepDistance;
-        float gapBehind = keepDistance;
-        bool parkedAhead = false; // the nearest tank in front is parked
-        const float inverseKeep = 1.0f / keepDistance;
-        const float hull = 2.0f * p.radius;
-        search.forEachSlotWithin(pos, keepDistance, [&](std::uint32_t slot, float dx, float dy, float d2) {
-            if (slot == k)
-                return;
-            align.x += m_sortedVx[slot];
-            align.y += m_sortedVy[slot];
-            if (d2 < 1e-12f) {
-                const std::uint32_t j = search.sortedIndex(slot);
-                keep += fromAngle(signedNoise(ctx.seed, i < j ? i : j, i < j ? j : i, 3) * kPi) *
-                        (i < j ? 1.0f : -1.0f);
-                return;
+        // Keep distance (v1) and align (v2) within keepDistance, a lane of neighbours at a
+        // time. Also the room in front of and behind the hull (bumper to bumper, m) for
+        // braking, whether the nearest tank in front is parked, and whether an arrived
+        // member nearer the target touches this one (then this tank has arrived too).
+        const bool checkParked = !targetMoved && dist < parkRadius;
+        const V one(1.0f);
+        const V vInverseKeep(1.0f / keepDistance);
+        const V vHull(2.0f * p.radius);
+        const V vQuarter(0.25f);
+        const V vTouching(1e-12f);
+        const V vZero(0.0f);
+        const V forwardX(forward.x);
+        const V forwardY(forward.y);
+        const V fromTargetX(pos.x - target.x);
+        const V fromTargetY(pos.y - target.y);
+        const V dist2(dist * dist);
+        V alignX, alignY, keepX, keepY;
+        V gapAheadLanes(keepDistance);
+        V gapBehindLanes(keepDistance);
+        Mask parkedAheadLanes = vZero < vZero; // none
+        Mask arrivedLanes = vZero < vZero;
+        Vec2 split; // neighbours exactly on top of this tank (rare)
+        scanNeighbours(search, pos, keepDistance, static_cast<std::uint32_t>(k),
+                       [&](std::uint32_t slot, V dx, V dy, V d2, Mask in) SHOAL_FORCE_INLINE {
+            alignX += masked(in, V::load(m_sortedVx.data() + slot));
+            alignY += masked(in, V::load(m_sortedVy.data() + slot));
+            const Mask touching = in & (d2 < vTouching);
+            const Mask pushing = andNot(touching, in);
+            const V d = sqrt(select(pushing, d2, one));
+            const V s = (one - d * vInverseKeep) / d;
+            keepX += masked(pushing, dx * s);
+            keepY += masked(pushing, dy * s);
+            // Within 60 degrees of the nose (along > 0: the other is in front) or the tail.
+            const V along = vZero - (dx * forwardX + dy * forwardY);
+            const Mask cone = pushing & (along * along > vQuarter * d2);
+            const Mask inFront = along > vZero;
+            const V gap = d - vHull;
+            const Mask parked = V::loadMask(m_sortedArrived.data() + slot);
+            const Mask closerAhead = cone & inFront & (gap < gapAheadLanes);
+            parkedAheadLanes = (closerAhead & parked) | andNot(closerAhead, parkedAheadLanes);
+            gapAheadLanes = select(closerAhead, gap, gapAheadLanes);
+            gapBehindLanes = min(gapBehindLanes, select(andNot(inFront, cone), gap, gapBehindLanes));
+            if (checkParked) {
+                // The other's offset from the target is (pos - target) - (dx, dy).
+                const V ox = fromTargetX - dx;
+                const V oy = fromTargetY - dy;
+                arrivedLanes = arrivedLanes | (pushing & parked & (ox * ox + oy * oy < dist2));
             }
-            const float d = std::sqrt(d2);
-            const float inverseD = 1.0f / d;
-            const float s = (1.0f - d * inverseKeep) * inverseD;
-            keep.x += dx * s;
-            keep.y += dy * s;
-            const float along = -(dx * forward.x + dy * forward.y); // > 0: the other is in front
-            if (along * along > 0.25f * d2) { // within 60 degrees of the nose or the tail
-                const float gap = d - hull;
-                if (along > 0.0f) {
-                    if (gap < gapAhead)
-                        parkedAhead = (m_sortedFlags[slot] & kAgentArrived) != 0;
-                    gapAhead = std::min(gapAhead, gap);
-                } else {
-                    gapBehind = std::min(gapBehind, gap);
+            if (any(touching)) {
+                const int bits = laneBits(touching);
+                for (int l = 0; l < V::kWidth; ++l) {
+                    if (!(bits & (1 << l)))
+                        continue;
+                    const std::uint32_t j = search.sortedIndex(slot + static_cast<std::uint32_t>(l));
+                    split += fromAngle(signedNoise(ctx.seed, i < j ? i : j, i < j ? j : i, 3) * kPi) *
+                             (i < j ? 1.0f : -1.0f);
                 }
             }
-            if (!targetMoved && dist < parkRadius && (m_sortedFlags[slot] & kAgentArrived)) {
-                const Vec2 other{pos.x - dx, pos.y - dy};
-                if (distanceSquared(other, target) < dist * dist)
-                    arrived = true;
-            }
         });
+        const Vec2 keep = Vec2{keepX.sum(), keepY.sum()} + split;
+        const Vec2 align{alignX.sum(), alignY.sum()};
+        // The nearest tank in front: the lane with the smallest gap (the first, on a tie).
+        float gapAhead = keepDistance;
+        bool parkedAhead = false;
+        const int parkedBits = laneBits(parkedAheadLanes);
+        for (int l = 0; l < V::kWidth; ++l) {
+            if (gapAheadLanes.lane(l) < gapAhead) {
+                gapAhead = gapAheadLanes.lane(l);
+                parkedAhead = (parkedBits >> l) & 1;
+            }
+        }
+        const float gapBehind = minLane(gapBehindLanes);
+        if (any(arrivedLanes))
+            arrived = true;
         if (group.hasTarget && dist < p.arriveDistance)
             arrived = true;
         // Nose against a parked tank near the squad's parking disc: this is as close as it gets.

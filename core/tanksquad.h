@@ -50,7 +50,7 @@ public:
     const TankSquadParams& params() const { return m_params; }
     std::size_t memoryBytes() const override
     {
-        return m_nextFlags.capacity() + m_sortedFlags.capacity() +
+        return m_nextFlags.capacity() + m_sortedArrived.capacity() * sizeof(std::uint32_t) +
                (m_sortedVx.capacity() + m_sortedVy.capacity()) * sizeof(float);
     }
 
@@ -61,7 +61,7 @@ private:
     std::uint32_t m_seenTargetVersion = 0;
     std::vector<std::uint8_t> m_nextFlags; ///< this step's flags, applied after planning
     std::vector<float> m_sortedVx, m_sortedVy; ///< neighbour velocities in cell order (scratch)
-    std::vector<std::uint8_t> m_sortedFlags;   ///< neighbour flags in cell order (scratch)
+    std::vector<std::uint32_t> m_sortedArrived; ///< parked neighbours in cell order: lane masks (scratch)
 };
 
 } // namespace shoal

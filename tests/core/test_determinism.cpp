@@ -75,8 +75,8 @@ std::uint64_t pinnedHash(BehaviourKind kind)
 {
     switch (kind) {
     case BehaviourKind::FishSchool: return 0xbcad96445bdb51b8ull;
-    case BehaviourKind::TankSquad: return 0x5358da90fd9687f7ull;
-    case BehaviourKind::Swarm: return 0xf9f0d75d41fefd36ull;
+    case BehaviourKind::TankSquad: return 0xa566a942baa9c6ecull;
+    case BehaviourKind::Swarm: return 0x0d0c2c2e5292a258ull;
     case BehaviourKind::LeaderFollow: return 0xa9da08a31d4f8c32ull;
     case BehaviourKind::Worm: return 0x08b0e0a2a74b46f8ull;
     }
