@@ -237,54 +237,47 @@ void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
         const float mid = 0.5f * (keepMin + keepMax);
         const float mid2 = mid * mid;
         const float keepMax2 = keepMax * keepMax;
-        const V one(1.0f);
         const V vInverseMid(1.0f / mid);
         const V vMid2(mid2);
         const V vKeepMax2(keepMax2);
         const V vRepelScale(mid / keepMin);
-        const V vTouching(1e-12f);
+        const V vTouching(kTouchingDistance2);
+        const V vFar(std::numeric_limits<float>::max());
+        const std::uint32_t* active = m_sortedActive.data();
+        const float* neighbourVx = m_sortedVx.data();
+        const float* neighbourVy = m_sortedVy.data();
         V alignX, alignY, repelX, repelY, farX, farY;
-        V nearest2(std::numeric_limits<float>::max());
-        int neighbours = 0;
-        int withinKeepMax = 0;
-        int far = 0;
-        Vec2 split; // neighbours exactly on top of this fish (rare)
+        V nearest2 = vFar;
+        typename V::Count neighbourCount, withinKeepMaxCount, farCount;
         scanNeighbours(search, pos, p.neighborRadius, static_cast<std::uint32_t>(k),
                        [&](std::uint32_t slot, V dx, V dy, V d2, Mask in) SHOAL_FORCE_INLINE {
-            in = in & V::loadMask(m_sortedActive.data() + slot);
-            neighbours += laneCount(in);
-            alignX += masked(in, V::load(m_sortedVx.data() + slot));
-            alignY += masked(in, V::load(m_sortedVy.data() + slot));
-            nearest2 = min(nearest2, select(in, d2, nearest2));
-            withinKeepMax += laneCount(in & (d2 <= vKeepMax2));
+            in = in & V::loadMask(active + slot);
+            neighbourCount.add(in);
+            alignX += masked(in, V::load(neighbourVx + slot));
+            alignY += masked(in, V::load(neighbourVy + slot));
+            nearest2 = min(nearest2, select(in, d2, vFar));
+            withinKeepMaxCount.add(in & (d2 <= vKeepMax2));
             const Mask beyondMid = in & (d2 >= vMid2);
-            far += laneCount(beyondMid);
+            farCount.add(beyondMid);
             farX += masked(beyondMid, dx);
             farY += masked(beyondMid, dy);
-            const Mask inner = andNot(beyondMid, in);
-            const Mask touching = inner & (d2 < vTouching);
-            const Mask pushing = andNot(touching, inner);
             // Away, the harder the closer: (1 - d / mid) * mid / keepMin along the unit offset.
-            const V d = sqrt(select(pushing, d2, one));
-            const V s = (one / d - vInverseMid) * vRepelScale;
+            // Lanes exactly on top of this fish are left to touchingSplit (nearest2 shows them).
+            const Mask pushing = andNot(beyondMid, in) & (d2 >= vTouching);
+            const V s = (V(1.0f) / sqrt(max(d2, vTouching)) - vInverseMid) * vRepelScale;
             repelX += masked(pushing, dx * s);
             repelY += masked(pushing, dy * s);
-            if (any(touching)) {
-                // Exactly on top of each other: split along a fixed, per-pair direction.
-                const int bits = laneBits(touching);
-                for (int l = 0; l < V::kWidth; ++l) {
-                    if (!(bits & (1 << l)))
-                        continue;
-                    const std::uint32_t j = search.sortedIndex(slot + static_cast<std::uint32_t>(l));
-                    split += fromAngle(signedNoise(ctx.seed, i < j ? i : j, i < j ? j : i, 2) * kPi) *
-                             (i < j ? 1.0f : -1.0f);
-                }
-            }
         });
+        const int neighbours = neighbourCount.total();
+        const int withinKeepMax = withinKeepMaxCount.total();
+        const int far = farCount.total();
         const Vec2 align{alignX.sum(), alignY.sum()};
-        const Vec2 repel = Vec2{repelX.sum(), repelY.sum()} + split;
         const Vec2 farOffset{farX.sum(), farY.sum()};
         const float nearestSquared = minLane(nearest2);
+        Vec2 repel{repelX.sum(), repelY.sum()};
+        if (SHOAL_UNLIKELY(nearestSquared < kTouchingDistance2))
+            repel += touchingSplit(search, pos, static_cast<std::uint32_t>(k), static_cast<std::uint32_t>(i), ctx.seed, 2,
+                                   [&](std::uint32_t slot) { return active[slot] != 0; });
         // Too close beats too far: while a neighbour is inside keepMinDistance the fish only
         // makes room; otherwise, unless at least half of its nearest neighborCount already sit
         // within keepMaxDistance, it closes up on the far ones. Each, once started, carries on

@@ -50,10 +50,19 @@ inline int laneBits(Mask1 m) { return m.v ? 1 : 0; }
 
 /// One float with the lane interface (the brute-force reference: the seed's pair-at-a-time
 /// loop).
+/// Counts lanes that were on, one count per lane (summed once at the end).
+struct Count1
+{
+    int n = 0;
+    void add(Mask1 m) { n += m.v ? 1 : 0; }
+    int total() const { return n; }
+};
+
 struct Float1
 {
     static constexpr int kWidth = 1;
     using Mask = Mask1;
+    using Count = Count1;
     float v = 0.0f;
 
     Float1() = default;
@@ -77,6 +86,7 @@ struct Float1
     friend Mask operator>=(Float1 a, Float1 b) { return {a.v >= b.v}; }
     friend Float1 sqrt(Float1 a) { return Float1(__builtin_sqrtf(a.v)); }
     friend Float1 min(Float1 a, Float1 b) { return Float1(a.v < b.v ? a.v : b.v); }
+    friend Float1 max(Float1 a, Float1 b) { return Float1(a.v > b.v ? a.v : b.v); }
     friend Float1 select(Mask m, Float1 a, Float1 b) { return m.v ? a : b; }
     float sum() const { return v; }
     float lane(int) const { return v; }
@@ -96,11 +106,26 @@ inline bool any(Mask4 m) { return _mm_movemask_ps(m.v) != 0; }
 inline Mask4 andNot(Mask4 clear, Mask4 m) { return {_mm_andnot_ps(clear.v, m.v)}; }
 inline int laneBits(Mask4 m) { return _mm_movemask_ps(m.v); }
 
+/// Per-lane counts: a lane that is on is all ones, -1 as an integer, so counting is one
+/// subtraction.
+struct Count4
+{
+    __m128i v = _mm_setzero_si128();
+    void add(Mask4 m) { v = _mm_sub_epi32(v, _mm_castps_si128(m.v)); }
+    int total() const
+    {
+        alignas(16) std::int32_t out[4];
+        _mm_store_si128(reinterpret_cast<__m128i*>(out), v);
+        return (out[0] + out[1]) + (out[2] + out[3]);
+    }
+};
+
 /// Four floats in one SSE register.
 struct Float4
 {
     static constexpr int kWidth = 4;
     using Mask = Mask4;
+    using Count = Count4;
     __m128 v;
 
     Float4() : v(_mm_setzero_ps()) {}
@@ -132,6 +157,8 @@ struct Float4
     friend Float4 sqrt(Float4 a) { return Float4(_mm_sqrt_ps(a.v)); }
     /// a < b ? a : b per lane (what minps computes).
     friend Float4 min(Float4 a, Float4 b) { return Float4(_mm_min_ps(a.v, b.v)); }
+    /// a > b ? a : b per lane (what maxps computes).
+    friend Float4 max(Float4 a, Float4 b) { return Float4(_mm_max_ps(a.v, b.v)); }
     friend Float4 select(Mask m, Float4 a, Float4 b)
     {
         return Float4(_mm_or_ps(_mm_and_ps(m.v, a.v), _mm_andnot_ps(m.v, b.v)));
@@ -170,11 +197,23 @@ inline int laneBits(Mask4 m)
     return (m.v[0] ? 1 : 0) | (m.v[1] ? 2 : 0) | (m.v[2] ? 4 : 0) | (m.v[3] ? 8 : 0);
 }
 
+struct Count4
+{
+    std::int32_t v[4] = {0, 0, 0, 0};
+    void add(Mask4 m)
+    {
+        for (int i = 0; i < 4; ++i)
+            v[i] += m.v[i] ? 1 : 0;
+    }
+    int total() const { return (v[0] + v[1]) + (v[2] + v[3]); }
+};
+
 /// Four floats in a plain array, lane for lane what the SSE2 version computes.
 struct Float4
 {
     static constexpr int kWidth = 4;
     using Mask = Mask4;
+    using Count = Count4;
     float v[4];
 
     Float4() : v{0.0f, 0.0f, 0.0f, 0.0f} {}
@@ -226,6 +265,7 @@ struct Float4
     friend Mask operator>=(Float4 a, Float4 b) { return compare(a, b, [](float x, float y) { return x >= y; }); }
     friend Float4 sqrt(Float4 a) { return map(a, a, [](float x, float) { return __builtin_sqrtf(x); }); }
     friend Float4 min(Float4 a, Float4 b) { return map(a, b, [](float x, float y) { return x < y ? x : y; }); }
+    friend Float4 max(Float4 a, Float4 b) { return map(a, b, [](float x, float y) { return x > y ? x : y; }); }
     friend Float4 select(Mask m, Float4 a, Float4 b)
     {
         Float4 r;
@@ -244,12 +284,11 @@ struct Float4
 
 #endif
 
-/// How many lanes of m are on (a table, not popcnt: that is not in baseline x86-64).
-template <class Mask>
-int laneCount(Mask m)
+/// A mask with every lane off.
+template <class V>
+typename V::Mask noLanes()
 {
-    static constexpr unsigned char kBitsSet[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
-    return kBitsSet[laneBits(m)];
+    return V(0.0f) < V(0.0f);
 }
 
 /// Lanes of `a` where m is on, zero elsewhere.

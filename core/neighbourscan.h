@@ -4,6 +4,7 @@
 /// candidates at once, and hands the kernel the lanes within range.
 
 #include "lanes.h"
+#include "random.h"
 #include "vec2.h"
 
 #include <cstdint>
@@ -60,6 +61,28 @@ SHOAL_FORCE_INLINE inline void scanNeighbours(const Search& search, Vec2 p, floa
             pairs(split == self ? split + 1 : split, end);
         }
     });
+}
+
+/// Neighbours closer than this (squared, m^2) count as exactly on top of each other.
+constexpr float kTouchingDistance2 = 1e-12f;
+
+/// Agents exactly on top of each other have no offset to push apart along. Each such pair
+/// splits along a direction of its own instead (from the seed, the pair and `salt`; the
+/// same line for both, opposite ways). Returns the sum of those unit vectors for agent i at
+/// slot `self`, over the neighbours at p that accept(slot) admits. Kernels only note that a
+/// lane touched; this rare case then runs here, one pair at a time.
+template <class Search, class Accept>
+Vec2 touchingSplit(const Search& search, Vec2 p, std::uint32_t self, std::uint32_t i, std::uint64_t seed,
+                   std::uint64_t salt, Accept&& accept)
+{
+    Vec2 sum;
+    search.forEachSlotWithin(p, 1e-6f, [&](std::uint32_t slot, float, float, float d2) {
+        if (slot == self || !(d2 < kTouchingDistance2) || !accept(slot))
+            return;
+        const std::uint32_t j = search.sortedIndex(slot);
+        sum += fromAngle(signedNoise(seed, i < j ? i : j, i < j ? j : i, salt) * kPi) * (i < j ? 1.0f : -1.0f);
+    });
+    return sum;
 }
 
 } // namespace shoal

@@ -128,42 +128,37 @@ void SwarmBehaviour::planWith(Group& group, const StepContext& ctx)
         // Scatter: push away by (R - d) from everyone closer than R (squared test first), and
         // note the closest enemy ahead toward the goal.
         // A lane of neighbours at a time.
-        const V one(1.0f);
         const V vR(R);
         const V vR2(R2);
-        const V vTouching(1e-12f);
+        const V vTouching(kTouchingDistance2);
         const V vZero(0.0f);
         const V seekX(seekDir.x);
         const V seekY(seekDir.y);
         V pushX, pushY;
         V aheadLanes(R);
-        int overlaps = 0;
-        Vec2 split; // neighbours exactly on top of this one (rare)
+        typename V::Count overlapCount;
+        Mask touched = noLanes<V>();
         scanNeighbours(search, pos, R, static_cast<std::uint32_t>(k),
-                       [&](std::uint32_t slot, V dx, V dy, V d2, Mask in) SHOAL_FORCE_INLINE {
+                       [&](std::uint32_t /*slot*/, V dx, V dy, V d2, Mask in) SHOAL_FORCE_INLINE {
             in = in & (d2 < vR2);
-            overlaps += laneCount(in);
+            overlapCount.add(in);
+            // Lanes exactly on this spot are left to touchingSplit.
             const Mask touching = in & (d2 < vTouching);
+            touched = touched | touching;
             const Mask pushing = andNot(touching, in);
-            const V d = sqrt(select(pushing, d2, one));
+            const V d = sqrt(max(d2, vTouching));
             const V s = (vR - d) / d;
             pushX += masked(pushing, dx * s);
             pushY += masked(pushing, dy * s);
             const Mask ahead = pushing & (vZero - (dx * seekX + dy * seekY) > vZero);
             aheadLanes = min(aheadLanes, select(ahead, d, aheadLanes));
-            if (any(touching)) {
-                // Same spot: the seed divides by zero here. Split along a per-pair direction.
-                const int bits = laneBits(touching);
-                for (int l = 0; l < V::kWidth; ++l) {
-                    if (!(bits & (1 << l)))
-                        continue;
-                    const std::uint32_t j = search.sortedIndex(slot + static_cast<std::uint32_t>(l));
-                    split += fromAngle(signedNoise(ctx.seed, i < j ? i : j, i < j ? j : i, 4) * kPi) *
-                             (i < j ? R : -R);
-                }
-            }
         });
-        Vec2 push = Vec2{pushX.sum(), pushY.sum()} + split;
+        const int overlaps = overlapCount.total();
+        Vec2 push{pushX.sum(), pushY.sum()};
+        // Same spot: the seed divides by zero here. Split along a per-pair direction.
+        if (SHOAL_UNLIKELY(any(touched)))
+            push += touchingSplit(search, pos, static_cast<std::uint32_t>(k), static_cast<std::uint32_t>(i), ctx.seed, 4,
+                                  [](std::uint32_t) { return true; }) * R;
         const float aheadNearest = minLane(aheadLanes);
         // Averaged over the overlaps (as position-based dynamics averages its constraints):
         // summing them, an enemy wedged between k others is thrown k times too far, and the

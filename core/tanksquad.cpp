@@ -166,7 +166,7 @@ void TankSquadBehaviour::planWith(Group& group, const StepContext& ctx)
         const V vInverseKeep(1.0f / keepDistance);
         const V vHull(2.0f * p.radius);
         const V vQuarter(0.25f);
-        const V vTouching(1e-12f);
+        const V vTouching(kTouchingDistance2);
         const V vZero(0.0f);
         const V forwardX(forward.x);
         const V forwardY(forward.y);
@@ -176,16 +176,18 @@ void TankSquadBehaviour::planWith(Group& group, const StepContext& ctx)
         V alignX, alignY, keepX, keepY;
         V gapAheadLanes(keepDistance);
         V gapBehindLanes(keepDistance);
-        Mask parkedAheadLanes = vZero < vZero; // none
-        Mask arrivedLanes = vZero < vZero;
-        Vec2 split; // neighbours exactly on top of this tank (rare)
+        Mask parkedAheadLanes = noLanes<V>();
+        Mask arrivedLanes = noLanes<V>();
+        Mask touched = noLanes<V>();
         scanNeighbours(search, pos, keepDistance, static_cast<std::uint32_t>(k),
                        [&](std::uint32_t slot, V dx, V dy, V d2, Mask in) SHOAL_FORCE_INLINE {
             alignX += masked(in, V::load(m_sortedVx.data() + slot));
             alignY += masked(in, V::load(m_sortedVy.data() + slot));
+            // Lanes exactly on top of this tank are left to touchingSplit.
             const Mask touching = in & (d2 < vTouching);
+            touched = touched | touching;
             const Mask pushing = andNot(touching, in);
-            const V d = sqrt(select(pushing, d2, one));
+            const V d = sqrt(max(d2, vTouching));
             const V s = (one - d * vInverseKeep) / d;
             keepX += masked(pushing, dx * s);
             keepY += masked(pushing, dy * s);
@@ -205,18 +207,11 @@ void TankSquadBehaviour::planWith(Group& group, const StepContext& ctx)
                 const V oy = fromTargetY - dy;
                 arrivedLanes = arrivedLanes | (pushing & parked & (ox * ox + oy * oy < dist2));
             }
-            if (any(touching)) {
-                const int bits = laneBits(touching);
-                for (int l = 0; l < V::kWidth; ++l) {
-                    if (!(bits & (1 << l)))
-                        continue;
-                    const std::uint32_t j = search.sortedIndex(slot + static_cast<std::uint32_t>(l));
-                    split += fromAngle(signedNoise(ctx.seed, i < j ? i : j, i < j ? j : i, 3) * kPi) *
-                             (i < j ? 1.0f : -1.0f);
-                }
-            }
         });
-        const Vec2 keep = Vec2{keepX.sum(), keepY.sum()} + split;
+        Vec2 keep{keepX.sum(), keepY.sum()};
+        if (SHOAL_UNLIKELY(any(touched)))
+            keep += touchingSplit(search, pos, static_cast<std::uint32_t>(k), static_cast<std::uint32_t>(i), ctx.seed, 3,
+                                  [](std::uint32_t) { return true; });
         const Vec2 align{alignX.sum(), alignY.sum()};
         // The nearest tank in front: the lane with the smallest gap (the first, on a tie).
         float gapAhead = keepDistance;
