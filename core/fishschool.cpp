@@ -165,6 +165,7 @@ void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
     const FishSchoolParams& p = m_params;
     const StaticGeometry& geometry = *ctx.geometry;
     const float dt = ctx.dt;
+    const float inverseDt = 1.0f / dt;
     const DriveSettings settings = driveSettings(p.rotateSpeed, p.turnDeadZone, p.turnSlowdown, dt);
     const bool led = group.playerLed && ctx.player->enabled;
     const Vec2 playerPos = ctx.player->position;
@@ -218,8 +219,8 @@ void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
             const Vec2 next = geometry.constrainMove(pos, want, p.radius, WallResponse::Slide, &blocked, room);
             a.nx[i] = next.x;
             a.ny[i] = next.y;
-            a.nvx[i] = (next.x - pos.x) / dt;
-            a.nvy[i] = (next.y - pos.y) / dt;
+            a.nvx[i] = (next.x - pos.x) * inverseDt;
+            a.nvy[i] = (next.y - pos.y) * inverseDt;
             a.nheading[i] = r.heading;
             a.nspeed[i] = r.speed;
             a.goalDistance[i] = 0.0f;
@@ -248,7 +249,7 @@ void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
         const float* neighbourVy = m_sortedVy.data();
         V alignX, alignY, repelX, repelY, farX, farY;
         V nearest2 = vFar;
-        typename V::Count neighbourCount, withinKeepMaxCount, farCount;
+        typename V::Count neighbourCount, withinKeepMaxCount;
         scanNeighbours(search, pos, p.neighborRadius, static_cast<std::uint32_t>(k),
                        [&](std::uint32_t slot, V dx, V dy, V d2, Mask in) SHOAL_FORCE_INLINE {
             in = in & V::loadMask(active + slot);
@@ -258,7 +259,6 @@ void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
             nearest2 = min(nearest2, select(in, d2, vFar));
             withinKeepMaxCount.add(in & (d2 <= vKeepMax2));
             const Mask beyondMid = in & (d2 >= vMid2);
-            farCount.add(beyondMid);
             farX += masked(beyondMid, dx);
             farY += masked(beyondMid, dy);
             // Away, the harder the closer: (1 - d / mid) * mid / keepMin along the unit offset.
@@ -270,7 +270,6 @@ void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
         });
         const int neighbours = neighbourCount.total();
         const int withinKeepMax = withinKeepMaxCount.total();
-        const int far = farCount.total();
         const Vec2 align{alignX.sum(), alignY.sum()};
         const Vec2 farOffset{farX.sum(), farY.sum()};
         const float nearestSquared = minLane(nearest2);
@@ -295,7 +294,7 @@ void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
             flags |= (makingRoom ? kAgentMakingRoom : 0) | (closingUp ? kAgentClosingUp : 0);
             if (makingRoom)
                 keep = repel;
-            else if (closingUp && far > 0)
+            else if (closingUp) // (with nobody beyond the middle, farOffset and keep are zero)
                 keep = -farOffset.normalizedOr({}) * clamp01((nearestD - mid) / (keepMax - mid));
         }
         // The seed sums the band rule over every neighbour and normalises both sums. Summed
@@ -330,8 +329,8 @@ void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
                                                  WallResponse::Slide, &blocked, room);
         a.nx[i] = next.x;
         a.ny[i] = next.y;
-        a.nvx[i] = (next.x - pos.x) / dt;
-        a.nvy[i] = (next.y - pos.y) / dt;
+        a.nvx[i] = (next.x - pos.x) * inverseDt;
+        a.nvy[i] = (next.y - pos.y) * inverseDt;
         a.nheading[i] = r.heading;
         a.nspeed[i] = cruise;
         a.goalDistance[i] = goal;

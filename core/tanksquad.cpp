@@ -112,6 +112,7 @@ void TankSquadBehaviour::planWith(Group& group, const StepContext& ctx)
     const TankSquadParams& p = m_params;
     const StaticGeometry& geometry = *ctx.geometry;
     const float dt = ctx.dt;
+    const float inverseDt = 1.0f / dt;
     const DriveSettings settings = driveSettings(p.rotateSpeed, p.turnDeadZone, p.turnSlowdown, dt);
     const std::size_t n = a.size();
     if (m_nextFlags.size() < n)
@@ -272,8 +273,8 @@ void TankSquadBehaviour::planWith(Group& group, const StepContext& ctx)
         const Vec2 next = geometry.constrainMove(pos, want, p.radius, WallResponse::Slide, &blocked, room);
         a.nx[i] = next.x;
         a.ny[i] = next.y;
-        a.nvx[i] = (next.x - pos.x) / dt;
-        a.nvy[i] = (next.y - pos.y) / dt;
+        a.nvx[i] = (next.x - pos.x) * inverseDt;
+        a.nvy[i] = (next.y - pos.y) * inverseDt;
         a.nheading[i] = r.heading;
         a.nspeed[i] = std::fabs(cruise) < 1e-3f ? 0.0f : cruise;
         a.goalDistance[i] = group.hasTarget ? dist : 0.0f;
