@@ -165,7 +165,7 @@ void LeaderFollowBehaviour::ensureWanderState(const Group& group)
 }
 
 void LeaderFollowBehaviour::integrate(Group& group, const StepContext& ctx, std::size_t i,
-                                      Vec2 force, float speedLimit) const
+                                      Vec2 force, float speedLimit, float room) const
 {
     AgentArrays& a = group.agents;
     const LeaderFollowParams& p = m_params;
@@ -175,7 +175,7 @@ void LeaderFollowBehaviour::integrate(Group& group, const StepContext& ctx, std:
     const Vec2 wanted = position + velocity * ctx.dt;
     bool blocked = false;
     const Vec2 end = ctx.geometry ? ctx.geometry->constrainMove(position, wanted, p.radius,
-                                                                WallResponse::Slide, &blocked)
+                                                                WallResponse::Slide, &blocked, room)
                                   : wanted;
     // Keep only the velocity the walls allowed, so a vehicle does not build up speed into one.
     if (blocked)
@@ -237,8 +237,9 @@ void LeaderFollowBehaviour::plan(Group& group, const StepContext& ctx)
         offset += Vec2{signedNoise(ctx.seed, ctx.step, groupBits, 0),
                        signedNoise(ctx.seed, ctx.step, groupBits, 1)} *
                   jitter;
+        const float room = ctx.geometry ? ctx.geometry->clearance(leaderPos) : 0.0f;
         const Vec2 wall = ctx.geometry
-                              ? ctx.geometry->feelerAvoidance(leaderPos, leaderFwd, p.feelerLength)
+                              ? ctx.geometry->feelerAvoidance(leaderPos, leaderFwd, p.feelerLength, room)
                               : Vec2{};
         // Turn the preferred course away from a wall, or the wander keeps pressing into it.
         offset += wall.normalizedOr({}) * (p.wallWeight * p.wanderRadius * dt);
@@ -248,7 +249,7 @@ void LeaderFollowBehaviour::plan(Group& group, const StepContext& ctx)
         const Vec2 target = leaderPos + leaderFwd * p.wanderDistance + offset;
         const Vec2 desired = seek(leaderPos, target, leaderMax);
         const Vec2 force = (desired - leaderVel) + wall * (p.maxSpeed * p.wallWeight);
-        integrate(group, ctx, 0, force, leaderMax);
+        integrate(group, ctx, 0, force, leaderMax, room);
         a.goalDistance[0] = 0.0f;
         a.flags[0] |= kAgentAtGoal; // a wanderer has no goal to be away from
     }
@@ -293,12 +294,14 @@ void LeaderFollowBehaviour::plan(Group& group, const StepContext& ctx)
             force += (desired - vel) * p.evadeWeight;
         }
 
+        // One clearance look-up serves the feelers and the move.
+        const float room = ctx.geometry ? ctx.geometry->clearance(pos) : 0.0f;
         const Vec2 forward = forwardOf(vel, a.heading[i]);
         if (ctx.geometry)
-            force += ctx.geometry->feelerAvoidance(pos, forward, p.feelerLength) *
+            force += ctx.geometry->feelerAvoidance(pos, forward, p.feelerLength, room) *
                      (p.maxSpeed * p.wallWeight);
 
-        integrate(group, ctx, i, force, p.maxSpeed);
+        integrate(group, ctx, i, force, p.maxSpeed, room);
 
         const float goal = distance(pos, behind);
         a.goalDistance[i] = goal;

@@ -96,8 +96,9 @@ public:
 
 private:
     void ensureWanderState(const Group& group);
+    /// Applies `force` to agent i and moves it; `room` is the clearance at its position.
     void integrate(Group& group, const StepContext& ctx, std::size_t i, Vec2 force,
-                   float speedLimit) const;
+                   float speedLimit, float room) const;
 
     LeaderFollowParams m_params;
     // Per agent: the wander target's offset from the wander circle's centre (world axes, on

@@ -1,5 +1,7 @@
-// The uniform grid must return exactly the neighbour sets of the brute-force search.
+// The uniform grid must return exactly the neighbour sets of the brute-force search, and the
+// lane scan the families' kernels run on must hand them exactly those neighbours too.
 
+#include "neighbourscan.h"
 #include "random.h"
 #include "uniformgrid.h"
 
@@ -17,6 +19,10 @@ class TestGrid : public QObject
 private slots:
     void sameNeighboursAsBruteForce_data();
     void sameNeighboursAsBruteForce();
+    void laneScanFindsTheSameNeighbours_data();
+    void laneScanFindsTheSameNeighbours();
+    void lanesComputeWhatScalarsCompute();
+    void touchingPairsSplitOppositeWays();
     void queryFarOutsideFindsNothing();
     void emptyAndSinglePoint();
     void rebuildKeepsCapacity();
@@ -78,6 +84,172 @@ void TestGrid::sameNeighboursAsBruteForce()
         total += static_cast<long long>(a.size());
     }
     QVERIFY(total > count); // the data really has neighbours (at least each point itself)
+}
+
+void TestGrid::laneScanFindsTheSameNeighbours_data()
+{
+    sameNeighboursAsBruteForce_data();
+}
+
+/// The lanes each kernel call marks as in range, as point indices, with the offsets and
+/// squared distances it was handed checked against the point itself.
+template <class Search, int kGroups = 1>
+std::vector<std::uint32_t> scannedNeighbours(const Search& search, const std::vector<float>& xs,
+                                             const std::vector<float>& ys, Vec2 p, float radius,
+                                             std::uint32_t self, bool& offsetsRight)
+{
+    using V = typename Search::Lanes;
+    std::vector<std::uint32_t> found;
+    scanNeighbours<kGroups>(search, p, radius, self, [&](std::uint32_t slot, V dx, V dy, V d2, typename V::Mask in) {
+        const int bits = laneBits(in);
+        for (int l = 0; l < V::kWidth; ++l) {
+            if (!(bits & (1 << l)))
+                continue;
+            const std::uint32_t j = search.sortedIndex(slot + static_cast<std::uint32_t>(l));
+            found.push_back(j);
+            const float ex = p.x - xs[j];
+            const float ey = p.y - ys[j];
+            if (dx.lane(l) != ex || dy.lane(l) != ey || d2.lane(l) != ex * ex + ey * ey)
+                offsetsRight = false;
+        }
+    });
+    std::sort(found.begin(), found.end());
+    return found;
+}
+
+void TestGrid::laneScanFindsTheSameNeighbours()
+{
+    QFETCH(int, count);
+    QFETCH(float, extent);
+    QFETCH(float, radius);
+    QFETCH(float, cell);
+    QFETCH(quint64, seed);
+
+    Random random(seed);
+    std::vector<float> xs(static_cast<std::size_t>(count)), ys(static_cast<std::size_t>(count));
+    for (int i = 0; i < count; ++i) {
+        xs[i] = random.uniform(-extent, extent);
+        ys[i] = random.uniform(-extent * 0.5f, extent * 0.5f);
+        if (i % 7 == 3 && i > 0) {
+            xs[i] = xs[i - 1];
+            ys[i] = ys[i - 1];
+        }
+    }
+    UniformGrid grid;
+    grid.build(xs.data(), ys.data(), xs.size(), cell);
+    BruteForceNeighbours brute;
+    brute.build(xs.data(), ys.data(), xs.size(), cell);
+
+    // The slot each point has in the grid, so a query at a point can exclude that point.
+    std::vector<std::uint32_t> slotOf(xs.size());
+    for (std::uint32_t k = 0; k < xs.size(); ++k)
+        slotOf[grid.sortedIndex(k)] = k;
+
+    bool offsetsRight = true;
+    long long total = 0;
+    std::vector<std::uint32_t> expected;
+    for (int q = 0; q < count + 200; ++q) {
+        const bool atPoint = q < count;
+        const Vec2 p = atPoint ? Vec2{xs[q], ys[q]}
+                               : Vec2{random.uniform(-1.2f * extent, 1.2f * extent),
+                                      random.uniform(-0.7f * extent, 0.7f * extent)};
+        const std::uint32_t self = atPoint ? static_cast<std::uint32_t>(q) : ~0u;
+        expected.clear();
+        brute.forEachWithin(p, radius, [&](std::uint32_t j, float, float, float) {
+            if (j != self)
+                expected.push_back(j);
+        });
+        std::sort(expected.begin(), expected.end());
+        const std::uint32_t gridSelf = atPoint ? slotOf[q] : ~0u;
+        const auto fourWide = scannedNeighbours(grid, xs, ys, p, radius, gridSelf, offsetsRight);
+        const auto fourWideTwoGroups = scannedNeighbours<UniformGrid, 2>(grid, xs, ys, p, radius, gridSelf, offsetsRight);
+        const auto oneWide = scannedNeighbours(brute, xs, ys, p, radius, self, offsetsRight);
+        if (fourWide != expected || fourWideTwoGroups != expected || oneWide != expected)
+            QFAIL(qPrintable(QStringLiteral("query %1: expected %2 neighbours, four lanes found %3 "
+                                            "(%4 with two groups a run), one lane %5")
+                                 .arg(q).arg(expected.size()).arg(fourWide.size())
+                                 .arg(fourWideTwoGroups.size()).arg(oneWide.size())));
+        total += static_cast<long long>(expected.size());
+    }
+    QVERIFY(offsetsRight);
+    QVERIFY(total > 0);
+}
+
+void TestGrid::lanesComputeWhatScalarsCompute()
+{
+    // Every lane operation the kernels use, on awkward values, lane by lane against the
+    // one-lane type (plain float arithmetic): the bits must match.
+    Random random(17);
+    alignas(16) float a[4], b[4];
+    for (int round = 0; round < 2000; ++round) {
+        for (int l = 0; l < 4; ++l) {
+            a[l] = random.uniform(-10.0f, 10.0f);
+            b[l] = random.uniform(-10.0f, 10.0f);
+        }
+        if (round % 5 == 0) { // equal lanes, zeros, tiny values, signed zeros
+            a[0] = b[0];
+            a[1] = 0.0f;
+            b[2] = 1e-30f;
+            a[3] = -0.0f;
+            b[3] = 0.0f;
+        }
+        const Float4 va = Float4::load(a);
+        const Float4 vb = Float4::load(b);
+        const Float4 sum = va + vb, difference = va - vb, product = va * vb, quotient = va / vb;
+        const Float4 root = sqrt(max(va, Float4(0.0f)));
+        const Float4 smaller = min(va, vb), larger = max(va, vb);
+        const Float4 picked = select(va < vb, va, vb * Float4(2.0f));
+        const int below = laneBits(va < vb), atMost = laneBits(va <= vb);
+        for (int l = 0; l < 4; ++l) {
+            const Float1 sa(a[l]), sb(b[l]);
+            auto same = [](float x, float y) { return floatBits(x) == floatBits(y); };
+            QVERIFY(same(sum.lane(l), (sa + sb).v));
+            QVERIFY(same(difference.lane(l), (sa - sb).v));
+            QVERIFY(same(product.lane(l), (sa * sb).v));
+            QVERIFY(same(quotient.lane(l), (sa / sb).v));
+            QVERIFY(same(root.lane(l), sqrt(max(sa, Float1(0.0f))).v));
+            QVERIFY(same(smaller.lane(l), min(sa, sb).v));
+            QVERIFY(same(larger.lane(l), max(sa, sb).v));
+            QVERIFY(same(picked.lane(l), select(sa < sb, sa, sb * Float1(2.0f)).v));
+            QCOMPARE(((below >> l) & 1) != 0, a[l] < b[l]);
+            QCOMPARE(((atMost >> l) & 1) != 0, a[l] <= b[l]);
+        }
+        // The fixed reduction order: (l0 + l1) + (l2 + l3).
+        QVERIFY(floatBits(va.sum()) == floatBits((a[0] + a[1]) + (a[2] + a[3])));
+        Float4::Count count;
+        count.add(va < vb);
+        count.add(va <= vb);
+        int expected = 0;
+        for (int l = 0; l < 4; ++l)
+            expected += (a[l] < b[l] ? 1 : 0) + (a[l] <= b[l] ? 1 : 0);
+        QCOMPARE(count.total(), expected);
+    }
+}
+
+void TestGrid::touchingPairsSplitOppositeWays()
+{
+    // Three points on one spot and one a metre away: each of the three gets the sum of its
+    // pairs' directions; over a pair the directions cancel, so the three sums add to zero.
+    std::vector<float> xs = {2.0f, 2.0f, 2.0f, 3.0f}, ys = {5.0f, 5.0f, 5.0f, 5.0f};
+    UniformGrid grid;
+    grid.build(xs.data(), ys.data(), xs.size(), 1.0f);
+    Vec2 total;
+    for (std::uint32_t k = 0; k < xs.size(); ++k) {
+        const std::uint32_t i = grid.sortedIndex(k);
+        const Vec2 split = touchingSplit(grid, {xs[i], ys[i]}, k, i, 42, 2, [](std::uint32_t) { return true; });
+        if (i == 3) {
+            QCOMPARE(split, Vec2{}); // nobody on top of it
+            continue;
+        }
+        QVERIFY(split.length() > 0.0f); // two unit vectors, never opposite for one agent
+        QVERIFY(split.length() <= 2.0f + 1e-5f);
+        total += split;
+    }
+    QVERIFY(total.length() < 1e-5f);
+    // A neighbour the kernel does not count (accept says no) is not split from either.
+    const std::uint32_t k0 = 0;
+    const std::uint32_t i0 = grid.sortedIndex(k0);
+    QCOMPARE(touchingSplit(grid, {xs[i0], ys[i0]}, k0, i0, 42, 2, [](std::uint32_t) { return false; }), Vec2{});
 }
 
 void TestGrid::queryFarOutsideFindsNothing()
