@@ -69,11 +69,6 @@ struct Float1
     explicit Float1(float s) : v(s) {}
     static Float1 load(const float* p) { return Float1(*p); }
     static Mask loadMask(const std::uint32_t* p) { return {*p != 0}; }
-    /// Lanes [slot, slot + kWidth) that lie before `end` and are not `self`.
-    static Mask validLanes(std::uint32_t slot, std::uint32_t end, std::uint32_t self)
-    {
-        return {slot < end && slot != self};
-    }
 
     friend Float1 operator+(Float1 a, Float1 b) { return Float1(a.v + b.v); }
     friend Float1 operator-(Float1 a, Float1 b) { return Float1(a.v - b.v); }
@@ -114,9 +109,8 @@ struct Count4
     void add(Mask4 m) { v = _mm_sub_epi32(v, _mm_castps_si128(m.v)); }
     int total() const
     {
-        alignas(16) std::int32_t out[4];
-        _mm_store_si128(reinterpret_cast<__m128i*>(out), v);
-        return (out[0] + out[1]) + (out[2] + out[3]);
+        const __m128i pairs = _mm_add_epi32(v, _mm_shuffle_epi32(v, _MM_SHUFFLE(2, 3, 0, 1)));
+        return _mm_cvtsi128_si32(_mm_add_epi32(pairs, _mm_shuffle_epi32(pairs, _MM_SHUFFLE(1, 0, 3, 2))));
     }
 };
 
@@ -136,13 +130,23 @@ struct Float4
     {
         return {_mm_castsi128_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)))};
     }
-    static Mask validLanes(std::uint32_t slot, std::uint32_t end, std::uint32_t self)
+    /// The slot index of each lane: kept alongside a scan to mask off the lanes past a
+    /// run's end and the agent's own slot.
+    struct Slots
     {
-        // The lane index l = slot + i is valid when l < end and l != self.
-        const __m128i lanes = _mm_add_epi32(_mm_set1_epi32(static_cast<int>(slot)), _mm_set_epi32(3, 2, 1, 0));
-        const __m128i before = _mm_cmplt_epi32(lanes, _mm_set1_epi32(static_cast<int>(end)));
-        const __m128i isSelf = _mm_cmpeq_epi32(lanes, _mm_set1_epi32(static_cast<int>(self)));
-        return {_mm_castsi128_ps(_mm_andnot_si128(isSelf, before))};
+        __m128i v;
+    };
+    /// Lanes first, first + 1, ...; every lane `slot`; the next group's lanes.
+    static Slots slotsFrom(std::uint32_t first)
+    {
+        return {_mm_add_epi32(_mm_set1_epi32(static_cast<int>(first)), _mm_set_epi32(3, 2, 1, 0))};
+    }
+    static Slots everyLane(std::uint32_t slot) { return {_mm_set1_epi32(static_cast<int>(slot))}; }
+    static Slots nextGroup(Slots s) { return {_mm_add_epi32(s.v, _mm_set1_epi32(kWidth))}; }
+    /// Lanes before `end` that are not `self`.
+    static Mask validLanes(Slots lanes, Slots end, Slots self)
+    {
+        return {_mm_castsi128_ps(_mm_andnot_si128(_mm_cmpeq_epi32(lanes.v, self.v), _mm_cmplt_epi32(lanes.v, end.v)))};
     }
 
     friend Float4 operator+(Float4 a, Float4 b) { return Float4(_mm_add_ps(a.v, b.v)); }
@@ -169,12 +173,12 @@ struct Float4
         _mm_store_ps(out, v);
         return out[i];
     }
-    /// (l0 + l1) + (l2 + l3): one fixed order on every build.
+    /// (l0 + l1) + (l2 + l3): one fixed order on every build (by shuffles: adding l1 + l0
+    /// gives the same bits as l0 + l1).
     float sum() const
     {
-        alignas(16) float out[4];
-        _mm_store_ps(out, v);
-        return (out[0] + out[1]) + (out[2] + out[3]);
+        const __m128 pairs = _mm_add_ps(v, _mm_shuffle_ps(v, v, _MM_SHUFFLE(2, 3, 0, 1)));
+        return _mm_cvtss_f32(_mm_add_ss(pairs, _mm_movehl_ps(pairs, pairs)));
     }
 };
 
@@ -230,11 +234,18 @@ struct Float4
         std::memcpy(m.v, p, sizeof m.v);
         return m;
     }
-    static Mask validLanes(std::uint32_t slot, std::uint32_t end, std::uint32_t self)
+    struct Slots
+    {
+        std::uint32_t v[4];
+    };
+    static Slots slotsFrom(std::uint32_t first) { return {{first, first + 1, first + 2, first + 3}}; }
+    static Slots everyLane(std::uint32_t slot) { return {{slot, slot, slot, slot}}; }
+    static Slots nextGroup(Slots s) { return {{s.v[0] + 4, s.v[1] + 4, s.v[2] + 4, s.v[3] + 4}}; }
+    static Mask validLanes(Slots lanes, Slots end, Slots self)
     {
         Mask m;
-        for (std::uint32_t i = 0; i < 4; ++i)
-            m.v[i] = (slot + i < end && slot + i != self) ? ~0u : 0u;
+        for (int i = 0; i < 4; ++i)
+            m.v[i] = (lanes.v[i] < end.v[i] && lanes.v[i] != self.v[i]) ? ~0u : 0u;
         return m;
     }
 

@@ -31,19 +31,23 @@ SHOAL_FORCE_INLINE inline void scanNeighbours(const Search& search, Vec2 p, floa
     const V r2(radius * radius);
     const float* xs = search.slotX();
     const float* ys = search.slotY();
-    auto lanesAt = [&](std::uint32_t slot, std::uint32_t end) SHOAL_FORCE_INLINE {
-        const V dx = px - V::load(xs + slot);
-        const V dy = py - V::load(ys + slot);
-        const V d2 = dx * dx + dy * dy;
-        kernel(slot, dx, dy, d2, (d2 <= r2) & V::validLanes(slot, end, self));
-    };
     search.forEachRange(p, radius, [&](std::uint32_t begin, std::uint32_t end) SHOAL_FORCE_INLINE {
         if constexpr (V::kWidth > 1) {
+            const typename V::Slots selfLanes = V::everyLane(self);
+            const typename V::Slots endLanes = V::everyLane(end);
+            typename V::Slots lanes = V::slotsFrom(begin);
+            auto lanesAt = [&](std::uint32_t slot) SHOAL_FORCE_INLINE {
+                const V dx = px - V::load(xs + slot);
+                const V dy = py - V::load(ys + slot);
+                const V d2 = dx * dx + dy * dy;
+                kernel(slot, dx, dy, d2, (d2 <= r2) & V::validLanes(lanes, endLanes, selfLanes));
+                lanes = V::nextGroup(lanes);
+            };
             std::uint32_t slot = begin;
             for (int group = 0; group < kGroupsPerRun; ++group, slot += V::kWidth)
-                lanesAt(slot, end);
+                lanesAt(slot);
             for (; slot < end; slot += V::kWidth)
-                lanesAt(slot, end);
+                lanesAt(slot);
         } else {
             // The reference: the seed's loop, one pair at a time, skipping those out of range
             // (split around `self`, so the loop tests nothing but the distance).
