@@ -238,6 +238,7 @@ void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
         const float mid = 0.5f * (keepMin + keepMax);
         const float mid2 = mid * mid;
         const float keepMax2 = keepMax * keepMax;
+        const float inverseKeepMax = 1.0f / keepMax;
         const V vInverseMid(1.0f / mid);
         const V vMid2(mid2);
         const V vKeepMax2(keepMax2);
@@ -317,7 +318,7 @@ void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
             const Vec2 playerVelocity = ctx.player->velocity;
             direction += truncated(playerVelocity * inverseSpeed, 1.0f) * p.followWeight;
             if (!(flags & kAgentMakingRoom) && goal > keepMax)
-                direction += toPlayer / goal * (p.followWeight * clamp01((goal - keepMax) / keepMax));
+                direction += toPlayer * (p.followWeight * clamp01((goal - keepMax) * inverseKeepMax) / goal);
         }
         direction += geometry.feelerAvoidance(pos, forward, p.rayLength, room) * kWallWeight;
 

@@ -81,7 +81,7 @@ inline DriveResult drive(float heading, Vec2 forward, Vec2 direction, float crui
     const float strength = direction.length();
     if (strength < 1e-6f)
         return result;
-    const Vec2 wanted = direction / strength;
+    const Vec2 wanted = direction * (1.0f / strength);
     const Vec2 facing = reverse ? -forward : forward;
     const float sine = cross(facing, wanted);
     const float cosine = dot(facing, wanted);
