@@ -28,6 +28,53 @@ private slots:
     void rebuildKeepsCapacity();
 };
 
+/// `count` points over [-extent, extent] x [-extent/2, extent/2], every seventh a duplicate
+/// of the one before (exact duplicates and shared coordinates).
+void randomPoints(Random& random, int count, float extent, std::vector<float>& xs, std::vector<float>& ys)
+{
+    xs.resize(static_cast<std::size_t>(count));
+    ys.resize(static_cast<std::size_t>(count));
+    for (int i = 0; i < count; ++i) {
+        xs[i] = random.uniform(-extent, extent);
+        ys[i] = random.uniform(-extent * 0.5f, extent * 0.5f);
+        if (i % 7 == 3 && i > 0) {
+            xs[i] = xs[i - 1];
+            ys[i] = ys[i - 1];
+        }
+    }
+}
+
+/// One row of the grid data sets: its random points, indexed by the grid and the reference.
+struct GridCase
+{
+    int count = 0;
+    float extent = 0.0f;
+    float radius = 0.0f;
+    Random random{1};
+    std::vector<float> xs, ys;
+    UniformGrid grid;
+    BruteForceNeighbours brute;
+};
+
+/// The current data row's case (call from a test function using the _data columns below).
+GridCase fetchGridCase()
+{
+    QFETCH(int, count);
+    QFETCH(float, extent);
+    QFETCH(float, radius);
+    QFETCH(float, cell);
+    QFETCH(quint64, seed);
+    GridCase c;
+    c.count = count;
+    c.extent = extent;
+    c.radius = radius;
+    c.random = Random(seed);
+    randomPoints(c.random, count, extent, c.xs, c.ys);
+    c.grid.build(c.xs.data(), c.ys.data(), c.xs.size(), cell);
+    c.brute.build(c.xs.data(), c.ys.data(), c.xs.size(), cell);
+    return c;
+}
+
 void TestGrid::sameNeighboursAsBruteForce_data()
 {
     QTest::addColumn<int>("count");
@@ -44,46 +91,27 @@ void TestGrid::sameNeighboursAsBruteForce_data()
 
 void TestGrid::sameNeighboursAsBruteForce()
 {
-    QFETCH(int, count);
-    QFETCH(float, extent);
-    QFETCH(float, radius);
-    QFETCH(float, cell);
-    QFETCH(quint64, seed);
-
-    Random random(seed);
-    std::vector<float> xs(static_cast<std::size_t>(count)), ys(static_cast<std::size_t>(count));
-    for (int i = 0; i < count; ++i) {
-        xs[i] = random.uniform(-extent, extent);
-        ys[i] = random.uniform(-extent * 0.5f, extent * 0.5f);
-        if (i % 7 == 3 && i > 0) { // exact duplicates and shared coordinates
-            xs[i] = xs[i - 1];
-            ys[i] = ys[i - 1];
-        }
-    }
-    UniformGrid grid;
-    grid.build(xs.data(), ys.data(), xs.size(), cell);
-    BruteForceNeighbours brute;
-    brute.build(xs.data(), ys.data(), xs.size(), cell);
+    GridCase c = fetchGridCase();
 
     long long total = 0;
     std::vector<std::uint32_t> a, b;
-    // Query at every point and at random points (some outside the points' box).
-    for (int q = 0; q < count + 200; ++q) {
-        const Vec2 p = q < count ? Vec2{xs[q], ys[q]}
-                                 : Vec2{random.uniform(-1.2f * extent, 1.2f * extent),
-                                        random.uniform(-0.7f * extent, 0.7f * extent)};
+    // Query at every point and at c.random points (some outside the points' box).
+    for (int q = 0; q < c.count + 200; ++q) {
+        const Vec2 p = q < c.count ? Vec2{c.xs[q], c.ys[q]}
+                                 : Vec2{c.random.uniform(-1.2f * c.extent, 1.2f * c.extent),
+                                        c.random.uniform(-0.7f * c.extent, 0.7f * c.extent)};
         a.clear();
         b.clear();
-        grid.forEachWithin(p, radius, [&](std::uint32_t j, float, float, float) { a.push_back(j); });
-        brute.forEachWithin(p, radius, [&](std::uint32_t j, float, float, float) { b.push_back(j); });
+        c.grid.forEachWithin(p, c.radius, [&](std::uint32_t j, float, float, float) { a.push_back(j); });
+        c.brute.forEachWithin(p, c.radius, [&](std::uint32_t j, float, float, float) { b.push_back(j); });
         std::sort(a.begin(), a.end());
         std::sort(b.begin(), b.end());
         if (a != b)
-            QFAIL(qPrintable(QStringLiteral("query %1: grid found %2, brute force %3")
+            QFAIL(qPrintable(QStringLiteral("query %1: c.grid found %2, c.brute force %3")
                                  .arg(q).arg(a.size()).arg(b.size())));
         total += static_cast<long long>(a.size());
     }
-    QVERIFY(total > count); // the data really has neighbours (at least each point itself)
+    QVERIFY(total > c.count); // the data really has neighbours (at least each point itself)
 }
 
 void TestGrid::laneScanFindsTheSameNeighbours_data()
@@ -119,51 +147,32 @@ std::vector<std::uint32_t> scannedNeighbours(const Search& search, const std::ve
 
 void TestGrid::laneScanFindsTheSameNeighbours()
 {
-    QFETCH(int, count);
-    QFETCH(float, extent);
-    QFETCH(float, radius);
-    QFETCH(float, cell);
-    QFETCH(quint64, seed);
+    GridCase c = fetchGridCase();
 
-    Random random(seed);
-    std::vector<float> xs(static_cast<std::size_t>(count)), ys(static_cast<std::size_t>(count));
-    for (int i = 0; i < count; ++i) {
-        xs[i] = random.uniform(-extent, extent);
-        ys[i] = random.uniform(-extent * 0.5f, extent * 0.5f);
-        if (i % 7 == 3 && i > 0) {
-            xs[i] = xs[i - 1];
-            ys[i] = ys[i - 1];
-        }
-    }
-    UniformGrid grid;
-    grid.build(xs.data(), ys.data(), xs.size(), cell);
-    BruteForceNeighbours brute;
-    brute.build(xs.data(), ys.data(), xs.size(), cell);
-
-    // The slot each point has in the grid, so a query at a point can exclude that point.
-    std::vector<std::uint32_t> slotOf(xs.size());
-    for (std::uint32_t k = 0; k < xs.size(); ++k)
-        slotOf[grid.sortedIndex(k)] = k;
+    // The slot each point has in the c.grid, so a query at a point can exclude that point.
+    std::vector<std::uint32_t> slotOf(c.xs.size());
+    for (std::uint32_t k = 0; k < c.xs.size(); ++k)
+        slotOf[c.grid.sortedIndex(k)] = k;
 
     bool offsetsRight = true;
     long long total = 0;
     std::vector<std::uint32_t> expected;
-    for (int q = 0; q < count + 200; ++q) {
-        const bool atPoint = q < count;
-        const Vec2 p = atPoint ? Vec2{xs[q], ys[q]}
-                               : Vec2{random.uniform(-1.2f * extent, 1.2f * extent),
-                                      random.uniform(-0.7f * extent, 0.7f * extent)};
+    for (int q = 0; q < c.count + 200; ++q) {
+        const bool atPoint = q < c.count;
+        const Vec2 p = atPoint ? Vec2{c.xs[q], c.ys[q]}
+                               : Vec2{c.random.uniform(-1.2f * c.extent, 1.2f * c.extent),
+                                      c.random.uniform(-0.7f * c.extent, 0.7f * c.extent)};
         const std::uint32_t self = atPoint ? static_cast<std::uint32_t>(q) : ~0u;
         expected.clear();
-        brute.forEachWithin(p, radius, [&](std::uint32_t j, float, float, float) {
+        c.brute.forEachWithin(p, c.radius, [&](std::uint32_t j, float, float, float) {
             if (j != self)
                 expected.push_back(j);
         });
         std::sort(expected.begin(), expected.end());
         const std::uint32_t gridSelf = atPoint ? slotOf[q] : ~0u;
-        const auto fourWide = scannedNeighbours(grid, xs, ys, p, radius, gridSelf, offsetsRight);
-        const auto fourWideTwoGroups = scannedNeighbours<UniformGrid, 2>(grid, xs, ys, p, radius, gridSelf, offsetsRight);
-        const auto oneWide = scannedNeighbours(brute, xs, ys, p, radius, self, offsetsRight);
+        const auto fourWide = scannedNeighbours(c.grid, c.xs, c.ys, p, c.radius, gridSelf, offsetsRight);
+        const auto fourWideTwoGroups = scannedNeighbours<UniformGrid, 2>(c.grid, c.xs, c.ys, p, c.radius, gridSelf, offsetsRight);
+        const auto oneWide = scannedNeighbours(c.brute, c.xs, c.ys, p, c.radius, self, offsetsRight);
         if (fourWide != expected || fourWideTwoGroups != expected || oneWide != expected)
             QFAIL(qPrintable(QStringLiteral("query %1: expected %2 neighbours, four lanes found %3 "
                                             "(%4 with two groups a run), one lane %5")
