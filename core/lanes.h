@@ -33,7 +33,8 @@
 namespace shoal {
 
 /// Arrays a kernel loads Float4 lanes from are this many elements longer than their count,
-/// so the last lanes of a range never read past the end (they are masked off).
+/// so the last lanes of a run never read past the end (they are masked off): enough for a
+/// scan that gives every run two lane groups (see scanNeighbours).
 constexpr std::size_t kLanePadding = 7;
 
 /// The one-lane mask.
@@ -48,8 +49,6 @@ inline Mask1 andNot(Mask1 clear, Mask1 m) { return {m.v && !clear.v}; }
 /// Bit l set when lane l of the mask is set.
 inline int laneBits(Mask1 m) { return m.v ? 1 : 0; }
 
-/// One float with the lane interface (the brute-force reference: the seed's pair-at-a-time
-/// loop).
 /// Counts lanes that were on, one count per lane (summed once at the end).
 struct Count1
 {
@@ -58,6 +57,8 @@ struct Count1
     int total() const { return n; }
 };
 
+/// One float with the lane interface (the brute-force reference: the seed's pair-at-a-time
+/// loop).
 struct Float1
 {
     static constexpr int kWidth = 1;
@@ -201,6 +202,7 @@ inline int laneBits(Mask4 m)
     return (m.v[0] ? 1 : 0) | (m.v[1] ? 2 : 0) | (m.v[2] ? 4 : 0) | (m.v[3] ? 8 : 0);
 }
 
+/// The portable per-lane counts.
 struct Count4
 {
     std::int32_t v[4] = {0, 0, 0, 0};
@@ -234,6 +236,7 @@ struct Float4
         std::memcpy(m.v, p, sizeof m.v);
         return m;
     }
+    /// The slot index of each lane (see the SSE2 version).
     struct Slots
     {
         std::uint32_t v[4];
