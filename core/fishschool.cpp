@@ -239,10 +239,10 @@ void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
         const float mid2 = mid * mid;
         const float keepMax2 = keepMax * keepMax;
         const float inverseKeepMax = 1.0f / keepMax;
-        const V vInverseMid(1.0f / mid);
         const V vMid2(mid2);
         const V vKeepMax2(keepMax2);
-        const V vRepelScale(mid / keepMin);
+        const V vRepelOverD(mid / keepMin); // the push is (1 - d / mid) * mid / keepMin
+        const V vRepelOffset(1.0f / keepMin);
         const V vTouching(kTouchingDistance2);
         const V vFar(std::numeric_limits<float>::max());
         const std::uint32_t* active = m_sortedActive.data();
@@ -257,15 +257,17 @@ void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
             neighbourCount.add(in);
             alignX += masked(in, V::load(neighbourVx + slot));
             alignY += masked(in, V::load(neighbourVy + slot));
-            nearest2 = min(nearest2, select(in, d2, vFar));
+            nearest2 = min(nearest2, d2 + maskedOff(in, vFar));
             withinKeepMaxCount.add(in & (d2 <= vKeepMax2));
             const Mask beyondMid = in & (d2 >= vMid2);
             farX += masked(beyondMid, dx);
             farY += masked(beyondMid, dy);
-            // Away, the harder the closer: (1 - d / mid) * mid / keepMin along the unit offset.
-            // Lanes exactly on top of this fish are left to touchingSplit (nearest2 shows them).
+            // Away, the harder the closer: (1 - d / mid) * mid / keepMin along the unit offset,
+            // so (dx, dy) times mid / (keepMin d) - 1 / keepMin. Lanes exactly on top of this
+            // fish are left to touchingSplit (nearest2 shows them); masked-off lanes may divide
+            // by zero, which masking turns back into zero.
             const Mask pushing = andNot(beyondMid, in) & (d2 >= vTouching);
-            const V s = (V(1.0f) / sqrt(max(d2, vTouching)) - vInverseMid) * vRepelScale;
+            const V s = vRepelOverD / sqrt(d2) - vRepelOffset;
             repelX += masked(pushing, dx * s);
             repelY += masked(pushing, dy * s);
         });

@@ -84,6 +84,8 @@ struct Float1
     friend Float1 min(Float1 a, Float1 b) { return Float1(a.v < b.v ? a.v : b.v); }
     friend Float1 max(Float1 a, Float1 b) { return Float1(a.v > b.v ? a.v : b.v); }
     friend Float1 select(Mask m, Float1 a, Float1 b) { return m.v ? a : b; }
+    /// Lanes of a where m is off, zero where it is on.
+    friend Float1 maskedOff(Mask m, Float1 a) { return m.v ? Float1(0.0f) : a; }
     float sum() const { return v; }
     float lane(int) const { return v; }
 };
@@ -168,6 +170,7 @@ struct Float4
     {
         return Float4(_mm_or_ps(_mm_and_ps(m.v, a.v), _mm_andnot_ps(m.v, b.v)));
     }
+    friend Float4 maskedOff(Mask m, Float4 a) { return Float4(_mm_andnot_ps(m.v, a.v)); }
     float lane(int i) const
     {
         alignas(16) float out[4];
@@ -292,6 +295,7 @@ struct Float4
         }
         return r;
     }
+    friend Float4 maskedOff(Mask m, Float4 a) { return select(m, Float4(0.0f), a); }
     float lane(int i) const { return v[i]; }
     float sum() const { return (v[0] + v[1]) + (v[2] + v[3]); }
 };
@@ -305,7 +309,8 @@ typename V::Mask noLanes()
     return V(0.0f) < V(0.0f);
 }
 
-/// Lanes of `a` where m is on, zero elsewhere.
+/// Lanes of `a` where m is on, zero elsewhere (a bitwise and: whatever a masked-off lane
+/// holds, infinities and NaNs included, becomes zero).
 template <class V>
 V masked(typename V::Mask m, V a)
 {
