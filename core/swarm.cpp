@@ -146,7 +146,7 @@ void SwarmBehaviour::planWith(Group& group, const StepContext& ctx)
             const Mask touching = in & (d2 < vTouching);
             touched = touched | touching;
             const Mask pushing = andNot(touching, in);
-            const V d = sqrt(max(d2, vTouching));
+            const V d = sqrt(d2); // (near) zero only on lanes the masks drop
             const V s = (vR - d) / d;
             pushX += masked(pushing, dx * s);
             pushY += masked(pushing, dy * s);

@@ -188,7 +188,7 @@ void TankSquadBehaviour::planWith(Group& group, const StepContext& ctx)
             const Mask touching = in & (d2 < vTouching);
             touched = touched | touching;
             const Mask pushing = andNot(touching, in);
-            const V d = sqrt(max(d2, vTouching));
+            const V d = sqrt(d2); // (near) zero only on lanes the masks drop
             const V s = (one - d * vInverseKeep) / d;
             keepX += masked(pushing, dx * s);
             keepY += masked(pushing, dy * s);
