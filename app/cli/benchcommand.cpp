@@ -191,16 +191,13 @@ Expected<BenchResult> measure(BehaviourKind kind, int agents, const BenchOptions
         world.setPointer(benchPointer(scene, world.stepCount()), true);
         world.step();
     };
-    const auto timeSteps = [&](int count) {
-        std::vector<double> ms;
-        ms.reserve(static_cast<std::size_t>(count));
+    const auto timeSteps = [&](int count, std::vector<double>& ms) {
         for (int i = 0; i < count; ++i) {
             const auto start = std::chrono::steady_clock::now();
             drive();
             const auto end = std::chrono::steady_clock::now();
             ms.push_back(std::chrono::duration<double, std::milli>(end - start).count());
         }
-        return median(std::move(ms));
     };
 
     const int warmup = std::max(options.warmup, benchSettleSteps(scene, kind));
@@ -209,16 +206,29 @@ Expected<BenchResult> measure(BehaviourKind kind, int agents, const BenchOptions
     BenchResult result;
     result.kind = kind;
     result.agents = world.agentCount();
-    result.msPerStep = timeSteps(options.steps);
+
+    // The grid's steps run in blocks with one reference step after each, so a busy spell on
+    // a shared machine slows both alike instead of skewing the ratio between them.
+    const bool withReference = agents <= kMaxReferenceAgents;
+    const int blocks = withReference ? kReferenceSteps : 1;
+    std::vector<double> gridMs;
+    std::vector<double> referenceMs;
+    gridMs.reserve(static_cast<std::size_t>(options.steps));
+    for (int block = 0; block < blocks; ++block) {
+        timeSteps(options.steps / blocks + (block < options.steps % blocks ? 1 : 0), gridMs);
+        if (!withReference)
+            continue;
+        world.setNeighbourSearch(NeighbourSearch::BruteForce);
+        drive(); // one untimed step: the reference's first pass touches memory the grid didn't
+        timeSteps(1, referenceMs);
+        world.setNeighbourSearch(NeighbourSearch::Grid);
+    }
+    result.msPerStep = median(std::move(gridMs));
     const double n = static_cast<double>(std::max<std::size_t>(result.agents, 1));
     result.nsPerAgentStep = result.msPerStep * 1e6 / n;
     result.bytesPerAgent = static_cast<double>(world.memoryBytes()) / n;
-
-    if (agents <= kMaxReferenceAgents) {
-        world.setNeighbourSearch(NeighbourSearch::BruteForce);
-        drive(); // one untimed step: the reference's first pass touches memory the grid didn't
-        result.referenceMsPerStep = timeSteps(kReferenceSteps);
-        world.setNeighbourSearch(NeighbourSearch::Grid);
+    if (withReference) {
+        result.referenceMsPerStep = median(std::move(referenceMs));
         if (result.msPerStep > 0.0)
             result.speedup = *result.referenceMsPerStep / result.msPerStep;
     }
