@@ -1,7 +1,7 @@
 #pragma once
-/// The neighbour scan the school's, squad's and swarm's hot loops are built on: it walks the runs of slots a
-/// search offers (grid rows, or every agent for the brute-force reference), tests lanes of
-/// candidates at once, and hands the kernel the lanes within range.
+/// The neighbour scan the school's, squad's and swarm's hot loops are built on: it walks the
+/// runs of slots a search offers (grid rows, or every agent for the brute-force reference),
+/// tests lanes of candidates at once, and hands the kernel the lanes within range.
 
 #include "lanes.h"
 #include "random.h"
