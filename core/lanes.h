@@ -44,10 +44,19 @@ struct Mask1
     friend Mask1 operator&(Mask1 a, Mask1 b) { return {a.v && b.v}; }
     friend Mask1 operator|(Mask1 a, Mask1 b) { return {a.v || b.v}; }
 };
-inline bool any(Mask1 m) { return m.v; }
-inline Mask1 andNot(Mask1 clear, Mask1 m) { return {m.v && !clear.v}; }
+inline bool any(Mask1 m)
+{
+    return m.v;
+}
+inline Mask1 andNot(Mask1 clear, Mask1 m)
+{
+    return {m.v && !clear.v};
+}
 /// Bit l set when lane l of the mask is set.
-inline int laneBits(Mask1 m) { return m.v ? 1 : 0; }
+inline int laneBits(Mask1 m)
+{
+    return m.v ? 1 : 0;
+}
 
 /// Counts lanes that were on, one count per lane (summed once at the end).
 struct Count1
@@ -75,7 +84,11 @@ struct Float1
     friend Float1 operator-(Float1 a, Float1 b) { return Float1(a.v - b.v); }
     friend Float1 operator*(Float1 a, Float1 b) { return Float1(a.v * b.v); }
     friend Float1 operator/(Float1 a, Float1 b) { return Float1(a.v / b.v); }
-    Float1& operator+=(Float1 o) { v += o.v; return *this; }
+    Float1& operator+=(Float1 o)
+    {
+        v += o.v;
+        return *this;
+    }
     friend Mask operator<(Float1 a, Float1 b) { return {a.v < b.v}; }
     friend Mask operator<=(Float1 a, Float1 b) { return {a.v <= b.v}; }
     friend Mask operator>(Float1 a, Float1 b) { return {a.v > b.v}; }
@@ -99,10 +112,19 @@ struct Mask4
     friend Mask4 operator&(Mask4 a, Mask4 b) { return {_mm_and_ps(a.v, b.v)}; }
     friend Mask4 operator|(Mask4 a, Mask4 b) { return {_mm_or_ps(a.v, b.v)}; }
 };
-inline bool any(Mask4 m) { return _mm_movemask_ps(m.v) != 0; }
+inline bool any(Mask4 m)
+{
+    return _mm_movemask_ps(m.v) != 0;
+}
 /// Lanes of m not in `clear`.
-inline Mask4 andNot(Mask4 clear, Mask4 m) { return {_mm_andnot_ps(clear.v, m.v)}; }
-inline int laneBits(Mask4 m) { return _mm_movemask_ps(m.v); }
+inline Mask4 andNot(Mask4 clear, Mask4 m)
+{
+    return {_mm_andnot_ps(clear.v, m.v)};
+}
+inline int laneBits(Mask4 m)
+{
+    return _mm_movemask_ps(m.v);
+}
 
 /// Per-lane counts: a lane that is on is all ones, -1 as an integer, so counting is one
 /// subtraction.
@@ -113,7 +135,8 @@ struct Count4
     int total() const
     {
         const __m128i pairs = _mm_add_epi32(v, _mm_shuffle_epi32(v, _MM_SHUFFLE(2, 3, 0, 1)));
-        return _mm_cvtsi128_si32(_mm_add_epi32(pairs, _mm_shuffle_epi32(pairs, _MM_SHUFFLE(1, 0, 3, 2))));
+        return _mm_cvtsi128_si32(
+            _mm_add_epi32(pairs, _mm_shuffle_epi32(pairs, _MM_SHUFFLE(1, 0, 3, 2))));
     }
 };
 
@@ -149,14 +172,19 @@ struct Float4
     /// Lanes before `end` that are not `self`.
     static Mask validLanes(Slots lanes, Slots end, Slots self)
     {
-        return {_mm_castsi128_ps(_mm_andnot_si128(_mm_cmpeq_epi32(lanes.v, self.v), _mm_cmplt_epi32(lanes.v, end.v)))};
+        return {_mm_castsi128_ps(
+            _mm_andnot_si128(_mm_cmpeq_epi32(lanes.v, self.v), _mm_cmplt_epi32(lanes.v, end.v)))};
     }
 
     friend Float4 operator+(Float4 a, Float4 b) { return Float4(_mm_add_ps(a.v, b.v)); }
     friend Float4 operator-(Float4 a, Float4 b) { return Float4(_mm_sub_ps(a.v, b.v)); }
     friend Float4 operator*(Float4 a, Float4 b) { return Float4(_mm_mul_ps(a.v, b.v)); }
     friend Float4 operator/(Float4 a, Float4 b) { return Float4(_mm_div_ps(a.v, b.v)); }
-    Float4& operator+=(Float4 o) { v = _mm_add_ps(v, o.v); return *this; }
+    Float4& operator+=(Float4 o)
+    {
+        v = _mm_add_ps(v, o.v);
+        return *this;
+    }
     friend Mask operator<(Float4 a, Float4 b) { return {_mm_cmplt_ps(a.v, b.v)}; }
     friend Mask operator<=(Float4 a, Float4 b) { return {_mm_cmple_ps(a.v, b.v)}; }
     friend Mask operator>(Float4 a, Float4 b) { return {_mm_cmpgt_ps(a.v, b.v)}; }
@@ -192,13 +220,23 @@ struct Float4
 struct Mask4
 {
     std::uint32_t v[4];
-    friend Mask4 operator&(Mask4 a, Mask4 b) { return {{a.v[0] & b.v[0], a.v[1] & b.v[1], a.v[2] & b.v[2], a.v[3] & b.v[3]}}; }
-    friend Mask4 operator|(Mask4 a, Mask4 b) { return {{a.v[0] | b.v[0], a.v[1] | b.v[1], a.v[2] | b.v[2], a.v[3] | b.v[3]}}; }
+    friend Mask4 operator&(Mask4 a, Mask4 b)
+    {
+        return {{a.v[0] & b.v[0], a.v[1] & b.v[1], a.v[2] & b.v[2], a.v[3] & b.v[3]}};
+    }
+    friend Mask4 operator|(Mask4 a, Mask4 b)
+    {
+        return {{a.v[0] | b.v[0], a.v[1] | b.v[1], a.v[2] | b.v[2], a.v[3] | b.v[3]}};
+    }
 };
-inline bool any(Mask4 m) { return (m.v[0] | m.v[1] | m.v[2] | m.v[3]) != 0; }
+inline bool any(Mask4 m)
+{
+    return (m.v[0] | m.v[1] | m.v[2] | m.v[3]) != 0;
+}
 inline Mask4 andNot(Mask4 clear, Mask4 m)
 {
-    return {{m.v[0] & ~clear.v[0], m.v[1] & ~clear.v[1], m.v[2] & ~clear.v[2], m.v[3] & ~clear.v[3]}};
+    return {
+        {m.v[0] & ~clear.v[0], m.v[1] & ~clear.v[1], m.v[2] & ~clear.v[2], m.v[3] & ~clear.v[3]}};
 }
 inline int laneBits(Mask4 m)
 {
@@ -244,7 +282,10 @@ struct Float4
     {
         std::uint32_t v[4];
     };
-    static Slots slotsFrom(std::uint32_t first) { return {{first, first + 1, first + 2, first + 3}}; }
+    static Slots slotsFrom(std::uint32_t first)
+    {
+        return {{first, first + 1, first + 2, first + 3}};
+    }
     static Slots everyLane(std::uint32_t slot) { return {{slot, slot, slot, slot}}; }
     static Slots nextGroup(Slots s) { return {{s.v[0] + 4, s.v[1] + 4, s.v[2] + 4, s.v[3] + 4}}; }
     static Mask validLanes(Slots lanes, Slots end, Slots self)
@@ -255,34 +296,65 @@ struct Float4
         return m;
     }
 
-    template <class Op>
-    static Float4 map(Float4 a, Float4 b, Op op)
+    template <class Op> static Float4 map(Float4 a, Float4 b, Op op)
     {
         Float4 r;
         for (int i = 0; i < 4; ++i)
             r.v[i] = op(a.v[i], b.v[i]);
         return r;
     }
-    template <class Op>
-    static Mask compare(Float4 a, Float4 b, Op op)
+    template <class Op> static Mask compare(Float4 a, Float4 b, Op op)
     {
         Mask m;
         for (int i = 0; i < 4; ++i)
             m.v[i] = op(a.v[i], b.v[i]) ? ~0u : 0u;
         return m;
     }
-    friend Float4 operator+(Float4 a, Float4 b) { return map(a, b, [](float x, float y) { return x + y; }); }
-    friend Float4 operator-(Float4 a, Float4 b) { return map(a, b, [](float x, float y) { return x - y; }); }
-    friend Float4 operator*(Float4 a, Float4 b) { return map(a, b, [](float x, float y) { return x * y; }); }
-    friend Float4 operator/(Float4 a, Float4 b) { return map(a, b, [](float x, float y) { return x / y; }); }
+    friend Float4 operator+(Float4 a, Float4 b)
+    {
+        return map(a, b, [](float x, float y) { return x + y; });
+    }
+    friend Float4 operator-(Float4 a, Float4 b)
+    {
+        return map(a, b, [](float x, float y) { return x - y; });
+    }
+    friend Float4 operator*(Float4 a, Float4 b)
+    {
+        return map(a, b, [](float x, float y) { return x * y; });
+    }
+    friend Float4 operator/(Float4 a, Float4 b)
+    {
+        return map(a, b, [](float x, float y) { return x / y; });
+    }
     Float4& operator+=(Float4 o) { return *this = *this + o; }
-    friend Mask operator<(Float4 a, Float4 b) { return compare(a, b, [](float x, float y) { return x < y; }); }
-    friend Mask operator<=(Float4 a, Float4 b) { return compare(a, b, [](float x, float y) { return x <= y; }); }
-    friend Mask operator>(Float4 a, Float4 b) { return compare(a, b, [](float x, float y) { return x > y; }); }
-    friend Mask operator>=(Float4 a, Float4 b) { return compare(a, b, [](float x, float y) { return x >= y; }); }
-    friend Float4 sqrt(Float4 a) { return map(a, a, [](float x, float) { return __builtin_sqrtf(x); }); }
-    friend Float4 min(Float4 a, Float4 b) { return map(a, b, [](float x, float y) { return x < y ? x : y; }); }
-    friend Float4 max(Float4 a, Float4 b) { return map(a, b, [](float x, float y) { return x > y ? x : y; }); }
+    friend Mask operator<(Float4 a, Float4 b)
+    {
+        return compare(a, b, [](float x, float y) { return x < y; });
+    }
+    friend Mask operator<=(Float4 a, Float4 b)
+    {
+        return compare(a, b, [](float x, float y) { return x <= y; });
+    }
+    friend Mask operator>(Float4 a, Float4 b)
+    {
+        return compare(a, b, [](float x, float y) { return x > y; });
+    }
+    friend Mask operator>=(Float4 a, Float4 b)
+    {
+        return compare(a, b, [](float x, float y) { return x >= y; });
+    }
+    friend Float4 sqrt(Float4 a)
+    {
+        return map(a, a, [](float x, float) { return __builtin_sqrtf(x); });
+    }
+    friend Float4 min(Float4 a, Float4 b)
+    {
+        return map(a, b, [](float x, float y) { return x < y ? x : y; });
+    }
+    friend Float4 max(Float4 a, Float4 b)
+    {
+        return map(a, b, [](float x, float y) { return x > y ? x : y; });
+    }
     friend Float4 select(Mask m, Float4 a, Float4 b)
     {
         Float4 r;
@@ -303,23 +375,20 @@ struct Float4
 #endif
 
 /// A mask with every lane off.
-template <class V>
-typename V::Mask noLanes()
+template <class V> typename V::Mask noLanes()
 {
     return V(0.0f) < V(0.0f);
 }
 
 /// Lanes of `a` where m is on, zero elsewhere (a bitwise and: whatever a masked-off lane
 /// holds, infinities and NaNs included, becomes zero).
-template <class V>
-V masked(typename V::Mask m, V a)
+template <class V> V masked(typename V::Mask m, V a)
 {
     return select(m, a, V(0.0f));
 }
 
 /// Smallest lane.
-template <class V>
-float minLane(V a)
+template <class V> float minLane(V a)
 {
     float m = a.lane(0);
     for (int i = 1; i < V::kWidth; ++i)

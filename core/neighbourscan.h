@@ -22,7 +22,8 @@ namespace shoal {
 /// count can pay when runs are long; for the families here 1 measured best (at 2 the idle
 /// lanes cost more than the mispredictions saved).
 template <int kGroupsPerRun = 1, class Search, class Kernel>
-SHOAL_FORCE_INLINE inline void scanNeighbours(const Search& search, Vec2 p, float radius, std::uint32_t self, Kernel&& kernel)
+SHOAL_FORCE_INLINE inline void scanNeighbours(const Search& search, Vec2 p, float radius,
+                                              std::uint32_t self, Kernel&& kernel)
 {
     using V = typename Search::Lanes;
     static_assert(V::kWidth * kGroupsPerRun - 1 <= static_cast<int>(kLanePadding),
@@ -77,15 +78,16 @@ constexpr float kTouchingDistance2 = 1e-12f;
 /// slot `self`, over the neighbours at p that accept(slot) admits. Kernels only note that a
 /// lane touched; this rare case then runs here, one pair at a time.
 template <class Search, class Accept>
-Vec2 touchingSplit(const Search& search, Vec2 p, std::uint32_t self, std::uint32_t i, std::uint64_t seed,
-                   std::uint64_t salt, Accept&& accept)
+Vec2 touchingSplit(const Search& search, Vec2 p, std::uint32_t self, std::uint32_t i,
+                   std::uint64_t seed, std::uint64_t salt, Accept&& accept)
 {
     Vec2 sum;
     search.forEachSlotWithin(p, 1e-6f, [&](std::uint32_t slot, float, float, float d2) {
         if (slot == self || !(d2 < kTouchingDistance2) || !accept(slot))
             return;
         const std::uint32_t j = search.sortedIndex(slot);
-        sum += fromAngle(signedNoise(seed, i < j ? i : j, i < j ? j : i, salt) * kPi) * (i < j ? 1.0f : -1.0f);
+        sum += fromAngle(signedNoise(seed, i < j ? i : j, i < j ? j : i, salt) * kPi) *
+               (i < j ? 1.0f : -1.0f);
     });
     return sum;
 }
