@@ -72,13 +72,24 @@ inline float selectFloat(bool condition, float a, float b)
     return bitsFloat((floatBits(a) & mask) | (floatBits(b) & ~mask));
 }
 
+/// floor(x), bit for bit, in a few instructions where the library call is long without
+/// SSE4.1: truncate, and step down for negative fractions. Floats of 2^23 and beyond (and
+/// infinities, NaN) are already whole.
+inline float floorFast(float x)
+{
+    if (!(std::fabs(x) < 8388608.0f))
+        return x;
+    const float t = static_cast<float>(static_cast<int>(x));
+    return t > x ? t - 1.0f : (t == x ? x : t); // x itself when whole: keeps -0
+}
+
 /// Sine and cosine by Cody-Waite reduction to [-pi/4, pi/4] and short polynomials
 /// (error below 2e-7). Our own rather than libm's: glibc picks a different sincosf on CPUs
 /// with and without FMA, which would break "same scene, same hash" across machines; this
 /// one is plain float arithmetic, identical everywhere (and several times faster).
 inline void sinCos(float radians, float& sine, float& cosine)
 {
-    const float quarterTurns = std::floor(radians * 0.636619772f + 0.5f);
+    const float quarterTurns = floorFast(radians * 0.636619772f + 0.5f);
     const int q = static_cast<int>(static_cast<long long>(quarterTurns) & 3);
     const float r = (radians - quarterTurns * 1.5703125f) - quarterTurns * 4.83826794897e-4f;
     const float r2 = r * r;

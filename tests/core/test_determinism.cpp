@@ -2,9 +2,11 @@
 // process, and equal to a pinned hash per family that catches unintended behaviour changes.
 
 #include "testsupport.h"
+#include "vec2.h"
 
 #include <QtTest>
 
+#include <algorithm>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
@@ -97,6 +99,7 @@ private slots:
     void matchesPinnedHash_data() { sameHashTwiceInOneProcess_data(); }
     void matchesPinnedHash();
     void differentSeedGivesDifferentHash();
+    void ownTrigIsExactAndAccurate();
 };
 
 void TestDeterminism::sameHashTwiceInOneProcess_data()
@@ -148,6 +151,33 @@ void TestDeterminism::differentSeedGivesDifferentHash()
     (*a)->step(10);
     (*b)->step(10);
     QVERIFY((*a)->stateHash() != (*b)->stateHash());
+}
+
+void TestDeterminism::ownTrigIsExactAndAccurate()
+{
+    // The hash relies on our own floor, sine, cosine and atan2 (libm differs between CPUs).
+    // floorFast must be floor bit for bit; the others within their stated errors.
+    const float awkward[] = {0.0f, -0.0f, 0.5f, -0.5f, 1.0f, -1.0f, 2.9999998f, -2.9999998f,
+                             8388607.5f, -8388607.5f, 8388608.0f, -16777216.0f, 1e30f, -1e30f,
+                             1e-40f, -1e-40f, INFINITY, -INFINITY};
+    for (float x : awkward)
+        QVERIFY2(floatBits(floorFast(x)) == floatBits(std::floor(x)), qPrintable(QString::number(x)));
+    QVERIFY(std::isnan(floorFast(NAN)));
+    double worstTrig = 0.0;
+    double worstAtan = 0.0;
+    for (int i = -200000; i <= 200000; ++i) {
+        const float x = static_cast<float>(i) * 1.37e-4f;
+        QVERIFY(floatBits(floorFast(x * 9.7f)) == floatBits(std::floor(x * 9.7f)));
+        float s, c;
+        sinCos(x, s, c);
+        worstTrig = std::max({worstTrig, std::fabs(s - std::sin(static_cast<double>(x))),
+                              std::fabs(c - std::cos(static_cast<double>(x)))});
+        const float y = static_cast<float>((i * 7919) % 20011) * 1e-3f - 10.0f;
+        const float a = fastAtan2(y, x);
+        worstAtan = std::max(worstAtan, std::fabs(a - std::atan2(static_cast<double>(y), static_cast<double>(x))));
+    }
+    QVERIFY2(worstTrig < 5e-7, qPrintable(QString::number(worstTrig)));
+    QVERIFY2(worstAtan < 2e-5, qPrintable(QString::number(worstAtan)));
 }
 
 int main(int argc, char** argv)
