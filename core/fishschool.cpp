@@ -170,6 +170,8 @@ void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
     const bool led = group.playerLed && ctx.player->enabled;
     const Vec2 playerPos = ctx.player->position;
     const float pick2 = p.pickRadius * p.pickRadius;
+    // Matching the player's velocity is the same wish for every member: once a step.
+    const Vec2 withPlayer = truncated(ctx.player->velocity * (1.0f / p.moveSpeed), 1.0f) * p.followWeight;
     const std::size_t n = a.size();
     const std::size_t first = group.playerLed ? 1 : 0;
     if (m_joined.capacity() < n)
@@ -317,8 +319,7 @@ void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
             goal = toPlayer.length();
             // Swim with the player, and gather toward it unless making room (making room wins,
             // so the school packs to its band around the player, not tighter).
-            const Vec2 playerVelocity = ctx.player->velocity;
-            direction += truncated(playerVelocity * inverseSpeed, 1.0f) * p.followWeight;
+            direction += withPlayer;
             if (!(flags & kAgentMakingRoom) && goal > keepMax)
                 direction += toPlayer * (p.followWeight * clamp01((goal - keepMax) * inverseKeepMax) / goal);
         }
