@@ -622,27 +622,28 @@ void AgentLayerItem::paintGroup(QPainter* painter, const QRectF& exposed)
     // sprites land on whole pixels.
     painter->resetTransform();
 
+    std::size_t playerIndex = n;
+    // Calls f(agent, device x, device y, variant) for every agent in the exposed area except
+    // the player, which is drawn last and on top.
+    const auto forEachVisible = [&](auto&& f) {
+        for (std::size_t i = 0; i < n; ++i) {
+            const float x = a.px[i];
+            const float y = a.py[i];
+            if (!everything && !box.contains(x, y))
+                continue;
+            const Variant v = variantOf(group, i);
+            if (v == kPlayer) {
+                playerIndex = i;
+                continue;
+            }
+            f(i, map.x(x, y), map.y(x, y), v);
+        }
+    };
+
     if (detail == Detail::Dots) {
         const qreal diameterPx = 2.0 * radius * ppm;
         const int dot = diameterPx < 1.5 ? 1 : (diameterPx < 2.5 ? 2 : 3);
-        std::size_t playerIndex = n;
         int visible = 0;
-        // Calls f(device x, device y, variant) for every agent in the exposed area except the
-        // player, which is drawn last and on top.
-        const auto forEachDot = [&](auto&& f) {
-            for (std::size_t i = 0; i < n; ++i) {
-                const float x = a.px[i];
-                const float y = a.py[i];
-                if (!everything && !box.contains(x, y))
-                    continue;
-                const Variant v = variantOf(group, i);
-                if (v == kPlayer) {
-                    playerIndex = i;
-                    continue;
-                }
-                f(map.x(x, y), map.y(x, y), v);
-            }
-        };
         if (n >= kCanvasMinAgents) {
             painter->setWorldTransform(transform);
             const bool onDevice = beginCanvas(painter, exposed);
@@ -651,7 +652,7 @@ void AgentLayerItem::paintGroup(QPainter* painter, const QRectF& exposed)
                 std::array<QRgb, kVariantCount> colors;
                 for (int v = 0; v < kVariantCount; ++v)
                     colors[v] = qPremultiply(dotColor(Variant(v)).rgba());
-                forEachDot([&](auto dx, auto dy, Variant v) {
+                forEachVisible([&](std::size_t, auto dx, auto dy, Variant v) {
                     ++visible;
                     plot(dx, dy, v == kLeader ? dot + 1 : dot, colors[v]);
                 });
@@ -660,7 +661,7 @@ void AgentLayerItem::paintGroup(QPainter* painter, const QRectF& exposed)
         } else {
             for (auto& points : m_points)
                 points.clear();
-            forEachDot([&](auto dx, auto dy, Variant v) { m_points[v].emplace_back(dx, dy); });
+            forEachVisible([&](std::size_t, auto dx, auto dy, Variant v) { m_points[v].emplace_back(dx, dy); });
             // One-pixel dots take the raster engine's fast point path; wider ones are
             // filled squares (wide points go through the general stroker).
             painter->setBrush(Qt::NoBrush);
@@ -697,19 +698,9 @@ void AgentLayerItem::paintGroup(QPainter* painter, const QRectF& exposed)
     }
 
     m_stamps.clear();
-    std::size_t playerIndex = n;
-    for (std::size_t i = 0; i < n; ++i) {
-        const float x = a.px[i];
-        const float y = a.py[i];
-        if (!everything && !box.contains(x, y))
-            continue;
-        const Variant v = variantOf(group, i);
-        if (v == kPlayer) {
-            playerIndex = i;
-            continue;
-        }
-        m_stamps.push_back({map.x(x, y), map.y(x, y), map.angle(a.heading[i]), v});
-    }
+    forEachVisible([&](std::size_t i, auto dx, auto dy, Variant v) {
+        m_stamps.push_back({dx, dy, map.angle(a.heading[i]), v});
+    });
     m_lastVisible = static_cast<int>(m_stamps.size()) + (playerIndex < n ? 1 : 0);
     // Sprites are cached per quarter pixel of body radius, so a zoom that barely changes
     // reuses them.
