@@ -670,21 +670,7 @@ void TestWorm::wanderingWormsKeepCrawlingAmongObstacles()
     QFETCH(double, maxTurnAngle);
     QFETCH(bool, steered);
     // Open and closed walls, a convex and a concave obstacle, a circle, the bounds.
-    SceneDesc scene = emptyScene(30.0, 30.0);
-    scene.walls.push_back({{{-20.0, -20.0}, {-5.0, -18.0}, {-3.0, -5.0}}, false});
-    scene.walls.push_back({{{10.0, 10.0}, {20.0, 10.0}, {20.0, 20.0}, {10.0, 20.0}}, true});
-    ObstacleDesc convex;
-    convex.points = {{0.0, 0.0}, {6.0, 0.0}, {7.0, 4.0}, {1.0, 5.0}};
-    scene.obstacles.push_back(convex);
-    ObstacleDesc concave;
-    concave.points = {{-20.0, 5.0}, {-10.0, 5.0}, {-10.0, 15.0}, {-12.0, 15.0},
-                      {-12.0, 7.0}, {-18.0, 7.0}, {-18.0, 15.0}, {-20.0, 15.0}};
-    scene.obstacles.push_back(concave);
-    ObstacleDesc circle;
-    circle.shape = ObstacleShape::Circle;
-    circle.center = {15.0, -15.0};
-    circle.radius = 4.0;
-    scene.obstacles.push_back(circle);
+    SceneDesc scene = geometryScene();
     WormSetup setup;
     setup.maxTurnAngle = maxTurnAngle;
     setup.minSegmentLength = maxTurnAngle > 45.0 ? 0.6 : 0.5;

@@ -9,6 +9,7 @@
 
 #include "embeddedscenes.h"
 #include "scenefile.h"
+#include "uitestsupport.h"
 
 #include <QAction>
 #include <QHeaderView>
@@ -30,13 +31,7 @@ constexpr int kSwarm = 2;
 constexpr int kConvoy = 3;
 constexpr int kWorms = 4;
 
-SceneDesc demoScene()
-{
-    auto scene = parseScene(resources::demoSceneBytes().toStdString(), "demo.json");
-    if (!scene)
-        qFatal("demo scene: %s", scene.error().message.c_str());
-    return *scene;
-}
+using test::demoScene;
 
 struct Fixture
 {

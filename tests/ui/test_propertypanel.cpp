@@ -11,6 +11,7 @@
 
 #include "embeddedscenes.h"
 #include "scenefile.h"
+#include "uitestsupport.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -33,13 +34,7 @@ constexpr int kSchool = 0; // the demo's groups, in file order
 constexpr int kSquad = 1;
 constexpr int kWorms = 4;
 
-SceneDesc demoScene()
-{
-    auto scene = parseScene(resources::demoSceneBytes().toStdString(), "demo.json");
-    if (!scene)
-        qFatal("demo scene: %s", scene.error().message.c_str());
-    return *scene;
-}
+using test::demoScene;
 
 int fishParam(const char* key)
 {
