@@ -41,6 +41,16 @@ void ChainTool::addPoint(QPointF pos)
     m_points.append(p);
 }
 
+bool ChainTool::closeOrAddPoint(QPointF pos)
+{
+    if (nearFirst(pos)) {
+        finish(true);
+        return true;
+    }
+    addPoint(pos);
+    return false;
+}
+
 void ChainTool::mousePressed(QGraphicsSceneMouseEvent* event)
 {
     if (event->button() == Qt::RightButton) {
@@ -50,11 +60,8 @@ void ChainTool::mousePressed(QGraphicsSceneMouseEvent* event)
     }
     if (event->button() != Qt::LeftButton)
         return;
-    if (nearFirst(event->scenePos())) {
-        finish(true);
+    if (closeOrAddPoint(event->scenePos()))
         return;
-    }
-    addPoint(event->scenePos());
     m_cursor = scene()->snap(event->scenePos());
     m_hasCursor = true;
     updatePreview();
@@ -75,12 +82,8 @@ void ChainTool::mouseDoubleClicked(QGraphicsSceneMouseEvent* event)
 {
     if (event->button() != Qt::LeftButton)
         return;
-    if (nearFirst(event->scenePos())) {
-        finish(true);
-        return;
-    }
-    addPoint(event->scenePos());
-    finish(false);
+    if (!closeOrAddPoint(event->scenePos()))
+        finish(false);
 }
 
 void ChainTool::keyPressed(QKeyEvent* event)

@@ -44,6 +44,8 @@ protected:
 
 private:
     void addPoint(QPointF scenePos);
+    /// A click near the first point closes the chain (true); elsewhere it adds a point.
+    bool closeOrAddPoint(QPointF scenePos);
     void finish(bool closed);
     bool nearFirst(QPointF scenePos) const;
     void updatePreview();
