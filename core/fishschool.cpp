@@ -1,5 +1,6 @@
 #include "fishschool.h"
 
+#include "drivelanes.h"
 #include "neighbourscan.h"
 #include "statehash.h"
 #include "steering.h"
@@ -84,9 +85,191 @@ constexpr float kWallWeight = 2.0f; // feelers beat the band: a school must not 
 // finds it where the designer put it.
 constexpr float kIdleTether = 0.5f;
 
+/// What a school member's drive needs besides its own state, the same for every member of
+/// one step.
+struct SchoolStep
+{
+    const FishSchoolParams* params = nullptr;
+    const StaticGeometry* geometry = nullptr;
+    DriveSettings drive;
+    float dt = 0.0f;
+    float inverseDt = 0.0f;
+    float mid = 0.0f;         ///< middle of the keep band, m
+    bool led = false;         ///< the player leads this school this step
+    bool playerResting = false;
+    Vec2 playerPosition;
+    Vec2 withPlayer;          ///< the wish to match the player's velocity
+};
+
+/// School members between their neighbour scan and their drive, one lane each: the scan's
+/// sums and the state the drive reads. Members are queued here as their scans finish and
+/// steered W at a time (steerMembers), so each square root and division of the steering
+/// rules serves W fish.
+template <int W>
+struct MemberLanes
+{
+    alignas(16) float x[W], y[W], heading[W], forwardX[W], forwardY[W], speed[W], room[W];
+    alignas(16) float neighbours[W], withinKeepMax[W], nearest2[W];
+    alignas(16) float alignX[W], alignY[W], farX[W], farY[W], repelX[W], repelY[W];
+    alignas(16) float wallX[W], wallY[W];
+    alignas(16) std::uint32_t wasMakingRoom[W], wasClosingUp[W]; ///< lane masks of the flags
+    std::uint32_t index[W];
+    std::uint8_t flags[W];
+    int count = 0;
+
+    /// Fills lanes [count, W) with copies of lane 0, so a part-filled group computes
+    /// harmless values in its idle lanes.
+    void padIdleLanes()
+    {
+        for (int l = count; l < W; ++l) {
+            for (float* a : {x, y, heading, forwardX, forwardY, speed, room, neighbours, withinKeepMax,
+                             nearest2, alignX, alignY, farX, farY, repelX, repelY, wallX, wallY})
+                a[l] = a[0];
+            wasMakingRoom[l] = wasMakingRoom[0];
+            wasClosingUp[l] = wasClosingUp[0];
+        }
+    }
+};
+
+/// v scaled down to at most length 1, lane by lane (truncated(v, 1)).
+template <class V>
+SHOAL_FORCE_INLINE inline void truncateToUnit(V& x, V& y)
+{
+    const V length2 = x * x + y * y;
+    const V scale = select(length2 <= V(1.0f), V(1.0f), V(1.0f) / sqrt(length2));
+    x = x * scale;
+    y = y * scale;
+}
+
+/// The band rule, alignment, following the player and the drive for the queued members
+/// (lanes [0, m.count)), written to their next state. Lane for lane the same arithmetic
+/// whatever the lane width, so the grid (four lanes) and the reference (one) agree.
+template <class V>
+void steerMembers(MemberLanes<V::kWidth>& m, const SchoolStep& step, AgentArrays& a)
+{
+    using Mask = typename V::Mask;
+    constexpr int W = V::kWidth;
+    const FishSchoolParams& p = *step.params;
+    m.padIdleLanes();
+    const V zero(0.0f);
+    const V keepMin(p.keepMinDistance);
+    const V keepMax(p.keepMaxDistance);
+    const V mid(step.mid);
+    const V x = V::load(m.x);
+    const V y = V::load(m.y);
+
+    // Too close beats too far: while a neighbour is inside keepMinDistance the fish only
+    // makes room; otherwise, unless at least half of its nearest neighborCount already sit
+    // within keepMaxDistance, it closes up on the far ones. Each, once started, carries on
+    // until the nearest neighbour is at the middle of the band (hysteresis), so a school
+    // settles inside the band rather than on its edges. Mixing the two, as the seed does,
+    // lets the pull of the many far neighbours squeeze the nearest to the inner edge.
+    // A fish that sees nobody keeps its state.
+    const V neighbours = V::load(m.neighbours);
+    const Mask hasNeighbours = neighbours > zero;
+    const V nearest = sqrt(V::load(m.nearest2));
+    const V watched = min(neighbours, V(p.neighborCount));
+    const Mask wasMakingRoom = V::loadMask(m.wasMakingRoom);
+    const Mask wasClosingUp = V::loadMask(m.wasClosingUp);
+    const Mask makingRoomNow = hasNeighbours & selectMask(wasMakingRoom, nearest < mid, nearest < keepMin);
+    const Mask closingUpNow =
+        andNot(makingRoomNow,
+               hasNeighbours & selectMask(wasClosingUp, nearest > mid, V(2.0f) * V::load(m.withinKeepMax) < watched));
+    const Mask makingRoom = selectMask(hasNeighbours, makingRoomNow, wasMakingRoom);
+    const Mask closingUp = selectMask(hasNeighbours, closingUpNow, wasClosingUp);
+
+    // Closing up heads for the centre of the far neighbours (with nobody beyond the middle,
+    // that offset and the wish are zero), harder the farther the nearest one is.
+    const V farX = V::load(m.farX);
+    const V farY = V::load(m.farY);
+    const V far2 = farX * farX + farY * farY;
+    const V closeUp = masked(far2 >= V(1e-12f), V(1.0f) / sqrt(far2)) *
+                      clamp01((nearest - mid) / V(p.keepMaxDistance - step.mid));
+    V keepX = select(makingRoomNow, V::load(m.repelX), masked(closingUpNow, -(farX * closeUp)));
+    V keepY = select(makingRoomNow, V::load(m.repelY), masked(closingUpNow, -(farY * closeUp)));
+
+    // The seed sums the band rule over every neighbour and normalises both sums. Summed
+    // over all of them, the many far neighbours outweigh the few near ones and a school
+    // collapses into a ball; normalised, a fish never learns how crowded it is or how fast
+    // its neighbours swim, so a school never slows down. Here the band is kept to the
+    // nearest few (capped at 1), and alignment matches the neighbours' mean velocity
+    // (relative to moveSpeed), so a school spreads into its band and comes to rest
+    // around a resting player.
+    truncateToUnit(keepX, keepY);
+    const V alignScale = V(1.0f / p.moveSpeed) / neighbours; // (no neighbours: masked below)
+    V alignX = V::load(m.alignX) * alignScale;
+    V alignY = V::load(m.alignY) * alignScale;
+    truncateToUnit(alignX, alignY);
+    const V moveWeight(p.moveWeight);
+    V directionX = keepX * V(p.keepWeight) + masked(hasNeighbours, alignX * moveWeight);
+    V directionY = keepY * V(p.keepWeight) + masked(hasNeighbours, alignY * moveWeight);
+    V goal = zero;
+    if (step.led) {
+        // Swim with the player, and gather toward it unless making room (making room wins,
+        // so the school packs to its band around the player, not tighter).
+        const V toPlayerX = V(step.playerPosition.x) - x;
+        const V toPlayerY = V(step.playerPosition.y) - y;
+        goal = sqrt(toPlayerX * toPlayerX + toPlayerY * toPlayerY);
+        const V gather = V(p.followWeight) * clamp01((goal - keepMax) * V(1.0f / p.keepMaxDistance)) / goal;
+        const Mask gathering = andNot(makingRoom, goal > keepMax);
+        directionX = directionX + V(step.withPlayer.x) + masked(gathering, toPlayerX * gather);
+        directionY = directionY + V(step.withPlayer.y) + masked(gathering, toPlayerY * gather);
+    }
+    directionX = directionX + V::load(m.wallX);
+    directionY = directionY + V::load(m.wallY);
+
+    const V speed = V::load(m.speed);
+    const V cruise = speed + (V(p.moveSpeed) - speed) * V(clamp01(p.speedEasing * step.dt));
+    const DriveLanes<V> r = driveLanes(V::load(m.heading), V::load(m.forwardX), V::load(m.forwardY),
+                                       directionX, directionY, cruise, step.drive);
+
+    // The move: free wherever the clearance grid says no wall is within reach (constrainMove's
+    // own test, for all lanes at once); the other lanes go through constrainMove one by one.
+    const float bodyReach = std::min(p.rayLength, p.radius + 0.05f);
+    const V moveStep = r.speed * V(step.dt);
+    alignas(16) float nextX[W], nextY[W], heading[W], cruiseOut[W], goalOut[W];
+    const V wantX = x + r.forwardX * moveStep;
+    const V wantY = y + r.forwardY * moveStep;
+    wantX.store(nextX);
+    wantY.store(nextY);
+    r.heading.store(heading);
+    cruise.store(cruiseOut);
+    goal.store(goalOut);
+    const V roomLeft = V::load(m.room) - V(StaticGeometry::moveReach(bodyReach));
+    const V movedX = wantX - x;
+    const V movedY = wantY - y;
+    const int freeLanes = laneBits((roomLeft > zero) & (movedX * movedX + movedY * movedY < roomLeft * roomLeft));
+    const int makingRoomLanes = laneBits(makingRoom);
+    const int closingUpLanes = laneBits(closingUp);
+    for (int l = 0; l < m.count; ++l) {
+        const std::uint32_t i = m.index[l];
+        const Vec2 pos{m.x[l], m.y[l]};
+        bool blocked = false;
+        Vec2 next{nextX[l], nextY[l]};
+        if (!(freeLanes & (1 << l)))
+            next = step.geometry->constrainMove(pos, next, bodyReach, WallResponse::Slide, &blocked, m.room[l]);
+        a.nx[i] = next.x;
+        a.ny[i] = next.y;
+        a.nvx[i] = (next.x - pos.x) * step.inverseDt;
+        a.nvy[i] = (next.y - pos.y) * step.inverseDt;
+        a.nheading[i] = heading[l];
+        a.nspeed[i] = cruiseOut[l];
+        a.goalDistance[i] = goalOut[l];
+        std::uint8_t flags = m.flags[l] & static_cast<std::uint8_t>(~(kAgentMakingRoom | kAgentClosingUp));
+        flags |= ((makingRoomLanes >> l) & 1) ? kAgentMakingRoom : 0;
+        flags |= ((closingUpLanes >> l) & 1) ? kAgentClosingUp : 0;
+        // Resting in the band near the player is the goal; with no player, schooling is.
+        if (!step.led || goalOut[l] <= p.keepMaxDistance * 2.0f || step.playerResting)
+            flags |= kAgentAtGoal;
+        a.flags[i] = flags | (blocked ? kAgentBlocked : 0);
+    }
+    m.count = 0;
+}
+
 } // namespace
 
 const std::vector<ParamSpec>& fishSchoolParamSpecs()
+
 {
     static const std::vector<ParamSpec> specs = specsOf(kFishFields);
     return specs;
@@ -181,6 +364,18 @@ void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
         m_homeY.assign(n, std::numeric_limits<float>::quiet_NaN());
     }
     m_joined.clear();
+    SchoolStep step;
+    step.params = &p;
+    step.geometry = &geometry;
+    step.drive = settings;
+    step.dt = dt;
+    step.inverseDt = inverseDt;
+    step.mid = 0.5f * (p.keepMinDistance + p.keepMaxDistance);
+    step.led = led;
+    step.playerResting = ctx.player->speed < kStuckSpeed;
+    step.playerPosition = playerPos;
+    step.withPlayer = withPlayer;
+    MemberLanes<V::kWidth> members;
 
     // Neighbour attributes in cell order, so the inner loop reads contiguous memory; agents
     // are visited in cell order too, so the clearance grid and the cells stay in cache.
@@ -240,7 +435,6 @@ void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
         const float mid = 0.5f * (keepMin + keepMax);
         const float mid2 = mid * mid;
         const float keepMax2 = keepMax * keepMax;
-        const float inverseKeepMax = 1.0f / keepMax;
         const V vMid2(mid2);
         const V vKeepMax2(keepMax2);
         const V vRepelOverD(mid / keepMin); // the push is (1 - d / mid) * mid / keepMin
@@ -273,76 +467,39 @@ void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
             repelX += masked(pushing, dx * s);
             repelY += masked(pushing, dy * s);
         });
-        const int neighbours = neighbourCount.total();
-        const int withinKeepMax = withinKeepMaxCount.total();
-        const Vec2 align{alignX.sum(), alignY.sum()};
-        const Vec2 farOffset{farX.sum(), farY.sum()};
-        const float nearestSquared = minLane(nearest2);
         Vec2 repel{repelX.sum(), repelY.sum()};
-        if (SHOAL_UNLIKELY(nearestSquared < kTouchingDistance2))
+        if (SHOAL_UNLIKELY(minLane(nearest2) < kTouchingDistance2))
             repel += touchingSplit(search, pos, static_cast<std::uint32_t>(k), static_cast<std::uint32_t>(i), ctx.seed, 2,
                                    [&](std::uint32_t slot) { return active[slot] != 0; });
-        // Too close beats too far: while a neighbour is inside keepMinDistance the fish only
-        // makes room; otherwise, unless at least half of its nearest neighborCount already sit
-        // within keepMaxDistance, it closes up on the far ones. Each, once started, carries on
-        // until the nearest neighbour is at the middle of the band (hysteresis), so a school
-        // settles inside the band rather than on its edges. Mixing the two, as the seed does,
-        // lets the pull of the many far neighbours squeeze the nearest to the inner edge.
-        Vec2 keep;
-        if (neighbours > 0) {
-            const float nearestD = std::sqrt(nearestSquared);
-            const int watched = std::min(neighbours, static_cast<int>(p.neighborCount));
-            const bool makingRoom = (flags & kAgentMakingRoom) ? nearestD < mid : nearestD < keepMin;
-            const bool closingUp = !makingRoom && ((flags & kAgentClosingUp) ? nearestD > mid
-                                                                            : 2 * withinKeepMax < watched);
-            flags &= static_cast<std::uint8_t>(~(kAgentMakingRoom | kAgentClosingUp));
-            flags |= (makingRoom ? kAgentMakingRoom : 0) | (closingUp ? kAgentClosingUp : 0);
-            if (makingRoom)
-                keep = repel;
-            else if (closingUp) // (with nobody beyond the middle, farOffset and keep are zero)
-                keep = -farOffset.normalizedOr({}) * clamp01((nearestD - mid) / (keepMax - mid));
-        }
-        // The seed sums the band rule over every neighbour and normalises both sums. Summed
-        // over all of them, the many far neighbours outweigh the few near ones and a school
-        // collapses into a ball; normalised, a fish never learns how crowded it is or how fast
-        // its neighbours swim, so a school never slows down. Here the band is kept to the
-        // nearest few (capped at 1), and alignment matches the neighbours' mean velocity
-        // (relative to moveSpeed), so a school spreads into its band and comes to rest
-        // around a resting player.
-        const float inverseSpeed = 1.0f / p.moveSpeed;
-        Vec2 direction = truncated(keep, 1.0f) * p.keepWeight;
-        if (neighbours > 0)
-            direction += truncated(align * (inverseSpeed / static_cast<float>(neighbours)), 1.0f) * p.moveWeight;
-        float goal = 0.0f;
-        if (led) {
-            const Vec2 toPlayer = playerPos - pos;
-            goal = toPlayer.length();
-            // Swim with the player, and gather toward it unless making room (making room wins,
-            // so the school packs to its band around the player, not tighter).
-            direction += withPlayer;
-            if (!(flags & kAgentMakingRoom) && goal > keepMax)
-                direction += toPlayer * (p.followWeight * clamp01((goal - keepMax) * inverseKeepMax) / goal);
-        }
-        direction += geometry.feelerAvoidance(pos, forward, p.rayLength, room) * kWallWeight;
-
-        const float cruise = ease(a.speed[i], p.moveSpeed, p.speedEasing, dt);
-        const DriveResult r = drive(heading, forward, direction, cruise, settings);
-        bool blocked = false;
-        const Vec2 want = pos + r.forward * (r.speed * dt);
-        const Vec2 next = geometry.constrainMove(pos, want, std::min(p.rayLength, p.radius + 0.05f),
-                                                 WallResponse::Slide, &blocked, room);
-        a.nx[i] = next.x;
-        a.ny[i] = next.y;
-        a.nvx[i] = (next.x - pos.x) * inverseDt;
-        a.nvy[i] = (next.y - pos.y) * inverseDt;
-        a.nheading[i] = r.heading;
-        a.nspeed[i] = cruise;
-        a.goalDistance[i] = goal;
-        // Resting in the band near the player is the goal; with no player, schooling is.
-        if (!led || goal <= keepMax * 2.0f || ctx.player->speed < kStuckSpeed)
-            flags |= kAgentAtGoal;
-        a.flags[i] = flags | (blocked ? kAgentBlocked : 0);
+        const int l = members.count++;
+        members.index[l] = static_cast<std::uint32_t>(i);
+        members.flags[l] = flags;
+        members.x[l] = pos.x;
+        members.y[l] = pos.y;
+        members.heading[l] = heading;
+        members.forwardX[l] = forward.x;
+        members.forwardY[l] = forward.y;
+        members.speed[l] = a.speed[i];
+        members.room[l] = room;
+        members.neighbours[l] = static_cast<float>(neighbourCount.total());
+        members.withinKeepMax[l] = static_cast<float>(withinKeepMaxCount.total());
+        members.nearest2[l] = minLane(nearest2);
+        members.alignX[l] = alignX.sum();
+        members.alignY[l] = alignY.sum();
+        members.farX[l] = farX.sum();
+        members.farY[l] = farY.sum();
+        members.repelX[l] = repel.x;
+        members.repelY[l] = repel.y;
+        const Vec2 wall = geometry.feelerAvoidance(pos, forward, p.rayLength, room) * kWallWeight;
+        members.wallX[l] = wall.x;
+        members.wallY[l] = wall.y;
+        members.wasMakingRoom[l] = (flags & kAgentMakingRoom) ? ~0u : 0u;
+        members.wasClosingUp[l] = (flags & kAgentClosingUp) ? ~0u : 0u;
+        if (members.count == V::kWidth)
+            steerMembers<V>(members, step, a);
     }
+    if (members.count > 0)
+        steerMembers<V>(members, step, a);
     for (std::uint32_t i : m_joined)
         a.flags[i] |= kAgentInSchool;
 }

@@ -79,11 +79,14 @@ struct Float1
     explicit Float1(float s) : v(s) {}
     static Float1 load(const float* p) { return Float1(*p); }
     static Mask loadMask(const std::uint32_t* p) { return {*p != 0}; }
+    void store(float* p) const { *p = v; }
 
     friend Float1 operator+(Float1 a, Float1 b) { return Float1(a.v + b.v); }
     friend Float1 operator-(Float1 a, Float1 b) { return Float1(a.v - b.v); }
     friend Float1 operator*(Float1 a, Float1 b) { return Float1(a.v * b.v); }
     friend Float1 operator/(Float1 a, Float1 b) { return Float1(a.v / b.v); }
+    friend Float1 operator-(Float1 a) { return Float1(-a.v); }
+    friend Float1 abs(Float1 a) { return Float1(__builtin_fabsf(a.v)); }
     Float1& operator+=(Float1 o)
     {
         v += o.v;
@@ -152,6 +155,7 @@ struct Float4
     explicit Float4(float s) : v(_mm_set1_ps(s)) {}
     explicit Float4(__m128 r) : v(r) {}
     static Float4 load(const float* p) { return Float4(_mm_loadu_ps(p)); }
+    void store(float* p) const { _mm_storeu_ps(p, v); }
     static Mask loadMask(const std::uint32_t* p)
     {
         return {_mm_castsi128_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)))};
@@ -180,6 +184,9 @@ struct Float4
     friend Float4 operator-(Float4 a, Float4 b) { return Float4(_mm_sub_ps(a.v, b.v)); }
     friend Float4 operator*(Float4 a, Float4 b) { return Float4(_mm_mul_ps(a.v, b.v)); }
     friend Float4 operator/(Float4 a, Float4 b) { return Float4(_mm_div_ps(a.v, b.v)); }
+    /// Negation and absolute value flip or clear the sign bit, as -x and fabs(x) do.
+    friend Float4 operator-(Float4 a) { return Float4(_mm_xor_ps(a.v, _mm_set1_ps(-0.0f))); }
+    friend Float4 abs(Float4 a) { return Float4(_mm_andnot_ps(_mm_set1_ps(-0.0f), a.v)); }
     Float4& operator+=(Float4 o)
     {
         v = _mm_add_ps(v, o.v);
@@ -271,6 +278,7 @@ struct Float4
         std::memcpy(r.v, p, sizeof r.v);
         return r;
     }
+    void store(float* p) const { std::memcpy(p, v, sizeof v); }
     static Mask loadMask(const std::uint32_t* p)
     {
         Mask m;
@@ -325,6 +333,14 @@ struct Float4
     friend Float4 operator/(Float4 a, Float4 b)
     {
         return map(a, b, [](float x, float y) { return x / y; });
+    }
+    friend Float4 operator-(Float4 a)
+    {
+        return map(a, a, [](float x, float) { return -x; });
+    }
+    friend Float4 abs(Float4 a)
+    {
+        return map(a, a, [](float x, float) { return __builtin_fabsf(x); });
     }
     Float4& operator+=(Float4 o) { return *this = *this + o; }
     friend Mask operator<(Float4 a, Float4 b)
@@ -385,6 +401,18 @@ template <class V> typename V::Mask noLanes()
 template <class V> V masked(typename V::Mask m, V a)
 {
     return select(m, a, V(0.0f));
+}
+
+/// Lanes of `a` where m is on, of `b` elsewhere (masks).
+template <class M> M selectMask(M m, M a, M b)
+{
+    return (m & a) | andNot(m, b);
+}
+
+/// Every lane clamped to [0, 1].
+template <class V> V clamp01(V a)
+{
+    return min(max(a, V(0.0f)), V(1.0f));
 }
 
 /// Smallest lane.

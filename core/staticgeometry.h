@@ -86,8 +86,7 @@ public:
                        float clearanceAtFrom) const
     {
         // The common case, inline: far from everything, the motion is free.
-        const float reach = (clearance > kSkin ? clearance : kSkin);
-        const float room = clearanceAtFrom - reach;
+        const float room = clearanceAtFrom - moveReach(clearance);
         if (room > 0.0f && distanceSquared(from, to) < room * room) {
             if (blocked)
                 *blocked = false;
@@ -95,6 +94,11 @@ public:
         }
         return constrainMoveNearGeometry(from, to, clearance, response, blocked);
     }
+
+    /// How close to geometry a move that keeps `clearance` may start and still be free:
+    /// constrainMove(from, to, ...) returns `to` untouched when |to - from| is less than
+    /// clearance(from) - moveReach(clearance). Lets a caller test moves in bulk.
+    static float moveReach(float clearance) { return clearance > kSkin ? clearance : kSkin; }
 
     /// Steering away from geometry ahead: up to three feelers (ahead and +/- 35 degrees) of
     /// `length` metres; each hit pushes along its normal, harder the nearer the hit.

@@ -80,7 +80,9 @@ inline float floorFast(float x)
     if (!(std::fabs(x) < 8388608.0f))
         return x;
     const float t = static_cast<float>(static_cast<int>(x));
-    return t > x ? t - 1.0f : (t == x ? x : t); // x itself when whole: keeps -0
+    // By selects, not branches: the sign of x (a heading's, say) is a coin toss to a
+    // branch predictor. x itself when whole: keeps -0.
+    return selectFloat(t == x, x, selectFloat(t > x, t - 1.0f, t));
 }
 
 /// Sine and cosine by Cody-Waite reduction to [-pi/4, pi/4] and short polynomials

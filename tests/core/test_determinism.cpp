@@ -76,7 +76,7 @@ QString hex(std::uint64_t h) { return QStringLiteral("%1").arg(h, 16, 16, QLatin
 std::uint64_t pinnedHash(BehaviourKind kind)
 {
     switch (kind) {
-    case BehaviourKind::FishSchool: return 0xa4671638857ee351ull;
+    case BehaviourKind::FishSchool: return 0x78fd08e59c775967ull;
     case BehaviourKind::TankSquad: return 0xd9f7836fd93b7f54ull;
     case BehaviourKind::Swarm: return 0x0d0c2c2e5292a258ull;
     case BehaviourKind::LeaderFollow: return 0xa9da08a31d4f8c32ull;

@@ -1,6 +1,7 @@
 // Fish school (seed 000): the player picks up free fish, the school keeps its band, follows the
 // player, turns no faster than rotateSpeed, and nobody swims into a wall.
 
+#include "drivelanes.h"
 #include "fishschool.h"
 #include "testsupport.h"
 
@@ -49,6 +50,7 @@ private slots:
     void schoolKeepsItsBand();
     void schoolFollowsThePlayer();
     void turnRateIsLimited();
+    void laneDriveIsTheScalarDrive();
     void playerStopsShortOfWalls();
     void liveParameterChangeTakesEffect();
 };
@@ -172,6 +174,63 @@ void TestFishSchool::turnRateIsLimited()
             }
         }
     }
+}
+
+void TestFishSchool::laneDriveIsTheScalarDrive()
+{
+    // School members drive four at a time (driveLanes); each lane must come out bit for bit
+    // as steering.h's drive() would have it, whatever the other lanes do: dead zone, small
+    // and full-rate turns both ways, wishes behind, no wish at all, headings about to wrap.
+    // (A dead zone narrower than a step's turn lets small turns happen; the default's does not.)
+    const DriveSettings narrow = driveSettings(5.6f, 0.02f, 0.8f, 1.0f / 60.0f);
+    const DriveSettings wide = driveSettings(5.6f, 0.2f, 0.8f, 1.0f / 60.0f);
+    Random random(23);
+    auto same = [](float x, float y) { return floatBits(x) == floatBits(y); };
+    int turned = 0, small = 0, still = 0;
+    for (int round = 0; round < 5000; ++round) {
+        const DriveSettings& settings = round % 2 ? wide : narrow;
+        alignas(16) float heading[4], forwardX[4], forwardY[4], directionX[4], directionY[4], cruise[4];
+        for (int l = 0; l < 4; ++l) {
+            heading[l] = random.uniform(-kPi, kPi);
+            if (l == 3)
+                heading[l] = kPi - random.uniform(0.0f, 0.05f); // about to wrap
+            const Vec2 forward = fromAngle(heading[l]);
+            forwardX[l] = forward.x;
+            forwardY[l] = forward.y;
+            // A wish off the heading by an angle from tiny to behind, of any strength.
+            const float off = (round % 3 == 0 ? random.uniform(-0.1f, 0.1f) : random.uniform(-kPi, kPi));
+            const float strength = (round % 11 == 0 && l == 1) ? 0.0f : random.uniform(0.0f, 2.0f);
+            const Vec2 wish = fromAngle(heading[l] + off) * strength;
+            directionX[l] = wish.x;
+            directionY[l] = wish.y;
+            cruise[l] = random.uniform(0.0f, 4.0f);
+        }
+        const DriveLanes<Float4> four = driveLanes(Float4::load(heading), Float4::load(forwardX), Float4::load(forwardY),
+                                                   Float4::load(directionX), Float4::load(directionY),
+                                                   Float4::load(cruise), settings);
+        for (int l = 0; l < 4; ++l) {
+            const DriveLanes<Float1> one = driveLanes(Float1(heading[l]), Float1(forwardX[l]), Float1(forwardY[l]),
+                                                      Float1(directionX[l]), Float1(directionY[l]),
+                                                      Float1(cruise[l]), settings);
+            const DriveResult scalar = drive(heading[l], {forwardX[l], forwardY[l]},
+                                             {directionX[l], directionY[l]}, cruise[l], settings);
+            QVERIFY(same(four.heading.lane(l), one.heading.v));
+            QVERIFY(same(four.heading.lane(l), scalar.heading));
+            QVERIFY(same(four.forwardX.lane(l), scalar.forward.x));
+            QVERIFY(same(four.forwardY.lane(l), scalar.forward.y));
+            QVERIFY(same(four.speed.lane(l), scalar.speed));
+            QVERIFY(scalar.heading > -kPi && scalar.heading <= kPi);
+            const float turn = std::fabs(wrapAngle(scalar.heading - heading[l]));
+            QVERIFY(turn <= settings.maxTurn + 1e-5f);
+            turned += turn > 0.0f ? 1 : 0;
+            small += (turn > 0.0f && turn < settings.maxTurn - 1e-4f) ? 1 : 0;
+            still += scalar.speed == 0.0f ? 1 : 0;
+        }
+    }
+    // Every branch of the drive was taken.
+    QVERIFY(turned > 1000);
+    QVERIFY(small > 100);
+    QVERIFY(still > 10);
 }
 
 void TestFishSchool::playerStopsShortOfWalls()

@@ -208,7 +208,11 @@ void TestGrid::lanesComputeWhatScalarsCompute()
         const Float4 root = sqrt(max(va, Float4(0.0f)));
         const Float4 smaller = min(va, vb), larger = max(va, vb);
         const Float4 picked = select(va < vb, va, vb * Float4(2.0f));
+        const Float4 negated = -va, magnitude = abs(va), clamped = clamp01(va * Float4(0.1f));
+        alignas(16) float stored[4];
+        difference.store(stored);
         const int below = laneBits(va < vb), atMost = laneBits(va <= vb);
+        const int either = laneBits(selectMask(va < vb, va > Float4(0.0f), vb > Float4(0.0f)));
         for (int l = 0; l < 4; ++l) {
             const Float1 sa(a[l]), sb(b[l]);
             auto same = [](float x, float y) { return floatBits(x) == floatBits(y); };
@@ -220,6 +224,12 @@ void TestGrid::lanesComputeWhatScalarsCompute()
             QVERIFY(same(smaller.lane(l), min(sa, sb).v));
             QVERIFY(same(larger.lane(l), max(sa, sb).v));
             QVERIFY(same(picked.lane(l), select(sa < sb, sa, sb * Float1(2.0f)).v));
+            QVERIFY(same(negated.lane(l), (-sa).v));
+            QVERIFY(same(negated.lane(l), -a[l]));
+            QVERIFY(same(magnitude.lane(l), abs(sa).v));
+            QVERIFY(same(clamped.lane(l), clamp01(sa * Float1(0.1f)).v));
+            QVERIFY(same(stored[l], difference.lane(l)));
+            QCOMPARE(((either >> l) & 1) != 0, a[l] < b[l] ? a[l] > 0.0f : b[l] > 0.0f);
             QCOMPARE(((below >> l) & 1) != 0, a[l] < b[l]);
             QCOMPARE(((atMost >> l) & 1) != 0, a[l] <= b[l]);
         }
