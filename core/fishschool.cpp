@@ -1,6 +1,7 @@
 #include "fishschool.h"
 
 #include "drivelanes.h"
+#include "lanetrig.h"
 #include "neighbourscan.h"
 #include "statehash.h"
 #include "steering.h"
@@ -108,7 +109,7 @@ struct SchoolStep
 template <int W>
 struct MemberLanes
 {
-    alignas(16) float x[W], y[W], heading[W], forwardX[W], forwardY[W], speed[W], room[W];
+    alignas(16) float x[W], y[W], heading[W], speed[W], room[W];
     alignas(16) float neighbours[W], withinKeepMax[W], nearest2[W];
     alignas(16) float alignX[W], alignY[W], farX[W], farY[W], repelX[W], repelY[W];
     alignas(16) float wallX[W], wallY[W];
@@ -122,7 +123,7 @@ struct MemberLanes
     void padIdleLanes()
     {
         for (int l = count; l < W; ++l) {
-            for (float* a : {x, y, heading, forwardX, forwardY, speed, room, neighbours, withinKeepMax,
+            for (float* a : {x, y, heading, speed, room, neighbours, withinKeepMax,
                              nearest2, alignX, alignY, farX, farY, repelX, repelY, wallX, wallY})
                 a[l] = a[0];
             wasMakingRoom[l] = wasMakingRoom[0];
@@ -220,19 +221,21 @@ void steerMembers(MemberLanes<V::kWidth>& m, const SchoolStep& step, AgentArrays
 
     const V speed = V::load(m.speed);
     const V cruise = speed + (V(p.moveSpeed) - speed) * V(clamp01(p.speedEasing * step.dt));
-    const DriveLanes<V> r = driveLanes(V::load(m.heading), V::load(m.forwardX), V::load(m.forwardY),
-                                       directionX, directionY, cruise, step.drive);
+    const V heading = V::load(m.heading);
+    V forwardX, forwardY;
+    sinCosLanes(heading, forwardY, forwardX);
+    const DriveLanes<V> r = driveLanes(heading, forwardX, forwardY, directionX, directionY, cruise, step.drive);
 
     // The move: free wherever the clearance grid says no wall is within reach (constrainMove's
     // own test, for all lanes at once); the other lanes go through constrainMove one by one.
     const float bodyReach = std::min(p.rayLength, p.radius + 0.05f);
     const V moveStep = r.speed * V(step.dt);
-    alignas(16) float nextX[W], nextY[W], heading[W], cruiseOut[W], goalOut[W];
+    alignas(16) float nextX[W], nextY[W], headingOut[W], cruiseOut[W], goalOut[W];
     const V wantX = x + r.forwardX * moveStep;
     const V wantY = y + r.forwardY * moveStep;
     wantX.store(nextX);
     wantY.store(nextY);
-    r.heading.store(heading);
+    r.heading.store(headingOut);
     cruise.store(cruiseOut);
     goal.store(goalOut);
     const V roomLeft = V::load(m.room) - V(StaticGeometry::moveReach(bodyReach));
@@ -252,7 +255,7 @@ void steerMembers(MemberLanes<V::kWidth>& m, const SchoolStep& step, AgentArrays
         a.ny[i] = next.y;
         a.nvx[i] = (next.x - pos.x) * step.inverseDt;
         a.nvy[i] = (next.y - pos.y) * step.inverseDt;
-        a.nheading[i] = heading[l];
+        a.nheading[i] = headingOut[l];
         a.nspeed[i] = cruiseOut[l];
         a.goalDistance[i] = goalOut[l];
         std::uint8_t flags = m.flags[l] & static_cast<std::uint8_t>(~(kAgentMakingRoom | kAgentClosingUp));
@@ -391,7 +394,6 @@ void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
         const Vec2 pos{a.px[i], a.py[i]};
         const float room = geometry.clearance(pos); // one lookup serves the feelers and the move
         const float heading = a.heading[i];
-        const Vec2 forward = fromAngle(heading);
         std::uint8_t flags = a.flags[i] & static_cast<std::uint8_t>(~(kAgentBlocked | kAgentAtGoal));
 
         if (!(flags & kAgentInSchool)) {
@@ -409,6 +411,7 @@ void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
             const float away = distance(pos, home);
             if (away > kIdleTether)
                 wish += (home - pos) / away * ((away - kIdleTether) / kIdleTether);
+            const Vec2 forward = fromAngle(heading);
             wish += geometry.feelerAvoidance(pos, forward, p.rayLength, room) * kWallWeight;
             const DriveResult r = drive(heading, forward, wish.normalizedOr(forward), p.idleDrift, settings);
             bool blocked = false;
@@ -477,8 +480,6 @@ void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
         members.x[l] = pos.x;
         members.y[l] = pos.y;
         members.heading[l] = heading;
-        members.forwardX[l] = forward.x;
-        members.forwardY[l] = forward.y;
         members.speed[l] = a.speed[i];
         members.room[l] = room;
         members.neighbours[l] = static_cast<float>(neighbourCount.total());
@@ -490,7 +491,11 @@ void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
         members.farY[l] = farY.sum();
         members.repelX[l] = repel.x;
         members.repelY[l] = repel.y;
-        const Vec2 wall = geometry.feelerAvoidance(pos, forward, p.rayLength, room) * kWallWeight;
+        // Feelers only near geometry (the test feelerAvoidance makes first): the heading's
+        // unit vector is otherwise computed four lanes at a time in steerMembers.
+        Vec2 wall;
+        if (SHOAL_UNLIKELY(!(p.rayLength < room)))
+            wall = geometry.feelerAvoidance(pos, fromAngle(heading), p.rayLength, room) * kWallWeight;
         members.wallX[l] = wall.x;
         members.wallY[l] = wall.y;
         members.wasMakingRoom[l] = (flags & kAgentMakingRoom) ? ~0u : 0u;

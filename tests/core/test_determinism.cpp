@@ -1,6 +1,7 @@
 // Same scene + seed + input + steps -> same state hash: twice in one process, in a second
 // process, and equal to a pinned hash per family that catches unintended behaviour changes.
 
+#include "lanetrig.h"
 #include "testsupport.h"
 #include "vec2.h"
 
@@ -100,6 +101,7 @@ private slots:
     void matchesPinnedHash();
     void differentSeedGivesDifferentHash();
     void ownTrigIsExactAndAccurate();
+    void laneTrigIsScalarTrig();
 };
 
 void TestDeterminism::sameHashTwiceInOneProcess_data()
@@ -178,6 +180,28 @@ void TestDeterminism::ownTrigIsExactAndAccurate()
     }
     QVERIFY2(worstTrig < 5e-7, qPrintable(QString::number(worstTrig)));
     QVERIFY2(worstAtan < 2e-5, qPrintable(QString::number(worstAtan)));
+}
+
+void TestDeterminism::laneTrigIsScalarTrig()
+{
+    // The school turns headings into unit vectors four at a time: each lane must be what
+    // sinCos gives, bit for bit (signs, quadrant edges, whole quarter turns, large angles).
+    std::vector<float> angles = {0.0f, -0.0f, kPi, -kPi, 0.5f * kPi, -0.5f * kPi, 0.78539819f, -0.78539819f,
+                                 2.3561945f, -2.3561945f, 1e-30f, -1e-30f, 1e4f, -1e4f, 8388608.0f, -3e6f};
+    for (int i = -100000; i <= 100000; ++i)
+        angles.push_back(static_cast<float>(i) * 3.1e-5f * (i % 3 == 0 ? 100.0f : 1.0f));
+    while (angles.size() % 4 != 0)
+        angles.push_back(1.0f);
+    for (std::size_t k = 0; k < angles.size(); k += 4) {
+        Float4 sine, cosine;
+        sinCosLanes(Float4::load(&angles[k]), sine, cosine);
+        for (int l = 0; l < 4; ++l) {
+            float s, c;
+            sinCos(angles[k + l], s, c);
+            QVERIFY2(floatBits(sine.lane(l)) == floatBits(s) && floatBits(cosine.lane(l)) == floatBits(c),
+                     qPrintable(QString::number(angles[k + l], 'g', 9)));
+        }
+    }
 }
 
 int main(int argc, char** argv)
