@@ -311,8 +311,9 @@ bool FishSchoolBehaviour::isActive(const Group& group, std::size_t i) const
 std::size_t FishSchoolBehaviour::memoryBytes() const
 {
     return m_joined.capacity() * sizeof(std::uint32_t) +
-           (m_homeX.capacity() + m_homeY.capacity() + m_sortedVx.capacity() + m_sortedVy.capacity()) * sizeof(float) +
-           m_sortedActive.capacity() * sizeof(std::uint32_t);
+           (m_homeX.capacity() + m_homeY.capacity() + m_sortedVx.capacity() + m_sortedVy.capacity() +
+            m_memberX.capacity() + m_memberY.capacity()) *
+               sizeof(float);
 }
 
 void FishSchoolBehaviour::hashState(std::uint64_t& h) const
@@ -384,8 +385,14 @@ void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
     // are visited in cell order too, so the clearance grid and the cells stay in cache.
     search.gather(a.vx.data(), m_sortedVx);
     search.gather(a.vy.data(), m_sortedVy);
-    search.gather(a.flags.data(), m_sortedActive,
-                  [](std::uint8_t f) { return (f & kAgentInSchool) ? ~0u : 0u; });
+    m_memberX.resize(n + kLanePadding, 0.0f);
+    m_memberY.resize(n + kLanePadding, 0.0f);
+    for (std::size_t k = 0; k < n; ++k) {
+        const std::size_t i = search.sortedIndex(static_cast<std::uint32_t>(k));
+        const bool member = (a.flags[i] & kAgentInSchool) != 0;
+        m_memberX[k] = member ? a.px[i] : std::numeric_limits<float>::quiet_NaN();
+        m_memberY[k] = member ? a.py[i] : std::numeric_limits<float>::quiet_NaN();
+    }
 
     for (std::size_t k = 0; k < n; ++k) {
         const std::size_t i = search.sortedIndex(static_cast<std::uint32_t>(k));
@@ -444,19 +451,18 @@ void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
         const V vRepelOffset(1.0f / keepMin);
         const V vTouching(kTouchingDistance2);
         const V vFar(std::numeric_limits<float>::max());
-        const std::uint32_t* active = m_sortedActive.data();
+        const float* memberX = m_memberX.data();
         const float* neighbourVx = m_sortedVx.data();
         const float* neighbourVy = m_sortedVy.data();
         V alignX, alignY, repelX, repelY, farX, farY;
         V nearest2 = vFar;
         typename V::Count neighbourCount, withinKeepMaxCount;
-        scanNeighbours(search, pos, p.neighborRadius, static_cast<std::uint32_t>(k),
+        scanNeighbours(search, memberX, m_memberY.data(), pos, p.neighborRadius, static_cast<std::uint32_t>(k),
                        [&](std::uint32_t slot, V dx, V dy, V d2, Mask in) SHOAL_FORCE_INLINE {
-            in = in & V::loadMask(active + slot);
             neighbourCount.add(in);
             alignX += masked(in, V::load(neighbourVx + slot));
             alignY += masked(in, V::load(neighbourVy + slot));
-            nearest2 = min(nearest2, d2 + maskedOff(in, vFar));
+            nearest2 = min(d2 + maskedOff(in, vFar), nearest2); // (a NaN lane, a free fish, loses)
             withinKeepMaxCount.add(in & (d2 <= vKeepMax2));
             const Mask beyondMid = in & (d2 >= vMid2);
             farX += masked(beyondMid, dx);
@@ -473,7 +479,7 @@ void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
         Vec2 repel{repelX.sum(), repelY.sum()};
         if (SHOAL_UNLIKELY(minLane(nearest2) < kTouchingDistance2))
             repel += touchingSplit(search, pos, static_cast<std::uint32_t>(k), static_cast<std::uint32_t>(i), ctx.seed, 2,
-                                   [&](std::uint32_t slot) { return active[slot] != 0; });
+                                   [&](std::uint32_t slot) { return !std::isnan(memberX[slot]); });
         const int l = members.count++;
         members.index[l] = static_cast<std::uint32_t>(i);
         members.flags[l] = flags;

@@ -65,7 +65,9 @@ private:
     std::vector<std::uint32_t> m_joined; ///< free fish picked up this step (applied after planning)
     std::vector<float> m_homeX, m_homeY; ///< where each free fish waits (NaN until first seen)
     std::vector<float> m_sortedVx, m_sortedVy; ///< neighbour velocities in cell order (scratch)
-    std::vector<std::uint32_t> m_sortedActive; ///< school members in cell order: lane masks (scratch)
+    /// School members' positions in cell order, NaN for free fish so a scan never counts them
+    /// (scratch).
+    std::vector<float> m_memberX, m_memberY;
 };
 
 } // namespace shoal

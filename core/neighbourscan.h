@@ -8,6 +8,7 @@
 #include "vec2.h"
 
 #include <cstdint>
+#include <utility>
 
 namespace shoal {
 
@@ -21,9 +22,12 @@ namespace shoal {
 /// trip count varies agent by agent is what the branch predictor gets wrong, so a fixed
 /// count can pay when runs are long; for the families here 1 measured best (at 2 the idle
 /// lanes cost more than the mispredictions saved).
+///
+/// `xs` and `ys` are the points in slot order (the search's own, or a copy of them in which
+/// points the kernel must never see are NaN: they are never in range).
 template <int kGroupsPerRun = 1, class Search, class Kernel>
-SHOAL_FORCE_INLINE inline void scanNeighbours(const Search& search, Vec2 p, float radius,
-                                              std::uint32_t self, Kernel&& kernel)
+SHOAL_FORCE_INLINE inline void scanNeighbours(const Search& search, const float* xs, const float* ys,
+                                              Vec2 p, float radius, std::uint32_t self, Kernel&& kernel)
 {
     using V = typename Search::Lanes;
     static_assert(V::kWidth * kGroupsPerRun - 1 <= static_cast<int>(kLanePadding),
@@ -31,8 +35,6 @@ SHOAL_FORCE_INLINE inline void scanNeighbours(const Search& search, Vec2 p, floa
     const V px(p.x);
     const V py(p.y);
     const V r2(radius * radius);
-    const float* xs = search.slotX();
-    const float* ys = search.slotY();
     search.forEachRange(p, radius, [&](std::uint32_t begin, std::uint32_t end) SHOAL_FORCE_INLINE {
         if constexpr (V::kWidth > 1) {
             const typename V::Slots selfLanes = V::everyLane(self);
@@ -67,6 +69,15 @@ SHOAL_FORCE_INLINE inline void scanNeighbours(const Search& search, Vec2 p, floa
             pairs(split == self ? split + 1 : split, end);
         }
     });
+}
+
+/// The same over the search's own points.
+template <int kGroupsPerRun = 1, class Search, class Kernel>
+SHOAL_FORCE_INLINE inline void scanNeighbours(const Search& search, Vec2 p, float radius,
+                                              std::uint32_t self, Kernel&& kernel)
+{
+    scanNeighbours<kGroupsPerRun>(search, search.slotX(), search.slotY(), p, radius, self,
+                                  std::forward<Kernel>(kernel));
 }
 
 /// Neighbours closer than this (squared, m^2) count as exactly on top of each other.
