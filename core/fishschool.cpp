@@ -381,17 +381,18 @@ void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
     step.withPlayer = withPlayer;
     MemberLanes<V::kWidth> members;
 
-    // Neighbour attributes in cell order, so the inner loop reads contiguous memory; agents
-    // are visited in cell order too, so the clearance grid and the cells stay in cache.
-    search.gather(a.vx.data(), m_sortedVx);
-    search.gather(a.vy.data(), m_sortedVy);
-    m_memberX.resize(n + kLanePadding, 0.0f);
-    m_memberY.resize(n + kLanePadding, 0.0f);
+    // Neighbour attributes in cell order (one pass), so the inner loop reads contiguous
+    // memory; agents are visited in cell order too, so the clearance grid and the cells stay
+    // in cache. The padding past n only feeds lanes that are masked off.
+    for (auto* v : {&m_sortedVx, &m_sortedVy, &m_memberX, &m_memberY})
+        v->resize(n + kLanePadding, 0.0f);
     for (std::size_t k = 0; k < n; ++k) {
         const std::size_t i = search.sortedIndex(static_cast<std::uint32_t>(k));
         const bool member = (a.flags[i] & kAgentInSchool) != 0;
         m_memberX[k] = member ? a.px[i] : std::numeric_limits<float>::quiet_NaN();
         m_memberY[k] = member ? a.py[i] : std::numeric_limits<float>::quiet_NaN();
+        m_sortedVx[k] = a.vx[i];
+        m_sortedVy[k] = a.vy[i];
     }
 
     for (std::size_t k = 0; k < n; ++k) {
