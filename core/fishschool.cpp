@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 namespace shoal {
 
@@ -86,6 +87,29 @@ constexpr float kWallWeight = 2.0f; // feelers beat the band: a school must not 
 // finds it where the designer put it.
 constexpr float kIdleTether = 0.5f;
 
+/// The band sum a school member's scan computes besides its counts, nearest and alignment.
+enum class BandSum
+{
+    None,      ///< resting in the band: no band wish
+    PushAway,  ///< making room: the push away from the near neighbours
+    FarCentre, ///< closing up: the offset to the far neighbours' centre
+};
+
+BandSum bandSumFor(bool makingRoom, bool closingUp)
+{
+    return makingRoom ? BandSum::PushAway : (closingUp ? BandSum::FarCentre : BandSum::None);
+}
+
+/// What one member's neighbour scan found.
+struct MemberScan
+{
+    int neighbours = 0;
+    int withinKeepMax = 0;
+    float nearest2 = 0.0f; ///< squared distance to the nearest (FLT_MAX with none)
+    Vec2 align;            ///< sum of the neighbours' velocities
+    Vec2 band;             ///< the BandSum asked for (zero for None)
+};
+
 /// What a school member's drive needs besides its own state, the same for every member of
 /// one step.
 struct SchoolStep
@@ -110,12 +134,13 @@ template <int W>
 struct MemberLanes
 {
     alignas(16) float x[W], y[W], heading[W], speed[W], room[W];
-    alignas(16) float neighbours[W], withinKeepMax[W], nearest2[W];
-    alignas(16) float alignX[W], alignY[W], farX[W], farY[W], repelX[W], repelY[W];
+    alignas(16) float neighbours[W], nearest[W];
+    alignas(16) float alignX[W], alignY[W];
+    alignas(16) float bandX[W], bandY[W]; ///< the push away (making room) or far offset (closing up)
     alignas(16) float wallX[W], wallY[W];
-    alignas(16) std::uint32_t wasMakingRoom[W], wasClosingUp[W]; ///< lane masks of the flags
+    alignas(16) std::uint32_t makingRoom[W], closingUp[W]; ///< lane masks: this step's state
     std::uint32_t index[W];
-    std::uint8_t flags[W];
+    std::uint8_t flags[W]; ///< with this step's state in kAgentMakingRoom / kAgentClosingUp
     int count = 0;
 
     /// Fills lanes [count, W) with copies of lane 0, so a part-filled group computes
@@ -123,11 +148,11 @@ struct MemberLanes
     void padIdleLanes()
     {
         for (int l = count; l < W; ++l) {
-            for (float* a : {x, y, heading, speed, room, neighbours, withinKeepMax,
-                             nearest2, alignX, alignY, farX, farY, repelX, repelY, wallX, wallY})
+            for (float* a : {x, y, heading, speed, room, neighbours, nearest, alignX, alignY, bandX, bandY,
+                             wallX, wallY})
                 a[l] = a[0];
-            wasMakingRoom[l] = wasMakingRoom[0];
-            wasClosingUp[l] = wasClosingUp[0];
+            makingRoom[l] = makingRoom[0];
+            closingUp[l] = closingUp[0];
         }
     }
 };
@@ -153,41 +178,29 @@ void steerMembers(MemberLanes<V::kWidth>& m, const SchoolStep& step, AgentArrays
     const FishSchoolParams& p = *step.params;
     m.padIdleLanes();
     const V zero(0.0f);
-    const V keepMin(p.keepMinDistance);
     const V keepMax(p.keepMaxDistance);
     const V mid(step.mid);
     const V x = V::load(m.x);
     const V y = V::load(m.y);
 
-    // Too close beats too far: while a neighbour is inside keepMinDistance the fish only
-    // makes room; otherwise, unless at least half of its nearest neighborCount already sit
-    // within keepMaxDistance, it closes up on the far ones. Each, once started, carries on
-    // until the nearest neighbour is at the middle of the band (hysteresis), so a school
-    // settles inside the band rather than on its edges. Mixing the two, as the seed does,
-    // lets the pull of the many far neighbours squeeze the nearest to the inner edge.
-    // A fish that sees nobody keeps its state.
+    // The band state was decided after the scan (planWith); here its wish. Making room
+    // pushes away from the near neighbours; closing up heads for the centre of the far ones
+    // (with nobody beyond the middle, that offset and the wish are zero), harder the farther
+    // the nearest one is. A fish that sees nobody has no band wish.
     const V neighbours = V::load(m.neighbours);
     const Mask hasNeighbours = neighbours > zero;
-    const V nearest = sqrt(V::load(m.nearest2));
-    const V watched = min(neighbours, V(p.neighborCount));
-    const Mask wasMakingRoom = V::loadMask(m.wasMakingRoom);
-    const Mask wasClosingUp = V::loadMask(m.wasClosingUp);
-    const Mask makingRoomNow = hasNeighbours & selectMask(wasMakingRoom, nearest < mid, nearest < keepMin);
-    const Mask closingUpNow =
-        andNot(makingRoomNow,
-               hasNeighbours & selectMask(wasClosingUp, nearest > mid, V(2.0f) * V::load(m.withinKeepMax) < watched));
-    const Mask makingRoom = selectMask(hasNeighbours, makingRoomNow, wasMakingRoom);
-    const Mask closingUp = selectMask(hasNeighbours, closingUpNow, wasClosingUp);
-
-    // Closing up heads for the centre of the far neighbours (with nobody beyond the middle,
-    // that offset and the wish are zero), harder the farther the nearest one is.
-    const V farX = V::load(m.farX);
-    const V farY = V::load(m.farY);
-    const V far2 = farX * farX + farY * farY;
-    const V closeUp = masked(far2 >= V(1e-12f), V(1.0f) / sqrt(far2)) *
-                      clamp01((nearest - mid) / V(p.keepMaxDistance - step.mid));
-    V keepX = select(makingRoomNow, V::load(m.repelX), masked(closingUpNow, -(farX * closeUp)));
-    V keepY = select(makingRoomNow, V::load(m.repelY), masked(closingUpNow, -(farY * closeUp)));
+    const Mask makingRoom = V::loadMask(m.makingRoom);
+    const Mask closingUp = V::loadMask(m.closingUp);
+    const V bandX = V::load(m.bandX);
+    const V bandY = V::load(m.bandY);
+    const V band2 = bandX * bandX + bandY * bandY;
+    const V closeUp = masked(band2 >= V(1e-12f), V(1.0f) / sqrt(band2)) *
+                      clamp01((V::load(m.nearest) - mid) / V(p.keepMaxDistance - step.mid));
+    V keepX = select(makingRoom, bandX, -(bandX * closeUp));
+    V keepY = select(makingRoom, bandY, -(bandY * closeUp));
+    const Mask keeping = hasNeighbours & (makingRoom | closingUp);
+    keepX = masked(keeping, keepX);
+    keepY = masked(keeping, keepY);
 
     // The seed sums the band rule over every neighbour and normalises both sums. Summed
     // over all of them, the many far neighbours outweigh the few near ones and a school
@@ -242,8 +255,6 @@ void steerMembers(MemberLanes<V::kWidth>& m, const SchoolStep& step, AgentArrays
     const V movedX = wantX - x;
     const V movedY = wantY - y;
     const int freeLanes = laneBits((roomLeft > zero) & (movedX * movedX + movedY * movedY < roomLeft * roomLeft));
-    const int makingRoomLanes = laneBits(makingRoom);
-    const int closingUpLanes = laneBits(closingUp);
     for (int l = 0; l < m.count; ++l) {
         const std::uint32_t i = m.index[l];
         const Vec2 pos{m.x[l], m.y[l]};
@@ -258,9 +269,7 @@ void steerMembers(MemberLanes<V::kWidth>& m, const SchoolStep& step, AgentArrays
         a.nheading[i] = headingOut[l];
         a.nspeed[i] = cruiseOut[l];
         a.goalDistance[i] = goalOut[l];
-        std::uint8_t flags = m.flags[l] & static_cast<std::uint8_t>(~(kAgentMakingRoom | kAgentClosingUp));
-        flags |= ((makingRoomLanes >> l) & 1) ? kAgentMakingRoom : 0;
-        flags |= ((closingUpLanes >> l) & 1) ? kAgentClosingUp : 0;
+        std::uint8_t flags = m.flags[l];
         // Resting in the band near the player is the goal; with no player, schooling is.
         if (!step.led || goalOut[l] <= p.keepMaxDistance * 2.0f || step.playerResting)
             flags |= kAgentAtGoal;
@@ -438,16 +447,16 @@ void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
 
         // One pass over the school neighbours within the radius (the player included),
         // a lane of candidates at a time: alignment (v2) sums their velocities; the band
-        // rule (v1) needs the nearest distance, how many sit within keepMaxDistance, the push
-        // away from those nearer than the middle of the band and the centre of those beyond
-        // it. No per-neighbour sorting: this loop is most of a step's cost.
+        // rule (v1) needs the nearest distance, how many sit within keepMaxDistance, and
+        // either the push away from those nearer than the middle of the band (making room)
+        // or the centre of those beyond it (closing up). Only the one the fish's state calls
+        // for is summed; a fish whose state changes to the other scans again (rare: states
+        // last many steps). No per-neighbour sorting: this loop is most of a step's cost.
         const float keepMin = p.keepMinDistance;
         const float keepMax = p.keepMaxDistance;
-        const float mid = 0.5f * (keepMin + keepMax);
-        const float mid2 = mid * mid;
-        const float keepMax2 = keepMax * keepMax;
-        const V vMid2(mid2);
-        const V vKeepMax2(keepMax2);
+        const float mid = step.mid;
+        const V vMid2(mid * mid);
+        const V vKeepMax2(keepMax * keepMax);
         const V vRepelOverD(mid / keepMin); // the push is (1 - d / mid) * mid / keepMin
         const V vRepelOffset(1.0f / keepMin);
         const V vTouching(kTouchingDistance2);
@@ -455,32 +464,78 @@ void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
         const float* memberX = m_memberX.data();
         const float* neighbourVx = m_sortedVx.data();
         const float* neighbourVy = m_sortedVy.data();
-        V alignX, alignY, repelX, repelY, farX, farY;
-        V nearest2 = vFar;
-        typename V::Count neighbourCount, withinKeepMaxCount;
-        scanNeighbours(search, memberX, m_memberY.data(), pos, p.neighborRadius, static_cast<std::uint32_t>(k),
-                       [&](std::uint32_t slot, V dx, V dy, V d2, Mask in) SHOAL_FORCE_INLINE {
-            neighbourCount.add(in);
-            alignX += masked(in, V::load(neighbourVx + slot));
-            alignY += masked(in, V::load(neighbourVy + slot));
-            nearest2 = min(d2 + maskedOff(in, vFar), nearest2); // (a NaN lane, a free fish, loses)
-            withinKeepMaxCount.add(in & (d2 <= vKeepMax2));
-            const Mask beyondMid = in & (d2 >= vMid2);
-            farX += masked(beyondMid, dx);
-            farY += masked(beyondMid, dy);
-            // Away, the harder the closer: (1 - d / mid) * mid / keepMin along the unit offset,
-            // so (dx, dy) times mid / (keepMin d) - 1 / keepMin. Lanes exactly on top of this
-            // fish are left to touchingSplit (nearest2 shows them); masked-off lanes may divide
-            // by zero, which masking turns back into zero.
-            const Mask pushing = andNot(beyondMid, in) & (d2 >= vTouching);
-            const V s = vRepelOverD / sqrt(d2) - vRepelOffset;
-            repelX += masked(pushing, dx * s);
-            repelY += masked(pushing, dy * s);
-        });
-        Vec2 repel{repelX.sum(), repelY.sum()};
-        if (SHOAL_UNLIKELY(minLane(nearest2) < kTouchingDistance2))
-            repel += touchingSplit(search, pos, static_cast<std::uint32_t>(k), static_cast<std::uint32_t>(i), ctx.seed, 2,
-                                   [&](std::uint32_t slot) { return !std::isnan(memberX[slot]); });
+        auto scan = [&](auto bandSum) SHOAL_FORCE_INLINE {
+            constexpr BandSum kBand = decltype(bandSum)::value;
+            V alignX, alignY, bandX, bandY;
+            V nearest2 = vFar;
+            typename V::Count neighbourCount, withinKeepMaxCount;
+            scanNeighbours(search, memberX, m_memberY.data(), pos, p.neighborRadius, static_cast<std::uint32_t>(k),
+                           [&](std::uint32_t slot, V dx, V dy, V d2, Mask in) SHOAL_FORCE_INLINE {
+                neighbourCount.add(in);
+                alignX += masked(in, V::load(neighbourVx + slot));
+                alignY += masked(in, V::load(neighbourVy + slot));
+                nearest2 = min(d2 + maskedOff(in, vFar), nearest2); // (a NaN lane, a free fish, loses)
+                withinKeepMaxCount.add(in & (d2 <= vKeepMax2));
+                if constexpr (kBand == BandSum::FarCentre) {
+                    const Mask beyondMid = in & (d2 >= vMid2);
+                    bandX += masked(beyondMid, dx);
+                    bandY += masked(beyondMid, dy);
+                }
+                if constexpr (kBand == BandSum::PushAway) {
+                    // Away, the harder the closer: (1 - d / mid) * mid / keepMin along the unit
+                    // offset, so (dx, dy) times mid / (keepMin d) - 1 / keepMin. Lanes exactly on
+                    // top of this fish are left to touchingSplit (nearest2 shows them);
+                    // masked-off lanes may divide by zero, which masking turns back into zero.
+                    const Mask pushing = in & (d2 < vMid2) & (d2 >= vTouching);
+                    const V s = vRepelOverD / sqrt(d2) - vRepelOffset;
+                    bandX += masked(pushing, dx * s);
+                    bandY += masked(pushing, dy * s);
+                }
+            });
+            MemberScan sums;
+            sums.neighbours = neighbourCount.total();
+            sums.withinKeepMax = withinKeepMaxCount.total();
+            sums.nearest2 = minLane(nearest2);
+            sums.align = {alignX.sum(), alignY.sum()};
+            sums.band = {bandX.sum(), bandY.sum()};
+            return sums;
+        };
+        auto scanFor = [&](BandSum band) SHOAL_FORCE_INLINE {
+            if (band == BandSum::PushAway)
+                return scan(std::integral_constant<BandSum, BandSum::PushAway>{});
+            if (band == BandSum::FarCentre)
+                return scan(std::integral_constant<BandSum, BandSum::FarCentre>{});
+            return scan(std::integral_constant<BandSum, BandSum::None>{});
+        };
+        const bool wasMakingRoom = (flags & kAgentMakingRoom) != 0;
+        const bool wasClosingUp = (flags & kAgentClosingUp) != 0;
+        const BandSum expected = bandSumFor(wasMakingRoom, wasClosingUp);
+        MemberScan sums = scanFor(expected);
+
+        // Too close beats too far: while a neighbour is inside keepMinDistance the fish only
+        // makes room; otherwise, unless at least half of its nearest neighborCount already sit
+        // within keepMaxDistance, it closes up on the far ones. Each, once started, carries on
+        // until the nearest neighbour is at the middle of the band (hysteresis), so a school
+        // settles inside the band rather than on its edges. Mixing the two, as the seed does,
+        // lets the pull of the many far neighbours squeeze the nearest to the inner edge.
+        // A fish that sees nobody keeps its state.
+        const float nearest = std::sqrt(sums.nearest2);
+        bool makingRoom = wasMakingRoom;
+        bool closingUp = wasClosingUp;
+        if (sums.neighbours > 0) {
+            const int watched = std::min(sums.neighbours, static_cast<int>(p.neighborCount));
+            makingRoom = wasMakingRoom ? nearest < mid : nearest < keepMin;
+            closingUp = !makingRoom && (wasClosingUp ? nearest > mid : 2 * sums.withinKeepMax < watched);
+            const BandSum needed = bandSumFor(makingRoom, closingUp);
+            if (SHOAL_UNLIKELY(needed != expected && needed != BandSum::None))
+                sums.band = scanFor(needed).band;
+            if (SHOAL_UNLIKELY(makingRoom && sums.nearest2 < kTouchingDistance2))
+                sums.band += touchingSplit(search, pos, static_cast<std::uint32_t>(k), static_cast<std::uint32_t>(i),
+                                           ctx.seed, 2, [&](std::uint32_t slot) { return !std::isnan(memberX[slot]); });
+        }
+        flags &= static_cast<std::uint8_t>(~(kAgentMakingRoom | kAgentClosingUp));
+        flags |= (makingRoom ? kAgentMakingRoom : 0) | (closingUp ? kAgentClosingUp : 0);
+
         const int l = members.count++;
         members.index[l] = static_cast<std::uint32_t>(i);
         members.flags[l] = flags;
@@ -489,15 +544,14 @@ void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
         members.heading[l] = heading;
         members.speed[l] = a.speed[i];
         members.room[l] = room;
-        members.neighbours[l] = static_cast<float>(neighbourCount.total());
-        members.withinKeepMax[l] = static_cast<float>(withinKeepMaxCount.total());
-        members.nearest2[l] = minLane(nearest2);
-        members.alignX[l] = alignX.sum();
-        members.alignY[l] = alignY.sum();
-        members.farX[l] = farX.sum();
-        members.farY[l] = farY.sum();
-        members.repelX[l] = repel.x;
-        members.repelY[l] = repel.y;
+        members.neighbours[l] = static_cast<float>(sums.neighbours);
+        members.nearest[l] = nearest;
+        members.alignX[l] = sums.align.x;
+        members.alignY[l] = sums.align.y;
+        members.bandX[l] = sums.band.x;
+        members.bandY[l] = sums.band.y;
+        members.makingRoom[l] = makingRoom ? ~0u : 0u;
+        members.closingUp[l] = closingUp ? ~0u : 0u;
         // Feelers only near geometry (the test feelerAvoidance makes first): the heading's
         // unit vector is otherwise computed four lanes at a time in steerMembers.
         Vec2 wall;
@@ -505,8 +559,6 @@ void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
             wall = geometry.feelerAvoidance(pos, fromAngle(heading), p.rayLength, room) * kWallWeight;
         members.wallX[l] = wall.x;
         members.wallY[l] = wall.y;
-        members.wasMakingRoom[l] = (flags & kAgentMakingRoom) ? ~0u : 0u;
-        members.wasClosingUp[l] = (flags & kAgentClosingUp) ? ~0u : 0u;
         if (members.count == V::kWidth)
             steerMembers<V>(members, step, a);
     }
