@@ -133,11 +133,16 @@ public:
 
     /// Largest neighbour query radius, m.
     virtual float queryRadius() const = 0;
-    /// Cell size of the group's grid, m. Half the query radius by default: a query then
-    /// scans about 6 r^2 instead of 9 r^2 with cells as large as the radius, which pays when
-    /// a query finds many neighbours. A family whose queries find only a few may do better
-    /// with fewer, fuller rows of larger cells.
-    virtual float gridCellSize() const { return 0.5f * queryRadius(); }
+    /// Cells of the group's grid. By default rows as tall as the query radius and columns a
+    /// third of it: a query visits three or four row runs of about 7 r^2 in all (square cells
+    /// of r / 2 give five runs of 6 r^2). Fewer runs mean fewer loop exits mispredicted and
+    /// fewer part-filled lane groups, which measured faster for the school, the squad and
+    /// the followers; the swarm, whose queries find only a few neighbours, picks its own.
+    virtual GridCellShape gridCells() const
+    {
+        const float r = queryRadius();
+        return {r, r * (1.0f / 3.0f)};
+    }
     /// Agent body radius, m (penetration metric, wall clearance).
     virtual float bodyRadius() const = 0;
     /// Nearest-neighbour distance below which an agent is "inside keep distance", m.

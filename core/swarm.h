@@ -37,7 +37,10 @@ public:
     bool allowsReordering() const override { return true; }
     float queryRadius() const override { return m_params.minAllowedRadius; }
     /// Cells as large as R: a query finds about three neighbours, in three fuller rows.
-    float gridCellSize() const override { return m_params.minAllowedRadius; }
+    GridCellShape gridCells() const override
+    {
+        return {m_params.minAllowedRadius, m_params.minAllowedRadius};
+    }
     float bodyRadius() const override { return m_params.radius; }
     float keepDistance() const override { return 0.8f * m_params.minAllowedRadius; }
     const SwarmParams& params() const { return m_params; }

@@ -4,10 +4,11 @@
 
 namespace shoal {
 
-void UniformGrid::build(const float* xs, const float* ys, std::size_t count, float cellSize)
+void UniformGrid::build(const float* xs, const float* ys, std::size_t count, GridCellShape shape)
 {
     m_count = count;
-    m_cellSize = cellSize > 1e-4f ? cellSize : 1e-4f;
+    m_rowHeight = shape.rowHeight > 1e-4f ? shape.rowHeight : 1e-4f;
+    m_columnWidth = shape.columnWidth > 1e-4f ? shape.columnWidth : 1e-4f;
     if (count == 0) {
         m_cols = m_rows = 0;
         m_colsF = m_rowsF = 0.0f;
@@ -22,19 +23,21 @@ void UniformGrid::build(const float* xs, const float* ys, std::size_t count, flo
     }
     // Keep the cell count within a few per point: a sparse group spread over a huge level
     // would otherwise allocate millions of empty cells. Growing cells keeps queries correct
-    // (they only need cell >= radius) and costs a few more distance tests.
+    // (queries work with cells of any size) and costs a few more distance tests.
     const double maxCells = 4.0 * static_cast<double>(count) + 64.0;
     for (;;) {
-        const double cols = std::floor((maxX - minX) / m_cellSize) + 1.0;
-        const double rows = std::floor((maxY - minY) / m_cellSize) + 1.0;
+        const double cols = std::floor((maxX - minX) / m_columnWidth) + 1.0;
+        const double rows = std::floor((maxY - minY) / m_rowHeight) + 1.0;
         if (cols * rows <= maxCells) {
             m_cols = static_cast<int>(cols);
             m_rows = static_cast<int>(rows);
             break;
         }
-        m_cellSize *= 1.5f;
+        m_rowHeight *= 1.5f;
+        m_columnWidth *= 1.5f;
     }
-    m_invCell = 1.0f / m_cellSize;
+    m_invRow = 1.0f / m_rowHeight;
+    m_invColumn = 1.0f / m_columnWidth;
     m_colsF = static_cast<float>(m_cols);
     m_rowsF = static_cast<float>(m_rows);
     m_originX = minX;
@@ -51,8 +54,8 @@ void UniformGrid::build(const float* xs, const float* ys, std::size_t count, flo
         m_sortedX[k] = m_sortedY[k] = 0.0f;
 
     for (std::size_t i = 0; i < count; ++i) {
-        const int cx = std::min(cellCoord(xs[i] - m_originX), m_cols - 1);
-        const int cy = std::min(cellCoord(ys[i] - m_originY), m_rows - 1);
+        const int cx = std::min(cellCoord(xs[i] - m_originX, m_invColumn), m_cols - 1);
+        const int cy = std::min(cellCoord(ys[i] - m_originY, m_invRow), m_rows - 1);
         const std::uint32_t c = static_cast<std::uint32_t>(cy) * m_cols + cx;
         m_cellOf[i] = c;
         ++m_cellStart[c + 1];

@@ -211,7 +211,7 @@ void World::rebuildIndexes()
     for (auto& group : m_groups) {
         AgentArrays& a = group->agents;
         if (reorder && a.size() > 2 && group->behaviour->allowsReordering()) {
-            group->grid.build(a.px.data(), a.py.data(), a.size(), group->behaviour->gridCellSize());
+            group->grid.build(a.px.data(), a.py.data(), a.size(), group->behaviour->gridCells());
             const std::size_t n = a.size();
             m_order.resize(n);
             m_order[0] = 0;
@@ -224,7 +224,7 @@ void World::rebuildIndexes()
             a.permute(m_order, m_permuteScratch, m_permuteIds, m_permuteFlags);
             group->behaviour->permuteAgents(m_order);
         }
-        group->grid.build(a.px.data(), a.py.data(), a.size(), group->behaviour->gridCellSize());
+        group->grid.build(a.px.data(), a.py.data(), a.size(), group->behaviour->gridCells());
         group->bruteForce.build(a.px.data(), a.py.data(), a.size(), 0.0f);
     }
     m_indexesDirty = false;

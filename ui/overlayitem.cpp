@@ -647,14 +647,16 @@ void OverlayItem::paintGrid(Frame& f, const Group& group)
     const UniformGrid& grid = group.grid;
     if (grid.size() == 0 || grid.columns() <= 0 || grid.rows() <= 0)
         return;
-    const float cell = grid.cellSize();
+    const GridCellShape shape = grid.cellShape();
+    const float cellW = shape.columnWidth;
+    const float cellH = shape.rowHeight;
     const Vec2 origin = grid.origin();
     const int cols = grid.columns();
     const int rows = grid.rows();
-    const Vec2 far{origin.x + cols * cell, origin.y + rows * cell};
+    const Vec2 far{origin.x + cols * cellW, origin.y + rows * cellH};
     QPainter* painter = f.painter;
     const QTransform transform = painter->worldTransform();
-    const bool cells = cell * f.ppm >= 5.0;
+    const bool cells = std::min(cellW, cellH) * f.ppm >= 5.0;
 
     // The grid is drawn into an image and blitted once. Drawn as lines, every long one is
     // a separate blend the raster engine hands to its thread pool, and a few dozen of those
@@ -703,37 +705,37 @@ void OverlayItem::paintGrid(Frame& f, const Group& group)
     };
 
     // Only the cells on screen.
-    const int c0 = std::clamp(static_cast<int>(std::floor((f.minX - origin.x) / cell)), 0, cols);
-    const int c1 = std::clamp(static_cast<int>(std::ceil((f.maxX - origin.x) / cell)), 0, cols);
-    const int r0 = std::clamp(static_cast<int>(std::floor((f.minY - origin.y) / cell)), 0, rows);
-    const int r1 = std::clamp(static_cast<int>(std::ceil((f.maxY - origin.y) / cell)), 0, rows);
+    const int c0 = std::clamp(static_cast<int>(std::floor((f.minX - origin.x) / cellW)), 0, cols);
+    const int c1 = std::clamp(static_cast<int>(std::ceil((f.maxX - origin.x) / cellW)), 0, cols);
+    const int r0 = std::clamp(static_cast<int>(std::floor((f.minY - origin.y) / cellH)), 0, rows);
+    const int r1 = std::clamp(static_cast<int>(std::ceil((f.maxY - origin.y) / cellH)), 0, rows);
     // Occupied cells shaded by how full they are (1-2, 3-6, 7+ agents).
     const std::array<QRgb, 3> shades = {qPremultiply(alpha(kGridBox, 22).rgba()),
                                         qPremultiply(alpha(kGridBox, 44).rgba()),
                                         qPremultiply(alpha(kGridBox, 66).rgba())};
     for (int r = r0; r < r1; ++r) {
-        const float y = origin.y + r * cell;
+        const float y = origin.y + r * cellH;
         for (int c = c0; c < c1; ++c) {
             const int index = r * cols + c;
             const std::uint32_t count = grid.cellEnd(index) - grid.cellBegin(index);
             if (count == 0)
                 continue;
-            const float x = origin.x + c * cell;
-            fill(column(x), row(y), column(x + cell), row(y + cell), shades[count <= 2 ? 0 : (count <= 6 ? 1 : 2)]);
+            const float x = origin.x + c * cellW;
+            fill(column(x), row(y), column(x + cellW), row(y + cellH), shades[count <= 2 ? 0 : (count <= 6 ? 1 : 2)]);
         }
     }
     const QRgb line = qPremultiply(kGridLine.rgba());
     const QRgb box = qPremultiply(kGridBox.rgba());
-    const int top = row(origin.y + r0 * cell);
-    const int bottom = row(origin.y + r1 * cell);
-    const int left = column(origin.x + c0 * cell);
-    const int right = column(origin.x + c1 * cell);
+    const int top = row(origin.y + r0 * cellH);
+    const int bottom = row(origin.y + r1 * cellH);
+    const int left = column(origin.x + c0 * cellW);
+    const int right = column(origin.x + c1 * cellW);
     for (int c = c0; c <= c1; ++c) {
-        const int x = column(origin.x + c * cell);
+        const int x = column(origin.x + c * cellW);
         fill(x, top, x + 1, bottom + 1, (c == 0 || c == cols) ? box : line);
     }
     for (int r = r0; r <= r1; ++r) {
-        const int y = row(origin.y + r * cell);
+        const int y = row(origin.y + r * cellH);
         fill(left, y, right + 1, y + 1, (r == 0 || r == rows) ? box : line);
     }
     painter->save();
@@ -741,7 +743,11 @@ void OverlayItem::paintGrid(Frame& f, const Group& group)
     painter->drawImage(area.topLeft(), m_gridCanvas);
     painter->restore();
     if ((far.x - origin.x) * f.ppm >= 120.0 && f.visible(far.x, far.y))
-        f.label(far, OverlayItem::tr("%1: cell %2 m").arg(QString::fromStdString(group.name)).arg(static_cast<double>(cell), 0, 'g', 3),
+        f.label(far,
+                OverlayItem::tr("%1: cells %2 x %3 m")
+                    .arg(QString::fromStdString(group.name))
+                    .arg(static_cast<double>(cellW), 0, 'g', 3)
+                    .arg(static_cast<double>(cellH), 0, 'g', 3),
                 kGridBox);
 }
 

@@ -77,10 +77,10 @@ QString hex(std::uint64_t h) { return QStringLiteral("%1").arg(h, 16, 16, QLatin
 std::uint64_t pinnedHash(BehaviourKind kind)
 {
     switch (kind) {
-    case BehaviourKind::FishSchool: return 0x78fd08e59c775967ull;
-    case BehaviourKind::TankSquad: return 0xd9f7836fd93b7f54ull;
+    case BehaviourKind::FishSchool: return 0xfdce39bb652f5525ull;
+    case BehaviourKind::TankSquad: return 0x79d06fb9b6f562a9ull;
     case BehaviourKind::Swarm: return 0x0d0c2c2e5292a258ull;
-    case BehaviourKind::LeaderFollow: return 0xa9da08a31d4f8c32ull;
+    case BehaviourKind::LeaderFollow: return 0x03f1a9eb712e4558ull;
     case BehaviourKind::Worm: return 0x08b0e0a2a74b46f8ull;
     }
     return 0;

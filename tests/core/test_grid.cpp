@@ -63,6 +63,7 @@ GridCase fetchGridCase()
     QFETCH(float, extent);
     QFETCH(float, radius);
     QFETCH(float, cell);
+    QFETCH(float, column);
     QFETCH(quint64, seed);
     GridCase c;
     c.count = count;
@@ -70,7 +71,7 @@ GridCase fetchGridCase()
     c.radius = radius;
     c.random = Random(seed);
     randomPoints(c.random, count, extent, c.xs, c.ys);
-    c.grid.build(c.xs.data(), c.ys.data(), c.xs.size(), cell);
+    c.grid.build(c.xs.data(), c.ys.data(), c.xs.size(), GridCellShape{cell, column});
     c.brute.build(c.xs.data(), c.ys.data(), c.xs.size(), cell);
     return c;
 }
@@ -80,13 +81,17 @@ void TestGrid::sameNeighboursAsBruteForce_data()
     QTest::addColumn<int>("count");
     QTest::addColumn<float>("extent");
     QTest::addColumn<float>("radius");
-    QTest::addColumn<float>("cell");
+    QTest::addColumn<float>("cell");   // row height
+    QTest::addColumn<float>("column"); // column width
     QTest::addColumn<quint64>("seed");
-    QTest::newRow("dense small") << 500 << 20.0f << 1.0f << 1.0f << quint64(1);
-    QTest::newRow("sparse large") << 2000 << 500.0f << 4.0f << 4.0f << quint64(2);
-    QTest::newRow("query below cell") << 1500 << 60.0f << 1.3f << 2.5f << quint64(3);
-    QTest::newRow("clustered duplicates") << 800 << 3.0f << 0.5f << 0.5f << quint64(4);
-    QTest::newRow("huge sparse (cell growth)") << 300 << 100000.0f << 2.0f << 2.0f << quint64(5);
+    QTest::newRow("dense small") << 500 << 20.0f << 1.0f << 1.0f << 1.0f << quint64(1);
+    QTest::newRow("sparse large") << 2000 << 500.0f << 4.0f << 4.0f << 4.0f << quint64(2);
+    QTest::newRow("query below cell") << 1500 << 60.0f << 1.3f << 2.5f << 2.5f << quint64(3);
+    QTest::newRow("clustered duplicates") << 800 << 3.0f << 0.5f << 0.5f << 0.5f << quint64(4);
+    QTest::newRow("huge sparse (cell growth)") << 300 << 100000.0f << 2.0f << 2.0f << 2.0f << quint64(5);
+    QTest::newRow("default shape: rows r, columns r/3") << 2000 << 40.0f << 3.0f << 3.0f << 1.0f << quint64(6);
+    QTest::newRow("flat cells wider than the query") << 1500 << 50.0f << 1.5f << 0.4f << 4.0f << quint64(7);
+    QTest::newRow("thin cells, duplicates") << 900 << 4.0f << 0.6f << 1.1f << 0.05f << quint64(8);
 }
 
 void TestGrid::sameNeighboursAsBruteForce()
