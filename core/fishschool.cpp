@@ -193,11 +193,15 @@ void steerMembers(MemberLanes<V::kWidth>& m, const SchoolStep& step, AgentArrays
     const Mask closingUp = V::loadMask(m.closingUp);
     const V bandX = V::load(m.bandX);
     const V bandY = V::load(m.bandY);
-    const V band2 = bandX * bandX + bandY * bandY;
-    const V closeUp = masked(band2 >= V(1e-12f), V(1.0f) / sqrt(band2)) *
-                      clamp01((V::load(m.nearest) - mid) / V(p.keepMaxDistance - step.mid));
-    V keepX = select(makingRoom, bandX, -(bandX * closeUp));
-    V keepY = select(makingRoom, bandY, -(bandY * closeUp));
+    V keepX = bandX;
+    V keepY = bandY;
+    if (any(closingUp & hasNeighbours)) { // (a square root and two divisions most steps skip)
+        const V band2 = bandX * bandX + bandY * bandY;
+        const V closeUp = masked(band2 >= V(1e-12f), V(1.0f) / sqrt(band2)) *
+                          clamp01((V::load(m.nearest) - mid) / V(p.keepMaxDistance - step.mid));
+        keepX = select(makingRoom, bandX, -(bandX * closeUp));
+        keepY = select(makingRoom, bandY, -(bandY * closeUp));
+    }
     const Mask keeping = hasNeighbours & (makingRoom | closingUp);
     keepX = masked(keeping, keepX);
     keepY = masked(keeping, keepY);
