@@ -228,7 +228,8 @@ void steerMembers(MemberLanes<V::kWidth>& m, const SchoolStep& step, AgentArrays
         const V toPlayerX = V(step.playerPosition.x) - x;
         const V toPlayerY = V(step.playerPosition.y) - y;
         goal = sqrt(toPlayerX * toPlayerX + toPlayerY * toPlayerY);
-        const V gather = V(p.followWeight) * clamp01((goal - keepMax) * V(1.0f / p.keepMaxDistance)) / goal;
+        const V gather =
+            V(p.followWeight) * clamp01((goal - keepMax) * V(1.0f / p.keepMaxDistance)) / goal;
         const Mask gathering = andNot(makingRoom, goal > keepMax);
         directionX = directionX + V(step.withPlayer.x) + masked(gathering, toPlayerX * gather);
         directionY = directionY + V(step.withPlayer.y) + masked(gathering, toPlayerY * gather);
@@ -241,7 +242,8 @@ void steerMembers(MemberLanes<V::kWidth>& m, const SchoolStep& step, AgentArrays
     const V heading = V::load(m.heading);
     V forwardX, forwardY;
     sinCosLanes(heading, forwardY, forwardX);
-    const DriveLanes<V> r = driveLanes(heading, forwardX, forwardY, directionX, directionY, cruise, step.drive);
+    const DriveLanes<V> r =
+        driveLanes(heading, forwardX, forwardY, directionX, directionY, cruise, step.drive);
 
     // The move: free wherever the clearance grid says no wall is within reach (constrainMove's
     // own test, for all lanes at once); the other lanes go through constrainMove one by one.
@@ -258,14 +260,16 @@ void steerMembers(MemberLanes<V::kWidth>& m, const SchoolStep& step, AgentArrays
     const V roomLeft = V::load(m.room) - V(StaticGeometry::moveReach(bodyReach));
     const V movedX = wantX - x;
     const V movedY = wantY - y;
-    const int freeLanes = laneBits((roomLeft > zero) & (movedX * movedX + movedY * movedY < roomLeft * roomLeft));
+    const int freeLanes =
+        laneBits((roomLeft > zero) & (movedX * movedX + movedY * movedY < roomLeft * roomLeft));
     for (int l = 0; l < m.count; ++l) {
         const std::uint32_t i = m.index[l];
         const Vec2 pos{m.x[l], m.y[l]};
         bool blocked = false;
         Vec2 next{nextX[l], nextY[l]};
         if (!(freeLanes & (1 << l)))
-            next = step.geometry->constrainMove(pos, next, bodyReach, WallResponse::Slide, &blocked, m.room[l]);
+            next = step.geometry->constrainMove(pos, next, bodyReach, WallResponse::Slide, &blocked,
+                                                m.room[l]);
         a.nx[i] = next.x;
         a.ny[i] = next.y;
         a.nvx[i] = (next.x - pos.x) * step.inverseDt;
@@ -473,7 +477,8 @@ void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
             V alignX, alignY, bandX, bandY;
             V nearest2 = vFar;
             typename V::Count neighbourCount, withinKeepMaxCount;
-            scanNeighbours(search, memberX, m_memberY.data(), pos, p.neighborRadius, static_cast<std::uint32_t>(k),
+            scanNeighbours(search, memberX, m_memberY.data(), pos, p.neighborRadius,
+                           static_cast<std::uint32_t>(k),
                            [&](std::uint32_t slot, V dx, V dy, V d2, Mask in) SHOAL_FORCE_INLINE {
                 neighbourCount.add(in);
                 alignX += masked(in, V::load(neighbourVx + slot));
@@ -534,8 +539,9 @@ void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
             if (SHOAL_UNLIKELY(needed != expected && needed != BandSum::None))
                 sums.band = scanFor(needed).band;
             if (SHOAL_UNLIKELY(makingRoom && sums.nearest2 < kTouchingDistance2))
-                sums.band += touchingSplit(search, pos, static_cast<std::uint32_t>(k), static_cast<std::uint32_t>(i),
-                                           ctx.seed, 2, [&](std::uint32_t slot) { return !std::isnan(memberX[slot]); });
+                sums.band += touchingSplit(search, pos, static_cast<std::uint32_t>(k),
+                                           static_cast<std::uint32_t>(i), ctx.seed, 2,
+                                           [&](std::uint32_t slot) { return !std::isnan(memberX[slot]); });
         }
         flags &= static_cast<std::uint8_t>(~(kAgentMakingRoom | kAgentClosingUp));
         flags |= (makingRoom ? kAgentMakingRoom : 0) | (closingUp ? kAgentClosingUp : 0);
