@@ -1,6 +1,6 @@
 #include "fishschool.h"
 
-#include "drivelanes.h"
+#include "drive.h"
 #include "lanetrig.h"
 #include "neighbourscan.h"
 #include "statehash.h"

@@ -1,7 +1,7 @@
 // Fish school (seed 000): the player picks up free fish, the school keeps its band, follows the
 // player, turns no faster than rotateSpeed, and nobody swims into a wall.
 
-#include "drivelanes.h"
+#include "drive.h"
 #include "fishschool.h"
 #include "testsupport.h"
 
@@ -179,8 +179,9 @@ void TestFishSchool::turnRateIsLimited()
 void TestFishSchool::laneDriveIsTheScalarDrive()
 {
     // School members drive four at a time (driveLanes); each lane must come out bit for bit
-    // as steering.h's drive() would have it, whatever the other lanes do: dead zone, small
-    // and full-rate turns both ways, wishes behind, no wish at all, headings about to wrap.
+    // as one agent's drive() (the same code one lane wide) has it, whatever the other lanes
+    // do: dead zone, small and full-rate turns both ways, wishes behind, no wish at all,
+    // headings about to wrap, and (every fifth round) backing up as the squad does.
     // (A dead zone narrower than a step's turn lets small turns happen; the default's does not.)
     const DriveSettings narrow = driveSettings(5.6f, 0.02f, 0.8f, 1.0f / 60.0f);
     const DriveSettings wide = driveSettings(5.6f, 0.2f, 0.8f, 1.0f / 60.0f);
@@ -189,6 +190,7 @@ void TestFishSchool::laneDriveIsTheScalarDrive()
     int turned = 0, small = 0, still = 0;
     for (int round = 0; round < 5000; ++round) {
         const DriveSettings& settings = round % 2 ? wide : narrow;
+        const bool reverse = round % 5 == 2;
         alignas(16) float heading[4], forwardX[4], forwardY[4], directionX[4], directionY[4], cruise[4];
         for (int l = 0; l < 4; ++l) {
             heading[l] = random.uniform(-kPi, kPi);
@@ -200,20 +202,20 @@ void TestFishSchool::laneDriveIsTheScalarDrive()
             // A wish off the heading by an angle from tiny to behind, of any strength.
             const float off = (round % 3 == 0 ? random.uniform(-0.1f, 0.1f) : random.uniform(-kPi, kPi));
             const float strength = (round % 11 == 0 && l == 1) ? 0.0f : random.uniform(0.0f, 2.0f);
-            const Vec2 wish = fromAngle(heading[l] + off) * strength;
+            const Vec2 wish = fromAngle(heading[l] + off + (reverse ? kPi : 0.0f)) * strength; // off the nose, or the tail
             directionX[l] = wish.x;
             directionY[l] = wish.y;
-            cruise[l] = random.uniform(0.0f, 4.0f);
+            cruise[l] = random.uniform(0.0f, 4.0f) * (reverse ? -1.0f : 1.0f);
         }
         const DriveLanes<Float4> four = driveLanes(Float4::load(heading), Float4::load(forwardX), Float4::load(forwardY),
                                                    Float4::load(directionX), Float4::load(directionY),
-                                                   Float4::load(cruise), settings);
+                                                   Float4::load(cruise), settings, reverse);
         for (int l = 0; l < 4; ++l) {
             const DriveLanes<Float1> one = driveLanes(Float1(heading[l]), Float1(forwardX[l]), Float1(forwardY[l]),
                                                       Float1(directionX[l]), Float1(directionY[l]),
-                                                      Float1(cruise[l]), settings);
+                                                      Float1(cruise[l]), settings, reverse);
             const DriveResult scalar = drive(heading[l], {forwardX[l], forwardY[l]},
-                                             {directionX[l], directionY[l]}, cruise[l], settings);
+                                             {directionX[l], directionY[l]}, cruise[l], settings, reverse);
             QVERIFY(same(four.heading.lane(l), one.heading.v));
             QVERIFY(same(four.heading.lane(l), scalar.heading));
             QVERIFY(same(four.forwardX.lane(l), scalar.forward.x));
@@ -222,6 +224,14 @@ void TestFishSchool::laneDriveIsTheScalarDrive()
             QVERIFY(scalar.heading > -kPi && scalar.heading <= kPi);
             const float turn = std::fabs(wrapAngle(scalar.heading - heading[l]));
             QVERIFY(turn <= settings.maxTurn + 1e-5f);
+            // The nose (or, backing up, the tail) never turns away from the wish.
+            const Vec2 wish{directionX[l], directionY[l]};
+            if (wish.lengthSquared() > 1e-6f) {
+                const Vec2 facing = reverse ? -Vec2{forwardX[l], forwardY[l]} : Vec2{forwardX[l], forwardY[l]};
+                const Vec2 facingNow = reverse ? -scalar.forward : scalar.forward;
+                QVERIFY(dot(facingNow, wish.normalizedOr({})) >= dot(facing, wish.normalizedOr({})) - 1e-5f);
+                QVERIFY(reverse ? scalar.speed <= 0.0f : scalar.speed >= 0.0f);
+            }
             turned += turn > 0.0f ? 1 : 0;
             small += (turn > 0.0f && turn < settings.maxTurn - 1e-4f) ? 1 : 0;
             still += scalar.speed == 0.0f ? 1 : 0;
