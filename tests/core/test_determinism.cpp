@@ -26,11 +26,7 @@ SceneDesc familyScene(BehaviourKind kind)
     SceneDesc scene = emptyScene(40.0, 30.0);
     scene.simulation.seed = 20261129;
     scene.walls.push_back({{{-10.0, -20.0}, {-10.0, 5.0}, {0.0, 12.0}}, false});
-    ObstacleDesc circle;
-    circle.shape = ObstacleShape::Circle;
-    circle.center = {15.0, -5.0};
-    circle.radius = 3.0;
-    scene.obstacles.push_back(circle);
+    scene.obstacles.push_back(circleObstacle(15.0, -5.0, 3.0));
     ObstacleDesc concave;
     concave.points = {{20.0, 10.0}, {30.0, 10.0}, {30.0, 20.0}, {27.0, 20.0}, {27.0, 13.0}, {20.0, 13.0}};
     scene.obstacles.push_back(concave);

@@ -346,11 +346,7 @@ void TestLeaderFollow::leaderNeverCrossesWalls()
     ObstacleDesc box;
     box.points = {{-6.0, -8.0}, {-2.0, -8.0}, {-2.0, -4.0}, {-6.0, -4.0}};
     scene.obstacles.push_back(box);
-    ObstacleDesc round;
-    round.shape = ObstacleShape::Circle;
-    round.center = {6.0, 6.0};
-    round.radius = 1.5;
-    scene.obstacles.push_back(round);
+    scene.obstacles.push_back(test::circleObstacle(6.0, 6.0, 1.5));
     auto world = test::buildWorld(scene);
     QVERIFY(world);
     const Group& group = world->group(0);

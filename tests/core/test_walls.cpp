@@ -135,11 +135,7 @@ void TestWalls::crowdsPressedAgainstWallsForAMinute()
     // The crowd starts left of a wall; whatever it wants is on the right.
     SceneDesc scene = emptyScene(120.0, 80.0);
     scene.walls.push_back({{{0.0, -80.0}, {0.0, 80.0}}, false});
-    ObstacleDesc circle;
-    circle.shape = ObstacleShape::Circle;
-    circle.center = {-10.0, 0.0};
-    circle.radius = 5.0;
-    scene.obstacles.push_back(circle);
+    scene.obstacles.push_back(circleObstacle(-10.0, 0.0, 5.0));
     GroupDesc group = makeDefaultGroup(family, "crowd");
     group.spawn = SpawnAreaDesc{{{-115.0, -75.0}, {-20.0, 75.0}}, agents};
     if (family == BehaviourKind::TankSquad)

@@ -620,11 +620,7 @@ void TestWorm::spawnedBodiesStayClearOfGeometry()
     ObstacleDesc box;
     box.points = {{0.0, 5.0}, {8.0, 5.0}, {8.0, 12.0}, {0.0, 12.0}};
     scene.obstacles.push_back(box);
-    ObstacleDesc circle;
-    circle.shape = ObstacleShape::Circle;
-    circle.center = {15.0, 15.0};
-    circle.radius = 3.0;
-    scene.obstacles.push_back(circle);
+    scene.obstacles.push_back(circleObstacle(15.0, 15.0, 3.0));
     GroupDesc group = wormGroup({});
     // Hand-placed with its back 2 m from the wall: its straight body would cross it.
     group.agents.push_back({{0.0, -3.0}, 90.0});
@@ -712,11 +708,7 @@ void TestWorm::sameInputGivesSameHash()
         SceneDesc scene = emptyScene(30.0, 20.0);
         scene.simulation.seed = seed;
         scene.walls.push_back({{{-5.0, -20.0}, {-5.0, 0.0}}, false});
-        ObstacleDesc circle;
-        circle.shape = ObstacleShape::Circle;
-        circle.center = {12.0, 6.0};
-        circle.radius = 3.0;
-        scene.obstacles.push_back(circle);
+        scene.obstacles.push_back(circleObstacle(12.0, 6.0, 3.0));
         for (int k = 0; k < 20; ++k)
             scene.pickups.push_back({PickupKind::Coin, {-25.0 + 2.5 * k, (k % 5) * 7.0 - 14.0}});
         WormSetup setup;

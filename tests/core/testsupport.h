@@ -22,6 +22,16 @@ inline SceneDesc emptyScene(double halfWidth = 40.0, double halfHeight = 25.0)
     return scene;
 }
 
+/// A circular obstacle.
+inline ObstacleDesc circleObstacle(double x, double y, double radius)
+{
+    ObstacleDesc circle;
+    circle.shape = ObstacleShape::Circle;
+    circle.center = {x, y};
+    circle.radius = radius;
+    return circle;
+}
+
 /// A level with every kind of geometry: open and closed walls, a convex and a concave
 /// polygon, a circle, and the bounds.
 inline SceneDesc geometryScene()
@@ -36,11 +46,7 @@ inline SceneDesc geometryScene()
     concave.points = {{-20.0, 5.0}, {-10.0, 5.0}, {-10.0, 15.0}, {-12.0, 15.0}, {-12.0, 7.0},
                       {-18.0, 7.0}, {-18.0, 15.0}, {-20.0, 15.0}};
     scene.obstacles.push_back(concave);
-    ObstacleDesc circle;
-    circle.shape = ObstacleShape::Circle;
-    circle.center = {15.0, -15.0};
-    circle.radius = 4.0;
-    scene.obstacles.push_back(circle);
+    scene.obstacles.push_back(circleObstacle(15.0, -15.0, 4.0));
     return scene;
 }
 
