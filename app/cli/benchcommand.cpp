@@ -5,7 +5,7 @@
 #include "commands.h"
 
 #include "benchscenes.h"
-#include "world.h"
+#include <shoal/world.h>
 
 #include <sys/resource.h>
 

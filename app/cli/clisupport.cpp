@@ -1,8 +1,8 @@
 #include "clisupport.h"
 
 #include "embeddedscenes.h"
-#include "paramspec.h"
-#include "scenefile.h"
+#include <shoal/paramspec.h>
+#include <shoal/scenefile.h>
 
 #include <QFile>
 

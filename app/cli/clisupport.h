@@ -2,8 +2,8 @@
 /// Shared pieces of shoal-cli: exit codes, option parsing per command, loading scenes (files
 /// or the embedded demo), safe output files, and a small JSON writer for its outputs.
 
-#include "expected.h"
-#include "scenedesc.h"
+#include <shoal/expected.h>
+#include <shoal/scenedesc.h>
 
 #include <QCommandLineParser>
 #include <QSaveFile>

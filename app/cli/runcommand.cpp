@@ -4,8 +4,8 @@
 #include "clisupport.h"
 #include "commands.h"
 
-#include "inputscript.h"
-#include "world.h"
+#include <shoal/inputscript.h>
+#include <shoal/world.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -168,7 +168,7 @@ public:
     void writeStep(const World& world)
     {
         for (int g = 0; g < world.groupCount(); ++g) {
-            const Group& group = world.group(g);
+            const GroupState& group = world.group(g);
             const GroupMetrics& m = group.metrics;
             if (m_format == MetricsFormat::Csv)
                 writeCsvRow(world.stepCount(), group, m);
@@ -192,7 +192,7 @@ public:
     }
 
 private:
-    void writeCsvRow(std::uint64_t step, const Group& group, const GroupMetrics& m)
+    void writeCsvRow(std::uint64_t step, const GroupState& group, const GroupMetrics& m)
     {
         std::string& out = m_file.buffer();
         out += std::to_string(step);
@@ -222,7 +222,7 @@ private:
         m_file.flushIfLarge();
     }
 
-    void writeJsonRow(std::uint64_t step, const Group& group, const GroupMetrics& m)
+    void writeJsonRow(std::uint64_t step, const GroupState& group, const GroupMetrics& m)
     {
         m_json.newline().beginObject();
         m_json.key("step").value(static_cast<unsigned long long>(step));
@@ -274,7 +274,7 @@ public:
         const std::string step = std::to_string(world.stepCount());
         std::string& out = m_file.buffer();
         for (int g = 0; g < world.groupCount(); ++g) {
-            const Group& group = world.group(g);
+            const GroupState& group = world.group(g);
             const std::string name = csvField(group.name);
             const AgentArrays& a = group.agents;
             // `agent` is the agent's stable id: the world keeps agents in cell order, so an
@@ -337,7 +337,7 @@ void printTextSummary(const World& world, const RunOptions& options, const Scene
                     formatFixed(player.speed, 2).c_str(), leads.c_str());
     }
     for (int g = 0; g < world.groupCount(); ++g) {
-        const Group& group = world.group(g);
+        const GroupState& group = world.group(g);
         const GroupMetrics& m = group.metrics;
         std::printf("group '%s' (%s): %d agents, %d active\n", group.name.c_str(),
                     std::string(behaviourKey(group.kind)).c_str(), m.agents, m.active);
@@ -391,7 +391,7 @@ void printJsonSummary(const World& world, const RunOptions& options, const Scene
     json.endObject();
     json.key("groups").beginArray();
     for (int g = 0; g < world.groupCount(); ++g) {
-        const Group& group = world.group(g);
+        const GroupState& group = world.group(g);
         const GroupMetrics& m = group.metrics;
         json.beginObject();
         json.key("name").value(group.name);

@@ -3,7 +3,7 @@
 #include "clisupport.h"
 #include "commands.h"
 
-#include "world.h"
+#include <shoal/world.h>
 
 #include <cstdio>
 

@@ -2,13 +2,13 @@
 // `shoal --screenshot out.png [scene.json] [--steps N]` renders the window after N steps and
 // exits; `--stress N` adds N agents to the level; `--bench-render` measures the viewport.
 
-#include "editortheme.h"
-#include "mainwindow.h"
+#include "window/editortheme.h"
+#include "window/mainwindow.h"
 #include "renderbench.h"
-#include "sceneview.h"
-#include "simulationcontroller.h"
+#include "viewport/sceneview.h"
+#include "simulation/simulationcontroller.h"
 #include "stressscene.h"
-#include "document.h"
+#include "document/document.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

@@ -1,9 +1,9 @@
 // Same scene + seed + input + steps -> same state hash: twice in one process, in a second
 // process, and equal to a pinned hash per family that catches unintended behaviour changes.
 
-#include "lanetrig.h"
+#include "kernels/lanetrig.h"
 #include "testsupport.h"
-#include "vec2.h"
+#include <shoal/vec2.h>
 
 #include <QtTest>
 

@@ -1,8 +1,8 @@
 // Fish school (seed 000): the player picks up free fish, the school keeps its band, follows the
 // player, turns no faster than rotateSpeed, and nobody swims into a wall.
 
-#include "drive.h"
-#include "fishschool.h"
+#include "steering/drive.h"
+#include "families/fishschool/fishschool.h"
 #include "testsupport.h"
 
 #include <QtTest>
@@ -30,7 +30,7 @@ SceneDesc schoolScene(int members, std::uint64_t seed = 7)
 
 int membersInSchool(const World& world, int group)
 {
-    const Group& g = world.group(group);
+    const GroupState& g = world.group(group);
     int n = 0;
     for (std::uint8_t f : g.agents.flags)
         n += (f & kAgentInSchool) ? 1 : 0;

@@ -1,9 +1,9 @@
 // The uniform grid must return exactly the neighbour sets of the brute-force search, and the
 // lane scan the families' kernels run on must hand them exactly those neighbours too.
 
-#include "neighbourscan.h"
-#include "random.h"
-#include "uniformgrid.h"
+#include "kernels/neighbourscan.h"
+#include "math/random.h"
+#include "kernels/uniformgrid.h"
 
 #include <QtTest>
 

@@ -1,6 +1,6 @@
 // Scripted input: parsing good and bad scripts, and replaying them into a world.
 
-#include "inputscript.h"
+#include <shoal/inputscript.h>
 #include "testsupport.h"
 
 #include <QtTest>
@@ -56,7 +56,7 @@ void replay(World& world, const InputScript& script, int steps)
     }
 }
 
-Vec2 centroid(const Group& group)
+Vec2 centroid(const GroupState& group)
 {
     Vec2 sum;
     for (std::size_t i = 0; i < group.agents.size(); ++i)

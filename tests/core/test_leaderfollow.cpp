@@ -1,7 +1,7 @@
 // Leader following (seed 004): followers trail a wandering leader, keep apart, get out of its
 // way, and nobody crosses a wall.
 
-#include "leaderfollow.h"
+#include "families/leaderfollow/leaderfollow.h"
 #include "testsupport.h"
 
 #include <QtTest>
@@ -48,13 +48,13 @@ SceneDesc followerInFrontScene(double ahead, double aside, double evadeDistance)
     return scene;
 }
 
-Vec2 position(const Group& group, std::size_t i)
+Vec2 position(const GroupState& group, std::size_t i)
 {
     return {group.agents.px[i], group.agents.py[i]};
 }
 
 /// Nearest other follower (agent 0 is the leader), or a large value with one follower.
-float nearestFollower(const Group& group, std::size_t i)
+float nearestFollower(const GroupState& group, std::size_t i)
 {
     float best = 1e9f;
     for (std::size_t j = 1; j < group.agents.size(); ++j)
@@ -89,7 +89,7 @@ InFrontRun runFollowerInFront(double ahead, double aside, double evadeDistance, 
     auto world = test::buildWorld(followerInFrontScene(ahead, aside, evadeDistance));
     if (!world)
         return run;
-    const Group& group = world->group(0);
+    const Group& group = WorldAccess::group(*world, 0);
     const auto* behaviour = static_cast<const LeaderFollowBehaviour*>(group.behaviour.get());
     const float zone = 1.5f; // the default evade distance: "the leader's path"
     const int steps = static_cast<int>(seconds / world->dt());
@@ -203,7 +203,7 @@ void TestLeaderFollow::followersStayBehind()
     QFETCH(int, seed);
     auto world = test::buildWorld(followScene(static_cast<std::uint64_t>(seed), 6));
     QVERIFY(world);
-    const Group& group = world->group(0);
+    const GroupState& group = world->group(0);
     QCOMPARE(group.agents.size(), std::size_t(7));
     const int samplePeriod = static_cast<int>(std::lround(0.5 / world->dt()));
     world->step(static_cast<int>(std::lround(5.0 / world->dt())));
@@ -240,7 +240,7 @@ void TestLeaderFollow::followersKeepApart()
 {
     auto world = test::buildWorld(followScene(3, 10));
     QVERIFY(world);
-    const Group& group = world->group(0);
+    const GroupState& group = world->group(0);
     QCOMPARE(group.agents.size(), std::size_t(11));
     world->step(static_cast<int>(std::lround(10.0 / world->dt())));
 
@@ -349,8 +349,8 @@ void TestLeaderFollow::leaderNeverCrossesWalls()
     scene.obstacles.push_back(test::circleObstacle(6.0, 6.0, 1.5));
     auto world = test::buildWorld(scene);
     QVERIFY(world);
-    const Group& group = world->group(0);
-    const StaticGeometry& geometry = world->geometry();
+    const GroupState& group = world->group(0);
+    const StaticGeometry& geometry = WorldAccess::geometry(*world);
     const float radius = 0.35f;
 
     int blockedSteps = 0;
@@ -403,7 +403,7 @@ void TestLeaderFollow::liveParamChange()
 {
     auto world = test::buildWorld(followScene(4, 6));
     QVERIFY(world);
-    const Group& group = world->group(0);
+    const GroupState& group = world->group(0);
     world->step(static_cast<int>(std::lround(5.0 / world->dt())));
     QVERIFY(group.metrics.maxSpeed > 1.2f); // the leader alone wanders at 0.6 x 3 m/s
 
@@ -431,7 +431,7 @@ void TestLeaderFollow::playerLedFollowersTrailThePlayer()
     scene.player.position = {-15.0, 0.0};
     auto world = test::buildWorld(scene);
     QVERIFY(world);
-    const Group& group = world->group(0);
+    const GroupState& group = world->group(0);
     QVERIFY(group.playerLed);
     QCOMPARE(group.agents.size(), std::size_t(6));
 

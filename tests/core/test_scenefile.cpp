@@ -1,9 +1,9 @@
 // Scene files: golden round trips, a scene using every feature, atomic saves, the folder of
 // bad files with the message each must give, and the parameter tables in the format docs.
 
-#include "random.h"
-#include "scenedesc.h"
-#include "scenefile.h"
+#include "math/random.h"
+#include <shoal/scenedesc.h>
+#include <shoal/scenefile.h>
 
 #include <QtTest>
 

@@ -1,7 +1,7 @@
 // Swarm (seed 003): enemies seek the player, scatter by (R - d), settle around a still player
 // without overlapping or melding to a point, and chase another group's leader when told to.
 
-#include "swarm.h"
+#include "families/swarm/swarm.h"
 #include "testsupport.h"
 
 #include <QtTest>

@@ -1,7 +1,7 @@
 // Tank squad (seed 001): the squad arrives at its target and comes to rest, keeps its
 // distance, reverses to a near target behind it, and sets off again when the target moves.
 
-#include "tanksquad.h"
+#include "families/tanksquad/tanksquad.h"
 #include "testsupport.h"
 
 #include <QtTest>

@@ -2,7 +2,9 @@
 // against the exact (Box2D-independent) crossing test, and 2,000 agents pressed against walls
 // for 60 s never get through.
 
-#include "staticgeometry.h"
+#include "geometry/staticgeometry.h"
+#include "math/fastmath.h"
+#include "math/random.h"
 #include "testsupport.h"
 
 #include <QtTest>

@@ -4,7 +4,7 @@
 // without a single crossing, and the same input replays to the same state hash.
 
 #include "testsupport.h"
-#include "worm.h"
+#include "families/worm/worm.h"
 
 #include <QtTest>
 
@@ -58,7 +58,7 @@ SceneDesc oneWormScene(const WormSetup& setup, Point2 head = {0.0, 0.0}, double 
 
 const WormBehaviour& wormsOf(const World& world, int group = 0)
 {
-    return *dynamic_cast<const WormBehaviour*>(world.group(group).behaviour.get());
+    return *dynamic_cast<const WormBehaviour*>(WorldAccess::group(world, group).behaviour.get());
 }
 
 double polylineLength(const std::vector<Vec2>& points)
@@ -115,7 +115,7 @@ bool anyHeadMotionCrosses(const World& world, const std::vector<Vec2>& before)
 {
     const AgentArrays& a = world.group(0).agents;
     for (std::size_t i = 0; i < a.size(); ++i)
-        if (world.geometry().segmentCrosses(before[i], {a.px[i], a.py[i]}))
+        if (WorldAccess::geometry(world).segmentCrosses(before[i], {a.px[i], a.py[i]}))
             return true;
     return false;
 }
@@ -132,7 +132,7 @@ std::vector<Vec2> heads(const World& world)
 bool bodyCrossesGeometry(const World& world, const std::vector<Vec2>& points)
 {
     for (std::size_t k = 0; k + 1 < points.size(); ++k)
-        if (world.geometry().segmentCrosses(points[k], points[k + 1]))
+        if (WorldAccess::geometry(world).segmentCrosses(points[k], points[k + 1]))
             return true;
     return false;
 }
@@ -635,7 +635,7 @@ void TestWorm::spawnedBodiesStayClearOfGeometry()
     for (int w = 0; w < worm.wormCount(); ++w) {
         worm.joints(w, points);
         QVERIFY(!bodyCrossesGeometry(*world, points));
-        QVERIFY(!world->geometry().isInsideSolid(points[0]));
+        QVERIFY(!WorldAccess::geometry(*world).isInsideSolid(points[0]));
         if (std::fabs(polylineLength(points) - 6.0) <= kLengthTolerance)
             ++full;
     }

@@ -1,8 +1,10 @@
 #pragma once
 /// Small builders shared by the core tests: scenes in a walled box, and world helpers.
 
-#include "scenedesc.h"
-#include "world.h"
+#include <shoal/scenedesc.h>
+#include <shoal/world.h>
+
+#include "world/worldaccess.h"
 
 #include <QtTest>
 

@@ -1,9 +1,9 @@
 // The document and its undo commands: every command kind undoes and redoes exactly, live
 // parameter edits merge per gesture, and the modified flag follows the undo stack's clean state.
 
-#include "document.h"
-#include "sceneedits.h"
-#include "undocommands.h"
+#include "document/document.h"
+#include "document/sceneedits.h"
+#include "document/commands.h"
 #include "uitestsupport.h"
 
 #include <QSignalSpy>

@@ -2,10 +2,10 @@
 // and says why, a bad file shows the loader's message and keeps the scene, unsaved changes
 // are asked about, and the autosave copy appears and is recovered.
 
-#include "document.h"
-#include "mainwindow.h"
-#include "scenefile.h"
-#include "undocommands.h"
+#include "document/document.h"
+#include "window/mainwindow.h"
+#include <shoal/scenefile.h>
+#include "document/commands.h"
 #include "uitestsupport.h"
 
 #include <QFile>

@@ -1,14 +1,14 @@
 // The group list: add, remove, rename, recolour and show/hide groups with the real widgets,
 // each edit one undo step; its selection and GroupSelection follow each other.
 
-#include "document.h"
-#include "grouplistpanel.h"
-#include "groupselection.h"
-#include "simulationcontroller.h"
-#include "undocommands.h"
+#include "document/document.h"
+#include "panels/grouplistpanel.h"
+#include "document/groupselection.h"
+#include "simulation/simulationcontroller.h"
+#include "document/commands.h"
 
 #include "embeddedscenes.h"
-#include "scenefile.h"
+#include <shoal/scenefile.h>
 #include "uitestsupport.h"
 
 #include <QAction>

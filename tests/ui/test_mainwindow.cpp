@@ -2,10 +2,10 @@
 // (and follows changes made elsewhere), the scope entries switch between the selected groups
 // and all groups, and the Simulation menu's Play/Step/Restart drive the running world.
 
-#include "document.h"
-#include "mainwindow.h"
-#include "overlayoptions.h"
-#include "simulationcontroller.h"
+#include "document/document.h"
+#include "window/mainwindow.h"
+#include "simulation/overlayoptions.h"
+#include "simulation/simulationcontroller.h"
 
 #include <QMenuBar>
 #include <QStandardPaths>

@@ -1,9 +1,9 @@
 // Play mode as a user drives it: with the simulation running, holding the left button on the
 // viewport swims the player toward the pointer, and a free fish on its path joins the school.
 
-#include "editorscene.h"
-#include "sceneview.h"
-#include "simulationcontroller.h"
+#include "viewport/editorscene.h"
+#include "viewport/sceneview.h"
+#include "simulation/simulationcontroller.h"
 #include "uitestsupport.h"
 
 #include <QTest>

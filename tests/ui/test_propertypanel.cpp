@@ -2,15 +2,15 @@
 // (mouse drags on the QSlider, keys in the spin boxes), checked in the document, the undo
 // stack and the running world.
 
-#include "document.h"
-#include "groupselection.h"
-#include "paramrow.h"
-#include "propertypanel.h"
-#include "simulationcontroller.h"
-#include "undocommands.h"
+#include "document/document.h"
+#include "document/groupselection.h"
+#include "panels/paramrow.h"
+#include "panels/propertypanel.h"
+#include "simulation/simulationcontroller.h"
+#include "document/commands.h"
 
 #include "embeddedscenes.h"
-#include "scenefile.h"
+#include <shoal/scenefile.h>
 #include "uitestsupport.h"
 
 #include <QComboBox>

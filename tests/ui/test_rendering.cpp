@@ -3,14 +3,15 @@
 // dots far out; bounds follow the agents; each overlay draws when on and only then; the
 // stress scene has the agents it was asked for.
 
-#include "agentlayeritem.h"
-#include "overlayitem.h"
-#include "overlayoptions.h"
+#include "simulation/agentlayeritem.h"
+#include "simulation/overlayitem.h"
+#include "simulation/overlayoptions.h"
 #include "renderbench.h"
 #include "stressscene.h"
 #include "uitestsupport.h"
-#include "world.h"
-#include "worm.h"
+#include <shoal/world.h>
+#include "world/worldaccess.h"
+#include "families/worm/worm.h"
 
 #include <QGraphicsScene>
 #include <QGraphicsView>
@@ -176,7 +177,7 @@ void TestRendering::everyFamilyIsDrawnInItsColourWhereItsAgentsAre()
     const auto world = demoWorld(90);
     const int g = world->groupIndex(group.toStdString());
     QVERIFY(g >= 0);
-    const Group& agents = world->group(g);
+    const Group& agents = WorldAccess::group(*world, g);
     const GroupDesc& desc = demo.groups[static_cast<std::size_t>(g)];
     const QColor body = toQColor(desc.color);
 
@@ -234,7 +235,7 @@ void TestRendering::theLayerSwitchesFromGlyphsToDotsWhenZoomingOut()
     const SceneDesc demo = test::demoScene();
     const auto world = demoWorld(30);
     const int g = world->groupIndex("swarm");
-    const Group& swarm = world->group(g);
+    const Group& swarm = WorldAccess::group(*world, g);
     const QColor body = toQColor(demo.groups[static_cast<std::size_t>(g)].color);
     const QColor outline = body.darker(175);
 
@@ -279,7 +280,7 @@ void TestRendering::thePlayerAndTheFreeFishStandOut()
     const SceneDesc demo = test::demoScene();
     const auto world = demoWorld(5);
     const int g = world->groupIndex("school");
-    const Group& school = world->group(g);
+    const Group& school = WorldAccess::group(*world, g);
     QVERIFY(school.playerLed);
     const GroupDesc& desc = demo.groups[static_cast<std::size_t>(g)];
     const QColor body = toQColor(desc.color);
@@ -365,7 +366,7 @@ void TestRendering::boundsFollowTheAgents()
     const QRectF before = layer.boundingRect();
 
     auto containsAll = [&](const QRectF& bounds) {
-        const Group& group = world->group(g);
+        const Group& group = WorldAccess::group(*world, g);
         for (std::size_t i = 0; i < group.agents.size(); ++i)
             if (!bounds.contains(sceneFromWorld(Vec2{group.agents.px[i], group.agents.py[i]})))
                 return false;
@@ -383,7 +384,7 @@ void TestRendering::boundsFollowTheAgents()
     QVERIFY(containsAll(after));
 
     // Tight: no wider than the agents' box plus a few body radii.
-    const Group& group = world->group(g);
+    const Group& group = WorldAccess::group(*world, g);
     float minX = 1e9f, maxX = -1e9f;
     for (std::size_t i = 0; i < group.agents.size(); ++i) {
         minX = std::min(minX, group.agents.px[i]);
@@ -399,7 +400,7 @@ void TestRendering::aLayerWithoutAWorldDrawsNothing()
     auto* layer = new AgentLayerItem(world->groupIndex("swarm"));
     viewport.scene.addItem(layer);
     layer->syncFromWorld(world.get());
-    viewport.look(centroid(world->group(layer->groupIndex())), 10.0);
+    viewport.look(centroid(WorldAccess::group(*world, layer->groupIndex())), 10.0);
     QVERIFY(countNonBackground(viewport.render()) > 0);
 
     layer->syncFromWorld(nullptr);

@@ -2,18 +2,18 @@
 // action is one undo step that undo removes and redo restores; Escape cancels without
 // touching the undo stack.
 
-#include "editableitem.h"
-#include "editorscene.h"
-#include "handleitem.h"
-#include "obstacletool.h"
-#include "placetool.h"
-#include "sceneview.h"
-#include "simulationcontroller.h"
-#include "selecttool.h"
-#include "spawnareatool.h"
-#include "undocommands.h"
+#include "viewport/items/editableitem.h"
+#include "viewport/editorscene.h"
+#include "viewport/items/handleitem.h"
+#include "tools/obstacletool.h"
+#include "tools/placetool.h"
+#include "viewport/sceneview.h"
+#include "simulation/simulationcontroller.h"
+#include "tools/selecttool.h"
+#include "tools/spawnareatool.h"
+#include "document/commands.h"
 #include "uitestsupport.h"
-#include "walltool.h"
+#include "tools/walltool.h"
 
 #include <QSignalSpy>
 #include <QTest>

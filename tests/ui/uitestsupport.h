@@ -2,7 +2,7 @@
 // Shared by the UI tests: the embedded demo scene and a small scene built by hand.
 
 #include "embeddedscenes.h"
-#include "scenefile.h"
+#include <shoal/scenefile.h>
 
 #include <QTest>
 

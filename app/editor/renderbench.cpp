@@ -1,0 +1,675 @@
+#include "renderbench.h"
+
+#include "simulation/agentlayeritem.h"
+#include "benchscenes.h"
+#include "embeddedscenes.h"
+#include "simulation/overlayitem.h"
+#include "simulation/overlayoptions.h"
+#include <shoal/scenefile.h>
+#include "stressscene.h"
+#include <shoal/world.h>
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QGraphicsPathItem>
+#include <QGraphicsScene>
+#include <QGraphicsView>
+#include <QGuiApplication>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPainterPath>
+#include <QThread>
+
+#include <cmath>
+#include <ctime>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace shoal::ui {
+
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitBadInput = 2;
+constexpr int kMaxAgents = 2000000;
+constexpr int kWarmupFrames = 15;
+/// Tank targets move this often (steps), so the squads keep driving instead of parking.
+constexpr int kTargetPeriod = 150;
+
+// The harness's own look for the level (the editor's geometry items draw their own).
+constexpr QColor kBackground{0x0b, 0x15, 0x1e};
+constexpr QColor kWater{0x10, 0x22, 0x30};
+constexpr QColor kWall{0x9d, 0xb4, 0xc8};
+constexpr QColor kObstacleFill{0x24, 0x36, 0x44};
+
+struct Options
+{
+    std::vector<int> agents{10000, 100000};
+    QString scene = QStringLiteral("demo");
+    double seconds = 4.0;
+    QSize size{1280, 800};
+    double zoom = 1.0;
+    QStringList overlays;
+    bool metrics = false; ///< as `shoal-cli bench`: nothing in the editor shows them
+    bool json = false;
+    QString shots;
+    QString png;
+};
+
+struct Result
+{
+    QString scene;
+    int agents = 0;
+    int frames = 0;
+    double fps = 0;
+    double simMs = 0;
+    double paintMs = 0;
+    double frameMs = 0;
+    double cpuMs = 0; ///< the process's CPU time per frame (what an idle machine would see)
+    double pixelsPerMetre = 0;
+    QString detail;
+};
+
+/// CPU time of this process (every thread: the raster engine fills large areas on a thread
+/// pool), ms. Other processes on a shared machine stretch the wall clock; this shows what
+/// the frames themselves cost.
+double processCpuMs()
+{
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
+}
+
+void printError(const QString& message)
+{
+    std::fprintf(stderr, "shoal --bench-render: %s\n", message.toLocal8Bit().constData());
+}
+
+/// The scene's level geometry as one path item (bounds, walls, obstacles).
+QGraphicsItem* makeLevelItem(const SceneDesc& scene)
+{
+    auto* group = new QGraphicsItemGroup;
+    const QRectF bounds = sceneRectFromWorld(
+        {static_cast<float>(scene.bounds.min.x), static_cast<float>(scene.bounds.min.y)},
+        {static_cast<float>(scene.bounds.max.x), static_cast<float>(scene.bounds.max.y)});
+    auto* water = new QGraphicsRectItem(bounds);
+    water->setBrush(kWater);
+    QPen edge(kWall, 2.0);
+    edge.setCosmetic(true);
+    water->setPen(edge);
+    group->addToGroup(water);
+
+    QPainterPath solids;
+    for (const ObstacleDesc& o : scene.obstacles) {
+        if (o.shape == ObstacleShape::Circle) {
+            solids.addEllipse(sceneFromWorld(o.center.x, o.center.y), o.radius, o.radius);
+            continue;
+        }
+        QPolygonF polygon;
+        for (const Point2& p : o.points)
+            polygon << sceneFromWorld(p.x, p.y);
+        solids.addPolygon(polygon);
+        solids.closeSubpath();
+    }
+    auto* obstacles = new QGraphicsPathItem(solids);
+    obstacles->setBrush(kObstacleFill);
+    QPen outline(kWall, 1.5);
+    outline.setCosmetic(true);
+    obstacles->setPen(outline);
+    group->addToGroup(obstacles);
+
+    QPainterPath walls;
+    for (const WallDesc& w : scene.walls) {
+        if (w.points.empty())
+            continue;
+        walls.moveTo(sceneFromWorld(w.points[0].x, w.points[0].y));
+        for (std::size_t k = 1; k < w.points.size(); ++k)
+            walls.lineTo(sceneFromWorld(w.points[k].x, w.points[k].y));
+        if (w.closed)
+            walls.closeSubpath();
+    }
+    auto* wallItem = new QGraphicsPathItem(walls);
+    QPen wallPen(kWall, 3.0);
+    wallPen.setCosmetic(true);
+    wallPen.setCapStyle(Qt::RoundCap);
+    wallPen.setJoinStyle(Qt::RoundJoin);
+    wallItem->setPen(wallPen);
+    group->addToGroup(wallItem);
+    return group;
+}
+
+/// A world and everything that draws it, in its own scene and view.
+class Stage
+{
+public:
+    Stage(const SceneDesc& desc, std::unique_ptr<World> world, QSize size,
+          const QStringList& overlays)
+        : m_desc(desc), m_world(std::move(world))
+    {
+        m_scene.setBackgroundBrush(kBackground);
+        m_scene.addItem(makeLevelItem(desc));
+        for (int g = 0; g < m_world->groupCount(); ++g) {
+            auto* layer = new AgentLayerItem(g);
+            const GroupDesc& group = desc.groups[static_cast<std::size_t>(g)];
+            layer->setColors(toQColor(group.color), toQColor(group.accent));
+            m_scene.addItem(layer);
+            m_layers.push_back(layer);
+        }
+        auto* worldLayer = new AgentLayerItem(AgentLayerItem::kWorldLayer);
+        m_scene.addItem(worldLayer);
+        m_layers.push_back(worldLayer);
+        m_options.setEnabledKeys(overlays);
+        m_options.setScope(OverlayOptions::Scope::AllGroups);
+        m_overlay = new OverlayItem(&m_options);
+        m_scene.addItem(m_overlay);
+        sync();
+
+        m_view.setScene(&m_scene);
+        configureViewForAgents(&m_view);
+        m_view.setFrameShape(QFrame::NoFrame);
+        m_view.setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        m_view.setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        m_view.resize(size);
+        m_view.setSceneRect(levelRect().adjusted(-1e4, -1e4, 1e4, 1e4));
+        fit(1.0, std::nullopt);
+        for (std::size_t g = 0; g < desc.groups.size(); ++g)
+            if (desc.groups[g].target)
+                m_targets.emplace_back(static_cast<int>(g), *desc.groups[g].target);
+    }
+
+    QRectF levelRect() const
+    {
+        return sceneRectFromWorld(
+            {static_cast<float>(m_desc.bounds.min.x), static_cast<float>(m_desc.bounds.min.y)},
+            {static_cast<float>(m_desc.bounds.max.x), static_cast<float>(m_desc.bounds.max.y)});
+    }
+
+    /// Fits the level, then zooms by `zoom` around `centre` (world) or the level's centre.
+    void fit(double zoom, std::optional<Vec2> centre)
+    {
+        const QRectF level = levelRect();
+        const qreal scale = std::min(m_view.width() / level.width(), m_view.height() / level.height()) * 0.98 * zoom;
+        // The editor's convention (SceneView): the scene is the world, y up; the view flips.
+        m_view.setTransform(QTransform::fromScale(scale, -scale));
+        m_view.centerOn(centre ? sceneFromWorld(*centre) : level.center());
+    }
+
+    void show()
+    {
+        m_view.show();
+        // Let the window get mapped and exposed before timing anything.
+        for (int k = 0; k < 20; ++k) {
+            QCoreApplication::processEvents();
+            QThread::msleep(10);
+        }
+    }
+
+    /// One frame: input, a step, the items synced, a synchronous repaint. Returns the
+    /// milliseconds spent simulating and painting.
+    std::pair<double, double> frame()
+    {
+        QElapsedTimer timer;
+        timer.start();
+        drive();
+        m_world->step();
+        const double sim = static_cast<double>(timer.nsecsElapsed()) / 1e6;
+        timer.restart();
+        sync();
+        m_view.viewport()->repaint();
+        QCoreApplication::processEvents();
+        const double paint = static_cast<double>(timer.nsecsElapsed()) / 1e6;
+        return {sim, paint};
+    }
+
+    void sync()
+    {
+        for (AgentLayerItem* layer : m_layers)
+            layer->syncFromWorld(m_world.get());
+        m_overlay->syncFromWorld(m_world.get());
+    }
+
+    void step(int count)
+    {
+        for (int k = 0; k < count; ++k) {
+            drive();
+            m_world->step();
+        }
+        sync();
+    }
+
+    /// What the layers drew last frame, e.g. "shapes 2, dots 3".
+    QString detailSummary() const
+    {
+        int dots = 0;
+        int shapes = 0;
+        for (const AgentLayerItem* layer : m_layers) {
+            if (layer->groupIndex() == AgentLayerItem::kWorldLayer || layer->lastVisibleCount() == 0)
+                continue;
+            (layer->lastDetail() == AgentLayerItem::Detail::Dots ? dots : shapes) += 1;
+        }
+        QStringList parts;
+        if (shapes)
+            parts << QStringLiteral("shapes %1").arg(shapes);
+        if (dots)
+            parts << QStringLiteral("dots %1").arg(dots);
+        return parts.isEmpty() ? QStringLiteral("-") : parts.join(QStringLiteral(", "));
+    }
+
+    qreal pixelsPerMetre() const { return m_view.transform().m11(); }
+    QGraphicsView& view() { return m_view; }
+    World& world() { return *m_world; }
+    OverlayOptions& options() { return m_options; }
+
+private:
+    /// The bench's input: the pointer circles the arena centre with the button held (the
+    /// player swims, the school and the swarm follow, worms turn), and each squad's target
+    /// moves around its original spot now and then so the tanks keep driving.
+    void drive()
+    {
+        const std::uint64_t step = m_world->stepCount();
+        m_world->setPointer(benchPointer(m_desc, step), true);
+        if (step % kTargetPeriod != 0)
+            return;
+        const double angle = 2.1 * static_cast<double>(step / kTargetPeriod);
+        for (const auto& [group, target] : m_targets) {
+            const double r = 6.0;
+            m_world->setTarget(group, {static_cast<float>(target.x + r * std::cos(angle)),
+                                       static_cast<float>(target.y + r * std::sin(angle))});
+        }
+    }
+
+    SceneDesc m_desc;
+    std::unique_ptr<World> m_world;
+    QGraphicsScene m_scene;
+    QGraphicsView m_view;
+    OverlayOptions m_options;
+    OverlayItem* m_overlay = nullptr;
+    std::vector<AgentLayerItem*> m_layers;
+    std::vector<std::pair<int, Point2>> m_targets;
+};
+
+Expected<SceneDesc> demoScene()
+{
+    const QByteArray bytes = resources::demoSceneBytes();
+    return parseScene(bytes.toStdString(), resources::demoScenePath().toStdString());
+}
+
+std::size_t sceneAgentCount(const SceneDesc& scene)
+{
+    auto world = World::create(scene);
+    return world ? (*world)->agentCount() : 0;
+}
+
+/// The scene to measure at `agents` agents in total.
+Expected<SceneDesc> benchScene(const QString& name, int agents)
+{
+    if (const auto kind = behaviourFromKey(name.toStdString()))
+        return makeBenchScene(*kind, agents, 1);
+    Expected<SceneDesc> base = name == QLatin1String("demo")
+                                   ? demoScene()
+                                   : loadSceneFile(QDir::fromNativeSeparators(name).toStdString());
+    if (!base)
+        return base;
+    const int have = static_cast<int>(sceneAgentCount(*base));
+    return withStressAgents(*base, agents - have);
+}
+
+QString platformName() { return QGuiApplication::platformName(); }
+
+Result measure(const Options& options, int agents)
+{
+    Result result;
+    result.scene = options.scene;
+    Expected<SceneDesc> scene = benchScene(options.scene, agents);
+    if (!scene) {
+        printError(QString::fromStdString(scene.error().message));
+        return result;
+    }
+    auto created = World::create(*scene);
+    if (!created) {
+        printError(QString::fromStdString(created.error().message));
+        return result;
+    }
+    (*created)->setMetricsEnabled(options.metrics);
+    result.agents = static_cast<int>((*created)->agentCount());
+    Stage stage(*scene, std::move(*created), options.size, options.overlays);
+    stage.fit(options.zoom, std::nullopt);
+    stage.show();
+    for (int k = 0; k < kWarmupFrames; ++k)
+        stage.frame();
+
+    QElapsedTimer wall;
+    wall.start();
+    const double cpuStart = processCpuMs();
+    double sim = 0.0;
+    double paint = 0.0;
+    int frames = 0;
+    const qint64 limit = static_cast<qint64>(options.seconds * 1e9);
+    while (wall.nsecsElapsed() < limit) {
+        const auto [s, p] = stage.frame();
+        sim += s;
+        paint += p;
+        ++frames;
+    }
+    const double elapsedMs = static_cast<double>(wall.nsecsElapsed()) / 1e6;
+    result.frames = frames;
+    result.fps = frames * 1000.0 / elapsedMs;
+    result.simMs = sim / frames;
+    result.paintMs = paint / frames;
+    result.frameMs = elapsedMs / frames;
+    result.cpuMs = (processCpuMs() - cpuStart) / frames;
+    result.pixelsPerMetre = stage.pixelsPerMetre();
+    result.detail = stage.detailSummary();
+    if (!options.png.isEmpty()) {
+        QString path = options.png;
+        if (options.agents.size() > 1)
+            path.insert(path.endsWith(QLatin1String(".png")) ? path.size() - 4 : path.size(),
+                        QStringLiteral("-%1").arg(agents));
+        stage.view().grab().save(path);
+    }
+    return result;
+}
+
+/// The targets: 10,000 agents at >= 60 fps, 100,000 at >= 20 fps.
+std::optional<double> fpsTarget(int agents)
+{
+    if (agents == 10000)
+        return 60.0;
+    if (agents == 100000)
+        return 20.0;
+    return std::nullopt;
+}
+
+QString targetText(int agents, double fps)
+{
+    const auto target = fpsTarget(agents);
+    if (!target)
+        return {};
+    return QStringLiteral(">=%1 %2").arg(*target).arg(fps >= *target ? QStringLiteral("PASS") : QStringLiteral("MISS"));
+}
+
+double rounded(double value, int decimals)
+{
+    const double scale = std::pow(10.0, decimals);
+    return std::round(value * scale) / scale;
+}
+
+void printJson(const Result& r, const Options& options)
+{
+    QJsonObject o;
+    o.insert(QStringLiteral("scene"), r.scene);
+    o.insert(QStringLiteral("agents"), r.agents);
+    o.insert(QStringLiteral("frames"), r.frames);
+    o.insert(QStringLiteral("fps"), rounded(r.fps, 1));
+    o.insert(QStringLiteral("sim_ms_per_frame"), rounded(r.simMs, 3));
+    o.insert(QStringLiteral("paint_ms_per_frame"), rounded(r.paintMs, 3));
+    o.insert(QStringLiteral("frame_ms"), rounded(r.frameMs, 3));
+    o.insert(QStringLiteral("cpu_ms_per_frame"), rounded(r.cpuMs, 3));
+    o.insert(QStringLiteral("pixels_per_metre"), rounded(r.pixelsPerMetre, 3));
+    o.insert(QStringLiteral("detail"), r.detail);
+    o.insert(QStringLiteral("view"), QJsonArray{options.size.width(), options.size.height()});
+    o.insert(QStringLiteral("platform"), platformName());
+    if (const auto target = fpsTarget(r.agents)) {
+        o.insert(QStringLiteral("fps_target"), *target);
+        o.insert(QStringLiteral("pass"), r.fps >= *target);
+    }
+    std::printf("%s\n", QJsonDocument(o).toJson(QJsonDocument::Compact).constData());
+}
+
+const char* kRowFormat = "%-12s %8s %7s %8s %-12s %13s %15s %10s %8s %8s  %s\n";
+
+void printHeader(const Options& options)
+{
+    std::printf("shoal --bench-render: %s scene, %dx%d view on '%s', %.1f s per size after %d warm-up "
+                "frames; each frame = one World::step (metrics %s) + a synchronous repaint of the "
+                "view\n",
+                options.scene.toLocal8Bit().constData(), options.size.width(), options.size.height(),
+                platformName().toLocal8Bit().constData(), options.seconds, kWarmupFrames,
+                options.metrics ? "on" : "off");
+    std::printf("(demo: the embedded level plus stress agents up to N; cpu ms: the process's CPU time "
+                "per frame, which other processes on the machine do not stretch; targets are the "
+                "issue's, timings never fail the command)\n\n");
+    std::printf(kRowFormat, "scene", "agents", "frames", "fps", "target", "sim ms/frame",
+                "paint ms/frame", "frame ms", "cpu ms", "px/m", "detail");
+}
+
+void printRow(const Result& r)
+{
+    auto fixed = [](double v, int d) { return QString::number(v, 'f', d).toStdString(); };
+    std::printf(kRowFormat, r.scene.toLocal8Bit().constData(), std::to_string(r.agents).c_str(),
+                std::to_string(r.frames).c_str(), fixed(r.fps, 1).c_str(),
+                targetText(r.agents, r.fps).toLocal8Bit().constData(), fixed(r.simMs, 2).c_str(),
+                fixed(r.paintMs, 2).c_str(), fixed(r.frameMs, 2).c_str(), fixed(r.cpuMs, 2).c_str(),
+                fixed(r.pixelsPerMetre, 2).c_str(), r.detail.toLocal8Bit().constData());
+}
+
+/// Renders the demo (and the stress scenes) to PNG files in `dir` for looking at.
+int renderShots(const Options& options)
+{
+    QDir dir(options.shots);
+    if (!dir.exists() && !QDir().mkpath(options.shots)) {
+        printError(QStringLiteral("--shots: cannot create '%1'").arg(options.shots));
+        return kExitBadInput;
+    }
+    Expected<SceneDesc> demo = demoScene();
+    if (!demo) {
+        printError(QString::fromStdString(demo.error().message));
+        return kExitBadInput;
+    }
+    auto world = World::create(*demo);
+    if (!world) {
+        printError(QString::fromStdString(world.error().message));
+        return kExitBadInput;
+    }
+    Stage stage(*demo, std::move(*world), options.size, {});
+    stage.show();
+    stage.step(300);
+    const QStringList all = [] {
+        QStringList keys;
+        for (const OverlayOptions::Entry& e : OverlayOptions::entries())
+            if (e.key != QLatin1String("grid") && e.key != QLatin1String("velocity"))
+                keys << e.key;
+        return keys;
+    }();
+    int written = 0;
+    auto shot = [&](const QString& name, double zoom, std::optional<Vec2> centre, const QStringList& overlays) {
+        stage.options().setEnabledKeys(overlays);
+        stage.fit(zoom, centre);
+        const QString path = dir.filePath(name);
+        if (stage.view().grab().save(path)) {
+            std::printf("%s\n", path.toLocal8Bit().constData());
+            ++written;
+        }
+    };
+    const World& w = stage.world();
+    auto agent0 = [&](const char* group) -> std::optional<Vec2> {
+        const int g = w.groupIndex(group);
+        if (g < 0 || w.group(g).agents.size() == 0)
+            return std::nullopt;
+        return Vec2{w.group(g).agents.px[0], w.group(g).agents.py[0]};
+    };
+    shot(QStringLiteral("demo-fit.png"), 1.0, std::nullopt, {});
+    shot(QStringLiteral("demo-fit-overlays.png"), 1.0, std::nullopt, all);
+    shot(QStringLiteral("demo-school-x3.png"), 3.0, agent0("school"), {});
+    shot(QStringLiteral("demo-school-x3-overlays.png"), 3.0, agent0("school"),
+         {QStringLiteral("fishBand"), QStringLiteral("feelers"), QStringLiteral("velocity")});
+    shot(QStringLiteral("demo-convoy-x5-overlays.png"), 5.0, agent0("convoy"),
+         {QStringLiteral("leaderPoints"), QStringLiteral("feelers")});
+    shot(QStringLiteral("demo-worms-x5-overlays.png"), 5.0, agent0("worms"), {QStringLiteral("wormJoints")});
+    shot(QStringLiteral("demo-squad-x2-overlays.png"), 2.0, agent0("squad"),
+         {QStringLiteral("squadRanges"), QStringLiteral("grid")});
+    shot(QStringLiteral("demo-swarm-x3-overlays.png"), 3.0, agent0("swarm"),
+         {QStringLiteral("swarmScatter"), QStringLiteral("grid")});
+    shot(QStringLiteral("demo-x12.png"), 12.0, agent0("school"), {});
+
+    for (int n : options.agents) {
+        Expected<SceneDesc> scene = benchScene(QStringLiteral("demo"), n);
+        if (!scene)
+            continue;
+        auto created = World::create(*scene);
+        if (!created)
+            continue;
+        Stage big(*scene, std::move(*created), options.size, {});
+        big.show();
+        big.step(120);
+        big.fit(1.0, std::nullopt);
+        const QString path = dir.filePath(QStringLiteral("stress-%1.png").arg(n));
+        if (big.view().grab().save(path)) {
+            std::printf("%s\n", path.toLocal8Bit().constData());
+            ++written;
+        }
+        big.fit(6.0, std::nullopt);
+        const QString close = dir.filePath(QStringLiteral("stress-%1-x6.png").arg(n));
+        if (big.view().grab().save(close)) {
+            std::printf("%s\n", close.toLocal8Bit().constData());
+            ++written;
+        }
+    }
+    return written > 0 ? kExitOk : kExitBadInput;
+}
+
+std::optional<QString> parseOptions(const QStringList& args, Options& options)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Frames per second of the editor's viewport with N moving agents, simulation included."));
+    const QCommandLineOption bench(QStringLiteral("bench-render"), QStringLiteral("This mode."));
+    const QCommandLineOption agents(QStringLiteral("agents"),
+                                    QStringLiteral("Agents in the scene (default 10000,100000)."),
+                                    QStringLiteral("N,N,..."));
+    const QCommandLineOption scene(QStringLiteral("scene"),
+                                   QStringLiteral("'demo' (default: the demo level scaled up), a family "
+                                                  "(fishSchool, tankSquad, swarm, leaderFollow, worm: "
+                                                  "the CLI bench's scene) or a scene file (scaled up)."),
+                                   QStringLiteral("demo|family|file"));
+    const QCommandLineOption seconds(QStringLiteral("seconds"),
+                                     QStringLiteral("Timed seconds per size (default 4)."), QStringLiteral("S"));
+    const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("View size (default 1280x800)."),
+                                  QStringLiteral("WxH"));
+    const QCommandLineOption zoom(QStringLiteral("zoom"),
+                                  QStringLiteral("Zoom relative to fitting the level (default 1)."),
+                                  QStringLiteral("F"));
+    const QCommandLineOption overlays(QStringLiteral("overlays"),
+                                      QStringLiteral("Overlays to draw for all groups (keys, comma-separated)."),
+                                      QStringLiteral("key,..."));
+    const QCommandLineOption metrics(QStringLiteral("metrics"),
+                                     QStringLiteral("Compute the world's metrics every step (off by "
+                                                    "default, as in shoal-cli bench)."));
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("One JSON object per line per size."));
+    const QCommandLineOption png(QStringLiteral("png"),
+                                 QStringLiteral("Save the view after each size to this file (-N added)."),
+                                 QStringLiteral("file"));
+    const QCommandLineOption shots(QStringLiteral("shots"),
+                                   QStringLiteral("Render the demo at a few zoom levels to PNGs in this "
+                                                  "folder instead of timing."),
+                                   QStringLiteral("dir"));
+    parser.addOptions({bench, agents, scene, seconds, size, zoom, overlays, metrics, json, png, shots});
+    parser.addHelpOption();
+    if (!parser.parse(args))
+        return parser.errorText();
+    if (parser.isSet(QStringLiteral("help"))) {
+        std::printf("%s", parser.helpText().toLocal8Bit().constData());
+        return QString();
+    }
+    if (parser.isSet(agents)) {
+        options.agents.clear();
+        for (const QString& item : parser.value(agents).split(QLatin1Char(','))) {
+            bool ok = false;
+            const int n = item.trimmed().toInt(&ok);
+            if (!ok || n < 1 || n > kMaxAgents)
+                return QStringLiteral("--agents: '%1' must be a whole number in [1, %2]").arg(item).arg(kMaxAgents);
+            options.agents.push_back(n);
+        }
+    }
+    if (parser.isSet(scene))
+        options.scene = parser.value(scene);
+    if (parser.isSet(seconds)) {
+        bool ok = false;
+        options.seconds = parser.value(seconds).toDouble(&ok);
+        if (!ok || options.seconds < 0.1 || options.seconds > 600)
+            return QStringLiteral("--seconds: '%1' must be in [0.1, 600]").arg(parser.value(seconds));
+    }
+    if (parser.isSet(size)) {
+        const QStringList wh = parser.value(size).split(QLatin1Char('x'));
+        bool okW = false;
+        bool okH = false;
+        const int w = wh.size() == 2 ? wh[0].toInt(&okW) : 0;
+        const int h = wh.size() == 2 ? wh[1].toInt(&okH) : 0;
+        if (!okW || !okH || w < 64 || h < 64 || w > 8192 || h > 8192)
+            return QStringLiteral("--size: '%1' must be WxH, each in [64, 8192]").arg(parser.value(size));
+        options.size = {w, h};
+    }
+    if (parser.isSet(zoom)) {
+        bool ok = false;
+        options.zoom = parser.value(zoom).toDouble(&ok);
+        if (!ok || options.zoom < 0.01 || options.zoom > 1000)
+            return QStringLiteral("--zoom: '%1' must be in [0.01, 1000]").arg(parser.value(zoom));
+    }
+    if (parser.isSet(overlays)) {
+        for (const QString& key : parser.value(overlays).split(QLatin1Char(','))) {
+            if (!OverlayOptions::fromKey(key.trimmed())) {
+                QStringList known;
+                for (const OverlayOptions::Entry& e : OverlayOptions::entries())
+                    known << e.key;
+                return QStringLiteral("--overlays: unknown overlay '%1'; known: %2")
+                    .arg(key, known.join(QStringLiteral(", ")));
+            }
+            options.overlays << key.trimmed();
+        }
+    }
+    options.metrics = parser.isSet(metrics);
+    options.json = parser.isSet(json);
+    options.png = parser.value(png);
+    options.shots = parser.value(shots);
+    return std::nullopt;
+}
+
+} // namespace
+
+void configureViewForAgents(QGraphicsView* view)
+{
+    // Agents move every frame all over the view: tracking dirty regions would cost more
+    // than repainting everything, and a BSP index would be rebuilt every step.
+    view->setViewportUpdateMode(QGraphicsView::FullViewportUpdate);
+    view->setCacheMode(QGraphicsView::CacheNone);
+    view->setOptimizationFlag(QGraphicsView::DontAdjustForAntialiasing, true);
+    view->setRenderHint(QPainter::Antialiasing, false);
+    view->setRenderHint(QPainter::SmoothPixmapTransform, false);
+    if (view->scene())
+        view->scene()->setItemIndexMethod(QGraphicsScene::NoIndex);
+}
+
+int runRenderBench(const QStringList& args)
+{
+    Options options;
+    if (const auto error = parseOptions(args, options)) {
+        if (error->isEmpty())
+            return kExitOk; // --help
+        printError(*error);
+        return kExitBadInput;
+    }
+    if (!options.shots.isEmpty())
+        return renderShots(options);
+
+    if (!options.json)
+        printHeader(options);
+    std::fflush(stdout);
+    for (const int n : options.agents) {
+        const Result result = measure(options, n);
+        if (result.frames == 0)
+            return kExitBadInput;
+        if (options.json)
+            printJson(result, options);
+        else
+            printRow(result);
+        std::fflush(stdout);
+    }
+    return kExitOk;
+}
+
+} // namespace shoal::ui

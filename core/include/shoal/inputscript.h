@@ -1,0 +1,72 @@
+#pragma once
+/// Scripted input: a text file of pointer and squad-target events, each tagged with the step
+/// before which it is applied, so a headless run (shoal-cli run --input) replays exactly what
+/// a user did with the mouse. Format, one event per line, `#` starts a comment:
+///
+///     <step> pointer <x> <y> down|up|move
+///     <step> target <group> <x> <y>
+///
+/// Steps are whole numbers >= 0 and never decrease; x and y are metres (y up). A group name
+/// with spaces is written in double quotes. `move` keeps the button state it finds.
+
+#include <shoal/expected.h>
+#include <shoal/scenedesc.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace shoal {
+
+class World;
+
+enum class InputEventKind {
+    Pointer, ///< the pointer moves and/or its button changes
+    Target,  ///< a tank squad's target moves
+};
+
+enum class PointerAction {
+    Down, ///< button pressed at the position
+    Up,   ///< button released at the position
+    Move, ///< moved; the button stays as it was
+};
+
+struct InputEvent
+{
+    std::uint64_t step = 0; ///< applied just before the world computes this step (0 = first)
+    InputEventKind kind = InputEventKind::Pointer;
+    PointerAction action = PointerAction::Move; ///< Pointer only
+    std::string group;                          ///< Target only: the squad's name
+    Point2 position;                            ///< metres
+    int line = 0;                               ///< 1-based line in the script, for messages
+
+    bool operator==(const InputEvent& o) const
+    {
+        return step == o.step && kind == o.kind && action == o.action && group == o.group &&
+               position == o.position && line == o.line;
+    }
+};
+
+struct InputScript
+{
+    std::string fileName;           ///< as given to parseInputScript, for messages
+    std::vector<InputEvent> events; ///< in file order (steps non-decreasing)
+};
+
+/// Parses a script. Errors read "file:line: ..." and say what the line may contain.
+Expected<InputScript> parseInputScript(const std::string& text, const std::string& fileName);
+
+/// Checks the script against a built world: every target event names a tank squad.
+/// The error names the file, the line and the squads that exist.
+std::optional<Error> checkInputScript(const InputScript& script, const World& world);
+
+/// Applies, in order, the events from `cursor` on whose step is <= `step`, and advances
+/// `cursor` past them. Call it with world.stepCount() before each World::step(); start with
+/// cursor = 0. Target events naming a group that is not a squad are skipped (see
+/// checkInputScript).
+void applyInputEvents(World& world, const InputScript& script, std::uint64_t step,
+                      std::size_t& cursor);
+
+} // namespace shoal

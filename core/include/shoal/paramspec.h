@@ -1,0 +1,75 @@
+#pragma once
+/// Parameter descriptions: one table per behaviour family (and one for the player).
+/// A table is the single description of a parameter: it drives the editor's property panel,
+/// the scene file, `shoal-cli --set group.param=value` and validation.
+
+#include <shoal/behaviourkind.h>
+#include <shoal/expected.h>
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace shoal {
+
+enum class ParamType {
+    Real,    ///< any value in [minValue, maxValue]
+    Integer, ///< a whole number in [minValue, maxValue]
+    Choice,  ///< an index into `choices`
+};
+
+/// One tunable parameter. Angles are authored in degrees; lengths in metres; times in seconds.
+struct ParamSpec
+{
+    ParamSpec() = default;
+    ParamSpec(std::string key_, std::string label_, std::string unit_, double min, double max,
+              double step_, double defaultValue_, std::string tooltip_,
+              ParamType type_ = ParamType::Real, std::vector<std::string> choices_ = {})
+        : key(std::move(key_)), label(std::move(label_)), unit(std::move(unit_)), minValue(min),
+          maxValue(max), step(step_), defaultValue(defaultValue_), tooltip(std::move(tooltip_)),
+          type(type_), choices(std::move(choices_))
+    {
+    }
+
+    std::string key;     ///< stable name in files and on the command line (the seed's name where good)
+    std::string label;   ///< short label for the property panel
+    std::string unit;    ///< "m", "m/s", "deg", "deg/s", "" ...
+    double minValue = 0.0;
+    double maxValue = 1.0;
+    double step = 0.01;  ///< slider / spin box increment
+    double defaultValue = 0.0;
+    std::string tooltip; ///< meaning, units and the trade-off of raising or lowering it
+    ParamType type = ParamType::Real;
+    std::vector<std::string> choices; ///< labels for ParamType::Choice, value = index
+};
+
+/// Values in table order (one double per ParamSpec).
+using ParamValues = std::vector<double>;
+
+/// The table of a behaviour family.
+const std::vector<ParamSpec>& paramSpecs(BehaviourKind kind);
+/// The player's table (its speed, wall ray and body radius).
+const std::vector<ParamSpec>& playerParamSpecs();
+
+/// Every parameter at its default, in table order.
+ParamValues defaultParamValues(const std::vector<ParamSpec>& specs);
+/// Index of `key` in `specs`, or -1.
+int paramIndex(const std::vector<ParamSpec>& specs, const std::string& key);
+
+/// Checks one value against its spec: finite, inside [min, max], whole for Integer,
+/// a valid index for Choice. The message names the parameter, the value and what is allowed;
+/// `context` (e.g. "group 'school'") is put in front of it.
+std::optional<Error> checkParamValue(const ParamSpec& spec, double value,
+                                     const std::string& context = {});
+
+/// Formats a double the way files and messages show it (shortest exact form).
+std::string formatNumber(double value);
+
+} // namespace shoal
+
+namespace shoal {
+/// Rules between parameters of one family (e.g. keepMinDistance < keepMaxDistance): checked
+/// on load and on every live change. The message names both parameters.
+std::optional<Error> checkParamRelations(BehaviourKind kind, const ParamValues& values);
+} // namespace shoal

@@ -1,0 +1,190 @@
+#pragma once
+/// The authored level as plain structs: exactly what a scene file holds. Values are doubles
+/// as authored (the runtime converts to float); every angle in a scene is in degrees.
+
+#include <shoal/behaviourkind.h>
+#include <shoal/paramspec.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace shoal {
+
+// Limits validateScene() enforces (docs/scene-format.md lists them with each field).
+constexpr int kMaxSpawnCount = 1000000;     ///< agents one spawn area may ask for
+constexpr double kMaxWorldExtent = 100000.0; ///< m, widest and tallest bounds
+constexpr double kMinStep = 0.001;           ///< s, smallest simulation.dt
+constexpr double kMaxStep = 0.1;             ///< s, largest simulation.dt
+/// m: consecutive wall and polygon points closer than this are refused (Box2D welds
+/// vertices closer than its 0.005 m linear slop, which breaks chains).
+constexpr double kMinPointSpacing = 0.01;
+
+/// A point in metres (y up).
+struct Point2
+{
+    double x = 0.0;
+    double y = 0.0;
+    bool operator==(const Point2& o) const { return x == o.x && y == o.y; }
+    bool operator!=(const Point2& o) const { return !(*this == o); }
+};
+
+/// Axis-aligned rectangle in metres.
+struct Rect
+{
+    Point2 min;
+    Point2 max;
+    bool operator==(const Rect& o) const { return min == o.min && max == o.max; }
+    bool operator!=(const Rect& o) const { return !(*this == o); }
+};
+
+/// An sRGB colour, written as "#rrggbb" or "#rrggbbaa" in files.
+struct Color
+{
+    std::uint8_t r = 255;
+    std::uint8_t g = 255;
+    std::uint8_t b = 255;
+    std::uint8_t a = 255;
+    bool operator==(const Color& o) const { return r == o.r && g == o.g && b == o.b && a == o.a; }
+    bool operator!=(const Color& o) const { return !(*this == o); }
+};
+
+/// A wall: an open polyline, or a closed loop. Agents can never cross it from either side.
+struct WallDesc
+{
+    std::vector<Point2> points; ///< at least 2 (3 when closed)
+    bool closed = false;
+    bool operator==(const WallDesc& o) const { return points == o.points && closed == o.closed; }
+};
+
+enum class ObstacleShape { Polygon, Circle };
+
+/// A solid obstacle: a simple polygon (convex or concave, counter-clockwise or not) or a circle.
+struct ObstacleDesc
+{
+    ObstacleShape shape = ObstacleShape::Polygon;
+    std::vector<Point2> points; ///< Polygon: at least 3 vertices
+    Point2 center;              ///< Circle
+    double radius = 1.0;        ///< Circle, metres, > 0
+    bool operator==(const ObstacleDesc& o) const
+    {
+        return shape == o.shape && points == o.points && center == o.center && radius == o.radius;
+    }
+};
+
+enum class PickupKind {
+    Fish, ///< a free fish: waits until the player swims by, then joins the player's school
+    Coin, ///< eaten by a worm's head; grows the worm by its growthPerCoin
+};
+
+struct PickupDesc
+{
+    PickupKind kind = PickupKind::Coin;
+    Point2 position;
+    bool operator==(const PickupDesc& o) const { return kind == o.kind && position == o.position; }
+};
+
+/// One agent placed by hand. For worms it is the head; the body trails behind the heading.
+struct AgentDesc
+{
+    Point2 position;
+    double heading = 0.0; ///< degrees, counter-clockwise from +x
+    bool operator==(const AgentDesc& o) const { return position == o.position && heading == o.heading; }
+};
+
+/// A rectangle that spawns `count` agents at seeded random positions and headings.
+struct SpawnAreaDesc
+{
+    Rect area;
+    int count = 0;
+    bool operator==(const SpawnAreaDesc& o) const { return area == o.area && count == o.count; }
+    bool operator!=(const SpawnAreaDesc& o) const { return !(*this == o); }
+};
+
+/// A group of agents running one behaviour family with one set of parameters.
+struct GroupDesc
+{
+    std::string name; ///< unique in the scene; `--set name.param=value` uses it
+    BehaviourKind kind = BehaviourKind::FishSchool;
+    ParamValues params; ///< in paramSpecs(kind) order
+    Color color;        ///< body colour
+    Color accent;       ///< heads, eyes, the leader
+    std::optional<SpawnAreaDesc> spawn;
+    std::vector<AgentDesc> agents; ///< explicit agents, placed before the spawned ones
+    /// Tank squad: where the squad drives. Other families ignore it.
+    std::optional<Point2> target;
+    /// Swarm: the group whose leader it chases (its agent 0); empty = the player.
+    std::string chase;
+    bool operator==(const GroupDesc& o) const
+    {
+        return name == o.name && kind == o.kind && params == o.params && color == o.color &&
+               accent == o.accent && spawn == o.spawn && agents == o.agents &&
+               target == o.target && chase == o.chase;
+    }
+};
+
+/// The player: steered by the pointer. When it leads a fish school it is that school's
+/// player fish; when it leads a leader-following group it replaces the wandering leader.
+struct PlayerDesc
+{
+    bool enabled = true;
+    std::string group; ///< name of the group it leads, or empty
+    Point2 position;
+    double heading = 0.0; ///< degrees
+    ParamValues params;   ///< in playerParamSpecs() order
+    bool operator==(const PlayerDesc& o) const
+    {
+        return enabled == o.enabled && group == o.group && position == o.position &&
+               heading == o.heading && params == o.params;
+    }
+};
+
+struct SimulationDesc
+{
+    double dt = 1.0 / 60.0;  ///< fixed step, seconds, in [0.001, 0.1]
+    std::uint64_t seed = 1;  ///< spawns and every random draw derive from it
+    bool operator==(const SimulationDesc& o) const { return dt == o.dt && seed == o.seed; }
+};
+
+/// A whole level.
+struct SceneDesc
+{
+    std::string name;
+    Rect bounds{{-40.0, -25.0}, {40.0, 25.0}}; ///< agents never leave it
+    std::vector<WallDesc> walls;
+    std::vector<ObstacleDesc> obstacles;
+    std::vector<PickupDesc> pickups;
+    std::vector<GroupDesc> groups;
+    PlayerDesc player;
+    SimulationDesc simulation;
+
+    bool operator==(const SceneDesc& o) const
+    {
+        return name == o.name && bounds == o.bounds && walls == o.walls &&
+               obstacles == o.obstacles && pickups == o.pickups && groups == o.groups &&
+               player == o.player && simulation == o.simulation;
+    }
+    bool operator!=(const SceneDesc& o) const { return !(*this == o); }
+
+    /// Index of the group called `name`, or -1.
+    int groupIndex(const std::string& groupName) const
+    {
+        for (std::size_t i = 0; i < groups.size(); ++i)
+            if (groups[i].name == groupName)
+                return static_cast<int>(i);
+        return -1;
+    }
+};
+
+/// A group of `kind` with default parameters and colours (used by the editor and the bench).
+GroupDesc makeDefaultGroup(BehaviourKind kind, const std::string& name);
+/// A player with default parameters.
+PlayerDesc makeDefaultPlayer();
+
+/// Checks everything a file cannot express by its shape: parameter ranges, unique group
+/// names, references to groups, geometry sizes, counts. The first problem found is returned,
+/// naming the field (JSON-path style, e.g. `groups[2].params.keepMinDistance`).
+std::optional<Error> validateScene(const SceneDesc& scene);
+
+} // namespace shoal

@@ -1,0 +1,117 @@
+#pragma once
+/// The running simulation built from a SceneDesc: agents per group (structure of arrays),
+/// static geometry, the player and the pickups, advanced in fixed steps.
+
+#include <shoal/expected.h>
+#include <shoal/metrics.h>
+#include <shoal/scenedesc.h>
+#include <shoal/worldstate.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace shoal {
+
+class Group;
+class StaticGeometry;
+struct WorldAccess;
+
+/// The running simulation. Build it from a scene, feed it input as data, step it; read the
+/// groups, the player and the pickups between steps. Everything it needs to plan (families,
+/// neighbour grids, SIMD kernels, Box2D) is private to the library.
+class World
+{
+public:
+    /// Validates the scene and builds a world from it. Same scene -> same world, bit for bit.
+    static Expected<std::unique_ptr<World>> create(const SceneDesc& scene);
+    ~World();
+
+    /// Advances one fixed step: every behaviour plans from the current state, then all
+    /// agents commit at once; then metrics.
+    void step();
+    void step(int count);
+
+    // Input as data: the editor, the CLI and a replayed script all call these.
+    /// Pointer position (m) and button state; drives the player and steers worms.
+    void setPointer(Vec2 position, bool pressed);
+    /// Moves a tank squad's target. Returns false when `group` is not a squad.
+    bool setTarget(int group, Vec2 position);
+
+    /// Replaces the static geometry (bounds, walls, obstacles) with the scene's, keeping every
+    /// agent where it is: the editor paints walls into a running world. Refused (nothing
+    /// changes) when the scene is not valid.
+    std::optional<Error> replaceGeometry(const SceneDesc& scene);
+
+    /// Changes a parameter on the running world; it takes effect on the next step.
+    /// Refuses (and changes nothing) an unknown key or an out-of-range value.
+    std::optional<Error> setParam(int group, const std::string& key, double value);
+    /// Same for the player's table.
+    std::optional<Error> setPlayerParam(const std::string& key, double value);
+    double param(int group, const std::string& key) const;
+
+    /// 64-bit hash of every agent's state, the player, pickups and the step count.
+    std::uint64_t stateHash() const;
+
+    int groupCount() const { return static_cast<int>(m_groups.size()); }
+    const GroupState& group(int index) const;
+    int groupIndex(const std::string& name) const;
+    const PlayerState& player() const { return m_player; }
+    const PointerInput& pointer() const { return m_pointer; }
+    const std::vector<PickupState>& pickups() const { return m_pickups; }
+    /// The level's box (the scene's bounds), m.
+    Vec2 boundsMin() const;
+    Vec2 boundsMax() const;
+    /// Body radius of a group's agents, m.
+    float bodyRadius(int group) const;
+    std::size_t agentCount() const;
+
+    std::uint64_t stepCount() const { return m_step; }
+    double time() const { return static_cast<double>(m_step) * m_dt; }
+    float dt() const { return m_dt; }
+    std::uint64_t seed() const { return m_seed; }
+
+    /// Metrics of the last step (computed when enabled; the bench turns them off).
+    void setMetricsEnabled(bool enabled) { m_metricsEnabled = enabled; }
+    bool metricsEnabled() const { return m_metricsEnabled; }
+
+    /// Grid (default) or the brute-force reference, for the bench and tests.
+    void setNeighbourSearch(NeighbourSearch search) { m_search = search; }
+
+    /// Bytes held for agents (state, grids, behaviour state): the bench's bytes per agent.
+    std::size_t memoryBytes() const;
+
+private:
+    friend struct WorldAccess; // the runtime's own tests and tools (src/world/worldaccess.h)
+    World() = default;
+    void planPlayer();
+    void commitGroup(Group& group);
+    void rebuildIndexes();
+    void computeAllMetrics();
+    void computeMetrics(Group& group);
+
+    std::unique_ptr<StaticGeometry> m_geometry;
+    std::vector<std::unique_ptr<Group>> m_groups;
+    std::vector<PickupState> m_pickups;
+    PlayerState m_player;
+    PlayerState m_playerNext;
+    ParamValues m_playerValues;
+    PointerInput m_pointer;
+    float m_dt = 1.0f / 60.0f;
+    std::uint64_t m_seed = 1;
+    std::uint64_t m_step = 0;
+    bool m_metricsEnabled = true;
+    NeighbourSearch m_search = NeighbourSearch::Grid;
+    bool m_indexesDirty = true;
+    // Reordering agents into cell order (every kReorderInterval steps) and its scratch.
+    std::vector<std::uint32_t> m_order;
+    std::vector<float> m_permuteScratch;
+    std::vector<std::uint32_t> m_permuteIds;
+    std::vector<std::uint8_t> m_permuteFlags;
+    std::vector<float> m_nearestScratch;        ///< per agent, reused by computeMetrics
+    std::vector<std::uint8_t> m_activeScratch;  ///< per agent, reused by computeMetrics
+};
+
+} // namespace shoal

@@ -1,0 +1,73 @@
+#pragma once
+/// Fish school (seed 000). Free fish idle until the player swims within pickRadius, then join
+/// its school for good. Members keep a distance band to neighbours (attract beyond
+/// keepMaxDistance, repel inside keepMinDistance), align with neighbours' movement, and drive
+/// with a turn rate limited to rotateSpeed, slowing while they turn.
+///
+/// Fixes to the seed: the player counts as a neighbour and the school matches its velocity
+/// (followWeight), so the school follows it (the seed's members never see the player);
+/// alignment uses every neighbour, not only those outside the band, and matches their
+/// velocity rather than a normalised direction, so a school settles when the player rests;
+/// zero vectors are never normalised; rotateSpeed is a real turn rate in deg/s; free fish
+/// wait near where they were placed.
+
+#include "world/behaviour.h"
+#include "scene/paramtable.h"
+
+namespace shoal {
+
+struct FishSchoolParams
+{
+    float moveSpeed = 3.4f;        ///< m/s
+    float rotateSpeed = 5.6f;      ///< rad/s (authored in deg/s)
+    float neighborRadius = 3.0f;   ///< m
+    float neighborCount = 6.0f;    ///< nearest neighbours the band is kept to
+    float keepMinDistance = 1.6f;  ///< m
+    float keepMaxDistance = 2.0f;  ///< m
+    float keepWeight = 1.0f;
+    float moveWeight = 0.8f;
+    float followWeight = 0.6f;
+    float pickRadius = 1.0f;       ///< m
+    float speedEasing = 2.0f;      ///< 1/s
+    float turnDeadZone = 0.2f;     ///< rad (authored in deg)
+    float turnSlowdown = 0.8f;
+    float rayLength = 0.8f;        ///< m
+    float radius = 0.3f;           ///< m
+    float idleDrift = 0.3f;        ///< m/s
+};
+
+const std::vector<ParamSpec>& fishSchoolParamSpecs();
+FishSchoolParams fishSchoolParams(const ParamValues& values);
+std::optional<Error> checkFishSchoolRelations(const ParamValues& values);
+
+class FishSchoolBehaviour final : public Behaviour
+{
+public:
+    void setParams(const ParamValues& values) override;
+    void spawn(Group& group, const GroupDesc& desc, Random& random,
+               const StaticGeometry& geometry) override;
+    void plan(Group& group, const StepContext& ctx) override;
+    float queryRadius() const override { return m_params.neighborRadius; }
+    float bodyRadius() const override { return m_params.radius; }
+    float keepDistance() const override { return m_params.keepMinDistance; }
+    float bandOuterDistance() const override { return m_params.keepMaxDistance; }
+    bool isActive(const Group& group, std::size_t i) const override;
+    std::size_t memoryBytes() const override;
+    void hashState(std::uint64_t& h) const override;
+    bool allowsReordering() const override { return true; }
+    void permuteAgents(const std::vector<std::uint32_t>& order) override;
+    const FishSchoolParams& params() const { return m_params; }
+
+private:
+    template <class Search>
+    void planWith(Group& group, const StepContext& ctx);
+    FishSchoolParams m_params;
+    std::vector<std::uint32_t> m_joined; ///< free fish picked up this step (applied after planning)
+    std::vector<float> m_homeX, m_homeY; ///< where each free fish waits (NaN until first seen)
+    std::vector<float> m_sortedVx, m_sortedVy; ///< neighbour velocities in cell order (scratch)
+    /// School members' positions in cell order, NaN for free fish so a scan never counts them
+    /// (scratch).
+    std::vector<float> m_memberX, m_memberY;
+};
+
+} // namespace shoal

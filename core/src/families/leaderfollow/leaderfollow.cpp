@@ -1,0 +1,348 @@
+#include "families/leaderfollow/leaderfollow.h"
+#include "math/fastmath.h"
+
+#include "math/statehash.h"
+
+#include "steering/steering.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace shoal {
+
+namespace {
+
+using P = LeaderFollowParams;
+
+// clang-format off
+const ParamField<P> kFields[] = {
+    {{"mass", "Mass", "kg", 0.1, 100.0, 0.1, 1.0,
+      "Mass of every vehicle: acceleration = steering force / mass. Heavier vehicles respond "
+      "more slowly and smoothly to every force (arrive, separation, evasion, walls); lighter "
+      "ones react at once but look twitchy.", ParamType::Real, {}}, &P::mass},
+    {{"maxSpeed", "Max speed", "m/s", 0.1, 30.0, 0.1, 3.0,
+      "Top speed of the followers; the leader wanders at leaderSpeed x this. Faster followers "
+      "catch up and dodge sooner but overshoot their place behind the leader more.",
+      ParamType::Real, {}}, &P::maxSpeed},
+    {{"maxForce", "Max force", "N", 0.1, 1000.0, 0.1, 8.0,
+      "Largest steering force a vehicle can apply (the sum of all its behaviours is cut to "
+      "this). Higher turns and brakes harder (tighter following, quicker evasion); lower gives "
+      "wide, lazy curves and lets vehicles drift into each other.", ParamType::Real, {}},
+     &P::maxForce},
+    {{"damping", "Heading damping", "1/s", 0.1, 60.0, 0.1, 6.0,
+      "How fast a vehicle's facing turns toward its direction of motion (fraction per second; "
+      "only while it moves). Higher faces the motion almost at once; lower makes facing lag "
+      "behind sharp turns, which looks heavier.", ParamType::Real, {}}, &P::damping},
+    {{"wanderRadius", "Wander radius", "m", 0.0, 20.0, 0.1, 1.5,
+      "Radius of the circle the leader's wander target moves on. Larger relative to "
+      "wanderDistance allows sharper turns; 0 makes the leader go straight.",
+      ParamType::Real, {}}, &P::wanderRadius},
+    {{"wanderDistance", "Wander distance", "m", 0.0, 50.0, 0.1, 3.0,
+      "How far ahead of the leader the wander circle sits. Further ahead makes the wander "
+      "smoother and its turns gentler; closer makes it erratic.", ParamType::Real, {}},
+     &P::wanderDistance},
+    {{"wanderJitter", "Wander jitter", "m/s", 0.0, 100.0, 0.1, 4.0,
+      "Largest random displacement per second added to the wander target on each axis (then "
+      "put back on the circle). Higher changes the leader's course more often; 0 keeps its "
+      "course.", ParamType::Real, {}}, &P::wanderJitter},
+    {{"leaderSpeed", "Leader speed", "x max speed", 0.05, 1.0, 0.05, 0.6,
+      "The leader wanders at this fraction of maxSpeed. Below 1 the followers can catch up "
+      "and keep their place; at 1 they trail further behind.", ParamType::Real, {}},
+     &P::leaderSpeed},
+    {{"leaderBehindDistance", "Behind distance", "m", 0.0, 20.0, 0.1, 2.0,
+      "Distance behind the leader (against its motion) of the point followers arrive at; the "
+      "evade zone is centred the same distance ahead of it (the seed's LEADER_BEHIND_DIST). "
+      "Larger keeps followers further back.", ParamType::Real, {}}, &P::leaderBehindDistance},
+    {{"slowingRadius", "Slowing radius", "m", 0.05, 20.0, 0.05, 2.0,
+      "Followers slow down linearly inside this distance of the point behind the leader. "
+      "Larger gives softer, laggier following; smaller tracks tightly but overshoots.",
+      ParamType::Real, {}}, &P::slowingRadius},
+    {{"separationRadius", "Separation radius", "m", 0.05, 10.0, 0.05, 1.2,
+      "Followers push apart from other followers closer than this. Larger spreads the group "
+      "out; smaller packs it tightly (below two body radii they touch).", ParamType::Real, {}},
+     &P::separationRadius},
+    {{"separationWeight", "Separation weight", "", 0.0, 50.0, 0.1, 8.0,
+      "Strength of the push apart. Higher keeps followers apart when they all crowd the same "
+      "spot behind the leader, at the cost of a looser group; 0 lets them pile up.",
+      ParamType::Real, {}}, &P::separationWeight},
+    {{"evadeDistance", "Evade distance", "m", 0.0, 20.0, 0.1, 1.5,
+      "A follower closer than this to the point ahead of the leader is in its way: it flees "
+      "the leader's predicted position and steps sideways out of its path. 0 switches "
+      "evasion off (followers then walk through the leader's path).", ParamType::Real, {}},
+     &P::evadeDistance},
+    {{"evadeWeight", "Evade weight", "", 0.0, 20.0, 0.1, 3.0,
+      "Strength of the evasion against the pull to the point behind. Higher clears the "
+      "leader's path faster; too high and followers scatter whenever it turns toward them.",
+      ParamType::Real, {}}, &P::evadeWeight},
+    {{"arriveWeight", "Arrive weight", "", 0.0, 20.0, 0.1, 1.0,
+      "Strength of the pull to the point behind the leader. Higher follows tightly and keeps "
+      "up through turns; lower lags and lets separation and evasion dominate.",
+      ParamType::Real, {}}, &P::arriveWeight},
+    {{"feelerLength", "Feeler length", "m", 0.1, 10.0, 0.1, 2.5,
+      "Length of the three feelers (ahead and 35 degrees either side) that sense walls. "
+      "Longer turns away from walls earlier but shies from narrow passages; shorter scrapes "
+      "along walls (vehicles never pass through them either way).", ParamType::Real, {}},
+     &P::feelerLength},
+    {{"wallWeight", "Wall weight", "", 0.0, 20.0, 0.1, 3.0,
+      "Strength of the push away from walls the feelers touch; it also sets how fast a "
+      "wandering leader turns its course away from a wall. Higher keeps clear of walls; "
+      "lower slides along them.", ParamType::Real, {}}, &P::wallWeight},
+    {{"radius", "Body radius", "m", 0.05, 5.0, 0.05, 0.35,
+      "Body size of every vehicle: the clearance kept from walls and the overlap metric. "
+      "Keep separationRadius above twice this so followers part before they touch.",
+      ParamType::Real, {}}, &P::radius},
+};
+// clang-format on
+
+// Below this speed (m/s) a vehicle's velocity gives no direction: its heading is used, and
+// its facing is left alone (the seed's guard against normalising a zero velocity).
+constexpr float kTinySpeed = 0.02f;
+
+Vec2 forwardOf(Vec2 velocity, float heading)
+{
+    if (velocity.lengthSquared() > kTinySpeed * kTinySpeed)
+        return velocity.normalizedOr(fromAngle(heading));
+    return fromAngle(heading);
+}
+
+
+} // namespace
+
+const std::vector<ParamSpec>& leaderFollowParamSpecs()
+{
+    static const std::vector<ParamSpec> specs = specsOf(kFields);
+    return specs;
+}
+
+LeaderFollowParams leaderFollowParams(const ParamValues& values)
+{
+    return paramsFrom(kFields, values);
+}
+
+std::optional<Error> checkLeaderFollowRelations(const ParamValues& values)
+{
+    const LeaderFollowParams p = leaderFollowParams(values);
+    if (p.evadeDistance > 0.0f && p.evadeDistance >= 2.0f * p.leaderBehindDistance)
+        return Error{"evadeDistance (" + formatNumber(p.evadeDistance) +
+                     ") must be less than 2 x leaderBehindDistance (" +
+                     formatNumber(2.0 * p.leaderBehindDistance) +
+                     "), or 0: otherwise the point behind the leader lies inside the evade "
+                     "zone ahead of it and followers flee the place they are sent to"};
+    return std::nullopt;
+}
+
+void LeaderFollowBehaviour::setParams(const ParamValues& values)
+{
+    m_params = leaderFollowParams(values);
+}
+
+float LeaderFollowBehaviour::queryRadius() const
+{
+    return std::max(m_params.separationRadius, 0.1f);
+}
+
+void LeaderFollowBehaviour::spawn(Group& group, const GroupDesc& desc, Random& random,
+                                  const StaticGeometry& geometry)
+{
+    Behaviour::spawn(group, desc, random, geometry);
+    m_wanderX.clear();
+    ensureWanderState(group);
+}
+
+void LeaderFollowBehaviour::ensureWanderState(const Group& group)
+{
+    const std::size_t n = group.agents.size();
+    if (m_wanderX.size() == n)
+        return;
+    m_wanderX.assign(n, 0.0f);
+    m_wanderY.assign(n, 0.0f);
+    // Start every wander target straight ahead, so a leader first goes where it faces.
+    for (std::size_t i = 0; i < n; ++i) {
+        const Vec2 offset = fromAngle(group.agents.heading[i]) * m_params.wanderRadius;
+        m_wanderX[i] = offset.x;
+        m_wanderY[i] = offset.y;
+    }
+}
+
+void LeaderFollowBehaviour::integrate(Group& group, const StepContext& ctx, std::size_t i,
+                                      Vec2 force, float speedLimit, float room) const
+{
+    AgentArrays& a = group.agents;
+    const LeaderFollowParams& p = m_params;
+    const Vec2 position{a.px[i], a.py[i]};
+    Vec2 velocity =
+        applySteeringForce({a.vx[i], a.vy[i]}, force, p.mass, p.maxForce, speedLimit, ctx.dt);
+    const Vec2 wanted = position + velocity * ctx.dt;
+    bool blocked = false;
+    const Vec2 end = ctx.geometry ? ctx.geometry->constrainMove(position, wanted, p.radius,
+                                                                WallResponse::Slide, &blocked, room)
+                                  : wanted;
+    // Keep only the velocity the walls allowed, so a vehicle does not build up speed into one.
+    if (blocked)
+        velocity = (end - position) / ctx.dt;
+
+    float heading = a.heading[i];
+    const float speed = velocity.length();
+    if (speed > kTinySpeed) {
+        // Wrap only when out of range: fmod is a measurable share of a 10,000-agent step.
+        float turn = angleOf(velocity) - heading;
+        if (turn > kPi || turn < -kPi)
+            turn = wrapAngle(turn);
+        heading += turn * clamp01(p.damping * ctx.dt);
+        if (heading > kPi || heading <= -kPi)
+            heading = wrapAngle(heading);
+    }
+
+    a.nx[i] = end.x;
+    a.ny[i] = end.y;
+    a.nvx[i] = velocity.x;
+    a.nvy[i] = velocity.y;
+    a.nheading[i] = heading;
+    a.nspeed[i] = speed;
+    if (blocked)
+        a.flags[i] |= kAgentBlocked;
+    else
+        a.flags[i] &= static_cast<std::uint8_t>(~kAgentBlocked);
+}
+
+void LeaderFollowBehaviour::plan(Group& group, const StepContext& ctx)
+{
+    AgentArrays& a = group.agents;
+    const std::size_t n = a.size();
+    if (n == 0)
+        return;
+    ensureWanderState(group);
+    const LeaderFollowParams& p = m_params;
+    const float dt = ctx.dt;
+
+    const Vec2 leaderPos{a.px[0], a.py[0]};
+    const Vec2 leaderVel{a.vx[0], a.vy[0]};
+    const Vec2 leaderFwd = forwardOf(leaderVel, a.heading[0]);
+    const Vec2 behind = leaderPos - leaderFwd * p.leaderBehindDistance;
+    const Vec2 ahead = leaderPos + leaderFwd * p.leaderBehindDistance;
+    const float evade2 = p.evadeDistance * p.evadeDistance;
+    // Followers crowd around the behind point: one within the disc that holds all of them
+    // at separation spacing has arrived, even if it cannot get nearer the point itself.
+    const float crowdRadius =
+        0.5f * p.separationRadius * std::sqrt(static_cast<float>(n > 1 ? n - 1 : 1));
+    const float atGoalRadius = std::max(p.slowingRadius * 0.5f, crowdRadius);
+    const std::uint64_t groupBits = static_cast<std::uint64_t>(group.index) << 32;
+
+    if (!group.playerLed) {
+        // The leader wanders: the seed's target on a circle ahead, with the offset kept in
+        // world axes, so it acts as a slowly drifting preferred course.
+        const float leaderMax = p.maxSpeed * p.leaderSpeed;
+        Vec2 offset{m_wanderX[0], m_wanderY[0]};
+        const float jitter = p.wanderJitter * dt;
+        offset += Vec2{signedNoise(ctx.seed, ctx.step, groupBits, 0),
+                       signedNoise(ctx.seed, ctx.step, groupBits, 1)} *
+                  jitter;
+        const float room = ctx.geometry ? ctx.geometry->clearance(leaderPos) : 0.0f;
+        const Vec2 wall = ctx.geometry
+                              ? ctx.geometry->feelerAvoidance(leaderPos, leaderFwd, p.feelerLength, room)
+                              : Vec2{};
+        // Turn the preferred course away from a wall, or the wander keeps pressing into it.
+        offset += wall.normalizedOr({}) * (p.wallWeight * p.wanderRadius * dt);
+        offset = offset.normalizedOr(leaderFwd) * p.wanderRadius;
+        m_wanderX[0] = offset.x;
+        m_wanderY[0] = offset.y;
+        const Vec2 target = leaderPos + leaderFwd * p.wanderDistance + offset;
+        const Vec2 desired = seek(leaderPos, target, leaderMax);
+        const Vec2 force = (desired - leaderVel) + wall * (p.maxSpeed * p.wallWeight);
+        integrate(group, ctx, 0, force, leaderMax, room);
+        a.goalDistance[0] = 0.0f;
+        a.flags[0] |= kAgentAtGoal; // a wanderer has no goal to be away from
+    }
+
+    for (std::size_t i = 1; i < n; ++i) {
+        const Vec2 pos{a.px[i], a.py[i]};
+        const Vec2 vel{a.vx[i], a.vy[i]};
+
+        Vec2 force = (arrive(pos, behind, p.maxSpeed, p.slowingRadius) - vel) * p.arriveWeight;
+
+        // Separation from every neighbour, the leader included: the seed only separates
+        // followers, so a leader turning into its group walked through them.
+        Vec2 push;
+        group.forEachNeighbour(
+            ctx, pos, p.separationRadius, [&](std::uint32_t j, float dx, float dy, float d2) {
+                if (j == i)
+                    return;
+                if (d2 < 1e-12f) {
+                    // Coincident: part along a direction fixed by the
+                    // pair, the two in opposite ways.
+                    const Vec2 away = fromAngle(2.39996f * static_cast<float>(i + j));
+                    push += i < j ? away : -away;
+                    return;
+                }
+                const float d = std::sqrt(d2);
+                push += Vec2{dx, dy} * ((p.separationRadius - d) / (p.separationRadius * d));
+            });
+        force += push * (p.maxSpeed * p.separationWeight);
+
+        if (evade2 > 0.0f && distanceSquared(pos, ahead) < evade2) {
+            // In the leader's way: flee where it will be, and step out of its path to the
+            // side the follower is already on.
+            const Vec2 fromLeader = pos - leaderPos;
+            const float lookAhead = std::min(fromLeader.length() / p.maxSpeed, 1.0f);
+            const Vec2 predicted = leaderPos + leaderVel * lookAhead;
+            const float lateral = cross(leaderFwd, fromLeader);
+            const float sideSign =
+                lateral > 1e-4f ? 1.0f : (lateral < -1e-4f ? -1.0f : ((i & 1u) ? 1.0f : -1.0f));
+            const Vec2 side = leaderFwd.perp() * sideSign;
+            const Vec2 away = (pos - predicted).normalizedOr(side);
+            const Vec2 desired = (away + side).normalizedOr(side) * p.maxSpeed;
+            force += (desired - vel) * p.evadeWeight;
+        }
+
+        // One clearance look-up serves the feelers and the move.
+        const float room = ctx.geometry ? ctx.geometry->clearance(pos) : 0.0f;
+        const Vec2 forward = forwardOf(vel, a.heading[i]);
+        if (ctx.geometry)
+            force += ctx.geometry->feelerAvoidance(pos, forward, p.feelerLength, room) *
+                     (p.maxSpeed * p.wallWeight);
+
+        integrate(group, ctx, i, force, p.maxSpeed, room);
+
+        const float goal = distance(pos, behind);
+        a.goalDistance[i] = goal;
+        if (goal < atGoalRadius)
+            a.flags[i] |= kAgentAtGoal;
+        else
+            a.flags[i] &= static_cast<std::uint8_t>(~kAgentAtGoal);
+    }
+}
+
+LeaderFollowOverlay LeaderFollowBehaviour::overlay(const Group& group) const
+{
+    LeaderFollowOverlay o;
+    const AgentArrays& a = group.agents;
+    if (a.size() == 0)
+        return o;
+    const LeaderFollowParams& p = m_params;
+    o.valid = true;
+    o.leader = {a.px[0], a.py[0]};
+    o.forward = forwardOf({a.vx[0], a.vy[0]}, a.heading[0]);
+    o.behind = o.leader - o.forward * p.leaderBehindDistance;
+    o.ahead = o.leader + o.forward * p.leaderBehindDistance;
+    o.evadeDistance = p.evadeDistance;
+    o.wanders = !group.playerLed;
+    o.wanderCenter = o.leader + o.forward * p.wanderDistance;
+    o.wanderRadius = p.wanderRadius;
+    const Vec2 offset = m_wanderX.empty() ? o.forward : Vec2{m_wanderX[0], m_wanderY[0]};
+    o.wanderTarget = o.wanderCenter + offset.normalizedOr(o.forward) * p.wanderRadius;
+    return o;
+}
+
+std::size_t LeaderFollowBehaviour::memoryBytes() const
+{
+    return (m_wanderX.capacity() + m_wanderY.capacity()) * sizeof(float);
+}
+
+void LeaderFollowBehaviour::hashState(std::uint64_t& h) const
+{
+    hashVector(h, m_wanderX);
+    hashVector(h, m_wanderY);
+}
+
+} // namespace shoal

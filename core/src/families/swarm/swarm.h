@@ -1,0 +1,57 @@
+#pragma once
+/// Swarm (seed 003). Enemies seek the player (or another group's leader) at `speed`, face
+/// their velocity, and scatter: for every neighbour closer than minAllowedRadius R, push away
+/// by (R - d) along the separating direction (squared distance tested first).
+///
+/// Fixes to the seed: the push is shared between the two enemies of a pair (pushStrength),
+/// which stops the overshoot jitter; and an enemy stops pressing toward the target while one
+/// ahead of it is already close (settleFactor), so a swarm around a still player settles
+/// into a disc instead of crushing into one point.
+
+#include "world/behaviour.h"
+#include "scene/paramtable.h"
+
+namespace shoal {
+
+struct SwarmParams
+{
+    float speed = 3.0f;            ///< m/s
+    float minAllowedRadius = 1.0f; ///< R, m
+    float pushStrength = 0.5f;     ///< fraction of (R - d) applied per step
+    float settleFactor = 0.95f;    ///< stop pressing when someone ahead is closer than this x R
+    float stopDistance = 0.6f;     ///< m from the target at which an enemy stops seeking
+    float feelerLength = 1.5f;     ///< m
+    float wallWeight = 1.5f;
+    float radius = 0.35f;          ///< m
+};
+
+const std::vector<ParamSpec>& swarmParamSpecs();
+SwarmParams swarmParams(const ParamValues& values);
+std::optional<Error> checkSwarmRelations(const ParamValues& values);
+
+class SwarmBehaviour final : public Behaviour
+{
+public:
+    void setParams(const ParamValues& values) override;
+    void plan(Group& group, const StepContext& ctx) override;
+    bool allowsReordering() const override { return true; }
+    float queryRadius() const override { return m_params.minAllowedRadius; }
+    /// Cells as large as R: a query finds about three neighbours, in three fuller rows.
+    GridCellShape gridCells() const override
+    {
+        return {m_params.minAllowedRadius, m_params.minAllowedRadius};
+    }
+    float bodyRadius() const override { return m_params.radius; }
+    float keepDistance() const override { return 0.8f * m_params.minAllowedRadius; }
+    const SwarmParams& params() const { return m_params; }
+
+private:
+    template <class Search>
+    void planWith(Group& group, const StepContext& ctx);
+    SwarmParams m_params;
+};
+
+/// Where a swarm group heads: the player, or agent 0 of the group it chases.
+Vec2 swarmGoal(const Group& group, const StepContext& ctx);
+
+} // namespace shoal

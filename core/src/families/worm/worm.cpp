@@ -1,0 +1,774 @@
+#include "families/worm/worm.h"
+#include "math/fastmath.h"
+
+#include "math/statehash.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+namespace shoal {
+
+namespace {
+
+using F = ParamField<WormParams>;
+
+// clang-format off
+const F kWormFields[] = {
+    {{"speed", "Speed", "m/s", 0.1, 20.0, 0.1, 2.5,
+      "How fast the head crawls. A worm never stops on its own (the seed is an endless "
+      "runner); only a wall in stop mode halts it. Faster worms travel further between "
+      "joints' decisions, so they answer the pointer a little later."},
+     &WormParams::speed},
+    {{"length", "Length", "m", 0.2, 200.0, 0.1, 6.0,
+      "Body length from head to tail; every coin eaten adds growthPerCoin. The head segment "
+      "grows as fast as the tail segment shrinks, so it stays constant otherwise. Longer "
+      "bodies hold more joints: memory and time grow with length / minSegmentLength."},
+     &WormParams::length},
+    {{"width", "Width", "m", 0.05, 5.0, 0.05, 0.6,
+      "Width of the ribbon drawn along the body; the head keeps width / 2 from walls. A "
+      "wider worm needs minSegmentLength of at least width x tan(maxTurnAngle / 2), or its "
+      "mitred joints would fold over each other."},
+     &WormParams::width},
+    {{"minSegmentLength", "Min segment length", "m", 0.02, 20.0, 0.01, 0.5,
+      "The head segment must be this long before the worm may turn again: the spacing of "
+      "joints. Short segments with a small maxTurnAngle make the smooth snake of the seed; "
+      "long ones make an angular worm that answers the pointer later. Turning radius is "
+      "about minSegmentLength / (2 sin(maxTurnAngle / 2))."},
+     &WormParams::minSegmentLength},
+    {{"maxTurnAngle", "Max turn per joint", "deg", 1.0, 90.0, 1.0, 30.0,
+      "The sharpest bend at one joint. A sharper turn is split into transition segments, "
+      "one joint per minSegmentLength of travel. 10-15 with short segments looks rounded; "
+      "90 gives square corners. At most 90, so a mitre never sticks out more than "
+      "width / sqrt(2)."},
+     &WormParams::maxTurnAngle, ParamScale::Degrees},
+    {{"growthPerCoin", "Growth per coin", "m", 0.0, 20.0, 0.1, 0.0,
+      "How much longer the worm gets for each coin it eats: the tail stays put until the "
+      "extra length has grown in. 0 keeps the length constant."},
+     &WormParams::growthPerCoin},
+    {{"eatRadius", "Eat radius", "m", 0.0, 5.0, 0.05, 0.5,
+      "A coin whose centre comes this close to the head is eaten. 0 = the worm never eats."},
+     &WormParams::eatRadius},
+    {{"wallResponse", "At a wall", "", 0.0, 1.0, 1.0, 1.0,
+      "stop: the head halts width / 2 short of the wall and the tail waits with it (the "
+      "seed's crash); it crawls on only if a turn of at most maxTurnAngle toward its target "
+      "leads along or away from the wall. slide: at every joint the worm feels about one "
+      "turning radius ahead and bends along walls and out of corners before it meets them; "
+      "a head that still meets a wall glides along it, with a joint sharper than "
+      "maxTurnAngle only where the wall leaves no room for a gentler one.",
+      ParamType::Choice, {"stop", "slide"}},
+     &WormParams::wallResponse},
+    {{"wanderTurn", "Wander turn", "deg", 0.0, 90.0, 1.0, 15.0,
+      "Without a target, each joint turns by a random angle of up to this (never more than "
+      "maxTurnAngle), so idle worms meander instead of running in straight lines. "
+      "0 = straight ahead."},
+     &WormParams::wanderTurn, ParamScale::Degrees},
+    {{"arriveDistance", "Arrive distance", "m", 0.05, 50.0, 0.05, 1.0,
+      "After the pointer is released a worm keeps heading for the last pressed point until "
+      "its head is this close, then wanders. A worm cannot reach a point inside its turning "
+      "circle: below the turning radius it may circle the point for a while."},
+     &WormParams::arriveDistance},
+};
+// clang-format on
+
+constexpr float kTurnEpsilon = 1e-3f; // rad: a smaller difference keeps the worm straight
+constexpr float kZeroLength = 1e-6f;  // m
+constexpr float kMinLeg = 1e-4f;      // m, shortest move made against a wall
+constexpr int kSpawnAttempts = 32;
+constexpr int kCapacitySlack = 8;
+constexpr float kMaxLookAhead = 8.0f; // m, cap on the slide look-ahead beyond one segment
+constexpr float kMinMitreDenominator = 0.25f;
+
+
+
+std::string shortNumber(double value)
+{
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.3g", value);
+    return buffer;
+}
+
+} // namespace
+
+const std::vector<ParamSpec>& wormParamSpecs()
+{
+    static const std::vector<ParamSpec> specs = specsOf(kWormFields);
+    return specs;
+}
+
+WormParams wormParams(const ParamValues& values)
+{
+    return paramsFrom(kWormFields, values);
+}
+
+std::optional<Error> checkWormRelations(const ParamValues& values)
+{
+    const auto& specs = wormParamSpecs();
+    auto get = [&](const char* key) {
+        const auto i = static_cast<std::size_t>(paramIndex(specs, key));
+        return i < values.size() ? values[i] : specs[i].defaultValue;
+    };
+    const double width = get("width");
+    const double minSegment = get("minSegmentLength");
+    const double maxTurn = get("maxTurnAngle");
+    const double mitre = width * std::tan(0.5 * maxTurn * 3.14159265358979323846 / 180.0);
+    if (minSegment < mitre - 1e-9)
+        return Error{"minSegmentLength = " + formatNumber(minSegment) +
+                     " m is shorter than width x tan(maxTurnAngle / 2) = " + shortNumber(mitre) +
+                     " m (width " + formatNumber(width) + " m, maxTurnAngle " +
+                     formatNumber(maxTurn) +
+                     " deg): the mitred joints would fold the ribbon over itself; raise "
+                     "minSegmentLength or lower width or maxTurnAngle"};
+    return std::nullopt;
+}
+
+void WormBehaviour::setParams(const ParamValues& values)
+{
+    m_params = paramsFrom(kWormFields, values);
+}
+
+// ---------------------------------------------------------------------------------------
+// Body storage: per worm a ring of joints, head first. Only the head joint ever moves; the
+// tail point lies on the last segment, `m_tailCut` short of that segment's far end, so the
+// body is exactly the path the head took. Its length is updated where it changes (the head
+// segment, the tail cut), never summed over the body each step.
+
+int WormBehaviour::requiredCapacity() const
+{
+    const double segment = std::max(0.01, static_cast<double>(m_params.minSegmentLength));
+    const double length = 1.25 * static_cast<double>(m_params.length); // room to grow
+    return static_cast<int>(std::ceil(length / segment)) + kCapacitySlack;
+}
+
+void WormBehaviour::allocate(int worms, int capacity)
+{
+    m_worms = worms;
+    m_capacity = std::max(4, capacity);
+    const std::size_t slots =
+        static_cast<std::size_t>(worms) * static_cast<std::size_t>(m_capacity);
+    m_jointX.assign(slots, 0.0f);
+    m_jointY.assign(slots, 0.0f);
+    m_segLength.assign(slots, 0.0f);
+    const std::size_t n = static_cast<std::size_t>(worms);
+    m_headSlot.assign(n, 0);
+    m_count.assign(n, 2);
+    m_pathLength.assign(n, 0.0);
+    m_tailCut.assign(n, 0.0);
+    m_bodyLength.assign(n, 0.0);
+    m_heading.assign(n, 0.0f);
+    m_grown.assign(n, 0.0f);
+    m_targetX.assign(n, 0.0f);
+    m_targetY.assign(n, 0.0f);
+    m_hasTarget.assign(n, 0);
+}
+
+void WormBehaviour::growCapacity()
+{
+    // Rare (a worm grew, or its segments got short along a wall): everything is re-laid
+    // head-first into twice the room.
+    const int capacity = std::max(m_capacity * 2, requiredCapacity());
+    const std::size_t slots =
+        static_cast<std::size_t>(m_worms) * static_cast<std::size_t>(capacity);
+    std::vector<float> x(slots, 0.0f), y(slots, 0.0f), len(slots, 0.0f);
+    for (int w = 0; w < m_worms; ++w) {
+        const std::size_t base = static_cast<std::size_t>(w) * static_cast<std::size_t>(capacity);
+        for (int k = 0; k < m_count[static_cast<std::size_t>(w)]; ++k) {
+            const std::size_t s = slot(w, k);
+            x[base + static_cast<std::size_t>(k)] = m_jointX[s];
+            y[base + static_cast<std::size_t>(k)] = m_jointY[s];
+            len[base + static_cast<std::size_t>(k)] = m_segLength[s];
+        }
+        m_headSlot[static_cast<std::size_t>(w)] = 0;
+    }
+    m_capacity = capacity;
+    m_jointX.swap(x);
+    m_jointY.swap(y);
+    m_segLength.swap(len);
+}
+
+Vec2 WormBehaviour::joint(int worm, int k) const
+{
+    const std::size_t w = static_cast<std::size_t>(worm);
+    const int count = m_count[w];
+    if (k < count - 1)
+        return fixedJoint(worm, k);
+    // The tail: on the last segment, m_tailCut short of its far end.
+    const Vec2 a = fixedJoint(worm, count - 2);
+    const Vec2 b = fixedJoint(worm, count - 1);
+    const double full = m_segLength[slot(worm, count - 2)];
+    if (full <= 0.0)
+        return a;
+    const float t = static_cast<float>((full - m_tailCut[w]) / full);
+    return a + (b - a) * t;
+}
+
+void WormBehaviour::joints(int worm, std::vector<Vec2>& out) const
+{
+    const int n = jointCount(worm);
+    out.resize(static_cast<std::size_t>(n));
+    for (int k = 0; k < n; ++k)
+        out[static_cast<std::size_t>(k)] = joint(worm, k);
+}
+
+Vec2 WormBehaviour::target(int worm) const
+{
+    const std::size_t w = static_cast<std::size_t>(worm);
+    return {m_targetX[w], m_targetY[w]};
+}
+
+float WormBehaviour::length(int worm) const
+{
+    return m_params.length + m_grown[static_cast<std::size_t>(worm)];
+}
+
+Vec2 WormBehaviour::segmentDirection(int w, int k, Vec2 fallback) const
+{
+    // From the fixed far end (not the interpolated tail), so a nearly eaten tail segment
+    // keeps its exact direction.
+    return (fixedJoint(w, k) - fixedJoint(w, k + 1)).normalizedOr(fallback);
+}
+
+void WormBehaviour::layBody(int w, Vec2 head, float heading, float bodyLength)
+{
+    const std::size_t i = static_cast<std::size_t>(w);
+    m_headSlot[i] = 0;
+    m_count[i] = 2;
+    const std::size_t s0 = slot(w, 0);
+    const std::size_t s1 = slot(w, 1);
+    const Vec2 tail = head - fromAngle(heading) * bodyLength;
+    m_jointX[s0] = head.x;
+    m_jointY[s0] = head.y;
+    m_jointX[s1] = tail.x;
+    m_jointY[s1] = tail.y;
+    m_segLength[s0] = distance(head, tail);
+    m_segLength[s1] = 0.0f;
+    m_pathLength[i] = m_segLength[s0];
+    m_tailCut[i] = 0.0;
+    m_bodyLength[i] = m_pathLength[i];
+    m_heading[i] = heading;
+    m_grown[i] = 0.0f;
+    m_hasTarget[i] = 0;
+}
+
+float WormBehaviour::fitLength(const StaticGeometry& geometry, Vec2 head, float heading,
+                               float wanted) const
+{
+    if (wanted <= 0.0f)
+        return 0.0f;
+    const float clearance = 0.5f * m_params.width;
+    const Vec2 back = -fromAngle(heading);
+    float fit = wanted;
+    const RayHit hit = geometry.rayCast(head, head + back * (wanted + clearance));
+    if (hit.hit)
+        fit = std::max(0.0f, hit.fraction * (wanted + clearance) - clearance);
+    // The exact crossing test (what the metrics count) has the last word.
+    while (fit > kZeroLength && geometry.segmentCrosses(head, head + back * fit))
+        fit *= 0.5f;
+    return fit > kZeroLength ? fit : 0.0f;
+}
+
+void WormBehaviour::spawn(Group& group, const GroupDesc& desc, Random& random,
+                          const StaticGeometry& geometry)
+{
+    const int spawnCount = desc.spawn ? std::max(0, desc.spawn->count) : 0;
+    const int total = static_cast<int>(desc.agents.size()) + spawnCount;
+    allocate(total, requiredCapacity());
+    const float clearance = 0.5f * m_params.width;
+    const float look = lookAhead();
+
+    int w = 0;
+    for (const AgentDesc& agent : desc.agents) {
+        const Vec2 head{static_cast<float>(agent.position.x), static_cast<float>(agent.position.y)};
+        const float heading = wrapAngle(degToRad(static_cast<float>(agent.heading)));
+        // A hand-placed worm whose straight body would pass through geometry starts shorter
+        // and grows to full length as it crawls out.
+        layBody(w++, head, heading, fitLength(geometry, head, heading, m_params.length));
+    }
+    if (desc.spawn) {
+        const Rect& area = desc.spawn->area;
+        for (int k = 0; k < spawnCount; ++k) {
+            // Best of a few seeded tries: the whole body fits behind the head, then room to
+            // crawl ahead (no wall within the look-ahead), then the longest body.
+            Vec2 bestHead;
+            float bestHeading = 0.0f;
+            float bestFit = -1.0f;
+            int bestRank = -1;
+            for (int attempt = 0; attempt < kSpawnAttempts; ++attempt) {
+                const Vec2 p{
+                    random.uniform(static_cast<float>(area.min.x), static_cast<float>(area.max.x)),
+                    random.uniform(static_cast<float>(area.min.y), static_cast<float>(area.max.y))};
+                const float heading = random.uniform(-kPi, kPi);
+                if (geometry.isInsideSolid(p, clearance))
+                    continue;
+                const float fit = fitLength(geometry, p, heading, m_params.length);
+                const bool whole = fit >= m_params.length;
+                const bool roomAhead = !geometry.rayCast(p, p + fromAngle(heading) * look).hit;
+                const int rank = (whole ? 2 : 0) + (roomAhead ? 1 : 0);
+                if (rank > bestRank || (rank == bestRank && fit > bestFit)) {
+                    bestHead = p;
+                    bestHeading = heading;
+                    bestFit = fit;
+                    bestRank = rank;
+                }
+                if (rank == 3)
+                    break;
+            }
+            // No clear place for this head at all: one worm fewer, never a worm in a wall.
+            if (bestFit >= 0.0f)
+                layBody(w++, bestHead, bestHeading, bestFit);
+        }
+    }
+    m_worms = w;
+
+    AgentArrays& a = group.agents;
+    a.resize(0);
+    a.resize(static_cast<std::size_t>(w));
+    for (int j = 0; j < w; ++j) {
+        const std::size_t i = static_cast<std::size_t>(j);
+        const Vec2 head = fixedJoint(j, 0);
+        const Vec2 velocity = fromAngle(m_heading[i]) * m_params.speed;
+        a.px[i] = head.x;
+        a.py[i] = head.y;
+        a.heading[i] = m_heading[i];
+        a.speed[i] = m_params.speed;
+        a.vx[i] = velocity.x;
+        a.vy[i] = velocity.y;
+        a.flags[i] = kAgentAtGoal;
+    }
+}
+
+void WormBehaviour::resetBodies(const Group& group, const StaticGeometry* geometry)
+{
+    // The group's agents were placed by someone else: lay a straight body behind each head.
+    const AgentArrays& a = group.agents;
+    allocate(static_cast<int>(a.size()), requiredCapacity());
+    for (int w = 0; w < m_worms; ++w) {
+        const std::size_t i = static_cast<std::size_t>(w);
+        const Vec2 head{a.px[i], a.py[i]};
+        const float heading = a.heading[i];
+        const float fit =
+            geometry ? fitLength(*geometry, head, heading, m_params.length) : m_params.length;
+        layBody(w, head, heading, fit);
+    }
+}
+
+void WormBehaviour::pushJoint(int w)
+{
+    const std::size_t i = static_cast<std::size_t>(w);
+    if (m_count[i] >= m_capacity)
+        growCapacity();
+    const std::size_t old = slot(w, 0);
+    m_headSlot[i] = m_headSlot[i] == 0 ? m_capacity - 1 : m_headSlot[i] - 1;
+    const std::size_t s = slot(w, 0);
+    m_jointX[s] = m_jointX[old];
+    m_jointY[s] = m_jointY[old];
+    m_segLength[s] = 0.0f;
+    ++m_count[i];
+}
+
+void WormBehaviour::advanceHead(int w, float distance)
+{
+    // The head is placed from the joint behind it, not stepped from where it was: its
+    // rounding never accumulates, so the head segment stays straight to the last bit.
+    if (distance <= 0.0f)
+        return;
+    const std::size_t s = slot(w, 0);
+    const Vec2 behind = fixedJoint(w, 1);
+    const Vec2 head =
+        behind + fromAngle(m_heading[static_cast<std::size_t>(w)]) * (m_segLength[s] + distance);
+    m_jointX[s] = head.x;
+    m_jointY[s] = head.y;
+    // Lengths are always measured from the stored points, so the bookkept body length is
+    // the length of the polyline a reader gets.
+    const float length = shoal::distance(behind, head);
+    m_pathLength[static_cast<std::size_t>(w)] += static_cast<double>(length) - m_segLength[s];
+    m_segLength[s] = length;
+}
+
+void WormBehaviour::trimTail(int w)
+{
+    // m_bodyLength holds the length the body should have now; cut the rest off the tail.
+    const std::size_t i = static_cast<std::size_t>(w);
+    const double wanted = std::max(0.0, m_bodyLength[i]);
+    int& count = m_count[i];
+    double& path = m_pathLength[i];
+    while (count > 2) {
+        const double last = m_segLength[slot(w, count - 2)];
+        if (path - last < wanted)
+            break;
+        path -= last; // the whole last segment is behind the tail: drop its far joint
+        --count;
+    }
+    double last = m_segLength[slot(w, count - 2)];
+    m_tailCut[i] = std::clamp(path - wanted, 0.0, last);
+    const double remaining = last - m_tailCut[i];
+    if (m_tailCut[i] > remaining && remaining >= std::min(0.5, 0.5 * wanted)) {
+        // Re-anchor the far end at the tail once more of the segment is eaten than is left,
+        // so a long straight run never leaves the far end (and with it float precision) far
+        // behind. Never on a short remainder: its direction would be rounded.
+        const Vec2 tail = joint(w, count - 1);
+        const std::size_t far = slot(w, count - 1);
+        m_jointX[far] = tail.x;
+        m_jointY[far] = tail.y;
+        const std::size_t s = slot(w, count - 2);
+        const float length = distance(fixedJoint(w, count - 2), tail);
+        path += static_cast<double>(length) - last;
+        m_segLength[s] = length;
+        last = length;
+        m_tailCut[i] = std::clamp(path - wanted, 0.0, last);
+    }
+    m_bodyLength[i] = path - m_tailCut[i];
+}
+
+void WormBehaviour::setHeadingAtJoint(int w, float heading)
+{
+    // A turn is a joint: the head segment so far stays as it is and a new one starts at the
+    // head. If the head segment is still empty (the head has not moved since the last
+    // joint), that joint is re-aimed instead (see turnBase()).
+    if (m_segLength[slot(w, 0)] > kZeroLength)
+        pushJoint(w);
+    m_heading[static_cast<std::size_t>(w)] = wrapAngle(heading);
+}
+
+float WormBehaviour::limitedTurn(int w, float wanted) const
+{
+    const float base = turnBase(w);
+    return base + clampf(wrapAngle(wanted - base), -m_params.maxTurnAngle, m_params.maxTurnAngle);
+}
+
+float WormBehaviour::lookAhead() const
+{
+    const WormParams& p = m_params;
+    float sine = 0.0f, cosine = 1.0f;
+    sinCos(0.5f * p.maxTurnAngle, sine, cosine); // not libm: same on every machine
+    const float turnRadius = p.minSegmentLength / (2.0f * sine);
+    return 0.5f * p.width + 2.0f * p.minSegmentLength + std::min(turnRadius, kMaxLookAhead);
+}
+
+float WormBehaviour::wallAwareHeading(int w, Vec2 head, float wanted,
+                                      const StaticGeometry& geometry) const
+{
+    // Feelers at joint time, one turning radius and two segments long (the next decision
+    // is a segment away). If the turn the worm is about to make runs into geometry, take
+    // instead the allowed turn whose feeler is clear and closest to the wanted direction,
+    // or, walled in, the hardest turn toward the more open side: the worm bends along walls
+    // and out of corners before it meets them.
+    const WormParams& p = m_params;
+    const float heading = m_heading[static_cast<std::size_t>(w)];
+    const float look = lookAhead();
+    if (!geometry.mayReach(head, look))
+        return wanted;
+    const float candidate =
+        heading + clampf(wrapAngle(wanted - heading), -p.maxTurnAngle, p.maxTurnAngle);
+    const RayHit ahead = geometry.rayCast(head, head + fromAngle(candidate) * look);
+    if (!ahead.hit)
+        return wanted;
+    // The options: five turns across the allowed range, and the wall's own direction (both
+    // ways) where it is within reach, so a worm running beside a wall lines up with it
+    // exactly instead of creeping closer.
+    float options[7];
+    int count = 0;
+    for (int k = -2; k <= 2; ++k)
+        options[count++] = heading + 0.5f * static_cast<float>(k) * p.maxTurnAngle;
+    const float along = angleOf(ahead.normal.perp());
+    for (const float tangent : {along, wrapAngle(along + kPi)})
+        if (std::fabs(wrapAngle(tangent - heading)) <= p.maxTurnAngle)
+            options[count++] = heading + wrapAngle(tangent - heading);
+    // A feeler that misses can still run the head in toward the wall it skims at a
+    // shallow angle: against the wall found ahead, an option is clear only if it keeps
+    // half the width off that wall over the whole look-ahead.
+    const float room = dot(head - ahead.point, ahead.normal) - 0.5f * p.width;
+    float best = candidate;
+    float bestDeviation = 10.0f; // above any |angle|: nothing clear yet
+    float reachRight = 0.0f, reachLeft = 0.0f;
+    for (int k = 0; k < count; ++k) {
+        const Vec2 dir = fromAngle(options[k]);
+        const RayHit hit = geometry.rayCast(head, head + dir * look);
+        // How far the head gets along this option before it is too close to geometry.
+        float reach = hit.hit ? hit.fraction * look : look;
+        const float approach = -dot(dir, ahead.normal);
+        if (approach > 0.0f)
+            reach = std::min(reach, std::max(0.0f, room) / approach);
+        const float deviation = std::fabs(wrapAngle(wanted - options[k]));
+        if (reach >= look && deviation < bestDeviation) {
+            best = options[k];
+            bestDeviation = deviation;
+        }
+        if (k == 0)
+            reachRight = reach;
+        if (k == 4)
+            reachLeft = reach;
+    }
+    if (bestDeviation < 10.0f)
+        return best;
+    // Walled in ahead (a corner, a pocket, a wall met head-on): the furthest feeler would
+    // point into the corner. Turn as hard as allowed toward the side that is more open.
+    const float turnLeft = reachLeft != reachRight
+                               ? (reachLeft > reachRight ? 1.0f : -1.0f)
+                               : (wrapAngle(wanted - heading) >= 0.0f ? 1.0f : -1.0f);
+    return heading + turnLeft * p.maxTurnAngle;
+}
+
+float WormBehaviour::turnBase(int w) const
+{
+    const std::size_t i = static_cast<std::size_t>(w);
+    if (m_segLength[slot(w, 0)] > kZeroLength || m_count[i] < 3)
+        return m_heading[i];
+    return angleOf(segmentDirection(w, 1, fromAngle(m_heading[i])));
+}
+
+Vec2 WormBehaviour::advance(float heading, Vec2 from, float length, const StaticGeometry* geometry,
+                            bool* blocked, RayHit* surface) const
+{
+    // Along the heading only, and through the geometry's stop test: every leg of the head's
+    // path is a straight, checked motion, so the body (the path) never crosses a wall.
+    const float clearance = 0.5f * m_params.width;
+    const Vec2 dir = fromAngle(heading);
+    const Vec2 to = from + dir * length;
+    *blocked = false;
+    if (surface)
+        *surface = RayHit{};
+    if (!geometry || length <= 0.0f)
+        return to;
+    Vec2 next = geometry->constrainMove(from, to, clearance, WallResponse::Stop, blocked);
+    if (!*blocked)
+        return next;
+    // constrainMove keeps the clearance along the motion, which on a slant is less than
+    // half the width square to the surface: shorten the move so the ribbon stays off it.
+    const RayHit hit = geometry->rayCast(from, to + dir * clearance);
+    if (surface)
+        *surface = hit;
+    const float approach = -dot(dir, hit.normal);
+    if (hit.hit && approach > 1e-6f) {
+        const float gap = dot(from - hit.point, hit.normal) - clearance;
+        next = from + dir * clampf(gap / approach, 0.0f, distance(from, next));
+    }
+    // A crumb of motion against the wall (rounding) would leave a crumb of a head
+    // segment, and the next bend would make a joint on it each step: stay put instead.
+    return distance(from, next) < kMinLeg ? from : next;
+}
+
+void WormBehaviour::plan(Group& group, const StepContext& ctx)
+{
+    if (static_cast<int>(group.agents.size()) != m_worms)
+        resetBodies(group, ctx.geometry);
+    for (int w = 0; w < m_worms; ++w) {
+        if (group.playerLed && w == 0)
+            continue;
+        stepWorm(group, w, ctx);
+    }
+}
+
+void WormBehaviour::stepWorm(Group& group, int w, const StepContext& ctx)
+{
+    const WormParams& p = m_params;
+    const std::size_t i = static_cast<std::size_t>(w);
+    const StaticGeometry* geometry = ctx.geometry;
+    const bool slide = p.response() == WallResponse::Slide;
+    const Vec2 head = fixedJoint(w, 0);
+
+    // Steering: the pointer while it is held, then the last pressed point until reached.
+    if (ctx.pointer.pressed) {
+        m_targetX[i] = ctx.pointer.position.x;
+        m_targetY[i] = ctx.pointer.position.y;
+        m_hasTarget[i] = 1;
+    }
+    float wanted = m_heading[i];
+    float goalDistance = 0.0f;
+    bool atGoal = true;
+    if (m_hasTarget[i]) {
+        const Vec2 toTarget = target(w) - head;
+        goalDistance = toTarget.length();
+        atGoal = goalDistance <= p.arriveDistance;
+        if (atGoal && !ctx.pointer.pressed)
+            m_hasTarget[i] = 0;
+        else if (goalDistance > kZeroLength)
+            wanted = angleOf(toTarget);
+    } else if (p.wanderTurn > 0.0f) {
+        const std::uint64_t id =
+            (static_cast<std::uint64_t>(group.index) << 32) | static_cast<std::uint64_t>(w);
+        wanted = m_heading[i] + p.wanderTurn * signedNoise(ctx.seed, ctx.step, id);
+    }
+
+    // Turns happen only at joints: once the head segment has reached minSegmentLength.
+    if (m_segLength[slot(w, 0)] >= p.minSegmentLength) {
+        if (slide && geometry)
+            wanted = wallAwareHeading(w, head, wanted, *geometry);
+        if (std::fabs(wrapAngle(wanted - m_heading[i])) > kTurnEpsilon)
+            setHeadingAtJoint(w, limitedTurn(w, wanted));
+    }
+
+    const float stepLength = p.speed * ctx.dt;
+    bool blocked = false;
+    RayHit surface;
+    float moved =
+        distance(head, advance(m_heading[i], head, stepLength, geometry, &blocked, &surface));
+    advanceHead(w, moved);
+    const bool anyBlocked = blocked;
+    if (blocked && surface.hit && stepLength - moved > kZeroLength) {
+        // The wall shortened the move. The head bends where it stopped, and the rest of
+        // the step goes along the new heading, so the body is still exactly the path.
+        const Vec2 at = fixedJoint(w, 0);
+        const float rest = stepLength - moved;
+        const float base = turnBase(w);
+        float bendTo = base;
+        bool bend = false;
+        if (slide) {
+            // Glide along the tangent nearest the direction the bend is measured from. It
+            // is within 90 degrees of it; sharper than maxTurnAngle only when the worm met
+            // the wall steeper than the look-ahead could prevent.
+            const Vec2 from = fromAngle(base);
+            Vec2 along = from - surface.normal * dot(from, surface.normal);
+            if (along.lengthSquared() < 1e-6f) {
+                along = surface.normal.perp();
+                if (dot(along, fromAngle(wanted)) < 0.0f)
+                    along = -along;
+            }
+            bendTo = angleOf(along);
+            bend = true;
+            // In a corner that way is walled too: glide the other way.
+            bool blockedThere = false;
+            if (distance(at, advance(bendTo, at, rest, geometry, &blockedThere, nullptr)) < kMinLeg)
+                bendTo = angleOf(-along);
+        } else if (m_hasTarget[i]) {
+            // Stop: a bend toward the target, within maxTurnAngle, and only one that leads
+            // along or away from the wall: a worm pressing on the wall stays halted
+            // rather than growing a joint every step.
+            bendTo = limitedTurn(w, wanted);
+            bend = dot(fromAngle(bendTo), surface.normal) >= 0.0f;
+        }
+        if (bend && std::fabs(wrapAngle(bendTo - m_heading[i])) > kTurnEpsilon) {
+            bool blockedAgain = false;
+            const float leg =
+                distance(at, advance(bendTo, at, rest, geometry, &blockedAgain, nullptr));
+            if (leg >= kMinLeg) {
+                setHeadingAtJoint(w, bendTo);
+                advanceHead(w, leg);
+                moved += leg;
+            }
+        }
+    }
+    const Vec2 next = fixedJoint(w, 0);
+    m_bodyLength[i] = std::min(static_cast<double>(length(w)), m_bodyLength[i] + moved);
+    trimTail(w);
+
+    if (ctx.pickups && p.eatRadius > 0.0f) {
+        const float reach2 = p.eatRadius * p.eatRadius;
+        for (PickupState& coin : *ctx.pickups) {
+            if (coin.kind != PickupKind::Coin || coin.taken ||
+                distanceSquared(coin.position, next) > reach2)
+                continue;
+            coin.taken = true;
+            m_grown[i] += p.growthPerCoin; // the tail waits (trimTail) until it has grown in
+        }
+    }
+
+    AgentArrays& a = group.agents;
+    const Vec2 velocity = (next - head) / ctx.dt;
+    a.nx[i] = next.x;
+    a.ny[i] = next.y;
+    a.nvx[i] = velocity.x;
+    a.nvy[i] = velocity.y;
+    a.nheading[i] = m_heading[i];
+    a.nspeed[i] = moved / ctx.dt;
+    std::uint8_t flags = a.flags[i] & static_cast<std::uint8_t>(~(kAgentBlocked | kAgentAtGoal));
+    if (anyBlocked)
+        flags |= kAgentBlocked;
+    if (atGoal)
+        flags |= kAgentAtGoal;
+    a.flags[i] = flags;
+    a.goalDistance[i] = goalDistance;
+}
+
+void WormBehaviour::outline(int worm, std::vector<Vec2>& left, std::vector<Vec2>& right) const
+{
+    const int n = jointCount(worm);
+    left.resize(static_cast<std::size_t>(n));
+    right.resize(static_cast<std::size_t>(n));
+    const float half = 0.5f * m_params.width;
+    const Vec2 headingDir = fromAngle(m_heading[static_cast<std::size_t>(worm)]);
+    auto at = [](std::vector<Vec2>& v, int k) -> Vec2& { return v[static_cast<std::size_t>(k)]; };
+
+    // Head end, square across the head segment (an empty head segment points along the heading).
+    Vec2 ahead = segmentDirection(worm, 0, headingDir);
+    const Vec2 head = joint(worm, 0);
+    at(left, 0) = head + ahead.perp() * half;
+    at(right, 0) = head - ahead.perp() * half;
+    for (int k = 1; k < n - 1; ++k) {
+        // The offset edges of the segment ahead and the one behind meet at their
+        // intersection (the seed's line-intersection join), in closed form:
+        // P + half (n_ahead + n_behind) / (1 + cos turn). It lies on both offset lines, so
+        // the ribbon has no gap and no overlap; for turns up to 90 degrees 1 + cos >= 1.
+        const Vec2 behind = segmentDirection(worm, k, ahead);
+        const float denominator = std::max(1.0f + dot(ahead, behind), kMinMitreDenominator);
+        const Vec2 mitre = (ahead.perp() + behind.perp()) * (half / denominator);
+        const Vec2 p = joint(worm, k);
+        at(left, k) = p + mitre;
+        at(right, k) = p - mitre;
+        ahead = behind;
+    }
+    const Vec2 tail = joint(worm, n - 1);
+    at(left, n - 1) = tail + ahead.perp() * half;
+    at(right, n - 1) = tail - ahead.perp() * half;
+
+    // A segment shorter than its mitres (only where a wall forced joints closer than
+    // minSegmentLength) would fold its inner edge: collapse that edge to its midpoint.
+    for (int k = 1; k + 2 < n; ++k) {
+        const Vec2 dir = segmentDirection(worm, k, headingDir);
+        for (std::vector<Vec2>* side : {&left, &right}) {
+            Vec2& front = at(*side, k);
+            Vec2& back = at(*side, k + 1);
+            if (dot(front - back, dir) < 0.0f)
+                front = back = (front + back) * 0.5f;
+        }
+    }
+    // The head and tail segments start and end empty: while one is shorter than the mitre
+    // at its inner side, its square end is pulled onto the mitre point (a triangle, not a
+    // folded quad).
+    if (n >= 3) {
+        const Vec2 headDir = segmentDirection(worm, 0, headingDir);
+        const Vec2 tailDir = segmentDirection(worm, n - 2, headingDir);
+        for (std::vector<Vec2>* side : {&left, &right}) {
+            if (dot(at(*side, 0) - at(*side, 1), headDir) < 0.0f)
+                at(*side, 0) = at(*side, 1);
+            if (dot(at(*side, n - 2) - at(*side, n - 1), tailDir) < 0.0f)
+                at(*side, n - 1) = at(*side, n - 2);
+        }
+    }
+}
+
+void WormBehaviour::hashState(std::uint64_t& h) const
+{
+    for (int w = 0; w < m_worms; ++w) {
+        const std::size_t i = static_cast<std::size_t>(w);
+        hashValue(h, m_count[i]);
+        for (int k = 0; k < m_count[i]; ++k) {
+            const std::size_t s = slot(w, k);
+            hashValue(h, m_jointX[s]);
+            hashValue(h, m_jointY[s]);
+            hashValue(h, m_segLength[s]);
+        }
+        hashValue(h, m_tailCut[i]);
+        hashValue(h, m_bodyLength[i]);
+        hashValue(h, m_heading[i]);
+        hashValue(h, m_grown[i]);
+        hashValue(h, m_targetX[i]);
+        hashValue(h, m_targetY[i]);
+        hashValue(h, m_hasTarget[i]);
+    }
+}
+
+std::size_t WormBehaviour::memoryBytes() const
+{
+    return (m_jointX.capacity() + m_jointY.capacity() + m_segLength.capacity() +
+            m_heading.capacity() + m_grown.capacity() + m_targetX.capacity() +
+            m_targetY.capacity()) *
+               sizeof(float) +
+           (m_headSlot.capacity() + m_count.capacity()) * sizeof(int) +
+           (m_pathLength.capacity() + m_tailCut.capacity() + m_bodyLength.capacity()) *
+               sizeof(double) +
+           m_hasTarget.capacity();
+}
+
+} // namespace shoal

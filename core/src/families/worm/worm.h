@@ -1,0 +1,152 @@
+#pragma once
+/// Worm (seed 002). Each agent is one worm's head; the body is the exact path the head took,
+/// kept as a polyline of joints in a ring per worm. The head crawls at `speed`; the head
+/// segment grows while the tail segment shrinks by as much, so the length stays constant
+/// unless the worm eats. Turns happen only at joints: once the head segment is
+/// minSegmentLength long and the wanted direction differs, a new joint is made and the new
+/// head segment turns by at most maxTurnAngle (a sharper turn takes transition segments, one
+/// per minSegmentLength). The body is drawn as a ribbon of `width` with mitred joints: the
+/// offset edges of neighbouring segments meet at their intersection.
+///
+/// Steering: while the pointer is held every worm heads for it; after release each worm keeps
+/// the last pressed point until its head is within arriveDistance, then wanders.
+/// Walls: the head moves leg by leg through StaticGeometry::constrainMove's stop test, so the
+/// path, and with it the body, never crosses geometry (see the wallResponse tooltip).
+///
+/// Fixes to the seed: the turn is re-aimed at the target at every joint instead of replaying
+/// a remembered angle, so a moving pointer is followed; the line-intersection join is computed
+/// in closed form, which has no zero denominator at a straight joint; minSegmentLength >=
+/// width x tan(maxTurnAngle / 2) is enforced so two mitres never fold a segment; the head
+/// stays on the centre line (no corner docking, hence no jerk when turning).
+
+#include "world/behaviour.h"
+#include "scene/paramtable.h"
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace shoal {
+
+/// A worm group's parameters in runtime units (meaning, ranges: wormParamSpecs()).
+struct WormParams
+{
+    float speed = 2.5f;              ///< m/s
+    float length = 6.0f;             ///< m, body length at spawn (plus growth eaten)
+    float width = 0.6f;              ///< m, ribbon width
+    float minSegmentLength = 0.5f;   ///< m, head segment length before the next turn
+    float maxTurnAngle = 0.5235988f; ///< rad per joint (authored in deg, 1..90)
+    float growthPerCoin = 0.0f;      ///< m
+    float eatRadius = 0.5f;          ///< m
+    float wallResponse = 1.0f;       ///< choice index: 0 stop, 1 slide
+    float wanderTurn = 0.2617994f;   ///< rad per joint when there is no target (authored in deg)
+    float arriveDistance = 1.0f;     ///< m
+
+    WallResponse response() const
+    {
+        return wallResponse < 0.5f ? WallResponse::Stop : WallResponse::Slide;
+    }
+};
+
+const std::vector<ParamSpec>& wormParamSpecs();
+WormParams wormParams(const ParamValues& values);
+/// minSegmentLength >= width x tan(maxTurnAngle / 2): below that, the inner mitres of two
+/// joints overlap on one segment and the ribbon folds over itself.
+std::optional<Error> checkWormRelations(const ParamValues& values);
+
+/// Runs one group of worms: keeps their bodies (a ring of joints each) and steers their heads.
+class WormBehaviour final : public Behaviour
+{
+public:
+    void setParams(const ParamValues& values) override;
+    void spawn(Group& group, const GroupDesc& desc, Random& random,
+               const StaticGeometry& geometry) override;
+    void plan(Group& group, const StepContext& ctx) override;
+    float queryRadius() const override { return m_params.width; }
+    float bodyRadius() const override { return 0.5f * m_params.width; }
+    float keepDistance() const override { return m_params.width; }
+    std::size_t memoryBytes() const override;
+    void hashState(std::uint64_t& h) const override;
+    const WormParams& params() const { return m_params; }
+
+    // Read access for the editor and tests. `worm` is the agent index in the group.
+    int wormCount() const { return m_worms; }
+    /// Points of the body polyline, head first, tail last (at least 2).
+    int jointCount(int worm) const { return m_count[static_cast<std::size_t>(worm)]; }
+    Vec2 joint(int worm, int k) const;
+    /// The whole polyline, head first (`out` is reused).
+    void joints(int worm, std::vector<Vec2>& out) const;
+    /// Where the worm is heading: the pointer while held, then the last pressed position
+    /// until the head reaches it.
+    bool hasTarget(int worm) const { return m_hasTarget[static_cast<std::size_t>(worm)] != 0; }
+    Vec2 target(int worm) const;
+    /// Length the body has (or grows to): `length` plus what it has eaten, m.
+    float length(int worm) const;
+    /// Length of the polyline now, m (below length() while a meal is still growing in).
+    double bodyLength(int worm) const { return m_bodyLength[static_cast<std::size_t>(worm)]; }
+    /// The mitred ribbon: left and right edge points, one per polyline point (head first).
+    /// Consecutive segments' offset edges meet at one point, so there is no gap or overlap
+    /// at any joint; at the head and tail the edge ends square across.
+    void outline(int worm, std::vector<Vec2>& left, std::vector<Vec2>& right) const;
+
+private:
+    void allocate(int worms, int capacity);
+    void growCapacity();
+    int requiredCapacity() const;
+    std::size_t slot(int w, int k) const
+    {
+        int s = m_headSlot[static_cast<std::size_t>(w)] + k;
+        if (s >= m_capacity)
+            s -= m_capacity;
+        return static_cast<std::size_t>(w) * static_cast<std::size_t>(m_capacity) +
+               static_cast<std::size_t>(s);
+    }
+    Vec2 fixedJoint(int w, int k) const
+    {
+        const std::size_t s = slot(w, k);
+        return {m_jointX[s], m_jointY[s]};
+    }
+    /// Direction of segment k (joint k+1 -> joint k, toward the head); `fallback` if empty.
+    Vec2 segmentDirection(int w, int k, Vec2 fallback) const;
+    float fitLength(const StaticGeometry& geometry, Vec2 head, float heading, float wanted) const;
+    void layBody(int w, Vec2 head, float heading, float bodyLength);
+    void resetBodies(const Group& group, const StaticGeometry* geometry);
+    void pushJoint(int w);
+    /// Moves the head `distance` m further along its heading.
+    void advanceHead(int w, float distance);
+    void trimTail(int w);
+    /// Starts a new head segment along `heading` (or re-aims an empty one).
+    void setHeadingAtJoint(int w, float heading);
+    /// `wanted`, limited to maxTurnAngle from turnBase().
+    float limitedTurn(int w, float wanted) const;
+    /// Feeler length: half the width, two segments and a turning radius (capped), m.
+    float lookAhead() const;
+    float wallAwareHeading(int w, Vec2 head, float wanted, const StaticGeometry& geometry) const;
+    /// The heading a turn is measured from: the head segment's, or the segment behind an
+    /// empty head segment (then the turn re-aims that joint).
+    float turnBase(int w) const;
+    Vec2 advance(float heading, Vec2 from, float length, const StaticGeometry* geometry,
+                 bool* blocked, RayHit* surface) const;
+    void stepWorm(Group& group, int w, const StepContext& ctx);
+
+    WormParams m_params;
+    int m_worms = 0;
+    int m_capacity = 0; ///< joint slots per worm (ring buffer)
+
+    // Per joint slot, worms x capacity. Joints never move once made, except the head.
+    std::vector<float> m_jointX, m_jointY;
+    std::vector<float> m_segLength; ///< full length of the segment from this joint toward the tail
+
+    // Per worm.
+    std::vector<int> m_headSlot; ///< ring index of the head joint
+    std::vector<int> m_count; ///< joints in the ring, head and the tail segment's far end included
+    std::vector<double> m_pathLength; ///< sum of m_segLength over the worm's segments
+    std::vector<double> m_tailCut;    ///< length already eaten off the last segment's far end
+    std::vector<double> m_bodyLength; ///< polyline length = m_pathLength - m_tailCut
+    std::vector<float> m_heading;     ///< rad, direction of the head segment
+    std::vector<float> m_grown;       ///< m gained from coins
+    std::vector<float> m_targetX, m_targetY;
+    std::vector<std::uint8_t> m_hasTarget;
+};
+
+} // namespace shoal

@@ -1,0 +1,468 @@
+#include "geometry/staticgeometry.h"
+#include "math/fastmath.h"
+
+#include <box2d/box2d.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace shoal {
+
+namespace {
+
+// Long edges get split so each Box2D proxy has a tight box: a 100 m bounds wall would
+// otherwise sit in the broad-phase of every ray cast along it.
+constexpr float kMaxEdgeLength = 4.0f;
+// Box2D's convex polygons hold at most this many vertices.
+constexpr int kMaxPolygonVertices = b2_maxPolygonVertices;
+// Rays whose box covers more bucket cells than this use Box2D's broad-phase instead.
+constexpr float kMaxRayCells = 96.0f;
+
+b2Vec2 toB2(Vec2 v) { return {v.x, v.y}; }
+Vec2 fromB2(const b2Vec2& v) { return {v.x, v.y}; }
+Vec2 toVec(const Point2& p) { return {static_cast<float>(p.x), static_cast<float>(p.y)}; }
+
+/// Closest-hit callback (the Box2D testbed's pattern: clip the ray to each hit).
+class ClosestHit final : public b2RayCastCallback
+{
+public:
+    float ReportFixture(b2Fixture*, const b2Vec2& point, const b2Vec2& normal,
+                        float fraction) override
+    {
+        hit.hit = true;
+        hit.point = fromB2(point);
+        hit.normal = fromB2(normal);
+        hit.fraction = fraction;
+        return fraction;
+    }
+    RayHit hit;
+};
+
+bool isConvex(const std::vector<Vec2>& pts)
+{
+    const std::size_t n = pts.size();
+    if (n < 3)
+        return false;
+    int sign = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const Vec2 a = pts[i], b = pts[(i + 1) % n], c = pts[(i + 2) % n];
+        const float z = cross(b - a, c - b);
+        if (std::fabs(z) < 1e-7f)
+            continue;
+        const int s = z > 0 ? 1 : -1;
+        if (sign == 0)
+            sign = s;
+        else if (s != sign)
+            return false;
+    }
+    return sign != 0;
+}
+
+float distanceToSegment(Vec2 p, Vec2 a, Vec2 b)
+{
+    const Vec2 ab = b - a;
+    const float len2 = ab.lengthSquared();
+    const float t = len2 > 0 ? clamp01(dot(p - a, ab) / len2) : 0.0f;
+    return distance(p, a + ab * t);
+}
+
+bool pointInPolygon(Vec2 p, const std::vector<Vec2>& poly)
+{
+    bool inside = false;
+    for (std::size_t i = 0, j = poly.size() - 1; i < poly.size(); j = i++) {
+        const Vec2 a = poly[i], b = poly[j];
+        if ((a.y > p.y) != (b.y > p.y) && p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x)
+            inside = !inside;
+    }
+    return inside;
+}
+
+} // namespace
+
+StaticGeometry::StaticGeometry(const SceneDesc& scene)
+    : m_world(std::make_unique<b2World>(b2Vec2(0.0f, 0.0f)))
+{
+    m_boundsMin = toVec(scene.bounds.min);
+    m_boundsMax = toVec(scene.bounds.max);
+
+    // The bounds are a closed wall like any other: nothing leaves the level.
+    addEdgeChain({m_boundsMin, {m_boundsMax.x, m_boundsMin.y}, m_boundsMax, {m_boundsMin.x, m_boundsMax.y}},
+                 true);
+    for (const WallDesc& wall : scene.walls) {
+        std::vector<Vec2> pts;
+        for (const Point2& p : wall.points)
+            pts.push_back(toVec(p));
+        addEdgeChain(pts, wall.closed);
+    }
+    for (const ObstacleDesc& obstacle : scene.obstacles) {
+        if (obstacle.shape == ObstacleShape::Circle) {
+            const Circle circle{toVec(obstacle.center), static_cast<float>(obstacle.radius)};
+            m_circles.push_back(circle);
+            b2BodyDef def;
+            b2Body* body = m_world->CreateBody(&def);
+            b2CircleShape shape;
+            shape.m_p = toB2(circle.center);
+            shape.m_radius = circle.radius;
+            body->CreateFixture(&shape, 0.0f);
+            ++m_fixtures;
+            continue;
+        }
+        std::vector<Vec2> pts;
+        for (const Point2& p : obstacle.points)
+            pts.push_back(toVec(p));
+        m_solidPolygons.push_back(pts);
+        if (isConvex(pts) && static_cast<int>(pts.size()) <= kMaxPolygonVertices) {
+            // A solid convex shape: rays from outside hit it; its edges also go into the
+            // exact crossing list.
+            b2BodyDef def;
+            b2Body* body = m_world->CreateBody(&def);
+            b2PolygonShape shape;
+            std::vector<b2Vec2> verts;
+            for (Vec2 v : pts)
+                verts.push_back(toB2(v));
+            shape.Set(verts.data(), static_cast<int>(verts.size()));
+            body->CreateFixture(&shape, 0.0f);
+            ++m_fixtures;
+            for (std::size_t i = 0; i < pts.size(); ++i)
+                m_segments.push_back({pts[i], pts[(i + 1) % pts.size()]});
+            continue;
+        }
+        // Concave (or too many vertices): its outline as two-sided edges.
+        addEdgeChain(pts, true);
+    }
+    buildClearanceGrid();
+    buildEdgeBuckets();
+    buildFixtureBuckets();
+}
+
+void StaticGeometry::buildFixtureBuckets()
+{
+    for (const b2Body* body = m_world->GetBodyList(); body; body = body->GetNext())
+        for (const b2Fixture* fixture = body->GetFixtureList(); fixture; fixture = fixture->GetNext())
+            m_fixtureList.push_back(fixture);
+    const std::size_t cells = static_cast<std::size_t>(m_cols) * m_rows;
+    std::vector<b2AABB> boxes(m_fixtureList.size());
+    for (std::size_t f = 0; f < m_fixtureList.size(); ++f)
+        m_fixtureList[f]->GetShape()->ComputeAABB(&boxes[f], m_fixtureList[f]->GetBody()->GetTransform(), 0);
+    auto cellRange = [&](const b2AABB& box, int& x0, int& y0, int& x1, int& y1) {
+        x0 = std::max(0, static_cast<int>(std::floor((box.lowerBound.x - m_boundsMin.x) * m_invCell)));
+        y0 = std::max(0, static_cast<int>(std::floor((box.lowerBound.y - m_boundsMin.y) * m_invCell)));
+        x1 = std::min(m_cols - 1, static_cast<int>(std::floor((box.upperBound.x - m_boundsMin.x) * m_invCell)));
+        y1 = std::min(m_rows - 1, static_cast<int>(std::floor((box.upperBound.y - m_boundsMin.y) * m_invCell)));
+    };
+    m_fixtureStart.assign(cells + 1, 0u);
+    int x0, y0, x1, y1;
+    for (const b2AABB& box : boxes) {
+        cellRange(box, x0, y0, x1, y1);
+        for (int y = y0; y <= y1; ++y)
+            for (int x = x0; x <= x1; ++x)
+                ++m_fixtureStart[static_cast<std::size_t>(y) * m_cols + x + 1];
+    }
+    for (std::size_t c = 0; c < cells; ++c)
+        m_fixtureStart[c + 1] += m_fixtureStart[c];
+    m_fixtureItems.assign(m_fixtureStart[cells], 0u);
+    std::vector<std::uint32_t> cursor(m_fixtureStart.begin(), m_fixtureStart.end() - 1);
+    for (std::size_t f = 0; f < boxes.size(); ++f) {
+        cellRange(boxes[f], x0, y0, x1, y1);
+        for (int y = y0; y <= y1; ++y)
+            for (int x = x0; x <= x1; ++x)
+                m_fixtureItems[cursor[static_cast<std::size_t>(y) * m_cols + x]++] = static_cast<std::uint32_t>(f);
+    }
+    m_fixtureStamp.assign(m_fixtureList.size(), 0u);
+}
+
+StaticGeometry::~StaticGeometry() = default;
+
+void StaticGeometry::addEdgeChain(const std::vector<Vec2>& points, bool closed)
+{
+    if (points.size() < 2)
+        return;
+    b2BodyDef def;
+    b2Body* body = m_world->CreateBody(&def);
+    const std::size_t edges = closed ? points.size() : points.size() - 1;
+    for (std::size_t i = 0; i < edges; ++i) {
+        const Vec2 a = points[i];
+        const Vec2 b = points[(i + 1) % points.size()];
+        m_segments.push_back({a, b});
+        const float len = distance(a, b);
+        if (len < 1e-6f)
+            continue;
+        const int pieces = std::max(1, static_cast<int>(std::ceil(len / kMaxEdgeLength)));
+        for (int k = 0; k < pieces; ++k) {
+            // Two-sided edges (not a chain's one-sided children): walls block from both sides.
+            b2EdgeShape edge;
+            const Vec2 p0 = a + (b - a) * (static_cast<float>(k) / pieces);
+            const Vec2 p1 = a + (b - a) * (static_cast<float>(k + 1) / pieces);
+            edge.SetTwoSided(toB2(p0), toB2(p1));
+            body->CreateFixture(&edge, 0.0f);
+            ++m_fixtures;
+        }
+    }
+}
+
+void StaticGeometry::buildClearanceGrid()
+{
+    const Vec2 size = m_boundsMax - m_boundsMin;
+    m_cell = 1.0f;
+    // Keep the grid within a few million cells on huge levels.
+    while ((size.x / m_cell + 1.0f) * (size.y / m_cell + 1.0f) > 4.0e6f)
+        m_cell *= 2.0f;
+    m_cols = static_cast<int>(size.x / m_cell) + 1;
+    m_rows = static_cast<int>(size.y / m_cell) + 1;
+    m_invCell = 1.0f / m_cell;
+    m_colsF = static_cast<float>(m_cols);
+    m_rowsF = static_cast<float>(m_rows);
+    m_clearance.assign(static_cast<std::size_t>(m_cols) * m_rows, kMaxClearance);
+
+    const float halfDiagonal = m_cell * 0.70710678f;
+    auto visit = [&](Vec2 lo, Vec2 hi, auto&& distanceAt) {
+        const int x0 = std::max(0, static_cast<int>(std::floor((lo.x - kMaxClearance - m_boundsMin.x) / m_cell)));
+        const int y0 = std::max(0, static_cast<int>(std::floor((lo.y - kMaxClearance - m_boundsMin.y) / m_cell)));
+        const int x1 = std::min(m_cols - 1, static_cast<int>(std::floor((hi.x + kMaxClearance - m_boundsMin.x) / m_cell)));
+        const int y1 = std::min(m_rows - 1, static_cast<int>(std::floor((hi.y + kMaxClearance - m_boundsMin.y) / m_cell)));
+        for (int y = y0; y <= y1; ++y)
+            for (int x = x0; x <= x1; ++x) {
+                const Vec2 centre = m_boundsMin + Vec2((x + 0.5f) * m_cell, (y + 0.5f) * m_cell);
+                // A lower bound for every point of the cell: centre distance minus half diagonal.
+                const float d = std::max(0.0f, distanceAt(centre) - halfDiagonal);
+                float& slot = m_clearance[static_cast<std::size_t>(y) * m_cols + x];
+                slot = std::min(slot, d);
+            }
+    };
+    for (const Segment& s : m_segments) {
+        const Vec2 lo{std::min(s.a.x, s.b.x), std::min(s.a.y, s.b.y)};
+        const Vec2 hi{std::max(s.a.x, s.b.x), std::max(s.a.y, s.b.y)};
+        visit(lo, hi, [&](Vec2 c) { return distanceToSegment(c, s.a, s.b); });
+    }
+    for (const Circle& c : m_circles) {
+        const Vec2 r{c.radius, c.radius};
+        visit(c.center - r, c.center + r,
+              [&](Vec2 p) { return std::fabs(distance(p, c.center) - c.radius); });
+    }
+}
+
+void StaticGeometry::buildEdgeBuckets()
+{
+    const std::size_t cells = static_cast<std::size_t>(m_cols) * m_rows;
+    m_bucketStart.assign(cells + 1, 0u);
+    // Two passes (count, then fill) over the cells each item's box touches.
+    auto forCells = [&](Vec2 lo, Vec2 hi, auto&& f) {
+        const int x0 = std::max(0, static_cast<int>(std::floor((lo.x - m_boundsMin.x) / m_cell)) - 1);
+        const int y0 = std::max(0, static_cast<int>(std::floor((lo.y - m_boundsMin.y) / m_cell)) - 1);
+        const int x1 = std::min(m_cols - 1, static_cast<int>(std::floor((hi.x - m_boundsMin.x) / m_cell)) + 1);
+        const int y1 = std::min(m_rows - 1, static_cast<int>(std::floor((hi.y - m_boundsMin.y) / m_cell)) + 1);
+        for (int y = y0; y <= y1; ++y)
+            for (int x = x0; x <= x1; ++x)
+                f(static_cast<std::size_t>(y) * m_cols + x);
+    };
+    auto boxOfSegment = [](const Segment& s, Vec2& lo, Vec2& hi) {
+        lo = {std::min(s.a.x, s.b.x), std::min(s.a.y, s.b.y)};
+        hi = {std::max(s.a.x, s.b.x), std::max(s.a.y, s.b.y)};
+    };
+    Vec2 lo, hi;
+    for (const Segment& s : m_segments) {
+        boxOfSegment(s, lo, hi);
+        forCells(lo, hi, [&](std::size_t c) { ++m_bucketStart[c + 1]; });
+    }
+    for (const Circle& c : m_circles)
+        forCells(c.center - Vec2(c.radius, c.radius), c.center + Vec2(c.radius, c.radius),
+                 [&](std::size_t cell) { ++m_bucketStart[cell + 1]; });
+    for (std::size_t c = 0; c < cells; ++c)
+        m_bucketStart[c + 1] += m_bucketStart[c];
+    m_bucketItems.assign(m_bucketStart[cells], 0);
+    std::vector<std::uint32_t> cursor(m_bucketStart.begin(), m_bucketStart.end() - 1);
+    for (std::size_t i = 0; i < m_segments.size(); ++i) {
+        boxOfSegment(m_segments[i], lo, hi);
+        forCells(lo, hi, [&](std::size_t c) { m_bucketItems[cursor[c]++] = static_cast<std::int32_t>(i); });
+    }
+    for (std::size_t i = 0; i < m_circles.size(); ++i) {
+        const Circle& c = m_circles[i];
+        forCells(c.center - Vec2(c.radius, c.radius), c.center + Vec2(c.radius, c.radius),
+                 [&](std::size_t cell) { m_bucketItems[cursor[cell]++] = ~static_cast<std::int32_t>(i); });
+    }
+}
+
+RayHit StaticGeometry::rayCast(Vec2 from, Vec2 to) const
+{
+    ++m_rayCasts;
+    if (distanceSquared(from, to) < 1e-12f)
+        return {};
+    const float fx0 = (std::min(from.x, to.x) - m_boundsMin.x) * m_invCell;
+    const float fy0 = (std::min(from.y, to.y) - m_boundsMin.y) * m_invCell;
+    const float fx1 = (std::max(from.x, to.x) - m_boundsMin.x) * m_invCell;
+    const float fy1 = (std::max(from.y, to.y) - m_boundsMin.y) * m_invCell;
+    const bool inside = fx0 >= 0.0f && fy0 >= 0.0f && fx1 < m_colsF && fy1 < m_rowsF;
+    if (!inside || (fx1 - fx0 + 2.0f) * (fy1 - fy0 + 2.0f) > kMaxRayCells)
+        return rayCastThroughWorld(from, to); // long rays, or rays leaving the level
+    if (++m_stamp == 0) {
+        std::fill(m_fixtureStamp.begin(), m_fixtureStamp.end(), 0u);
+        m_stamp = 1;
+    }
+    b2RayCastInput input;
+    input.p1 = toB2(from);
+    input.p2 = toB2(to);
+    input.maxFraction = 1.0f;
+    RayHit best;
+    const int x0 = static_cast<int>(fx0), y0 = static_cast<int>(fy0);
+    const int x1 = static_cast<int>(fx1), y1 = static_cast<int>(fy1);
+    for (int y = y0; y <= y1; ++y)
+        for (int x = x0; x <= x1; ++x) {
+            const std::size_t c = static_cast<std::size_t>(y) * m_cols + x;
+            for (std::uint32_t k = m_fixtureStart[c]; k < m_fixtureStart[c + 1]; ++k) {
+                const std::uint32_t f = m_fixtureItems[k];
+                if (m_fixtureStamp[f] == m_stamp)
+                    continue;
+                m_fixtureStamp[f] = m_stamp;
+                b2RayCastOutput output;
+                if (m_fixtureList[f]->RayCast(&output, input, 0) && output.fraction < input.maxFraction) {
+                    // Clip the ray to this hit: later fixtures must be nearer to count.
+                    input.maxFraction = output.fraction;
+                    best.hit = true;
+                    best.fraction = output.fraction;
+                    best.normal = fromB2(output.normal);
+                }
+            }
+        }
+    if (best.hit)
+        best.point = from + (to - from) * best.fraction;
+    return best;
+}
+
+RayHit StaticGeometry::rayCastThroughWorld(Vec2 from, Vec2 to) const
+{
+    if (distanceSquared(from, to) < 1e-12f)
+        return {};
+    ClosestHit callback;
+    m_world->RayCast(&callback, toB2(from), toB2(to));
+    return callback.hit;
+}
+
+Vec2 StaticGeometry::constrainMoveNearGeometry(Vec2 from, Vec2 to, float clearanceWanted,
+                                               WallResponse response, bool* blocked) const
+{
+    if (blocked)
+        *blocked = false;
+    // At least a centimetre of skin: an agent never comes to rest exactly on a surface, where
+    // rounding could put it on the far side.
+    clearanceWanted = std::max(clearanceWanted, kSkin);
+    const Vec2 motion = to - from;
+    const float length = motion.length();
+    if (length < 1e-7f)
+        return from;
+    if (!mayReach(from, length + clearanceWanted))
+        return to;
+    const Vec2 dir = motion / length;
+    const RayHit hit = rayCast(from, to + dir * clearanceWanted);
+    if (!hit.hit)
+        return to;
+    if (blocked)
+        *blocked = true;
+    const float hitDistance = hit.fraction * (length + clearanceWanted);
+    const float allowed = std::max(0.0f, hitDistance - clearanceWanted);
+    const Vec2 stopAt = from + dir * std::min(allowed, length);
+    if (response == WallResponse::Stop)
+        return stopAt;
+
+    // Slide: keep what is left of the motion along the surface, and check that leg too.
+    const Vec2 remaining = to - stopAt;
+    const Vec2 along = remaining - hit.normal * dot(remaining, hit.normal);
+    const float alongLength = along.length();
+    if (alongLength < 1e-6f)
+        return stopAt;
+    const Vec2 alongDir = along / alongLength;
+    const RayHit second = rayCast(stopAt, stopAt + along + alongDir * clearanceWanted);
+    if (!second.hit)
+        return stopAt + along;
+    const float secondAllowed =
+        std::max(0.0f, second.fraction * (alongLength + clearanceWanted) - clearanceWanted);
+    return stopAt + alongDir * std::min(secondAllowed, alongLength);
+}
+
+Vec2 StaticGeometry::feelersNearGeometry(Vec2 position, Vec2 forward, float length) const
+{
+    static const float c = std::cos(degToRad(35.0f));
+    static const float s = std::sin(degToRad(35.0f));
+    const Vec2 feelers[3] = {forward, rotated(forward, c, s), rotated(forward, c, -s)};
+    const float lengths[3] = {length, length * 0.7f, length * 0.7f};
+    Vec2 push;
+    for (int k = 0; k < 3; ++k) {
+        const RayHit hit = rayCast(position, position + feelers[k] * lengths[k]);
+        if (hit.hit)
+            push += hit.normal * (1.0f - hit.fraction);
+    }
+    return push;
+}
+
+bool StaticGeometry::segmentCrossesSegment(Vec2 a, Vec2 b, const Segment& s) const
+{
+    const Vec2 r = b - a;
+    const Vec2 q = s.b - s.a;
+    const float denom = cross(r, q);
+    if (std::fabs(denom) < 1e-12f)
+        return false; // parallel: sliding along a wall is not crossing it
+    const float t = cross(s.a - a, q) / denom;
+    const float u = cross(s.a - a, r) / denom;
+    // Strictly inside both: touching the surface is not crossing it.
+    return t > 1e-6f && t < 1.0f - 1e-6f && u >= 0.0f && u <= 1.0f;
+}
+
+bool StaticGeometry::segmentCrosses(Vec2 a, Vec2 b) const
+{
+    const Vec2 lo{std::min(a.x, b.x), std::min(a.y, b.y)};
+    const Vec2 hi{std::max(a.x, b.x), std::max(a.y, b.y)};
+    const int x0 = std::max(0, static_cast<int>(std::floor((lo.x - m_boundsMin.x) / m_cell)));
+    const int y0 = std::max(0, static_cast<int>(std::floor((lo.y - m_boundsMin.y) / m_cell)));
+    const int x1 = std::min(m_cols - 1, static_cast<int>(std::floor((hi.x - m_boundsMin.x) / m_cell)));
+    const int y1 = std::min(m_rows - 1, static_cast<int>(std::floor((hi.y - m_boundsMin.y) / m_cell)));
+    if (!(a.x >= m_boundsMin.x && a.x <= m_boundsMax.x && a.y >= m_boundsMin.y && a.y <= m_boundsMax.y) ||
+        !(b.x >= m_boundsMin.x && b.x <= m_boundsMax.x && b.y >= m_boundsMin.y && b.y <= m_boundsMax.y)) {
+        // Leaving the level crosses the bounds (unless both ends are outside it already).
+        const bool aIn = a.x >= m_boundsMin.x && a.x <= m_boundsMax.x && a.y >= m_boundsMin.y && a.y <= m_boundsMax.y;
+        const bool bIn = b.x >= m_boundsMin.x && b.x <= m_boundsMax.x && b.y >= m_boundsMin.y && b.y <= m_boundsMax.y;
+        if (aIn != bIn)
+            return true;
+    }
+    for (int y = y0; y <= y1; ++y)
+        for (int x = x0; x <= x1; ++x) {
+            const std::size_t c = static_cast<std::size_t>(y) * m_cols + x;
+            for (std::uint32_t k = m_bucketStart[c]; k < m_bucketStart[c + 1]; ++k) {
+                const std::int32_t item = m_bucketItems[k];
+                if (item >= 0) {
+                    if (segmentCrossesSegment(a, b, m_segments[static_cast<std::size_t>(item)]))
+                        return true;
+                } else {
+                    const Circle& circle = m_circles[static_cast<std::size_t>(~item)];
+                    const float r2 = circle.radius * circle.radius;
+                    const bool aInside = distanceSquared(a, circle.center) < r2 * (1.0f - 1e-4f);
+                    const bool bInside = distanceSquared(b, circle.center) < r2 * (1.0f - 1e-4f);
+                    if (aInside != bInside)
+                        return true;
+                    if (!aInside && !bInside &&
+                        distanceToSegment(circle.center, a, b) < circle.radius * (1.0f - 1e-3f))
+                        return true; // passed straight through the disc
+                }
+            }
+        }
+    return false;
+}
+
+bool StaticGeometry::isInsideSolid(Vec2 p, float margin) const
+{
+    if (p.x < m_boundsMin.x + margin || p.x > m_boundsMax.x - margin ||
+        p.y < m_boundsMin.y + margin || p.y > m_boundsMax.y - margin)
+        return true;
+    for (const Circle& c : m_circles)
+        if (distanceSquared(p, c.center) < (c.radius + margin) * (c.radius + margin))
+            return true;
+    for (const auto& poly : m_solidPolygons)
+        if (pointInPolygon(p, poly))
+            return true;
+    if (margin > 0.0f && clearance(p) < margin)
+        for (const Segment& s : m_segments)
+            if (distanceToSegment(p, s.a, s.b) < margin)
+                return true;
+    return false;
+}
+
+} // namespace shoal

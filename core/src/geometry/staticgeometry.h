@@ -1,0 +1,180 @@
+#pragma once
+/// The level's static geometry (bounds, walls, obstacles) as Box2D static bodies in metres,
+/// plus a coarse clearance grid so that only agents near geometry pay for ray casts, and an
+/// edge list for the exact, Box2D-independent crossing test used by the metrics.
+
+#include <shoal/scenedesc.h>
+#include <shoal/vec2.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+class b2Fixture;
+class b2World;
+
+namespace shoal {
+
+struct RayHit
+{
+    bool hit = false;
+    Vec2 point;
+    Vec2 normal;        ///< unit, pointing back toward the ray's origin side
+    float fraction = 1; ///< along from -> to
+};
+
+/// What an agent does when its motion would hit geometry.
+enum class WallResponse {
+    Stop,  ///< stay short of the surface
+    Slide, ///< keep the motion's component along the surface
+};
+
+/// A wall or obstacle edge, for the exact crossing test and for drawing.
+struct Segment
+{
+    Vec2 a;
+    Vec2 b;
+};
+
+struct Circle
+{
+    Vec2 center;
+    float radius = 0;
+};
+
+class StaticGeometry
+{
+public:
+    explicit StaticGeometry(const SceneDesc& scene);
+    ~StaticGeometry();
+    StaticGeometry(const StaticGeometry&) = delete;
+    StaticGeometry& operator=(const StaticGeometry&) = delete;
+
+    /// Closest hit along from -> to: Box2D's own shape ray casts over the fixtures the ray's
+    /// box overlaps in our uniform bucket grid (a short ray tests a handful of fixtures);
+    /// long rays go through b2World::RayCast.
+    RayHit rayCast(Vec2 from, Vec2 to) const;
+    /// The same query through b2World::RayCast alone: the reference the tests compare with.
+    RayHit rayCastThroughWorld(Vec2 from, Vec2 to) const;
+
+    /// Lower bound of the distance from `p` to any geometry (bounds included), capped at
+    /// maxClearance(). An agent whose reach is below this cannot touch a wall: no ray needed.
+    float clearance(Vec2 p) const
+    {
+        const float fx = (p.x - m_boundsMin.x) * m_invCell;
+        const float fy = (p.y - m_boundsMin.y) * m_invCell;
+        if (!(fx >= 0.0f && fy >= 0.0f && fx < m_colsF && fy < m_rowsF))
+            return 0.0f; // outside the bounds (or NaN): always check
+        return m_clearance[static_cast<std::size_t>(fy) * static_cast<std::size_t>(m_cols) +
+                           static_cast<std::size_t>(fx)];
+    }
+    bool mayReach(Vec2 p, float reach) const { return reach >= clearance(p); }
+    static constexpr float maxClearance() { return kMaxClearance; }
+
+    /// Moves from `from` toward `to` and returns where the agent may end up: short of any
+    /// surface by `clearance` metres (Stop), or along it (Slide). The result never crosses
+    /// geometry: each returned motion has been checked by a ray that did not hit.
+    /// `blocked` (optional) is set when geometry shortened the motion.
+    Vec2 constrainMove(Vec2 from, Vec2 to, float clearance, WallResponse response,
+                       bool* blocked = nullptr) const
+    {
+        return constrainMove(from, to, clearance, response, blocked, this->clearance(from));
+    }
+    /// Same, with `clearanceAtFrom` = clearance(from) already looked up by the caller.
+    Vec2 constrainMove(Vec2 from, Vec2 to, float clearance, WallResponse response, bool* blocked,
+                       float clearanceAtFrom) const
+    {
+        // The common case, inline: far from everything, the motion is free.
+        const float room = clearanceAtFrom - moveReach(clearance);
+        if (room > 0.0f && distanceSquared(from, to) < room * room) {
+            if (blocked)
+                *blocked = false;
+            return to;
+        }
+        return constrainMoveNearGeometry(from, to, clearance, response, blocked);
+    }
+
+    /// How close to geometry a move that keeps `clearance` may start and still be free:
+    /// constrainMove(from, to, ...) returns `to` untouched when |to - from| is less than
+    /// clearance(from) - moveReach(clearance). Lets a caller test moves in bulk.
+    static float moveReach(float clearance) { return clearance > kSkin ? clearance : kSkin; }
+
+    /// Steering away from geometry ahead: up to three feelers (ahead and +/- 35 degrees) of
+    /// `length` metres; each hit pushes along its normal, harder the nearer the hit.
+    /// Zero (and no ray cast) when nothing is within reach.
+    Vec2 feelerAvoidance(Vec2 position, Vec2 forward, float length) const
+    {
+        return feelerAvoidance(position, forward, length, clearance(position));
+    }
+    /// Same, with `clearanceHere` = clearance(position) already looked up by the caller.
+    Vec2 feelerAvoidance(Vec2 position, Vec2 forward, float length, float clearanceHere) const
+    {
+        if (length <= 0.0f || length < clearanceHere)
+            return {};
+        return feelersNearGeometry(position, forward, length);
+    }
+
+    /// Exact test (own edge list, not Box2D): does the segment a -> b cross any wall,
+    /// obstacle edge, circle or the bounds? Used to count wall crossings.
+    bool segmentCrosses(Vec2 a, Vec2 b) const;
+
+    /// Inside an obstacle, or outside the bounds: not a valid place for an agent.
+    bool isInsideSolid(Vec2 p, float margin = 0.0f) const;
+
+    const std::vector<Segment>& segments() const { return m_segments; }
+    const std::vector<Circle>& circles() const { return m_circles; }
+    Vec2 boundsMin() const { return m_boundsMin; }
+    Vec2 boundsMax() const { return m_boundsMax; }
+
+    /// Ray casts made so far (the bench reports them).
+    std::uint64_t rayCastCount() const { return m_rayCasts; }
+    std::size_t fixtureCount() const { return m_fixtures; }
+
+private:
+    Vec2 constrainMoveNearGeometry(Vec2 from, Vec2 to, float clearance, WallResponse response,
+                                   bool* blocked) const;
+    Vec2 feelersNearGeometry(Vec2 position, Vec2 forward, float length) const;
+
+    static constexpr float kMaxClearance = 6.0f;
+    static constexpr float kSkin = 0.01f;
+    void addEdgeChain(const std::vector<Vec2>& points, bool closed);
+    void buildClearanceGrid();
+    void buildEdgeBuckets();
+    bool segmentCrossesSegment(Vec2 a, Vec2 b, const Segment& s) const;
+    void buildFixtureBuckets();
+
+    std::unique_ptr<b2World> m_world;
+    Vec2 m_boundsMin;
+    Vec2 m_boundsMax;
+    std::vector<Segment> m_segments;       ///< every edge (walls, polygons, bounds)
+    std::vector<Circle> m_circles;
+    std::vector<std::vector<Vec2>> m_solidPolygons; ///< obstacle outlines, for isInsideSolid
+
+    // Clearance grid over the bounds (row-major), in metres.
+    float m_cell = 1.0f;
+    float m_invCell = 1.0f;
+    int m_cols = 0;
+    int m_rows = 0;
+    float m_colsF = 0.0f;
+    float m_rowsF = 0.0f;
+    std::vector<float> m_clearance;
+
+    // Edge buckets over the same cells: indices into m_segments / m_circles (circles encoded
+    // as ~index), for the exact crossing test.
+    std::vector<std::uint32_t> m_bucketStart;
+    std::vector<std::int32_t> m_bucketItems;
+
+    // Fixture buckets over the same cells, for short ray casts (indices into m_fixtureList),
+    // and a stamp per fixture so a fixture in several cells is tested once per ray.
+    std::vector<const b2Fixture*> m_fixtureList;
+    std::vector<std::uint32_t> m_fixtureStart;
+    std::vector<std::uint32_t> m_fixtureItems;
+    mutable std::vector<std::uint32_t> m_fixtureStamp;
+    mutable std::uint32_t m_stamp = 0;
+
+    mutable std::uint64_t m_rayCasts = 0;
+    std::size_t m_fixtures = 0;
+};
+
+} // namespace shoal

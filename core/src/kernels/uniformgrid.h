@@ -1,0 +1,225 @@
+#pragma once
+/// Uniform grid for neighbour queries, rebuilt every step by counting sort into flat arrays.
+/// Points are copied in cell order (sortedX/Y) so a query walks contiguous memory, one run of
+/// slots per grid row. No allocation after the first build at a given size.
+
+#include "kernels/lanes.h"
+#include <shoal/vec2.h>
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace shoal {
+
+/// Size of a grid's cells, m. Cells need not be square: taller rows mean fewer runs per query
+/// (each run ends in a loop exit the branch predictor often gets wrong, and in a part-filled
+/// lane group), narrower columns fewer candidates beyond the query's circle.
+struct GridCellShape
+{
+    float rowHeight = 1.0f;
+    float columnWidth = 1.0f;
+};
+
+class UniformGrid
+{
+public:
+    /// Sorts `count` points into cells of `cells`. The grid covers the points' bounding box;
+    /// the cell count is capped (by growing cells) so memory stays O(count). Any query radius
+    /// works with any cell shape.
+    void build(const float* xs, const float* ys, std::size_t count, GridCellShape cells);
+    /// Same, with square cells of `cellSize` metres.
+    void build(const float* xs, const float* ys, std::size_t count, float cellSize)
+    {
+        build(xs, ys, count, GridCellShape{cellSize, cellSize});
+    }
+
+    /// Calls f(index, dx, dy, d2) for every point within `radius` of `p` (itself included
+    /// when p is one of the points), where (dx, dy) = p - point.
+    template <class F>
+    void forEachWithin(Vec2 p, float radius, F&& f) const
+    {
+        forEachSlotWithin(p, radius, [&](std::uint32_t k, float dx, float dy, float d2) {
+            f(m_sortedIndex[k], dx, dy, d2);
+        });
+    }
+
+    /// Same, but f gets the point's slot k in cell order: sortedIndex(k) is its index, and
+    /// attributes copied with gather() are at [k]. Hot loops use this so every neighbour read
+    /// is from contiguous memory.
+    template <class F>
+    void forEachSlotWithin(Vec2 p, float radius, F&& f) const
+    {
+        const float r2 = radius * radius;
+        forEachRange(p, radius, [&](std::uint32_t begin, std::uint32_t end) {
+            for (std::uint32_t k = begin; k < end; ++k) {
+                const float dx = p.x - m_sortedX[k];
+                const float dy = p.y - m_sortedY[k];
+                const float d2 = dx * dx + dy * dy;
+                if (d2 <= r2)
+                    f(k, dx, dy, d2);
+            }
+        });
+    }
+
+    /// Calls f(begin, end) for each run of slots that may hold points within `radius` of p:
+    /// one run per grid row the query's box overlaps (the cells of a row are contiguous after
+    /// the counting sort). The kernels in neighbourscan.h test these runs four at a time.
+    template <class F>
+    SHOAL_FORCE_INLINE void forEachRange(Vec2 p, float radius, F&& f) const
+    {
+        if (m_count == 0)
+            return;
+        // Visit exactly the cells the query's bounding box overlaps, clipped to the grid (the
+        // box is padded a hair so rounding can never drop a point at exactly `radius`).
+        const float reach = radius * 1.0001f + 1e-5f;
+        const float fx0 = (p.x - reach - m_originX) * m_invColumn;
+        const float fy0 = (p.y - reach - m_originY) * m_invRow;
+        const float fx1 = (p.x + reach - m_originX) * m_invColumn;
+        const float fy1 = (p.y + reach - m_originY) * m_invRow;
+        if (!(fx1 >= 0.0f && fy1 >= 0.0f && fx0 < m_colsF && fy0 < m_rowsF))
+            return; // entirely outside the grid (or NaN): nothing can be in range
+        const int x0 = fx0 > 0.0f ? static_cast<int>(fx0) : 0;
+        const int y0 = fy0 > 0.0f ? static_cast<int>(fy0) : 0;
+        const int x1 = fx1 < m_colsF - 1.0f ? static_cast<int>(fx1) : m_cols - 1;
+        const int y1 = fy1 < m_rowsF - 1.0f ? static_cast<int>(fy1) : m_rows - 1;
+        for (int y = y0; y <= y1; ++y) {
+            const std::uint32_t rowBase = static_cast<std::uint32_t>(y) * m_cols;
+            const std::uint32_t begin = m_cellStart[rowBase + x0];
+            const std::uint32_t end = m_cellStart[rowBase + x1 + 1];
+            if (begin < end)
+                f(begin, end);
+        }
+    }
+
+    /// Point coordinates in slot order, readable kLanePadding past size().
+    const float* slotX() const { return m_sortedX.data(); }
+    const float* slotY() const { return m_sortedY.data(); }
+    /// Kernels over this grid take four slots at a time.
+    using Lanes = Float4;
+
+    /// Copies a per-point attribute into cell order: dst[k] = src[sortedIndex(k)], followed
+    /// by kLanePadding zeros so lane loads at the end stay in bounds.
+    template <class T>
+    void gather(const T* src, std::vector<T>& dst) const
+    {
+        dst.resize(m_count + kLanePadding);
+        for (std::size_t k = 0; k < m_count; ++k)
+            dst[k] = src[m_sortedIndex[k]];
+        for (std::size_t k = m_count; k < m_count + kLanePadding; ++k)
+            dst[k] = T{};
+    }
+
+    /// Same, through `convert`: dst[k] = convert(src[sortedIndex(k)]) (padding: U{}).
+    template <class T, class U, class Convert>
+    void gather(const T* src, std::vector<U>& dst, Convert convert) const
+    {
+        dst.resize(m_count + kLanePadding);
+        for (std::size_t k = 0; k < m_count; ++k)
+            dst[k] = convert(src[m_sortedIndex[k]]);
+        for (std::size_t k = m_count; k < m_count + kLanePadding; ++k)
+            dst[k] = U{};
+    }
+
+    std::size_t size() const { return m_count; }
+    /// The cells as built: the shape asked for, grown if the cap on the cell count required.
+    GridCellShape cellShape() const { return {m_rowHeight, m_columnWidth}; }
+    int columns() const { return m_cols; }
+    int rows() const { return m_rows; }
+    Vec2 origin() const { return {m_originX, m_originY}; }
+    /// Points in cell `c` (row-major), as indices into the arrays given to build().
+    std::uint32_t cellBegin(int c) const { return m_cellStart[c]; }
+    std::uint32_t cellEnd(int c) const { return m_cellStart[c + 1]; }
+    std::uint32_t sortedIndex(std::uint32_t k) const { return m_sortedIndex[k]; }
+    std::size_t memoryBytes() const;
+
+private:
+    static int cellCoord(float offset, float inverseSize)
+    {
+        const int c = static_cast<int>(offset * inverseSize);
+        return c < 0 ? 0 : c;
+    }
+
+    float m_rowHeight = 1.0f;
+    float m_columnWidth = 1.0f;
+    float m_invRow = 1.0f;
+    float m_invColumn = 1.0f;
+    float m_originX = 0.0f;
+    float m_originY = 0.0f;
+    float m_colsF = 0.0f;
+    float m_rowsF = 0.0f;
+    int m_cols = 0;
+    int m_rows = 0;
+    std::size_t m_count = 0;
+    std::vector<std::uint32_t> m_cellStart; ///< cols*rows + 1 prefix sums
+    std::vector<std::uint32_t> m_cellOf;    ///< per point
+    std::vector<std::uint32_t> m_sortedIndex;
+    std::vector<float> m_sortedX;
+    std::vector<float> m_sortedY;
+};
+
+/// The brute-force reference with the same contract: every point is tested. Used by tests
+/// (to check the grid) and by `shoal-cli bench` (to measure the grid's speed-up), never by
+/// the editor.
+class BruteForceNeighbours
+{
+public:
+    void build(const float* xs, const float* ys, std::size_t count, float /*cellSize*/)
+    {
+        m_xs = xs;
+        m_ys = ys;
+        m_count = count;
+    }
+    template <class F>
+    void forEachWithin(Vec2 p, float radius, F&& f) const
+    {
+        forEachSlotWithin(p, radius, f);
+    }
+    /// Slots are indices here: the reference keeps the arrays' own order.
+    template <class F>
+    void forEachSlotWithin(Vec2 p, float radius, F&& f) const
+    {
+        const float r2 = radius * radius;
+        for (std::size_t k = 0; k < m_count; ++k) {
+            const float dx = p.x - m_xs[k];
+            const float dy = p.y - m_ys[k];
+            const float d2 = dx * dx + dy * dy;
+            if (d2 <= r2)
+                f(static_cast<std::uint32_t>(k), dx, dy, d2);
+        }
+    }
+
+    template <class F>
+    SHOAL_FORCE_INLINE void forEachRange(Vec2 /*p*/, float /*radius*/, F&& f) const
+    {
+        if (m_count > 0)
+            f(0u, static_cast<std::uint32_t>(m_count));
+    }
+    const float* slotX() const { return m_xs; }
+    const float* slotY() const { return m_ys; }
+    /// Kernels over the reference take one pair at a time, as the seed's loop does.
+    using Lanes = Float1;
+
+    template <class T>
+    void gather(const T* src, std::vector<T>& dst) const
+    {
+        dst.assign(src, src + m_count);
+    }
+    template <class T, class U, class Convert>
+    void gather(const T* src, std::vector<U>& dst, Convert convert) const
+    {
+        dst.resize(m_count);
+        for (std::size_t k = 0; k < m_count; ++k)
+            dst[k] = convert(src[k]);
+    }
+    std::uint32_t sortedIndex(std::uint32_t k) const { return k; }
+    std::size_t size() const { return m_count; }
+
+private:
+    const float* m_xs = nullptr;
+    const float* m_ys = nullptr;
+    std::size_t m_count = 0;
+};
+
+} // namespace shoal

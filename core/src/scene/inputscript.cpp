@@ -1,0 +1,229 @@
+#include <shoal/inputscript.h>
+
+#include <shoal/world.h>
+
+#include <charconv>
+#include <cmath>
+#include <string_view>
+
+namespace shoal {
+
+namespace {
+
+constexpr const char* kAllowedLines =
+    "expected '<step> pointer <x> <y> down|up|move' or '<step> target <group> <x> <y>'";
+
+struct Token
+{
+    std::string text;
+    bool quoted = false;
+};
+
+/// Splits a line into whitespace-separated tokens; "..." is one token. Stops at a `#` that is
+/// not inside quotes. Returns false (and sets `error`) on an unterminated quote.
+bool tokenize(std::string_view line, std::vector<Token>& tokens, std::string& error)
+{
+    tokens.clear();
+    std::size_t i = 0;
+    const auto isSpace = [](char c) {
+        return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+    };
+    while (i < line.size()) {
+        if (isSpace(line[i])) {
+            ++i;
+            continue;
+        }
+        if (line[i] == '#')
+            break;
+        Token token;
+        if (line[i] == '"') {
+            const std::size_t close = line.find('"', i + 1);
+            if (close == std::string_view::npos) {
+                error = "a quoted name has no closing '\"'";
+                return false;
+            }
+            token.text = std::string(line.substr(i + 1, close - i - 1));
+            token.quoted = true;
+            i = close + 1;
+        } else {
+            const std::size_t start = i;
+            while (i < line.size() && !isSpace(line[i]) && line[i] != '#')
+                ++i;
+            token.text = std::string(line.substr(start, i - start));
+        }
+        tokens.push_back(std::move(token));
+    }
+    return true;
+}
+
+bool parseStep(const std::string& text, std::uint64_t& out)
+{
+    const char* begin = text.data();
+    const char* end = begin + text.size();
+    if (begin != end && *begin == '+')
+        ++begin;
+    if (begin == end || *begin < '0' || *begin > '9')
+        return false;
+    const auto result = std::from_chars(begin, end, out);
+    return result.ec == std::errc() && result.ptr == end;
+}
+
+/// Locale-independent: "1.5" is one and a half whatever LC_NUMERIC says.
+bool parseCoordinate(const std::string& text, double& out)
+{
+    const char* begin = text.data();
+    const char* end = begin + text.size();
+    if (begin != end && *begin == '+')
+        ++begin;
+    if (begin == end)
+        return false;
+    const auto result = std::from_chars(begin, end, out);
+    return result.ec == std::errc() && result.ptr == end && std::isfinite(out);
+}
+
+std::string quote(const std::string& text)
+{
+    return "'" + text + "'";
+}
+
+} // namespace
+
+Expected<InputScript> parseInputScript(const std::string& text, const std::string& fileName)
+{
+    InputScript script;
+    script.fileName = fileName;
+    std::vector<Token> tokens;
+    std::string tokenError;
+    std::uint64_t previousStep = 0;
+    int previousLine = 0;
+
+    std::size_t lineStart = 0;
+    int lineNumber = 0;
+    while (lineStart <= text.size()) {
+        std::size_t lineEnd = text.find('\n', lineStart);
+        if (lineEnd == std::string::npos)
+            lineEnd = text.size();
+        const std::string_view line(text.data() + lineStart, lineEnd - lineStart);
+        lineStart = lineEnd + 1;
+        ++lineNumber;
+
+        const std::string where = fileName + ":" + std::to_string(lineNumber) + ": ";
+        if (!tokenize(line, tokens, tokenError))
+            return Error{where + tokenError};
+        if (tokens.empty())
+            continue;
+        if (tokens.size() < 2)
+            return Error{where + kAllowedLines + ", got " + quote(tokens[0].text)};
+
+        InputEvent event;
+        event.line = lineNumber;
+        if (tokens[0].quoted || !parseStep(tokens[0].text, event.step))
+            return Error{where + "step " + quote(tokens[0].text) +
+                         " must be a whole number >= 0 (the step before which the event "
+                         "applies)"};
+        if (previousLine > 0 && event.step < previousStep)
+            return Error{where + "step " + std::to_string(event.step) + " comes after step " +
+                         std::to_string(previousStep) + " on line " + std::to_string(previousLine) +
+                         "; steps must not decrease"};
+
+        const std::string& verb = tokens[1].text;
+        std::size_t xIndex = 0;
+        std::size_t expectedCount = 0;
+        if (verb == "pointer" && !tokens[1].quoted) {
+            event.kind = InputEventKind::Pointer;
+            xIndex = 2;
+            expectedCount = 5;
+        } else if (verb == "target" && !tokens[1].quoted) {
+            event.kind = InputEventKind::Target;
+            xIndex = 3;
+            expectedCount = 5;
+        } else {
+            return Error{where + "unknown event " + quote(verb) + "; " + kAllowedLines};
+        }
+        if (tokens.size() < expectedCount)
+            return Error{where + "too few fields for '" + verb + "'; " + kAllowedLines};
+        if (tokens.size() > expectedCount)
+            return Error{where + "unexpected " + quote(tokens[expectedCount].text) +
+                         " after the event; " + kAllowedLines};
+
+        if (event.kind == InputEventKind::Target) {
+            event.group = tokens[2].text;
+            if (event.group.empty())
+                return Error{where + "the group name is empty; name a tank squad of the scene"};
+        }
+        const char* axes[2] = {"x", "y"};
+        double* coordinates[2] = {&event.position.x, &event.position.y};
+        for (std::size_t k = 0; k < 2; ++k) {
+            const Token& token = tokens[xIndex + k];
+            if (token.quoted || !parseCoordinate(token.text, *coordinates[k]))
+                return Error{where + axes[k] + " " + quote(token.text) +
+                             " must be a finite number (metres)"};
+        }
+        if (event.kind == InputEventKind::Pointer) {
+            const Token& action = tokens[4];
+            if (action.text == "down" && !action.quoted)
+                event.action = PointerAction::Down;
+            else if (action.text == "up" && !action.quoted)
+                event.action = PointerAction::Up;
+            else if (action.text == "move" && !action.quoted)
+                event.action = PointerAction::Move;
+            else
+                return Error{where + "pointer action " + quote(action.text) +
+                             " must be down, up or move"};
+        }
+
+        previousStep = event.step;
+        previousLine = lineNumber;
+        script.events.push_back(std::move(event));
+    }
+    return script;
+}
+
+std::optional<Error> checkInputScript(const InputScript& script, const World& world)
+{
+    for (const InputEvent& event : script.events) {
+        if (event.kind != InputEventKind::Target)
+            continue;
+        const int index = world.groupIndex(event.group);
+        if (index >= 0 && world.group(index).kind == BehaviourKind::TankSquad)
+            continue;
+        std::string squads;
+        for (int g = 0; g < world.groupCount(); ++g)
+            if (world.group(g).kind == BehaviourKind::TankSquad)
+                squads += (squads.empty() ? "" : ", ") + quote(world.group(g).name);
+        const std::string problem = index < 0
+                                        ? "there is no group " + quote(event.group)
+                                        : "group " + quote(event.group) + " is a " +
+                                              std::string(behaviourKey(world.group(index).kind)) +
+                                              ", not a tank squad";
+        return Error{script.fileName + ":" + std::to_string(event.line) + ": " + problem +
+                     "; target events need a tank squad (" +
+                     (squads.empty() ? std::string("the scene has none") : "squads: " + squads) +
+                     ")"};
+    }
+    return std::nullopt;
+}
+
+void applyInputEvents(World& world, const InputScript& script, std::uint64_t step,
+                      std::size_t& cursor)
+{
+    while (cursor < script.events.size() && script.events[cursor].step <= step) {
+        const InputEvent& event = script.events[cursor++];
+        const Vec2 position{static_cast<float>(event.position.x),
+                            static_cast<float>(event.position.y)};
+        if (event.kind == InputEventKind::Pointer) {
+            bool pressed = world.pointer().pressed;
+            if (event.action == PointerAction::Down)
+                pressed = true;
+            else if (event.action == PointerAction::Up)
+                pressed = false;
+            world.setPointer(position, pressed);
+        } else {
+            const int index = world.groupIndex(event.group);
+            if (index >= 0)
+                world.setTarget(index, position);
+        }
+    }
+}
+
+} // namespace shoal

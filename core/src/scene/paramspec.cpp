@@ -1,0 +1,95 @@
+#include <shoal/paramspec.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace shoal {
+
+const std::vector<ParamSpec>& playerParamSpecs()
+{
+    static const std::vector<ParamSpec> specs = {
+        {"moveSpeed", "Move speed", "m/s", 0.1, 30.0, 0.1, 3.4,
+         "How fast the player swims toward the pointer while the button is held (the fish "
+         "seed's 170 px/s). Faster outruns the school; the school catches up at its own "
+         "moveSpeed.",
+         ParamType::Real, {}},
+        {"rayLength", "Wall ray", "m", 0.05, 5.0, 0.05, 0.8,
+         "Length of the ray cast ahead before each move: the player stops this far short of "
+         "a wall (the seed's 40 px). Longer keeps it further from walls; shorter lets it "
+         "squeeze through narrow gaps.",
+         ParamType::Real, {}},
+        {"radius", "Body radius", "m", 0.05, 5.0, 0.05, 0.35,
+         "Size of the player's body, for drawing and the overlap metric.", ParamType::Real, {}},
+        {"arriveDistance", "Stop distance", "m", 0.01, 5.0, 0.01, 0.2,
+         "The player stops when it is this close to the pointer, so it does not circle the "
+         "cursor.",
+         ParamType::Real, {}},
+    };
+    return specs;
+}
+
+ParamValues defaultParamValues(const std::vector<ParamSpec>& specs)
+{
+    ParamValues values;
+    values.reserve(specs.size());
+    for (const ParamSpec& spec : specs)
+        values.push_back(spec.defaultValue);
+    return values;
+}
+
+int paramIndex(const std::vector<ParamSpec>& specs, const std::string& key)
+{
+    for (std::size_t i = 0; i < specs.size(); ++i)
+        if (specs[i].key == key)
+            return static_cast<int>(i);
+    return -1;
+}
+
+std::string formatNumber(double value)
+{
+    if (std::isnan(value))
+        return "nan";
+    if (std::isinf(value))
+        return value > 0 ? "inf" : "-inf";
+    char buffer[48];
+    const double magnitude = std::fabs(value);
+    // Plain decimals for everyday magnitudes ("30", "0.25"), the shortest %g form otherwise;
+    // either way the fewest digits that read back as the same double.
+    const bool plain = magnitude == 0.0 || (magnitude >= 1e-4 && magnitude < 1e15);
+    for (int precision = plain ? 0 : 1; precision <= 17; ++precision) {
+        std::snprintf(buffer, sizeof buffer, plain ? "%.*f" : "%.*g", precision, value);
+        if (std::strtod(buffer, nullptr) == value)
+            break;
+    }
+    return buffer;
+}
+
+std::optional<Error> checkParamValue(const ParamSpec& spec, double value, const std::string& context)
+{
+    const std::string where = context.empty() ? spec.key : context + ": " + spec.key;
+    if (!std::isfinite(value))
+        return Error{where + " is " + formatNumber(value) + "; it must be a finite number"};
+    if (spec.type == ParamType::Choice) {
+        const double count = static_cast<double>(spec.choices.size());
+        if (value != std::floor(value) || value < 0 || value >= count) {
+            std::string allowed;
+            for (std::size_t i = 0; i < spec.choices.size(); ++i)
+                allowed += (i ? ", " : "") + std::to_string(i) + " (" + spec.choices[i] + ")";
+            return Error{where + " = " + formatNumber(value) + " is not a valid choice; allowed: " +
+                         allowed};
+        }
+        return std::nullopt;
+    }
+    if (spec.type == ParamType::Integer && value != std::floor(value))
+        return Error{where + " = " + formatNumber(value) + " must be a whole number in [" +
+                     formatNumber(spec.minValue) + ", " + formatNumber(spec.maxValue) + "]"};
+    if (value < spec.minValue || value > spec.maxValue)
+        return Error{where + " = " + formatNumber(value) + " is out of range; allowed [" +
+                     formatNumber(spec.minValue) + ", " + formatNumber(spec.maxValue) + "]" +
+                     (spec.unit.empty() ? "" : " " + spec.unit)};
+    return std::nullopt;
+}
+
+} // namespace shoal

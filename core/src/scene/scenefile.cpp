@@ -1,0 +1,1023 @@
+#include <shoal/scenefile.h>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string_view>
+#include <system_error>
+#include <vector>
+
+#if defined(__unix__) || defined(__APPLE__)
+#include <unistd.h>
+#endif
+
+namespace shoal {
+namespace {
+
+using Json = nlohmann::json;
+using OrderedJson = nlohmann::ordered_json;
+using Keys = std::vector<std::string>;
+
+// ---------------------------------------------------------------------------------------------
+// Text -> JSON document
+
+/// Builds the document from nlohmann's SAX events. Going through SAX rather than
+/// Json::parse gives the byte position of every error (a number overflow included, which
+/// Json::parse reports without one) and lets us refuse duplicate keys, which Json::parse
+/// silently resolves by keeping the last value.
+class DocumentBuilder
+{
+public:
+    explicit DocumentBuilder(Json& root) : m_root(root) {}
+
+    bool null() { return place(Json(nullptr)); }
+    bool boolean(bool value) { return place(Json(value)); }
+    bool number_integer(Json::number_integer_t value) { return place(Json(value)); }
+    bool number_unsigned(Json::number_unsigned_t value) { return place(Json(value)); }
+    bool number_float(Json::number_float_t value, const std::string&) { return place(Json(value)); }
+    bool string(std::string& value) { return place(Json(std::move(value))); }
+    bool binary(Json::binary_t& value) { return place(Json::binary(std::move(value))); }
+    bool start_object(std::size_t) { return open(Json::object()); }
+    bool start_array(std::size_t) { return open(Json::array()); }
+    bool end_object() { return close(); }
+    bool end_array() { return close(); }
+    bool key(std::string& name)
+    {
+        m_key = name;
+        if (m_stack.back().value->contains(name) && !m_duplicate) {
+            const std::string& path = m_stack.back().path;
+            m_duplicate = (path.empty() ? std::string() : path + ": ") + "duplicate key '" + name +
+                          "'; each key may appear only once in an object";
+        }
+        return true;
+    }
+    bool parse_error(std::size_t position, const std::string&, const Json::exception& error)
+    {
+        m_errorPosition = position;
+        m_errorMessage = error.what();
+        return false;
+    }
+
+    /// Far deeper than any scene (which nests 6 levels: groups[i].agents[j].position); refusing
+    /// early keeps a hostile file from costing quadratic time in the path bookkeeping.
+    static constexpr std::size_t kMaxDepth = 64;
+
+    bool tooDeep() const { return m_tooDeep; }
+    std::size_t errorPosition() const { return m_errorPosition; }
+    const std::string& errorMessage() const { return m_errorMessage; }
+    const std::optional<std::string>& duplicate() const { return m_duplicate; }
+
+private:
+    struct Open
+    {
+        Json* value;
+        std::string path;
+    };
+
+    /// Path of the value about to be placed, e.g. "groups[2].spawn".
+    std::string nextPath() const
+    {
+        if (m_stack.empty())
+            return {};
+        const Open& parent = m_stack.back();
+        if (parent.value->is_array())
+            return parent.path + "[" + std::to_string(parent.value->size()) + "]";
+        return parent.path.empty() ? m_key : parent.path + "." + m_key;
+    }
+
+    Json* insert(Json value)
+    {
+        if (m_stack.empty()) {
+            m_root = std::move(value);
+            return &m_root;
+        }
+        Json& parent = *m_stack.back().value;
+        if (parent.is_array()) {
+            parent.push_back(std::move(value));
+            return &parent.back();
+        }
+        Json& slot = parent[m_key];
+        slot = std::move(value);
+        return &slot;
+    }
+
+    bool place(Json value)
+    {
+        insert(std::move(value));
+        return true;
+    }
+
+    bool open(Json value)
+    {
+        if (m_stack.size() >= kMaxDepth) {
+            m_tooDeep = true;
+            return false;
+        }
+        std::string path = nextPath();
+        // Only the last element of an array is ever open, so this pointer stays valid until
+        // the container is closed.
+        m_stack.push_back({insert(std::move(value)), std::move(path)});
+        return true;
+    }
+
+    bool close()
+    {
+        m_stack.pop_back();
+        return true;
+    }
+
+    Json& m_root;
+    std::vector<Open> m_stack;
+    std::string m_key;
+    std::size_t m_errorPosition = 0;
+    std::string m_errorMessage;
+    std::optional<std::string> m_duplicate;
+    bool m_tooDeep = false;
+};
+
+/// nlohmann's message without its "[json.exception...]" tag, its own "at line L, column C"
+/// (we print ours in front) and its "last read" dump, which shows the whole token buffer.
+std::string cleanParseMessage(std::string message)
+{
+    if (message.rfind("[json.exception.", 0) == 0) {
+        const std::size_t end = message.find("] ");
+        if (end != std::string::npos)
+            message.erase(0, end + 2);
+    }
+    if (message.rfind("parse error", 0) == 0) {
+        const std::size_t colon = message.find(": ");
+        if (colon != std::string::npos)
+            message.erase(0, colon + 2);
+    }
+    const std::string lastRead = "; last read: '";
+    const std::size_t from = message.find(lastRead);
+    if (from != std::string::npos) {
+        const std::size_t expected = message.find("'; expected", from + lastRead.size());
+        if (expected != std::string::npos)
+            message.erase(from, expected + 1 - from);
+        else
+            message.erase(from);
+    }
+    return message;
+}
+
+bool isWordChar(char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '+' ||
+           c == '-' || c == '.';
+}
+
+/// Byte offset where the token that nlohmann stopped in begins. nlohmann reports the last
+/// character it read (the closing quote of a string, the last digit of a number); a reader
+/// looks for the start of the word, so step back over the string or word it ends.
+std::size_t tokenStart(const std::string& text, std::size_t position)
+{
+    if (position == 0 || position > text.size())
+        return std::min(position == 0 ? 0 : position - 1, text.size());
+    std::size_t at = position - 1;
+    if (text[at] == '"') {
+        for (std::size_t i = at; i-- > 0 && text[i] != '\n';) {
+            std::size_t backslashes = 0;
+            while (backslashes < i && text[i - 1 - backslashes] == '\\')
+                ++backslashes;
+            if (text[i] == '"' && backslashes % 2 == 0)
+                return i;
+        }
+        return at;
+    }
+    while (at > 0 && isWordChar(text[at]) && isWordChar(text[at - 1]))
+        --at;
+    return at;
+}
+
+/// Line and column (1-based; the column counts UTF-8 characters) of byte offset `offset`.
+std::pair<std::size_t, std::size_t> lineAndColumn(const std::string& text, std::size_t offset)
+{
+    const std::size_t end = std::min(offset, text.size());
+    std::size_t line = 1;
+    std::size_t column = 1;
+    for (std::size_t i = 0; i < end; ++i) {
+        const auto byte = static_cast<unsigned char>(text[i]);
+        if (byte == '\n') {
+            ++line;
+            column = 1;
+        } else if ((byte & 0xC0) != 0x80) {
+            ++column;
+        }
+    }
+    return {line, column};
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON document -> SceneDesc
+
+/// Thrown and caught only inside this file: one throw abandons the half-read scene, so a
+/// caller can never receive one. The message is "path: what is wrong".
+struct ReadFailure
+{
+    std::string message;
+};
+
+[[noreturn]] void fail(const std::string& path, const std::string& what)
+{
+    throw ReadFailure{path.empty() ? what : path + ": " + what};
+}
+
+std::string childPath(const std::string& path, const std::string& key)
+{
+    return path.empty() ? key : path + "." + key;
+}
+
+std::string elementPath(const std::string& path, std::size_t index)
+{
+    return path + "[" + std::to_string(index) + "]";
+}
+
+/// Shortest form that reads back as the same double; whole numbers without ".0"; -0 as 0.
+std::string formatDouble(double value)
+{
+    if (value == 0.0)
+        return "0";
+    std::string text = Json(value).dump();
+    if (text.size() > 2 && text.compare(text.size() - 2, 2, ".0") == 0)
+        text.resize(text.size() - 2);
+    return text;
+}
+
+std::string quoted(std::string text)
+{
+    constexpr std::size_t kMaxShown = 40;
+    if (text.size() > kMaxShown) {
+        std::size_t cut = kMaxShown;
+        while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
+            --cut; // never split a UTF-8 character
+        text = text.substr(0, cut) + "...";
+    }
+    return Json(text).dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+/// What a value is, for "expected X, got Y".
+std::string describe(const Json& value)
+{
+    switch (value.type()) {
+    case Json::value_t::null: return "null";
+    case Json::value_t::boolean: return value.get<bool>() ? "true" : "false";
+    case Json::value_t::number_integer:
+    case Json::value_t::number_unsigned: return "number " + value.dump();
+    case Json::value_t::number_float: return "number " + formatDouble(value.get<double>());
+    case Json::value_t::string: return "string " + quoted(value.get<std::string>());
+    case Json::value_t::array: return "array";
+    case Json::value_t::object: return "object";
+    default: return value.type_name();
+    }
+}
+
+std::string joinKeys(const Keys& keys)
+{
+    std::string out;
+    for (const std::string& key : keys)
+        out += (out.empty() ? "" : ", ") + key;
+    return out;
+}
+
+/// Case-insensitive edit distance, for "did you mean" hints on typos.
+std::size_t editDistance(const std::string& a, const std::string& b)
+{
+    const auto lower = [](char c) { return (c >= 'A' && c <= 'Z') ? char(c - 'A' + 'a') : c; };
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j)
+        row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t above = row[j];
+            const std::size_t cost = lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1;
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + cost});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+std::string suggestion(const std::string& word, const Keys& candidates)
+{
+    std::size_t best = std::string::npos;
+    std::string bestKey;
+    for (const std::string& key : candidates) {
+        const std::size_t d = editDistance(word, key);
+        if (d < best) {
+            best = d;
+            bestKey = key;
+        }
+    }
+    const std::size_t tolerance = std::max<std::size_t>(1, std::min<std::size_t>(3, word.size() / 3));
+    return best <= tolerance ? " (did you mean '" + bestKey + "'?)" : "";
+}
+
+const Json& expectObject(const Json& value, const std::string& path)
+{
+    if (!value.is_object())
+        fail(path, "expected an object, got " + describe(value));
+    return value;
+}
+
+const Json& expectArray(const Json& value, const std::string& path)
+{
+    if (!value.is_array())
+        fail(path, "expected an array, got " + describe(value));
+    return value;
+}
+
+/// Refuses any key outside `allowed`: a typo such as "keepWieght" must not be ignored.
+void checkKeys(const Json& object, const std::string& path, const Keys& allowed)
+{
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        if (std::find(allowed.begin(), allowed.end(), it.key()) == allowed.end())
+            fail(path, "unknown key '" + it.key() + "'" + suggestion(it.key(), allowed) +
+                           "; allowed keys: " + joinKeys(allowed));
+    }
+}
+
+const Json& required(const Json& object, const std::string& path, const std::string& key)
+{
+    const auto it = object.find(key);
+    if (it == object.end())
+        fail(path, "missing required field '" + key + "'");
+    return *it;
+}
+
+const Json* optionalField(const Json& object, const std::string& key)
+{
+    const auto it = object.find(key);
+    return it == object.end() ? nullptr : &*it;
+}
+
+double readNumber(const Json& value, const std::string& path)
+{
+    if (!value.is_number())
+        fail(path, "expected a number, got " + describe(value));
+    return value.get<double>();
+}
+
+bool readBool(const Json& value, const std::string& path)
+{
+    if (!value.is_boolean())
+        fail(path, "expected true or false, got " + describe(value));
+    return value.get<bool>();
+}
+
+std::string readString(const Json& value, const std::string& path)
+{
+    if (!value.is_string())
+        fail(path, "expected a string, got " + describe(value));
+    return value.get<std::string>();
+}
+
+int readCount(const Json& value, const std::string& path)
+{
+    if (!value.is_number_integer())
+        fail(path, "expected an integer, got " + describe(value));
+    const bool fits = value.is_number_unsigned()
+                          ? value.get<std::uint64_t>() <= std::uint64_t(kMaxSpawnCount)
+                          : value.get<std::int64_t>() >= 0 && value.get<std::int64_t>() <= kMaxSpawnCount;
+    if (!fits)
+        fail(path, value.dump() + " is out of range; allowed [0, " + std::to_string(kMaxSpawnCount) + "]");
+    return static_cast<int>(value.get<std::int64_t>());
+}
+
+std::uint64_t readSeed(const Json& value, const std::string& path)
+{
+    if (!value.is_number_unsigned())
+        fail(path, "expected a whole number in [0, 18446744073709551615], got " + describe(value));
+    return value.get<std::uint64_t>();
+}
+
+Point2 readPoint(const Json& value, const std::string& path)
+{
+    if (!value.is_array() || value.size() != 2) {
+        const std::string got = value.is_array()
+                                    ? "an array of " + std::to_string(value.size()) + " values"
+                                    : describe(value);
+        fail(path, "expected a point [x, y], got " + got);
+    }
+    return {readNumber(value[0], elementPath(path, 0)), readNumber(value[1], elementPath(path, 1))};
+}
+
+std::vector<Point2> readPoints(const Json& value, const std::string& path)
+{
+    expectArray(value, path);
+    std::vector<Point2> points;
+    points.reserve(value.size());
+    for (std::size_t i = 0; i < value.size(); ++i)
+        points.push_back(readPoint(value[i], elementPath(path, i)));
+    return points;
+}
+
+int hexDigit(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+Color readColor(const Json& value, const std::string& path)
+{
+    const auto bad = [&] {
+        fail(path, "expected a colour \"#rrggbb\" or \"#rrggbbaa\", got " + describe(value));
+    };
+    if (!value.is_string())
+        bad();
+    const std::string& text = value.get_ref<const std::string&>();
+    if ((text.size() != 7 && text.size() != 9) || text[0] != '#')
+        bad();
+    std::array<std::uint8_t, 4> channels = {0, 0, 0, 255};
+    for (std::size_t i = 0; 1 + 2 * i < text.size(); ++i) {
+        const int high = hexDigit(text[1 + 2 * i]);
+        const int low = hexDigit(text[2 + 2 * i]);
+        if (high < 0 || low < 0)
+            bad();
+        channels[i] = static_cast<std::uint8_t>(high * 16 + low);
+    }
+    return {channels[0], channels[1], channels[2], channels[3]};
+}
+
+Keys keysOf(const std::vector<ParamSpec>& specs)
+{
+    Keys keys;
+    keys.reserve(specs.size());
+    for (const ParamSpec& spec : specs)
+        keys.push_back(spec.key);
+    return keys;
+}
+
+/// Missing parameters keep their default; ranges are checked later by validateScene.
+ParamValues readParams(const Json& value, const std::string& path, const std::vector<ParamSpec>& specs)
+{
+    expectObject(value, path);
+    checkKeys(value, path, keysOf(specs));
+    ParamValues values = defaultParamValues(specs);
+    for (std::size_t i = 0; i < specs.size(); ++i)
+        if (const Json* field = optionalField(value, specs[i].key))
+            values[i] = readNumber(*field, childPath(path, specs[i].key));
+    return values;
+}
+
+Rect readRect(const Json& value, const std::string& path)
+{
+    expectObject(value, path);
+    checkKeys(value, path, {"min", "max"});
+    return {readPoint(required(value, path, "min"), childPath(path, "min")),
+            readPoint(required(value, path, "max"), childPath(path, "max"))};
+}
+
+SimulationDesc readSimulation(const Json& value, const std::string& path)
+{
+    expectObject(value, path);
+    checkKeys(value, path, {"dt", "seed"});
+    SimulationDesc simulation;
+    if (const Json* dt = optionalField(value, "dt"))
+        simulation.dt = readNumber(*dt, childPath(path, "dt"));
+    if (const Json* seed = optionalField(value, "seed"))
+        simulation.seed = readSeed(*seed, childPath(path, "seed"));
+    return simulation;
+}
+
+PlayerDesc readPlayer(const Json& value, const std::string& path)
+{
+    expectObject(value, path);
+    checkKeys(value, path, {"enabled", "group", "position", "heading", "params"});
+    PlayerDesc player = makeDefaultPlayer();
+    if (const Json* enabled = optionalField(value, "enabled"))
+        player.enabled = readBool(*enabled, childPath(path, "enabled"));
+    if (const Json* group = optionalField(value, "group"))
+        player.group = readString(*group, childPath(path, "group"));
+    if (const Json* position = optionalField(value, "position"))
+        player.position = readPoint(*position, childPath(path, "position"));
+    if (const Json* heading = optionalField(value, "heading"))
+        player.heading = readNumber(*heading, childPath(path, "heading"));
+    if (const Json* params = optionalField(value, "params"))
+        player.params = readParams(*params, childPath(path, "params"), playerParamSpecs());
+    return player;
+}
+
+WallDesc readWall(const Json& value, const std::string& path)
+{
+    expectObject(value, path);
+    checkKeys(value, path, {"closed", "points"});
+    WallDesc wall;
+    if (const Json* closed = optionalField(value, "closed"))
+        wall.closed = readBool(*closed, childPath(path, "closed"));
+    wall.points = readPoints(required(value, path, "points"), childPath(path, "points"));
+    return wall;
+}
+
+ObstacleDesc readObstacle(const Json& value, const std::string& path)
+{
+    expectObject(value, path);
+    const std::string shape = readString(required(value, path, "shape"), childPath(path, "shape"));
+    ObstacleDesc obstacle;
+    if (shape == "polygon") {
+        checkKeys(value, path, {"shape", "points"});
+        obstacle.shape = ObstacleShape::Polygon;
+        obstacle.points = readPoints(required(value, path, "points"), childPath(path, "points"));
+    } else if (shape == "circle") {
+        checkKeys(value, path, {"shape", "center", "radius"});
+        obstacle.shape = ObstacleShape::Circle;
+        obstacle.center = readPoint(required(value, path, "center"), childPath(path, "center"));
+        obstacle.radius = readNumber(required(value, path, "radius"), childPath(path, "radius"));
+    } else {
+        fail(childPath(path, "shape"),
+             "unknown obstacle shape " + quoted(shape) + "; allowed: polygon, circle");
+    }
+    return obstacle;
+}
+
+PickupDesc readPickup(const Json& value, const std::string& path)
+{
+    expectObject(value, path);
+    checkKeys(value, path, {"kind", "position"});
+    PickupDesc pickup;
+    const std::string kind = readString(required(value, path, "kind"), childPath(path, "kind"));
+    if (kind == "fish")
+        pickup.kind = PickupKind::Fish;
+    else if (kind == "coin")
+        pickup.kind = PickupKind::Coin;
+    else
+        fail(childPath(path, "kind"), "unknown pickup kind " + quoted(kind) + "; allowed: fish, coin");
+    pickup.position = readPoint(required(value, path, "position"), childPath(path, "position"));
+    return pickup;
+}
+
+AgentDesc readAgent(const Json& value, const std::string& path)
+{
+    expectObject(value, path);
+    checkKeys(value, path, {"position", "heading"});
+    AgentDesc agent;
+    agent.position = readPoint(required(value, path, "position"), childPath(path, "position"));
+    if (const Json* heading = optionalField(value, "heading"))
+        agent.heading = readNumber(*heading, childPath(path, "heading"));
+    return agent;
+}
+
+SpawnAreaDesc readSpawn(const Json& value, const std::string& path)
+{
+    expectObject(value, path);
+    checkKeys(value, path, {"min", "max", "count"});
+    SpawnAreaDesc spawn;
+    spawn.area.min = readPoint(required(value, path, "min"), childPath(path, "min"));
+    spawn.area.max = readPoint(required(value, path, "max"), childPath(path, "max"));
+    spawn.count = readCount(required(value, path, "count"), childPath(path, "count"));
+    return spawn;
+}
+
+Keys allBehaviourKeys()
+{
+    Keys keys;
+    for (BehaviourKind kind : kAllBehaviourKinds)
+        keys.emplace_back(behaviourKey(kind));
+    return keys;
+}
+
+GroupDesc readGroup(const Json& value, const std::string& path)
+{
+    expectObject(value, path);
+    checkKeys(value, path,
+              {"name", "kind", "color", "accent", "params", "spawn", "agents", "target", "chase"});
+    const std::string name = readString(required(value, path, "name"), childPath(path, "name"));
+    const std::string kindKey = readString(required(value, path, "kind"), childPath(path, "kind"));
+    const std::optional<BehaviourKind> kind = behaviourFromKey(kindKey);
+    if (!kind) {
+        const Keys kinds = allBehaviourKeys();
+        fail(childPath(path, "kind"), "unknown behaviour kind " + quoted(kindKey) +
+                                          suggestion(kindKey, kinds) + "; allowed: " + joinKeys(kinds));
+    }
+    GroupDesc group = makeDefaultGroup(*kind, name);
+    if (const Json* color = optionalField(value, "color"))
+        group.color = readColor(*color, childPath(path, "color"));
+    if (const Json* accent = optionalField(value, "accent"))
+        group.accent = readColor(*accent, childPath(path, "accent"));
+    if (const Json* params = optionalField(value, "params"))
+        group.params = readParams(*params, childPath(path, "params"), paramSpecs(*kind));
+    if (const Json* spawn = optionalField(value, "spawn"))
+        group.spawn = readSpawn(*spawn, childPath(path, "spawn"));
+    if (const Json* agents = optionalField(value, "agents")) {
+        const std::string agentsPath = childPath(path, "agents");
+        expectArray(*agents, agentsPath);
+        group.agents.reserve(agents->size());
+        for (std::size_t i = 0; i < agents->size(); ++i)
+            group.agents.push_back(readAgent((*agents)[i], elementPath(agentsPath, i)));
+    }
+    if (const Json* target = optionalField(value, "target"))
+        group.target = readPoint(*target, childPath(path, "target"));
+    if (const Json* chase = optionalField(value, "chase"))
+        group.chase = readString(*chase, childPath(path, "chase"));
+    return group;
+}
+
+template <class T, class Read>
+std::vector<T> readList(const Json& root, const std::string& key, Read read)
+{
+    std::vector<T> items;
+    const Json* list = optionalField(root, key);
+    if (!list)
+        return items;
+    expectArray(*list, key);
+    items.reserve(list->size());
+    for (std::size_t i = 0; i < list->size(); ++i)
+        items.push_back(read((*list)[i], elementPath(key, i)));
+    return items;
+}
+
+/// Reads a document already migrated to kSceneFormatVersion.
+SceneDesc readScene(const Json& root)
+{
+    checkKeys(root, {},
+              {"format", "version", "name", "bounds", "simulation", "player", "walls", "obstacles",
+               "pickups", "groups"});
+    SceneDesc scene;
+    if (const Json* name = optionalField(root, "name"))
+        scene.name = readString(*name, "name");
+    scene.bounds = readRect(required(root, {}, "bounds"), "bounds");
+    if (const Json* simulation = optionalField(root, "simulation"))
+        scene.simulation = readSimulation(*simulation, "simulation");
+    scene.player = makeDefaultPlayer();
+    if (const Json* player = optionalField(root, "player"))
+        scene.player = readPlayer(*player, "player");
+    scene.walls = readList<WallDesc>(root, "walls", readWall);
+    scene.obstacles = readList<ObstacleDesc>(root, "obstacles", readObstacle);
+    scene.pickups = readList<PickupDesc>(root, "pickups", readPickup);
+    required(root, {}, "groups");
+    scene.groups = readList<GroupDesc>(root, "groups", readGroup);
+    return scene;
+}
+
+// Migration ladder. Entry N-1 lifts a version-N document to version N+1 in place (renamed
+// keys, new required fields with their old implicit value). Format 2 adds one function here
+// and bumps kSceneFormatVersion; every older file then climbs the ladder one step at a time
+// and readScene() only ever sees the current shape.
+using Migration = void (*)(Json& document);
+constexpr std::array<Migration, kSceneFormatVersion - 1> kMigrations = {};
+
+void migrate(Json& document, int fromVersion)
+{
+    for (int version = fromVersion; version < kSceneFormatVersion; ++version)
+        kMigrations[static_cast<std::size_t>(version - 1)](document);
+    document["version"] = kSceneFormatVersion;
+}
+
+/// Checks "format" and "version" and brings the document to the current version.
+void checkFormatAndMigrate(Json& document)
+{
+    const Json& format = required(document, {}, "format");
+    if (!format.is_string() || format.get_ref<const std::string&>() != "shoal-scene")
+        fail("format", "this is not a Shoal scene: expected \"shoal-scene\", got " + describe(format));
+    const Json& version = required(document, {}, "version");
+    if (!version.is_number_integer())
+        fail("version", "expected the format version as a whole number such as " +
+                            std::to_string(kSceneFormatVersion) + ", got " + describe(version));
+    if (version.is_number_unsigned() && version.get<std::uint64_t>() > std::uint64_t(kSceneFormatVersion))
+        fail({}, "this scene was written by a newer Shoal (format version " + version.dump() +
+                     "); this build reads up to version " + std::to_string(kSceneFormatVersion));
+    if (version.get<std::int64_t>() < 1)
+        fail("version", version.dump() + " is not a valid format version; versions start at 1");
+    migrate(document, static_cast<int>(version.get<std::int64_t>()));
+}
+
+// ---------------------------------------------------------------------------------------------
+// SceneDesc -> text
+
+OrderedJson point(Point2 p)
+{
+    return OrderedJson::array({p.x, p.y});
+}
+
+OrderedJson pointList(const std::vector<Point2>& points)
+{
+    OrderedJson list = OrderedJson::array();
+    for (Point2 p : points)
+        list.push_back(point(p));
+    return list;
+}
+
+std::string colorText(Color c)
+{
+    static const char* const digits = "0123456789abcdef";
+    std::string text = "#";
+    const std::uint8_t channels[4] = {c.r, c.g, c.b, c.a};
+    for (int i = 0; i < (c.a == 255 ? 3 : 4); ++i) {
+        text += digits[channels[i] >> 4];
+        text += digits[channels[i] & 15];
+    }
+    return text;
+}
+
+OrderedJson paramObject(const std::vector<ParamSpec>& specs, const ParamValues& values)
+{
+    OrderedJson object = OrderedJson::object();
+    for (std::size_t i = 0; i < specs.size(); ++i)
+        object[specs[i].key] = i < values.size() ? values[i] : specs[i].defaultValue;
+    return object;
+}
+
+OrderedJson sceneDocument(const SceneDesc& scene)
+{
+    OrderedJson doc = OrderedJson::object();
+    doc["format"] = "shoal-scene";
+    doc["version"] = kSceneFormatVersion;
+    doc["name"] = scene.name;
+    doc["bounds"] = {{"min", point(scene.bounds.min)}, {"max", point(scene.bounds.max)}};
+    doc["simulation"] = {{"dt", scene.simulation.dt}, {"seed", scene.simulation.seed}};
+
+    OrderedJson player = OrderedJson::object();
+    player["enabled"] = scene.player.enabled;
+    player["group"] = scene.player.group;
+    player["position"] = point(scene.player.position);
+    player["heading"] = scene.player.heading;
+    player["params"] = paramObject(playerParamSpecs(), scene.player.params);
+    doc["player"] = std::move(player);
+
+    OrderedJson walls = OrderedJson::array();
+    for (const WallDesc& wall : scene.walls)
+        walls.push_back({{"closed", wall.closed}, {"points", pointList(wall.points)}});
+    doc["walls"] = std::move(walls);
+
+    OrderedJson obstacles = OrderedJson::array();
+    for (const ObstacleDesc& obstacle : scene.obstacles) {
+        OrderedJson o = OrderedJson::object();
+        if (obstacle.shape == ObstacleShape::Polygon) {
+            o["shape"] = "polygon";
+            o["points"] = pointList(obstacle.points);
+        } else {
+            o["shape"] = "circle";
+            o["center"] = point(obstacle.center);
+            o["radius"] = obstacle.radius;
+        }
+        obstacles.push_back(std::move(o));
+    }
+    doc["obstacles"] = std::move(obstacles);
+
+    OrderedJson pickups = OrderedJson::array();
+    for (const PickupDesc& pickup : scene.pickups)
+        pickups.push_back({{"kind", pickup.kind == PickupKind::Fish ? "fish" : "coin"},
+                           {"position", point(pickup.position)}});
+    doc["pickups"] = std::move(pickups);
+
+    OrderedJson groups = OrderedJson::array();
+    for (const GroupDesc& group : scene.groups) {
+        OrderedJson g = OrderedJson::object();
+        g["name"] = group.name;
+        g["kind"] = std::string(behaviourKey(group.kind));
+        g["color"] = colorText(group.color);
+        g["accent"] = colorText(group.accent);
+        g["params"] = paramObject(paramSpecs(group.kind), group.params);
+        if (group.spawn)
+            g["spawn"] = {{"min", point(group.spawn->area.min)},
+                          {"max", point(group.spawn->area.max)},
+                          {"count", group.spawn->count}};
+        if (!group.agents.empty()) {
+            OrderedJson agents = OrderedJson::array();
+            for (const AgentDesc& agent : group.agents)
+                agents.push_back({{"position", point(agent.position)}, {"heading", agent.heading}});
+            g["agents"] = std::move(agents);
+        }
+        if (group.target)
+            g["target"] = point(*group.target);
+        if (!group.chase.empty())
+            g["chase"] = group.chase;
+        groups.push_back(std::move(g));
+    }
+    doc["groups"] = std::move(groups);
+    return doc;
+}
+
+bool isNumberArray(const OrderedJson& value)
+{
+    return value.is_array() &&
+           std::all_of(value.begin(), value.end(), [](const OrderedJson& v) { return v.is_number(); });
+}
+
+/// Small records (a point pair, a pickup, an agent, a circle) stay on one line so a list of
+/// them reads as a table and a diff shows the one record that changed. The rule depends only
+/// on the shape, never on the values, so editing a number never reflows its neighbours.
+bool isInlineObject(const OrderedJson& value)
+{
+    constexpr std::size_t kMaxInlineFields = 3;
+    return value.size() <= kMaxInlineFields &&
+           std::all_of(value.begin(), value.end(), [](const OrderedJson& v) {
+               return v.is_primitive() || isNumberArray(v);
+           });
+}
+
+void writeValue(std::string& out, const OrderedJson& value, int indent, bool block);
+
+void writeScalar(std::string& out, const OrderedJson& value)
+{
+    if (value.is_number_float())
+        out += formatDouble(value.get<double>());
+    else
+        out += value.dump(-1, ' ', false, OrderedJson::error_handler_t::replace);
+}
+
+void writeValue(std::string& out, const OrderedJson& value, int indent, bool block)
+{
+    if (value.is_object()) {
+        if (value.empty()) {
+            out += "{}";
+        } else if (!block && isInlineObject(value)) {
+            out += '{';
+            bool first = true;
+            for (auto it = value.begin(); it != value.end(); ++it) {
+                out += first ? "" : ", ";
+                first = false;
+                writeScalar(out, OrderedJson(it.key()));
+                out += ": ";
+                writeValue(out, it.value(), indent, false);
+            }
+            out += '}';
+        } else {
+            out += "{\n";
+            bool first = true;
+            for (auto it = value.begin(); it != value.end(); ++it) {
+                out += first ? "" : ",\n";
+                first = false;
+                out.append(static_cast<std::size_t>(indent + 2), ' ');
+                writeScalar(out, OrderedJson(it.key()));
+                out += ": ";
+                writeValue(out, it.value(), indent + 2, it.key() == "params");
+            }
+            out += '\n';
+            out.append(static_cast<std::size_t>(indent), ' ');
+            out += '}';
+        }
+    } else if (value.is_array()) {
+        if (value.empty()) {
+            out += "[]";
+        } else if (isNumberArray(value)) {
+            out += '[';
+            for (std::size_t i = 0; i < value.size(); ++i) {
+                out += i ? ", " : "";
+                writeScalar(out, value[i]);
+            }
+            out += ']';
+        } else {
+            out += "[\n";
+            for (std::size_t i = 0; i < value.size(); ++i) {
+                out += i ? ",\n" : "";
+                out.append(static_cast<std::size_t>(indent + 2), ' ');
+                writeValue(out, value[i], indent + 2, false);
+            }
+            out += '\n';
+            out.append(static_cast<std::size_t>(indent), ' ');
+            out += ']';
+        }
+    } else {
+        writeScalar(out, value);
+    }
+}
+
+std::string systemMessage(int error)
+{
+    return std::generic_category().message(error);
+}
+
+} // namespace
+
+Expected<SceneDesc> parseScene(const std::string& text, const std::string& fileName)
+{
+    try {
+        if (text.find_first_not_of(" \t\r\n") == std::string::npos)
+            return Error{fileName + ": the file is empty; a scene is a JSON object starting with '{'"};
+
+        Json document;
+        DocumentBuilder builder(document);
+        if (!Json::sax_parse(text, &builder, Json::input_format_t::json, true, false)) {
+            if (builder.tooDeep())
+                return Error{fileName + ": arrays and objects are nested more than " +
+                             std::to_string(DocumentBuilder::kMaxDepth) +
+                             " levels deep; this is not a Shoal scene"};
+            const std::size_t start = tokenStart(text, builder.errorPosition());
+            const auto [line, column] = lineAndColumn(text, start);
+            std::string message = cleanParseMessage(builder.errorMessage());
+            for (const char* word : {"NaN", "Infinity", "-Infinity", "nan", "inf", "-inf"})
+                if (text.compare(start, std::strlen(word), word) == 0)
+                    message += "; NaN and Infinity are not JSON numbers, write a finite number";
+            if (text.compare(start, 2, "//") == 0 || text.compare(start, 2, "/*") == 0)
+                message += "; comments are not allowed in scene files";
+            return Error{fileName + ":" + std::to_string(line) + ":" + std::to_string(column) +
+                         ": " + message};
+        }
+        if (builder.duplicate())
+            return Error{fileName + ": " + *builder.duplicate()};
+        if (!document.is_object())
+            return Error{fileName + ": expected a JSON object (a Shoal scene) at the top level, got " +
+                         describe(document)};
+
+        checkFormatAndMigrate(document);
+        SceneDesc scene = readScene(document);
+        if (std::optional<Error> error = validateScene(scene))
+            return Error{fileName + ": " + error->message};
+        return scene;
+    } catch (const ReadFailure& failure) {
+        return Error{fileName + ": " + failure.message};
+    } catch (const Json::exception& error) {
+        // The readers check every type before converting, so this is a safety net only.
+        return Error{fileName + ": " + cleanParseMessage(error.what())};
+    } catch (const std::bad_alloc&) {
+        return Error{fileName + ": out of memory while reading the scene"};
+    }
+}
+
+Expected<SceneDesc> loadSceneFile(const std::string& path)
+{
+    std::ifstream file(path, std::ios::binary);
+    if (!file)
+        return Error{path + ": cannot open the file: " + systemMessage(errno)};
+    std::ostringstream buffer;
+    buffer << file.rdbuf();
+    if (file.bad())
+        return Error{path + ": cannot read the file: " + systemMessage(errno)};
+    return parseScene(buffer.str(), path);
+}
+
+std::string serializeScene(const SceneDesc& scene)
+{
+    std::string out;
+    writeValue(out, sceneDocument(scene), 0, true);
+    out += '\n';
+    return out;
+}
+
+std::optional<Error> saveSceneFile(const SceneDesc& scene, const std::string& path)
+{
+    namespace fs = std::filesystem;
+    const std::string text = serializeScene(scene);
+    const auto failed = [&](const std::string& why) {
+        return Error{path + ": cannot save: " + why + "; the file was not changed"};
+    };
+
+    std::error_code ec;
+    const fs::path target(path);
+    if (fs::is_directory(target, ec))
+        return failed("it is a folder");
+
+    // The temporary file sits next to the target so the final rename stays on one file
+    // system, where it atomically replaces the old file.
+    std::string temporary;
+    std::FILE* file = nullptr;
+    for (int attempt = 0; attempt < 100 && !file; ++attempt) {
+        temporary = path + ".saving" + std::to_string(attempt);
+        errno = 0;
+        file = std::fopen(temporary.c_str(), "wbx");
+        if (!file && errno != EEXIST) {
+            const fs::path folder = target.parent_path().empty() ? fs::path(".") : target.parent_path();
+            const int error = errno;
+            if (!fs::is_directory(folder, ec))
+                return failed("the folder " + folder.string() + " does not exist");
+            return failed("cannot create a file in " + folder.string() + ": " + systemMessage(error));
+        }
+    }
+    if (!file)
+        return failed("too many leftover temporary files " + path + ".saving*");
+
+    errno = 0;
+    bool ok = std::fwrite(text.data(), 1, text.size(), file) == text.size();
+    ok = ok && std::fflush(file) == 0;
+#if defined(__unix__) || defined(__APPLE__)
+    ok = ok && ::fsync(::fileno(file)) == 0; // the bytes are on disk before the rename
+#endif
+    ok = ok && !std::ferror(file);
+    const int writeError = errno;
+    ok = std::fclose(file) == 0 && ok;
+    if (ok && fs::file_size(temporary, ec) != text.size())
+        ok = false;
+    if (!ok) {
+        std::remove(temporary.c_str());
+        return failed("writing " + temporary + " failed: " +
+                      systemMessage(writeError ? writeError : EIO));
+    }
+
+    const fs::file_status old = fs::status(target, ec);
+    if (fs::exists(old))
+        fs::permissions(temporary, old.permissions(), ec); // keep the old file's permissions
+
+    fs::rename(temporary, target, ec);
+    if (ec) {
+        std::remove(temporary.c_str());
+        return failed("cannot replace it: " + ec.message());
+    }
+    return std::nullopt;
+}
+
+} // namespace shoal

@@ -1,0 +1,117 @@
+#include "world/behaviour.h"
+
+#include <algorithm>
+
+namespace shoal {
+
+namespace {
+
+/// Spawn-time occupancy: a bucket grid of placed agents over the spawn rectangle, so a new
+/// agent can avoid landing on top of another (linked lists in flat arrays; build time only).
+class SpawnOccupancy
+{
+public:
+    SpawnOccupancy(const Rect& area, float spacing, std::size_t expected)
+        : m_spacing(spacing), m_min{static_cast<float>(area.min.x), static_cast<float>(area.min.y)}
+    {
+        const float w = static_cast<float>(area.max.x - area.min.x);
+        const float h = static_cast<float>(area.max.y - area.min.y);
+        m_cell = spacing > 1e-3f ? spacing : 1e-3f;
+        while ((w / m_cell + 1.0f) * (h / m_cell + 1.0f) > 4.0e6f)
+            m_cell *= 2.0f;
+        m_cols = static_cast<int>(w / m_cell) + 1;
+        m_rows = static_cast<int>(h / m_cell) + 1;
+        m_head.assign(static_cast<std::size_t>(m_cols) * m_rows, -1);
+        m_next.reserve(expected);
+        m_points.reserve(expected);
+    }
+
+    bool isFree(Vec2 p) const
+    {
+        const int cx = cellX(p.x), cy = cellY(p.y);
+        for (int y = std::max(0, cy - 1); y <= std::min(m_rows - 1, cy + 1); ++y)
+            for (int x = std::max(0, cx - 1); x <= std::min(m_cols - 1, cx + 1); ++x)
+                for (int k = m_head[static_cast<std::size_t>(y) * m_cols + x]; k >= 0; k = m_next[k])
+                    if (distanceSquared(p, m_points[k]) < m_spacing * m_spacing)
+                        return false;
+        return true;
+    }
+
+    void add(Vec2 p)
+    {
+        const std::size_t c = static_cast<std::size_t>(cellY(p.y)) * m_cols + cellX(p.x);
+        m_points.push_back(p);
+        m_next.push_back(m_head[c]);
+        m_head[c] = static_cast<int>(m_points.size() - 1);
+    }
+
+private:
+    int cellX(float x) const { return std::clamp(static_cast<int>((x - m_min.x) / m_cell), 0, m_cols - 1); }
+    int cellY(float y) const { return std::clamp(static_cast<int>((y - m_min.y) / m_cell), 0, m_rows - 1); }
+
+    float m_spacing;
+    Vec2 m_min;
+    float m_cell = 1.0f;
+    int m_cols = 1;
+    int m_rows = 1;
+    std::vector<int> m_head;
+    std::vector<int> m_next;
+    std::vector<Vec2> m_points;
+};
+
+} // namespace
+
+void Behaviour::spawn(Group& group, const GroupDesc& desc, Random& random,
+                      const StaticGeometry& geometry)
+{
+    const float radius = bodyRadius();
+    std::size_t count = desc.agents.size() + (desc.spawn ? static_cast<std::size_t>(desc.spawn->count) : 0);
+    group.agents.resize(0);
+    group.agents.resize(count);
+    std::size_t n = 0;
+    auto place = [&](Vec2 p, float heading) {
+        group.agents.px[n] = p.x;
+        group.agents.py[n] = p.y;
+        group.agents.heading[n] = heading;
+        ++n;
+    };
+    for (const AgentDesc& agent : desc.agents)
+        place({static_cast<float>(agent.position.x), static_cast<float>(agent.position.y)},
+              degToRad(static_cast<float>(agent.heading)));
+    if (desc.spawn) {
+        const Rect& area = desc.spawn->area;
+        SpawnOccupancy occupancy(area, 2.0f * radius, static_cast<std::size_t>(desc.spawn->count));
+        for (int k = 0; k < desc.spawn->count; ++k) {
+            // Rejection sampling: clear of obstacles always; clear of the agents already placed
+            // while that is possible (an area asked to hold more than fits gets overlaps, which
+            // the behaviours push apart). An area mostly covered by solid geometry ends up
+            // with fewer agents rather than agents inside walls.
+            Vec2 fallback;
+            bool haveFallback = false;
+            for (int attempt = 0; attempt < 256; ++attempt) {
+                const Vec2 p{random.uniform(static_cast<float>(area.min.x), static_cast<float>(area.max.x)),
+                             random.uniform(static_cast<float>(area.min.y), static_cast<float>(area.max.y))};
+                if (geometry.isInsideSolid(p, radius))
+                    continue;
+                if (occupancy.isFree(p)) {
+                    fallback = p;
+                    haveFallback = true;
+                    break;
+                }
+                if (!haveFallback) {
+                    fallback = p;
+                    haveFallback = true;
+                }
+                if (attempt >= 64)
+                    break;
+            }
+            if (haveFallback) {
+                occupancy.add(fallback);
+                place(fallback, random.uniform(-kPi, kPi));
+            }
+        }
+    }
+    group.agents.resize(n);
+}
+
+} // namespace shoal

@@ -1,0 +1,133 @@
+#pragma once
+/// The interface each behaviour family implements, and what a step hands it.
+
+#include <shoal/worldstate.h>
+#include <shoal/paramspec.h>
+#include "math/random.h"
+#include <shoal/scenedesc.h>
+#include "geometry/staticgeometry.h"
+#include "kernels/uniformgrid.h"
+#include <shoal/vec2.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace shoal {
+
+class Behaviour;
+
+class Group;
+
+/// Everything a behaviour may read during the plan phase (and the pickups it may take).
+struct StepContext
+{
+    float dt = 1.0f / 60.0f;
+    std::uint64_t step = 0; ///< index of the step being computed
+    std::uint64_t seed = 1;
+    const StaticGeometry* geometry = nullptr;
+    const PlayerState* player = nullptr;
+    PointerInput pointer;
+    const std::vector<std::unique_ptr<Group>>* groups = nullptr;
+    std::vector<PickupState>* pickups = nullptr;
+    NeighbourSearch search = NeighbourSearch::Grid;
+};
+
+/// One group as the world runs it: what a viewer sees (GroupState) plus what only the
+/// runtime touches: the neighbour index and the family that plans the group.
+class Group : public GroupState
+{
+public:
+    UniformGrid grid;                ///< rebuilt each step before planning
+    BruteForceNeighbours bruteForce; ///< the reference search (bench, tests)
+    std::unique_ptr<Behaviour> behaviour;
+
+    /// Runs f(neighbour index, dx, dy, d2) for every agent of this group within `radius`
+    /// of p, using the search the context asks for (dx, dy = p - neighbour).
+    template <class F>
+    void forEachNeighbour(const StepContext& ctx, Vec2 p, float radius, F&& f) const
+    {
+        if (ctx.search == NeighbourSearch::Grid)
+            grid.forEachWithin(p, radius, f);
+        else
+            bruteForce.forEachWithin(p, radius, f);
+    }
+};
+
+/// The group's grid or its brute-force reference, chosen at compile time by a family's
+/// templated plan (so the inner loops are inlined for both).
+template <class Search>
+const Search& neighbourSearch(const Group& group)
+{
+    if constexpr (std::is_same_v<Search, UniformGrid>)
+        return group.grid;
+    else
+        return group.bruteForce;
+}
+
+/// A behaviour family. One instance per group; it keeps the group's typed parameters and any
+/// per-agent state of its own (worm bodies, wander targets).
+class Behaviour
+{
+public:
+    virtual ~Behaviour() = default;
+
+    /// Takes new parameter values (already validated, paramSpecs order). Called at build
+    /// and whenever a parameter changes on a running world: it takes effect next step.
+    virtual void setParams(const ParamValues& values) = 0;
+
+    /// Places the group's agents at build: explicit agents first, then `spawn.count` seeded
+    /// positions inside the spawn area that are clear of obstacles. Families with extra
+    /// state (worm bodies) set it up here. The default places points with random headings.
+    virtual void spawn(Group& group, const GroupDesc& desc, Random& random,
+                       const StaticGeometry& geometry);
+
+    /// Plan phase: reads the current state of every group, writes this group's next state
+    /// (agents.nx, ny, nvx, nvy, nheading, nspeed; agents.flags; agents.goalDistance). Motion
+    /// must go through geometry.constrainMove. Agent 0 of a player-led group is the player:
+    /// leave it alone.
+    virtual void plan(Group& group, const StepContext& ctx) = 0;
+
+    /// Largest neighbour query radius, m.
+    virtual float queryRadius() const = 0;
+    /// Cells of the group's grid. By default rows as tall as the query radius and columns a
+    /// third of it: a query visits three or four row runs of about 7 r^2 in all (square cells
+    /// of r / 2 give five runs of 6 r^2). Fewer runs mean fewer loop exits mispredicted and
+    /// fewer part-filled lane groups, which measured faster for the school, the squad and
+    /// the followers; the swarm, whose queries find only a few neighbours, picks its own.
+    virtual GridCellShape gridCells() const
+    {
+        const float r = queryRadius();
+        return {r, r * (1.0f / 3.0f)};
+    }
+    /// Agent body radius, m (penetration metric, wall clearance).
+    virtual float bodyRadius() const = 0;
+    /// Nearest-neighbour distance below which an agent is "inside keep distance", m.
+    virtual float keepDistance() const = 0;
+    /// Nearest-neighbour distance above which an agent is "outside the band", m (0 = none).
+    virtual float bandOuterDistance() const { return 0.0f; }
+    /// Agents that take part in neighbour metrics (fish: school members only).
+    virtual bool isActive(const Group& group, std::size_t i) const
+    {
+        (void)group;
+        (void)i;
+        return true;
+    }
+    /// Whether the world may keep this group's agents in cell order (agent 0 always stays
+    /// agent 0). A behaviour that says yes and keeps per-agent state of its own moves that
+    /// state in permuteAgents().
+    virtual bool allowsReordering() const { return false; }
+    /// The agents were reordered: agent order[k] is now agent k.
+    virtual void permuteAgents(const std::vector<std::uint32_t>& order) { (void)order; }
+    /// Extra bytes this behaviour holds for its agents (bench: bytes per agent).
+    virtual std::size_t memoryBytes() const { return 0; }
+    /// Extra state folded into World::stateHash (e.g. worm joints).
+    virtual void hashState(std::uint64_t& h) const { (void)h; }
+};
+
+/// A new behaviour of `kind` with default parameters.
+std::unique_ptr<Behaviour> makeBehaviour(BehaviourKind kind);
+
+} // namespace shoal

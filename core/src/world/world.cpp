@@ -1,0 +1,480 @@
+#include <shoal/world.h>
+
+#include "math/fastmath.h"
+#include "math/statehash.h"
+#include "world/behaviour.h"
+#include "geometry/staticgeometry.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace shoal {
+
+namespace {
+
+/// Inserts one agent at index 0 (the player joins the group it leads as its agent 0).
+void insertFront(AgentArrays& a)
+{
+    const std::size_t n = a.size();
+    a.resize(n + 1);
+    for (auto* v : {&a.px, &a.py, &a.vx, &a.vy, &a.heading, &a.speed, &a.stuckTime, &a.goalDistance})
+        std::rotate(v->rbegin(), v->rbegin() + 1, v->rend());
+    std::rotate(a.flags.rbegin(), a.flags.rbegin() + 1, a.flags.rend());
+}
+
+struct PlayerParams
+{
+    float moveSpeed = 3.4f;
+    float rayLength = 0.8f;
+    float radius = 0.35f;
+    float arriveDistance = 0.2f;
+};
+
+PlayerParams playerParamsFrom(const ParamValues& values)
+{
+    const auto& specs = playerParamSpecs();
+    auto get = [&](const char* key) {
+        return static_cast<float>(values[static_cast<std::size_t>(paramIndex(specs, key))]);
+    };
+    return {get("moveSpeed"), get("rayLength"), get("radius"), get("arriveDistance")};
+}
+
+} // namespace
+
+Expected<std::unique_ptr<World>> World::create(const SceneDesc& scene)
+{
+    if (auto error = validateScene(scene))
+        return *error;
+
+    std::unique_ptr<World> world(new World());
+    world->m_geometry = std::make_unique<StaticGeometry>(scene);
+    world->m_dt = static_cast<float>(scene.simulation.dt);
+    world->m_seed = scene.simulation.seed;
+    world->m_playerValues = scene.player.params;
+
+    for (const PickupDesc& pickup : scene.pickups)
+        world->m_pickups.push_back({pickup.kind,
+                                    {static_cast<float>(pickup.position.x), static_cast<float>(pickup.position.y)},
+                                    false});
+
+    PlayerState& player = world->m_player;
+    player.enabled = scene.player.enabled;
+    player.position = {static_cast<float>(scene.player.position.x), static_cast<float>(scene.player.position.y)};
+    player.heading = degToRad(static_cast<float>(scene.player.heading));
+    player.group = scene.player.enabled && !scene.player.group.empty() ? scene.groupIndex(scene.player.group) : -1;
+
+    for (std::size_t i = 0; i < scene.groups.size(); ++i) {
+        const GroupDesc& desc = scene.groups[i];
+        auto group = std::make_unique<Group>();
+        group->name = desc.name;
+        group->kind = desc.kind;
+        group->index = static_cast<int>(i);
+        group->values = desc.params;
+        group->behaviour = makeBehaviour(desc.kind);
+        group->behaviour->setParams(desc.params);
+        if (desc.target) {
+            group->target = {static_cast<float>(desc.target->x), static_cast<float>(desc.target->y)};
+            group->hasTarget = true;
+        }
+        group->chaseGroup = desc.chase.empty() ? -1 : scene.groupIndex(desc.chase);
+        // Each group draws from its own stream, so adding a group never moves another's agents.
+        Random random(mix64(scene.simulation.seed ^ mix64(i + 1)));
+        group->behaviour->spawn(*group, desc, random, *world->m_geometry);
+
+        if (player.group == static_cast<int>(i)) {
+            insertFront(group->agents);
+            group->playerLed = true;
+            group->agents.px[0] = player.position.x;
+            group->agents.py[0] = player.position.y;
+            group->agents.heading[0] = player.heading;
+            group->agents.flags[0] = kAgentInSchool;
+            if (desc.kind == BehaviourKind::FishSchool) {
+                // Free fish live on as agents of the player's school, waiting to be picked up.
+                for (PickupState& pickup : world->m_pickups) {
+                    if (pickup.kind != PickupKind::Fish)
+                        continue;
+                    const std::size_t n = group->agents.size();
+                    group->agents.resize(n + 1);
+                    group->agents.px[n] = pickup.position.x;
+                    group->agents.py[n] = pickup.position.y;
+                    group->agents.heading[n] = random.uniform(-kPi, kPi);
+                    group->agents.flags[n] = 0;
+                    pickup.taken = true;
+                }
+            }
+        }
+        world->m_groups.push_back(std::move(group));
+    }
+    world->rebuildIndexes();
+    world->computeAllMetrics();
+    return world;
+}
+
+const GroupState& World::group(int index) const { return *m_groups[static_cast<std::size_t>(index)]; }
+
+Vec2 World::boundsMin() const { return m_geometry->boundsMin(); }
+
+Vec2 World::boundsMax() const { return m_geometry->boundsMax(); }
+
+float World::bodyRadius(int group) const
+{
+    return m_groups[static_cast<std::size_t>(group)]->behaviour->bodyRadius();
+}
+
+World::~World() = default;
+
+int World::groupIndex(const std::string& name) const
+{
+    for (const auto& group : m_groups)
+        if (group->name == name)
+            return group->index;
+    return -1;
+}
+
+std::size_t World::agentCount() const
+{
+    std::size_t n = 0;
+    for (const auto& group : m_groups)
+        n += group->agents.size();
+    return n;
+}
+
+void World::setPointer(Vec2 position, bool pressed)
+{
+    m_pointer.position = position;
+    m_pointer.pressed = pressed;
+}
+
+bool World::setTarget(int groupIndex, Vec2 position)
+{
+    if (groupIndex < 0 || groupIndex >= groupCount() || m_groups[groupIndex]->kind != BehaviourKind::TankSquad)
+        return false;
+    Group& group = *m_groups[groupIndex];
+    group.target = position;
+    group.hasTarget = true;
+    ++group.targetVersion;
+    return true;
+}
+
+std::optional<Error> World::setParam(int groupIndex, const std::string& key, double value)
+{
+    if (groupIndex < 0 || groupIndex >= groupCount())
+        return Error{"no group with index " + std::to_string(groupIndex)};
+    Group& group = *m_groups[groupIndex];
+    const auto& specs = paramSpecs(group.kind);
+    const int index = paramIndex(specs, key);
+    if (index < 0) {
+        std::string known;
+        for (const ParamSpec& spec : specs)
+            known += (known.empty() ? "" : ", ") + spec.key;
+        return Error{"group '" + group.name + "' (" + std::string(behaviourKey(group.kind)) +
+                     ") has no parameter '" + key + "'; known: " + known};
+    }
+    if (auto error = checkParamValue(specs[static_cast<std::size_t>(index)], value, "group '" + group.name + "'"))
+        return error;
+    ParamValues values = group.values;
+    values[static_cast<std::size_t>(index)] = value;
+    if (auto error = checkParamRelations(group.kind, values))
+        return Error{"group '" + group.name + "': " + error->message};
+    group.values = std::move(values);
+    group.behaviour->setParams(group.values);
+    m_indexesDirty = true;
+    return std::nullopt;
+}
+
+std::optional<Error> World::replaceGeometry(const SceneDesc& scene)
+{
+    if (auto error = validateScene(scene))
+        return error;
+    m_geometry = std::make_unique<StaticGeometry>(scene);
+    return std::nullopt;
+}
+
+std::optional<Error> World::setPlayerParam(const std::string& key, double value)
+{
+    const auto& specs = playerParamSpecs();
+    const int index = paramIndex(specs, key);
+    if (index < 0) {
+        std::string known;
+        for (const ParamSpec& spec : specs)
+            known += (known.empty() ? "" : ", ") + spec.key;
+        return Error{"the player has no parameter '" + key + "'; known: " + known};
+    }
+    if (auto error = checkParamValue(specs[static_cast<std::size_t>(index)], value, "player"))
+        return error;
+    m_playerValues[static_cast<std::size_t>(index)] = value;
+    return std::nullopt;
+}
+
+double World::param(int groupIndex, const std::string& key) const
+{
+    const Group& group = *m_groups[groupIndex];
+    const int index = paramIndex(paramSpecs(group.kind), key);
+    return index < 0 ? 0.0 : group.values[static_cast<std::size_t>(index)];
+}
+
+void World::rebuildIndexes()
+{
+    // Every few steps, groups whose behaviour allows it are stored in cell order: a cell's
+    // agents, and the cells next to it, then sit together in memory, so the neighbour loops
+    // and the agents' own state stay in cache at 100,000 agents. Agent 0 stays agent 0 (the
+    // player, a leader); AgentArrays::id keeps each agent's identity.
+    constexpr std::uint64_t kReorderInterval = 16;
+    const bool reorder = m_step % kReorderInterval == 0;
+    for (auto& group : m_groups) {
+        AgentArrays& a = group->agents;
+        if (reorder && a.size() > 2 && group->behaviour->allowsReordering()) {
+            group->grid.build(a.px.data(), a.py.data(), a.size(), group->behaviour->gridCells());
+            const std::size_t n = a.size();
+            m_order.resize(n);
+            m_order[0] = 0;
+            std::size_t next = 1;
+            for (std::size_t k = 0; k < n; ++k) {
+                const std::uint32_t i = group->grid.sortedIndex(static_cast<std::uint32_t>(k));
+                if (i != 0)
+                    m_order[next++] = i;
+            }
+            a.permute(m_order, m_permuteScratch, m_permuteIds, m_permuteFlags);
+            group->behaviour->permuteAgents(m_order);
+        }
+        group->grid.build(a.px.data(), a.py.data(), a.size(), group->behaviour->gridCells());
+        group->bruteForce.build(a.px.data(), a.py.data(), a.size(), 0.0f);
+    }
+    m_indexesDirty = false;
+}
+
+void World::planPlayer()
+{
+    m_playerNext = m_player;
+    if (!m_player.enabled)
+        return;
+    const PlayerParams params = playerParamsFrom(m_playerValues);
+    const Vec2 toPointer = m_pointer.position - m_player.position;
+    const float distanceToPointer = toPointer.length();
+    m_playerNext.velocity = {};
+    m_playerNext.speed = 0.0f;
+    if (!m_pointer.pressed || distanceToPointer <= params.arriveDistance)
+        return;
+    const Vec2 dir = toPointer / distanceToPointer;
+    const float stepLength = std::min(params.moveSpeed * m_dt, distanceToPointer - params.arriveDistance);
+    // The seed's canMove(): a ray of rayLength ahead; the player stops short of the wall.
+    const Vec2 next = m_geometry->constrainMove(m_player.position, m_player.position + dir * stepLength,
+                                                params.rayLength, WallResponse::Stop);
+    m_playerNext.heading = angleOf(dir);
+    m_playerNext.position = next;
+    m_playerNext.velocity = (next - m_player.position) / m_dt;
+    m_playerNext.speed = m_playerNext.velocity.length();
+}
+
+void World::step()
+{
+    if (m_indexesDirty)
+        rebuildIndexes();
+
+    StepContext ctx;
+    ctx.dt = m_dt;
+    ctx.step = m_step;
+    ctx.seed = m_seed;
+    ctx.geometry = m_geometry.get();
+    ctx.player = &m_player;
+    ctx.pointer = m_pointer;
+    ctx.groups = &m_groups;
+    ctx.pickups = &m_pickups;
+    ctx.search = m_search;
+
+    // Phase 1: everyone plans from the current state.
+    planPlayer();
+    for (auto& group : m_groups)
+        group->behaviour->plan(*group, ctx);
+
+    // Phase 2: commit all at once.
+    for (auto& group : m_groups) {
+        AgentArrays& a = group->agents;
+        if (group->playerLed && a.size() > 0) {
+            a.nx[0] = m_playerNext.position.x;
+            a.ny[0] = m_playerNext.position.y;
+            a.nvx[0] = m_playerNext.velocity.x;
+            a.nvy[0] = m_playerNext.velocity.y;
+            a.nheading[0] = m_playerNext.heading;
+            a.nspeed[0] = m_playerNext.speed;
+            a.flags[0] |= kAgentInSchool | kAgentAtGoal;
+        }
+        commitGroup(*group);
+    }
+    m_player = m_playerNext;
+    ++m_step;
+
+    rebuildIndexes();
+    if (m_metricsEnabled)
+        computeAllMetrics();
+}
+
+void World::step(int count)
+{
+    for (int i = 0; i < count; ++i)
+        step();
+}
+
+void World::commitGroup(Group& group)
+{
+    AgentArrays& a = group.agents;
+    const std::size_t n = a.size();
+    int crossings = 0;
+    // Visit agents in cell order (the grid still holds this step's start positions) so the
+    // clearance lookups walk the level coherently instead of jumping around in memory.
+    const bool ordered = group.grid.size() == n;
+    for (std::size_t k = 0; k < n; ++k) {
+        const std::size_t i = ordered ? group.grid.sortedIndex(static_cast<std::uint32_t>(k)) : k;
+        // The exact, Box2D-independent check: only motions that could reach geometry.
+        const Vec2 from{a.px[i], a.py[i]};
+        const Vec2 to{a.nx[i], a.ny[i]};
+        const float moved2 = distanceSquared(from, to);
+        const float reach = m_geometry->clearance(from);
+        if (moved2 > 0.0f && moved2 >= reach * reach && m_geometry->segmentCrosses(from, to))
+            ++crossings;
+        const float speed2 = a.nvx[i] * a.nvx[i] + a.nvy[i] * a.nvy[i];
+        if (speed2 < kStuckSpeed * kStuckSpeed && !(a.flags[i] & kAgentAtGoal))
+            a.stuckTime[i] += m_dt;
+        else
+            a.stuckTime[i] = 0.0f;
+        if (a.stuckTime[i] >= kStuckSeconds)
+            a.flags[i] |= kAgentStuck;
+        else
+            a.flags[i] &= static_cast<std::uint8_t>(~kAgentStuck);
+    }
+    a.commit();
+    group.metrics.wallCrossings = crossings;
+    group.metrics.totalWallCrossings += crossings;
+}
+
+void World::computeAllMetrics()
+{
+    for (auto& group : m_groups)
+        computeMetrics(*group);
+}
+
+void World::computeMetrics(Group& group)
+{
+    const AgentArrays& a = group.agents;
+    const Behaviour& behaviour = *group.behaviour;
+    const std::size_t n = a.size();
+    GroupMetrics& m = group.metrics;
+    const int crossings = m.wallCrossings;
+    const std::int64_t totalCrossings = m.totalWallCrossings;
+    m = GroupMetrics{};
+    m.wallCrossings = crossings;
+    m.totalWallCrossings = totalCrossings;
+    m.agents = static_cast<int>(n);
+
+    m_activeScratch.resize(n);
+    for (std::size_t i = 0; i < n; ++i)
+        m_activeScratch[i] = behaviour.isActive(group, i) ? 1 : 0;
+
+    const float radius = behaviour.bodyRadius();
+    const float contact = 2.0f * radius - kPenetrationTolerance;
+    const float queryRadius = std::max(behaviour.queryRadius(), 2.0f * radius);
+    const float keep = behaviour.keepDistance();
+    const float outer = behaviour.bandOuterDistance();
+
+    m_nearestScratch.clear();
+    double sumX = 0, sumY = 0, sumSpeed = 0, sumGoal = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (a.flags[i] & kAgentBlocked)
+            ++m.blocked;
+        if (a.flags[i] & kAgentStuck)
+            ++m.stuck;
+        if (!m_activeScratch[i])
+            continue;
+        ++m.active;
+        float hs, hc;
+        sinCos(a.heading[i], hs, hc);
+        sumX += hc;
+        sumY += hs;
+        const float speed = std::sqrt(a.vx[i] * a.vx[i] + a.vy[i] * a.vy[i]);
+        sumSpeed += speed;
+        m.maxSpeed = std::max(m.maxSpeed, speed);
+        sumGoal += a.goalDistance[i];
+        m.goalDistanceMax = std::max(m.goalDistanceMax, a.goalDistance[i]);
+        if (a.flags[i] & kAgentAtGoal)
+            ++m.atGoal;
+
+        float nearest2 = queryRadius * queryRadius * 4.0f;
+        bool found = false;
+        group.grid.forEachWithin({a.px[i], a.py[i]}, queryRadius,
+                                 [&](std::uint32_t j, float, float, float d2) {
+                                     if (j == i || !m_activeScratch[j])
+                                         return;
+                                     found = true;
+                                     nearest2 = std::min(nearest2, d2);
+                                     if (j > i && radius > 0.0f && d2 < contact * contact) {
+                                         ++m.penetrations;
+                                         m.maxPenetration = std::max(m.maxPenetration, 2.0f * radius - std::sqrt(d2));
+                                     }
+                                 });
+        if (found) {
+            const float d = std::sqrt(nearest2);
+            m_nearestScratch.push_back(d);
+            if (d < keep)
+                ++m.insideKeep;
+            if (outer > 0.0f && d > outer)
+                ++m.outsideBand;
+        } else if (outer > 0.0f && m.agents > 1) {
+            ++m.outsideBand; // nobody even within the neighbour radius
+        }
+    }
+    if (m.active > 0) {
+        m.polarization = static_cast<float>(std::sqrt(sumX * sumX + sumY * sumY) / m.active);
+        m.meanSpeed = static_cast<float>(sumSpeed / m.active);
+        m.goalDistanceMean = static_cast<float>(sumGoal / m.active);
+    }
+    if (!m_nearestScratch.empty()) {
+        double sum = 0;
+        float lo = m_nearestScratch[0];
+        for (float d : m_nearestScratch) {
+            sum += d;
+            lo = std::min(lo, d);
+        }
+        m.nearestMin = lo;
+        m.nearestMean = static_cast<float>(sum / static_cast<double>(m_nearestScratch.size()));
+        auto mid = m_nearestScratch.begin() + static_cast<std::ptrdiff_t>(m_nearestScratch.size() / 2);
+        std::nth_element(m_nearestScratch.begin(), mid, m_nearestScratch.end());
+        m.nearestMedian = *mid;
+    }
+}
+
+std::uint64_t World::stateHash() const
+{
+    std::uint64_t h = kFnvOffset;
+    hashBytes(h, &m_step, sizeof m_step);
+    for (const auto& group : m_groups) {
+        const AgentArrays& a = group->agents;
+        hashVector(h, a.px);
+        hashVector(h, a.py);
+        hashVector(h, a.vx);
+        hashVector(h, a.vy);
+        hashVector(h, a.heading);
+        hashVector(h, a.speed);
+        hashVector(h, a.flags);
+        group->behaviour->hashState(h);
+    }
+    hashBytes(h, &m_player.position, sizeof m_player.position);
+    hashBytes(h, &m_player.heading, sizeof m_player.heading);
+    for (const PickupState& pickup : m_pickups) {
+        const unsigned char taken = pickup.taken ? 1 : 0;
+        hashBytes(h, &taken, 1);
+    }
+    return h;
+}
+
+std::size_t World::memoryBytes() const
+{
+    std::size_t bytes = m_nearestScratch.capacity() * sizeof(float) + m_activeScratch.capacity() +
+                        m_order.capacity() * sizeof(std::uint32_t) + m_permuteScratch.capacity() * sizeof(float) +
+                        m_permuteIds.capacity() * sizeof(std::uint32_t) + m_permuteFlags.capacity();
+    for (const auto& group : m_groups)
+        bytes += group->agents.memoryBytes() + group->grid.memoryBytes() + group->behaviour->memoryBytes();
+    return bytes;
+}
+
+} // namespace shoal

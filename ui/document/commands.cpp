@@ -1,0 +1,267 @@
+#include "document/commands.h"
+
+#include "document/sceneedits.h"
+
+#include <algorithm>
+
+namespace shoal::ui {
+
+// --- SetGroupParamCommand --------------------------------------------------------------------
+
+SetGroupParamCommand::SetGroupParamCommand(Document* document, int group, int paramIndex,
+                                           double value, bool commit, QUndoCommand* parent)
+    : QUndoCommand(parent), m_document(document), m_group(group), m_paramIndex(paramIndex),
+      m_oldValue(document->scene()
+                     .groups[static_cast<std::size_t>(group)]
+                     .params[static_cast<std::size_t>(paramIndex)]),
+      m_newValue(value), m_committed(commit)
+{
+    const GroupDesc& g = document->scene().groups[static_cast<std::size_t>(group)];
+    const std::vector<ParamSpec>& specs = paramSpecs(g.kind);
+    const QString label = paramIndex >= 0 && static_cast<std::size_t>(paramIndex) < specs.size()
+                              ? QString::fromStdString(specs[static_cast<std::size_t>(paramIndex)].label)
+                              : QString::number(paramIndex);
+    setText(QCoreApplication::translate("UndoCommands", "Change %1 of %2")
+                .arg(label, QString::fromStdString(g.name)));
+    setObsolete(m_oldValue == m_newValue);
+}
+
+void SetGroupParamCommand::undo()
+{
+    m_document->setGroupParam(m_group, m_paramIndex, m_oldValue);
+}
+
+void SetGroupParamCommand::redo()
+{
+    m_document->setGroupParam(m_group, m_paramIndex, m_newValue);
+}
+
+bool SetGroupParamCommand::mergeWith(const QUndoCommand* other)
+{
+    const auto* next = static_cast<const SetGroupParamCommand*>(other);
+    if (m_committed || next->m_document != m_document || next->m_group != m_group ||
+        next->m_paramIndex != m_paramIndex)
+        return false;
+    m_newValue = next->m_newValue;
+    m_committed = next->m_committed;
+    setObsolete(m_oldValue == m_newValue);
+    return true;
+}
+
+// --- MoveItemsCommand ------------------------------------------------------------------------
+
+MoveItemsCommand::MoveItemsCommand(Document* document, ItemRefs refs, Point2 offset, bool commit,
+                                   QUndoCommand* parent)
+    : QUndoCommand(parent), m_document(document),
+      m_refs(existingRefs(document->scene(), refs)), m_offset(offset), m_committed(commit),
+      m_before(document->scene()), m_after(document->scene())
+{
+    moveItems(m_after, m_refs, m_offset);
+    setText(m_refs.size() == 1 ? undoText(QT_TRANSLATE_NOOP("UndoCommands", "Move Item"))
+                               : QCoreApplication::translate("UndoCommands", "Move %n Items",
+                                                             nullptr, int(m_refs.size())));
+    setObsolete(m_refs.isEmpty() || (offset.x == 0.0 && offset.y == 0.0));
+}
+
+void MoveItemsCommand::apply(const SceneDesc& from)
+{
+    for (const ItemRef& ref : m_refs) {
+        switch (ref.kind) {
+        case ItemKind::Wall:
+            m_document->setWall(ref.index, from.walls[static_cast<std::size_t>(ref.index)]);
+            break;
+        case ItemKind::Obstacle:
+            m_document->setObstacle(ref.index, from.obstacles[static_cast<std::size_t>(ref.index)]);
+            break;
+        case ItemKind::Pickup:
+            m_document->setPickup(ref.index, from.pickups[static_cast<std::size_t>(ref.index)]);
+            break;
+        case ItemKind::SpawnArea:
+        case ItemKind::SquadTarget:
+            m_document->setGroup(ref.index, from.groups[static_cast<std::size_t>(ref.index)]);
+            break;
+        case ItemKind::PlayerStart: m_document->setPlayer(from.player); break;
+        }
+    }
+}
+
+void MoveItemsCommand::undo()
+{
+    apply(m_before);
+}
+
+void MoveItemsCommand::redo()
+{
+    apply(m_after);
+}
+
+bool MoveItemsCommand::mergeWith(const QUndoCommand* other)
+{
+    const auto* next = static_cast<const MoveItemsCommand*>(other);
+    // Only nudges chain; a drag is always its own step.
+    if (m_committed || next->m_committed || next->m_document != m_document ||
+        next->m_refs != m_refs)
+        return false;
+    m_offset.x += next->m_offset.x;
+    m_offset.y += next->m_offset.y;
+    m_after = next->m_after;
+    setObsolete(m_after == m_before);
+    return true;
+}
+
+// --- ReplaceSceneCommand ---------------------------------------------------------------------
+
+ReplaceSceneCommand::ReplaceSceneCommand(Document* document, SceneDesc scene, const QString& text,
+                                         QUndoCommand* parent)
+    : QUndoCommand(text, parent), m_document(document), m_before(document->scene()),
+      m_after(std::move(scene))
+{
+    setObsolete(m_before == m_after);
+}
+
+void ReplaceSceneCommand::undo()
+{
+    m_document->setScene(m_before);
+}
+
+void ReplaceSceneCommand::redo()
+{
+    m_document->setScene(m_after);
+}
+
+// --- Compound edits --------------------------------------------------------------------------
+
+namespace {
+
+QList<int> indicesOf(const ItemRefs& refs, ItemKind kind)
+{
+    QList<int> result;
+    for (const ItemRef& ref : refs)
+        if (ref.kind == kind && !result.contains(ref.index))
+            result.append(ref.index);
+    std::sort(result.begin(), result.end());
+    return result;
+}
+
+} // namespace
+
+QUndoCommand* makeRemoveItemsCommand(Document* document, const ItemRefs& allRefs)
+{
+    const SceneDesc& scene = document->scene();
+    const ItemRefs refs = existingRefs(scene, allRefs);
+    const QList<int> walls = indicesOf(refs, ItemKind::Wall);
+    const QList<int> obstacles = indicesOf(refs, ItemKind::Obstacle);
+    const QList<int> pickups = indicesOf(refs, ItemKind::Pickup);
+    const QList<int> groups = indicesOf(refs, ItemKind::SpawnArea);
+    QList<int> targets = indicesOf(refs, ItemKind::SquadTarget);
+    for (int g : groups)
+        targets.removeAll(g); // the whole group goes
+
+    auto* command = new QUndoCommand;
+    // References first, while every index is still valid; removals from the highest index
+    // down, so the lower ones stay valid. Undo runs the children in reverse.
+    for (int t : targets) {
+        GroupDesc group = scene.groups[static_cast<std::size_t>(t)];
+        group.target.reset();
+        new SetGroupCommand(document, t, group, true, command);
+    }
+    for (std::size_t g = 0; g < scene.groups.size(); ++g) {
+        const GroupDesc& group = scene.groups[g];
+        if (groups.contains(int(g)) || group.chase.empty())
+            continue;
+        const int chased = scene.groupIndex(group.chase);
+        if (groups.contains(chased)) {
+            GroupDesc changed = group;
+            changed.chase.clear();
+            new SetGroupCommand(document, int(g), changed, true, command);
+        }
+    }
+    if (!scene.player.group.empty() && groups.contains(scene.groupIndex(scene.player.group))) {
+        PlayerDesc player = scene.player;
+        player.group.clear();
+        new SetPlayerCommand(document, 0, player, true, command);
+    }
+    for (auto it = groups.crbegin(); it != groups.crend(); ++it)
+        new RemoveGroupCommand(document, *it, command);
+    for (auto it = walls.crbegin(); it != walls.crend(); ++it)
+        new RemoveWallCommand(document, *it, command);
+    for (auto it = obstacles.crbegin(); it != obstacles.crend(); ++it)
+        new RemoveObstacleCommand(document, *it, command);
+    for (auto it = pickups.crbegin(); it != pickups.crend(); ++it)
+        new RemovePickupCommand(document, *it, command);
+
+    const int removed = int(walls.size() + obstacles.size() + pickups.size() + groups.size() +
+                            targets.size());
+    if (removed == 0) {
+        delete command;
+        return nullptr;
+    }
+    command->setText(removed == 1 ? undoText(QT_TRANSLATE_NOOP("UndoCommands", "Delete Item"))
+                                  : QCoreApplication::translate("UndoCommands", "Delete %n Items",
+                                                                nullptr, removed));
+    return command;
+}
+
+QUndoCommand* makeDuplicateItemsCommand(Document* document, const ItemRefs& allRefs,
+                                        Point2 offset, ItemRefs* copies)
+{
+    const SceneDesc& scene = document->scene();
+    const ItemRefs refs = existingRefs(scene, allRefs);
+    auto* command = new QUndoCommand;
+    ItemRefs created;
+    int wallCount = int(scene.walls.size());
+    int obstacleCount = int(scene.obstacles.size());
+    int pickupCount = int(scene.pickups.size());
+    SceneDesc names = scene; // collects the new groups so their names stay unique
+
+    for (const ItemRef& ref : refs) {
+        const auto i = static_cast<std::size_t>(ref.index);
+        SceneDesc moved = scene;
+        moveItems(moved, {ref}, clampMoveOffset(scene, {ref}, offset));
+        switch (ref.kind) {
+        case ItemKind::Wall:
+            new AddWallCommand(document, wallCount, moved.walls[i], command);
+            created.append({ItemKind::Wall, wallCount++});
+            break;
+        case ItemKind::Obstacle:
+            new AddObstacleCommand(document, obstacleCount, moved.obstacles[i], command);
+            created.append({ItemKind::Obstacle, obstacleCount++});
+            break;
+        case ItemKind::Pickup:
+            new AddPickupCommand(document, pickupCount, moved.pickups[i], command);
+            created.append({ItemKind::Pickup, pickupCount++});
+            break;
+        case ItemKind::SpawnArea: {
+            GroupDesc group = moved.groups[i];
+            const Point2 applied = clampMoveOffset(scene, {ref}, offset);
+            for (AgentDesc& agent : group.agents)
+                agent.position = clampToBounds(scene.bounds, {agent.position.x + applied.x,
+                                                              agent.position.y + applied.y});
+            if (group.target)
+                group.target = clampToBounds(scene.bounds, {group.target->x + applied.x,
+                                                            group.target->y + applied.y});
+            group.name = uniqueGroupName(names, group.name);
+            names.groups.push_back(group);
+            const int index = int(names.groups.size()) - 1;
+            new AddGroupCommand(document, index, group, command);
+            created.append({ItemKind::SpawnArea, index});
+            break;
+        }
+        case ItemKind::SquadTarget:
+        case ItemKind::PlayerStart: break; // they belong to a squad / the player: one each
+        }
+    }
+    if (created.isEmpty()) {
+        delete command;
+        return nullptr;
+    }
+    command->setText(created.size() == 1
+                         ? undoText(QT_TRANSLATE_NOOP("UndoCommands", "Duplicate Item"))
+                         : QCoreApplication::translate("UndoCommands", "Duplicate %n Items",
+                                                       nullptr, int(created.size())));
+    if (copies)
+        *copies = created;
+    return command;
+}
+
+} // namespace shoal::ui

@@ -1,0 +1,353 @@
+#pragma once
+/// Every edit a user makes is one of these QUndoCommands. All merge ids live in one enum
+/// (Tiled's undocommands.h); live edits (a slider drag) merge into one command until the
+/// edit is committed (Glaxnimate's commit flag), so two separate drags stay two steps.
+
+#include "document/document.h"
+#include "document/itemids.h"
+
+#include <QCoreApplication>
+#include <QUndoCommand>
+
+#include <utility>
+
+namespace shoal::ui {
+
+/// Merge ids (QUndoCommand::id). Commands that never merge return -1.
+enum UndoCommandId {
+    kSetGroupParamId = 1,
+    kSetPlayerParamId,
+    kMoveItemsId,
+    kSetWallId,
+    kSetObstacleId,
+    kSetPickupId,
+    kSetGroupId,
+    kSetPlayerId,
+    kSetSimulationId,
+    kSetBoundsId,
+    kSetGroupsParamId, ///< SetGroupsParamCommand (groupcommands.h): one parameter, several groups
+};
+
+/// Sets one parameter of one group. While `commit` is false the command keeps merging with
+/// the next edit of the same group and parameter (one slider drag = one undo step); the edit
+/// that ends the gesture is pushed with commit = true, after which nothing merges into it.
+/// A merge that lands back on the original value makes the command obsolete.
+class SetGroupParamCommand : public QUndoCommand
+{
+public:
+    SetGroupParamCommand(Document* document, int group, int paramIndex, double value,
+                         bool commit, QUndoCommand* parent = nullptr);
+    void undo() override;
+    void redo() override;
+    int id() const override { return kSetGroupParamId; }
+    bool mergeWith(const QUndoCommand* other) override;
+
+private:
+    Document* m_document;
+    int m_group;
+    int m_paramIndex;
+    double m_oldValue;
+    double m_newValue;
+    bool m_committed;
+};
+
+/// The undo history's name for a command (translated in the "UndoCommands" context).
+inline QString undoText(const char* text)
+{
+    return QCoreApplication::translate("UndoCommands", text);
+}
+
+// ---------------------------------------------------------------------------------------------
+// One template for every "replace a value" edit (Tiled's ChangeValue): an Access struct says
+// how to read and write the value, its merge id and its name in the history.
+
+/// Replaces one value of the scene. Merges like SetGroupParamCommand: while uncommitted it
+/// absorbs the next edit of the same value; the commit closes the chain; back at the original
+/// value it becomes obsolete (and an edit that changes nothing is obsolete from the start).
+template <class Access>
+class SetValueCommand : public QUndoCommand
+{
+public:
+    using Value = typename Access::Value;
+
+    SetValueCommand(Document* document, int index, Value value, bool commit = true,
+                    QUndoCommand* parent = nullptr)
+        : QUndoCommand(parent), m_document(document), m_index(index),
+          m_oldValue(Access::get(document->scene(), index)), m_newValue(std::move(value)),
+          m_committed(commit)
+    {
+        setText(undoText(Access::kText));
+        setObsolete(m_oldValue == m_newValue);
+    }
+
+    void undo() override { Access::set(*m_document, m_index, m_oldValue); }
+    void redo() override { Access::set(*m_document, m_index, m_newValue); }
+    int id() const override { return Access::kId; }
+
+    bool mergeWith(const QUndoCommand* other) override
+    {
+        const auto* next = static_cast<const SetValueCommand*>(other);
+        if (m_committed || next->m_index != m_index || next->m_document != m_document)
+            return false;
+        m_newValue = next->m_newValue;
+        m_committed = next->m_committed;
+        setObsolete(m_oldValue == m_newValue);
+        return true;
+    }
+
+    const Value& oldValue() const { return m_oldValue; }
+    const Value& newValue() const { return m_newValue; }
+
+private:
+    Document* m_document;
+    int m_index;
+    Value m_oldValue;
+    Value m_newValue;
+    bool m_committed;
+};
+
+struct WallAccess
+{
+    using Value = WallDesc;
+    static constexpr int kId = kSetWallId;
+    static constexpr const char* kText = QT_TRANSLATE_NOOP("UndoCommands", "Change Wall");
+    static Value get(const SceneDesc& s, int i) { return s.walls[static_cast<std::size_t>(i)]; }
+    static void set(Document& d, int i, const Value& v) { d.setWall(i, v); }
+};
+
+struct ObstacleAccess
+{
+    using Value = ObstacleDesc;
+    static constexpr int kId = kSetObstacleId;
+    static constexpr const char* kText = QT_TRANSLATE_NOOP("UndoCommands", "Change Obstacle");
+    static Value get(const SceneDesc& s, int i) { return s.obstacles[static_cast<std::size_t>(i)]; }
+    static void set(Document& d, int i, const Value& v) { d.setObstacle(i, v); }
+};
+
+struct PickupAccess
+{
+    using Value = PickupDesc;
+    static constexpr int kId = kSetPickupId;
+    static constexpr const char* kText = QT_TRANSLATE_NOOP("UndoCommands", "Change Pickup");
+    static Value get(const SceneDesc& s, int i) { return s.pickups[static_cast<std::size_t>(i)]; }
+    static void set(Document& d, int i, const Value& v) { d.setPickup(i, v); }
+};
+
+/// A group's name, colours, spawn area, agents, target and chase (not its parameters).
+struct GroupAccess
+{
+    using Value = GroupDesc;
+    static constexpr int kId = kSetGroupId;
+    static constexpr const char* kText = QT_TRANSLATE_NOOP("UndoCommands", "Change Group");
+    static Value get(const SceneDesc& s, int i) { return s.groups[static_cast<std::size_t>(i)]; }
+    static void set(Document& d, int i, const Value& v) { d.setGroup(i, v); }
+};
+
+/// The player (index unused).
+struct PlayerAccess
+{
+    using Value = PlayerDesc;
+    static constexpr int kId = kSetPlayerId;
+    static constexpr const char* kText = QT_TRANSLATE_NOOP("UndoCommands", "Change Player");
+    static Value get(const SceneDesc& s, int) { return s.player; }
+    static void set(Document& d, int, const Value& v) { d.setPlayer(v); }
+};
+
+/// One of the player's parameters (index = playerParamSpecs() index).
+struct PlayerParamAccess
+{
+    using Value = double;
+    static constexpr int kId = kSetPlayerParamId;
+    static constexpr const char* kText = QT_TRANSLATE_NOOP("UndoCommands", "Change Player Parameter");
+    static Value get(const SceneDesc& s, int i) { return s.player.params[static_cast<std::size_t>(i)]; }
+    static void set(Document& d, int i, const Value& v) { d.setPlayerParam(i, v); }
+};
+
+/// Simulation settings: dt and seed (index unused).
+struct SimulationAccess
+{
+    using Value = SimulationDesc;
+    static constexpr int kId = kSetSimulationId;
+    static constexpr const char* kText = QT_TRANSLATE_NOOP("UndoCommands", "Change Simulation Settings");
+    static Value get(const SceneDesc& s, int) { return s.simulation; }
+    static void set(Document& d, int, const Value& v) { d.setSimulation(v); }
+};
+
+/// The world bounds (index unused).
+struct BoundsAccess
+{
+    using Value = Rect;
+    static constexpr int kId = kSetBoundsId;
+    static constexpr const char* kText = QT_TRANSLATE_NOOP("UndoCommands", "Change Level Bounds");
+    static Value get(const SceneDesc& s, int) { return s.bounds; }
+    static void set(Document& d, int, const Value& v) { d.setBounds(v); }
+};
+
+using SetWallCommand = SetValueCommand<WallAccess>;
+using SetObstacleCommand = SetValueCommand<ObstacleAccess>;
+using SetPickupCommand = SetValueCommand<PickupAccess>;
+using SetGroupCommand = SetValueCommand<GroupAccess>;
+using SetPlayerCommand = SetValueCommand<PlayerAccess>;
+using SetPlayerParamCommand = SetValueCommand<PlayerParamAccess>;
+using SetSimulationCommand = SetValueCommand<SimulationAccess>;
+using SetBoundsCommand = SetValueCommand<BoundsAccess>;
+
+// ---------------------------------------------------------------------------------------------
+// Adding and removing elements of the scene's lists: one template each, a List struct says
+// which list.
+
+struct WallList
+{
+    using Value = WallDesc;
+    static constexpr const char* kAddText = QT_TRANSLATE_NOOP("UndoCommands", "Add Wall");
+    static constexpr const char* kRemoveText = QT_TRANSLATE_NOOP("UndoCommands", "Remove Wall");
+    static const std::vector<Value>& list(const SceneDesc& s) { return s.walls; }
+    static void insert(Document& d, int i, const Value& v) { d.insertWall(i, v); }
+    static void remove(Document& d, int i) { d.removeWall(i); }
+};
+
+struct ObstacleList
+{
+    using Value = ObstacleDesc;
+    static constexpr const char* kAddText = QT_TRANSLATE_NOOP("UndoCommands", "Add Obstacle");
+    static constexpr const char* kRemoveText = QT_TRANSLATE_NOOP("UndoCommands", "Remove Obstacle");
+    static const std::vector<Value>& list(const SceneDesc& s) { return s.obstacles; }
+    static void insert(Document& d, int i, const Value& v) { d.insertObstacle(i, v); }
+    static void remove(Document& d, int i) { d.removeObstacle(i); }
+};
+
+struct PickupList
+{
+    using Value = PickupDesc;
+    static constexpr const char* kAddText = QT_TRANSLATE_NOOP("UndoCommands", "Add Pickup");
+    static constexpr const char* kRemoveText = QT_TRANSLATE_NOOP("UndoCommands", "Remove Pickup");
+    static const std::vector<Value>& list(const SceneDesc& s) { return s.pickups; }
+    static void insert(Document& d, int i, const Value& v) { d.insertPickup(i, v); }
+    static void remove(Document& d, int i) { d.removePickup(i); }
+};
+
+/// Raw group insertion/removal. Removing a group someone refers to (the player leads it, a
+/// swarm chases it) needs those references cleared too: use makeRemoveItemsCommand().
+struct GroupList
+{
+    using Value = GroupDesc;
+    static constexpr const char* kAddText = QT_TRANSLATE_NOOP("UndoCommands", "Add Group");
+    static constexpr const char* kRemoveText = QT_TRANSLATE_NOOP("UndoCommands", "Remove Group");
+    static const std::vector<Value>& list(const SceneDesc& s) { return s.groups; }
+    static void insert(Document& d, int i, const Value& v) { d.insertGroup(i, v); }
+    static void remove(Document& d, int i) { d.removeGroup(i); }
+};
+
+/// Inserts one element at `index` (-1 = append).
+template <class List>
+class AddElementCommand : public QUndoCommand
+{
+public:
+    using Value = typename List::Value;
+
+    AddElementCommand(Document* document, int index, Value value, QUndoCommand* parent = nullptr)
+        : QUndoCommand(parent), m_document(document),
+          m_index(index < 0 ? static_cast<int>(List::list(document->scene()).size()) : index),
+          m_value(std::move(value))
+    {
+        setText(undoText(List::kAddText));
+    }
+
+    void undo() override { List::remove(*m_document, m_index); }
+    void redo() override { List::insert(*m_document, m_index, m_value); }
+    int index() const { return m_index; }
+
+private:
+    Document* m_document;
+    int m_index;
+    Value m_value;
+};
+
+/// Removes the element at `index`; undo puts it back at the same index.
+template <class List>
+class RemoveElementCommand : public QUndoCommand
+{
+public:
+    using Value = typename List::Value;
+
+    RemoveElementCommand(Document* document, int index, QUndoCommand* parent = nullptr)
+        : QUndoCommand(parent), m_document(document), m_index(index),
+          m_value(List::list(document->scene())[static_cast<std::size_t>(index)])
+    {
+        setText(undoText(List::kRemoveText));
+    }
+
+    void undo() override { List::insert(*m_document, m_index, m_value); }
+    void redo() override { List::remove(*m_document, m_index); }
+
+private:
+    Document* m_document;
+    int m_index;
+    Value m_value;
+};
+
+using AddWallCommand = AddElementCommand<WallList>;
+using RemoveWallCommand = RemoveElementCommand<WallList>;
+using AddObstacleCommand = AddElementCommand<ObstacleList>;
+using RemoveObstacleCommand = RemoveElementCommand<ObstacleList>;
+using AddPickupCommand = AddElementCommand<PickupList>;
+using RemovePickupCommand = RemoveElementCommand<PickupList>;
+using AddGroupCommand = AddElementCommand<GroupList>;
+using RemoveGroupCommand = RemoveElementCommand<GroupList>;
+
+// ---------------------------------------------------------------------------------------------
+
+/// Moves walls, obstacles, pickups, spawn areas, squad targets and the player start by one
+/// offset (m). A drag pushes one committed command on release; keyboard nudges push
+/// uncommitted ones, which merge with each other while they move the same items (a committed
+/// move never merges, so a drag after nudges is a step of its own).
+class MoveItemsCommand : public QUndoCommand
+{
+public:
+    MoveItemsCommand(Document* document, ItemRefs refs, Point2 offset, bool commit = true,
+                     QUndoCommand* parent = nullptr);
+    void undo() override;
+    void redo() override;
+    int id() const override { return kMoveItemsId; }
+    bool mergeWith(const QUndoCommand* other) override;
+
+private:
+    void apply(const SceneDesc& from);
+
+    Document* m_document;
+    ItemRefs m_refs;
+    Point2 m_offset;
+    bool m_committed;
+    SceneDesc m_before;
+    SceneDesc m_after;
+};
+
+/// Replaces the whole scene as one undoable step (recovering an autosave over the file it
+/// came from, so the recovered edits show as unsaved changes).
+class ReplaceSceneCommand : public QUndoCommand
+{
+public:
+    ReplaceSceneCommand(Document* document, SceneDesc scene, const QString& text,
+                        QUndoCommand* parent = nullptr);
+    void undo() override;
+    void redo() override;
+
+private:
+    Document* m_document;
+    SceneDesc m_before;
+    SceneDesc m_after;
+};
+
+/// One command deleting every referenced thing: walls, obstacles, pickups, groups (for a
+/// spawn area; references to the group from the player and from swarms are cleared in the same
+/// step) and squad targets (the squad keeps no target). The player start cannot be deleted.
+/// Returns null when nothing deletable is referenced.
+QUndoCommand* makeRemoveItemsCommand(Document* document, const ItemRefs& refs);
+
+/// One command adding copies of every referenced thing moved by `offset` (m); groups get
+/// unique names. `copies` (optional) receives the refs of the new things, for the selection.
+/// Returns null when nothing copyable is referenced.
+QUndoCommand* makeDuplicateItemsCommand(Document* document, const ItemRefs& refs, Point2 offset,
+                                        ItemRefs* copies = nullptr);
+
+} // namespace shoal::ui

@@ -1,0 +1,91 @@
+#pragma once
+/// The open level: the one QObject that owns the authored SceneDesc, its undo stack and its
+/// file path, and announces every change. Views and panels subscribe to changed(); they never
+/// hold the truth. Everything a user does goes through an undo command (undocommands.h),
+/// which calls the raw mutators below; nothing else calls them.
+
+#include <shoal/scenedesc.h>
+
+#include <QObject>
+#include <QString>
+#include <QUndoStack>
+
+namespace shoal::ui {
+
+/// What a change touched, so a view refreshes only that.
+enum class ChangeKind {
+    SceneReset,   ///< a new scene (New, Open, recovery): everything
+    Bounds,
+    Walls,        ///< index = the wall, or -1 for several
+    Obstacles,
+    Pickups,
+    Groups,       ///< a group was added, removed or reordered (index = -1) or its
+                  ///< name/colours/spawn/agents/target/chase changed (index = the group)
+    GroupParams,  ///< index = the group; paramIndex = the parameter (-1 = several)
+    Player,
+    Simulation,
+};
+
+struct Change
+{
+    ChangeKind kind = ChangeKind::SceneReset;
+    int index = -1;
+    int paramIndex = -1;
+};
+
+class Document : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit Document(QObject* parent = nullptr);
+
+    const SceneDesc& scene() const { return m_scene; }
+    QUndoStack* undoStack() { return &m_undoStack; }
+    const QUndoStack* undoStack() const { return &m_undoStack; }
+
+    /// The file the scene was opened from or saved to; empty for a new or embedded scene.
+    QString filePath() const { return m_filePath; }
+    void setFilePath(const QString& path);
+    /// A name for the title bar: the file name, or "Untitled" / the demo's name.
+    QString displayName() const;
+    /// Unsaved changes, derived from the undo stack's clean state.
+    bool isModified() const { return !m_undoStack.isClean(); }
+
+    /// Replaces the whole scene (New, Open, recovery) and clears the undo history.
+    void resetScene(const SceneDesc& scene, const QString& filePath);
+
+    // Raw mutators: called by undo commands only. Each emits changed().
+    /// The whole scene, keeping the undo history (emits a SceneReset change).
+    void setScene(const SceneDesc& scene);
+    void setBounds(const Rect& bounds);
+    void insertWall(int index, const WallDesc& wall);
+    void removeWall(int index);
+    void setWall(int index, const WallDesc& wall);
+    void insertObstacle(int index, const ObstacleDesc& obstacle);
+    void removeObstacle(int index);
+    void setObstacle(int index, const ObstacleDesc& obstacle);
+    void insertPickup(int index, const PickupDesc& pickup);
+    void removePickup(int index);
+    void setPickup(int index, const PickupDesc& pickup);
+    void insertGroup(int index, const GroupDesc& group);
+    void removeGroup(int index);
+    /// Everything of a group except its parameters (name, colours, spawn, agents, target...).
+    void setGroup(int index, const GroupDesc& group);
+    void setGroupParam(int group, int paramIndex, double value);
+    void setPlayer(const PlayerDesc& player);
+    void setPlayerParam(int paramIndex, double value);
+    void setSimulation(const SimulationDesc& simulation);
+
+signals:
+    void changed(const shoal::ui::Change& change);
+    /// A title-bar relevant state changed (modified flag or file path).
+    void titleChanged();
+
+private:
+    SceneDesc m_scene;
+    QUndoStack m_undoStack;
+    QString m_filePath;
+};
+
+} // namespace shoal::ui

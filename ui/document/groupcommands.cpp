@@ -1,0 +1,156 @@
+#include "document/groupcommands.h"
+
+#include "document/sceneedits.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace shoal::ui {
+
+SetGroupsParamCommand::SetGroupsParamCommand(Document* document, const QList<int>& groups,
+                                             int paramIndex, double value, bool commit,
+                                             QUndoCommand* parent)
+    : QUndoCommand(parent), m_document(document), m_groups(groups), m_paramIndex(paramIndex),
+      m_committed(commit)
+{
+    for (int group : groups)
+        m_children.push_back(
+            new SetGroupParamCommand(document, group, paramIndex, value, commit, this));
+    const SceneDesc& scene = document->scene();
+    QString label = QString::number(paramIndex);
+    if (!groups.isEmpty()) {
+        const auto& specs = paramSpecs(scene.groups[static_cast<std::size_t>(groups.first())].kind);
+        if (paramIndex >= 0 && static_cast<std::size_t>(paramIndex) < specs.size())
+            label = QString::fromStdString(specs[static_cast<std::size_t>(paramIndex)].label);
+    }
+    setText(QCoreApplication::translate("UndoCommands", "Change %1 of %n Groups", nullptr,
+                                        int(groups.size()))
+                .arg(label));
+    updateObsolete();
+}
+
+void SetGroupsParamCommand::updateObsolete()
+{
+    setObsolete(std::all_of(m_children.begin(), m_children.end(),
+                            [](const SetGroupParamCommand* c) { return c->isObsolete(); }));
+}
+
+bool SetGroupsParamCommand::mergeWith(const QUndoCommand* other)
+{
+    const auto* next = dynamic_cast<const SetGroupsParamCommand*>(other);
+    if (!next || m_committed || next->m_document != m_document || next->m_groups != m_groups ||
+        next->m_paramIndex != m_paramIndex)
+        return false;
+    for (std::size_t i = 0; i < m_children.size(); ++i)
+        m_children[i]->mergeWith(next->m_children[i]);
+    m_committed = next->m_committed;
+    updateObsolete();
+    return true;
+}
+
+QUndoCommand* makeRenameGroupCommand(Document* document, int group, const std::string& name)
+{
+    const SceneDesc& scene = document->scene();
+    const GroupDesc& renamed = scene.groups[static_cast<std::size_t>(group)];
+    if (renamed.name == name)
+        return nullptr;
+    const std::string oldName = renamed.name;
+    auto* command =
+        new QUndoCommand(QCoreApplication::translate("UndoCommands", "Rename Group %1 to %2")
+                             .arg(QString::fromStdString(oldName), QString::fromStdString(name)));
+    GroupDesc desc = renamed;
+    desc.name = name;
+    new SetGroupCommand(document, group, desc, true, command);
+    for (std::size_t i = 0; i < scene.groups.size(); ++i) {
+        if (scene.groups[i].chase != oldName || static_cast<int>(i) == group)
+            continue;
+        GroupDesc chaser = scene.groups[i];
+        chaser.chase = name;
+        new SetGroupCommand(document, static_cast<int>(i), chaser, true, command);
+    }
+    if (scene.player.group == oldName) {
+        PlayerDesc player = scene.player;
+        player.group = name;
+        new SetPlayerCommand(document, 0, player, true, command);
+    }
+    return command;
+}
+
+QUndoCommand* makeRemoveGroupsCommand(Document* document, const QList<int>& groups)
+{
+    const SceneDesc& scene = document->scene();
+    QList<int> removed;
+    for (int group : groups)
+        if (group >= 0 && group < static_cast<int>(scene.groups.size()) && !removed.contains(group))
+            removed.append(group);
+    if (removed.isEmpty())
+        return nullptr;
+    std::sort(removed.begin(), removed.end());
+
+    auto* command = new QUndoCommand(
+        removed.size() == 1 ? QCoreApplication::translate("UndoCommands", "Remove Group %1")
+                                  .arg(QString::fromStdString(
+                                      scene.groups[static_cast<std::size_t>(removed.first())].name))
+                            : QCoreApplication::translate("UndoCommands", "Remove %n Groups",
+                                                          nullptr, int(removed.size())));
+    // References first, while every index is valid; then removals from the highest index
+    // down. Undo runs the children in reverse: groups come back before their references.
+    for (std::size_t i = 0; i < scene.groups.size(); ++i) {
+        const GroupDesc& group = scene.groups[i];
+        if (removed.contains(static_cast<int>(i)) || group.chase.empty())
+            continue;
+        if (removed.contains(scene.groupIndex(group.chase))) {
+            GroupDesc changed = group;
+            changed.chase.clear();
+            new SetGroupCommand(document, static_cast<int>(i), changed, true, command);
+        }
+    }
+    if (!scene.player.group.empty() && removed.contains(scene.groupIndex(scene.player.group))) {
+        PlayerDesc player = scene.player;
+        player.group.clear();
+        new SetPlayerCommand(document, 0, player, true, command);
+    }
+    for (auto it = removed.crbegin(); it != removed.crend(); ++it)
+        new RemoveGroupCommand(document, *it, command);
+    return command;
+}
+
+namespace {
+
+int usualCount(BehaviourKind kind)
+{
+    switch (kind) {
+    case BehaviourKind::FishSchool:
+        return 12;
+    case BehaviourKind::TankSquad:
+        return 6;
+    case BehaviourKind::Swarm:
+        return 30;
+    case BehaviourKind::LeaderFollow:
+        return 10;
+    case BehaviourKind::Worm:
+        return 2;
+    }
+    return 10;
+}
+
+} // namespace
+
+GroupDesc makeCentredGroup(const SceneDesc& scene, BehaviourKind kind)
+{
+    GroupDesc group =
+        makeDefaultGroup(kind, uniqueGroupName(scene, std::string(behaviourKey(kind))));
+    const Rect& bounds = scene.bounds;
+    const Point2 centre{0.5 * (bounds.min.x + bounds.max.x), 0.5 * (bounds.min.y + bounds.max.y)};
+    // About 2.5 m^2 per agent, at most a fifth of the level across.
+    const int count = usualCount(kind);
+    const double side = std::sqrt(2.5 * count);
+    const double halfWidth = 0.5 * std::min(side, 0.2 * (bounds.max.x - bounds.min.x));
+    const double halfHeight = 0.5 * std::min(side, 0.2 * (bounds.max.y - bounds.min.y));
+    group.spawn = SpawnAreaDesc{{{centre.x - halfWidth, centre.y - halfHeight},
+                                 {centre.x + halfWidth, centre.y + halfHeight}},
+                                count};
+    return group;
+}
+
+} // namespace shoal::ui

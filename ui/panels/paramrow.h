@@ -1,0 +1,89 @@
+#pragma once
+/// One parameter in the property panel, built from its ParamSpec: label (the spec's tooltip),
+/// a slider and a spin box limited to the spec's range and step (a combo box for a Choice),
+/// the unit, a reset-to-default button and an inline error line. It owns no value: it emits
+/// edited() and the panel decides (push an undo command, or show why not); setValue() shows
+/// the model's value without emitting.
+
+#include <shoal/paramspec.h>
+
+#include <QWidget>
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QSlider;
+class QSpinBox;
+class QToolButton;
+
+namespace shoal::ui {
+
+class ParamRow : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit ParamRow(ParamSpec spec, QWidget* parent = nullptr);
+
+    const ParamSpec& spec() const { return m_spec; }
+    /// The value shown (the model's, or the one being edited).
+    double value() const { return m_value; }
+    bool isMixed() const { return m_mixed; }
+
+    /// Shows `value` without emitting edited(). `mixed`: several groups are edited and their
+    /// values differ (the label is set in italics and reset stays enabled).
+    void setValue(double value, bool mixed = false);
+
+    /// Shows `message` in red under the row; an empty message hides it.
+    void setError(const QString& message);
+    QString error() const;
+
+    /// Aligns this row's columns with its neighbours' (the panel passes the widest).
+    void setColumnWidths(int labelWidth, int unitWidth);
+    int labelWidthHint() const;
+    int unitWidthHint() const;
+
+    QLabel* label() const { return m_label; }
+    /// Null for a Choice.
+    QSlider* slider() const { return m_slider; }
+    /// Set for a Real parameter.
+    QDoubleSpinBox* doubleSpinBox() const { return m_doubleSpin; }
+    /// Set for an Integer parameter.
+    QSpinBox* intSpinBox() const { return m_intSpin; }
+    /// Set for a Choice.
+    QComboBox* comboBox() const { return m_combo; }
+    QToolButton* resetButton() const { return m_reset; }
+
+signals:
+    /// The user changed the value. `commit` is false while a slider drag goes on; the drag's
+    /// release (and every other edit) comes with commit = true.
+    void edited(double value, bool commit);
+
+private:
+    int sliderPosition(double value) const;
+    double sliderValue(int position) const;
+    void showValue(double value);
+    void updateResetButton();
+    void onSliderMoved(int position);
+    void onSliderReleased();
+    void userEdit(double value, bool commit);
+
+    ParamSpec m_spec;
+    double m_value = 0.0;
+    bool m_mixed = false;
+    bool m_dragEdited = false;
+    int m_stepDecimals = 0;
+    QLabel* m_label = nullptr;
+    QSlider* m_slider = nullptr;
+    QDoubleSpinBox* m_doubleSpin = nullptr;
+    QSpinBox* m_intSpin = nullptr;
+    QComboBox* m_combo = nullptr;
+    QLabel* m_unit = nullptr;
+    QToolButton* m_reset = nullptr;
+    QLabel* m_error = nullptr;
+};
+
+/// Decimals needed to show `value` exactly (to 1e-9), at most `maxDecimals`.
+int decimalsFor(double value, int maxDecimals = 6);
+
+} // namespace shoal::ui

@@ -1,0 +1,199 @@
+#pragma once
+/// Paints every agent of one group of the running World in a single item, straight from the
+/// world's arrays: oriented glyphs close up (blitted from sprite sheets rendered once per
+/// zoom), batched dots far out, worms as mitred ribbons or sampled centre lines.
+/// One item per group, never one per agent. Scene coordinates are world coordinates (metres,
+/// y up); the view's transform scale(ppm, -ppm) flips y (see SceneView and
+/// docs/rendering.md, which also describes the glyphs).
+
+#include <shoal/behaviourkind.h>
+#include <shoal/vec2.h>
+
+#include <QColor>
+#include <QGraphicsItem>
+#include <QImage>
+#include <QLineF>
+#include <QPointF>
+#include <QPolygonF>
+#include <QRect>
+#include <QRectF>
+
+#include <array>
+#include <memory>
+#include <cstdint>
+#include <vector>
+
+class QPainterPath;
+
+namespace shoal {
+class World;
+class Group;
+struct Color;
+} // namespace shoal
+
+namespace shoal::ui {
+
+struct GlyphSheet;
+
+/// Scene position of a world point. The scene is the world (metres, y up): the one place
+/// that says so for the agent and overlay items.
+inline QPointF sceneFromWorld(Vec2 p) { return {static_cast<qreal>(p.x), static_cast<qreal>(p.y)}; }
+inline QPointF sceneFromWorld(double x, double y) { return {x, y}; }
+/// World position of a scene point.
+inline Vec2 worldFromScene(const QPointF& p)
+{
+    return {static_cast<float>(p.x()), static_cast<float>(p.y())};
+}
+/// The scene rectangle spanned by two world corners (any order).
+inline QRectF sceneRectFromWorld(Vec2 a, Vec2 b)
+{
+    return QRectF(sceneFromWorld(a), sceneFromWorld(b)).normalized();
+}
+/// A scene file colour as a QColor.
+QColor toQColor(const Color& color);
+
+/// Premultiplied ARGB `src` over `dst`, for drawing straight into an image's pixels.
+inline QRgb premultipliedOver(QRgb src, QRgb dst)
+{
+    const quint32 inverse = 255u - qAlpha(src);
+    quint32 rb = (dst & 0xff00ffu) * inverse;
+    rb = ((rb + ((rb >> 8) & 0xff00ffu) + 0x800080u) >> 8) & 0xff00ffu;
+    quint32 ag = ((dst >> 8) & 0xff00ffu) * inverse;
+    ag = (ag + ((ag >> 8) & 0xff00ffu) + 0x800080u) & 0xff00ff00u;
+    return src + (rb | ag);
+}
+
+class AgentLayerItem : public QGraphicsItem
+{
+public:
+    /// Group index of the layer that draws what belongs to no group: the player when it
+    /// leads none, and the coins still waiting to be eaten.
+    static constexpr int kWorldLayer = -1;
+    /// Agents sit above the level geometry and below the overlays.
+    static constexpr qreal kZValue = 10.0;
+    enum { Type = UserType + 0x5101 };
+
+    enum class Detail {
+        Dots,   ///< one point per agent (worms: a sampled centre line)
+        Shapes, ///< oriented glyphs (worms: ribbons with segment lines)
+    };
+
+    /// `group` indexes World::group(); kWorldLayer for the player and pickups.
+    explicit AgentLayerItem(int group, QGraphicsItem* parent = nullptr);
+    ~AgentLayerItem() override;
+
+    int groupIndex() const { return m_group; }
+    void setGroupIndex(int group);
+
+    /// Body colour and accent (player, leader, turret, eyes), usually the GroupDesc's.
+    void setColors(const QColor& body, const QColor& accent);
+    QColor color() const { return m_body; }
+    QColor accent() const { return m_accent; }
+
+    /// Call after every step and whenever the world is rebuilt (null: draw nothing). Updates
+    /// the bounds and schedules a repaint. The item keeps the pointer until the next call.
+    void syncFromWorld(const World* world);
+    const World* world() const { return m_world; }
+
+    /// What paint() draws at `pixelsPerMetre` for the group's current body size.
+    Detail detailAt(double pixelsPerMetre) const;
+    /// What the last paint() drew (tests, the render bench).
+    Detail lastDetail() const { return m_lastDetail; }
+    /// Agents the last paint() found inside the exposed area.
+    int lastVisibleCount() const { return m_lastVisible; }
+
+    QRectF boundingRect() const override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option,
+               QWidget* widget = nullptr) override;
+    int type() const override { return Type; }
+
+private:
+    /// How one agent is drawn: its family glyph in one of a few styles.
+    enum Variant : std::uint8_t {
+        kNormal,
+        kDim,     ///< a free fish, not yet in the school
+        kArrived, ///< a squad member at rest at the target
+        kLeader,  ///< agent 0 of a wandering leader-following group
+        kPlayer,  ///< the player (agent 0 of a player-led group, or the world layer's)
+        kVariantCount
+    };
+    enum class Glyph : std::uint8_t { Fish, Tank, Dart, Chevron };
+
+    /// One agent to draw: device position, device heading angle, style.
+    struct Stamp
+    {
+        float x;
+        float y;
+        float angle;
+        Variant variant;
+    };
+
+    struct Style
+    {
+        QColor fill;
+        QColor outline; ///< also tracks and barrels
+        QColor detail;  ///< turret, eye
+        qreal scale = 1.0;
+    };
+
+    void recomputeBounds();
+    float bodyRadius() const;
+    Glyph glyph() const;
+    const Style& style(Variant variant) const { return m_styles[variant]; }
+    const QColor& dotColor(Variant variant) const
+    {
+        return variant == kArrived ? m_restingDot : m_styles[variant].fill;
+    }
+    void updateStyles();
+    Variant variantOf(const Group& group, std::size_t i) const;
+    static const QPainterPath& glyphPath(Glyph glyph);
+    static const QPolygonF& glyphPolygon(Glyph glyph);
+    static qreal glyphExtent(Glyph glyph);
+    /// Draws one glyph in glyph units (the painter maps body radii to pixels).
+    void drawGlyph(QPainter& painter, Variant variant, qreal radiusPx, qreal outlinePx) const;
+    /// The sprite sheet for `variant` at this size, shared by every layer that draws the
+    /// same glyph in the same colours (a stress level has hundreds of squads).
+    const GlyphSheet& sheet(Variant variant, qreal radiusPx, qreal ratio);
+    /// Side of a sprite of `variant`, logical pixels.
+    int spriteCell(Variant variant, qreal radiusPx) const;
+    /// Dots and centre lines of big groups are written straight into an image of the
+    /// device area they cover and blitted once: far cheaper than wide points. False when
+    /// nothing of the group is on the device.
+    bool beginCanvas(QPainter* painter, const QRectF& exposed);
+    void plot(float x, float y, int size, QRgb premultiplied);
+    void endCanvas(QPainter* painter);
+
+    void paintGroup(QPainter* painter, const QRectF& exposed);
+    void paintWorms(QPainter* painter, const QRectF& exposed);
+    void paintWorldLayer(QPainter* painter, const QRectF& exposed);
+    void drawPlayerMarker(QPainter* painter, QPointF device, float angle, qreal radiusPx,
+                          bool shapes);
+
+    int m_group;
+    const World* m_world = nullptr;
+    QColor m_body{0x3a, 0xa0, 0xff};
+    QColor m_accent{0xff, 0xff, 0xff};
+    QRectF m_bounds;
+    Detail m_lastDetail = Detail::Dots;
+    int m_lastVisible = 0;
+
+    std::array<Style, kVariantCount> m_styles;
+    QColor m_restingDot;
+    std::array<std::shared_ptr<const GlyphSheet>, kVariantCount> m_sheets;
+    QImage m_canvas;
+    QPoint m_canvasOrigin;
+    QRgb* m_canvasBits = nullptr; ///< m_canvas's pixels while painting
+    int m_canvasStride = 0;       ///< pixels per canvas line
+    int m_canvasWidth = 0;
+    int m_canvasHeight = 0;
+    // Per-frame buffers, reused so painting allocates nothing once warm.
+    std::vector<Stamp> m_stamps;
+    std::array<std::vector<QPointF>, kVariantCount> m_points;
+    std::vector<QRect> m_rects;
+    std::vector<QPointF> m_polygon;
+    std::vector<QLineF> m_lines;
+    std::vector<Vec2> m_left;
+    std::vector<Vec2> m_right;
+};
+
+} // namespace shoal::ui

@@ -1,0 +1,320 @@
+#include "simulation/simulationcontroller.h"
+
+#include "document/document.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace shoal::ui {
+
+namespace {
+
+constexpr int kTickIntervalMs = 16;
+constexpr double kMinSpeed = 0.25;
+constexpr double kMaxSpeed = 4.0;
+/// Steps one tick may take at 1x; scaled up with the speed factor so 4x still keeps up.
+constexpr int kCatchUpStepsAt1x = 3;
+/// A stall longer than this (a modal dialog, a debugger) is not made up for.
+constexpr double kMaxTickSeconds = 0.25;
+constexpr double kFpsWindowSeconds = 0.5;
+
+std::vector<int> resolveChases(const SceneDesc& scene)
+{
+    std::vector<int> chases;
+    chases.reserve(scene.groups.size());
+    for (const GroupDesc& group : scene.groups)
+        chases.push_back(group.chase.empty() ? -1 : scene.groupIndex(group.chase));
+    return chases;
+}
+
+int resolvePlayerGroup(const SceneDesc& scene)
+{
+    return scene.player.group.empty() ? -1 : scene.groupIndex(scene.player.group);
+}
+
+} // namespace
+
+SimulationController::SimulationController(Document* document, QObject* parent)
+    : QObject(parent), m_document(document)
+{
+    m_timer.setInterval(kTickIntervalMs);
+    m_timer.setTimerType(Qt::PreciseTimer);
+    connect(&m_timer, &QTimer::timeout, this, &SimulationController::tick);
+    connect(m_document, &Document::changed, this, &SimulationController::onDocumentChanged);
+    restart();
+}
+
+SimulationController::~SimulationController() = default;
+
+int SimulationController::maxStepsPerTick() const
+{
+    return static_cast<int>(std::ceil(kCatchUpStepsAt1x * std::max(1.0, m_speed)));
+}
+
+void SimulationController::play()
+{
+    if (m_playing || !m_world)
+        return;
+    m_playing = true;
+    m_accumulator = 0.0;
+    m_fps = 0.0;
+    m_fpsTicks = 0;
+    m_clock.start();
+    m_fpsClock.start();
+    m_timer.start();
+    emit stateChanged();
+}
+
+void SimulationController::pause()
+{
+    if (!m_playing)
+        return;
+    m_playing = false;
+    m_timer.stop();
+    m_accumulator = 0.0;
+    m_fps = 0.0;
+    emit stateChanged();
+}
+
+void SimulationController::togglePlay()
+{
+    if (m_playing)
+        pause();
+    else
+        play();
+}
+
+void SimulationController::stepOnce()
+{
+    if (m_playing || !m_world)
+        return;
+    QElapsedTimer clock;
+    clock.start();
+    m_world->step();
+    m_lastStepMs = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+    emit stepped();
+}
+
+void SimulationController::restart()
+{
+    const SceneDesc& scene = m_document->scene();
+    auto created = World::create(scene);
+    m_accumulator = 0.0;
+    if (created) {
+        m_world = std::move(created.value());
+        // Nothing in the editor shows the per-step group metrics yet, and at 100,000 agents
+        // they cost about as much as the step itself: compute them only when asked for.
+        m_world->setMetricsEnabled(false);
+        m_world->setPointer(m_pointer, m_pointerPressed);
+        m_lastError.clear();
+    } else {
+        m_world.reset();
+        m_lastError = QString::fromStdString(created.error().message);
+    }
+    m_built = scene;
+    m_builtChase = resolveChases(scene);
+    m_builtPlayerGroup = resolvePlayerGroup(scene);
+    const bool stopped = m_playing && !m_world;
+    if (stopped) {
+        m_playing = false;
+        m_timer.stop();
+        m_fps = 0.0;
+    }
+    emit worldRebuilt();
+    if (stopped)
+        emit stateChanged();
+}
+
+void SimulationController::setSpeed(double factor)
+{
+    const double speed = std::clamp(factor, kMinSpeed, kMaxSpeed);
+    if (speed == m_speed)
+        return;
+    m_speed = speed;
+    emit stateChanged();
+}
+
+void SimulationController::setPointer(double x, double y, bool pressed)
+{
+    m_pointer = Vec2(static_cast<float>(x), static_cast<float>(y));
+    m_pointerPressed = pressed;
+    if (m_world)
+        m_world->setPointer(m_pointer, pressed);
+}
+
+void SimulationController::setTarget(int group, double x, double y)
+{
+    if (m_world)
+        m_world->setTarget(group, Vec2(static_cast<float>(x), static_cast<float>(y)));
+}
+
+int SimulationController::advance(double realSeconds)
+{
+    if (!m_world || realSeconds <= 0.0)
+        return 0;
+    const double dt = static_cast<double>(m_world->dt());
+    m_accumulator += realSeconds * m_speed;
+    const int cap = maxStepsPerTick();
+    // The world's dt is a float: allow for its rounding so a tick of exactly dt is one step.
+    const double due = dt * (1.0 - 1e-4);
+    int steps = 0;
+    QElapsedTimer clock;
+    clock.start();
+    while (m_accumulator >= due && steps < cap) {
+        m_world->step();
+        m_accumulator -= dt;
+        ++steps;
+    }
+    if (m_accumulator >= due)
+        m_accumulator = 0.0; // behind by more than the cap: drop the backlog, don't spiral
+    if (steps > 0) {
+        m_lastStepMs = static_cast<double>(clock.nsecsElapsed()) / 1e6 / steps;
+        emit stepped();
+    }
+    return steps;
+}
+
+void SimulationController::tick()
+{
+    const double elapsed =
+        std::min(static_cast<double>(m_clock.nsecsElapsed()) / 1e9, kMaxTickSeconds);
+    m_clock.restart();
+    ++m_fpsTicks;
+    const double window = static_cast<double>(m_fpsClock.nsecsElapsed()) / 1e9;
+    if (window >= kFpsWindowSeconds) {
+        m_fps = m_fpsTicks / window;
+        m_fpsTicks = 0;
+        m_fpsClock.restart();
+    }
+    advance(elapsed);
+}
+
+void SimulationController::onDocumentChanged(const Change& change)
+{
+    const SceneDesc& scene = m_document->scene();
+    // Everything below edits the running world in place; that needs a world whose groups
+    // still line up with the document's.
+    if (!m_world || scene.groups.size() != m_built.groups.size()) {
+        restart();
+        return;
+    }
+    switch (change.kind) {
+    case ChangeKind::Bounds:
+    case ChangeKind::Walls:
+    case ChangeKind::Obstacles:
+        applyGeometry();
+        return;
+    case ChangeKind::GroupParams: {
+        bool applied = true;
+        if (change.index >= 0 && change.index < static_cast<int>(scene.groups.size())) {
+            applied = applyGroupParams(change.index);
+        } else {
+            for (int i = 0; i < static_cast<int>(scene.groups.size()); ++i)
+                applied = applyGroupParams(i) && applied;
+        }
+        if (!applied)
+            restart();
+        return;
+    }
+    case ChangeKind::Player:
+        if (!applyPlayerParams())
+            restart();
+        return;
+    case ChangeKind::Groups:
+        if (change.index < 0 || change.index >= static_cast<int>(scene.groups.size()) ||
+            !applyGroupInPlace(change.index))
+            restart();
+        return;
+    case ChangeKind::SceneReset:
+    case ChangeKind::Pickups:
+    case ChangeKind::Simulation:
+        // The pickups, the step and the seed are the world's starting state.
+        restart();
+        return;
+    }
+}
+
+bool SimulationController::applyGroupParams(int group)
+{
+    const GroupDesc& desc = m_document->scene().groups[static_cast<std::size_t>(group)];
+    GroupDesc& built = m_built.groups[static_cast<std::size_t>(group)];
+    if (desc.kind != built.kind || desc.params.size() != built.params.size())
+        return false;
+    const auto& specs = paramSpecs(desc.kind);
+    std::vector<std::size_t> pending;
+    for (std::size_t i = 0; i < desc.params.size(); ++i)
+        if (desc.params[i] != built.params[i])
+            pending.push_back(i);
+    // Two passes: when several related values change at once (keep min and max), one of them
+    // may only be accepted once the other is in.
+    for (int pass = 0; pass < 2 && !pending.empty(); ++pass) {
+        std::vector<std::size_t> refused;
+        for (std::size_t i : pending) {
+            if (m_world->setParam(group, specs[i].key, desc.params[i]))
+                refused.push_back(i);
+            else
+                built.params[i] = desc.params[i];
+        }
+        pending.swap(refused);
+    }
+    return pending.empty();
+}
+
+bool SimulationController::applyPlayerParams()
+{
+    const PlayerDesc& player = m_document->scene().player;
+    PlayerDesc& built = m_built.player;
+    if (player.enabled != built.enabled || player.position != built.position ||
+        player.heading != built.heading || player.params.size() != built.params.size() ||
+        resolvePlayerGroup(m_document->scene()) != m_builtPlayerGroup)
+        return false;
+    const auto& specs = playerParamSpecs();
+    for (std::size_t i = 0; i < player.params.size(); ++i) {
+        if (player.params[i] == built.params[i])
+            continue;
+        if (m_world->setPlayerParam(specs[i].key, player.params[i]))
+            return false;
+        built.params[i] = player.params[i];
+    }
+    built.group = player.group;
+    return true;
+}
+
+void SimulationController::applyGeometry()
+{
+    const SceneDesc& scene = m_document->scene();
+    if (auto error = m_world->replaceGeometry(scene)) {
+        // The world keeps its old walls; the message says why the new ones were refused.
+        m_lastError = QString::fromStdString(error->message);
+        return;
+    }
+    m_lastError.clear();
+    m_built.bounds = scene.bounds;
+    m_built.walls = scene.walls;
+    m_built.obstacles = scene.obstacles;
+}
+
+bool SimulationController::applyGroupInPlace(int group)
+{
+    const SceneDesc& scene = m_document->scene();
+    const GroupDesc& desc = scene.groups[static_cast<std::size_t>(group)];
+    GroupDesc& built = m_built.groups[static_cast<std::size_t>(group)];
+    const int chase = desc.chase.empty() ? -1 : scene.groupIndex(desc.chase);
+    if (desc.kind != built.kind || desc.spawn != built.spawn || !(desc.agents == built.agents) ||
+        chase != m_builtChase[static_cast<std::size_t>(group)])
+        return false;
+    if (desc.target != built.target) {
+        if (!desc.target)
+            return false;
+        m_world->setTarget(
+            group, Vec2(static_cast<float>(desc.target->x), static_cast<float>(desc.target->y)));
+    }
+    built.name = desc.name;
+    built.color = desc.color;
+    built.accent = desc.accent;
+    built.target = desc.target;
+    built.chase = desc.chase;
+    return desc.params == built.params || applyGroupParams(group);
+}
+
+} // namespace shoal::ui

@@ -1,0 +1,107 @@
+#pragma once
+/// Runs the simulation for the editor: owns the running World (built from the Document's
+/// scene, separate from it), advances it in fixed steps from a timer with an accumulator,
+/// and applies parameter edits to the running world at once. Play/Pause, Step, Restart and
+/// the speed factor never touch the undo stack; undo never rewinds the simulation.
+
+#include <shoal/scenedesc.h>
+#include <shoal/world.h>
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QTimer>
+
+#include <memory>
+
+namespace shoal::ui {
+
+class Document;
+struct Change;
+
+class SimulationController : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit SimulationController(Document* document, QObject* parent = nullptr);
+    ~SimulationController() override;
+
+    /// The running world, or null when the scene cannot be built (lastError() says why).
+    World* world() { return m_world.get(); }
+    const World* world() const { return m_world.get(); }
+    QString lastError() const { return m_lastError; }
+
+    bool isPlaying() const { return m_playing; }
+    /// Simulation speed factor, 0.25 to 4.
+    double speed() const { return m_speed; }
+
+    /// Milliseconds the last World::step() took, and frames (timer ticks) per second.
+    double lastStepMs() const { return m_lastStepMs; }
+    double framesPerSecond() const { return m_fps; }
+
+    /// Most fixed steps one timer tick may take at the current speed: a slow frame drops the
+    /// backlog instead of spiralling into ever longer frames.
+    int maxStepsPerTick() const;
+    /// Advances the world by `realSeconds` of wall-clock time times the speed factor, in whole
+    /// fixed steps (what one timer tick does; tests call it with chosen times). Returns the
+    /// number of steps taken.
+    int advance(double realSeconds);
+
+public slots:
+    void play();
+    void pause();
+    void togglePlay();
+    /// One fixed step (only while paused).
+    void stepOnce();
+    /// Rebuilds the world from the document's scene.
+    void restart();
+    void setSpeed(double factor);
+    /// Pointer in metres, button state: steers the player and the worms (Play mode).
+    void setPointer(double x, double y, bool pressed);
+    /// Moves a tank squad's target in the running world.
+    void setTarget(int group, double x, double y);
+
+signals:
+    /// The world advanced one or more steps (repaint agents, update the status bar).
+    void stepped();
+    /// Play/pause or speed changed.
+    void stateChanged();
+    /// A new world was built (restart, new scene); null when the scene is invalid.
+    void worldRebuilt();
+
+private:
+    void tick();
+    void onDocumentChanged(const Change& change);
+    /// Applies the document's parameters of `group` that differ from the running world's;
+    /// false when the world refused one (the caller then rebuilds).
+    bool applyGroupParams(int group);
+    bool applyPlayerParams();
+    void applyGeometry();
+    /// A group change that only touched what the world does not run on (name, colours) or
+    /// the squad target is applied in place; anything else needs a rebuild.
+    bool applyGroupInPlace(int group);
+
+    Document* m_document;
+    std::unique_ptr<World> m_world;
+    QString m_lastError;
+    QTimer m_timer;
+    QElapsedTimer m_clock;
+    double m_accumulator = 0.0;
+    double m_speed = 1.0;
+    bool m_playing = false;
+    double m_lastStepMs = 0.0;
+    double m_fps = 0.0;
+    QElapsedTimer m_fpsClock;
+    int m_fpsTicks = 0;
+    /// The scene as the running world knows it (what it was built from, plus the edits
+    /// applied in place since), compared with the document to find what changed.
+    SceneDesc m_built;
+    /// Per group of m_built, the index of the group it chases (-1: the player), and the
+    /// group the player leads: references by index, so a rename needs no rebuild.
+    std::vector<int> m_builtChase;
+    int m_builtPlayerGroup = -1;
+    Vec2 m_pointer;
+    bool m_pointerPressed = false;
+};
+
+} // namespace shoal::ui

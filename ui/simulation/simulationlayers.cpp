@@ -1,0 +1,114 @@
+#include "simulation/simulationlayers.h"
+
+#include "simulation/agentlayeritem.h"
+#include "viewport/items/editableitem.h"
+#include "viewport/editorscene.h"
+#include "viewport/viewportstyle.h"
+#include "document/groupselection.h"
+#include "simulation/overlayitem.h"
+#include "simulation/simulationcontroller.h"
+
+namespace shoal::ui {
+
+namespace {
+constexpr double kFadedOpacity = 0.35;
+}
+
+SimulationLayers::SimulationLayers(EditorScene* scene, SimulationController* controller,
+                         OverlayOptions* overlays, GroupSelection* selection, QObject* parent)
+    : QObject(parent), m_scene(scene), m_controller(controller), m_selection(selection)
+{
+    if (overlays) {
+        m_overlay = new OverlayItem(overlays);
+        m_overlay->setZValue(OverlayItem::kZValue);
+        m_scene->addItem(m_overlay);
+    }
+    connect(controller, &SimulationController::worldRebuilt, this, &SimulationLayers::rebuild);
+    connect(controller, &SimulationController::stepped, this, &SimulationLayers::sync);
+    connect(scene->document(), &Document::changed, this, &SimulationLayers::onDocumentChanged);
+    if (selection)
+        connect(selection, &GroupSelection::selectionChanged, this, &SimulationLayers::updateOverlaySelection);
+    rebuild();
+}
+
+SimulationLayers::~SimulationLayers()
+{
+    // Once the scene is gone, so are its items.
+    if (m_scene) {
+        qDeleteAll(m_layers);
+        delete m_overlay;
+    }
+}
+
+void SimulationLayers::rebuild()
+{
+    qDeleteAll(m_layers);
+    m_layers.clear();
+    const World* world = m_controller ? m_controller->world() : nullptr;
+    const int groups = world ? world->groupCount() : 0;
+    for (int g = 0; g < groups; ++g) {
+        auto* layer = new AgentLayerItem(g);
+        layer->setZValue(AgentLayerItem::kZValue);
+        layer->setVisible(!m_isVisible || m_isVisible(g));
+        m_scene->addItem(layer);
+        m_layers.append(layer);
+    }
+    auto* worldLayer = new AgentLayerItem(AgentLayerItem::kWorldLayer);
+    worldLayer->setZValue(AgentLayerItem::kZValue);
+    m_scene->addItem(worldLayer);
+    m_layers.append(worldLayer);
+    recolor();
+    updateOverlaySelection();
+    sync();
+}
+
+void SimulationLayers::sync()
+{
+    const World* world = m_controller ? m_controller->world() : nullptr;
+    for (AgentLayerItem* layer : m_layers)
+        layer->syncFromWorld(world);
+    if (m_overlay)
+        m_overlay->syncFromWorld(world);
+    const bool started = world && world->stepCount() > 0;
+    for (EditableItem* item : m_scene->editableItems()) {
+        const ItemKind kind = item->ref().kind;
+        if (kind == ItemKind::Pickup || kind == ItemKind::PlayerStart)
+            item->setOpacity(started ? kFadedOpacity : 1.0);
+    }
+}
+
+void SimulationLayers::recolor()
+{
+    const auto& groups = m_scene->document()->scene().groups;
+    for (AgentLayerItem* layer : m_layers) {
+        const int g = layer->groupIndex();
+        if (g >= 0 && g < int(groups.size()))
+            layer->setColors(style::toQColor(groups[std::size_t(g)].color),
+                             style::toQColor(groups[std::size_t(g)].accent));
+    }
+}
+
+void SimulationLayers::onDocumentChanged(const Change& change)
+{
+    if (change.kind == ChangeKind::Groups || change.kind == ChangeKind::SceneReset)
+        recolor();
+    // Rebuilt editable items start opaque: fade them again if the world has moved on.
+    if (change.kind == ChangeKind::Pickups || change.kind == ChangeKind::Player ||
+        change.kind == ChangeKind::SceneReset)
+        sync();
+}
+
+void SimulationLayers::setGroupVisible(int group, bool visible)
+{
+    for (AgentLayerItem* layer : m_layers)
+        if (layer->groupIndex() == group)
+            layer->setVisible(visible);
+}
+
+void SimulationLayers::updateOverlaySelection()
+{
+    if (m_overlay && m_selection)
+        m_overlay->setSelectedGroups(m_selection->groups());
+}
+
+} // namespace shoal::ui

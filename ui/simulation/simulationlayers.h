@@ -1,0 +1,62 @@
+#pragma once
+/// Puts the running simulation into the editor's scene: one AgentLayerItem per group of the
+/// SimulationController's world (plus the world layer for the player and the pickups) and the
+/// debug OverlayItem, rebuilt when the world is rebuilt, synced after every step, coloured
+/// from the document's groups and hidden for the groups the group list hides. While the world
+/// has left its first step, the authored pickups and player start fade (they show where
+/// things start, and the world layer shows where they are now).
+
+#include "viewport/editorscene.h"
+
+#include <QList>
+#include <QObject>
+#include <QPointer>
+
+#include <functional>
+
+namespace shoal::ui {
+
+class AgentLayerItem;
+class Document;
+class GroupSelection;
+class OverlayItem;
+class OverlayOptions;
+class SimulationController;
+struct Change;
+
+class SimulationLayers : public QObject
+{
+    Q_OBJECT
+
+public:
+    SimulationLayers(EditorScene* scene, SimulationController* controller, OverlayOptions* overlays,
+                GroupSelection* selection, QObject* parent = nullptr);
+    ~SimulationLayers() override;
+
+    const QList<AgentLayerItem*>& layers() const { return m_layers; }
+    OverlayItem* overlay() const { return m_overlay; }
+
+    /// Asks whether a group's agents are shown (the group list's visibility boxes), when the
+    /// layers are rebuilt. All are shown without one.
+    void setVisibilityQuery(std::function<bool(int group)> query) { m_isVisible = std::move(query); }
+
+public slots:
+    /// Shows or hides a group's agents.
+    void setGroupVisible(int group, bool visible);
+
+private:
+    void rebuild();
+    void sync();
+    void recolor();
+    void onDocumentChanged(const Change& change);
+    void updateOverlaySelection();
+
+    QPointer<EditorScene> m_scene; ///< may go first: its items go with it
+    QPointer<SimulationController> m_controller;
+    QPointer<GroupSelection> m_selection;
+    QList<AgentLayerItem*> m_layers;
+    OverlayItem* m_overlay = nullptr;
+    std::function<bool(int)> m_isVisible;
+};
+
+} // namespace shoal::ui

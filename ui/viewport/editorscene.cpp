@@ -1,0 +1,682 @@
+#include "viewport/editorscene.h"
+
+#include "tools/abstracttool.h"
+#include "viewport/viewportstyle.h"
+#include "document/groupselection.h"
+#include "viewport/items/handleitem.h"
+#include "viewport/items/markeritem.h"
+#include "viewport/items/obstacleitem.h"
+#include "viewport/items/pickupitem.h"
+#include "document/sceneedits.h"
+#include "viewport/items/spawnareaitem.h"
+#include "document/commands.h"
+#include "viewport/items/wallitem.h"
+
+#include <QGraphicsDropShadowEffect>
+#include <QGraphicsSceneMouseEvent>
+#include <QKeyEvent>
+#include <QPainter>
+
+#include <algorithm>
+#include <cmath>
+
+namespace shoal::ui {
+
+namespace {
+
+constexpr ItemKind kAllKinds[] = {ItemKind::Wall,      ItemKind::Obstacle,    ItemKind::Pickup,
+                                  ItemKind::SpawnArea, ItemKind::SquadTarget, ItemKind::PlayerStart};
+
+EditableItem* createItem(const ItemRef& ref)
+{
+    switch (ref.kind) {
+    case ItemKind::Wall: return new WallItem(ref.index);
+    case ItemKind::Obstacle: return new ObstacleItem(ref.index);
+    case ItemKind::Pickup: return new PickupItem(ref.index);
+    case ItemKind::SpawnArea: return new SpawnAreaItem(ref.index);
+    case ItemKind::SquadTarget:
+    case ItemKind::PlayerStart: return new MarkerItem(ref);
+    }
+    return nullptr;
+}
+
+/// How many things of `kind` the scene may hold (refExists() filters the gaps).
+int slotCount(const SceneDesc& scene, ItemKind kind)
+{
+    switch (kind) {
+    case ItemKind::Wall: return int(scene.walls.size());
+    case ItemKind::Obstacle: return int(scene.obstacles.size());
+    case ItemKind::Pickup: return int(scene.pickups.size());
+    case ItemKind::SpawnArea:
+    case ItemKind::SquadTarget: return int(scene.groups.size());
+    case ItemKind::PlayerStart: return 1;
+    }
+    return 0;
+}
+
+} // namespace
+
+EditorScene::EditorScene(Document* document, QObject* parent)
+    : QGraphicsScene(parent), m_document(document)
+{
+    setItemIndexMethod(QGraphicsScene::NoIndex);
+    connect(m_document, &Document::changed, this, &EditorScene::onDocumentChanged);
+    rebuildAll();
+}
+
+EditorScene::~EditorScene()
+{
+    if (m_tool)
+        m_tool->deactivate();
+}
+
+void EditorScene::setTool(AbstractTool* tool)
+{
+    if (m_tool == tool)
+        return;
+    if (m_tool)
+        m_tool->deactivate();
+    setHovered(std::nullopt);
+    m_tool = tool;
+    if (m_tool)
+        m_tool->activate(this);
+}
+
+// --- Items -----------------------------------------------------------------------------------
+
+void EditorScene::rebuild(ItemKind kind)
+{
+    for (auto it = m_items.begin(); it != m_items.end();) {
+        if (it->first.kind == kind) {
+            delete it->second;
+            it = m_items.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    const SceneDesc& scene = m_document->scene();
+    const int count = slotCount(scene, kind);
+    for (int i = 0; i < count; ++i) {
+        const ItemRef ref{kind, i};
+        if (!refExists(scene, ref))
+            continue;
+        EditableItem* item = createItem(ref);
+        item->setMetresPerPixel(m_metresPerPixel);
+        item->sync(scene);
+        addItem(item);
+        m_items.emplace(ref, item);
+    }
+}
+
+void EditorScene::rebuildAll()
+{
+    for (ItemKind kind : kAllKinds)
+        rebuild(kind);
+    syncLabels();
+    updateSceneRect();
+}
+
+void EditorScene::syncLabels()
+{
+    QList<SpawnAreaItem*> areas;
+    for (const auto& [ref, item] : m_items)
+        if (ref.kind == ItemKind::SpawnArea)
+            areas.append(static_cast<SpawnAreaItem*>(item));
+    while (m_labels.size() > areas.size())
+        delete m_labels.takeLast();
+    while (m_labels.size() < areas.size()) {
+        auto* label = new QGraphicsSimpleTextItem;
+        label->setFlag(QGraphicsItem::ItemIgnoresTransformations);
+        label->setAcceptedMouseButtons(Qt::NoButton);
+        label->setZValue(12); // above the agents, under markers and handles
+        label->setBrush(style::kLabel);
+        QFont font = label->font();
+        font.setPointSizeF(8.5);
+        label->setFont(font);
+        auto* shadow = new QGraphicsDropShadowEffect;
+        shadow->setBlurRadius(4.0);
+        shadow->setOffset(0.0, 0.0);
+        shadow->setColor(style::kLabelShadow);
+        label->setGraphicsEffect(shadow);
+        addItem(label);
+        m_labels.append(label);
+    }
+    // Labels of areas too small on screen, or that would overlap a label already placed,
+    // stay hidden: a crowded level shows fewer names, never a smear of text.
+    QVector<QRectF> placed;
+    const double ppm = 1.0 / m_metresPerPixel;
+    for (int i = 0; i < areas.size(); ++i) {
+        QGraphicsSimpleTextItem* label = m_labels[i];
+        label->setText(areas[i]->label());
+        label->setPos(areas[i]->labelAnchor());
+        // Just above the area's top-left corner on screen, whatever the zoom.
+        const QRectF text = label->boundingRect();
+        label->setTransform(QTransform::fromTranslate(-1.0, -text.height() - 1.0));
+        const QPointF anchor = areas[i]->labelAnchor();
+        const QRectF onScreen(anchor.x() * ppm - 1.0, -anchor.y() * ppm - text.height() - 1.0,
+                              text.width(), text.height());
+        bool visible = areas[i]->extent().width() * ppm >= 36.0;
+        for (const QRectF& other : placed)
+            if (visible && other.intersects(onScreen))
+                visible = false;
+        label->setVisible(visible);
+        if (visible)
+            placed.append(onScreen);
+    }
+    // Beyond a handful of markers their names are noise (a stress level has dozens of squad
+    // targets side by side): then only a selected marker keeps its label.
+    constexpr int kMaxLabelledMarkers = 8;
+    int markers = 0;
+    for (const auto& entry : m_items)
+        markers += (entry.first.kind == ItemKind::SquadTarget || entry.first.kind == ItemKind::PlayerStart) ? 1 : 0;
+    for (const auto& [ref, item] : m_items) {
+        if (ref.kind != ItemKind::SquadTarget && ref.kind != ItemKind::PlayerStart)
+            continue;
+        auto* marker = static_cast<MarkerItem*>(item);
+        const QRectF onScreen = marker->labelScreenRect(ppm);
+        bool visible = markers <= kMaxLabelledMarkers || m_selection.contains(ref);
+        for (const QRectF& other : placed)
+            if (visible && other.intersects(onScreen))
+                visible = false;
+        marker->setLabelVisible(visible);
+        if (visible)
+            placed.append(onScreen);
+    }
+}
+
+void EditorScene::updateSceneRect()
+{
+    const QRectF level = levelRect();
+    const double margin = std::max(level.width(), level.height()) * 0.75;
+    setSceneRect(level.adjusted(-margin, -margin, margin, margin));
+    update();
+}
+
+QRectF EditorScene::levelRect() const
+{
+    const Rect& b = m_document->scene().bounds;
+    return QRectF(QPointF(b.min.x, b.min.y), QPointF(b.max.x, b.max.y));
+}
+
+void EditorScene::onDocumentChanged(const Change& change)
+{
+    const SceneDesc& scene = m_document->scene();
+    const auto syncOne = [&](ItemKind kind) {
+        if (change.index >= 0) {
+            auto it = m_items.find({kind, change.index});
+            if (it != m_items.end() && refExists(scene, it->first)) {
+                it->second->sync(scene);
+                return;
+            }
+        }
+        rebuild(kind);
+    };
+    switch (change.kind) {
+    case ChangeKind::SceneReset:
+        if (m_tool)
+            m_tool->cancel();
+        m_selection.clear();
+        m_hovered.reset();
+        rebuildAll();
+        break;
+    case ChangeKind::Bounds: updateSceneRect(); break;
+    case ChangeKind::Walls: syncOne(ItemKind::Wall); break;
+    case ChangeKind::Obstacles: syncOne(ItemKind::Obstacle); break;
+    case ChangeKind::Pickups: syncOne(ItemKind::Pickup); break;
+    case ChangeKind::Groups:
+        // A group's spawn area or target may have appeared or gone: rebuild both kinds.
+        rebuild(ItemKind::SpawnArea);
+        rebuild(ItemKind::SquadTarget);
+        syncLabels();
+        break;
+    case ChangeKind::Player:
+        rebuild(ItemKind::PlayerStart);
+        syncLabels();
+        break;
+    case ChangeKind::GroupParams:
+    case ChangeKind::Simulation: return;
+    }
+    const ItemRefs kept = existingRefs(scene, m_selection);
+    const bool selectionChanged = kept != m_selection;
+    m_selection = kept;
+    if (m_hovered && !refExists(scene, *m_hovered))
+        m_hovered.reset();
+    applySelection(selectionChanged);
+}
+
+EditableItem* EditorScene::itemFor(const ItemRef& ref) const
+{
+    auto it = m_items.find(ref);
+    return it == m_items.end() ? nullptr : it->second;
+}
+
+QList<EditableItem*> EditorScene::editableItems() const
+{
+    QList<EditableItem*> result;
+    for (const auto& [ref, item] : m_items)
+        result.append(item);
+    return result;
+}
+
+std::optional<ItemRef> EditorScene::refAt(QPointF scenePos) const
+{
+    const EditableItem* best = nullptr;
+    for (const auto& [ref, item] : m_items) {
+        if (!item->isVisible() || !item->hitTest(scenePos, m_metresPerPixel))
+            continue;
+        if (!best || item->zValue() > best->zValue())
+            best = item;
+    }
+    if (!best)
+        return std::nullopt;
+    return best->ref();
+}
+
+HandleItem* EditorScene::handleAt(QPointF scenePos) const
+{
+    for (HandleItem* handle : m_handles)
+        if (handle->hitTest(scenePos, m_metresPerPixel))
+            return handle;
+    return nullptr;
+}
+
+ItemRefs EditorScene::refsInside(const QRectF& rect) const
+{
+    ItemRefs result;
+    const QRectF band = rect.normalized();
+    for (const auto& [ref, item] : m_items) {
+        const QRectF e = item->extent();
+        if (band.contains(e.topLeft()) && band.contains(e.bottomRight()))
+            result.append(ref);
+    }
+    return result;
+}
+
+void EditorScene::setHovered(const std::optional<ItemRef>& ref)
+{
+    if (m_hovered == ref)
+        return;
+    if (m_hovered)
+        if (EditableItem* item = itemFor(*m_hovered))
+            item->setHovered(false);
+    m_hovered = ref;
+    if (m_hovered)
+        if (EditableItem* item = itemFor(*m_hovered))
+            item->setHovered(true);
+}
+
+// --- Selection -------------------------------------------------------------------------------
+
+void EditorScene::setSelectedRefs(const ItemRefs& refs)
+{
+    ItemRefs unique;
+    for (const ItemRef& ref : existingRefs(m_document->scene(), refs))
+        if (!unique.contains(ref))
+            unique.append(ref);
+    if (unique == m_selection)
+        return;
+    m_selection = unique;
+    applySelection(true);
+}
+
+void EditorScene::selectAll()
+{
+    ItemRefs all;
+    for (const auto& [ref, item] : m_items)
+        all.append(ref);
+    setSelectedRefs(all);
+}
+
+void EditorScene::applySelection(bool announce)
+{
+    for (const auto& [ref, item] : m_items) {
+        item->setEditorSelected(m_selection.contains(ref));
+        item->setHovered(m_hovered && *m_hovered == ref);
+    }
+    rebuildHandles(m_document->scene());
+    syncLabels();
+    if (announce) {
+        syncGroupSelectionFromScene();
+        emit editorSelectionChanged();
+    }
+}
+
+void EditorScene::rebuildHandles(const SceneDesc& scene)
+{
+    qDeleteAll(m_handles);
+    m_handles.clear();
+    if (m_selection.size() != 1)
+        return;
+    const ItemRef ref = m_selection.first();
+    const auto i = static_cast<std::size_t>(ref.index);
+    const auto add = [&](HandleItem::Role role, int index) {
+        auto* handle = new HandleItem(ref, role, index);
+        addItem(handle);
+        m_handles.append(handle);
+    };
+    switch (ref.kind) {
+    case ItemKind::Wall:
+        for (int v = 0; v < int(scene.walls[i].points.size()); ++v)
+            add(HandleItem::Role::Vertex, v);
+        break;
+    case ItemKind::Obstacle:
+        if (scene.obstacles[i].shape == ObstacleShape::Circle)
+            add(HandleItem::Role::Radius, 0);
+        else
+            for (int v = 0; v < int(scene.obstacles[i].points.size()); ++v)
+                add(HandleItem::Role::Vertex, v);
+        break;
+    case ItemKind::SpawnArea:
+        for (int c = 0; c < 4; ++c)
+            add(HandleItem::Role::Corner, c);
+        break;
+    case ItemKind::Pickup:
+    case ItemKind::SquadTarget:
+    case ItemKind::PlayerStart: break;
+    }
+    positionHandles(scene);
+}
+
+void EditorScene::positionHandles(const SceneDesc& scene)
+{
+    for (HandleItem* handle : m_handles) {
+        const ItemRef& ref = handle->owner();
+        if (!refExists(scene, ref))
+            continue;
+        const auto i = static_cast<std::size_t>(ref.index);
+        const auto v = static_cast<std::size_t>(handle->index());
+        switch (handle->role()) {
+        case HandleItem::Role::Vertex: {
+            const std::vector<Point2>& points =
+                ref.kind == ItemKind::Wall ? scene.walls[i].points : scene.obstacles[i].points;
+            if (v < points.size())
+                handle->setPos(style::toQt(points[v]));
+            break;
+        }
+        case HandleItem::Role::Radius: {
+            const ObstacleDesc& o = scene.obstacles[i];
+            handle->setPos(o.center.x + o.radius, o.center.y);
+            break;
+        }
+        case HandleItem::Role::Corner: {
+            const Rect& r = scene.groups[i].spawn->area;
+            const double x = (v == 1 || v == 2) ? r.max.x : r.min.x;
+            const double y = v >= 2 ? r.max.y : r.min.y;
+            handle->setPos(x, y);
+            break;
+        }
+        }
+    }
+}
+
+void EditorScene::previewScene(const SceneDesc& candidate, const ItemRefs& refs)
+{
+    for (const ItemRef& ref : refs)
+        if (EditableItem* item = itemFor(ref))
+            item->sync(candidate);
+    positionHandles(candidate);
+    syncLabels();
+}
+
+void EditorScene::endPreview()
+{
+    const SceneDesc& scene = m_document->scene();
+    for (const auto& [ref, item] : m_items)
+        item->sync(scene);
+    positionHandles(scene);
+    syncLabels();
+}
+
+// --- Shared edits ----------------------------------------------------------------------------
+
+bool EditorScene::deleteSelection()
+{
+    QUndoCommand* command = makeRemoveItemsCommand(m_document, m_selection);
+    if (!command)
+        return false;
+    m_document->undoStack()->push(command);
+    setSelectedRefs({});
+    return true;
+}
+
+bool EditorScene::duplicateSelection()
+{
+    const double step = m_snap ? m_gridSize : 1.0;
+    ItemRefs copies;
+    QUndoCommand* command = makeDuplicateItemsCommand(m_document, m_selection, {step, -step}, &copies);
+    if (!command)
+        return false;
+    m_document->undoStack()->push(command);
+    setSelectedRefs(copies);
+    return true;
+}
+
+bool EditorScene::nudgeSelection(Point2 offset)
+{
+    const ItemRefs refs = existingRefs(m_document->scene(), m_selection);
+    if (refs.isEmpty())
+        return false;
+    const Point2 clamped = clampMoveOffset(m_document->scene(), refs, offset);
+    if (clamped.x == 0.0 && clamped.y == 0.0)
+        return false;
+    m_document->undoStack()->push(new MoveItemsCommand(m_document, refs, clamped, false));
+    return true;
+}
+
+// --- Groups ----------------------------------------------------------------------------------
+
+void EditorScene::setGroupSelection(GroupSelection* groups)
+{
+    if (m_groups)
+        disconnect(m_groups, nullptr, this, nullptr);
+    m_groups = groups;
+    if (m_groups)
+        connect(m_groups, &GroupSelection::selectionChanged, this,
+                &EditorScene::syncSceneFromGroupSelection);
+}
+
+void EditorScene::syncGroupSelectionFromScene()
+{
+    if (!m_groups || m_syncingGroups)
+        return;
+    QList<int> groups;
+    for (const ItemRef& ref : m_selection)
+        if ((ref.kind == ItemKind::SpawnArea || ref.kind == ItemKind::SquadTarget) &&
+            !groups.contains(ref.index))
+            groups.append(ref.index);
+    // Selecting walls leaves the group being tuned alone.
+    if (groups.isEmpty())
+        return;
+    m_syncingGroups = true;
+    m_groups->setGroups(groups);
+    m_syncingGroups = false;
+}
+
+void EditorScene::syncSceneFromGroupSelection()
+{
+    if (!m_groups || m_syncingGroups)
+        return;
+    ItemRefs refs;
+    for (int group : m_groups->groups())
+        refs.append({ItemKind::SpawnArea, group});
+    m_syncingGroups = true;
+    setSelectedRefs(refs);
+    m_syncingGroups = false;
+}
+
+int EditorScene::currentGroup() const
+{
+    const int groupCount = int(m_document->scene().groups.size());
+    if (m_groups && m_groups->current() >= 0 && m_groups->current() < groupCount)
+        return m_groups->current();
+    for (const ItemRef& ref : m_selection)
+        if (ref.kind == ItemKind::SpawnArea || ref.kind == ItemKind::SquadTarget)
+            return ref.index;
+    return -1;
+}
+
+int EditorScene::targetSquad() const
+{
+    const auto& groups = m_document->scene().groups;
+    const int current = currentGroup();
+    if (current >= 0 && groups[static_cast<std::size_t>(current)].kind == BehaviourKind::TankSquad)
+        return current;
+    for (std::size_t g = 0; g < groups.size(); ++g)
+        if (groups[g].kind == BehaviourKind::TankSquad)
+            return int(g);
+    return -1;
+}
+
+// --- Scale and grid --------------------------------------------------------------------------
+
+void EditorScene::setMetresPerPixel(double metresPerPixel)
+{
+    if (m_metresPerPixel == metresPerPixel)
+        return;
+    m_metresPerPixel = metresPerPixel;
+    for (const auto& [ref, item] : m_items)
+        item->setMetresPerPixel(metresPerPixel);
+    syncLabels();
+}
+
+void EditorScene::setGridVisible(bool visible)
+{
+    if (m_gridVisible == visible)
+        return;
+    m_gridVisible = visible;
+    update();
+    emit gridChanged();
+}
+
+void EditorScene::setSnapToGrid(bool snap)
+{
+    if (m_snap == snap)
+        return;
+    m_snap = snap;
+    emit gridChanged();
+}
+
+void EditorScene::setGridSize(double metres)
+{
+    if (m_gridSize == metres || !(metres > 0.0))
+        return;
+    m_gridSize = metres;
+    update();
+    emit gridChanged();
+}
+
+QPointF EditorScene::snap(QPointF p) const
+{
+    if (!m_snap)
+        return p;
+    return QPointF(std::round(p.x() / m_gridSize) * m_gridSize,
+                   std::round(p.y() / m_gridSize) * m_gridSize);
+}
+
+void EditorScene::drawBackground(QPainter* painter, const QRectF& rect)
+{
+    painter->fillRect(rect, style::kOutside);
+    const QRectF level = levelRect();
+    painter->fillRect(level, style::kLevel);
+
+    const QRectF visible = rect.intersected(level);
+    if (m_gridVisible && !visible.isEmpty()) {
+        painter->save();
+        painter->setRenderHint(QPainter::Antialiasing, false);
+        const double step = m_gridSize;
+        const bool minorVisible = step / m_metresPerPixel >= 6.0;
+        const double majorStep = step * 5.0;
+        const auto drawLines = [&](double spacing, const QColor& color) {
+            QPen pen(color, 1.0);
+            pen.setCosmetic(true);
+            painter->setPen(pen);
+            QVector<QLineF> lines;
+            for (double x = std::ceil(visible.left() / spacing) * spacing; x <= visible.right(); x += spacing)
+                lines.append(QLineF(x, visible.top(), x, visible.bottom()));
+            for (double y = std::ceil(visible.top() / spacing) * spacing; y <= visible.bottom(); y += spacing)
+                lines.append(QLineF(visible.left(), y, visible.right(), y));
+            painter->drawLines(lines);
+        };
+        if (minorVisible)
+            drawLines(step, style::kGridMinor);
+        if (majorStep / m_metresPerPixel >= 6.0)
+            drawLines(majorStep, style::kGridMajor);
+        painter->restore();
+    }
+
+    QPen border(style::kLevelBorder, 1.5);
+    border.setCosmetic(true);
+    painter->setPen(border);
+    painter->setBrush(Qt::NoBrush);
+    painter->drawRect(level);
+}
+
+// --- Events go to the tool -------------------------------------------------------------------
+
+void EditorScene::mousePressEvent(QGraphicsSceneMouseEvent* event)
+{
+    if (m_tool)
+        m_tool->mousePressed(event);
+    event->accept();
+}
+
+void EditorScene::mouseMoveEvent(QGraphicsSceneMouseEvent* event)
+{
+    if (m_tool)
+        m_tool->mouseMoved(event);
+    event->accept();
+}
+
+void EditorScene::mouseReleaseEvent(QGraphicsSceneMouseEvent* event)
+{
+    if (m_tool)
+        m_tool->mouseReleased(event);
+    event->accept();
+}
+
+void EditorScene::mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event)
+{
+    if (m_tool)
+        m_tool->mouseDoubleClicked(event);
+    event->accept();
+}
+
+void EditorScene::keyPressEvent(QKeyEvent* event)
+{
+    handleKeyPress(event);
+}
+
+void EditorScene::handleKeyPress(QKeyEvent* event)
+{
+    if (m_tool) {
+        event->accept();
+        m_tool->keyPressed(event);
+        if (event->isAccepted())
+            return;
+    }
+    event->accept();
+    const bool coarse = event->modifiers() & Qt::ShiftModifier;
+    const double step = m_snap ? m_gridSize : (coarse ? 1.0 : 0.1);
+    if (event->matches(QKeySequence::Delete) || event->key() == Qt::Key_Backspace ||
+        event->key() == Qt::Key_Delete) {
+        deleteSelection();
+    } else if (event->key() == Qt::Key_D && (event->modifiers() & Qt::ControlModifier)) {
+        duplicateSelection();
+    } else if (event->matches(QKeySequence::SelectAll)) {
+        selectAll();
+    } else if (event->key() == Qt::Key_Escape) {
+        setSelectedRefs({});
+    } else if (event->key() == Qt::Key_Left) {
+        nudgeSelection({-step, 0.0});
+    } else if (event->key() == Qt::Key_Right) {
+        nudgeSelection({step, 0.0});
+    } else if (event->key() == Qt::Key_Up) {
+        nudgeSelection({0.0, step});
+    } else if (event->key() == Qt::Key_Down) {
+        nudgeSelection({0.0, -step});
+    } else {
+        event->ignore();
+    }
+}
+
+} // namespace shoal::ui

@@ -1,0 +1,135 @@
+#pragma once
+/// The viewport's QGraphicsScene: editable items rebuilt from the Document's changes, the
+/// editor's own selection of ItemRefs (it survives the rebuilds), vertex handles for a single
+/// selected item, the level background and grid, and the active tool, which gets every mouse
+/// and key event. Scene coordinates are metres with y up; SceneView flips the y axis.
+
+#include "document/document.h"
+#include "tools/abstracttool.h"
+#include "document/groupselection.h"
+#include "document/itemids.h"
+
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QPointer>
+
+#include <map>
+#include <optional>
+
+namespace shoal::ui {
+
+class EditableItem;
+class HandleItem;
+
+class EditorScene : public QGraphicsScene
+{
+    Q_OBJECT
+
+public:
+    explicit EditorScene(Document* document, QObject* parent = nullptr);
+    ~EditorScene() override;
+
+    Document* document() const { return m_document; }
+
+    void setTool(AbstractTool* tool);
+    AbstractTool* tool() const { return m_tool; }
+
+    // --- Selection (ItemRefs, not QGraphicsItem selection) -----------------------------------
+    const ItemRefs& selectedRefs() const { return m_selection; }
+    void setSelectedRefs(const ItemRefs& refs);
+    void selectAll();
+    EditableItem* itemFor(const ItemRef& ref) const;
+    QList<EditableItem*> editableItems() const;
+    /// The topmost editable thing under `scenePos`, if any.
+    std::optional<ItemRef> refAt(QPointF scenePos) const;
+    /// The handle under `scenePos`, if any.
+    HandleItem* handleAt(QPointF scenePos) const;
+    QList<HandleItem*> handles() const { return m_handles; }
+    /// Everything whose extent lies inside `rect` (rubber band).
+    ItemRefs refsInside(const QRectF& rect) const;
+    void setHovered(const std::optional<ItemRef>& ref);
+
+    /// Shows `candidate` (a tool's edit in progress) for the items `refs`, with their handles.
+    void previewScene(const SceneDesc& candidate, const ItemRefs& refs);
+    /// Back to the document's state after a preview.
+    void endPreview();
+
+    // --- Edits shared by tools and menus (each one undo step) ---------------------------------
+    bool deleteSelection();
+    bool duplicateSelection();
+    /// Moves the selection by `offset` (m) as a keyboard nudge (nudges merge into one step).
+    bool nudgeSelection(Point2 offset);
+
+    // --- Groups ------------------------------------------------------------------------------
+    /// Keeps GroupSelection and the scene's selection of spawn areas / targets in step.
+    void setGroupSelection(GroupSelection* groups);
+    GroupSelection* groupSelection() const { return m_groups; }
+    /// The group the user is working with: GroupSelection's current one, else the first group
+    /// among the selected spawn areas and targets; -1 if none.
+    int currentGroup() const;
+    /// The tank squad a target goes to: the current group if it is a squad, else the first
+    /// squad of the scene; -1 if there is none.
+    int targetSquad() const;
+
+    // --- View scale and grid -------------------------------------------------------------------
+    void setMetresPerPixel(double metresPerPixel);
+    double metresPerPixel() const { return m_metresPerPixel; }
+    bool isGridVisible() const { return m_gridVisible; }
+    void setGridVisible(bool visible);
+    bool snapToGrid() const { return m_snap; }
+    void setSnapToGrid(bool snap);
+    /// Grid spacing in metres.
+    double gridSize() const { return m_gridSize; }
+    void setGridSize(double metres);
+    /// `scenePos` on the nearest grid point when snapping is on, unchanged otherwise.
+    QPointF snap(QPointF scenePos) const;
+
+    QRectF levelRect() const;
+
+    /// Key handling for the viewport: the tool first, then Delete, Ctrl+D, Ctrl+A, Escape
+    /// (clear the selection) and the arrow keys (nudge). Sets the event's accepted flag.
+    void handleKeyPress(QKeyEvent* event);
+
+signals:
+    void editorSelectionChanged();
+    /// A short message for the status bar (an edit refused, and why).
+    void statusMessage(const QString& message);
+    void gridChanged();
+
+protected:
+    void drawBackground(QPainter* painter, const QRectF& rect) override;
+    void mousePressEvent(QGraphicsSceneMouseEvent* event) override;
+    void mouseMoveEvent(QGraphicsSceneMouseEvent* event) override;
+    void mouseReleaseEvent(QGraphicsSceneMouseEvent* event) override;
+    void mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+
+private:
+    void onDocumentChanged(const Change& change);
+    void rebuild(ItemKind kind);
+    void rebuildAll();
+    void updateSceneRect();
+    void applySelection(bool announce);
+    void rebuildHandles(const SceneDesc& scene);
+    void positionHandles(const SceneDesc& scene);
+    void syncGroupSelectionFromScene();
+    /// One label per spawn area, above the agents, from the items' text and anchor.
+    void syncLabels();
+    void syncSceneFromGroupSelection();
+
+    Document* m_document;
+    QPointer<AbstractTool> m_tool;
+    std::map<ItemRef, EditableItem*> m_items;
+    QList<HandleItem*> m_handles;
+    QList<QGraphicsSimpleTextItem*> m_labels;
+    ItemRefs m_selection;
+    std::optional<ItemRef> m_hovered;
+    QPointer<GroupSelection> m_groups;
+    bool m_syncingGroups = false;
+    double m_metresPerPixel = 0.02;
+    bool m_gridVisible = true;
+    bool m_snap = false;
+    double m_gridSize = 1.0;
+};
+
+} // namespace shoal::ui

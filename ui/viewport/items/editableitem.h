@@ -1,0 +1,50 @@
+#pragma once
+/// Base of the viewport's editable items (walls, obstacles, spawn areas, pickups, markers).
+/// An item shows one element of the document's scene: it reads its geometry in sync() and
+/// holds no truth of its own; tools hit-test it and preview edits by syncing it from a
+/// candidate scene. Scene coordinates are metres with y up (the view flips the y axis).
+
+#include "document/itemids.h"
+#include <shoal/scenedesc.h>
+
+#include <QGraphicsItem>
+
+namespace shoal::ui {
+
+class EditableItem : public QGraphicsItem
+{
+public:
+    explicit EditableItem(const ItemRef& ref, QGraphicsItem* parent = nullptr);
+
+    const ItemRef& ref() const { return m_ref; }
+
+    /// Reads the element named by ref() from `scene` (the document's, or a tool's preview).
+    virtual void sync(const SceneDesc& scene) = 0;
+    /// True when `scenePos` (m) is on the item; `metresPerPixel` turns pixel tolerances into m.
+    virtual bool hitTest(QPointF scenePos, double metresPerPixel) const = 0;
+    /// The item's extent in scene coordinates (m), for rubber-band selection.
+    virtual QRectF extent() const = 0;
+
+    void setEditorSelected(bool selected);
+    bool isEditorSelected() const { return m_selected; }
+    void setHovered(bool hovered);
+    bool isHovered() const { return m_hovered; }
+
+    /// The view's zoom changed: items whose outline has a minimum width in pixels grow.
+    void setMetresPerPixel(double metresPerPixel);
+
+protected:
+    double metresPerPixel() const { return m_metresPerPixel; }
+    virtual void metresPerPixelChanged() {}
+
+private:
+    ItemRef m_ref;
+    bool m_selected = false;
+    bool m_hovered = false;
+    double m_metresPerPixel = 0.02;
+};
+
+/// Distance from p to segment ab.
+double distanceToSegment(QPointF p, QPointF a, QPointF b);
+
+} // namespace shoal::ui

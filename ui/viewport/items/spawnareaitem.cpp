@@ -1,0 +1,69 @@
+#include "viewport/items/spawnareaitem.h"
+
+#include "viewport/viewportstyle.h"
+
+#include <QPainter>
+
+namespace shoal::ui {
+
+SpawnAreaItem::SpawnAreaItem(int group, QGraphicsItem* parent)
+    : EditableItem({ItemKind::SpawnArea, group}, parent)
+{
+    setZValue(1);
+}
+
+void SpawnAreaItem::sync(const SceneDesc& scene)
+{
+    const std::size_t i = static_cast<std::size_t>(ref().index);
+    if (i >= scene.groups.size() || !scene.groups[i].spawn)
+        return;
+    const GroupDesc& group = scene.groups[i];
+    const Rect& r = group.spawn->area;
+    prepareGeometryChange();
+    m_rect = QRectF(QPointF(r.min.x, r.min.y), QPointF(r.max.x, r.max.y));
+    m_color = style::toQColor(group.color);
+    const QString name = QString::fromStdString(group.name);
+    const QString family = style::kindLabel(group.kind);
+    // "swarm · 60", "school · Fish school · 8": the family only when the name does not say it.
+    m_label = (name.compare(family, Qt::CaseInsensitive) == 0
+                         ? QStringLiteral("%1 \u00b7 %2").arg(name).arg(group.spawn->count)
+                         : QStringLiteral("%1 \u00b7 %2 \u00b7 %3").arg(name, family).arg(group.spawn->count));
+    update();
+}
+
+bool SpawnAreaItem::hitTest(QPointF scenePos, double mpp) const
+{
+    const double tolerance = style::kHitPixels * mpp;
+    return m_rect.adjusted(-tolerance, -tolerance, tolerance, tolerance).contains(scenePos);
+}
+
+QRectF SpawnAreaItem::boundingRect() const
+{
+    const double margin = 5.0 * metresPerPixel();
+    return m_rect.adjusted(-margin, -margin, margin, margin);
+}
+
+void SpawnAreaItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)
+{
+    painter->setRenderHint(QPainter::Antialiasing);
+    QColor fill = m_color;
+    fill.setAlpha(isEditorSelected() ? 52 : 30);
+    painter->setPen(Qt::NoPen);
+    painter->setBrush(fill);
+    painter->drawRect(m_rect);
+    if (isEditorSelected() || isHovered()) {
+        QPen glow(isEditorSelected() ? style::kSelection : style::kHover, 3.0);
+        glow.setCosmetic(true);
+        painter->setPen(glow);
+        painter->setBrush(Qt::NoBrush);
+        painter->drawRect(m_rect);
+    }
+    QPen dash(m_color.lighter(115), 1.5, Qt::DashLine);
+    dash.setCosmetic(true);
+    dash.setDashPattern({5.0, 4.0});
+    painter->setPen(dash);
+    painter->setBrush(Qt::NoBrush);
+    painter->drawRect(m_rect);
+}
+
+} // namespace shoal::ui

@@ -1,0 +1,82 @@
+#include "viewport/items/wallitem.h"
+
+#include "viewport/viewportstyle.h"
+
+#include <QPainter>
+
+#include <algorithm>
+
+namespace shoal::ui {
+
+WallItem::WallItem(int index, QGraphicsItem* parent)
+    : EditableItem({ItemKind::Wall, index}, parent)
+{
+    setZValue(3);
+}
+
+void WallItem::sync(const SceneDesc& scene)
+{
+    const std::size_t i = static_cast<std::size_t>(ref().index);
+    if (i >= scene.walls.size())
+        return;
+    const WallDesc& wall = scene.walls[i];
+    prepareGeometryChange();
+    m_points.clear();
+    for (const Point2& p : wall.points)
+        m_points.append(style::toQt(p));
+    m_closed = wall.closed;
+    m_path = QPainterPath();
+    if (!m_points.isEmpty()) {
+        m_path.addPolygon(m_points);
+        if (m_closed)
+            m_path.closeSubpath();
+    }
+    update();
+}
+
+double WallItem::strokeWidth() const
+{
+    return std::max(style::kWallWidth, style::kWallMinPixels * metresPerPixel());
+}
+
+void WallItem::metresPerPixelChanged()
+{
+    prepareGeometryChange();
+}
+
+bool WallItem::hitTest(QPointF scenePos, double mpp) const
+{
+    const double tolerance = std::max(strokeWidth() / 2.0, style::kHitPixels * mpp);
+    const int n = int(m_points.size());
+    const int segments = m_closed ? n : n - 1;
+    for (int s = 0; s < segments; ++s)
+        if (distanceToSegment(scenePos, m_points[s], m_points[(s + 1) % n]) <= tolerance)
+            return true;
+    return false;
+}
+
+QRectF WallItem::boundingRect() const
+{
+    const double margin = strokeWidth() + 4.0 * metresPerPixel();
+    return m_path.boundingRect().adjusted(-margin, -margin, margin, margin);
+}
+
+void WallItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)
+{
+    painter->setRenderHint(QPainter::Antialiasing);
+    painter->setBrush(Qt::NoBrush);
+    const double width = strokeWidth();
+    const double px = metresPerPixel();
+    if (isEditorSelected() || isHovered()) {
+        QPen glow(isEditorSelected() ? style::kSelection : style::kHover, width + 5.0 * px,
+                  Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin);
+        painter->setPen(glow);
+        painter->drawPath(m_path);
+    }
+    painter->setPen(QPen(style::kWallRim, width + 2.0 * px, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+    painter->drawPath(m_path);
+    painter->setPen(QPen(style::kWallCore, width, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+    painter->drawPath(m_path);
+}
+
+} // namespace shoal::ui

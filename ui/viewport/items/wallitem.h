@@ -1,0 +1,35 @@
+#pragma once
+/// A wall in the viewport: a thick dark stroke with a light rim (open polyline or loop).
+
+#include "viewport/items/editableitem.h"
+
+#include <QPainterPath>
+#include <QPolygonF>
+
+namespace shoal::ui {
+
+class WallItem : public EditableItem
+{
+public:
+    explicit WallItem(int index, QGraphicsItem* parent = nullptr);
+
+    void sync(const SceneDesc& scene) override;
+    bool hitTest(QPointF scenePos, double metresPerPixel) const override;
+    QRectF extent() const override { return m_points.boundingRect(); }
+
+    QRectF boundingRect() const override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+    /// Stroke width in metres at the current zoom.
+    double strokeWidth() const;
+
+protected:
+    void metresPerPixelChanged() override;
+
+private:
+    QPolygonF m_points;
+    bool m_closed = false;
+    QPainterPath m_path;
+};
+
+} // namespace shoal::ui

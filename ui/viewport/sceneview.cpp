@@ -1,0 +1,300 @@
+#include "viewport/sceneview.h"
+
+#include "tools/abstracttool.h"
+#include "viewport/editorscene.h"
+#include "simulation/simulationcontroller.h"
+
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QScrollBar>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+
+namespace shoal::ui {
+
+namespace {
+constexpr double kWheelZoomStep = 1.2; ///< per wheel notch (120 units)
+constexpr double kFitMargin = 0.94;    ///< the level fills this share of the viewport
+} // namespace
+
+SceneView::SceneView(EditorScene* scene, QWidget* parent)
+    : QGraphicsView(scene, parent), m_scene(scene)
+{
+    setRenderHints(QPainter::Antialiasing | QPainter::SmoothPixmapTransform | QPainter::TextAntialiasing);
+    // Agents move every frame: repaint the whole viewport rather than tracking regions.
+    setViewportUpdateMode(QGraphicsView::FullViewportUpdate);
+    setTransformationAnchor(QGraphicsView::NoAnchor);
+    setResizeAnchor(QGraphicsView::AnchorViewCenter);
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    setDragMode(QGraphicsView::NoDrag);
+    setFrameShape(QFrame::NoFrame);
+    setFocusPolicy(Qt::StrongFocus);
+    setMouseTracking(true);
+    viewport()->setMouseTracking(true);
+    setPixelsPerMetre(kNominalPixelsPerMetre);
+    refreshCursor();
+}
+
+void SceneView::setSimulationController(SimulationController* controller)
+{
+    m_controller = controller;
+}
+
+void SceneView::setPixelsPerMetre(double ppm)
+{
+    ppm = std::clamp(ppm, kMinPixelsPerMetre, kMaxPixelsPerMetre);
+    m_pixelsPerMetre = ppm;
+    setTransform(QTransform::fromScale(ppm, -ppm));
+    m_scene->setMetresPerPixel(1.0 / ppm);
+    emit zoomChanged(ppm);
+}
+
+void SceneView::zoomBy(double factor, QPoint anchor)
+{
+    const QPointF before = mapToScene(anchor);
+    setPixelsPerMetre(m_pixelsPerMetre * factor);
+    const QPointF after = mapToScene(anchor);
+    // Scroll so the point that was under the mouse is under it again.
+    const QPointF delta = before - after;
+    horizontalScrollBar()->setValue(horizontalScrollBar()->value() +
+                                    int(std::lround(delta.x() * m_pixelsPerMetre)));
+    verticalScrollBar()->setValue(verticalScrollBar()->value() -
+                                  int(std::lround(delta.y() * m_pixelsPerMetre)));
+}
+
+void SceneView::panBy(QPoint delta)
+{
+    horizontalScrollBar()->setValue(horizontalScrollBar()->value() - delta.x());
+    verticalScrollBar()->setValue(verticalScrollBar()->value() - delta.y());
+}
+
+void SceneView::zoomIn()
+{
+    zoomBy(kWheelZoomStep, viewport()->rect().center());
+}
+
+void SceneView::zoomOut()
+{
+    zoomBy(1.0 / kWheelZoomStep, viewport()->rect().center());
+}
+
+void SceneView::fitToLevel()
+{
+    const QRectF level = m_scene->levelRect();
+    const QSize size = viewport()->size();
+    if (level.isEmpty() || size.isEmpty())
+        return;
+    const double ppm = std::min(size.width() / level.width(), size.height() / level.height()) * kFitMargin;
+    setPixelsPerMetre(ppm);
+    centerOn(level.center());
+    m_fitted = true;
+}
+
+void SceneView::setPlaySteering(bool enabled)
+{
+    m_playSteering = enabled;
+}
+
+bool SceneView::steeringFor(Qt::KeyboardModifiers modifiers) const
+{
+    if (!m_controller || !m_controller->isPlaying())
+        return false;
+    const bool ctrl = modifiers & Qt::ControlModifier;
+    return m_playSteering != ctrl;
+}
+
+void SceneView::refreshCursor()
+{
+    if (m_panning)
+        viewport()->setCursor(Qt::ClosedHandCursor);
+    else if (m_spaceHeld)
+        viewport()->setCursor(Qt::OpenHandCursor);
+    else if (m_scene->tool())
+        viewport()->setCursor(m_scene->tool()->cursor());
+    else
+        viewport()->setCursor(Qt::ArrowCursor);
+}
+
+void SceneView::showEvent(QShowEvent* event)
+{
+    QGraphicsView::showEvent(event);
+    if (!m_fitted)
+        fitToLevel();
+}
+
+bool SceneView::event(QEvent* event)
+{
+    // Space is Play/Pause's shortcut, but over the viewport it also pans: take it as a key
+    // event here and decide on release (tap = toggle play, drag = pan).
+    if (event->type() == QEvent::ShortcutOverride) {
+        auto* key = static_cast<QKeyEvent*>(event);
+        if (key->key() == Qt::Key_Space && key->modifiers() == Qt::NoModifier) {
+            event->accept();
+            return true;
+        }
+    }
+    return QGraphicsView::event(event);
+}
+
+void SceneView::wheelEvent(QWheelEvent* event)
+{
+    const QPoint angle = event->angleDelta();
+    if (angle.y() == 0) {
+        event->ignore();
+        return;
+    }
+    zoomBy(std::pow(kWheelZoomStep, angle.y() / 120.0), event->position().toPoint());
+    event->accept();
+}
+
+void SceneView::mousePressEvent(QMouseEvent* event)
+{
+    setFocus(Qt::MouseFocusReason);
+    if (event->button() == Qt::MiddleButton ||
+        (event->button() == Qt::LeftButton && m_spaceHeld)) {
+        m_panning = true;
+        m_spaceUsedForPan = m_spaceHeld;
+        m_panLast = event->position().toPoint();
+        refreshCursor();
+        event->accept();
+        return;
+    }
+    if (steeringFor(event->modifiers())) {
+        const QPointF p = mapToScene(event->position().toPoint());
+        if (event->button() == Qt::LeftButton) {
+            m_steering = true;
+            m_controller->setPointer(p.x(), p.y(), true);
+        } else if (event->button() == Qt::RightButton) {
+            const int squad = m_scene->targetSquad();
+            if (squad >= 0)
+                m_controller->setTarget(squad, p.x(), p.y());
+        }
+        event->accept();
+        return;
+    }
+    QGraphicsView::mousePressEvent(event);
+}
+
+void SceneView::mouseMoveEvent(QMouseEvent* event)
+{
+    if (m_panning) {
+        const QPoint pos = event->position().toPoint();
+        panBy(pos - m_panLast);
+        m_panLast = pos;
+        event->accept();
+        return;
+    }
+    const QPointF p = mapToScene(event->position().toPoint());
+    emit cursorMoved(p);
+    if (m_steering || (steeringFor(event->modifiers()) && !(event->buttons() & Qt::LeftButton))) {
+        m_controller->setPointer(p.x(), p.y(), m_steering);
+        if (m_steering) {
+            event->accept();
+            return;
+        }
+    }
+    QGraphicsView::mouseMoveEvent(event);
+}
+
+void SceneView::mouseReleaseEvent(QMouseEvent* event)
+{
+    if (m_panning && (event->button() == Qt::MiddleButton || event->button() == Qt::LeftButton)) {
+        m_panning = false;
+        refreshCursor();
+        event->accept();
+        return;
+    }
+    if (m_steering && event->button() == Qt::LeftButton) {
+        m_steering = false;
+        const QPointF p = mapToScene(event->position().toPoint());
+        if (m_controller)
+            m_controller->setPointer(p.x(), p.y(), false);
+        event->accept();
+        return;
+    }
+    QGraphicsView::mouseReleaseEvent(event);
+}
+
+void SceneView::mouseDoubleClickEvent(QMouseEvent* event)
+{
+    if (m_spaceHeld || event->button() == Qt::MiddleButton || steeringFor(event->modifiers())) {
+        mousePressEvent(event);
+        return;
+    }
+    QGraphicsView::mouseDoubleClickEvent(event);
+}
+
+void SceneView::keyPressEvent(QKeyEvent* event)
+{
+    if (event->key() == Qt::Key_Space && event->modifiers() == Qt::NoModifier) {
+        if (!event->isAutoRepeat()) {
+            m_spaceHeld = true;
+            m_spaceUsedForPan = false;
+            refreshCursor();
+        }
+        event->accept();
+        return;
+    }
+    // Straight to the scene's handler: a scene only gets key events through
+    // QGraphicsView while its window is active, and tools must not depend on that.
+    m_scene->handleKeyPress(event);
+}
+
+void SceneView::keyReleaseEvent(QKeyEvent* event)
+{
+    if (event->key() == Qt::Key_Space) {
+        if (!event->isAutoRepeat() && m_spaceHeld) {
+            m_spaceHeld = false;
+            if (!m_spaceUsedForPan)
+                emit playToggleRequested();
+            refreshCursor();
+        }
+        event->accept();
+        return;
+    }
+    QGraphicsView::keyReleaseEvent(event);
+}
+
+void SceneView::focusOutEvent(QFocusEvent* event)
+{
+    m_spaceHeld = false;
+    m_panning = false;
+    refreshCursor();
+    QGraphicsView::focusOutEvent(event);
+}
+
+void SceneView::drawForeground(QPainter* painter, const QRectF&)
+{
+    // A scale bar in the bottom-left corner: a round length close to 120 px.
+    const double target = 120.0 / m_pixelsPerMetre;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(target)));
+    double length = magnitude;
+    for (double m : {1.0, 2.0, 5.0, 10.0})
+        if (m * magnitude <= target)
+            length = m * magnitude;
+    const double px = length * m_pixelsPerMetre;
+
+    painter->save();
+    painter->resetTransform();
+    painter->setRenderHint(QPainter::Antialiasing, false);
+    const QPoint origin(16, viewport()->height() - 18);
+    const QString text = length >= 1.0 ? tr("%1 m").arg(length) : tr("%1 cm").arg(length * 100.0);
+    QFont font = painter->font();
+    font.setPointSizeF(8.5);
+    painter->setFont(font);
+    const QRect textRect(origin.x(), origin.y() - 20, int(px), 14);
+    painter->setPen(QPen(QColor(0, 0, 0, 150), 3.0));
+    painter->drawLine(origin, origin + QPoint(int(px), 0));
+    painter->setPen(QPen(QColor(0xdf, 0xe4, 0xea), 1.0));
+    painter->drawLine(origin, origin + QPoint(int(px), 0));
+    painter->drawLine(origin + QPoint(0, -4), origin + QPoint(0, 3));
+    painter->drawLine(origin + QPoint(int(px), -4), origin + QPoint(int(px), 3));
+    painter->drawText(textRect, Qt::AlignHCenter | Qt::AlignBottom, text);
+    painter->restore();
+}
+
+} // namespace shoal::ui

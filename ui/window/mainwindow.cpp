@@ -1,0 +1,881 @@
+#include "window/mainwindow.h"
+
+#include "simulation/simulationlayers.h"
+#include "document/document.h"
+#include "viewport/editorscene.h"
+#include "embeddedscenes.h"
+#include "panels/grouplistpanel.h"
+#include "document/groupselection.h"
+#include "tools/obstacletool.h"
+#include "simulation/overlayoptions.h"
+#include "tools/placetool.h"
+#include "panels/propertypanel.h"
+#include <shoal/scenefile.h>
+#include "viewport/sceneview.h"
+#include "tools/selecttool.h"
+#include "simulation/simulationcontroller.h"
+#include "tools/spawnareatool.h"
+#include "window/toolicons.h"
+#include "panels/toolspanel.h"
+#include "document/commands.h"
+#include "tools/walltool.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDateTime>
+#include <QDir>
+#include <QDockWidget>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLocale>
+#include <QMenu>
+#include <QMenuBar>
+#include <QRegularExpression>
+#include <QSaveFile>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QComboBox>
+#include <QToolBar>
+#include <QToolButton>
+#include <QUndoView>
+
+namespace shoal::ui {
+
+namespace {
+
+constexpr int kAutosaveMs = 60 * 1000;
+constexpr int kStatusRefreshMs = 250;
+constexpr int kMaxRecentFiles = 10;
+const double kSpeeds[] = {0.25, 0.5, 1.0, 2.0, 4.0};
+
+QString recoveryInfoPath()
+{
+    return MainWindow::recoveryFilePath() + QStringLiteral(".ini");
+}
+
+QString localPath(const QString& path)
+{
+    return QDir::toNativeSeparators(path);
+}
+
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), m_document(new Document(this)),
+      m_scene(new EditorScene(m_document, this)), m_view(nullptr),
+      m_simulation(nullptr), m_groupSelection(new GroupSelection(m_document, this))
+{
+    m_document->resetScene(newSceneDesc(), {});
+    m_scene->setGroupSelection(m_groupSelection);
+    m_simulation = new SimulationController(m_document, this);
+    m_view = new SceneView(m_scene, this);
+    m_view->setSimulationController(m_simulation);
+    setCentralWidget(m_view);
+    m_overlayOptions = new OverlayOptions(this);
+    m_agentLayers = new SimulationLayers(m_scene, m_simulation, m_overlayOptions, m_groupSelection, this);
+
+    createTools();
+    createActions();
+    createDocks();
+    createMenus();
+    createToolBar();
+    createStatusBar();
+    setTool(m_tools.first());
+
+    connect(m_document, &Document::titleChanged, this, &MainWindow::updateTitle);
+    connect(m_view, &SceneView::playToggleRequested, m_simulation, &SimulationController::togglePlay);
+    connect(m_simulation, &SimulationController::stateChanged, this, &MainWindow::updateSimulationActions);
+    connect(m_simulation, &SimulationController::worldRebuilt, this, &MainWindow::refreshStatus);
+    connect(m_simulation, &SimulationController::worldRebuilt, this, &MainWindow::updateSimulationActions);
+    connect(m_scene, &EditorScene::statusMessage, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 8000); });
+    connect(m_document->undoStack(), &QUndoStack::cleanChanged, this, [this](bool clean) {
+        if (clean)
+            removeRecovery();
+    });
+
+    m_statusTimer.setInterval(kStatusRefreshMs);
+    connect(&m_statusTimer, &QTimer::timeout, this, &MainWindow::refreshStatus);
+    m_statusTimer.start();
+
+    // One instance owns the recovery copy; a second one runs without autosave.
+    QDir().mkpath(QFileInfo(recoveryFilePath()).absolutePath());
+    m_recoveryLock = std::make_unique<QLockFile>(recoveryFilePath() + QStringLiteral(".lock"));
+    m_recoveryLock->setStaleLockTime(0);
+    if (!m_recoveryLock->tryLock(0))
+        m_recoveryLock.reset();
+    m_autosaveTimer.setInterval(kAutosaveMs);
+    connect(&m_autosaveTimer, &QTimer::timeout, this, &MainWindow::autosave);
+    m_autosaveTimer.start();
+    // Quitting without the close dialog (the session ends, SIGTERM): keep the edits.
+    connect(qApp, &QCoreApplication::aboutToQuit, this, [this] {
+        if (!m_closeConfirmed)
+            autosave();
+    });
+
+    resize(1440, 900);
+    updateTitle();
+    updateSimulationActions();
+    refreshStatus();
+}
+
+MainWindow::~MainWindow()
+{
+    // The undo stack clears itself as the document goes, which looks like "clean": that must
+    // not delete the recovery copy of a window that goes away without closing.
+    disconnect(m_document->undoStack(), nullptr, this, nullptr);
+    m_autosaveTimer.stop();
+    m_scene->setTool(nullptr);
+}
+
+// --- Construction ----------------------------------------------------------------------------
+
+void MainWindow::createTools()
+{
+    m_tools = {new SelectTool(this),
+               new WallTool(this),
+               new ObstacleTool(this),
+               new SpawnAreaTool(this),
+               new PlaceTool(PlaceTool::Family::Pickup, this),
+               new PlaceTool(PlaceTool::Family::Target, this)};
+    m_toolActions = new QActionGroup(this);
+    m_toolActions->setExclusive(true);
+    for (AbstractTool* tool : m_tools) {
+        auto* action = new QAction(tool->icon(), tool->name(), m_toolActions);
+        action->setCheckable(true);
+        action->setShortcut(tool->shortcut());
+        action->setToolTip(tr("%1 (%2)").arg(tool->name(), tool->shortcut().toString(QKeySequence::NativeText)));
+        action->setStatusTip(tool->statusInfo());
+        action->setData(QVariant::fromValue(static_cast<QObject*>(tool)));
+        connect(action, &QAction::triggered, this, [this, tool] { setTool(tool); });
+        connect(tool, &AbstractTool::statusInfoChanged, this, [this, tool](const QString& info) {
+            if (m_scene->tool() == tool)
+                statusBar()->showMessage(info, 8000);
+        });
+        addAction(action);
+    }
+}
+
+void MainWindow::setTool(AbstractTool* tool)
+{
+    m_scene->setTool(tool);
+    const int index = int(m_tools.indexOf(tool));
+    if (index >= 0)
+        m_toolActions->actions()[index]->setChecked(true);
+    if (m_toolsPanel)
+        m_toolsPanel->setCurrentTool(tool);
+    m_view->refreshCursor();
+    if (tool && statusBar())
+        statusBar()->showMessage(tool->statusInfo(), 8000);
+}
+
+void MainWindow::createDocks()
+{
+    setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
+    setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+
+    m_toolsPanel = new ToolsPanel(m_tools, m_toolActions->actions(), m_scene);
+    auto* tools = new QDockWidget(tr("Tools"), this);
+    tools->setObjectName(QStringLiteral("toolsDock"));
+    tools->setWidget(m_toolsPanel);
+    addDockWidget(Qt::LeftDockWidgetArea, tools);
+
+    m_undoView = new QUndoView(m_document->undoStack());
+    m_undoView->setEmptyLabel(tr("<opened>"));
+    auto* history = new QDockWidget(tr("History"), this);
+    history->setObjectName(QStringLiteral("historyDock"));
+    history->setWidget(m_undoView);
+    addDockWidget(Qt::LeftDockWidgetArea, history);
+
+    m_groupList = new GroupListPanel(m_document, m_groupSelection);
+    connect(m_groupList, &GroupListPanel::groupVisibilityChanged, m_agentLayers,
+            &SimulationLayers::setGroupVisible);
+    m_agentLayers->setVisibilityQuery([this](int group) { return m_groupList->isGroupVisible(group); });
+    auto* groups = new QDockWidget(tr("Groups"), this);
+    groups->setObjectName(QStringLiteral("groupsDock"));
+    groups->setWidget(m_groupList);
+    addDockWidget(Qt::RightDockWidgetArea, groups);
+
+    m_propertyPanel = new PropertyPanel(m_document, m_groupSelection, m_simulation);
+    auto* properties = new QDockWidget(tr("Properties"), this);
+    properties->setObjectName(QStringLiteral("propertiesDock"));
+    properties->setWidget(m_propertyPanel);
+    addDockWidget(Qt::RightDockWidgetArea, properties);
+
+    resizeDocks({tools, history}, {520, 300}, Qt::Vertical);
+    resizeDocks({groups, properties}, {230, 600}, Qt::Vertical);
+    resizeDocks({tools, groups}, {250, 360}, Qt::Horizontal);
+}
+
+void MainWindow::createActions()
+{
+    // Simulation actions; the menus pick them up in createMenus().
+    m_playAction = new QAction(toolIcon(ToolIcon::Play), tr("&Play"), this);
+    m_playAction->setShortcut(Qt::Key_Space);
+    m_playAction->setStatusTip(tr("Run or pause the simulation (Space over the viewport: tap to "
+                                  "toggle, hold and drag to pan)"));
+    connect(m_playAction, &QAction::triggered, m_simulation, &SimulationController::togglePlay);
+
+    m_stepAction = new QAction(toolIcon(ToolIcon::Step), tr("&Step"), this);
+    m_stepAction->setShortcut(Qt::Key_Period);
+    m_stepAction->setStatusTip(tr("Advance one fixed step while paused"));
+    connect(m_stepAction, &QAction::triggered, m_simulation, &SimulationController::stepOnce);
+
+    m_restartAction = new QAction(toolIcon(ToolIcon::Restart), tr("&Restart"), this);
+    m_restartAction->setShortcut(Qt::Key_R);
+    m_restartAction->setStatusTip(tr("Rebuild the running world from the level (undo history is kept)"));
+    connect(m_restartAction, &QAction::triggered, m_simulation, &SimulationController::restart);
+
+    m_speedActions = new QActionGroup(this);
+    for (double speed : kSpeeds) {
+        auto* action = new QAction(tr("%1\u00d7").arg(QLocale().toString(speed)), m_speedActions);
+        action->setCheckable(true);
+        action->setData(speed);
+        action->setChecked(speed == 1.0);
+        connect(action, &QAction::triggered, this, [this, speed] { m_simulation->setSpeed(speed); });
+    }
+
+    for (QAction* action : {m_playAction, m_stepAction, m_restartAction})
+        addAction(action);
+}
+
+void MainWindow::createMenus()
+{
+    // --- File
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* newAction = file->addAction(tr("&New"), this, &MainWindow::newFile);
+    newAction->setShortcut(QKeySequence::New);
+    QAction* openAction = file->addAction(tr("&Open\u2026"), this, &MainWindow::open);
+    openAction->setShortcut(QKeySequence::Open);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
+    rebuildRecentMenu();
+    file->addAction(tr("Open &Demo Level"), this, &MainWindow::openDemo);
+    file->addSeparator();
+    QAction* saveAction = file->addAction(tr("&Save"), this, &MainWindow::save);
+    saveAction->setShortcut(QKeySequence::Save);
+    QAction* saveAsAction = file->addAction(tr("Save &As\u2026"), this, &MainWindow::saveAs);
+    saveAsAction->setShortcut(QKeySequence::SaveAs);
+    file->addSeparator();
+    QAction* quitAction = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quitAction->setShortcut(QKeySequence::Quit);
+    quitAction->setMenuRole(QAction::QuitRole);
+
+    // --- Edit
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    undo->setIcon(toolIcon(ToolIcon::Undo));
+    undo->setObjectName(QStringLiteral("undoAction"));
+    QAction* redo = m_document->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcuts({QKeySequence::Redo, QKeySequence(Qt::CTRL | Qt::Key_Y)});
+    redo->setIcon(toolIcon(ToolIcon::Redo));
+    redo->setObjectName(QStringLiteral("redoAction"));
+    edit->addAction(undo);
+    edit->addAction(redo);
+    edit->addSeparator();
+    QAction* duplicate = edit->addAction(tr("D&uplicate"), m_scene, &EditorScene::duplicateSelection);
+    duplicate->setShortcut(Qt::CTRL | Qt::Key_D);
+    QAction* remove = edit->addAction(tr("&Delete"), m_scene, &EditorScene::deleteSelection);
+    remove->setShortcut(QKeySequence::Delete);
+    edit->addSeparator();
+    QAction* selectAll = edit->addAction(tr("Select &All"), m_scene, &EditorScene::selectAll);
+    selectAll->setShortcut(QKeySequence::SelectAll);
+    QAction* selectNone = edit->addAction(tr("Select &None"), this, [this] { m_scene->setSelectedRefs({}); });
+    selectNone->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_A);
+    edit->addSeparator();
+    QMenu* toolsMenu = edit->addMenu(tr("&Tools"));
+    toolsMenu->addActions(m_toolActions->actions());
+    for (QAction* action : {duplicate, remove, selectAll, selectNone}) {
+        // The viewport's own key handling does these too; the menu shows the keys.
+        action->setShortcutContext(Qt::WindowShortcut);
+    }
+
+    // --- View
+    m_viewMenu = menuBar()->addMenu(tr("&View"));
+    QAction* zoomIn = m_viewMenu->addAction(tr("Zoom &In"), m_view, &SceneView::zoomIn);
+    zoomIn->setShortcuts({QKeySequence::ZoomIn, QKeySequence(Qt::CTRL | Qt::Key_Equal)});
+    QAction* zoomOut = m_viewMenu->addAction(tr("Zoom &Out"), m_view, &SceneView::zoomOut);
+    zoomOut->setShortcut(QKeySequence::ZoomOut);
+    QAction* actualSize = m_viewMenu->addAction(tr("&Actual Size (50 px = 1 m)"), this, [this] {
+        m_view->setPixelsPerMetre(SceneView::kNominalPixelsPerMetre);
+        m_view->centerOn(m_scene->levelRect().center());
+    });
+    actualSize->setShortcut(Qt::CTRL | Qt::Key_0);
+    QAction* fit = m_viewMenu->addAction(toolIcon(ToolIcon::Fit), tr("&Fit to Level"), m_view,
+                                         &SceneView::fitToLevel);
+    fit->setShortcut(Qt::Key_F);
+    fit->setObjectName(QStringLiteral("fitAction"));
+    m_viewMenu->addSeparator();
+    m_gridAction = m_viewMenu->addAction(tr("Show &Grid"));
+    m_gridAction->setCheckable(true);
+    m_gridAction->setShortcut(Qt::Key_G);
+    connect(m_gridAction, &QAction::toggled, m_scene, &EditorScene::setGridVisible);
+    m_snapAction = m_viewMenu->addAction(tr("&Snap to Grid"));
+    m_snapAction->setCheckable(true);
+    m_snapAction->setShortcut(Qt::SHIFT | Qt::Key_G);
+    connect(m_snapAction, &QAction::toggled, m_scene, &EditorScene::setSnapToGrid);
+    QMenu* spacing = m_viewMenu->addMenu(tr("Grid S&pacing"));
+    auto* spacingGroup = new QActionGroup(spacing);
+    for (double metres : {0.25, 0.5, 1.0, 2.0, 5.0}) {
+        QAction* action = spacing->addAction(tr("%1 m").arg(QLocale().toString(metres)));
+        action->setCheckable(true);
+        action->setActionGroup(spacingGroup);
+        action->setData(metres);
+        connect(action, &QAction::triggered, this, [this, metres] { m_scene->setGridSize(metres); });
+    }
+    const auto refreshGridActions = [this, spacingGroup] {
+        const QSignalBlocker a(m_gridAction);
+        const QSignalBlocker b(m_snapAction);
+        m_gridAction->setChecked(m_scene->isGridVisible());
+        m_snapAction->setChecked(m_scene->snapToGrid());
+        for (QAction* action : spacingGroup->actions())
+            action->setChecked(action->data().toDouble() == m_scene->gridSize());
+    };
+    connect(m_scene, &EditorScene::gridChanged, this, refreshGridActions);
+    refreshGridActions();
+
+    m_viewMenu->addSeparator();
+    QMenu* overlays = m_viewMenu->addMenu(tr("&Overlays"));
+    for (const OverlayOptions::Entry& entry : OverlayOptions::entries()) {
+        QAction* action = overlays->addAction(entry.label);
+        action->setCheckable(true);
+        action->setStatusTip(entry.toolTip);
+        action->setChecked(m_overlayOptions->isEnabled(entry.overlay));
+        const OverlayOptions::Overlay overlay = entry.overlay;
+        connect(action, &QAction::toggled, m_overlayOptions,
+                [this, overlay](bool on) { m_overlayOptions->setEnabled(overlay, on); });
+        connect(m_overlayOptions, &OverlayOptions::overlayToggled, action,
+                [action, overlay](OverlayOptions::Overlay changed, bool on) {
+                    if (changed == overlay) {
+                        const QSignalBlocker blocker(action);
+                        action->setChecked(on);
+                    }
+                });
+    }
+    overlays->addSeparator();
+    auto* scope = new QActionGroup(overlays);
+    QAction* selectedScope = overlays->addAction(tr("For Selected Groups"));
+    QAction* allScope = overlays->addAction(tr("For All Groups"));
+    for (QAction* action : {selectedScope, allScope}) {
+        action->setCheckable(true);
+        action->setActionGroup(scope);
+    }
+    selectedScope->setChecked(m_overlayOptions->scope() == OverlayOptions::Scope::SelectedGroups);
+    allScope->setChecked(m_overlayOptions->scope() == OverlayOptions::Scope::AllGroups);
+    connect(selectedScope, &QAction::triggered, this,
+            [this] { m_overlayOptions->setScope(OverlayOptions::Scope::SelectedGroups); });
+    connect(allScope, &QAction::triggered, this,
+            [this] { m_overlayOptions->setScope(OverlayOptions::Scope::AllGroups); });
+
+    m_viewMenu->addSeparator();
+    for (QDockWidget* dock : findChildren<QDockWidget*>())
+        m_viewMenu->addAction(dock->toggleViewAction());
+
+    // --- Simulation
+    QMenu* simulation = menuBar()->addMenu(tr("&Simulation"));
+    simulation->addAction(m_playAction);
+    simulation->addAction(m_stepAction);
+    simulation->addAction(m_restartAction);
+    simulation->addSeparator();
+    QMenu* speed = simulation->addMenu(tr("S&peed"));
+    speed->addActions(m_speedActions->actions());
+    QAction* slower = simulation->addAction(tr("S&lower"), this, [this] {
+        for (auto it = std::rbegin(kSpeeds); it != std::rend(kSpeeds); ++it)
+            if (*it < m_simulation->speed()) {
+                m_simulation->setSpeed(*it);
+                break;
+            }
+    });
+    slower->setShortcut(Qt::Key_BracketLeft);
+    QAction* faster = simulation->addAction(tr("&Faster"), this, [this] {
+        for (double s : kSpeeds)
+            if (s > m_simulation->speed()) {
+                m_simulation->setSpeed(s);
+                break;
+            }
+    });
+    faster->setShortcut(Qt::Key_BracketRight);
+    simulation->addSeparator();
+    QAction* steering = simulation->addAction(tr("&Mouse Steers While Playing"));
+    steering->setCheckable(true);
+    steering->setChecked(m_view->playSteering());
+    steering->setStatusTip(tr("While playing, the left button steers the player and the right "
+                              "button sends the selected squad; hold Ctrl to use the active tool"));
+    connect(steering, &QAction::toggled, m_view, &SceneView::setPlaySteering);
+
+    // --- Help
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* shortcuts = help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);
+    shortcuts->setShortcut(QKeySequence::HelpContents);
+    help->addAction(tr("&About Shoal"), this, &MainWindow::showAbout);
+}
+
+void MainWindow::createToolBar()
+{
+    QToolBar* bar = addToolBar(tr("Main"));
+    bar->setObjectName(QStringLiteral("mainToolBar"));
+    bar->setMovable(false);
+    bar->setIconSize(QSize(20, 20));
+    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    const auto find = [this](const char* name) {
+        return findChild<QAction*>(QString::fromLatin1(name));
+    };
+    for (QAction* action : {find("undoAction"), find("redoAction")}) {
+        bar->addAction(action);
+        // The undo action's text names the command ("Undo Add Wall"): keep the button short.
+        if (QWidget* button = bar->widgetForAction(action))
+            static_cast<QToolButton*>(button)->setToolButtonStyle(Qt::ToolButtonIconOnly);
+    }
+    bar->addSeparator();
+    bar->addAction(m_playAction);
+    bar->addAction(m_stepAction);
+    bar->addAction(m_restartAction);
+    auto* speed = new QComboBox(bar);
+    speed->setToolTip(tr("Simulation speed"));
+    for (QAction* action : m_speedActions->actions())
+        speed->addItem(action->text(), action->data());
+    connect(speed, &QComboBox::activated, this,
+            [this, speed](int index) { m_simulation->setSpeed(speed->itemData(index).toDouble()); });
+    connect(m_simulation, &SimulationController::stateChanged, speed, [this, speed] {
+        const QSignalBlocker blocker(speed);
+        speed->setCurrentIndex(speed->findData(m_simulation->speed()));
+    });
+    speed->setCurrentIndex(speed->findData(m_simulation->speed()));
+    bar->addWidget(speed);
+    bar->addSeparator();
+    bar->addAction(find("fitAction"));
+}
+
+void MainWindow::createStatusBar()
+{
+    const auto addLabel = [this](const QString& tip, int minWidth) {
+        auto* label = new QLabel(this);
+        label->setToolTip(tip);
+        label->setMinimumWidth(minWidth);
+        label->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        statusBar()->addPermanentWidget(label);
+        return label;
+    };
+    m_cursorLabel = addLabel(tr("Pointer position in metres"), 150);
+    m_timeLabel = addLabel(tr("Simulation time"), 90);
+    m_agentsLabel = addLabel(tr("Agents in the running world"), 100);
+    m_stepLabel = addLabel(tr("Time the last simulation step took"), 100);
+    m_fpsLabel = addLabel(tr("Viewport frames per second while playing"), 70);
+    connect(m_view, &SceneView::cursorMoved, this, [this](QPointF p) {
+        m_cursorLabel->setText(tr("x %1  y %2 m").arg(p.x(), 0, 'f', 2).arg(p.y(), 0, 'f', 2));
+    });
+}
+
+// --- State shown -----------------------------------------------------------------------------
+
+void MainWindow::updateTitle()
+{
+    setWindowTitle(tr("%1[*] \u2014 Shoal").arg(m_document->displayName()));
+    setWindowModified(m_document->isModified());
+}
+
+void MainWindow::updateSimulationActions()
+{
+    const bool playing = m_simulation->isPlaying();
+    const bool hasWorld = m_simulation->world() != nullptr;
+    m_playAction->setText(playing ? tr("&Pause") : tr("&Play"));
+    m_playAction->setIcon(toolIcon(playing ? ToolIcon::Pause : ToolIcon::Play));
+    m_playAction->setEnabled(hasWorld);
+    m_stepAction->setEnabled(hasWorld && !playing);
+    for (QAction* action : m_speedActions->actions())
+        action->setChecked(action->data().toDouble() == m_simulation->speed());
+    refreshStatus();
+}
+
+void MainWindow::refreshStatus()
+{
+    const World* world = m_simulation->world();
+    if (!world) {
+        m_timeLabel->setText(tr("no world"));
+        m_timeLabel->setToolTip(m_simulation->lastError());
+        m_agentsLabel->clear();
+        m_stepLabel->clear();
+        m_fpsLabel->clear();
+        return;
+    }
+    m_timeLabel->setToolTip(tr("Simulation time"));
+    m_timeLabel->setText(tr("t %1 s").arg(world->time(), 0, 'f', 2));
+    m_agentsLabel->setText(tr("%1 agents").arg(QLocale().toString(qulonglong(world->agentCount()))));
+    m_stepLabel->setText(tr("%1 ms/step").arg(m_simulation->lastStepMs(), 0, 'f', 2));
+    m_fpsLabel->setText(m_simulation->isPlaying()
+                            ? tr("%1 fps").arg(m_simulation->framesPerSecond(), 0, 'f', 0)
+                            : tr("paused"));
+}
+
+QString MainWindow::statusSummary() const
+{
+    return QStringList{m_timeLabel->text(), m_agentsLabel->text(), m_stepLabel->text(),
+                       m_fpsLabel->text()}
+        .join(QStringLiteral(" | "));
+}
+
+QMessageBox::StandardButton MainWindow::present(QMessageBox::Icon icon, const QString& title,
+                                                const QString& text,
+                                                QMessageBox::StandardButtons buttons,
+                                                QMessageBox::StandardButton defaultButton)
+{
+    if (m_presenter)
+        return m_presenter(icon, title, text, buttons, defaultButton);
+    QMessageBox box(icon, title, text, buttons, this);
+    if (defaultButton != QMessageBox::NoButton)
+        box.setDefaultButton(defaultButton);
+    return QMessageBox::StandardButton(box.exec());
+}
+
+// --- Files -----------------------------------------------------------------------------------
+
+SceneDesc MainWindow::newSceneDesc()
+{
+    SceneDesc scene;
+    scene.name = QCoreApplication::translate("MainWindow", "Untitled").toStdString();
+    scene.bounds = {{-40.0, -25.0}, {40.0, 25.0}};
+    scene.player = makeDefaultPlayer();
+    scene.player.position = {0.0, 0.0};
+    return scene;
+}
+
+void MainWindow::resetTo(const SceneDesc& scene, const QString& path)
+{
+    m_simulation->pause();
+    m_document->resetScene(scene, path);
+    if (m_view->isVisible())
+        m_view->fitToLevel();
+    updateTitle();
+}
+
+void MainWindow::newFile()
+{
+    if (!maybeSave())
+        return;
+    resetTo(newSceneDesc(), {});
+}
+
+bool MainWindow::openDemo()
+{
+    if (!maybeSave())
+        return false;
+    const QByteArray bytes = resources::demoSceneBytes();
+    Expected<SceneDesc> scene = parseScene(bytes.toStdString(), "demo.json");
+    if (!scene) {
+        present(QMessageBox::Critical, tr("Open Failed"), QString::fromStdString(scene.error().message));
+        return false;
+    }
+    resetTo(scene.value(), {});
+    return true;
+}
+
+void MainWindow::open()
+{
+    if (!maybeSave())
+        return;
+    QString start = m_document->filePath();
+    if (start.isEmpty() && !recentFiles().isEmpty())
+        start = recentFiles().first();
+    const QString path = m_fileChooser
+                             ? m_fileChooser(false, start)
+                             : QFileDialog::getOpenFileName(this, tr("Open Scene"), start,
+                                                            tr("Shoal scenes (*.json);;All files (*)"));
+    if (!path.isEmpty())
+        openFile(path);
+}
+
+bool MainWindow::openFile(const QString& path)
+{
+    if (!maybeSave())
+        return false;
+    Expected<SceneDesc> loaded = loadSceneFile(QFile::encodeName(path).toStdString());
+    if (!loaded) {
+        present(QMessageBox::Critical, tr("Open Failed"),
+                tr("Could not open %1.\n\n%2\n\nThe current level was left as it was.")
+                    .arg(localPath(path), QString::fromStdString(loaded.error().message)));
+        return false;
+    }
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    resetTo(loaded.value(), absolute);
+    addRecentFile(absolute);
+    statusBar()->showMessage(tr("Opened %1").arg(localPath(absolute)), 5000);
+    return true;
+}
+
+bool MainWindow::save()
+{
+    if (m_document->filePath().isEmpty())
+        return saveAs();
+    return saveTo(m_document->filePath());
+}
+
+bool MainWindow::saveAs()
+{
+    QString suggestion = m_document->filePath();
+    if (suggestion.isEmpty()) {
+        const QString dir = recentFiles().isEmpty()
+                                ? QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)
+                                : QFileInfo(recentFiles().first()).absolutePath();
+        QString name = QString::fromStdString(m_document->scene().name).toLower();
+        name.replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("-"));
+        name = name.section(QLatin1Char('-'), 0, -1, QString::SectionSkipEmpty);
+        suggestion = QDir(dir).filePath((name.isEmpty() ? QStringLiteral("level") : name) +
+                                        QStringLiteral(".json"));
+    }
+    QString path = m_fileChooser ? m_fileChooser(true, suggestion)
+                                 : QFileDialog::getSaveFileName(this, tr("Save Scene As"), suggestion,
+                                                                tr("Shoal scenes (*.json)"));
+    if (path.isEmpty())
+        return false;
+    if (QFileInfo(path).suffix().isEmpty())
+        path += QStringLiteral(".json");
+    return saveTo(path);
+}
+
+bool MainWindow::saveTo(const QString& path)
+{
+    const std::string text = serializeScene(m_document->scene());
+    QSaveFile file(path);
+    QString error;
+    if (!file.open(QIODevice::WriteOnly)) {
+        error = file.errorString();
+    } else if (file.write(text.data(), qint64(text.size())) != qint64(text.size()) || !file.flush()) {
+        // Flushed here on purpose: QSaveFile::commit() can lose a failed final write (a full
+        // disk) and report success over a truncated file.
+        error = file.errorString();
+        file.cancelWriting();
+    } else if (!file.commit()) {
+        error = file.errorString();
+    }
+    if (!error.isEmpty()) {
+        const bool existed = QFileInfo::exists(path);
+        present(QMessageBox::Critical, tr("Save Failed"),
+                tr("Could not save %1:\n%2\n\n%3")
+                    .arg(localPath(path), error,
+                         existed ? tr("The file on disk was not changed.")
+                                 : tr("No file was written.")));
+        return false;
+    }
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    m_document->setFilePath(absolute);
+    m_document->undoStack()->setClean();
+    addRecentFile(absolute);
+    updateTitle();
+    statusBar()->showMessage(tr("Saved %1").arg(localPath(absolute)), 5000);
+    return true;
+}
+
+bool MainWindow::maybeSave()
+{
+    if (!m_document->isModified())
+        return true;
+    const auto answer = present(QMessageBox::Warning, tr("Unsaved Changes"),
+                                tr("%1 has unsaved changes. Save them first?").arg(m_document->displayName()),
+                                QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel,
+                                QMessageBox::Save);
+    if (answer == QMessageBox::Save)
+        return save();
+    return answer == QMessageBox::Discard;
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (!maybeSave()) {
+        event->ignore();
+        return;
+    }
+    m_closeConfirmed = true;
+    m_simulation->pause();
+    removeRecovery();
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    event->accept();
+}
+
+QStringList MainWindow::recentFiles() const
+{
+    return QSettings().value(QStringLiteral("recentFiles")).toStringList();
+}
+
+void MainWindow::addRecentFile(const QString& path)
+{
+    QStringList files = recentFiles();
+    files.removeAll(path);
+    files.prepend(path);
+    while (files.size() > kMaxRecentFiles)
+        files.removeLast();
+    QSettings().setValue(QStringLiteral("recentFiles"), files);
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList files = recentFiles();
+    for (const QString& path : files) {
+        QAction* action = m_recentMenu->addAction(QFileInfo(path).fileName(), this,
+                                                  [this, path] { openFile(path); });
+        action->setStatusTip(localPath(path));
+        action->setEnabled(QFileInfo::exists(path));
+    }
+    if (files.isEmpty()) {
+        m_recentMenu->addAction(tr("No Recent Files"))->setEnabled(false);
+        return;
+    }
+    m_recentMenu->addSeparator();
+    m_recentMenu->addAction(tr("Clear Recent Files"), this,
+                            [] { QSettings().remove(QStringLiteral("recentFiles")); });
+}
+
+// --- Autosave --------------------------------------------------------------------------------
+
+QString MainWindow::recoveryFilePath()
+{
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
+        .filePath(QStringLiteral("recovery.json"));
+}
+
+void MainWindow::setAutosaveInterval(int milliseconds)
+{
+    m_autosaveTimer.setInterval(milliseconds);
+}
+
+void MainWindow::setAutosaveEnabled(bool enabled)
+{
+    if (!enabled) {
+        m_autosaveTimer.stop();
+        m_recoveryLock.reset();
+        return;
+    }
+    if (!m_recoveryLock) {
+        m_recoveryLock = std::make_unique<QLockFile>(recoveryFilePath() + QStringLiteral(".lock"));
+        m_recoveryLock->setStaleLockTime(0);
+        if (!m_recoveryLock->tryLock(0))
+            m_recoveryLock.reset();
+    }
+    m_autosaveTimer.start();
+}
+
+int MainWindow::autosaveInterval() const
+{
+    return m_autosaveTimer.interval();
+}
+
+bool MainWindow::autosave()
+{
+    if (!m_recoveryLock)
+        return false;
+    if (!m_document->isModified()) {
+        removeRecovery();
+        return true;
+    }
+    const std::string text = serializeScene(m_document->scene());
+    QSaveFile file(recoveryFilePath());
+    if (!file.open(QIODevice::WriteOnly) ||
+        file.write(text.data(), qint64(text.size())) != qint64(text.size()) || !file.flush() ||
+        !file.commit()) {
+        statusBar()->showMessage(tr("Autosave failed: %1").arg(file.errorString()), 8000);
+        return false;
+    }
+    QSettings info(recoveryInfoPath(), QSettings::IniFormat);
+    info.setValue(QStringLiteral("filePath"), m_document->filePath());
+    info.setValue(QStringLiteral("savedAt"), QDateTime::currentDateTime());
+    info.sync();
+    return true;
+}
+
+void MainWindow::removeRecovery()
+{
+    if (!m_recoveryLock)
+        return;
+    QFile::remove(recoveryFilePath());
+    QFile::remove(recoveryInfoPath());
+}
+
+bool MainWindow::offerRecovery()
+{
+    if (!m_recoveryLock || !QFileInfo::exists(recoveryFilePath()))
+        return false;
+    QString originalPath;
+    QDateTime savedAt;
+    {
+        QSettings info(recoveryInfoPath(), QSettings::IniFormat);
+        originalPath = info.value(QStringLiteral("filePath")).toString();
+        savedAt = info.value(QStringLiteral("savedAt")).toDateTime();
+    }
+    QFile file(recoveryFilePath());
+    if (!file.open(QIODevice::ReadOnly)) {
+        removeRecovery();
+        return false;
+    }
+    Expected<SceneDesc> recovered = parseScene(file.readAll().toStdString(), "recovery.json");
+    file.close();
+    if (!recovered) {
+        present(QMessageBox::Warning, tr("Recovery Failed"),
+                tr("An autosaved level was found but cannot be read:\n%1")
+                    .arg(QString::fromStdString(recovered.error().message)));
+        removeRecovery();
+        return false;
+    }
+    const QString what = originalPath.isEmpty() ? tr("an untitled level")
+                                                : QFileInfo(originalPath).fileName();
+    const auto answer = present(
+        QMessageBox::Question, tr("Recover Unsaved Changes"),
+        tr("Shoal was not closed normally. Recover the unsaved changes to %1, autosaved %2?")
+            .arg(what, QLocale().toString(savedAt, QLocale::ShortFormat)),
+        QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes);
+    if (answer != QMessageBox::Yes) {
+        removeRecovery();
+        return false;
+    }
+    // Recover over the file the edits were made to, so they show as unsaved changes of it.
+    SceneDesc base = newSceneDesc();
+    QString basePath;
+    if (!originalPath.isEmpty()) {
+        Expected<SceneDesc> original = loadSceneFile(QFile::encodeName(originalPath).toStdString());
+        if (original) {
+            base = original.value();
+            basePath = originalPath;
+        }
+    }
+    resetTo(base, basePath);
+    m_document->undoStack()->push(
+        new ReplaceSceneCommand(m_document, recovered.value(), tr("Recover Autosaved Changes")));
+    if (!m_document->isModified()) // the file already held exactly these edits
+        removeRecovery();
+    return true;
+}
+
+// --- Help ------------------------------------------------------------------------------------
+
+void MainWindow::showShortcuts()
+{
+    present(QMessageBox::Information, tr("Keyboard Shortcuts"),
+            tr("Tools: S select, W wall, O obstacle, A spawn area, P pickup, T target\n"
+               "Escape: cancel the tool's action (or clear the selection)\n"
+               "Enter / double-click: finish a wall or polygon; Backspace: remove its last point\n"
+               "Delete: delete the selection; Ctrl+D: duplicate; arrows: nudge (Shift: 1 m)\n"
+               "Ctrl+Z / Ctrl+Shift+Z: undo / redo\n\n"
+               "Wheel: zoom under the mouse; middle drag or Space+drag: pan; F: fit to level\n"
+               "G: show grid; Shift+G: snap to grid; Ctrl+0: 50 px = 1 m\n\n"
+               "Space (tap): play / pause; period: step; R: restart; [ ]: slower / faster\n"
+               "While playing: left drag steers the player, right click sends the selected squad; "
+               "hold Ctrl to use the active tool instead"));
+}
+
+void MainWindow::showAbout()
+{
+    present(QMessageBox::Information, tr("About Shoal"),
+            tr("Shoal %1\nAn editor and live tuner for game group movement: fish schools, tank "
+               "squads, swarms, leader following and worms.")
+                .arg(QCoreApplication::applicationVersion()));
+}
+
+} // namespace shoal::ui
