@@ -10,8 +10,7 @@
 #include "stressscene.h"
 #include "uitestsupport.h"
 #include <shoal/world.h>
-#include "world/worldaccess.h"
-#include "families/worm/worm.h"
+#include <shoal/sketch.h>
 
 #include <QGraphicsScene>
 #include <QGraphicsView>
@@ -100,7 +99,7 @@ struct Viewport
     QPoint pixelOf(Vec2 p) const { return view.mapFromScene(sceneFromWorld(p)); }
 };
 
-Vec2 centroid(const Group& group)
+Vec2 centroid(const GroupState& group)
 {
     Vec2 sum;
     for (std::size_t i = 0; i < group.agents.size(); ++i)
@@ -119,14 +118,14 @@ bool colourNear(const QImage& image, QPoint at, int radius, const QColor& color)
 }
 
 /// The point of the agent's body that is nearest to `p` (worms: the polyline).
-float distanceToAgent(const Group& group, std::size_t i, Vec2 p)
+float distanceToAgent(const GroupState& group, const AgentBodies* bodies, std::size_t i, Vec2 p)
 {
     const Vec2 head{group.agents.px[i], group.agents.py[i]};
-    if (group.kind != BehaviourKind::Worm)
+    if (!bodies)
         return distance(head, p);
-    const auto* worm = dynamic_cast<const WormBehaviour*>(group.behaviour.get());
     std::vector<Vec2> joints;
-    worm->joints(static_cast<int>(i), joints);
+    for (int k = 0; k < bodies->pointCount(static_cast<int>(i)); ++k)
+        joints.push_back(bodies->point(static_cast<int>(i), k));
     float best = distance(head, p);
     for (std::size_t k = 0; k + 1 < joints.size(); ++k) {
         const Vec2 a = joints[k];
@@ -177,7 +176,7 @@ void TestRendering::everyFamilyIsDrawnInItsColourWhereItsAgentsAre()
     const auto world = demoWorld(90);
     const int g = world->groupIndex(group.toStdString());
     QVERIFY(g >= 0);
-    const Group& agents = WorldAccess::group(*world, g);
+    const GroupState& agents = world->group(g);
     const GroupDesc& desc = demo.groups[static_cast<std::size_t>(g)];
     const QColor body = toQColor(desc.color);
 
@@ -190,7 +189,7 @@ void TestRendering::everyFamilyIsDrawnInItsColourWhereItsAgentsAre()
     const QImage image = viewport.render();
 
     // Every agent on screen shows its group's colour within its body's reach.
-    const float radius = agents.behaviour->bodyRadius();
+    const float radius = world->bodyRadius(g);
     const int reach = std::clamp(static_cast<int>(0.8 * radius * pixelsPerMetre), 2, 60);
     // The player's ring (at least 6 px across) may cover its neighbours far out.
     const QPoint player = viewport.pixelOf({agents.agents.px[0], agents.agents.py[0]});
@@ -223,7 +222,7 @@ void TestRendering::everyFamilyIsDrawnInItsColourWhereItsAgentsAre()
             const Vec2 p = worldFromScene(scenePoint);
             float nearest = 1e9f;
             for (std::size_t i = 0; i < agents.agents.size(); ++i)
-                nearest = std::min(nearest, distanceToAgent(agents, i, p));
+                nearest = std::min(nearest, distanceToAgent(agents, world->bodies(g), i, p));
             QVERIFY2(nearest <= slack, qPrintable(QStringLiteral("group colour at pixel (%1, %2), %3 m from any agent")
                                                        .arg(x).arg(y).arg(static_cast<double>(nearest))));
         }
@@ -235,7 +234,7 @@ void TestRendering::theLayerSwitchesFromGlyphsToDotsWhenZoomingOut()
     const SceneDesc demo = test::demoScene();
     const auto world = demoWorld(30);
     const int g = world->groupIndex("swarm");
-    const Group& swarm = WorldAccess::group(*world, g);
+    const GroupState& swarm = world->group(g);
     const QColor body = toQColor(demo.groups[static_cast<std::size_t>(g)].color);
     const QColor outline = body.darker(175);
 
@@ -280,7 +279,7 @@ void TestRendering::thePlayerAndTheFreeFishStandOut()
     const SceneDesc demo = test::demoScene();
     const auto world = demoWorld(5);
     const int g = world->groupIndex("school");
-    const Group& school = WorldAccess::group(*world, g);
+    const GroupState& school = world->group(g);
     QVERIFY(school.playerLed);
     const GroupDesc& desc = demo.groups[static_cast<std::size_t>(g)];
     const QColor body = toQColor(desc.color);
@@ -366,7 +365,7 @@ void TestRendering::boundsFollowTheAgents()
     const QRectF before = layer.boundingRect();
 
     auto containsAll = [&](const QRectF& bounds) {
-        const Group& group = WorldAccess::group(*world, g);
+        const GroupState& group = world->group(g);
         for (std::size_t i = 0; i < group.agents.size(); ++i)
             if (!bounds.contains(sceneFromWorld(Vec2{group.agents.px[i], group.agents.py[i]})))
                 return false;
@@ -384,13 +383,13 @@ void TestRendering::boundsFollowTheAgents()
     QVERIFY(containsAll(after));
 
     // Tight: no wider than the agents' box plus a few body radii.
-    const Group& group = WorldAccess::group(*world, g);
+    const GroupState& group = world->group(g);
     float minX = 1e9f, maxX = -1e9f;
     for (std::size_t i = 0; i < group.agents.size(); ++i) {
         minX = std::min(minX, group.agents.px[i]);
         maxX = std::max(maxX, group.agents.px[i]);
     }
-    QVERIFY(after.width() <= (maxX - minX) + 8.0 * group.behaviour->bodyRadius());
+    QVERIFY(after.width() <= (maxX - minX) + 8.0 * world->bodyRadius(g));
 }
 
 void TestRendering::aLayerWithoutAWorldDrawsNothing()
@@ -400,7 +399,7 @@ void TestRendering::aLayerWithoutAWorldDrawsNothing()
     auto* layer = new AgentLayerItem(world->groupIndex("swarm"));
     viewport.scene.addItem(layer);
     layer->syncFromWorld(world.get());
-    viewport.look(centroid(WorldAccess::group(*world, layer->groupIndex())), 10.0);
+    viewport.look(centroid(world->group(layer->groupIndex())), 10.0);
     QVERIFY(countNonBackground(viewport.render()) > 0);
 
     layer->syncFromWorld(nullptr);
@@ -451,7 +450,7 @@ void TestRendering::overlaysFollowTheScope()
     viewport.scene.addItem(item);
     item->syncFromWorld(world.get());
     viewport.look({0.0f, 0.0f}, 6.0);
-    options.setEnabled(OverlayOptions::Overlay::SwarmScatter, true);
+    options.setEnabled(OverlayOptions::familyOverlay(BehaviourKind::Swarm), true);
 
     // Selected groups (the default scope), nothing selected: nothing.
     QCOMPARE(options.scope(), OverlayOptions::Scope::SelectedGroups);
@@ -467,7 +466,7 @@ void TestRendering::overlaysFollowTheScope()
     QVERIFY(selected > 30);
 
     // Velocity vectors for all groups draw more than for the swarm alone.
-    options.setEnabled(OverlayOptions::Overlay::SwarmScatter, false);
+    options.setEnabled(OverlayOptions::familyOverlay(BehaviourKind::Swarm), false);
     options.setEnabled(OverlayOptions::Overlay::Velocity, true);
     const int swarmOnly = countNonBackground(viewport.render());
     options.setScope(OverlayOptions::Scope::AllGroups);
@@ -478,7 +477,7 @@ void TestRendering::overlaysFollowTheScope()
 void TestRendering::overlayOptionsListEveryOverlayOnce()
 {
     const QList<OverlayOptions::Entry>& entries = OverlayOptions::entries();
-    QCOMPARE(entries.size(), OverlayOptions::kOverlayCount);
+    QCOMPARE(entries.size(), int(kAllBehaviourKinds.size()) + 3); // each family's own, then feelers, velocity, grid
     QStringList keys;
     for (const OverlayOptions::Entry& e : entries) {
         QVERIFY(!e.label.isEmpty());

@@ -3,8 +3,7 @@
 #include <shoal/paramspec.h>
 #include <shoal/scenedesc.h>
 #include <shoal/world.h>
-#include "world/worldaccess.h"
-#include "families/worm/worm.h"
+#include <shoal/sketch.h>
 
 #include <QPainter>
 #include <QPainterPath>
@@ -62,10 +61,9 @@ struct DeviceMap
     {
         if (axisAligned)
             return -heading;
-        float s = 0.0f;
-        float c = 0.0f;
-        sinCos(heading, s, c);
-        return fastAtan2(ay * c + by * s, ax * c + bx * s);
+        const float s = std::sin(heading);
+        const float c = std::cos(heading);
+        return std::atan2(ay * c + by * s, ax * c + bx * s);
     }
     float ax, bx, cx, ay, by, cy;
     bool axisAligned;
@@ -249,8 +247,7 @@ void AgentLayerItem::recomputeBounds()
             bounds = sceneRectFromWorld({minX - pad, minY - pad}, {maxX + pad, maxY + pad});
         }
     } else if (valid) {
-        const Group& group = WorldAccess::group(*m_world, m_group);
-        const AgentArrays& a = group.agents;
+        const AgentArrays& a = m_world->group(m_group).agents;
         const std::size_t n = a.size();
         if (n > 0) {
             float minX = a.px[0], maxX = a.px[0], minY = a.py[0], maxY = a.py[0];
@@ -261,14 +258,12 @@ void AgentLayerItem::recomputeBounds()
                 maxY = std::max(maxY, a.py[i]);
             }
             float pad = 3.0f * bodyRadius() + 0.1f; // the player's ring reaches ~2.8 radii
-            if (group.kind == BehaviourKind::Worm) {
+            if (const AgentBodies* bodies = m_world->bodies(m_group)) {
                 // Bodies trail behind the heads by up to their length.
-                if (const auto* worm = dynamic_cast<const WormBehaviour*>(group.behaviour.get())) {
-                    float longest = 0.0f;
-                    for (int w = 0; w < worm->wormCount(); ++w)
-                        longest = std::max(longest, static_cast<float>(worm->bodyLength(w)));
-                    pad = longest + worm->params().width + 0.1f;
-                }
+                float longest = 0.0f;
+                for (int w = 0; w < bodies->bodyCount(); ++w)
+                    longest = std::max(longest, bodies->centreLineLength(w));
+                pad = longest + bodies->bodyWidth() + 0.1f;
             }
             bounds = sceneRectFromWorld({minX - pad, minY - pad}, {maxX + pad, maxY + pad});
         }
@@ -287,13 +282,13 @@ float AgentLayerItem::bodyRadius() const
         return 0.3f;
     if (m_group == kWorldLayer)
         return static_cast<float>(defaultPlayerRadius());
-    return WorldAccess::group(*m_world, m_group).behaviour->bodyRadius();
+    return m_world->bodyRadius(m_group);
 }
 
 AgentLayerItem::Detail AgentLayerItem::detailAt(double pixelsPerMetre) const
 {
     if (m_world && m_group >= 0 && m_group < m_world->groupCount() &&
-        WorldAccess::group(*m_world, m_group).kind == BehaviourKind::Worm)
+        m_world->bodies(m_group))
         return 2.0 * bodyRadius() * pixelsPerMetre >= kRibbonWidthPx ? Detail::Shapes : Detail::Dots;
     return bodyRadius() * pixelsPerMetre >= kShapeRadiusPx ? Detail::Shapes : Detail::Dots;
 }
@@ -302,12 +297,12 @@ AgentLayerItem::Glyph AgentLayerItem::glyph() const
 {
     if (!m_world || m_group < 0 || m_group >= m_world->groupCount())
         return Glyph::Fish;
-    switch (WorldAccess::group(*m_world, m_group).kind) {
-    case BehaviourKind::FishSchool: return Glyph::Fish;
-    case BehaviourKind::TankSquad: return Glyph::Tank;
-    case BehaviourKind::Swarm: return Glyph::Dart;
-    case BehaviourKind::LeaderFollow: return Glyph::Chevron;
-    case BehaviourKind::Worm: return Glyph::Fish; // worms are ribbons; only a player uses this
+    switch (familyView(m_world->group(m_group).kind).glyph) {
+    case FamilyView::Glyph::Fish: return Glyph::Fish;
+    case FamilyView::Glyph::Tank: return Glyph::Tank;
+    case FamilyView::Glyph::Dart: return Glyph::Dart;
+    case FamilyView::Glyph::Chevron: return Glyph::Chevron;
+    case FamilyView::Glyph::Ribbon: return Glyph::Fish; // ribbons; only a player uses this
     }
     return Glyph::Fish;
 }
@@ -324,21 +319,18 @@ void AgentLayerItem::updateStyles()
     m_restingDot = m_body.lighter(135);
 }
 
-AgentLayerItem::Variant AgentLayerItem::variantOf(const Group& group, std::size_t i) const
+AgentLayerItem::Variant AgentLayerItem::variantOf(const GroupState& group, std::size_t i) const
 {
     if (i == 0 && group.playerLed)
         return kPlayer;
-    switch (group.kind) {
-    case BehaviourKind::FishSchool:
-        return (group.agents.flags[i] & kAgentInSchool) ? kNormal : kDim;
-    case BehaviourKind::TankSquad:
-        return (group.agents.flags[i] & kAgentArrived) ? kArrived : kNormal;
-    case BehaviourKind::LeaderFollow:
-        return i == 0 ? kLeader : kNormal;
-    case BehaviourKind::Swarm:
-    case BehaviourKind::Worm:
-        break;
-    }
+    const FamilyView& view = familyView(group.kind);
+    const std::uint8_t flags = group.agents.flags[i];
+    if (view.dimUnlessFlag && !(flags & view.dimUnlessFlag))
+        return kDim;
+    if (view.restingFlag && (flags & view.restingFlag))
+        return kArrived;
+    if (view.leaderFirst && i == 0)
+        return kLeader;
     return kNormal;
 }
 
@@ -596,7 +588,7 @@ void AgentLayerItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* op
     painter->setRenderHint(QPainter::Antialiasing, false);
     if (m_group == kWorldLayer)
         paintWorldLayer(painter, exposed);
-    else if (WorldAccess::group(*m_world, m_group).kind == BehaviourKind::Worm)
+    else if (m_world->bodies(m_group))
         paintWorms(painter, exposed);
     else
         paintGroup(painter, exposed);
@@ -606,7 +598,7 @@ void AgentLayerItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* op
 
 void AgentLayerItem::paintGroup(QPainter* painter, const QRectF& exposed)
 {
-    const Group& group = WorldAccess::group(*m_world, m_group);
+    const GroupState& group = m_world->group(m_group);
     const AgentArrays& a = group.agents;
     const std::size_t n = a.size();
     if (n == 0)
@@ -763,16 +755,15 @@ void AgentLayerItem::drawPlayerMarker(QPainter* painter, QPointF device, float a
 
 void AgentLayerItem::paintWorms(QPainter* painter, const QRectF& exposed)
 {
-    const Group& group = WorldAccess::group(*m_world, m_group);
-    const auto* worm = dynamic_cast<const WormBehaviour*>(group.behaviour.get());
-    if (!worm || worm->wormCount() == 0)
+    const AgentBodies* worm = m_world->bodies(m_group);
+    if (!worm || worm->bodyCount() == 0)
         return;
     const QTransform transform = painter->worldTransform();
     const qreal ppm = QStyleOptionGraphicsItem::levelOfDetailFromTransform(transform);
     const Detail detail = detailAt(ppm);
     m_lastDetail = detail;
     const DeviceMap map(transform);
-    const float width = worm->params().width;
+    const float width = worm->bodyWidth();
     const qreal widthPx = width * ppm;
     const WorldBox view(exposed, width);
     painter->resetTransform();
@@ -781,7 +772,7 @@ void AgentLayerItem::paintWorms(QPainter* painter, const QRectF& exposed)
     if (detail == Detail::Dots) {
         // Far out a worm is its centre line, sampled every dot width into one batch (a
         // canvas for many worms): thousands of short polylines cost far more as lines.
-        const bool canvas = static_cast<std::size_t>(worm->wormCount()) >= kCanvasMinAgents;
+        const bool canvas = static_cast<std::size_t>(worm->bodyCount()) >= kCanvasMinAgents;
         if (canvas) {
             painter->setWorldTransform(transform);
             const bool onDevice = beginCanvas(painter, exposed);
@@ -804,23 +795,23 @@ void AgentLayerItem::paintWorms(QPainter* painter, const QRectF& exposed)
         };
         // Joints are at least minSegmentLength apart (but for the two ends): visit every
         // stride-th, so consecutive ones are about a sample apart.
-        const float segmentPx = static_cast<float>(worm->params().minSegmentLength * ppm);
+        const float segmentPx = static_cast<float>(worm->segmentLength() * ppm);
         const int stride = std::max(1, static_cast<int>(std::ceil(spacing / std::max(segmentPx, 1e-3f))));
         const float shortChord2 = 2.25f * spacing * spacing;
-        for (int w = 0; w < worm->wormCount(); ++w) {
-            const Vec2 head = worm->joint(w, 0);
-            const float reach = static_cast<float>(worm->bodyLength(w));
+        for (int w = 0; w < worm->bodyCount(); ++w) {
+            const Vec2 head = worm->point(w, 0);
+            const float reach = worm->centreLineLength(w);
             if (head.x + reach < view.minX || head.x - reach > view.maxX || head.y + reach < view.minY ||
                 head.y - reach > view.maxY)
                 continue;
             ++visible;
-            const int count = worm->jointCount(w);
+            const int count = worm->pointCount(w);
             float px = map.x(head.x, head.y);
             float py = map.y(head.x, head.y);
             put(px, py);
             float carry = 0.0f; // distance since the last sample
             for (int k = std::min(stride, count - 1); k < count; k = (k == count - 1) ? count : std::min(k + stride, count - 1)) {
-                const Vec2 j = worm->joint(w, k);
+                const Vec2 j = worm->point(w, k);
                 const float nx = map.x(j.x, j.y);
                 const float ny = map.y(j.x, j.y);
                 const float dx = nx - px;
@@ -867,18 +858,18 @@ void AgentLayerItem::paintWorms(QPainter* painter, const QRectF& exposed)
     const bool eyes = widthPx >= 6.0;
     // Count first: few worms on screen can afford antialiased ribbons.
     int onScreen = 0;
-    for (int w = 0; w < worm->wormCount(); ++w) {
-        const Vec2 head = worm->joint(w, 0);
-        const float reach = static_cast<float>(worm->bodyLength(w)) + width;
+    for (int w = 0; w < worm->bodyCount(); ++w) {
+        const Vec2 head = worm->point(w, 0);
+        const float reach = worm->centreLineLength(w) + width;
         if (!(head.x + reach < view.minX || head.x - reach > view.maxX || head.y + reach < view.minY ||
               head.y - reach > view.maxY))
             ++onScreen;
     }
     painter->setRenderHint(QPainter::Antialiasing, onScreen <= kVectorLimit);
     constexpr int kCapPoints = 7; // rounded head
-    for (int w = 0; w < worm->wormCount(); ++w) {
-        const Vec2 head = worm->joint(w, 0);
-        const float reach = static_cast<float>(worm->bodyLength(w)) + width;
+    for (int w = 0; w < worm->bodyCount(); ++w) {
+        const Vec2 head = worm->point(w, 0);
+        const float reach = worm->centreLineLength(w) + width;
         if (head.x + reach < view.minX || head.x - reach > view.maxX || head.y + reach < view.minY ||
             head.y - reach > view.maxY)
             continue;

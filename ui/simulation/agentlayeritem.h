@@ -27,7 +27,7 @@ class QPainterPath;
 
 namespace shoal {
 class World;
-class Group;
+struct GroupState;
 struct Color;
 } // namespace shoal
 
@@ -145,7 +145,7 @@ private:
         return variant == kArrived ? m_restingDot : m_styles[variant].fill;
     }
     void updateStyles();
-    Variant variantOf(const Group& group, std::size_t i) const;
+    Variant variantOf(const GroupState& group, std::size_t i) const;
     static const QPainterPath& glyphPath(Glyph glyph);
     static const QPolygonF& glyphPolygon(Glyph glyph);
     static qreal glyphExtent(Glyph glyph);

@@ -1,13 +1,9 @@
 #include "simulation/overlayitem.h"
 
 #include "simulation/agentlayeritem.h"
-#include "families/fishschool/fishschool.h"
-#include "families/leaderfollow/leaderfollow.h"
-#include "families/swarm/swarm.h"
-#include "families/tanksquad/tanksquad.h"
+
+#include <shoal/sketch.h>
 #include <shoal/world.h>
-#include "world/worldaccess.h"
-#include "families/worm/worm.h"
 
 #include <QFontMetricsF>
 #include <QPainter>
@@ -35,11 +31,24 @@ constexpr QColor kGridLine{120, 200, 255, 60};
 constexpr QColor kGridBox{120, 200, 255, 150};
 constexpr QColor kLabelBack{10, 16, 24, 170};
 constexpr QColor kShade{10, 16, 24, 200};       ///< dark lines over light bodies
+constexpr QColor kLight{255, 255, 255, 230};    ///< light marks over dark lines
 
-/// Feeler directions as the core casts them (StaticGeometry::feelerAvoidance): ahead at
-/// full length and 35 degrees either side at 0.7 of it.
-constexpr float kFeelerSide = 0.6108652f; // 35 degrees
-constexpr float kFeelerSideLength = 0.7f;
+/// The colour the overlays give a sketch tone.
+QColor toneColor(SketchTone tone)
+{
+    switch (tone) {
+    case SketchTone::Faint: return kFaint;
+    case SketchTone::Reference: return kNeutral;
+    case SketchTone::Warm: return kWarm;
+    case SketchTone::Cool: return kCool;
+    case SketchTone::Goal: return kGoal;
+    case SketchTone::Good: return kGood;
+    case SketchTone::Danger: return kDanger;
+    case SketchTone::Shade: return kShade;
+    case SketchTone::Light: return kLight;
+    }
+    return kNeutral;
+}
 
 QPen pen(const QColor& color, qreal width = 1.0, Qt::PenStyle style = Qt::SolidLine)
 {
@@ -56,6 +65,45 @@ QColor alpha(QColor color, int a)
 }
 
 QPointF at(Vec2 p) { return sceneFromWorld(p); }
+
+bool sameStyle(const SketchStyle& a, const SketchStyle& b)
+{
+    return a.tone == b.tone && a.stroke == b.stroke && a.width == b.width && a.alpha == b.alpha &&
+           a.filled == b.filled && a.fillAlpha == b.fillAlpha;
+}
+
+/// Sets the painter's pen and brush to a sketch style.
+void applyStyle(QPainter* painter, const SketchStyle& style)
+{
+    const QColor color = toneColor(style.tone);
+    if (style.stroke == SketchStroke::None) {
+        painter->setPen(Qt::NoPen);
+    } else {
+        const Qt::PenStyle line = style.stroke == SketchStroke::Dashed   ? Qt::DashLine
+                                  : style.stroke == SketchStroke::Dotted ? Qt::DotLine
+                                                                         : Qt::SolidLine;
+        painter->setPen(pen(style.alpha ? alpha(color, style.alpha) : color, style.width, line));
+    }
+    if (style.filled)
+        painter->setBrush(style.fillAlpha ? alpha(color, style.fillAlpha) : color);
+    else
+        painter->setBrush(Qt::NoBrush);
+}
+
+/// The items of the batch of `style` among the first `used` batches (a new one when none
+/// has it yet): each style is one draw call, first seen, first drawn.
+template <class Batch>
+auto& batchFor(std::vector<Batch>& batches, std::size_t& used, const SketchStyle& style)
+{
+    for (std::size_t k = 0; k < used; ++k)
+        if (sameStyle(batches[k].style, style))
+            return batches[k].items;
+    if (used == batches.size())
+        batches.emplace_back();
+    batches[used].style = style;
+    batches[used].items.clear();
+    return batches[used++].items;
+}
 
 /// Unit circles of 12 to 192 sides. Circles are drawn as polygons with one-pixel pens:
 /// drawEllipse() flattens a curved path on every call, and a pen wider than one pixel goes
@@ -98,6 +146,9 @@ struct OverlayItem::Frame
     std::vector<QPointF>& scratch;
     QFont font;
     QFontMetricsF metrics{QFont()};
+
+    Vec2 lo() const { return {minX, minY}; }
+    Vec2 hi() const { return {maxX, maxY}; }
 
     bool visible(float x, float y, float pad = 0.0f) const
     {
@@ -204,9 +255,8 @@ void OverlayItem::recomputeBounds()
 {
     QRectF bounds;
     if (m_world) {
-        const StaticGeometry& geometry = WorldAccess::geometry(*m_world);
-        const Vec2 lo = geometry.boundsMin();
-        const Vec2 hi = geometry.boundsMax();
+        const Vec2 lo = m_world->boundsMin();
+        const Vec2 hi = m_world->boundsMax();
         // Circles around agents near the edge (a squad's close distance, a wander circle)
         // reach past the bounds.
         const float pad = 0.25f * std::max(hi.x - lo.x, hi.y - lo.y) + 25.0f;
@@ -240,388 +290,117 @@ void OverlayItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* optio
     painter->setRenderHint(QPainter::Antialiasing, true);
     using O = OverlayOptions::Overlay;
     const OverlayOptions& o = *m_options;
+    const SketchRequest request{f.lo(), f.hi(), static_cast<float>(ppm), kMaxCircleAgents};
     // Background first: cells, then vectors and rays, then each family's gizmos.
     if (o.isEnabled(O::Grid))
         for (int g : groups)
-            paintGrid(f, WorldAccess::group(*m_world, g));
+            paintGrid(f, g);
     if (o.isEnabled(O::Velocity))
         for (int g : groups)
-            paintVelocity(f, WorldAccess::group(*m_world, g));
+            paintVelocity(f, m_world->group(g));
     if (o.isEnabled(O::Feelers)) {
         int budget = kMaxFeelerAgents;
+        m_sketch.clear();
         for (int g : groups)
-            paintFeelers(f, WorldAccess::group(*m_world, g), budget);
+            budget -= m_world->sketchFeelers(g, request, budget, m_sketch);
+        paintSketch(f, m_sketch);
     }
     for (int g : groups) {
-        const Group& group = WorldAccess::group(*m_world, g);
-        switch (group.kind) {
-        case BehaviourKind::FishSchool:
-            if (o.isEnabled(O::FishBand))
-                paintFishBand(f, group);
-            break;
-        case BehaviourKind::TankSquad:
-            if (o.isEnabled(O::SquadRanges))
-                paintSquadRanges(f, group);
-            break;
-        case BehaviourKind::Swarm:
-            if (o.isEnabled(O::SwarmScatter))
-                paintSwarmScatter(f, group);
-            break;
-        case BehaviourKind::LeaderFollow:
-            if (o.isEnabled(O::LeaderPoints))
-                paintLeaderPoints(f, group);
-            break;
-        case BehaviourKind::Worm:
-            if (o.isEnabled(O::WormJoints))
-                paintWormJoints(f, group);
-            break;
-        }
+        if (!o.isEnabled(OverlayOptions::familyOverlay(m_world->group(g).kind)))
+            continue;
+        m_sketch.clear();
+        m_world->sketch(g, request, m_sketch);
+        paintSketch(f, m_sketch);
     }
     painter->restore();
 }
 
-void OverlayItem::paintFishBand(Frame& f, const Group& group)
+void OverlayItem::paintSketch(Frame& f, const Sketch& sketch)
 {
-    const auto* fish = dynamic_cast<const FishSchoolBehaviour*>(group.behaviour.get());
-    const AgentArrays& a = group.agents;
-    if (!fish || a.size() == 0)
-        return;
-    const FishSchoolParams& p = fish->params();
     QPainter* painter = f.painter;
-    const std::size_t n = a.size();
-    const float half = 0.5f * p.keepMinDistance;
-
-    // Every school fish: half the keep distance (two circles overlap = too close), coloured
-    // by what the band rule is doing; free fish: the radius the player picks them up in.
-    int shown = 0;
-    for (std::size_t i = 1; i < n; ++i)
-        shown += f.visible(a.px[i], a.py[i], p.pickRadius) ? 1 : 0;
-    if (shown <= kMaxCircleAgents) {
-        painter->setBrush(Qt::NoBrush);
-        const QPen free = pen(kFaint, 1.0, Qt::DotLine);
-        const QPen room = pen(kWarm);
-        const QPen close = pen(kCool);
-        const QPen calm = pen(kFaint, 1.0);
-        for (std::size_t i = 1; i < n; ++i) {
-            if (!f.visible(a.px[i], a.py[i], p.pickRadius))
-                continue;
-            const std::uint8_t flags = a.flags[i];
-            if (!(flags & kAgentInSchool)) {
-                painter->setPen(free);
-                f.circle({a.px[i], a.py[i]}, p.pickRadius);
-                continue;
-            }
-            painter->setPen((flags & kAgentMakingRoom) ? room : (flags & kAgentClosingUp) ? close : calm);
-            f.circle({a.px[i], a.py[i]}, half);
-        }
+    for (const SketchRing& ring : sketch.rings) {
+        QPainterPath band; // one ring per group at most: a path is fine
+        band.addEllipse(at(ring.centre), ring.outer, ring.outer);
+        band.addEllipse(at(ring.centre), ring.inner, ring.inner);
+        band.setFillRule(Qt::OddEvenFill);
+        applyStyle(painter, ring.style);
+        painter->drawPath(band);
     }
-
-    // Around agent 0 (the player fish when it leads): the neighbour radius and the band.
-    const Vec2 focus{a.px[0], a.py[0]};
-    if (!f.visible(focus.x, focus.y, p.neighborRadius))
-        return;
-    QPainterPath band; // one ring: drawn once per group, a path is fine
-    band.addEllipse(at(focus), p.keepMaxDistance, p.keepMaxDistance);
-    band.addEllipse(at(focus), p.keepMinDistance, p.keepMinDistance);
-    band.setFillRule(Qt::OddEvenFill);
-    painter->setPen(pen(alpha(kGood, 160)));
-    painter->setBrush(alpha(kGood, 45));
-    painter->drawPath(band);
-    painter->setBrush(Qt::NoBrush);
-    painter->setPen(pen(kNeutral, 1.0, Qt::DashLine));
-    f.circle(focus, p.neighborRadius);
-    if (p.neighborRadius * f.ppm >= 40.0) {
-        f.label(focus + Vec2{p.neighborRadius * 0.7071f, p.neighborRadius * 0.7071f},
-                OverlayItem::tr("neighbours %1 m").arg(static_cast<double>(p.neighborRadius)), kNeutral);
-        f.label(focus + Vec2{p.keepMaxDistance, 0.0f},
-                OverlayItem::tr("band %1-%2 m")
-                    .arg(static_cast<double>(p.keepMinDistance))
-                    .arg(static_cast<double>(p.keepMaxDistance)),
-                kGood);
+    const SketchStyle* current = nullptr;
+    for (const SketchCircle& circle : sketch.circles) {
+        if (!current || !sameStyle(*current, circle.style))
+            applyStyle(painter, circle.style);
+        current = &circle.style;
+        f.circle(circle.centre, circle.radius);
     }
-}
-
-void OverlayItem::paintSquadRanges(Frame& f, const Group& group)
-{
-    const auto* squad = dynamic_cast<const TankSquadBehaviour*>(group.behaviour.get());
-    if (!squad)
-        return;
-    const TankSquadParams& p = squad->params();
-    const AgentArrays& a = group.agents;
-    QPainter* painter = f.painter;
-    const float half = 0.5f * p.keepDistance;
-    int shown = 0;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        shown += f.visible(a.px[i], a.py[i], half) ? 1 : 0;
-    if (shown <= kMaxCircleAgents) {
-        painter->setBrush(Qt::NoBrush);
-        const QPen resting = pen(alpha(kGood, 150));
-        const QPen moving = pen(kFaint);
-        for (std::size_t i = 0; i < a.size(); ++i) {
-            if (!f.visible(a.px[i], a.py[i], half))
-                continue;
-            painter->setPen((a.flags[i] & kAgentArrived) ? resting : moving);
-            f.circle({a.px[i], a.py[i]}, half);
-        }
-    }
-    if (!group.hasTarget)
-        return;
-    const Vec2 target = group.target;
-    painter->setBrush(Qt::NoBrush);
-    painter->setPen(pen(alpha(kGoal, 90), 1.0, Qt::DashLine));
-    f.circle(target, p.targetCloseDistance);
-    painter->setPen(pen(kGoal, 1.5));
-    painter->setBrush(alpha(kGoal, 30));
-    f.circle(target, p.arriveDistance);
-    painter->setPen(pen(kGoal, 2.0));
-    f.cross(target, 6.0);
-    if (p.arriveDistance * f.ppm >= 12.0)
-        f.label(target + Vec2{p.arriveDistance * 0.7071f, p.arriveDistance * 0.7071f},
-                OverlayItem::tr("target, arrive %1 m").arg(static_cast<double>(p.arriveDistance)), kGoal);
-}
-
-void OverlayItem::paintSwarmScatter(Frame& f, const Group& group)
-{
-    const auto* swarm = dynamic_cast<const SwarmBehaviour*>(group.behaviour.get());
-    if (!swarm)
-        return;
-    const SwarmParams& p = swarm->params();
-    const AgentArrays& a = group.agents;
-    QPainter* painter = f.painter;
-    const float R = p.minAllowedRadius;
-    const float half = 0.5f * R;
-    int shown = 0;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        shown += f.visible(a.px[i], a.py[i], half) ? 1 : 0;
-    if (shown <= kMaxCircleAgents) {
-        painter->setBrush(Qt::NoBrush);
-        const QPen pushing = pen(kWarm);
-        const QPen apart = pen(kFaint);
-        for (std::size_t i = 0; i < a.size(); ++i) {
-            const Vec2 pos{a.px[i], a.py[i]};
-            if (!f.visible(pos.x, pos.y, half))
-                continue;
-            // The grid holds the positions the last step planned from: it finds candidates,
-            // the current positions decide.
-            bool near = false;
-            group.grid.forEachWithin(pos, R * 1.5f + 0.5f, [&](std::uint32_t j, float, float, float) {
-                if (j == i || near)
-                    return;
-                near = distanceSquared(pos, {a.px[j], a.py[j]}) < R * R;
-            });
-            painter->setPen(near ? pushing : apart);
-            f.circle(pos, half);
-        }
-    }
-    // The goal: the chased group's leader, or the player.
-    const World& world = f.world;
-    std::optional<Vec2> goal;
-    if (group.chaseGroup >= 0 && group.chaseGroup < world.groupCount()) {
-        const Group& chased = WorldAccess::group(world, group.chaseGroup);
-        if (chased.agents.size() > 0)
-            goal = Vec2{chased.agents.px[0], chased.agents.py[0]};
-    } else if (world.player().enabled) {
-        goal = world.player().position;
-    }
-    if (!goal)
-        return;
-    painter->setBrush(Qt::NoBrush);
-    painter->setPen(pen(kGoal, 1.5));
-    f.circle(*goal, p.stopDistance);
-    painter->setPen(pen(kGoal, 2.0));
-    f.cross(*goal, 5.0);
-}
-
-void OverlayItem::paintLeaderPoints(Frame& f, const Group& group)
-{
-    const auto* leader = dynamic_cast<const LeaderFollowBehaviour*>(group.behaviour.get());
-    if (!leader)
-        return;
-    const LeaderFollowOverlay o = leader->overlay(group);
-    if (!o.valid)
-        return;
-    const float reach = std::max({o.evadeDistance, leader->params().wanderDistance + o.wanderRadius,
-                                  leader->params().leaderBehindDistance + leader->params().slowingRadius});
-    if (!f.visible(o.leader.x, o.leader.y, reach))
-        return;
-    QPainter* painter = f.painter;
-    const bool labels = f.ppm >= 18.0;
-
-    // Evade zone: followers inside it step out of the leader's path.
-    painter->setPen(pen(alpha(kDanger, 170), 1.0));
-    painter->setBrush(alpha(kDanger, 40));
-    f.circle(o.ahead, o.evadeDistance);
-    if (labels)
-        f.label(o.ahead + Vec2{o.evadeDistance * 0.7071f, o.evadeDistance * 0.7071f},
-                OverlayItem::tr("evade"), kDanger);
-
-    // Behind point, with the radius followers slow down in.
-    painter->setBrush(Qt::NoBrush);
-    painter->setPen(pen(alpha(kGood, 90), 1.0, Qt::DashLine));
-    f.circle(o.behind, leader->params().slowingRadius);
-    painter->setPen(pen(alpha(kGood, 160), 1.0));
-    painter->drawLine(at(o.leader), at(o.behind));
-    f.dot(o.behind, 4.0, kGood);
-    if (labels)
-        f.label(o.behind, OverlayItem::tr("behind"), kGood);
-
-    if (o.wanders) {
-        painter->setBrush(Qt::NoBrush);
-        painter->setPen(pen(kNeutral, 1.0));
-        f.circle(o.wanderCenter, o.wanderRadius);
-        painter->setPen(pen(kFaint, 1.0, Qt::DashLine));
-        painter->drawLine(at(o.leader), at(o.wanderCenter));
-        painter->setPen(pen(kGoal, 1.5));
-        painter->drawLine(at(o.wanderCenter), at(o.wanderTarget));
-        f.dot(o.wanderTarget, 3.5, kGoal);
-        if (labels)
-            f.label(o.wanderCenter + Vec2{o.wanderRadius * 0.7071f, o.wanderRadius * 0.7071f},
-                    OverlayItem::tr("wander"), kNeutral);
-    }
-}
-
-void OverlayItem::paintWormJoints(Frame& f, const Group& group)
-{
-    const auto* worm = dynamic_cast<const WormBehaviour*>(group.behaviour.get());
-    if (!worm)
-        return;
-    QPainter* painter = f.painter;
-    const bool dots = worm->params().minSegmentLength * f.ppm >= 4.0;
-    // Joint markers are squares, batched: a dark 5 px square under a light 3 px one reads
-    // over the worm's own colour.
-    m_rects[0].clear();
-    m_rects[1].clear();
-    m_rects[2].clear();
-    const qreal outer = f.metres(2.5);
-    const qreal inner = f.metres(1.5);
-    const qreal tail = f.metres(4.0);
-    m_hitLines.clear();
-    m_targets.clear();
-    for (int w = 0; w < worm->wormCount(); ++w) {
-        const Vec2 head = worm->joint(w, 0);
-        if (!f.visible(head.x, head.y, static_cast<float>(worm->bodyLength(w))))
-            continue;
-        worm->joints(w, m_joints);
+    for (const SketchPath& path : sketch.paths) {
         m_points.clear();
-        for (const Vec2& j : m_joints)
-            m_points.push_back(at(j));
-        painter->setBrush(Qt::NoBrush);
-        painter->setPen(pen(kShade));
+        for (std::size_t k = 0; k < path.count; ++k)
+            m_points.push_back(at(sketch.points[path.first + k]));
+        applyStyle(painter, path.style);
         painter->drawPolyline(m_points.data(), static_cast<int>(m_points.size()));
-        if (dots) {
-            for (std::size_t k = 1; k + 1 < m_points.size(); ++k) {
-                m_rects[0].emplace_back(m_points[k] - QPointF(outer, outer), QSizeF(2 * outer, 2 * outer));
-                m_rects[1].emplace_back(m_points[k] - QPointF(inner, inner), QSizeF(2 * inner, 2 * inner));
-            }
-        }
-        // Segment ends: the head (where new joints are made) and the tail end.
-        painter->setBrush(Qt::NoBrush);
-        painter->setPen(pen(kShade));
-        f.circle(head, f.metres(9.0));
-        painter->setPen(pen(kGood));
-        f.circle(head, f.metres(8.0));
-        m_rects[2].emplace_back(m_points.back() - QPointF(tail, tail), QSizeF(2 * tail, 2 * tail));
-        if (worm->hasTarget(w)) {
-            // A short pointer toward the target, and the target once: worms steered by the
-            // pointer all share it, and a line from each would bury the view.
-            const Vec2 target = worm->target(w);
-            const Vec2 toward = (target - head).normalizedOr({});
-            const float reach = std::min(distance(target, head), static_cast<float>(f.metres(28.0)));
-            m_hitLines.emplace_back(at(head), at(head + toward * reach));
-            if (std::find(m_targets.begin(), m_targets.end(), target) == m_targets.end())
-                m_targets.push_back(target);
-        }
     }
-    painter->setPen(pen(kGoal));
-    painter->drawLines(m_hitLines.data(), static_cast<int>(m_hitLines.size()));
-    painter->setPen(pen(kGoal, 2.0));
-    for (const Vec2& target : m_targets)
-        f.cross(target, 5.0);
-    painter->save();
-    painter->setRenderHint(QPainter::Antialiasing, false);
-    painter->setPen(Qt::NoPen);
-    painter->setBrush(kShade);
-    painter->drawRects(m_rects[0].data(), static_cast<int>(m_rects[0].size()));
-    painter->setBrush(QColor(255, 255, 255, 230));
-    painter->drawRects(m_rects[1].data(), static_cast<int>(m_rects[1].size()));
-    painter->setBrush(Qt::NoBrush);
-    painter->setPen(pen(kWarm));
-    painter->drawRects(m_rects[2].data(), static_cast<int>(m_rects[2].size()));
-    painter->restore();
+    std::size_t lineBatches = 0;
+    for (const SketchLine& line : sketch.lines)
+        batchFor(m_lineBatches, lineBatches, line.style).emplace_back(at(line.from), at(line.to));
+    for (std::size_t k = 0; k < lineBatches; ++k) {
+        applyStyle(painter, m_lineBatches[k].style);
+        const std::vector<QLineF>& lines = m_lineBatches[k].items;
+        painter->drawLines(lines.data(), static_cast<int>(lines.size()));
+    }
+    paintMarks(f, sketch.marks);
+    for (const SketchLabel& label : sketch.labels)
+        f.label(label.at, QString::fromStdString(label.text), toneColor(label.tone));
 }
 
-void OverlayItem::paintFeelers(Frame& f, const Group& group, int& budget)
+void OverlayItem::paintMarks(Frame& f, const std::vector<SketchMark>& marks)
 {
-    float length = 0.0f;
-    const Behaviour* behaviour = group.behaviour.get();
-    if (const auto* fish = dynamic_cast<const FishSchoolBehaviour*>(behaviour))
-        length = fish->params().rayLength;
-    else if (const auto* squad = dynamic_cast<const TankSquadBehaviour*>(behaviour))
-        length = squad->params().feelerLength;
-    else if (const auto* swarm = dynamic_cast<const SwarmBehaviour*>(behaviour))
-        length = swarm->params().feelerLength;
-    else if (const auto* leader = dynamic_cast<const LeaderFollowBehaviour*>(behaviour))
-        length = leader->params().feelerLength;
-    if (length <= 0.0f || budget <= 0)
-        return; // worms steer by their own look-ahead, not feelers
-
-    const World& world = f.world;
-    const StaticGeometry& geometry = WorldAccess::geometry(world);
-    const AgentArrays& a = group.agents;
-    // A swarm feels along the way to its goal, the others along their heading.
-    std::optional<Vec2> goal;
-    if (group.kind == BehaviourKind::Swarm) {
-        if (group.chaseGroup >= 0 && group.chaseGroup < world.groupCount() &&
-            WorldAccess::group(world, group.chaseGroup).agents.size() > 0)
-            goal = Vec2{WorldAccess::group(world, group.chaseGroup).agents.px[0], WorldAccess::group(world, group.chaseGroup).agents.py[0]};
-        else
-            goal = world.player().position;
-    }
-    m_lines.clear();
-    m_hitLines.clear();
-    m_points.clear();
-    std::vector<QLineF> normals;
-    const float c = std::cos(kFeelerSide);
-    const float s = std::sin(kFeelerSide);
-    for (std::size_t i = group.playerLed ? 1 : 0; i < a.size() && budget > 0; ++i) {
-        const Vec2 pos{a.px[i], a.py[i]};
-        if (!f.visible(pos.x, pos.y, length))
-            continue;
-        --budget;
-        Vec2 forward = fromAngle(a.heading[i]);
-        if (goal)
-            forward = (*goal - pos).normalizedOr(forward);
-        const Vec2 dirs[3] = {forward, {forward.x * c - forward.y * s, forward.x * s + forward.y * c},
-                              {forward.x * c + forward.y * s, -forward.x * s + forward.y * c}};
-        const float lengths[3] = {length, length * kFeelerSideLength, length * kFeelerSideLength};
-        for (int k = 0; k < 3; ++k) {
-            const Vec2 end = pos + dirs[k] * lengths[k];
-            const RayHit hit = geometry.rayCast(pos, end);
-            if (!hit.hit) {
-                m_lines.emplace_back(at(pos), at(end));
-                continue;
-            }
-            m_hitLines.emplace_back(at(pos), at(hit.point));
-            m_points.push_back(at(hit.point));
-            normals.emplace_back(at(hit.point), at(hit.point + hit.normal * static_cast<float>(f.metres(10.0))));
+    // One batch per shape, size and style, drawn in the order first seen.
+    std::size_t used = 0;
+    for (const SketchMark& mark : marks) {
+        std::size_t k = 0;
+        while (k < used && !(m_markBatches[k].shape == mark.shape &&
+                             m_markBatches[k].pixels == mark.pixels &&
+                             sameStyle(m_markBatches[k].style, mark.style)))
+            ++k;
+        if (k == used) {
+            if (used == m_markBatches.size())
+                m_markBatches.emplace_back();
+            m_markBatches[k] = {mark.shape, mark.pixels, mark.style, {}};
+            ++used;
         }
+        m_markBatches[k].points.push_back(mark.at);
     }
     QPainter* painter = f.painter;
-    painter->setBrush(Qt::NoBrush);
-    painter->setPen(pen(alpha(kCool, 110), 1.0));
-    painter->drawLines(m_lines.data(), static_cast<int>(m_lines.size()));
-    painter->setPen(pen(kWarm));
-    painter->drawLines(m_hitLines.data(), static_cast<int>(m_hitLines.size()));
-    painter->setPen(pen(kGoal));
-    painter->drawLines(normals.data(), static_cast<int>(normals.size()));
-    painter->setPen(Qt::NoPen);
-    painter->setBrush(kWarm);
-    const qreal r = f.metres(2.5);
-    for (const QPointF& p : m_points)
-        f.circle(worldFromScene(p), r);
+    for (std::size_t k = 0; k < used; ++k) {
+        const MarkBatch& batch = m_markBatches[k];
+        applyStyle(painter, batch.style);
+        const qreal r = f.metres(batch.pixels);
+        switch (batch.shape) {
+        case SketchMark::Shape::Dot:
+        case SketchMark::Shape::Circle:
+            for (const Vec2& p : batch.points)
+                f.circle(p, r);
+            break;
+        case SketchMark::Shape::Cross:
+            for (const Vec2& p : batch.points)
+                f.cross(p, batch.pixels);
+            break;
+        case SketchMark::Shape::Square: {
+            m_rects.clear();
+            for (const Vec2& p : batch.points)
+                m_rects.emplace_back(at(p) - QPointF(r, r), QSizeF(2 * r, 2 * r));
+            painter->save();
+            painter->setRenderHint(QPainter::Antialiasing, false);
+            painter->drawRects(m_rects.data(), static_cast<int>(m_rects.size()));
+            painter->restore();
+            break;
+        }
+        }
+    }
 }
 
-void OverlayItem::paintVelocity(Frame& f, const Group& group)
+void OverlayItem::paintVelocity(Frame& f, const GroupState& group)
 {
     const AgentArrays& a = group.agents;
     m_lines.clear();
@@ -643,17 +422,16 @@ void OverlayItem::paintVelocity(Frame& f, const Group& group)
     painter->restore();
 }
 
-void OverlayItem::paintGrid(Frame& f, const Group& group)
+void OverlayItem::paintGrid(Frame& f, int group)
 {
-    const UniformGrid& grid = group.grid;
-    if (grid.size() == 0 || grid.columns() <= 0 || grid.rows() <= 0)
+    const GridSketch grid = m_world->gridSketch(group);
+    if (grid.columns <= 0 || grid.rows <= 0)
         return;
-    const GridCellShape shape = grid.cellShape();
-    const float cellW = shape.columnWidth;
-    const float cellH = shape.rowHeight;
-    const Vec2 origin = grid.origin();
-    const int cols = grid.columns();
-    const int rows = grid.rows();
+    const float cellW = grid.columnWidth;
+    const float cellH = grid.rowHeight;
+    const Vec2 origin = grid.origin;
+    const int cols = grid.columns;
+    const int rows = grid.rows;
     const Vec2 far{origin.x + cols * cellW, origin.y + rows * cellH};
     QPainter* painter = f.painter;
     const QTransform transform = painter->worldTransform();
@@ -718,7 +496,7 @@ void OverlayItem::paintGrid(Frame& f, const Group& group)
         const float y = origin.y + r * cellH;
         for (int c = c0; c < c1; ++c) {
             const int index = r * cols + c;
-            const std::uint32_t count = grid.cellEnd(index) - grid.cellBegin(index);
+            const std::uint32_t count = m_world->gridCellCount(group, index);
             if (count == 0)
                 continue;
             const float x = origin.x + c * cellW;
@@ -746,7 +524,7 @@ void OverlayItem::paintGrid(Frame& f, const Group& group)
     if ((far.x - origin.x) * f.ppm >= 120.0 && f.visible(far.x, far.y))
         f.label(far,
                 OverlayItem::tr("%1: cells %2 x %3 m")
-                    .arg(QString::fromStdString(group.name))
+                    .arg(QString::fromStdString(m_world->group(group).name))
                     .arg(static_cast<double>(cellW), 0, 'g', 3)
                     .arg(static_cast<double>(cellH), 0, 'g', 3),
                 kGridBox);

@@ -5,6 +5,7 @@
 /// neighbour grid. Cosmetic pens and translucent colours over the agent layers.
 
 #include "simulation/overlayoptions.h"
+#include <shoal/sketch.h>
 #include <shoal/vec2.h>
 
 #include <QGraphicsObject>
@@ -18,7 +19,7 @@
 
 namespace shoal {
 class World;
-class Group;
+struct GroupState;
 } // namespace shoal
 
 namespace shoal::ui {
@@ -61,26 +62,38 @@ private:
     struct Frame; // per-paint context (defined in the .cpp)
 
     void recomputeBounds();
-    void paintFishBand(Frame& f, const Group& group);
-    void paintSquadRanges(Frame& f, const Group& group);
-    void paintSwarmScatter(Frame& f, const Group& group);
-    void paintLeaderPoints(Frame& f, const Group& group);
-    void paintWormJoints(Frame& f, const Group& group);
-    void paintFeelers(Frame& f, const Group& group, int& budget);
-    void paintVelocity(Frame& f, const Group& group);
-    void paintGrid(Frame& f, const Group& group);
+    /// Draws what a family (or the feelers) sketched, tones mapped to the overlay colours.
+    void paintSketch(Frame& f, const Sketch& sketch);
+    void paintMarks(Frame& f, const std::vector<SketchMark>& marks);
+    void paintVelocity(Frame& f, const GroupState& group);
+    void paintGrid(Frame& f, int group);
+
+    /// Marks of one shape, size and style, drawn in one go.
+    struct MarkBatch
+    {
+        SketchMark::Shape shape = SketchMark::Shape::Dot;
+        float pixels = 0.0f;
+        SketchStyle style;
+        std::vector<Vec2> points;
+    };
+    template <class Item>
+    struct LineBatch
+    {
+        SketchStyle style;
+        std::vector<Item> items;
+    };
 
     QPointer<OverlayOptions> m_options;
     const World* m_world = nullptr;
     QList<int> m_selected;
     QRectF m_bounds;
     // Reused per frame.
+    Sketch m_sketch;
     std::vector<QLineF> m_lines;
-    std::vector<QLineF> m_hitLines;
     std::vector<QPointF> m_points;
-    std::vector<QRectF> m_rects[3];
-    std::vector<Vec2> m_joints;
-    std::vector<Vec2> m_targets;
+    std::vector<QRectF> m_rects;
+    std::vector<LineBatch<QLineF>> m_lineBatches;
+    std::vector<MarkBatch> m_markBatches;
     std::vector<QPointF> m_polygon; ///< circle scratch
     QImage m_gridCanvas;
 };

@@ -1,48 +1,47 @@
 #include "simulation/overlayoptions.h"
 
+#include <shoal/sketch.h>
+
 namespace shoal::ui {
 
 OverlayOptions::OverlayOptions(QObject* parent) : QObject(parent) {}
 
+static_assert(kAllBehaviourKinds.size() <= static_cast<std::size_t>(OverlayOptions::Overlay::Feelers),
+              "family overlays are numbered below the generic ones");
+
 const QList<OverlayOptions::Entry>& OverlayOptions::entries()
 {
-    static const QList<Entry> list = {
-        {Overlay::FishBand, QStringLiteral("fishBand"),
-         tr("Neighbour Radius and Keep Band (Fish)"),
-         tr("Around the player fish: the neighbour radius and the keep band. Around every "
-            "school fish: half the keep distance, orange while it makes room, blue while it "
-            "closes up."),
-         BehaviourKind::FishSchool},
-        {Overlay::SquadRanges, QStringLiteral("squadRanges"),
-         tr("Keep Distance and Target Radius (Squad)"),
-         tr("The squad target with its arrive radius and close-distance circle; half the keep "
-            "distance around every tank (touching circles are within keep distance)."),
-         BehaviourKind::TankSquad},
-        {Overlay::SwarmScatter, QStringLiteral("swarmScatter"), tr("Scatter Radius (Swarm)"),
-         tr("Half the scatter radius around every enemy: overlapping circles push apart "
-            "(drawn orange). The goal with its stop distance."),
-         BehaviourKind::Swarm},
-        {Overlay::LeaderPoints, QStringLiteral("leaderPoints"),
-         tr("Wander Circle, Behind Point and Evade Zone (Leader)"),
-         tr("The leader's wander circle and target, the point followers arrive at behind it, "
-            "and the zone ahead of it they get out of."),
-         BehaviourKind::LeaderFollow},
-        {Overlay::WormJoints, QStringLiteral("wormJoints"), tr("Worm Joints and Segment Ends"),
-         tr("Each worm's centre line with its joints, the head and tail ends, and where it is "
-            "heading."),
-         BehaviourKind::Worm},
-        {Overlay::Feelers, QStringLiteral("feelers"), tr("Feeler Rays and Hit Points"),
-         tr("The three wall feelers of up to 300 agents on screen; hits are marked with the "
-            "surface normal."),
-         std::nullopt},
-        {Overlay::Velocity, QStringLiteral("velocity"), tr("Velocity Vectors"),
-         tr("Where each agent will be in half a second at its current velocity."), std::nullopt},
-        {Overlay::Grid, QStringLiteral("grid"), tr("Spatial Grid"),
-         tr("The neighbour grid's cells over the box the group occupies; occupied cells are "
-            "shaded."),
-         std::nullopt},
-    };
+    static const QList<Entry> list = [] {
+        QList<Entry> out;
+        // The families' own overlays, as each family describes itself.
+        for (BehaviourKind kind : kAllBehaviourKinds) {
+            const FamilyView& view = familyView(kind);
+            out.append({familyOverlay(kind), QString::fromStdString(view.overlayKey),
+                        QString::fromStdString(view.overlayLabel),
+                        QString::fromStdString(view.overlayToolTip), kind});
+        }
+        out.append({Overlay::Feelers, QStringLiteral("feelers"), tr("Feeler Rays and Hit Points"),
+                    tr("The three wall feelers of up to 300 agents on screen; hits are marked "
+                       "with the surface normal."),
+                    std::nullopt});
+        out.append({Overlay::Velocity, QStringLiteral("velocity"), tr("Velocity Vectors"),
+                    tr("Where each agent will be in half a second at its current velocity."),
+                    std::nullopt});
+        out.append({Overlay::Grid, QStringLiteral("grid"), tr("Spatial Grid"),
+                    tr("The neighbour grid's cells over the box the group occupies; occupied "
+                       "cells are shaded."),
+                    std::nullopt});
+        return out;
+    }();
     return list;
+}
+
+std::optional<BehaviourKind> OverlayOptions::familyOf(Overlay overlay)
+{
+    for (BehaviourKind kind : kAllBehaviourKinds)
+        if (familyOverlay(kind) == overlay)
+            return kind;
+    return std::nullopt;
 }
 
 const OverlayOptions::Entry& OverlayOptions::entry(Overlay overlay)

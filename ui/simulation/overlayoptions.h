@@ -18,17 +18,19 @@ class OverlayOptions : public QObject
     Q_OBJECT
 
 public:
-    enum class Overlay {
-        FishBand,     ///< neighbour radius and keep band (fish school)
-        SquadRanges,  ///< keep distance and target radius (tank squad)
-        SwarmScatter, ///< scatter radius (swarm)
-        LeaderPoints, ///< wander circle, behind point and evade zone (leader following)
-        WormJoints,   ///< worm joints and segment ends
-        Feelers,      ///< feeler rays with hit points
+    /// An overlay. Each behaviour family has one of its own (familyOverlay(kind): what the
+    /// family sketches, see <shoal/sketch.h>), numbered by the family; then the generic ones.
+    enum class Overlay : int {
+        Feelers = 16, ///< feeler rays with hit points
         Velocity,     ///< velocity vectors
         Grid,         ///< the neighbour grid's cells
     };
-    static constexpr int kOverlayCount = 8;
+    static constexpr Overlay familyOverlay(BehaviourKind kind)
+    {
+        return static_cast<Overlay>(static_cast<int>(kind));
+    }
+    /// The family whose own overlay this is, if it is one.
+    static std::optional<BehaviourKind> familyOf(Overlay overlay);
 
     enum class Scope {
         SelectedGroups, ///< only the groups GroupSelection holds

@@ -5,6 +5,7 @@
 #include <shoal/expected.h>
 #include <shoal/metrics.h>
 #include <shoal/scenedesc.h>
+#include <shoal/sketch.h>
 #include <shoal/worldstate.h>
 
 #include <cstdint>
@@ -17,6 +18,7 @@ namespace shoal {
 
 class Group;
 class StaticGeometry;
+struct StepContext;
 struct WorldAccess;
 
 /// The running simulation. Build it from a scene, feed it input as data, step it; read the
@@ -80,12 +82,32 @@ public:
     /// Grid (default) or the brute-force reference, for the bench and tests.
     void setNeighbourSearch(NeighbourSearch search) { m_search = search; }
 
+    // What the families show a viewer (<shoal/sketch.h>): the editor draws these and never
+    // needs to know a family.
+
+    /// The family's own debug drawing of `group` for the view in `request` (appended to out).
+    void sketch(int group, const SketchRequest& request, Sketch& out) const;
+    /// The wall feelers of up to `budget` agents of `group` on screen, cast as the family
+    /// casts them: rays, hit points and surface normals. Returns how many agents it drew.
+    int sketchFeelers(int group, const SketchRequest& request, int budget, Sketch& out) const;
+    /// Where the group heads, when it heads for one point (a squad's target, a swarm's prey).
+    std::optional<Vec2> goal(int group) const;
+    /// What an agent is doing, in a word or two ("making room", "parked", "free").
+    const char* agentState(int group, std::size_t agent) const;
+    /// The bodies of the group's agents when they are longer than a disc (worms), else null.
+    const AgentBodies* bodies(int group) const;
+    /// The group's neighbour grid as last built, and how many agents sit in a cell of it.
+    GridSketch gridSketch(int group) const;
+    std::uint32_t gridCellCount(int group, int cell) const;
+
     /// Bytes held for agents (state, grids, behaviour state): the bench's bytes per agent.
     std::size_t memoryBytes() const;
 
 private:
     friend struct WorldAccess; // the runtime's own tests and tools (src/world/worldaccess.h)
     World() = default;
+    /// What a family may read: the world as the next step plans from it (no pickups).
+    StepContext context() const;
     void planPlayer();
     void commitGroup(Group& group);
     void rebuildIndexes();

@@ -1,7 +1,7 @@
 // The registry of the five behaviour families: the one place that knows them all. It maps a
-// BehaviourKind to the family's parameter table, its cross-parameter rules and a new instance;
-// everything else (files, the world, the CLI) goes through these functions, so adding a family
-// touches this file and the family's own.
+// BehaviourKind to the family's parameter table, its cross-parameter rules, its overlay entry
+// and a new instance; everything else (files, the world, the CLI, the editor) goes through
+// these functions, so adding a family touches this file and the family's own folder.
 
 #include "world/behaviour.h"
 #include "families/fishschool/fishschool.h"
@@ -35,6 +35,18 @@ std::optional<Error> checkParamRelations(BehaviourKind kind, const ParamValues& 
     case BehaviourKind::Worm: return checkWormRelations(values);
     }
     return std::nullopt;
+}
+
+const FamilyView& familyView(BehaviourKind kind)
+{
+    switch (kind) {
+    case BehaviourKind::FishSchool: return fishSchoolView();
+    case BehaviourKind::TankSquad: return tankSquadView();
+    case BehaviourKind::Swarm: return swarmView();
+    case BehaviourKind::LeaderFollow: return leaderFollowView();
+    case BehaviourKind::Worm: return wormView();
+    }
+    return fishSchoolView();
 }
 
 std::unique_ptr<Behaviour> makeBehaviour(BehaviourKind kind)

@@ -379,15 +379,20 @@ Vec2 StaticGeometry::constrainMoveNearGeometry(Vec2 from, Vec2 to, float clearan
     return stopAt + alongDir * std::min(secondAllowed, alongLength);
 }
 
-Vec2 StaticGeometry::feelersNearGeometry(Vec2 position, Vec2 forward, float length) const
+StaticGeometry::Feelers StaticGeometry::feelers(Vec2 forward, float length)
 {
     static const float c = std::cos(degToRad(35.0f));
     static const float s = std::sin(degToRad(35.0f));
-    const Vec2 feelers[3] = {forward, rotated(forward, c, s), rotated(forward, c, -s)};
-    const float lengths[3] = {length, length * 0.7f, length * 0.7f};
+    return {{forward, rotated(forward, c, s), rotated(forward, c, -s)},
+            {length, length * 0.7f, length * 0.7f}};
+}
+
+Vec2 StaticGeometry::feelersNearGeometry(Vec2 position, Vec2 forward, float length) const
+{
+    const Feelers rays = feelers(forward, length);
     Vec2 push;
     for (int k = 0; k < 3; ++k) {
-        const RayHit hit = rayCast(position, position + feelers[k] * lengths[k]);
+        const RayHit hit = rayCast(position, position + rays.direction[k] * rays.length[k]);
         if (hit.hit)
             push += hit.normal * (1.0f - hit.fraction);
     }

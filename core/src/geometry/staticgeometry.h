@@ -115,6 +115,15 @@ public:
         return feelersNearGeometry(position, forward, length);
     }
 
+    /// The feelers feelerAvoidance casts: ahead at full length and 35 degrees either side at
+    /// 0.7 of it (viewers draw the same rays).
+    struct Feelers
+    {
+        Vec2 direction[3];
+        float length[3];
+    };
+    static Feelers feelers(Vec2 forward, float length);
+
     /// Exact test (own edge list, not Box2D): does the segment a -> b cross any wall,
     /// obstacle edge, circle or the bounds? Used to count wall crossings.
     bool segmentCrosses(Vec2 a, Vec2 b) const;

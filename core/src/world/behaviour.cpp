@@ -115,3 +115,21 @@ void Behaviour::spawn(Group& group, const GroupDesc& desc, Random& random,
 }
 
 } // namespace shoal
+
+namespace shoal {
+
+const char* Behaviour::agentState(const Group& group, std::size_t i) const
+{
+    const std::uint8_t flags = group.agents.flags[i];
+    if (group.playerLed && i == 0)
+        return "player";
+    if (flags & kAgentStuck)
+        return "stuck";
+    if (flags & kAgentBlocked)
+        return "blocked";
+    if (flags & kAgentAtGoal)
+        return "at goal";
+    return "moving";
+}
+
+} // namespace shoal

@@ -1,6 +1,7 @@
 #pragma once
 /// The interface each behaviour family implements, and what a step hands it.
 
+#include <shoal/sketch.h>
 #include <shoal/worldstate.h>
 #include <shoal/paramspec.h>
 #include "math/random.h"
@@ -11,6 +12,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -125,6 +127,49 @@ public:
     virtual std::size_t memoryBytes() const { return 0; }
     /// Extra state folded into World::stateHash (e.g. worm joints).
     virtual void hashState(std::uint64_t& h) const { (void)h; }
+
+    /// The player has just joined the group as its agent 0 (at build). A family may turn
+    /// pickups into agents of its own here (the fish school's free fish), drawing from the
+    /// group's spawn stream.
+    virtual void adoptPickups(Group& group, std::vector<PickupState>& pickups, Random& random)
+    {
+        (void)group;
+        (void)pickups;
+        (void)random;
+    }
+
+    // What a family shows a viewer (see <shoal/sketch.h>): no editor code knows its class.
+
+    /// The family's own debug drawing for the view in `request`, from the group's current
+    /// state. `ctx` is the world as the next step would see it.
+    virtual void sketch(const Group& group, const StepContext& ctx, const SketchRequest& request,
+                        Sketch& out) const
+    {
+        (void)group;
+        (void)ctx;
+        (void)request;
+        (void)out;
+    }
+    /// Where the group heads, when it heads for one point (the squad's target, the swarm's
+    /// prey, the followers' behind point).
+    virtual std::optional<Vec2> goal(const Group& group, const StepContext& ctx) const
+    {
+        (void)group;
+        (void)ctx;
+        return std::nullopt;
+    }
+    /// The wall feelers the family casts: their length (0 = none) and whether they point
+    /// toward goal() rather than along the heading.
+    struct FeelerUse
+    {
+        float length = 0.0f;
+        bool towardGoal = false;
+    };
+    virtual FeelerUse feelers() const { return {}; }
+    /// A short name for what agent i is doing ("making room", "parked", ...).
+    virtual const char* agentState(const Group& group, std::size_t i) const;
+    /// The bodies of agents longer than a disc (worms), or null.
+    virtual const AgentBodies* bodies() const { return nullptr; }
 };
 
 /// A new behaviour of `kind` with default parameters.

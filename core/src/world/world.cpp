@@ -89,20 +89,7 @@ Expected<std::unique_ptr<World>> World::create(const SceneDesc& scene)
             group->agents.py[0] = player.position.y;
             group->agents.heading[0] = player.heading;
             group->agents.flags[0] = kAgentInSchool;
-            if (desc.kind == BehaviourKind::FishSchool) {
-                // Free fish live on as agents of the player's school, waiting to be picked up.
-                for (PickupState& pickup : world->m_pickups) {
-                    if (pickup.kind != PickupKind::Fish)
-                        continue;
-                    const std::size_t n = group->agents.size();
-                    group->agents.resize(n + 1);
-                    group->agents.px[n] = pickup.position.x;
-                    group->agents.py[n] = pickup.position.y;
-                    group->agents.heading[n] = random.uniform(-kPi, kPi);
-                    group->agents.flags[n] = 0;
-                    pickup.taken = true;
-                }
-            }
+            group->behaviour->adoptPickups(*group, world->m_pickups, random);
         }
         world->m_groups.push_back(std::move(group));
     }
@@ -267,11 +254,8 @@ void World::planPlayer()
     m_playerNext.speed = m_playerNext.velocity.length();
 }
 
-void World::step()
+StepContext World::context() const
 {
-    if (m_indexesDirty)
-        rebuildIndexes();
-
     StepContext ctx;
     ctx.dt = m_dt;
     ctx.step = m_step;
@@ -280,8 +264,17 @@ void World::step()
     ctx.player = &m_player;
     ctx.pointer = m_pointer;
     ctx.groups = &m_groups;
-    ctx.pickups = &m_pickups;
     ctx.search = m_search;
+    return ctx;
+}
+
+void World::step()
+{
+    if (m_indexesDirty)
+        rebuildIndexes();
+
+    StepContext ctx = context();
+    ctx.pickups = &m_pickups;
 
     // Phase 1: everyone plans from the current state.
     planPlayer();

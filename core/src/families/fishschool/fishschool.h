@@ -39,6 +39,7 @@ struct FishSchoolParams
 const std::vector<ParamSpec>& fishSchoolParamSpecs();
 FishSchoolParams fishSchoolParams(const ParamValues& values);
 std::optional<Error> checkFishSchoolRelations(const ParamValues& values);
+const FamilyView& fishSchoolView();
 
 class FishSchoolBehaviour final : public Behaviour
 {
@@ -56,6 +57,11 @@ public:
     void hashState(std::uint64_t& h) const override;
     bool allowsReordering() const override { return true; }
     void permuteAgents(const std::vector<std::uint32_t>& order) override;
+    void adoptPickups(Group& group, std::vector<PickupState>& pickups, Random& random) override;
+    void sketch(const Group& group, const StepContext& ctx, const SketchRequest& request,
+                Sketch& out) const override;
+    FeelerUse feelers() const override { return {m_params.rayLength, false}; }
+    const char* agentState(const Group& group, std::size_t i) const override;
     const FishSchoolParams& params() const { return m_params; }
 
 private:

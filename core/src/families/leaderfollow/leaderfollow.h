@@ -53,8 +53,10 @@ LeaderFollowParams leaderFollowParams(const ParamValues& values);
 /// evadeDistance must stay below 2 x leaderBehindDistance (unless it is 0): otherwise the
 /// point followers are sent to lies inside the zone they flee.
 std::optional<Error> checkLeaderFollowRelations(const ParamValues& values);
+const FamilyView& leaderFollowView();
 
-/// What the editor draws over a leader-following group, from its current state.
+/// The leader's points (behind, ahead, wander circle) from the group's current state: what
+/// sketch() draws and what the tests measure against.
 struct LeaderFollowOverlay
 {
     bool valid = false; ///< false for an empty group
@@ -87,12 +89,11 @@ public:
 
     const LeaderFollowParams& params() const { return m_params; }
     LeaderFollowOverlay overlay(const Group& group) const;
-
-    // The overlay's points one by one (the group's current state).
-    Vec2 behindPoint(const Group& group) const { return overlay(group).behind; }
-    Vec2 aheadPoint(const Group& group) const { return overlay(group).ahead; }
-    Vec2 wanderCircleCenter(const Group& group) const { return overlay(group).wanderCenter; }
-    Vec2 wanderTarget(const Group& group) const { return overlay(group).wanderTarget; }
+    void sketch(const Group& group, const StepContext& ctx, const SketchRequest& request,
+                Sketch& out) const override;
+    std::optional<Vec2> goal(const Group& group, const StepContext& ctx) const override;
+    FeelerUse feelers() const override { return {m_params.feelerLength, false}; }
+    const char* agentState(const Group& group, std::size_t i) const override;
 
 private:
     void ensureWanderState(const Group& group);

@@ -28,6 +28,7 @@ struct SwarmParams
 const std::vector<ParamSpec>& swarmParamSpecs();
 SwarmParams swarmParams(const ParamValues& values);
 std::optional<Error> checkSwarmRelations(const ParamValues& values);
+const FamilyView& swarmView();
 
 class SwarmBehaviour final : public Behaviour
 {
@@ -44,6 +45,11 @@ public:
     float bodyRadius() const override { return m_params.radius; }
     float keepDistance() const override { return 0.8f * m_params.minAllowedRadius; }
     const SwarmParams& params() const { return m_params; }
+    void sketch(const Group& group, const StepContext& ctx, const SketchRequest& request,
+                Sketch& out) const override;
+    std::optional<Vec2> goal(const Group& group, const StepContext& ctx) const override;
+    /// A swarm feels along the way to its goal, not along its heading.
+    FeelerUse feelers() const override { return {m_params.feelerLength, true}; }
 
 private:
     template <class Search>

@@ -37,6 +37,7 @@ struct TankSquadParams
 const std::vector<ParamSpec>& tankSquadParamSpecs();
 TankSquadParams tankSquadParams(const ParamValues& values);
 std::optional<Error> checkTankSquadRelations(const ParamValues& values);
+const FamilyView& tankSquadView();
 
 class TankSquadBehaviour final : public Behaviour
 {
@@ -48,6 +49,11 @@ public:
     float bodyRadius() const override { return m_params.radius; }
     float keepDistance() const override { return 2.0f * m_params.radius; }
     const TankSquadParams& params() const { return m_params; }
+    void sketch(const Group& group, const StepContext& ctx, const SketchRequest& request,
+                Sketch& out) const override;
+    std::optional<Vec2> goal(const Group& group, const StepContext& ctx) const override;
+    FeelerUse feelers() const override { return {m_params.feelerLength, false}; }
+    const char* agentState(const Group& group, std::size_t i) const override;
     std::size_t memoryBytes() const override
     {
         return m_nextFlags.capacity() + m_sortedArrived.capacity() * sizeof(std::uint32_t) +

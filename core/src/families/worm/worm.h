@@ -53,9 +53,10 @@ WormParams wormParams(const ParamValues& values);
 /// minSegmentLength >= width x tan(maxTurnAngle / 2): below that, the inner mitres of two
 /// joints overlap on one segment and the ribbon folds over itself.
 std::optional<Error> checkWormRelations(const ParamValues& values);
+const FamilyView& wormView();
 
 /// Runs one group of worms: keeps their bodies (a ring of joints each) and steers their heads.
-class WormBehaviour final : public Behaviour
+class WormBehaviour final : public Behaviour, public AgentBodies
 {
 public:
     void setParams(const ParamValues& values) override;
@@ -87,7 +88,20 @@ public:
     /// The mitred ribbon: left and right edge points, one per polyline point (head first).
     /// Consecutive segments' offset edges meet at one point, so there is no gap or overlap
     /// at any joint; at the head and tail the edge ends square across.
-    void outline(int worm, std::vector<Vec2>& left, std::vector<Vec2>& right) const;
+    void outline(int worm, std::vector<Vec2>& left, std::vector<Vec2>& right) const override;
+
+    // AgentBodies: a viewer draws each worm from these.
+    int bodyCount() const override { return m_worms; }
+    float bodyWidth() const override { return m_params.width; }
+    float segmentLength() const override { return m_params.minSegmentLength; }
+    int pointCount(int worm) const override { return jointCount(worm); }
+    Vec2 point(int worm, int k) const override { return joint(worm, k); }
+    float centreLineLength(int worm) const override { return static_cast<float>(bodyLength(worm)); }
+
+    void sketch(const Group& group, const StepContext& ctx, const SketchRequest& request,
+                Sketch& out) const override;
+    const char* agentState(const Group& group, std::size_t i) const override;
+    const AgentBodies* bodies() const override { return this; }
 
 private:
     void allocate(int worms, int capacity);

@@ -1,0 +1,71 @@
+// What the swarm shows a viewer: half the scatter radius round every enemy (orange while it
+// overlaps another, so the pair pushes apart), the goal with its stop distance; its
+// feelers, cast toward the goal as the plan casts them.
+
+#include "families/swarm/swarm.h"
+
+#include "families/sketchsupport.h"
+
+namespace shoal {
+
+const FamilyView& swarmView()
+{
+    static const FamilyView view = [] {
+        FamilyView v;
+        v.overlayKey = "swarmScatter";
+        v.overlayLabel = "Scatter Radius (Swarm)";
+        v.overlayToolTip =
+            "Half the scatter radius around every enemy: overlapping circles push apart (drawn "
+            "orange). The goal with its stop distance.";
+        v.glyph = FamilyView::Glyph::Dart;
+        v.dimUnlessFlag = 0;
+        v.restingFlag = 0;
+        v.leaderFirst = false;
+        v.takesTarget = false;
+        v.groupName = "swarm";
+        v.usualCount = 30;
+        v.paintedCount = 60;
+        return v;
+    }();
+    return view;
+}
+
+void SwarmBehaviour::sketch(const Group& group, const StepContext& ctx,
+                            const SketchRequest& request, Sketch& out) const
+{
+    const SwarmParams& p = m_params;
+    const AgentArrays& a = group.agents;
+    const float R = p.minAllowedRadius;
+    sketch::agentCircles(
+        group, request, 0.5f * R,
+        [&](std::size_t i) {
+            // The grid holds the positions the last step planned from: it finds candidates,
+            // the current positions decide.
+            const Vec2 pos{a.px[i], a.py[i]};
+            bool near = false;
+            group.grid.forEachWithin(pos, R * 1.5f + 0.5f,
+                                     [&](std::uint32_t j, float, float, float) {
+                                         if (j == i || near)
+                                             return;
+                                         near = distanceSquared(pos, {a.px[j], a.py[j]}) < R * R;
+                                     });
+            return SketchStyle{near ? SketchTone::Warm : SketchTone::Faint};
+        },
+        out);
+    // The goal: the chased group's leader, or the player when there is one.
+    const bool chasing = group.chaseGroup >= 0 &&
+                         group.chaseGroup < static_cast<int>(ctx.groups->size());
+    if (chasing ? (*ctx.groups)[static_cast<std::size_t>(group.chaseGroup)]->agents.size() == 0
+                : !ctx.player->enabled)
+        return;
+    const Vec2 target = swarmGoal(group, ctx);
+    out.circles.push_back({target, p.stopDistance, {SketchTone::Goal, SketchStroke::Solid, 1.5f}});
+    out.marks.push_back({target, SketchMark::Shape::Cross, 5.0f, {SketchTone::Goal, SketchStroke::Solid, 2.0f}});
+}
+
+std::optional<Vec2> SwarmBehaviour::goal(const Group& group, const StepContext& ctx) const
+{
+    return swarmGoal(group, ctx);
+}
+
+} // namespace shoal
