@@ -69,6 +69,25 @@ const Search& neighbourSearch(const Group& group)
         return group.bruteForce;
 }
 
+/// A search type as a value, for withNeighbourSearch.
+template <class Search>
+struct SearchTag
+{
+    using type = Search;
+};
+
+/// Calls f(SearchTag<UniformGrid>) or f(SearchTag<BruteForceNeighbours>), as the context
+/// asks: a family's plan is one template instantiated for both, so its inner loops are
+/// inlined for each (`[&](auto tag) { planWith<typename decltype(tag)::type>(...); }`).
+template <class F>
+void withNeighbourSearch(const StepContext& ctx, F&& f)
+{
+    if (ctx.search == NeighbourSearch::Grid)
+        f(SearchTag<UniformGrid>{});
+    else
+        f(SearchTag<BruteForceNeighbours>{});
+}
+
 /// A behaviour family. One instance per group; it keeps the group's typed parameters and any
 /// per-agent state of its own (worm bodies, wander targets).
 class Behaviour

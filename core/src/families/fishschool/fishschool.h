@@ -67,6 +67,11 @@ public:
 private:
     template <class Search>
     void planWith(Group& group, const StepContext& ctx);
+    /// Sizes the free fish's homes and the joined list for n agents.
+    void prepareState(std::size_t n);
+    /// Copies the neighbour attributes a scan reads into cell order.
+    template <class Search>
+    void gatherInCellOrder(const Search& search, const AgentArrays& a);
     FishSchoolParams m_params;
     std::vector<std::uint32_t> m_joined; ///< free fish picked up this step (applied after planning)
     std::vector<float> m_homeX, m_homeY; ///< where each free fish waits (NaN until first seen)
