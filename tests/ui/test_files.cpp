@@ -82,8 +82,8 @@ private slots:
 
     void init()
     {
-        QFile::remove(MainWindow::recoveryFilePath());
-        QFile::remove(MainWindow::recoveryFilePath() + QStringLiteral(".ini"));
+        QFile::remove(SceneFiles::recoveryFilePath());
+        QFile::remove(SceneFiles::recoveryFilePath() + QStringLiteral(".ini"));
         QSettings().clear();
     }
 
@@ -92,7 +92,7 @@ private slots:
         Presenter presenter;
         MainWindow window;
         window.setMessagePresenter(presenter.function());
-        QVERIFY(window.openDemo());
+        QVERIFY(window.files()->openDemo());
         addCoin(window.document(), 1.5);
         GroupDesc group = window.document()->scene().groups[1];
         group.name = "tanks";
@@ -101,18 +101,18 @@ private slots:
         const SceneDesc edited = window.document()->scene();
 
         const QString file = path(QStringLiteral("level.json"));
-        QVERIFY(window.saveTo(file));
+        QVERIFY(window.files()->saveTo(file));
         QVERIFY(presenter.shown.isEmpty());
         QVERIFY(!window.document()->isModified());
         QVERIFY(!window.isWindowModified());
         QVERIFY(window.windowTitle().startsWith(QStringLiteral("level.json")));
         QCOMPARE(window.document()->filePath(), file);
         QCOMPARE(readAll(file), QByteArray::fromStdString(serializeScene(edited)));
-        QCOMPARE(window.recentFiles().value(0), file);
+        QCOMPARE(window.files()->recentFiles().value(0), file);
 
         MainWindow other;
         other.setMessagePresenter(presenter.function());
-        QVERIFY(other.openFile(file));
+        QVERIFY(other.files()->openFile(file));
         QVERIFY(other.document()->scene() == edited);
         QVERIFY(!other.document()->isModified());
         QCOMPARE(other.document()->undoStack()->count(), 0);
@@ -121,7 +121,7 @@ private slots:
         other.setFileChooser([this](bool save, const QString&) {
             return save ? path(QStringLiteral("copy")) : QString();
         });
-        QVERIFY(other.saveAs());
+        QVERIFY(other.files()->saveAs());
         QCOMPARE(other.document()->filePath(), path(QStringLiteral("copy.json")));
         QCOMPARE(readAll(path(QStringLiteral("copy.json"))), readAll(file));
     }
@@ -131,9 +131,9 @@ private slots:
         Presenter presenter;
         MainWindow window;
         window.setMessagePresenter(presenter.function());
-        QVERIFY(window.openDemo());
+        QVERIFY(window.files()->openDemo());
         const QString file = path(QStringLiteral("keep.json"));
-        QVERIFY(window.saveTo(file));
+        QVERIFY(window.files()->saveTo(file));
         const QByteArray old = readAll(file);
         addCoin(window.document(), 2.5);
 
@@ -144,7 +144,7 @@ private slots:
         struct rlimit small = saved;
         small.rlim_cur = 64;
         QCOMPARE(setrlimit(RLIMIT_FSIZE, &small), 0);
-        const bool saved64 = window.saveTo(file);
+        const bool saved64 = window.files()->saveTo(file);
         setrlimit(RLIMIT_FSIZE, &saved);
         std::signal(SIGXFSZ, oldHandler);
 
@@ -158,7 +158,7 @@ private slots:
 
         // A folder that does not exist: nothing written, the reason given.
         const QString missing = path(QStringLiteral("no-such-folder/level.json"));
-        QVERIFY(!window.saveTo(missing));
+        QVERIFY(!window.files()->saveTo(missing));
         QCOMPARE(presenter.shown.size(), 2);
         QVERIFY(presenter.shown[1].text.contains(missing));
         QVERIFY(!QFile::exists(missing));
@@ -185,7 +185,7 @@ private slots:
         Presenter presenter;
         MainWindow window;
         window.setMessagePresenter(presenter.function());
-        QVERIFY(window.openDemo());
+        QVERIFY(window.files()->openDemo());
         addCoin(window.document(), 4.0);
         window.document()->undoStack()->setClean();
         const SceneDesc before = window.document()->scene();
@@ -193,7 +193,7 @@ private slots:
 
         const QString bad = path(QStringLiteral("bad.json"));
         QVERIFY(writeFile(bad, content));
-        QVERIFY(!window.openFile(bad));
+        QVERIFY(!window.files()->openFile(bad));
         QCOMPARE(presenter.shown.size(), 1);
         QCOMPARE(presenter.shown[0].icon, QMessageBox::Critical);
         QVERIFY2(presenter.shown[0].text.contains(expected), qPrintable(presenter.shown[0].text));
@@ -207,14 +207,14 @@ private slots:
         Presenter presenter;
         MainWindow window;
         window.setMessagePresenter(presenter.function());
-        QVERIFY(window.openDemo());
+        QVERIFY(window.files()->openDemo());
         const QString file = path(QStringLiteral("other.json"));
-        QVERIFY(window.saveTo(file));
+        QVERIFY(window.files()->saveTo(file));
         addCoin(window.document(), 5.0);
         const SceneDesc edited = window.document()->scene();
 
         presenter.answer = QMessageBox::Cancel;
-        QVERIFY(!window.openFile(file));
+        QVERIFY(!window.files()->openFile(file));
         QCOMPARE(presenter.shown.size(), 1);
         QCOMPARE(presenter.shown[0].icon, QMessageBox::Warning);
         QVERIFY(window.document()->scene() == edited);
@@ -223,7 +223,7 @@ private slots:
         QVERIFY(window.isVisible());
 
         presenter.answer = QMessageBox::Discard;
-        QVERIFY(window.openFile(file));
+        QVERIFY(window.files()->openFile(file));
         QVERIFY(!(window.document()->scene() == edited));
         QVERIFY(!window.document()->isModified());
         QVERIFY(window.close());
@@ -232,16 +232,16 @@ private slots:
     void autosaveIsRecovered()
     {
         const QString file = path(QStringLiteral("crash.json"));
-        const QString recovery = MainWindow::recoveryFilePath();
+        const QString recovery = SceneFiles::recoveryFilePath();
         SceneDesc edited;
         {
             Presenter presenter;
             MainWindow window;
             window.setMessagePresenter(presenter.function());
-            QVERIFY(window.openDemo());
-            QVERIFY(window.saveTo(file));
+            QVERIFY(window.files()->openDemo());
+            QVERIFY(window.files()->saveTo(file));
             QVERIFY(!QFile::exists(recovery));
-            window.setAutosaveInterval(20);
+            window.files()->setAutosaveInterval(20);
             addCoin(window.document(), 6.0);
             addCoin(window.document(), 7.0);
             edited = window.document()->scene();
@@ -249,7 +249,7 @@ private slots:
             // A second instance while this one runs: it does not touch the copy.
             MainWindow second;
             second.setMessagePresenter(presenter.function());
-            QVERIFY(!second.offerRecovery());
+            QVERIFY(!second.files()->offerRecovery());
             QVERIFY(presenter.shown.isEmpty());
             QVERIFY(QFile::exists(recovery));
             // The window goes away without closing (a crash): the copy stays.
@@ -260,7 +260,7 @@ private slots:
         presenter.answer = QMessageBox::Yes;
         MainWindow restarted;
         restarted.setMessagePresenter(presenter.function());
-        QVERIFY(restarted.offerRecovery());
+        QVERIFY(restarted.files()->offerRecovery());
         QCOMPARE(presenter.shown.size(), 1);
         QCOMPARE(presenter.shown[0].icon, QMessageBox::Question);
         QVERIFY(presenter.shown[0].text.contains(QStringLiteral("crash.json")));
@@ -274,8 +274,8 @@ private slots:
         restarted.document()->undoStack()->redo();
 
         // Saving clears the copy.
-        QVERIFY(QFile::exists(recovery) || restarted.autosave());
-        QVERIFY(restarted.saveTo(file));
+        QVERIFY(QFile::exists(recovery) || restarted.files()->autosave());
+        QVERIFY(restarted.files()->saveTo(file));
         QVERIFY(!QFile::exists(recovery));
     }
 
@@ -284,20 +284,20 @@ private slots:
         {
             MainWindow window;
             window.setMessagePresenter(Presenter().function());
-            QVERIFY(window.openDemo());
+            QVERIFY(window.files()->openDemo());
             addCoin(window.document(), 8.0);
-            QVERIFY(window.autosave());
+            QVERIFY(window.files()->autosave());
         }
-        QVERIFY(QFile::exists(MainWindow::recoveryFilePath()));
+        QVERIFY(QFile::exists(SceneFiles::recoveryFilePath()));
         Presenter presenter;
         presenter.answer = QMessageBox::No;
         MainWindow restarted;
         restarted.setMessagePresenter(presenter.function());
         const SceneDesc before = restarted.document()->scene();
-        QVERIFY(!restarted.offerRecovery());
+        QVERIFY(!restarted.files()->offerRecovery());
         QCOMPARE(presenter.shown.size(), 1);
         QVERIFY(presenter.shown[0].text.contains(QStringLiteral("untitled")));
-        QVERIFY(!QFile::exists(MainWindow::recoveryFilePath()));
+        QVERIFY(!QFile::exists(SceneFiles::recoveryFilePath()));
         QVERIFY(restarted.document()->scene() == before);
     }
 };
