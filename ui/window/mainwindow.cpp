@@ -218,7 +218,15 @@ void MainWindow::createActions()
 
 void MainWindow::createMenus()
 {
-    // --- File
+    createFileMenu();
+    createEditMenu();
+    createViewMenu();
+    createSimulationMenu();
+    createHelpMenu();
+}
+
+void MainWindow::createFileMenu()
+{
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* newAction = file->addAction(tr("&New"), m_files.get(), &SceneFiles::newFile);
     newAction->setShortcut(QKeySequence::New);
@@ -237,8 +245,10 @@ void MainWindow::createMenus()
     QAction* quitAction = file->addAction(tr("&Quit"), this, &QWidget::close);
     quitAction->setShortcut(QKeySequence::Quit);
     quitAction->setMenuRole(QAction::QuitRole);
+}
 
-    // --- Edit
+void MainWindow::createEditMenu()
+{
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
     QAction* undo = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
     undo->setShortcut(QKeySequence::Undo);
@@ -267,8 +277,10 @@ void MainWindow::createMenus()
         // The viewport's own key handling does these too; the menu shows the keys.
         action->setShortcutContext(Qt::WindowShortcut);
     }
+}
 
-    // --- View
+void MainWindow::createViewMenu()
+{
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     QAction* zoomIn = m_viewMenu->addAction(tr("Zoom &In"), m_view, &SceneView::zoomIn);
     zoomIn->setShortcuts({QKeySequence::ZoomIn, QKeySequence(Qt::CTRL | Qt::Key_Equal)});
@@ -284,15 +296,27 @@ void MainWindow::createMenus()
     fit->setShortcut(Qt::Key_F);
     fit->setObjectName(QStringLiteral("fitAction"));
     m_viewMenu->addSeparator();
-    m_gridAction = m_viewMenu->addAction(tr("Show &Grid"));
+    addGridActions(m_viewMenu);
+
+    m_viewMenu->addSeparator();
+    addOverlaysMenu(m_viewMenu);
+
+    m_viewMenu->addSeparator();
+    for (QDockWidget* dock : findChildren<QDockWidget*>())
+        m_viewMenu->addAction(dock->toggleViewAction());
+}
+
+void MainWindow::addGridActions(QMenu* menu)
+{
+    m_gridAction = menu->addAction(tr("Show &Grid"));
     m_gridAction->setCheckable(true);
     m_gridAction->setShortcut(Qt::Key_G);
     connect(m_gridAction, &QAction::toggled, m_scene, &EditorScene::setGridVisible);
-    m_snapAction = m_viewMenu->addAction(tr("&Snap to Grid"));
+    m_snapAction = menu->addAction(tr("&Snap to Grid"));
     m_snapAction->setCheckable(true);
     m_snapAction->setShortcut(Qt::SHIFT | Qt::Key_G);
     connect(m_snapAction, &QAction::toggled, m_scene, &EditorScene::setSnapToGrid);
-    QMenu* spacing = m_viewMenu->addMenu(tr("Grid S&pacing"));
+    QMenu* spacing = menu->addMenu(tr("Grid S&pacing"));
     auto* spacingGroup = new QActionGroup(spacing);
     for (double metres : {0.25, 0.5, 1.0, 2.0, 5.0}) {
         QAction* action = spacing->addAction(tr("%1 m").arg(QLocale().toString(metres)));
@@ -311,9 +335,11 @@ void MainWindow::createMenus()
     };
     connect(m_scene, &EditorScene::gridChanged, this, refreshGridActions);
     refreshGridActions();
+}
 
-    m_viewMenu->addSeparator();
-    QMenu* overlays = m_viewMenu->addMenu(tr("&Overlays"));
+void MainWindow::addOverlaysMenu(QMenu* menu)
+{
+    QMenu* overlays = menu->addMenu(tr("&Overlays"));
     for (const OverlayOptions::Entry& entry : OverlayOptions::entries()) {
         QAction* action = overlays->addAction(entry.label);
         action->setCheckable(true);
@@ -344,12 +370,10 @@ void MainWindow::createMenus()
             [this] { m_overlayOptions->setScope(OverlayOptions::Scope::SelectedGroups); });
     connect(allScope, &QAction::triggered, this,
             [this] { m_overlayOptions->setScope(OverlayOptions::Scope::AllGroups); });
+}
 
-    m_viewMenu->addSeparator();
-    for (QDockWidget* dock : findChildren<QDockWidget*>())
-        m_viewMenu->addAction(dock->toggleViewAction());
-
-    // --- Simulation
+void MainWindow::createSimulationMenu()
+{
     QMenu* simulation = menuBar()->addMenu(tr("&Simulation"));
     simulation->addAction(m_playAction);
     simulation->addAction(m_stepAction);
@@ -380,8 +404,10 @@ void MainWindow::createMenus()
     steering->setStatusTip(tr("While playing, the left button steers the player and the right "
                               "button sends the selected squad; hold Ctrl to use the active tool"));
     connect(steering, &QAction::toggled, m_view, &SceneView::setPlaySteering);
+}
 
-    // --- Help
+void MainWindow::createHelpMenu()
+{
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* shortcuts = help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);
     shortcuts->setShortcut(QKeySequence::HelpContents);

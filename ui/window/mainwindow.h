@@ -79,6 +79,15 @@ private:
     void createDocks();
     void createActions();
     void createMenus();
+    void createFileMenu();
+    void createEditMenu();
+    void createViewMenu();
+    /// Show Grid, Snap to Grid and the Grid Spacing submenu, kept in step with the scene.
+    void addGridActions(QMenu* menu);
+    /// The Overlays submenu: one entry per overlay, then the scope (selected or all groups).
+    void addOverlaysMenu(QMenu* menu);
+    void createSimulationMenu();
+    void createHelpMenu();
     void createStatusBar();
     void createToolBar();
     void updateTitle();
