@@ -1,15 +1,20 @@
 // Files through the main window: save -> open round trips, a failed save keeps the old file
 // and says why, a bad file shows the loader's message and keeps the scene, unsaved changes
-// are asked about, and the autosave copy appears and is recovered.
+// are asked about, and the autosave copy appears and is recovered. Then SceneFiles on its
+// own, over a bare Document: the Save As suggestion, the recent-files list, what it announces,
+// a save onto a folder, a failing autosave, and autosave switched off.
 
-#include "document/document.h"
-#include "window/mainwindow.h"
-#include <shoal/scenefile.h>
 #include "document/commands.h"
+#include "document/document.h"
+#include "files/scenefiles.h"
+#include "window/mainwindow.h"
 #include "uitestsupport.h"
+#include <shoal/scenefile.h>
 
+#include <QDir>
 #include <QFile>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -60,6 +65,21 @@ void addCoin(Document* doc, double x)
 {
     doc->undoStack()->push(new AddPickupCommand(doc, -1, PickupDesc{PickupKind::Coin, {x, 3.0}}));
 }
+
+/// A file chooser that records the suggestions it was given and answers with `answer`.
+struct Chooser
+{
+    QStringList suggestions;
+    QString answer;
+
+    SceneFiles::FileChooser function()
+    {
+        return [this](bool, const QString& suggestion) {
+            suggestions.append(suggestion);
+            return answer;
+        };
+    }
+};
 
 } // namespace
 
@@ -299,6 +319,168 @@ private slots:
         QVERIFY(presenter.shown[0].text.contains(QStringLiteral("untitled")));
         QVERIFY(!QFile::exists(SceneFiles::recoveryFilePath()));
         QVERIFY(restarted.document()->scene() == before);
+    }
+
+    void saveAsSuggestsAFileNamedAfterTheScene()
+    {
+        Document document;
+        Presenter presenter;
+        Chooser chooser;
+        SceneFiles files(&document, presenter.function(), chooser.function());
+        QVERIFY(files.openDemo());
+        const SceneDesc demo = document.scene();
+
+        // Cancelled: nothing is written, asked or changed.
+        QVERIFY(!files.saveAs());
+        const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+        QCOMPARE(chooser.suggestions.value(0),
+                 QDir(documents).filePath(QStringLiteral("demo-all-five-families.json")));
+        QVERIFY(presenter.shown.isEmpty());
+        QVERIFY(document.filePath().isEmpty());
+        QVERIFY(document.scene() == demo);
+
+        // Untitled Save asks too; the next suggestion is in the folder of the newest file.
+        chooser.answer = path(QStringLiteral("named.json"));
+        QVERIFY(files.save());
+        QCOMPARE(chooser.suggestions.size(), 2);
+        QCOMPARE(document.filePath(), chooser.answer);
+        QVERIFY(files.saveTo(path(QStringLiteral("second.json"))));
+        files.newFile();
+        chooser.answer.clear();
+        QVERIFY(!files.saveAs());
+        QCOMPARE(chooser.suggestions.last(), path(QStringLiteral("untitled.json")));
+        // A document with a file suggests that file.
+        QVERIFY(files.openFile(path(QStringLiteral("named.json"))));
+        QVERIFY(!files.saveAs());
+        QCOMPARE(chooser.suggestions.last(), path(QStringLiteral("named.json")));
+    }
+
+    void recentFilesKeepTheNewestTen()
+    {
+        Document document;
+        Presenter presenter;
+        SceneFiles files(&document, presenter.function(), Chooser().function());
+        QVERIFY(files.openDemo());
+        QVERIFY(files.recentFiles().isEmpty());
+        for (int i = 0; i < 12; ++i)
+            QVERIFY(files.saveTo(path(QStringLiteral("recent%1.json").arg(i))));
+        QCOMPARE(files.recentFiles().size(), 10);
+        QCOMPARE(files.recentFiles().first(), path(QStringLiteral("recent11.json")));
+        QCOMPARE(files.recentFiles().last(), path(QStringLiteral("recent2.json")));
+        // Opening one moves it to the front without a second entry.
+        QVERIFY(files.openFile(path(QStringLiteral("recent5.json"))));
+        QCOMPARE(files.recentFiles().size(), 10);
+        QCOMPARE(files.recentFiles().first(), path(QStringLiteral("recent5.json")));
+        QCOMPARE(files.recentFiles().count(path(QStringLiteral("recent5.json"))), 1);
+        files.clearRecentFiles();
+        QVERIFY(files.recentFiles().isEmpty());
+        QVERIFY(presenter.shown.isEmpty());
+    }
+
+    void replacingTheSceneIsAnnounced()
+    {
+        Document document;
+        Presenter presenter;
+        SceneFiles files(&document, presenter.function(), Chooser().function());
+        QSignalSpy before(&files, &SceneFiles::aboutToReplaceScene);
+        QSignalSpy after(&files, &SceneFiles::sceneReplaced);
+        QSignalSpy status(&files, &SceneFiles::statusMessage);
+        QVERIFY(files.openDemo());
+        QCOMPARE(before.count(), 1);
+        QCOMPARE(after.count(), 1);
+        const QString file = path(QStringLiteral("announced.json"));
+        QVERIFY(files.saveTo(file));
+        QCOMPARE(after.count(), 1); // saving keeps the scene
+        QVERIFY(status.last().at(0).toString().startsWith(QStringLiteral("Saved ")));
+        QVERIFY(status.last().at(0).toString().contains(file));
+        files.newFile();
+        QCOMPARE(after.count(), 2);
+        QVERIFY(document.scene() == SceneFiles::newSceneDesc());
+        QVERIFY(files.openFile(file));
+        QCOMPARE(before.count(), 3);
+        QCOMPARE(after.count(), 3);
+        QVERIFY(status.last().at(0).toString().startsWith(QStringLiteral("Opened ")));
+        // A file that does not load announces nothing.
+        QVERIFY(!files.openFile(path(QStringLiteral("absent.json"))));
+        QCOMPARE(before.count(), 3);
+        QCOMPARE(presenter.shown.size(), 1);
+        QVERIFY(presenter.shown[0].text.contains(path(QStringLiteral("absent.json"))));
+    }
+
+    void saveOntoAFolderNamesItAndKeepsIt()
+    {
+        Document document;
+        Presenter presenter;
+        SceneFiles files(&document, presenter.function(), Chooser().function());
+        QVERIFY(files.openDemo());
+        const QString folder = path(QStringLiteral("a-folder.json"));
+        QVERIFY(QDir().mkpath(folder));
+        QVERIFY(writeFile(folder + QStringLiteral("/inside.txt"), "kept"));
+        addCoin(&document, 1.0);
+
+        QVERIFY(!files.saveTo(folder));
+        QCOMPARE(presenter.shown.size(), 1);
+        QCOMPARE(presenter.shown[0].icon, QMessageBox::Critical);
+        QCOMPARE(presenter.shown[0].title, QStringLiteral("Save Failed"));
+        QVERIFY(presenter.shown[0].text.contains(folder));
+        QVERIFY(presenter.shown[0].text.contains(QStringLiteral("was not changed")));
+        QVERIFY(QFileInfo(folder).isDir());
+        QCOMPARE(readAll(folder + QStringLiteral("/inside.txt")), QByteArray("kept"));
+        QVERIFY(document.isModified());
+        QVERIFY(document.filePath().isEmpty());
+        QVERIFY(files.recentFiles().isEmpty());
+    }
+
+    void failedAutosaveIsReportedAndLosesNothing()
+    {
+        Document document;
+        Presenter presenter;
+        SceneFiles files(&document, presenter.function(), Chooser().function());
+        QVERIFY(files.openDemo());
+        addCoin(&document, 2.0);
+        // Something that is not a file sits where the recovery copy goes.
+        const QString recovery = SceneFiles::recoveryFilePath();
+        QVERIFY(QDir().mkpath(recovery));
+        QSignalSpy status(&files, &SceneFiles::statusMessage);
+
+        const bool written = files.autosave();
+        const bool stillThere = QFileInfo(recovery).isDir();
+        QDir(recovery).removeRecursively();
+        QVERIFY(!written);
+        QVERIFY(stillThere);
+        QCOMPARE(status.size(), 1);
+        QVERIFY(status[0].at(0).toString().startsWith(QStringLiteral("Autosave failed: ")));
+        QVERIFY(presenter.shown.isEmpty()); // a status line, not a dialog
+        QVERIFY(document.isModified());
+        // The next autosave, with the way clear, writes the copy.
+        QVERIFY(files.autosave());
+        QCOMPARE(readAll(recovery), QByteArray::fromStdString(serializeScene(document.scene())));
+    }
+
+    void autosaveOffLeavesTheCopyAlone()
+    {
+        const QString recovery = SceneFiles::recoveryFilePath();
+        QVERIFY(QDir().mkpath(QFileInfo(recovery).absolutePath()));
+        QVERIFY(writeFile(recovery, "left by a crash"));
+        {
+            Document document;
+            Presenter presenter;
+            SceneFiles files(&document, presenter.function(), Chooser().function());
+            files.setAutosaveEnabled(false);
+            QVERIFY(files.openDemo());
+            addCoin(&document, 3.0);
+            QVERIFY(!files.autosave());
+            document.undoStack()->undo(); // clean again: would remove the copy
+            QVERIFY(!files.offerRecovery());
+            QVERIFY(presenter.shown.isEmpty());
+            files.closeConfirmed();
+            QCOMPARE(readAll(recovery), QByteArray("left by a crash"));
+            // Back on, it owns the copy again.
+            files.setAutosaveEnabled(true);
+            QCOMPARE(files.autosaveInterval(), 60 * 1000);
+            QVERIFY(files.autosave()); // no unsaved changes: the copy goes
+            QVERIFY(!QFile::exists(recovery));
+        }
     }
 };
 
