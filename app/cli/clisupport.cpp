@@ -90,14 +90,11 @@ Expected<SceneDesc> loadScene(const SceneSource& source)
     return parseScene(*text, source.displayName);
 }
 
-OutputFile::OutputFile(const QString& path) : m_path(path), m_file(path) {}
+OutputFile::OutputFile(const QString& path) : m_file(path.toStdString()) {}
 
 std::optional<Error> OutputFile::open()
 {
-    if (!m_file.open(QIODevice::WriteOnly))
-        return Error{m_path.toStdString() +
-                     ": cannot write: " + m_file.errorString().toStdString()};
-    return std::nullopt;
+    return m_file.open();
 }
 
 void OutputFile::write(std::string_view text)
@@ -114,25 +111,14 @@ void OutputFile::flushIfLarge()
 
 void OutputFile::flushBuffer()
 {
-    if (m_buffer.empty())
-        return;
-    const qint64 size = static_cast<qint64>(m_buffer.size());
-    if (m_file.write(m_buffer.data(), size) != size)
-        m_writeFailed = true;
+    m_file.write(m_buffer);
     m_buffer.clear();
 }
 
 std::optional<Error> OutputFile::commit()
 {
     flushBuffer();
-    if (m_writeFailed) {
-        const std::string reason = m_file.errorString().toStdString();
-        m_file.cancelWriting();
-        return Error{m_path.toStdString() + ": cannot write: " + reason};
-    }
-    if (!m_file.commit())
-        return Error{m_path.toStdString() + ": cannot save: " + m_file.errorString().toStdString()};
-    return std::nullopt;
+    return m_file.commit();
 }
 
 namespace {

@@ -4,9 +4,9 @@
 
 #include <shoal/expected.h>
 #include <shoal/scenedesc.h>
+#include <shoal/scenefile.h>
 
 #include <QCommandLineParser>
-#include <QSaveFile>
 #include <QString>
 #include <QStringList>
 
@@ -52,8 +52,8 @@ Expected<std::string> readTextFile(const QString& path, const std::string& displ
 /// Reads and parses a scene; errors start with the display name.
 Expected<SceneDesc> loadScene(const SceneSource& source);
 
-/// A file written through QSaveFile: nothing appears at the path unless commit() succeeds.
-/// Text is buffered and written in large blocks.
+/// An output file written through the core's AtomicFileWriter: nothing appears at the path
+/// unless commit() succeeds. Text is buffered and written in large blocks.
 class OutputFile
 {
 public:
@@ -69,10 +69,8 @@ public:
 
 private:
     void flushBuffer();
-    QString m_path;
-    QSaveFile m_file;
+    AtomicFileWriter m_file;
     std::string m_buffer;
-    bool m_writeFailed = false;
 };
 
 /// Shortest text that reads back as the same float ("0.3", not "0.30000001192092896").

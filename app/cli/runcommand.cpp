@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <memory>
 
 namespace shoal::cli {
 
@@ -75,13 +76,57 @@ std::optional<Error> applySet(World& world, const QString& assignment)
     return std::nullopt;
 }
 
-std::optional<Error> parseOptions(const QCommandLineParser& parser, RunOptions& options,
-                                  const QCommandLineOption& steps, const QCommandLineOption& seed,
-                                  const QCommandLineOption& set, const QCommandLineOption& input,
-                                  const QCommandLineOption& metrics,
-                                  const QCommandLineOption& trajectory,
-                                  const QCommandLineOption& json)
+/// The run command's options, declared on a parser.
+struct RunCommandLine
 {
+    explicit RunCommandLine(QCommandLineParser& parser);
+
+    const QCommandLineOption steps{QStringLiteral("steps"),
+                                   QStringLiteral("Steps to run (default 600 = 10 s at 60 Hz)."),
+                                   QStringLiteral("N")};
+    const QCommandLineOption seed{QStringLiteral("seed"),
+                                  QStringLiteral("Replaces the scene's simulation.seed."),
+                                  QStringLiteral("S")};
+    const QCommandLineOption set{QStringLiteral("set"),
+                                 QStringLiteral("Sets a group's (or the player's) parameter "
+                                                "before the first step; repeatable, applied in "
+                                                "order."),
+                                 QStringLiteral("group.param=value")};
+    const QCommandLineOption input{QStringLiteral("input"),
+                                   QStringLiteral("Replays a scripted input file (pointer and "
+                                                  "squad-target events by step)."),
+                                   QStringLiteral("script")};
+    const QCommandLineOption metrics{QStringLiteral("metrics"),
+                                     QStringLiteral("Writes per-step, per-group metrics (.csv or "
+                                                    ".json)."),
+                                     QStringLiteral("file")};
+    const QCommandLineOption trajectory{QStringLiteral("trajectory"),
+                                        QStringLiteral("Writes every agent's pose at every step "
+                                                       "as CSV."),
+                                        QStringLiteral("file.csv")};
+    const QCommandLineOption json{QStringLiteral("json"),
+                                  QStringLiteral("Prints the summary as one JSON object.")};
+};
+
+RunCommandLine::RunCommandLine(QCommandLineParser& parser)
+{
+    parser.setApplicationDescription(QStringLiteral(
+        "Runs a scene headless for N fixed steps and prints per-group metrics and the state "
+        "hash (line 'hash: <16 hex digits>').\n"
+        "Exit code 0 ok, 1 when any agent crossed a wall, 2 bad input."));
+    parser.addPositionalArgument(QStringLiteral("file"),
+                                 QStringLiteral("Scene file; 'demo' or none: the embedded demo."),
+                                 QStringLiteral("[FILE]"));
+    parser.addOptions({steps, seed, set, input, metrics, trajectory, json});
+}
+
+std::optional<Error> parseOptions(const QCommandLineParser& parser,
+                                  const RunCommandLine& commandLine, RunOptions& options)
+{
+    const QCommandLineOption& steps = commandLine.steps;
+    const QCommandLineOption& seed = commandLine.seed;
+    const QCommandLineOption& metrics = commandLine.metrics;
+    const QCommandLineOption& trajectory = commandLine.trajectory;
     const QStringList positional = parser.positionalArguments();
     if (positional.size() > 1)
         return Error{"run takes one scene file, got " + std::to_string(positional.size()) + " ('" +
@@ -101,9 +146,9 @@ std::optional<Error> parseOptions(const QCommandLineParser& parser, RunOptions& 
             return Error{"--seed '" + parser.value(seed).toStdString() +
                          "' must be a whole number in [0, 2^64 - 1] (decimal or 0x hex)"};
     }
-    options.sets = parser.values(set);
-    options.inputPath = parser.value(input);
-    if (parser.isSet(input) && options.inputPath.isEmpty())
+    options.sets = parser.values(commandLine.set);
+    options.inputPath = parser.value(commandLine.input);
+    if (parser.isSet(commandLine.input) && options.inputPath.isEmpty())
         return Error{"--input needs a script file name"};
     options.metricsPath = parser.value(metrics);
     if (parser.isSet(metrics)) {
@@ -118,7 +163,7 @@ std::optional<Error> parseOptions(const QCommandLineParser& parser, RunOptions& 
     options.trajectoryPath = parser.value(trajectory);
     if (parser.isSet(trajectory) && options.trajectoryPath.isEmpty())
         return Error{"--trajectory needs a file name"};
-    options.json = parser.isSet(json);
+    options.json = parser.isSet(commandLine.json);
     return std::nullopt;
 }
 
@@ -427,114 +472,98 @@ void printJsonSummary(const World& world, const RunOptions& options, const Scene
     std::printf("%s\n", json.text().c_str());
 }
 
-} // namespace
-
-int runCommand(const QStringList& arguments)
+/// The scene as run (--seed applied), its world (--set applied) and the input script.
+struct RunSetup
 {
-    QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Runs a scene headless for N fixed steps and prints per-group metrics and the state "
-        "hash (line 'hash: <16 hex digits>').\n"
-        "Exit code 0 ok, 1 when any agent crossed a wall, 2 bad input."));
-    parser.addPositionalArgument(QStringLiteral("file"),
-                                 QStringLiteral("Scene file; 'demo' or none: the embedded demo."),
-                                 QStringLiteral("[FILE]"));
-    const QCommandLineOption steps(QStringLiteral("steps"),
-                                   QStringLiteral("Steps to run (default 600 = 10 s at 60 Hz)."),
-                                   QStringLiteral("N"));
-    const QCommandLineOption seed(QStringLiteral("seed"),
-                                  QStringLiteral("Replaces the scene's simulation.seed."),
-                                  QStringLiteral("S"));
-    const QCommandLineOption set(QStringLiteral("set"),
-                                 QStringLiteral("Sets a group's (or the player's) parameter "
-                                                "before the first step; repeatable, applied in "
-                                                "order."),
-                                 QStringLiteral("group.param=value"));
-    const QCommandLineOption input(QStringLiteral("input"),
-                                   QStringLiteral("Replays a scripted input file (pointer and "
-                                                  "squad-target events by step)."),
-                                   QStringLiteral("script"));
-    const QCommandLineOption metrics(QStringLiteral("metrics"),
-                                     QStringLiteral("Writes per-step, per-group metrics (.csv or "
-                                                    ".json)."),
-                                     QStringLiteral("file"));
-    const QCommandLineOption trajectory(QStringLiteral("trajectory"),
-                                        QStringLiteral("Writes every agent's pose at every step "
-                                                       "as CSV."),
-                                        QStringLiteral("file.csv"));
-    const QCommandLineOption json(QStringLiteral("json"),
-                                  QStringLiteral("Prints the summary as one JSON object."));
-    parser.addOptions({steps, seed, set, input, metrics, trajectory, json});
-    if (auto exit = parseCommandLine(parser, arguments, QStringLiteral("run"),
-                                     QStringLiteral("shoal-cli run [FILE] [options]")))
-        return *exit;
-
-    RunOptions options;
-    if (auto error =
-            parseOptions(parser, options, steps, seed, set, input, metrics, trajectory, json)) {
-        printError("run: " + error->message);
-        return kExitBadInput;
-    }
-
-    auto loaded = loadScene(options.scene);
-    if (!loaded) {
-        printError(loaded.error().message);
-        return kExitBadInput;
-    }
-    SceneDesc scene = std::move(*loaded);
-    if (options.seed)
-        scene.simulation.seed = *options.seed;
-    auto created = World::create(scene);
-    if (!created) {
-        printError(options.scene.displayName + ": " + created.error().message);
-        return kExitBadInput;
-    }
-    World& world = **created;
-
-    for (const QString& assignment : options.sets) {
-        if (auto error = applySet(world, assignment)) {
-            printError(error->message);
-            return kExitBadInput;
-        }
-    }
-
+    SceneDesc scene;
+    std::unique_ptr<World> world;
     InputScript script;
-    if (!options.inputPath.isEmpty()) {
-        const std::string name = options.inputPath.toStdString();
-        auto text = readTextFile(options.inputPath, name);
-        if (!text) {
-            printError(text.error().message);
-            return kExitBadInput;
+};
+
+/// Loads the scene, applies --seed, builds the world and applies every --set in order.
+std::optional<Error> buildWorld(const RunOptions& options, RunSetup& setup)
+{
+    auto loaded = loadScene(options.scene);
+    if (!loaded)
+        return loaded.error();
+    setup.scene = std::move(*loaded);
+    if (options.seed)
+        setup.scene.simulation.seed = *options.seed;
+    auto created = World::create(setup.scene);
+    if (!created)
+        return Error{options.scene.displayName + ": " + created.error().message};
+    setup.world = std::move(*created);
+    for (const QString& assignment : options.sets) {
+        if (auto error = applySet(*setup.world, assignment))
+            return error;
+    }
+    return std::nullopt;
+}
+
+/// Reads, parses and checks the --input script (none: an empty script).
+std::optional<Error> loadScript(const RunOptions& options, RunSetup& setup)
+{
+    if (options.inputPath.isEmpty())
+        return std::nullopt;
+    const std::string name = options.inputPath.toStdString();
+    auto text = readTextFile(options.inputPath, name);
+    if (!text)
+        return text.error();
+    auto parsed = parseInputScript(*text, name);
+    if (!parsed)
+        return parsed.error();
+    setup.script = std::move(*parsed);
+    return checkInputScript(setup.script, *setup.world);
+}
+
+/// The run's --metrics and --trajectory files; either may be absent.
+class RunOutputs
+{
+public:
+    std::optional<Error> open(const RunOptions& options, const RunSetup& setup)
+    {
+        if (!options.metricsPath.isEmpty()) {
+            m_metrics = std::make_unique<MetricsWriter>(options.metricsPath, options.metricsFormat);
+            if (auto error = m_metrics->open(*setup.world, setup.scene.name,
+                                             options.scene.displayName))
+                return error;
         }
-        auto parsed = parseInputScript(*text, name);
-        if (!parsed) {
-            printError(parsed.error().message);
-            return kExitBadInput;
+        if (!options.trajectoryPath.isEmpty()) {
+            m_trajectory = std::make_unique<TrajectoryWriter>(options.trajectoryPath);
+            if (auto error = m_trajectory->open())
+                return error;
         }
-        script = std::move(*parsed);
-        if (auto error = checkInputScript(script, world)) {
-            printError(error->message);
-            return kExitBadInput;
-        }
+        return std::nullopt;
     }
 
-    std::unique_ptr<MetricsWriter> metricsWriter;
-    if (!options.metricsPath.isEmpty()) {
-        metricsWriter = std::make_unique<MetricsWriter>(options.metricsPath, options.metricsFormat);
-        if (auto error = metricsWriter->open(world, scene.name, options.scene.displayName)) {
-            printError(error->message);
-            return kExitBadInput;
-        }
-    }
-    std::unique_ptr<TrajectoryWriter> trajectoryWriter;
-    if (!options.trajectoryPath.isEmpty()) {
-        trajectoryWriter = std::make_unique<TrajectoryWriter>(options.trajectoryPath);
-        if (auto error = trajectoryWriter->open()) {
-            printError(error->message);
-            return kExitBadInput;
-        }
+    void writeStep(const World& world)
+    {
+        if (m_metrics)
+            m_metrics->writeStep(world);
+        if (m_trajectory)
+            m_trajectory->writeStep(world);
     }
 
+    std::optional<Error> finish()
+    {
+        if (m_metrics) {
+            if (auto error = m_metrics->finish())
+                return error;
+        }
+        if (m_trajectory)
+            return m_trajectory->finish();
+        return std::nullopt;
+    }
+
+private:
+    std::unique_ptr<MetricsWriter> m_metrics;
+    std::unique_ptr<TrajectoryWriter> m_trajectory;
+};
+
+/// Steps the world `steps` times with the script's input, recording step 0 (the world as
+/// built) and every step after it into `outputs` and the peaks into the totals.
+RunTotals simulate(World& world, const InputScript& script, qint64 steps, RunOutputs& outputs)
+{
     RunTotals totals;
     const auto groups = static_cast<std::size_t>(world.groupCount());
     totals.peakPenetrations.assign(groups, 0);
@@ -546,33 +575,23 @@ int runCommand(const QStringList& arguments)
             totals.peakPenetrationDepth[g] =
                 std::max(totals.peakPenetrationDepth[g], m.maxPenetration);
         }
-        if (metricsWriter)
-            metricsWriter->writeStep(world);
-        if (trajectoryWriter)
-            trajectoryWriter->writeStep(world);
+        outputs.writeStep(world);
     };
 
-    record(); // step 0: the world as built
+    record();
     std::size_t cursor = 0;
-    for (qint64 s = 0; s < options.steps; ++s) {
+    for (qint64 s = 0; s < steps; ++s) {
         applyInputEvents(world, script, world.stepCount(), cursor);
         world.step();
         record();
     }
+    return totals;
+}
 
-    if (metricsWriter) {
-        if (auto error = metricsWriter->finish()) {
-            printError(error->message);
-            return kExitBadInput;
-        }
-    }
-    if (trajectoryWriter) {
-        if (auto error = trajectoryWriter->finish()) {
-            printError(error->message);
-            return kExitBadInput;
-        }
-    }
-
+/// Prints the summary (text or JSON) and returns the exit code: the wall-crossing check.
+int report(const World& world, const RunOptions& options, const SceneDesc& scene,
+           const RunTotals& totals)
+{
     std::int64_t crossings = 0;
     for (int g = 0; g < world.groupCount(); ++g)
         crossings += world.group(g).metrics.totalWallCrossings;
@@ -587,6 +606,40 @@ int runCommand(const QStringList& arguments)
         return kExitCheckFailed;
     }
     return kExitOk;
+}
+
+/// Prints a refusal and gives its exit code.
+int refuse(const Error& error)
+{
+    printError(error.message);
+    return kExitBadInput;
+}
+
+} // namespace
+
+int runCommand(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    const RunCommandLine commandLine(parser);
+    if (auto exit = parseCommandLine(parser, arguments, QStringLiteral("run"),
+                                     QStringLiteral("shoal-cli run [FILE] [options]")))
+        return *exit;
+
+    RunOptions options;
+    if (auto error = parseOptions(parser, commandLine, options))
+        return refuse(Error{"run: " + error->message});
+    RunSetup setup;
+    if (auto error = buildWorld(options, setup))
+        return refuse(*error);
+    if (auto error = loadScript(options, setup))
+        return refuse(*error);
+    RunOutputs outputs;
+    if (auto error = outputs.open(options, setup))
+        return refuse(*error);
+    const RunTotals totals = simulate(*setup.world, setup.script, options.steps, outputs);
+    if (auto error = outputs.finish())
+        return refuse(*error);
+    return report(*setup.world, options, setup.scene, totals);
 }
 
 } // namespace shoal::cli

@@ -127,7 +127,7 @@ int main(int argc, char** argv)
     applyEditorTheme(app);
     MainWindow window;
     if (screenshotMode) {
-        window.setAutosaveEnabled(false);
+        window.files()->setAutosaveEnabled(false);
         window.setMessagePresenter([](QMessageBox::Icon, const QString& title, const QString& text,
                                       QMessageBox::StandardButtons, QMessageBox::StandardButton) {
             std::fprintf(stderr, "shoal: %s: %s\n", qPrintable(title), qPrintable(text));
@@ -135,7 +135,8 @@ int main(int argc, char** argv)
         });
     }
 
-    const bool opened = positional.isEmpty() ? window.openDemo() : window.openFile(positional.first());
+    const bool opened = positional.isEmpty() ? window.files()->openDemo()
+                                             : window.files()->openFile(positional.first());
     if (!opened && screenshotMode)
         return 2;
     if (stressCount > 0) {
@@ -174,6 +175,6 @@ int main(int argc, char** argv)
     window.restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     window.restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     window.show();
-    QTimer::singleShot(0, &window, [&window] { window.offerRecovery(); });
+    QTimer::singleShot(0, &window, [&window] { window.files()->offerRecovery(); });
     return app.exec();
 }

@@ -1,5 +1,6 @@
-// Scene files: golden round trips, a scene using every feature, atomic saves, the folder of
-// bad files with the message each must give, and the parameter tables in the format docs.
+// Scene files: golden round trips, a scene using every feature, atomic saves (and the atomic
+// writer under them), the folder of bad files with the message each must give, and the
+// parameter tables in the format docs.
 
 #include "math/random.h"
 #include <shoal/scenedesc.h>
@@ -235,6 +236,8 @@ private slots:
     void saveIntoReadOnlyFolderLeavesFile();
     void saveFailingMidWriteLeavesFile();
     void saveOntoFolderFails();
+    void atomicWriterWritesExactBytes();
+    void atomicWriterWithoutCommitLeavesNothing();
     void loadMissingFileFails();
     void docsParameterTablesAreCurrent();
     void docsExampleIsCanonical();
@@ -622,7 +625,7 @@ void TestSceneFile::saveIntoMissingFolderFails()
     const QString path = dir.filePath(QStringLiteral("no/such/folder/level.json"));
     const std::optional<Error> error = saveSceneFile(everyFeatureScene(), path.toStdString());
     QVERIFY(error);
-    QVERIFY2(error->message.rfind(path.toStdString() + ": cannot save: ", 0) == 0, error->message.c_str());
+    QVERIFY2(error->message.rfind(path.toStdString() + ": cannot write: ", 0) == 0, error->message.c_str());
     QVERIFY2(error->message.find("does not exist") != std::string::npos, error->message.c_str());
     QVERIFY(!QFile::exists(path));
 }
@@ -671,9 +674,10 @@ void TestSceneFile::saveFailingMidWriteLeavesFile()
         error = saveSceneFile(scene, path.toStdString());
     }
     QVERIFY(error);
-    QVERIFY2(error->message.rfind(path.toStdString() + ": cannot save: writing ", 0) == 0,
+    QVERIFY2(error->message.rfind(path.toStdString() + ": cannot write: ", 0) == 0,
              error->message.c_str());
     QVERIFY2(error->message.find("too large") != std::string::npos, error->message.c_str());
+    QVERIFY2(error->message.find("the file was not changed") != std::string::npos, error->message.c_str());
     QVERIFY(readBytes(path) == old);
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{QStringLiteral("level.json")});
 #else
@@ -688,6 +692,55 @@ void TestSceneFile::saveOntoFolderFails()
     QVERIFY(error);
     QVERIFY2(error->message.find("it is a folder") != std::string::npos, error->message.c_str());
     QVERIFY(QFileInfo(dir.path()).isDir());
+}
+
+void TestSceneFile::atomicWriterWritesExactBytes()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("out.csv"));
+    const std::string first = std::string("a,b\n") + std::string(3, '\0') + "\r\n";
+    QVERIFY(!writeFileAtomically(path.toStdString(), first));
+    QVERIFY(readBytes(path) == first);
+    QVERIFY(!writeFileAtomically(path.toStdString(), std::string()));
+    QVERIFY(readBytes(path).empty());
+    QVERIFY(QFileInfo::exists(path));
+
+    // In pieces, as the CLI writes a long output.
+    AtomicFileWriter writer(path.toStdString());
+    QVERIFY(!writer.open());
+    std::string expected;
+    for (int i = 0; i < 1000; ++i) {
+        const std::string row = std::to_string(i) + ",row\n";
+        writer.write(row);
+        expected += row;
+    }
+    QVERIFY(readBytes(path).empty()); // nothing replaced before the commit
+    const std::optional<Error> error = writer.commit();
+    QVERIFY2(!error, error ? error->message.c_str() : "");
+    QVERIFY(readBytes(path) == expected);
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{QStringLiteral("out.csv")});
+}
+
+void TestSceneFile::atomicWriterWithoutCommitLeavesNothing()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("out.csv"));
+    QVERIFY(writeBytes(path, "old\n"));
+    {
+        AtomicFileWriter writer(path.toStdString());
+        QVERIFY(!writer.open());
+        writer.write("new\n");
+        // Destroyed without commit(): a run that failed half-way.
+    }
+    QVERIFY(readBytes(path) == "old\n");
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{QStringLiteral("out.csv")});
+
+    // A file whose folder is a file: the error names the path and the reason.
+    const QString below = path + QStringLiteral("/x.csv");
+    const std::optional<Error> error = writeFileAtomically(below.toStdString(), "x");
+    QVERIFY(error);
+    QVERIFY2(error->message.rfind(below.toStdString() + ": cannot write: ", 0) == 0, error->message.c_str());
+    QVERIFY2(error->message.find("is not a folder") != std::string::npos, error->message.c_str());
 }
 
 void TestSceneFile::loadMissingFileFails()

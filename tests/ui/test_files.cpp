@@ -1,15 +1,20 @@
 // Files through the main window: save -> open round trips, a failed save keeps the old file
 // and says why, a bad file shows the loader's message and keeps the scene, unsaved changes
-// are asked about, and the autosave copy appears and is recovered.
+// are asked about, and the autosave copy appears and is recovered. Then SceneFiles on its
+// own, over a bare Document: the Save As suggestion, the recent-files list, what it announces,
+// a save onto a folder, a failing autosave, and autosave switched off.
 
-#include "document/document.h"
-#include "window/mainwindow.h"
-#include <shoal/scenefile.h>
 #include "document/commands.h"
+#include "document/document.h"
+#include "files/scenefiles.h"
+#include "window/mainwindow.h"
 #include "uitestsupport.h"
+#include <shoal/scenefile.h>
 
+#include <QDir>
 #include <QFile>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -61,6 +66,21 @@ void addCoin(Document* doc, double x)
     doc->undoStack()->push(new AddPickupCommand(doc, -1, PickupDesc{PickupKind::Coin, {x, 3.0}}));
 }
 
+/// A file chooser that records the suggestions it was given and answers with `answer`.
+struct Chooser
+{
+    QStringList suggestions;
+    QString answer;
+
+    SceneFiles::FileChooser function()
+    {
+        return [this](bool, const QString& suggestion) {
+            suggestions.append(suggestion);
+            return answer;
+        };
+    }
+};
+
 } // namespace
 
 class TestFiles : public QObject
@@ -82,8 +102,8 @@ private slots:
 
     void init()
     {
-        QFile::remove(MainWindow::recoveryFilePath());
-        QFile::remove(MainWindow::recoveryFilePath() + QStringLiteral(".ini"));
+        QFile::remove(SceneFiles::recoveryFilePath());
+        QFile::remove(SceneFiles::recoveryFilePath() + QStringLiteral(".ini"));
         QSettings().clear();
     }
 
@@ -92,7 +112,7 @@ private slots:
         Presenter presenter;
         MainWindow window;
         window.setMessagePresenter(presenter.function());
-        QVERIFY(window.openDemo());
+        QVERIFY(window.files()->openDemo());
         addCoin(window.document(), 1.5);
         GroupDesc group = window.document()->scene().groups[1];
         group.name = "tanks";
@@ -101,18 +121,18 @@ private slots:
         const SceneDesc edited = window.document()->scene();
 
         const QString file = path(QStringLiteral("level.json"));
-        QVERIFY(window.saveTo(file));
+        QVERIFY(window.files()->saveTo(file));
         QVERIFY(presenter.shown.isEmpty());
         QVERIFY(!window.document()->isModified());
         QVERIFY(!window.isWindowModified());
         QVERIFY(window.windowTitle().startsWith(QStringLiteral("level.json")));
         QCOMPARE(window.document()->filePath(), file);
         QCOMPARE(readAll(file), QByteArray::fromStdString(serializeScene(edited)));
-        QCOMPARE(window.recentFiles().value(0), file);
+        QCOMPARE(window.files()->recentFiles().value(0), file);
 
         MainWindow other;
         other.setMessagePresenter(presenter.function());
-        QVERIFY(other.openFile(file));
+        QVERIFY(other.files()->openFile(file));
         QVERIFY(other.document()->scene() == edited);
         QVERIFY(!other.document()->isModified());
         QCOMPARE(other.document()->undoStack()->count(), 0);
@@ -121,7 +141,7 @@ private slots:
         other.setFileChooser([this](bool save, const QString&) {
             return save ? path(QStringLiteral("copy")) : QString();
         });
-        QVERIFY(other.saveAs());
+        QVERIFY(other.files()->saveAs());
         QCOMPARE(other.document()->filePath(), path(QStringLiteral("copy.json")));
         QCOMPARE(readAll(path(QStringLiteral("copy.json"))), readAll(file));
     }
@@ -131,9 +151,9 @@ private slots:
         Presenter presenter;
         MainWindow window;
         window.setMessagePresenter(presenter.function());
-        QVERIFY(window.openDemo());
+        QVERIFY(window.files()->openDemo());
         const QString file = path(QStringLiteral("keep.json"));
-        QVERIFY(window.saveTo(file));
+        QVERIFY(window.files()->saveTo(file));
         const QByteArray old = readAll(file);
         addCoin(window.document(), 2.5);
 
@@ -144,7 +164,7 @@ private slots:
         struct rlimit small = saved;
         small.rlim_cur = 64;
         QCOMPARE(setrlimit(RLIMIT_FSIZE, &small), 0);
-        const bool saved64 = window.saveTo(file);
+        const bool saved64 = window.files()->saveTo(file);
         setrlimit(RLIMIT_FSIZE, &saved);
         std::signal(SIGXFSZ, oldHandler);
 
@@ -158,7 +178,7 @@ private slots:
 
         // A folder that does not exist: nothing written, the reason given.
         const QString missing = path(QStringLiteral("no-such-folder/level.json"));
-        QVERIFY(!window.saveTo(missing));
+        QVERIFY(!window.files()->saveTo(missing));
         QCOMPARE(presenter.shown.size(), 2);
         QVERIFY(presenter.shown[1].text.contains(missing));
         QVERIFY(!QFile::exists(missing));
@@ -185,7 +205,7 @@ private slots:
         Presenter presenter;
         MainWindow window;
         window.setMessagePresenter(presenter.function());
-        QVERIFY(window.openDemo());
+        QVERIFY(window.files()->openDemo());
         addCoin(window.document(), 4.0);
         window.document()->undoStack()->setClean();
         const SceneDesc before = window.document()->scene();
@@ -193,7 +213,7 @@ private slots:
 
         const QString bad = path(QStringLiteral("bad.json"));
         QVERIFY(writeFile(bad, content));
-        QVERIFY(!window.openFile(bad));
+        QVERIFY(!window.files()->openFile(bad));
         QCOMPARE(presenter.shown.size(), 1);
         QCOMPARE(presenter.shown[0].icon, QMessageBox::Critical);
         QVERIFY2(presenter.shown[0].text.contains(expected), qPrintable(presenter.shown[0].text));
@@ -207,14 +227,14 @@ private slots:
         Presenter presenter;
         MainWindow window;
         window.setMessagePresenter(presenter.function());
-        QVERIFY(window.openDemo());
+        QVERIFY(window.files()->openDemo());
         const QString file = path(QStringLiteral("other.json"));
-        QVERIFY(window.saveTo(file));
+        QVERIFY(window.files()->saveTo(file));
         addCoin(window.document(), 5.0);
         const SceneDesc edited = window.document()->scene();
 
         presenter.answer = QMessageBox::Cancel;
-        QVERIFY(!window.openFile(file));
+        QVERIFY(!window.files()->openFile(file));
         QCOMPARE(presenter.shown.size(), 1);
         QCOMPARE(presenter.shown[0].icon, QMessageBox::Warning);
         QVERIFY(window.document()->scene() == edited);
@@ -223,7 +243,7 @@ private slots:
         QVERIFY(window.isVisible());
 
         presenter.answer = QMessageBox::Discard;
-        QVERIFY(window.openFile(file));
+        QVERIFY(window.files()->openFile(file));
         QVERIFY(!(window.document()->scene() == edited));
         QVERIFY(!window.document()->isModified());
         QVERIFY(window.close());
@@ -232,16 +252,16 @@ private slots:
     void autosaveIsRecovered()
     {
         const QString file = path(QStringLiteral("crash.json"));
-        const QString recovery = MainWindow::recoveryFilePath();
+        const QString recovery = SceneFiles::recoveryFilePath();
         SceneDesc edited;
         {
             Presenter presenter;
             MainWindow window;
             window.setMessagePresenter(presenter.function());
-            QVERIFY(window.openDemo());
-            QVERIFY(window.saveTo(file));
+            QVERIFY(window.files()->openDemo());
+            QVERIFY(window.files()->saveTo(file));
             QVERIFY(!QFile::exists(recovery));
-            window.setAutosaveInterval(20);
+            window.files()->setAutosaveInterval(20);
             addCoin(window.document(), 6.0);
             addCoin(window.document(), 7.0);
             edited = window.document()->scene();
@@ -249,7 +269,7 @@ private slots:
             // A second instance while this one runs: it does not touch the copy.
             MainWindow second;
             second.setMessagePresenter(presenter.function());
-            QVERIFY(!second.offerRecovery());
+            QVERIFY(!second.files()->offerRecovery());
             QVERIFY(presenter.shown.isEmpty());
             QVERIFY(QFile::exists(recovery));
             // The window goes away without closing (a crash): the copy stays.
@@ -260,7 +280,7 @@ private slots:
         presenter.answer = QMessageBox::Yes;
         MainWindow restarted;
         restarted.setMessagePresenter(presenter.function());
-        QVERIFY(restarted.offerRecovery());
+        QVERIFY(restarted.files()->offerRecovery());
         QCOMPARE(presenter.shown.size(), 1);
         QCOMPARE(presenter.shown[0].icon, QMessageBox::Question);
         QVERIFY(presenter.shown[0].text.contains(QStringLiteral("crash.json")));
@@ -274,8 +294,8 @@ private slots:
         restarted.document()->undoStack()->redo();
 
         // Saving clears the copy.
-        QVERIFY(QFile::exists(recovery) || restarted.autosave());
-        QVERIFY(restarted.saveTo(file));
+        QVERIFY(QFile::exists(recovery) || restarted.files()->autosave());
+        QVERIFY(restarted.files()->saveTo(file));
         QVERIFY(!QFile::exists(recovery));
     }
 
@@ -284,21 +304,183 @@ private slots:
         {
             MainWindow window;
             window.setMessagePresenter(Presenter().function());
-            QVERIFY(window.openDemo());
+            QVERIFY(window.files()->openDemo());
             addCoin(window.document(), 8.0);
-            QVERIFY(window.autosave());
+            QVERIFY(window.files()->autosave());
         }
-        QVERIFY(QFile::exists(MainWindow::recoveryFilePath()));
+        QVERIFY(QFile::exists(SceneFiles::recoveryFilePath()));
         Presenter presenter;
         presenter.answer = QMessageBox::No;
         MainWindow restarted;
         restarted.setMessagePresenter(presenter.function());
         const SceneDesc before = restarted.document()->scene();
-        QVERIFY(!restarted.offerRecovery());
+        QVERIFY(!restarted.files()->offerRecovery());
         QCOMPARE(presenter.shown.size(), 1);
         QVERIFY(presenter.shown[0].text.contains(QStringLiteral("untitled")));
-        QVERIFY(!QFile::exists(MainWindow::recoveryFilePath()));
+        QVERIFY(!QFile::exists(SceneFiles::recoveryFilePath()));
         QVERIFY(restarted.document()->scene() == before);
+    }
+
+    void saveAsSuggestsAFileNamedAfterTheScene()
+    {
+        Document document;
+        Presenter presenter;
+        Chooser chooser;
+        SceneFiles files(&document, presenter.function(), chooser.function());
+        QVERIFY(files.openDemo());
+        const SceneDesc demo = document.scene();
+
+        // Cancelled: nothing is written, asked or changed.
+        QVERIFY(!files.saveAs());
+        const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+        QCOMPARE(chooser.suggestions.value(0),
+                 QDir(documents).filePath(QStringLiteral("demo-all-five-families.json")));
+        QVERIFY(presenter.shown.isEmpty());
+        QVERIFY(document.filePath().isEmpty());
+        QVERIFY(document.scene() == demo);
+
+        // Untitled Save asks too; the next suggestion is in the folder of the newest file.
+        chooser.answer = path(QStringLiteral("named.json"));
+        QVERIFY(files.save());
+        QCOMPARE(chooser.suggestions.size(), 2);
+        QCOMPARE(document.filePath(), chooser.answer);
+        QVERIFY(files.saveTo(path(QStringLiteral("second.json"))));
+        files.newFile();
+        chooser.answer.clear();
+        QVERIFY(!files.saveAs());
+        QCOMPARE(chooser.suggestions.last(), path(QStringLiteral("untitled.json")));
+        // A document with a file suggests that file.
+        QVERIFY(files.openFile(path(QStringLiteral("named.json"))));
+        QVERIFY(!files.saveAs());
+        QCOMPARE(chooser.suggestions.last(), path(QStringLiteral("named.json")));
+    }
+
+    void recentFilesKeepTheNewestTen()
+    {
+        Document document;
+        Presenter presenter;
+        SceneFiles files(&document, presenter.function(), Chooser().function());
+        QVERIFY(files.openDemo());
+        QVERIFY(files.recentFiles().isEmpty());
+        for (int i = 0; i < 12; ++i)
+            QVERIFY(files.saveTo(path(QStringLiteral("recent%1.json").arg(i))));
+        QCOMPARE(files.recentFiles().size(), 10);
+        QCOMPARE(files.recentFiles().first(), path(QStringLiteral("recent11.json")));
+        QCOMPARE(files.recentFiles().last(), path(QStringLiteral("recent2.json")));
+        // Opening one moves it to the front without a second entry.
+        QVERIFY(files.openFile(path(QStringLiteral("recent5.json"))));
+        QCOMPARE(files.recentFiles().size(), 10);
+        QCOMPARE(files.recentFiles().first(), path(QStringLiteral("recent5.json")));
+        QCOMPARE(files.recentFiles().count(path(QStringLiteral("recent5.json"))), 1);
+        files.clearRecentFiles();
+        QVERIFY(files.recentFiles().isEmpty());
+        QVERIFY(presenter.shown.isEmpty());
+    }
+
+    void replacingTheSceneIsAnnounced()
+    {
+        Document document;
+        Presenter presenter;
+        SceneFiles files(&document, presenter.function(), Chooser().function());
+        QSignalSpy before(&files, &SceneFiles::aboutToReplaceScene);
+        QSignalSpy after(&files, &SceneFiles::sceneReplaced);
+        QSignalSpy status(&files, &SceneFiles::statusMessage);
+        QVERIFY(files.openDemo());
+        QCOMPARE(before.count(), 1);
+        QCOMPARE(after.count(), 1);
+        const QString file = path(QStringLiteral("announced.json"));
+        QVERIFY(files.saveTo(file));
+        QCOMPARE(after.count(), 1); // saving keeps the scene
+        QVERIFY(status.last().at(0).toString().startsWith(QStringLiteral("Saved ")));
+        QVERIFY(status.last().at(0).toString().contains(file));
+        files.newFile();
+        QCOMPARE(after.count(), 2);
+        QVERIFY(document.scene() == SceneFiles::newSceneDesc());
+        QVERIFY(files.openFile(file));
+        QCOMPARE(before.count(), 3);
+        QCOMPARE(after.count(), 3);
+        QVERIFY(status.last().at(0).toString().startsWith(QStringLiteral("Opened ")));
+        // A file that does not load announces nothing.
+        QVERIFY(!files.openFile(path(QStringLiteral("absent.json"))));
+        QCOMPARE(before.count(), 3);
+        QCOMPARE(presenter.shown.size(), 1);
+        QVERIFY(presenter.shown[0].text.contains(path(QStringLiteral("absent.json"))));
+    }
+
+    void saveOntoAFolderNamesItAndKeepsIt()
+    {
+        Document document;
+        Presenter presenter;
+        SceneFiles files(&document, presenter.function(), Chooser().function());
+        QVERIFY(files.openDemo());
+        const QString folder = path(QStringLiteral("a-folder.json"));
+        QVERIFY(QDir().mkpath(folder));
+        QVERIFY(writeFile(folder + QStringLiteral("/inside.txt"), "kept"));
+        addCoin(&document, 1.0);
+
+        QVERIFY(!files.saveTo(folder));
+        QCOMPARE(presenter.shown.size(), 1);
+        QCOMPARE(presenter.shown[0].icon, QMessageBox::Critical);
+        QCOMPARE(presenter.shown[0].title, QStringLiteral("Save Failed"));
+        QVERIFY(presenter.shown[0].text.contains(folder));
+        QVERIFY(presenter.shown[0].text.contains(QStringLiteral("was not changed")));
+        QVERIFY(QFileInfo(folder).isDir());
+        QCOMPARE(readAll(folder + QStringLiteral("/inside.txt")), QByteArray("kept"));
+        QVERIFY(document.isModified());
+        QVERIFY(document.filePath().isEmpty());
+        QVERIFY(files.recentFiles().isEmpty());
+    }
+
+    void failedAutosaveIsReportedAndLosesNothing()
+    {
+        Document document;
+        Presenter presenter;
+        SceneFiles files(&document, presenter.function(), Chooser().function());
+        QVERIFY(files.openDemo());
+        addCoin(&document, 2.0);
+        // Something that is not a file sits where the recovery copy goes.
+        const QString recovery = SceneFiles::recoveryFilePath();
+        QVERIFY(QDir().mkpath(recovery));
+        QSignalSpy status(&files, &SceneFiles::statusMessage);
+
+        const bool written = files.autosave();
+        const bool stillThere = QFileInfo(recovery).isDir();
+        QDir(recovery).removeRecursively();
+        QVERIFY(!written);
+        QVERIFY(stillThere);
+        QCOMPARE(status.size(), 1);
+        QVERIFY(status[0].at(0).toString().startsWith(QStringLiteral("Autosave failed: ")));
+        QVERIFY(presenter.shown.isEmpty()); // a status line, not a dialog
+        QVERIFY(document.isModified());
+        // The next autosave, with the way clear, writes the copy.
+        QVERIFY(files.autosave());
+        QCOMPARE(readAll(recovery), QByteArray::fromStdString(serializeScene(document.scene())));
+    }
+
+    void autosaveOffLeavesTheCopyAlone()
+    {
+        const QString recovery = SceneFiles::recoveryFilePath();
+        QVERIFY(QDir().mkpath(QFileInfo(recovery).absolutePath()));
+        QVERIFY(writeFile(recovery, "left by a crash"));
+        {
+            Document document;
+            Presenter presenter;
+            SceneFiles files(&document, presenter.function(), Chooser().function());
+            files.setAutosaveEnabled(false);
+            QVERIFY(files.openDemo());
+            addCoin(&document, 3.0);
+            QVERIFY(!files.autosave());
+            document.undoStack()->undo(); // clean again: would remove the copy
+            QVERIFY(!files.offerRecovery());
+            QVERIFY(presenter.shown.isEmpty());
+            files.closeConfirmed();
+            QCOMPARE(readAll(recovery), QByteArray("left by a crash"));
+            // Back on, it owns the copy again.
+            files.setAutosaveEnabled(true);
+            QCOMPARE(files.autosaveInterval(), 60 * 1000);
+            QVERIFY(files.autosave()); // no unsaved changes: the copy goes
+            QVERIFY(!QFile::exists(recovery));
+        }
     }
 };
 

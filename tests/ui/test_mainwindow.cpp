@@ -48,7 +48,7 @@ private slots:
     void overlaysMenuTogglesEachOverlay()
     {
         MainWindow window;
-        QVERIFY(window.openDemo());
+        QVERIFY(window.files()->openDemo());
         QMenu* view = menuNamed(window.menuBar()->actions(), QStringLiteral("View"));
         QVERIFY(view);
         QMenu* overlays = menuNamed(view->actions(), QStringLiteral("Overlays"));
@@ -80,7 +80,7 @@ private slots:
     void simulationMenuDrivesTheWorld()
     {
         MainWindow window;
-        QVERIFY(window.openDemo());
+        QVERIFY(window.files()->openDemo());
         QMenu* simulation = menuNamed(window.menuBar()->actions(), QStringLiteral("Simulation"));
         QVERIFY(simulation);
         SimulationController* controller = window.simulation();

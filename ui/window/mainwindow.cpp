@@ -3,41 +3,33 @@
 #include "simulation/simulationlayers.h"
 #include "document/document.h"
 #include "viewport/editorscene.h"
-#include "embeddedscenes.h"
 #include "panels/grouplistpanel.h"
 #include "document/groupselection.h"
 #include "tools/obstacletool.h"
 #include "simulation/overlayoptions.h"
 #include "tools/placetool.h"
 #include "panels/propertypanel.h"
-#include <shoal/scenefile.h>
 #include "viewport/sceneview.h"
 #include "tools/selecttool.h"
 #include "simulation/simulationcontroller.h"
 #include "tools/spawnareatool.h"
 #include "window/toolicons.h"
 #include "panels/toolspanel.h"
-#include "document/commands.h"
 #include "tools/walltool.h"
 
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
-#include <QDateTime>
 #include <QDir>
 #include <QDockWidget>
-#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
 #include <QLocale>
 #include <QMenu>
 #include <QMenuBar>
-#include <QRegularExpression>
-#include <QSaveFile>
 #include <QSettings>
-#include <QStandardPaths>
 #include <QStatusBar>
 #include <QComboBox>
 #include <QToolBar>
@@ -48,20 +40,8 @@ namespace shoal::ui {
 
 namespace {
 
-constexpr int kAutosaveMs = 60 * 1000;
 constexpr int kStatusRefreshMs = 250;
-constexpr int kMaxRecentFiles = 10;
 const double kSpeeds[] = {0.25, 0.5, 1.0, 2.0, 4.0};
-
-QString recoveryInfoPath()
-{
-    return MainWindow::recoveryFilePath() + QStringLiteral(".ini");
-}
-
-QString localPath(const QString& path)
-{
-    return QDir::toNativeSeparators(path);
-}
 
 } // namespace
 
@@ -70,7 +50,14 @@ MainWindow::MainWindow(QWidget* parent)
       m_scene(new EditorScene(m_document, this)), m_view(nullptr),
       m_simulation(nullptr), m_groupSelection(new GroupSelection(m_document, this))
 {
-    m_document->resetScene(newSceneDesc(), {});
+    m_document->resetScene(SceneFiles::newSceneDesc(), {});
+    m_files = std::make_unique<SceneFiles>(
+        m_document,
+        [this](QMessageBox::Icon icon, const QString& title, const QString& text,
+               QMessageBox::StandardButtons buttons, QMessageBox::StandardButton defaultButton) {
+            return present(icon, title, text, buttons, defaultButton);
+        },
+        [this](bool save, const QString& suggestion) { return chooseFile(save, suggestion); });
     m_scene->setGroupSelection(m_groupSelection);
     m_simulation = new SimulationController(m_document, this);
     m_view = new SceneView(m_scene, this);
@@ -94,29 +81,17 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_simulation, &SimulationController::worldRebuilt, this, &MainWindow::updateSimulationActions);
     connect(m_scene, &EditorScene::statusMessage, this,
             [this](const QString& message) { statusBar()->showMessage(message, 8000); });
-    connect(m_document->undoStack(), &QUndoStack::cleanChanged, this, [this](bool clean) {
-        if (clean)
-            removeRecovery();
+    connect(m_files.get(), &SceneFiles::aboutToReplaceScene, m_simulation, &SimulationController::pause);
+    connect(m_files.get(), &SceneFiles::sceneReplaced, this, [this] {
+        if (m_view->isVisible())
+            m_view->fitToLevel();
+        updateTitle();
     });
+    connect(m_files.get(), &SceneFiles::statusMessage, statusBar(), &QStatusBar::showMessage);
 
     m_statusTimer.setInterval(kStatusRefreshMs);
     connect(&m_statusTimer, &QTimer::timeout, this, &MainWindow::refreshStatus);
     m_statusTimer.start();
-
-    // One instance owns the recovery copy; a second one runs without autosave.
-    QDir().mkpath(QFileInfo(recoveryFilePath()).absolutePath());
-    m_recoveryLock = std::make_unique<QLockFile>(recoveryFilePath() + QStringLiteral(".lock"));
-    m_recoveryLock->setStaleLockTime(0);
-    if (!m_recoveryLock->tryLock(0))
-        m_recoveryLock.reset();
-    m_autosaveTimer.setInterval(kAutosaveMs);
-    connect(&m_autosaveTimer, &QTimer::timeout, this, &MainWindow::autosave);
-    m_autosaveTimer.start();
-    // Quitting without the close dialog (the session ends, SIGTERM): keep the edits.
-    connect(qApp, &QCoreApplication::aboutToQuit, this, [this] {
-        if (!m_closeConfirmed)
-            autosave();
-    });
 
     resize(1440, 900);
     updateTitle();
@@ -126,10 +101,6 @@ MainWindow::MainWindow(QWidget* parent)
 
 MainWindow::~MainWindow()
 {
-    // The undo stack clears itself as the document goes, which looks like "clean": that must
-    // not delete the recovery copy of a window that goes away without closing.
-    disconnect(m_document->undoStack(), nullptr, this, nullptr);
-    m_autosaveTimer.stop();
     m_scene->setTool(nullptr);
 }
 
@@ -247,27 +218,37 @@ void MainWindow::createActions()
 
 void MainWindow::createMenus()
 {
-    // --- File
+    createFileMenu();
+    createEditMenu();
+    createViewMenu();
+    createSimulationMenu();
+    createHelpMenu();
+}
+
+void MainWindow::createFileMenu()
+{
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    QAction* newAction = file->addAction(tr("&New"), this, &MainWindow::newFile);
+    QAction* newAction = file->addAction(tr("&New"), m_files.get(), &SceneFiles::newFile);
     newAction->setShortcut(QKeySequence::New);
-    QAction* openAction = file->addAction(tr("&Open\u2026"), this, &MainWindow::open);
+    QAction* openAction = file->addAction(tr("&Open\u2026"), m_files.get(), &SceneFiles::open);
     openAction->setShortcut(QKeySequence::Open);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
     rebuildRecentMenu();
-    file->addAction(tr("Open &Demo Level"), this, &MainWindow::openDemo);
+    file->addAction(tr("Open &Demo Level"), m_files.get(), &SceneFiles::openDemo);
     file->addSeparator();
-    QAction* saveAction = file->addAction(tr("&Save"), this, &MainWindow::save);
+    QAction* saveAction = file->addAction(tr("&Save"), m_files.get(), &SceneFiles::save);
     saveAction->setShortcut(QKeySequence::Save);
-    QAction* saveAsAction = file->addAction(tr("Save &As\u2026"), this, &MainWindow::saveAs);
+    QAction* saveAsAction = file->addAction(tr("Save &As\u2026"), m_files.get(), &SceneFiles::saveAs);
     saveAsAction->setShortcut(QKeySequence::SaveAs);
     file->addSeparator();
     QAction* quitAction = file->addAction(tr("&Quit"), this, &QWidget::close);
     quitAction->setShortcut(QKeySequence::Quit);
     quitAction->setMenuRole(QAction::QuitRole);
+}
 
-    // --- Edit
+void MainWindow::createEditMenu()
+{
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
     QAction* undo = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
     undo->setShortcut(QKeySequence::Undo);
@@ -296,8 +277,10 @@ void MainWindow::createMenus()
         // The viewport's own key handling does these too; the menu shows the keys.
         action->setShortcutContext(Qt::WindowShortcut);
     }
+}
 
-    // --- View
+void MainWindow::createViewMenu()
+{
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     QAction* zoomIn = m_viewMenu->addAction(tr("Zoom &In"), m_view, &SceneView::zoomIn);
     zoomIn->setShortcuts({QKeySequence::ZoomIn, QKeySequence(Qt::CTRL | Qt::Key_Equal)});
@@ -313,15 +296,27 @@ void MainWindow::createMenus()
     fit->setShortcut(Qt::Key_F);
     fit->setObjectName(QStringLiteral("fitAction"));
     m_viewMenu->addSeparator();
-    m_gridAction = m_viewMenu->addAction(tr("Show &Grid"));
+    addGridActions(m_viewMenu);
+
+    m_viewMenu->addSeparator();
+    addOverlaysMenu(m_viewMenu);
+
+    m_viewMenu->addSeparator();
+    for (QDockWidget* dock : findChildren<QDockWidget*>())
+        m_viewMenu->addAction(dock->toggleViewAction());
+}
+
+void MainWindow::addGridActions(QMenu* menu)
+{
+    m_gridAction = menu->addAction(tr("Show &Grid"));
     m_gridAction->setCheckable(true);
     m_gridAction->setShortcut(Qt::Key_G);
     connect(m_gridAction, &QAction::toggled, m_scene, &EditorScene::setGridVisible);
-    m_snapAction = m_viewMenu->addAction(tr("&Snap to Grid"));
+    m_snapAction = menu->addAction(tr("&Snap to Grid"));
     m_snapAction->setCheckable(true);
     m_snapAction->setShortcut(Qt::SHIFT | Qt::Key_G);
     connect(m_snapAction, &QAction::toggled, m_scene, &EditorScene::setSnapToGrid);
-    QMenu* spacing = m_viewMenu->addMenu(tr("Grid S&pacing"));
+    QMenu* spacing = menu->addMenu(tr("Grid S&pacing"));
     auto* spacingGroup = new QActionGroup(spacing);
     for (double metres : {0.25, 0.5, 1.0, 2.0, 5.0}) {
         QAction* action = spacing->addAction(tr("%1 m").arg(QLocale().toString(metres)));
@@ -340,9 +335,11 @@ void MainWindow::createMenus()
     };
     connect(m_scene, &EditorScene::gridChanged, this, refreshGridActions);
     refreshGridActions();
+}
 
-    m_viewMenu->addSeparator();
-    QMenu* overlays = m_viewMenu->addMenu(tr("&Overlays"));
+void MainWindow::addOverlaysMenu(QMenu* menu)
+{
+    QMenu* overlays = menu->addMenu(tr("&Overlays"));
     for (const OverlayOptions::Entry& entry : OverlayOptions::entries()) {
         QAction* action = overlays->addAction(entry.label);
         action->setCheckable(true);
@@ -373,12 +370,10 @@ void MainWindow::createMenus()
             [this] { m_overlayOptions->setScope(OverlayOptions::Scope::SelectedGroups); });
     connect(allScope, &QAction::triggered, this,
             [this] { m_overlayOptions->setScope(OverlayOptions::Scope::AllGroups); });
+}
 
-    m_viewMenu->addSeparator();
-    for (QDockWidget* dock : findChildren<QDockWidget*>())
-        m_viewMenu->addAction(dock->toggleViewAction());
-
-    // --- Simulation
+void MainWindow::createSimulationMenu()
+{
     QMenu* simulation = menuBar()->addMenu(tr("&Simulation"));
     simulation->addAction(m_playAction);
     simulation->addAction(m_stepAction);
@@ -409,8 +404,10 @@ void MainWindow::createMenus()
     steering->setStatusTip(tr("While playing, the left button steers the player and the right "
                               "button sends the selected squad; hold Ctrl to use the active tool"));
     connect(steering, &QAction::toggled, m_view, &SceneView::setPlaySteering);
+}
 
-    // --- Help
+void MainWindow::createHelpMenu()
+{
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* shortcuts = help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);
     shortcuts->setShortcut(QKeySequence::HelpContents);
@@ -536,193 +533,39 @@ QMessageBox::StandardButton MainWindow::present(QMessageBox::Icon icon, const QS
 
 // --- Files -----------------------------------------------------------------------------------
 
-SceneDesc MainWindow::newSceneDesc()
+QString MainWindow::chooseFile(bool save, const QString& suggestion)
 {
-    SceneDesc scene;
-    scene.name = QCoreApplication::translate("MainWindow", "Untitled").toStdString();
-    scene.bounds = {{-40.0, -25.0}, {40.0, 25.0}};
-    scene.player = makeDefaultPlayer();
-    scene.player.position = {0.0, 0.0};
-    return scene;
-}
-
-void MainWindow::resetTo(const SceneDesc& scene, const QString& path)
-{
-    m_simulation->pause();
-    m_document->resetScene(scene, path);
-    if (m_view->isVisible())
-        m_view->fitToLevel();
-    updateTitle();
-}
-
-void MainWindow::newFile()
-{
-    if (!maybeSave())
-        return;
-    resetTo(newSceneDesc(), {});
-}
-
-bool MainWindow::openDemo()
-{
-    if (!maybeSave())
-        return false;
-    const QByteArray bytes = resources::demoSceneBytes();
-    Expected<SceneDesc> scene = parseScene(bytes.toStdString(), "demo.json");
-    if (!scene) {
-        present(QMessageBox::Critical, tr("Open Failed"), QString::fromStdString(scene.error().message));
-        return false;
-    }
-    resetTo(scene.value(), {});
-    return true;
-}
-
-void MainWindow::open()
-{
-    if (!maybeSave())
-        return;
-    QString start = m_document->filePath();
-    if (start.isEmpty() && !recentFiles().isEmpty())
-        start = recentFiles().first();
-    const QString path = m_fileChooser
-                             ? m_fileChooser(false, start)
-                             : QFileDialog::getOpenFileName(this, tr("Open Scene"), start,
-                                                            tr("Shoal scenes (*.json);;All files (*)"));
-    if (!path.isEmpty())
-        openFile(path);
-}
-
-bool MainWindow::openFile(const QString& path)
-{
-    if (!maybeSave())
-        return false;
-    Expected<SceneDesc> loaded = loadSceneFile(QFile::encodeName(path).toStdString());
-    if (!loaded) {
-        present(QMessageBox::Critical, tr("Open Failed"),
-                tr("Could not open %1.\n\n%2\n\nThe current level was left as it was.")
-                    .arg(localPath(path), QString::fromStdString(loaded.error().message)));
-        return false;
-    }
-    const QString absolute = QFileInfo(path).absoluteFilePath();
-    resetTo(loaded.value(), absolute);
-    addRecentFile(absolute);
-    statusBar()->showMessage(tr("Opened %1").arg(localPath(absolute)), 5000);
-    return true;
-}
-
-bool MainWindow::save()
-{
-    if (m_document->filePath().isEmpty())
-        return saveAs();
-    return saveTo(m_document->filePath());
-}
-
-bool MainWindow::saveAs()
-{
-    QString suggestion = m_document->filePath();
-    if (suggestion.isEmpty()) {
-        const QString dir = recentFiles().isEmpty()
-                                ? QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)
-                                : QFileInfo(recentFiles().first()).absolutePath();
-        QString name = QString::fromStdString(m_document->scene().name).toLower();
-        name.replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("-"));
-        name = name.section(QLatin1Char('-'), 0, -1, QString::SectionSkipEmpty);
-        suggestion = QDir(dir).filePath((name.isEmpty() ? QStringLiteral("level") : name) +
-                                        QStringLiteral(".json"));
-    }
-    QString path = m_fileChooser ? m_fileChooser(true, suggestion)
-                                 : QFileDialog::getSaveFileName(this, tr("Save Scene As"), suggestion,
-                                                                tr("Shoal scenes (*.json)"));
-    if (path.isEmpty())
-        return false;
-    if (QFileInfo(path).suffix().isEmpty())
-        path += QStringLiteral(".json");
-    return saveTo(path);
-}
-
-bool MainWindow::saveTo(const QString& path)
-{
-    const std::string text = serializeScene(m_document->scene());
-    QSaveFile file(path);
-    QString error;
-    if (!file.open(QIODevice::WriteOnly)) {
-        error = file.errorString();
-    } else if (file.write(text.data(), qint64(text.size())) != qint64(text.size()) || !file.flush()) {
-        // Flushed here on purpose: QSaveFile::commit() can lose a failed final write (a full
-        // disk) and report success over a truncated file.
-        error = file.errorString();
-        file.cancelWriting();
-    } else if (!file.commit()) {
-        error = file.errorString();
-    }
-    if (!error.isEmpty()) {
-        const bool existed = QFileInfo::exists(path);
-        present(QMessageBox::Critical, tr("Save Failed"),
-                tr("Could not save %1:\n%2\n\n%3")
-                    .arg(localPath(path), error,
-                         existed ? tr("The file on disk was not changed.")
-                                 : tr("No file was written.")));
-        return false;
-    }
-    const QString absolute = QFileInfo(path).absoluteFilePath();
-    m_document->setFilePath(absolute);
-    m_document->undoStack()->setClean();
-    addRecentFile(absolute);
-    updateTitle();
-    statusBar()->showMessage(tr("Saved %1").arg(localPath(absolute)), 5000);
-    return true;
-}
-
-bool MainWindow::maybeSave()
-{
-    if (!m_document->isModified())
-        return true;
-    const auto answer = present(QMessageBox::Warning, tr("Unsaved Changes"),
-                                tr("%1 has unsaved changes. Save them first?").arg(m_document->displayName()),
-                                QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel,
-                                QMessageBox::Save);
-    if (answer == QMessageBox::Save)
-        return save();
-    return answer == QMessageBox::Discard;
+    if (m_fileChooser)
+        return m_fileChooser(save, suggestion);
+    if (save)
+        return QFileDialog::getSaveFileName(this, tr("Save Scene As"), suggestion,
+                                            tr("Shoal scenes (*.json)"));
+    return QFileDialog::getOpenFileName(this, tr("Open Scene"), suggestion,
+                                        tr("Shoal scenes (*.json);;All files (*)"));
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
-    if (!maybeSave()) {
+    if (!m_files->maybeSave()) {
         event->ignore();
         return;
     }
-    m_closeConfirmed = true;
+    m_files->closeConfirmed();
     m_simulation->pause();
-    removeRecovery();
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());
     event->accept();
 }
 
-QStringList MainWindow::recentFiles() const
-{
-    return QSettings().value(QStringLiteral("recentFiles")).toStringList();
-}
-
-void MainWindow::addRecentFile(const QString& path)
-{
-    QStringList files = recentFiles();
-    files.removeAll(path);
-    files.prepend(path);
-    while (files.size() > kMaxRecentFiles)
-        files.removeLast();
-    QSettings().setValue(QStringLiteral("recentFiles"), files);
-}
-
 void MainWindow::rebuildRecentMenu()
 {
     m_recentMenu->clear();
-    const QStringList files = recentFiles();
+    const QStringList files = m_files->recentFiles();
     for (const QString& path : files) {
         QAction* action = m_recentMenu->addAction(QFileInfo(path).fileName(), this,
-                                                  [this, path] { openFile(path); });
-        action->setStatusTip(localPath(path));
+                                                  [this, path] { m_files->openFile(path); });
+        action->setStatusTip(QDir::toNativeSeparators(path));
         action->setEnabled(QFileInfo::exists(path));
     }
     if (files.isEmpty()) {
@@ -730,127 +573,7 @@ void MainWindow::rebuildRecentMenu()
         return;
     }
     m_recentMenu->addSeparator();
-    m_recentMenu->addAction(tr("Clear Recent Files"), this,
-                            [] { QSettings().remove(QStringLiteral("recentFiles")); });
-}
-
-// --- Autosave --------------------------------------------------------------------------------
-
-QString MainWindow::recoveryFilePath()
-{
-    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
-        .filePath(QStringLiteral("recovery.json"));
-}
-
-void MainWindow::setAutosaveInterval(int milliseconds)
-{
-    m_autosaveTimer.setInterval(milliseconds);
-}
-
-void MainWindow::setAutosaveEnabled(bool enabled)
-{
-    if (!enabled) {
-        m_autosaveTimer.stop();
-        m_recoveryLock.reset();
-        return;
-    }
-    if (!m_recoveryLock) {
-        m_recoveryLock = std::make_unique<QLockFile>(recoveryFilePath() + QStringLiteral(".lock"));
-        m_recoveryLock->setStaleLockTime(0);
-        if (!m_recoveryLock->tryLock(0))
-            m_recoveryLock.reset();
-    }
-    m_autosaveTimer.start();
-}
-
-int MainWindow::autosaveInterval() const
-{
-    return m_autosaveTimer.interval();
-}
-
-bool MainWindow::autosave()
-{
-    if (!m_recoveryLock)
-        return false;
-    if (!m_document->isModified()) {
-        removeRecovery();
-        return true;
-    }
-    const std::string text = serializeScene(m_document->scene());
-    QSaveFile file(recoveryFilePath());
-    if (!file.open(QIODevice::WriteOnly) ||
-        file.write(text.data(), qint64(text.size())) != qint64(text.size()) || !file.flush() ||
-        !file.commit()) {
-        statusBar()->showMessage(tr("Autosave failed: %1").arg(file.errorString()), 8000);
-        return false;
-    }
-    QSettings info(recoveryInfoPath(), QSettings::IniFormat);
-    info.setValue(QStringLiteral("filePath"), m_document->filePath());
-    info.setValue(QStringLiteral("savedAt"), QDateTime::currentDateTime());
-    info.sync();
-    return true;
-}
-
-void MainWindow::removeRecovery()
-{
-    if (!m_recoveryLock)
-        return;
-    QFile::remove(recoveryFilePath());
-    QFile::remove(recoveryInfoPath());
-}
-
-bool MainWindow::offerRecovery()
-{
-    if (!m_recoveryLock || !QFileInfo::exists(recoveryFilePath()))
-        return false;
-    QString originalPath;
-    QDateTime savedAt;
-    {
-        QSettings info(recoveryInfoPath(), QSettings::IniFormat);
-        originalPath = info.value(QStringLiteral("filePath")).toString();
-        savedAt = info.value(QStringLiteral("savedAt")).toDateTime();
-    }
-    QFile file(recoveryFilePath());
-    if (!file.open(QIODevice::ReadOnly)) {
-        removeRecovery();
-        return false;
-    }
-    Expected<SceneDesc> recovered = parseScene(file.readAll().toStdString(), "recovery.json");
-    file.close();
-    if (!recovered) {
-        present(QMessageBox::Warning, tr("Recovery Failed"),
-                tr("An autosaved level was found but cannot be read:\n%1")
-                    .arg(QString::fromStdString(recovered.error().message)));
-        removeRecovery();
-        return false;
-    }
-    const QString what = originalPath.isEmpty() ? tr("an untitled level")
-                                                : QFileInfo(originalPath).fileName();
-    const auto answer = present(
-        QMessageBox::Question, tr("Recover Unsaved Changes"),
-        tr("Shoal was not closed normally. Recover the unsaved changes to %1, autosaved %2?")
-            .arg(what, QLocale().toString(savedAt, QLocale::ShortFormat)),
-        QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes);
-    if (answer != QMessageBox::Yes) {
-        removeRecovery();
-        return false;
-    }
-    // Recover over the file the edits were made to, so they show as unsaved changes of it.
-    SceneDesc base = newSceneDesc();
-    QString basePath;
-    if (!originalPath.isEmpty()) {
-        Expected<SceneDesc> original = loadSceneFile(QFile::encodeName(originalPath).toStdString());
-        if (original) {
-            base = original.value();
-            basePath = originalPath;
-        }
-    }
-    resetTo(base, basePath);
-    m_document->undoStack()->push(
-        new ReplaceSceneCommand(m_document, recovered.value(), tr("Recover Autosaved Changes")));
-    if (!m_document->isModified()) // the file already held exactly these edits
-        removeRecovery();
-    return true;
+    m_recentMenu->addAction(tr("Clear Recent Files"), m_files.get(), &SceneFiles::clearRecentFiles);
 }
 
 // --- Help ------------------------------------------------------------------------------------

@@ -2,16 +2,13 @@
 /// The editor's main window: the viewport in the centre; docks for the tools, the property
 /// panel, the group list and the undo history; File/Edit/View/Simulation/Help menus; a status
 /// bar with simulation time, agent count, step time and frames per second. It owns the open
-/// Document and saves it through QSaveFile (a failed save leaves the old file and says why),
-/// opens files without touching the current scene on error, and autosaves a recovery copy
-/// every minute (and on quit) that the next start offers to recover.
+/// Document and wires the File menu, the close question and the recovery offer to SceneFiles
+/// (files/scenefiles.h), which opens, saves, autosaves and recovers it.
 
-#include <shoal/scenedesc.h>
+#include "files/scenefiles.h"
 
-#include <QLockFile>
 #include <QMainWindow>
 #include <QMessageBox>
-#include <QPointer>
 #include <QTimer>
 
 #include <functional>
@@ -37,18 +34,17 @@ class SceneView;
 class SimulationController;
 class ToolsPanel;
 
+/// The editor's main window: builds the docks, menus and status bar and wires them up.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
 
 public:
     /// Shows a message and returns the button chosen: QMessageBox by default; tests answer
-    /// without a dialog.
-    using MessagePresenter = std::function<QMessageBox::StandardButton(
-        QMessageBox::Icon icon, const QString& title, const QString& text,
-        QMessageBox::StandardButtons buttons, QMessageBox::StandardButton defaultButton)>;
-    /// Asks for a file to open (`save` false) or save; empty = cancelled.
-    using FileChooser = std::function<QString(bool save, const QString& suggestion)>;
+    /// without a dialog. The window's own messages and SceneFiles' go through it.
+    using MessagePresenter = SceneFiles::MessagePresenter;
+    /// Asks for a file to open (`save` false) or save; empty = cancelled. QFileDialog by default.
+    using FileChooser = SceneFiles::FileChooser;
 
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
@@ -60,6 +56,8 @@ public:
     GroupSelection* groupSelection() const { return m_groupSelection; }
     OverlayOptions* overlayOptions() const { return m_overlayOptions; }
     SimulationLayers* agentLayers() const { return m_agentLayers; }
+    /// Open, save, recent files, autosave and recovery of the document.
+    SceneFiles* files() const { return m_files.get(); }
     /// The tools, in the tools dock's order (select, wall, obstacle, spawn area, pickup, target).
     const QList<AbstractTool*>& tools() const { return m_tools; }
     void setTool(AbstractTool* tool);
@@ -67,42 +65,10 @@ public:
     void setMessagePresenter(MessagePresenter presenter) { m_presenter = std::move(presenter); }
     void setFileChooser(FileChooser chooser) { m_fileChooser = std::move(chooser); }
 
-    // --- Files -------------------------------------------------------------------------------
-    /// Opens `path`. On error shows the loader's message and keeps the current scene.
-    bool openFile(const QString& path);
-    /// Opens the embedded demo level (untitled: Save asks for a file).
-    bool openDemo();
-    /// An empty level.
-    static SceneDesc newSceneDesc();
-    /// Writes the scene to `path` through QSaveFile; on success the document is clean and
-    /// takes `path`; on failure the old file is untouched and the message says why.
-    bool saveTo(const QString& path);
-    QStringList recentFiles() const;
-
-    // --- Autosave and recovery ----------------------------------------------------------------
-    /// The recovery copy's location (in QStandardPaths::AppDataLocation).
-    static QString recoveryFilePath();
-    void setAutosaveInterval(int milliseconds);
-    /// Off: no recovery copy is written or removed (the screenshot mode must not touch the
-    /// copy an earlier crash left).
-    void setAutosaveEnabled(bool enabled);
-    int autosaveInterval() const;
-    /// Writes the recovery copy when there are unsaved changes, removes it when there are none.
-    /// False when writing failed (or another instance owns the recovery file).
-    bool autosave();
-    /// If a recovery copy exists, asks whether to recover it: yes loads it over the file it
-    /// came from (the recovered edits show as unsaved changes), no deletes it. Returns whether
-    /// the scene was recovered.
-    bool offerRecovery();
-
     /// What the status bar shows, for tests and the screenshot: time, agents, step ms, fps.
     QString statusSummary() const;
 
 public slots:
-    void newFile();
-    void open();
-    bool save();
-    bool saveAs();
     void refreshStatus();
 
 protected:
@@ -113,16 +79,22 @@ private:
     void createDocks();
     void createActions();
     void createMenus();
+    void createFileMenu();
+    void createEditMenu();
+    void createViewMenu();
+    /// Show Grid, Snap to Grid and the Grid Spacing submenu, kept in step with the scene.
+    void addGridActions(QMenu* menu);
+    /// The Overlays submenu: one entry per overlay, then the scope (selected or all groups).
+    void addOverlaysMenu(QMenu* menu);
+    void createSimulationMenu();
+    void createHelpMenu();
     void createStatusBar();
     void createToolBar();
     void updateTitle();
     void updateSimulationActions();
-    void addRecentFile(const QString& path);
     void rebuildRecentMenu();
-    /// Unsaved changes: asks Save / Discard / Cancel. False = stay.
-    bool maybeSave();
-    void resetTo(const SceneDesc& scene, const QString& path);
-    void removeRecovery();
+    /// The file chooser hook, or a file dialog without one.
+    QString chooseFile(bool save, const QString& suggestion);
     void showShortcuts();
     void showAbout();
     QMessageBox::StandardButton present(QMessageBox::Icon icon, const QString& title,
@@ -160,12 +132,10 @@ private:
     QLabel* m_cursorLabel = nullptr;
     QTimer m_statusTimer;
 
-    QTimer m_autosaveTimer;
-    std::unique_ptr<QLockFile> m_recoveryLock;
-    bool m_closeConfirmed = false;
-
     MessagePresenter m_presenter;
     FileChooser m_fileChooser;
+    /// Not a child: it must go before the Document (see SceneFiles), and members go first.
+    std::unique_ptr<SceneFiles> m_files;
 };
 
 } // namespace shoal::ui

@@ -1,13 +1,17 @@
 #pragma once
 /// Scene files: the versioned JSON form of a SceneDesc (docs/scene-format.md), read with
 /// every problem reported as an Error a user can act on, and written in a stable order so
-/// that load -> save -> load gives the same scene and the same bytes.
+/// that load -> save -> load gives the same scene and the same bytes; and the core's one
+/// atomic file writer, which saves scenes and the CLI's output files.
 
 #include <shoal/expected.h>
 #include <shoal/scenedesc.h>
 
+#include <cstddef>
+#include <cstdio>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace shoal {
 
@@ -29,9 +33,44 @@ Expected<SceneDesc> loadSceneFile(const std::string& path);
 /// a parameter list of the wrong length is written with defaults filling the gaps.
 std::string serializeScene(const SceneDesc& scene);
 
-/// Writes serializeScene(scene) to `path` atomically: a temporary file in the same folder is
-/// written, flushed and checked, then renamed over `path`. On failure `path` is untouched
-/// and the Error says why.
+/// Writes one file atomically: the bytes go to a temporary file in the target's folder, which
+/// commit() flushes to disk (fsync) and renames over the target. Until commit() succeeds the
+/// target is as it was; a writer that fails or is destroyed first removes its temporary file.
+/// Errors read "<path>: cannot write: <the operating system's reason>" ("cannot save" when the
+/// final rename fails), then a hint where one helps ("; the folder out does not exist"), and
+/// "; the file was not changed" when a file was there. For text written in pieces (the CLI's
+/// long outputs); writeFileAtomically() writes a whole text.
+class AtomicFileWriter
+{
+public:
+    explicit AtomicFileWriter(std::string path);
+    ~AtomicFileWriter();
+    AtomicFileWriter(const AtomicFileWriter&) = delete;
+    AtomicFileWriter& operator=(const AtomicFileWriter&) = delete;
+
+    /// Creates the temporary file (refused when the target is a folder or its folder is missing).
+    std::optional<Error> open();
+    /// Appends `bytes`; a failure is kept and reported by commit().
+    void write(std::string_view bytes);
+    /// Flushes, syncs and renames the temporary file over the target.
+    std::optional<Error> commit();
+
+private:
+    std::optional<Error> fail(const char* what, const std::string& why);
+    void discard();
+
+    std::string m_path;
+    std::string m_temporary;
+    std::FILE* m_file = nullptr;
+    std::size_t m_written = 0;
+    int m_writeError = 0;
+};
+
+/// Writes `contents` to `path` through an AtomicFileWriter: on failure `path` is untouched
+/// and the Error names it and says why.
+std::optional<Error> writeFileAtomically(const std::string& path, const std::string& contents);
+
+/// writeFileAtomically(path, serializeScene(scene)).
 std::optional<Error> saveSceneFile(const SceneDesc& scene, const std::string& path);
 
 } // namespace shoal

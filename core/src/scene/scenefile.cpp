@@ -959,65 +959,124 @@ std::string serializeScene(const SceneDesc& scene)
     return out;
 }
 
-std::optional<Error> saveSceneFile(const SceneDesc& scene, const std::string& path)
+// ---------------------------------------------------------------------------------------------
+// Atomic writes
+
+AtomicFileWriter::AtomicFileWriter(std::string path) : m_path(std::move(path)) {}
+
+AtomicFileWriter::~AtomicFileWriter()
+{
+    discard();
+}
+
+std::optional<Error> AtomicFileWriter::fail(const char* what, const std::string& why)
+{
+    discard();
+    std::error_code ec;
+    const bool kept = std::filesystem::is_regular_file(m_path, ec);
+    return Error{m_path + ": " + what + ": " + why + (kept ? "; the file was not changed" : "")};
+}
+
+void AtomicFileWriter::discard()
+{
+    if (m_file)
+        std::fclose(m_file);
+    m_file = nullptr;
+    if (!m_temporary.empty())
+        std::remove(m_temporary.c_str());
+    m_temporary.clear();
+}
+
+std::optional<Error> AtomicFileWriter::open()
 {
     namespace fs = std::filesystem;
-    const std::string text = serializeScene(scene);
-    const auto failed = [&](const std::string& why) {
-        return Error{path + ": cannot save: " + why + "; the file was not changed"};
-    };
-
     std::error_code ec;
-    const fs::path target(path);
+    const fs::path target(m_path);
     if (fs::is_directory(target, ec))
-        return failed("it is a folder");
+        return fail("cannot write", "it is a folder");
 
     // The temporary file sits next to the target so the final rename stays on one file
     // system, where it atomically replaces the old file.
-    std::string temporary;
-    std::FILE* file = nullptr;
-    for (int attempt = 0; attempt < 100 && !file; ++attempt) {
-        temporary = path + ".saving" + std::to_string(attempt);
+    for (int attempt = 0; attempt < 100 && !m_file; ++attempt) {
+        m_temporary = m_path + ".saving" + std::to_string(attempt);
         errno = 0;
-        file = std::fopen(temporary.c_str(), "wbx");
-        if (!file && errno != EEXIST) {
-            const fs::path folder = target.parent_path().empty() ? fs::path(".") : target.parent_path();
+        m_file = std::fopen(m_temporary.c_str(), "wbx");
+        if (!m_file && errno != EEXIST) {
             const int error = errno;
+            m_temporary.clear();
+            const fs::path folder =
+                target.parent_path().empty() ? fs::path(".") : target.parent_path();
+            std::string hint;
             if (!fs::is_directory(folder, ec))
-                return failed("the folder " + folder.string() + " does not exist");
-            return failed("cannot create a file in " + folder.string() + ": " + systemMessage(error));
+                hint = fs::exists(folder, ec) ? "; " + folder.string() + " is not a folder"
+                                              : "; the folder " + folder.string() + " does not exist";
+            return fail("cannot write", systemMessage(error) + hint);
         }
     }
-    if (!file)
-        return failed("too many leftover temporary files " + path + ".saving*");
-
-    errno = 0;
-    bool ok = std::fwrite(text.data(), 1, text.size(), file) == text.size();
-    ok = ok && std::fflush(file) == 0;
-#if defined(__unix__) || defined(__APPLE__)
-    ok = ok && ::fsync(::fileno(file)) == 0; // the bytes are on disk before the rename
-#endif
-    ok = ok && !std::ferror(file);
-    const int writeError = errno;
-    ok = std::fclose(file) == 0 && ok;
-    if (ok && fs::file_size(temporary, ec) != text.size())
-        ok = false;
-    if (!ok) {
-        std::remove(temporary.c_str());
-        return failed("writing " + temporary + " failed: " +
-                      systemMessage(writeError ? writeError : EIO));
+    if (!m_file) {
+        m_temporary.clear();
+        return fail("cannot write", "too many leftover temporary files " + m_path + ".saving*");
     }
+    m_written = 0;
+    m_writeError = 0;
+    return std::nullopt;
+}
 
+void AtomicFileWriter::write(std::string_view bytes)
+{
+    if (!m_file || m_writeError != 0 || bytes.empty())
+        return;
+    errno = 0;
+    const std::size_t written = std::fwrite(bytes.data(), 1, bytes.size(), m_file);
+    m_written += written;
+    if (written != bytes.size())
+        m_writeError = errno ? errno : EIO;
+}
+
+std::optional<Error> AtomicFileWriter::commit()
+{
+    namespace fs = std::filesystem;
+    if (!m_file)
+        return fail("cannot write", "the file was not opened");
+    errno = 0;
+    bool ok = m_writeError == 0 && std::fflush(m_file) == 0;
+#if defined(__unix__) || defined(__APPLE__)
+    ok = ok && ::fsync(::fileno(m_file)) == 0; // the bytes are on disk before the rename
+#endif
+    ok = ok && !std::ferror(m_file);
+    const int writeError = m_writeError ? m_writeError : errno;
+    ok = std::fclose(m_file) == 0 && ok;
+    m_file = nullptr;
+    std::error_code ec;
+    if (ok && fs::file_size(m_temporary, ec) != m_written)
+        ok = false;
+    if (!ok)
+        return fail("cannot write", systemMessage(writeError ? writeError : EIO));
+
+    const fs::path target(m_path);
     const fs::file_status old = fs::status(target, ec);
     if (fs::exists(old))
-        fs::permissions(temporary, old.permissions(), ec); // keep the old file's permissions
+        fs::permissions(m_temporary, old.permissions(), ec); // keep the old file's permissions
 
-    fs::rename(temporary, target, ec);
-    if (ec) {
-        std::remove(temporary.c_str());
-        return failed("cannot replace it: " + ec.message());
-    }
+    fs::rename(m_temporary, target, ec);
+    if (ec)
+        return fail("cannot save", ec.message());
+    m_temporary.clear();
     return std::nullopt;
+}
+
+std::optional<Error> writeFileAtomically(const std::string& path, const std::string& contents)
+{
+    AtomicFileWriter writer(path);
+    if (std::optional<Error> error = writer.open())
+        return error;
+    writer.write(contents);
+    return writer.commit();
+}
+
+std::optional<Error> saveSceneFile(const SceneDesc& scene, const std::string& path)
+{
+    return writeFileAtomically(path, serializeScene(scene));
 }
 
 } // namespace shoal
