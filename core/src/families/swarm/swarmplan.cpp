@@ -1,0 +1,177 @@
+// The swarm's plan, in the seed's rules: every enemy seeks its goal (the player or a chased
+// leader) at `speed`, turned along walls ahead; it scatters, pushing away by (R - d) from
+// every enemy closer than R, the push shared between the pair and averaged over the
+// overlaps; and it stops pressing while an enemy ahead of it is already close.
+
+#include "families/swarm/swarm.h"
+
+#include "kernels/neighbourscan.h"
+#include "math/fastmath.h"
+#include "steering/steering.h"
+
+#include <cmath>
+
+namespace shoal {
+
+namespace {
+
+/// What one enemy's scatter scan found.
+struct Scatter
+{
+    Vec2 push;                ///< the summed (R - d) pushes, before averaging
+    int overlaps = 0;         ///< enemies closer than R
+    float aheadNearest = 0.0f; ///< the nearest of them ahead toward the goal (R with none)
+};
+
+/// The seek direction turned along walls ahead (no ray at all away from geometry): the part
+/// that heads into the surface is removed rather than pushed back, which would make an enemy
+/// facing a wall bob toward and away from it.
+SHOAL_FORCE_INLINE inline Vec2 seekAlongWalls(const StaticGeometry& geometry,
+                                              const SwarmParams& p, Vec2 pos, float room,
+                                              Vec2 seekDir, std::size_t i)
+{
+    if (!(p.feelerLength > 0.0f && seekDir.lengthSquared() > 0.0f))
+        return seekDir;
+    const Vec2 avoid = geometry.feelerAvoidance(pos, seekDir, p.feelerLength, room);
+    const Vec2 normal = avoid.normalizedOr({});
+    const float into = dot(seekDir, normal);
+    if (!(into < 0.0f))
+        return seekDir;
+    const float strength = clamp01(avoid.length() * p.wallWeight);
+    const Vec2 along = seekDir - normal * (into * strength);
+    return along.normalizedOr(normal.perp() * ((i & 1) ? 1.0f : -1.0f));
+}
+
+/// Scatter: push away by (R - d) from everyone closer than R (squared test first), and note
+/// the closest enemy ahead toward the goal. A lane of neighbours at a time.
+template <class Search>
+SHOAL_FORCE_INLINE inline Scatter scatter(const Search& search, float R, Vec2 pos,
+                                          Vec2 seekDir, std::uint32_t slot, std::size_t i,
+                                          std::uint64_t seed)
+{
+    using V = typename Search::Lanes;
+    using Mask = typename V::Mask;
+    const V vR(R);
+    const V vR2(R * R);
+    const V vTouching(kTouchingDistance2);
+    const V vZero(0.0f);
+    const V seekX(seekDir.x);
+    const V seekY(seekDir.y);
+    V pushX, pushY;
+    V aheadLanes(R);
+    typename V::Count overlapCount;
+    Mask touched = noLanes<V>();
+    scanNeighbours(search, pos, R, slot,
+                   [&](std::uint32_t /*slot*/, V dx, V dy, V d2, Mask in) SHOAL_FORCE_INLINE {
+        in = in & (d2 < vR2);
+        overlapCount.add(in);
+        // Lanes exactly on this spot are left to touchingSplit.
+        const Mask touching = in & (d2 < vTouching);
+        touched = touched | touching;
+        const Mask pushing = andNot(touching, in);
+        const V d = sqrt(d2); // (near) zero only on lanes the masks drop
+        const V s = (vR - d) / d;
+        pushX += masked(pushing, dx * s);
+        pushY += masked(pushing, dy * s);
+        const Mask ahead = pushing & (vZero - (dx * seekX + dy * seekY) > vZero);
+        aheadLanes = min(aheadLanes, select(ahead, d, aheadLanes));
+    });
+    Scatter out;
+    out.overlaps = overlapCount.total();
+    out.push = {pushX.sum(), pushY.sum()};
+    // Same spot: the seed divides by zero here. Split along a per-pair direction.
+    if (SHOAL_UNLIKELY(any(touched)))
+        out.push += touchingSplit(search, pos, slot, static_cast<std::uint32_t>(i), seed, 4,
+                                  [](std::uint32_t) { return true; }) *
+                    R;
+    out.aheadNearest = minLane(aheadLanes);
+    return out;
+}
+
+} // namespace
+
+Vec2 swarmGoal(const Group& group, const StepContext& ctx)
+{
+    if (group.chaseGroup >= 0 && group.chaseGroup < static_cast<int>(ctx.groups->size())) {
+        const Group& chased = *(*ctx.groups)[static_cast<std::size_t>(group.chaseGroup)];
+        if (chased.agents.size() > 0)
+            return {chased.agents.px[0], chased.agents.py[0]};
+    }
+    return ctx.player->position;
+}
+
+void SwarmBehaviour::plan(Group& group, const StepContext& ctx)
+{
+    withNeighbourSearch(ctx, [&](auto search) {
+        planWith<typename decltype(search)::type>(group, ctx);
+    });
+}
+
+template <class Search>
+void SwarmBehaviour::planWith(Group& group, const StepContext& ctx)
+{
+    const Search& search = neighbourSearch<Search>(group);
+    AgentArrays& a = group.agents;
+    const SwarmParams& p = m_params;
+    const StaticGeometry& geometry = *ctx.geometry;
+    const float dt = ctx.dt;
+    const std::size_t n = a.size();
+    const bool hasGoal = group.chaseGroup >= 0 || ctx.player->enabled;
+    const Vec2 goal = swarmGoal(group, ctx);
+    const float R = p.minAllowedRadius;
+    const float settle = p.settleFactor * R;
+    // Never push further than R in one step, however many neighbours overlap.
+    const float maxPush = R;
+    const float inverseDt = 1.0f / dt;
+
+    // Agents visited in cell order: neighbours and the clearance grid stay in cache.
+    for (std::size_t k = 0; k < n; ++k) {
+        const std::size_t i = search.sortedIndex(static_cast<std::uint32_t>(k));
+        const Vec2 pos{a.px[i], a.py[i]};
+        const float room = geometry.clearance(pos); // one lookup serves the feelers and the move
+        const Vec2 toGoal = goal - pos;
+        const float goalDistance = toGoal.length();
+        Vec2 seekDir = goalDistance > 1e-6f ? toGoal * (1.0f / goalDistance) : Vec2{};
+        seekDir = seekAlongWalls(geometry, p, pos, room, seekDir, i);
+        const bool seeking = hasGoal && goalDistance > p.stopDistance;
+
+        const Scatter s = scatter(search, R, pos, seekDir, static_cast<std::uint32_t>(k), i, ctx.seed);
+        // Averaged over the overlaps (as position-based dynamics averages its constraints):
+        // summing them, an enemy wedged between k others is thrown k times too far, and the
+        // whole swarm boils.
+        Vec2 push = s.push;
+        if (s.overlaps > 1)
+            push *= 1.0f / static_cast<float>(s.overlaps);
+        push = truncated(push * p.pushStrength, maxPush);
+
+        float seekScale = seeking ? 1.0f : 0.0f;
+        if (seeking && settle > 0.0f && s.aheadNearest < R) {
+            // Ease off between R and settle x R: full press when nobody is in the way.
+            seekScale = R > settle ? clamp01((s.aheadNearest - settle) / (R - settle)) : 0.0f;
+        }
+        const float seekLength =
+            std::fmin(p.speed * dt, std::fmax(0.0f, goalDistance - p.stopDistance));
+        const Vec2 want = pos + seekDir * (seekLength * seekScale) + push;
+
+        bool blocked = false;
+        const Vec2 next =
+            geometry.constrainMove(pos, want, p.radius, WallResponse::Slide, &blocked, room);
+        const Vec2 velocity = (next - pos) * inverseDt;
+        a.nx[i] = next.x;
+        a.ny[i] = next.y;
+        a.nvx[i] = velocity.x;
+        a.nvy[i] = velocity.y;
+        // Face the velocity (the seed's lookAt, taken before scatter: the seek direction),
+        // and keep the old heading when standing still.
+        a.nheading[i] = seeking ? angleOf(seekDir) : a.heading[i];
+        a.nspeed[i] = velocity.length();
+        a.goalDistance[i] = hasGoal ? goalDistance : 0.0f;
+        std::uint8_t flags = a.flags[i] & static_cast<std::uint8_t>(~(kAgentBlocked | kAgentAtGoal));
+        // Settled against the swarm or at the target: where a swarm member wants to be.
+        if (!seeking || seekScale < 0.5f)
+            flags |= kAgentAtGoal;
+        a.flags[i] = flags | (blocked ? kAgentBlocked : 0);
+    }
+}
+
+} // namespace shoal
