@@ -206,6 +206,105 @@ void LeaderFollowBehaviour::integrate(Group& group, const StepContext& ctx, std:
         a.flags[i] &= static_cast<std::uint8_t>(~kAgentBlocked);
 }
 
+namespace {
+
+/// Where the leader is and where its followers go, this step.
+struct LeaderFrame
+{
+    Vec2 position;
+    Vec2 velocity;
+    Vec2 forward; ///< unit: the velocity's direction, or the heading at rest
+    Vec2 behind;  ///< where followers arrive
+    Vec2 ahead;   ///< centre of the evade zone
+};
+
+LeaderFrame leaderFrame(const AgentArrays& a, const LeaderFollowParams& p)
+{
+    LeaderFrame f;
+    f.position = {a.px[0], a.py[0]};
+    f.velocity = {a.vx[0], a.vy[0]};
+    f.forward = forwardOf(f.velocity, a.heading[0]);
+    f.behind = f.position - f.forward * p.leaderBehindDistance;
+    f.ahead = f.position + f.forward * p.leaderBehindDistance;
+    return f;
+}
+
+/// Separation of follower i from every neighbour, the leader included: the seed only
+/// separates followers, so a leader turning into its group walked through them.
+Vec2 separation(const Group& group, const StepContext& ctx, const LeaderFollowParams& p,
+                std::size_t i, Vec2 pos)
+{
+    Vec2 push;
+    group.forEachNeighbour(
+        ctx, pos, p.separationRadius, [&](std::uint32_t j, float dx, float dy, float d2) {
+            if (j == i)
+                return;
+            if (d2 < 1e-12f) {
+                // Coincident: part along a direction fixed by the pair, the two in opposite
+                // ways.
+                const Vec2 away = fromAngle(2.39996f * static_cast<float>(i + j));
+                push += i < j ? away : -away;
+                return;
+            }
+            const float d = std::sqrt(d2);
+            push += Vec2{dx, dy} * ((p.separationRadius - d) / (p.separationRadius * d));
+        });
+    return push * (p.maxSpeed * p.separationWeight);
+}
+
+/// In the leader's way: flee where it will be, and step out of its path to the side the
+/// follower is already on.
+Vec2 evasion(const LeaderFollowParams& p, const LeaderFrame& leader, std::size_t i, Vec2 pos,
+             Vec2 vel)
+{
+    const Vec2 fromLeader = pos - leader.position;
+    const float lookAhead = std::min(fromLeader.length() / p.maxSpeed, 1.0f);
+    const Vec2 predicted = leader.position + leader.velocity * lookAhead;
+    const float lateral = cross(leader.forward, fromLeader);
+    const float sideSign =
+        lateral > 1e-4f ? 1.0f : (lateral < -1e-4f ? -1.0f : ((i & 1u) ? 1.0f : -1.0f));
+    const Vec2 side = leader.forward.perp() * sideSign;
+    const Vec2 away = (pos - predicted).normalizedOr(side);
+    const Vec2 desired = (away + side).normalizedOr(side) * p.maxSpeed;
+    return (desired - vel) * p.evadeWeight;
+}
+
+} // namespace
+
+void LeaderFollowBehaviour::wander(Group& group, const StepContext& ctx)
+{
+    // The leader wanders: the seed's target on a circle ahead, with the offset kept in world
+    // axes, so it acts as a slowly drifting preferred course.
+    AgentArrays& a = group.agents;
+    const LeaderFollowParams& p = m_params;
+    const float dt = ctx.dt;
+    const Vec2 leaderPos{a.px[0], a.py[0]};
+    const Vec2 leaderVel{a.vx[0], a.vy[0]};
+    const Vec2 leaderFwd = forwardOf(leaderVel, a.heading[0]);
+    const std::uint64_t groupBits = static_cast<std::uint64_t>(group.index) << 32;
+    const float leaderMax = p.maxSpeed * p.leaderSpeed;
+    Vec2 offset{m_wanderX[0], m_wanderY[0]};
+    const float jitter = p.wanderJitter * dt;
+    offset += Vec2{signedNoise(ctx.seed, ctx.step, groupBits, 0),
+                   signedNoise(ctx.seed, ctx.step, groupBits, 1)} *
+              jitter;
+    const float room = ctx.geometry ? ctx.geometry->clearance(leaderPos) : 0.0f;
+    const Vec2 wall = ctx.geometry ? ctx.geometry->feelerAvoidance(leaderPos, leaderFwd,
+                                                                    p.feelerLength, room)
+                                   : Vec2{};
+    // Turn the preferred course away from a wall, or the wander keeps pressing into it.
+    offset += wall.normalizedOr({}) * (p.wallWeight * p.wanderRadius * dt);
+    offset = offset.normalizedOr(leaderFwd) * p.wanderRadius;
+    m_wanderX[0] = offset.x;
+    m_wanderY[0] = offset.y;
+    const Vec2 target = leaderPos + leaderFwd * p.wanderDistance + offset;
+    const Vec2 desired = seek(leaderPos, target, leaderMax);
+    const Vec2 force = (desired - leaderVel) + wall * (p.maxSpeed * p.wallWeight);
+    integrate(group, ctx, 0, force, leaderMax, room);
+    a.goalDistance[0] = 0.0f;
+    a.flags[0] |= kAgentAtGoal; // a wanderer has no goal to be away from
+}
+
 void LeaderFollowBehaviour::plan(Group& group, const StepContext& ctx)
 {
     AgentArrays& a = group.agents;
@@ -214,86 +313,25 @@ void LeaderFollowBehaviour::plan(Group& group, const StepContext& ctx)
         return;
     ensureWanderState(group);
     const LeaderFollowParams& p = m_params;
-    const float dt = ctx.dt;
-
-    const Vec2 leaderPos{a.px[0], a.py[0]};
-    const Vec2 leaderVel{a.vx[0], a.vy[0]};
-    const Vec2 leaderFwd = forwardOf(leaderVel, a.heading[0]);
-    const Vec2 behind = leaderPos - leaderFwd * p.leaderBehindDistance;
-    const Vec2 ahead = leaderPos + leaderFwd * p.leaderBehindDistance;
+    const LeaderFrame leader = leaderFrame(a, p);
     const float evade2 = p.evadeDistance * p.evadeDistance;
     // Followers crowd around the behind point: one within the disc that holds all of them
     // at separation spacing has arrived, even if it cannot get nearer the point itself.
     const float crowdRadius =
         0.5f * p.separationRadius * std::sqrt(static_cast<float>(n > 1 ? n - 1 : 1));
     const float atGoalRadius = std::max(p.slowingRadius * 0.5f, crowdRadius);
-    const std::uint64_t groupBits = static_cast<std::uint64_t>(group.index) << 32;
 
-    if (!group.playerLed) {
-        // The leader wanders: the seed's target on a circle ahead, with the offset kept in
-        // world axes, so it acts as a slowly drifting preferred course.
-        const float leaderMax = p.maxSpeed * p.leaderSpeed;
-        Vec2 offset{m_wanderX[0], m_wanderY[0]};
-        const float jitter = p.wanderJitter * dt;
-        offset += Vec2{signedNoise(ctx.seed, ctx.step, groupBits, 0),
-                       signedNoise(ctx.seed, ctx.step, groupBits, 1)} *
-                  jitter;
-        const float room = ctx.geometry ? ctx.geometry->clearance(leaderPos) : 0.0f;
-        const Vec2 wall = ctx.geometry
-                              ? ctx.geometry->feelerAvoidance(leaderPos, leaderFwd, p.feelerLength, room)
-                              : Vec2{};
-        // Turn the preferred course away from a wall, or the wander keeps pressing into it.
-        offset += wall.normalizedOr({}) * (p.wallWeight * p.wanderRadius * dt);
-        offset = offset.normalizedOr(leaderFwd) * p.wanderRadius;
-        m_wanderX[0] = offset.x;
-        m_wanderY[0] = offset.y;
-        const Vec2 target = leaderPos + leaderFwd * p.wanderDistance + offset;
-        const Vec2 desired = seek(leaderPos, target, leaderMax);
-        const Vec2 force = (desired - leaderVel) + wall * (p.maxSpeed * p.wallWeight);
-        integrate(group, ctx, 0, force, leaderMax, room);
-        a.goalDistance[0] = 0.0f;
-        a.flags[0] |= kAgentAtGoal; // a wanderer has no goal to be away from
-    }
+    if (!group.playerLed)
+        wander(group, ctx);
 
     for (std::size_t i = 1; i < n; ++i) {
         const Vec2 pos{a.px[i], a.py[i]};
         const Vec2 vel{a.vx[i], a.vy[i]};
-
-        Vec2 force = (arrive(pos, behind, p.maxSpeed, p.slowingRadius) - vel) * p.arriveWeight;
-
-        // Separation from every neighbour, the leader included: the seed only separates
-        // followers, so a leader turning into its group walked through them.
-        Vec2 push;
-        group.forEachNeighbour(
-            ctx, pos, p.separationRadius, [&](std::uint32_t j, float dx, float dy, float d2) {
-                if (j == i)
-                    return;
-                if (d2 < 1e-12f) {
-                    // Coincident: part along a direction fixed by the
-                    // pair, the two in opposite ways.
-                    const Vec2 away = fromAngle(2.39996f * static_cast<float>(i + j));
-                    push += i < j ? away : -away;
-                    return;
-                }
-                const float d = std::sqrt(d2);
-                push += Vec2{dx, dy} * ((p.separationRadius - d) / (p.separationRadius * d));
-            });
-        force += push * (p.maxSpeed * p.separationWeight);
-
-        if (evade2 > 0.0f && distanceSquared(pos, ahead) < evade2) {
-            // In the leader's way: flee where it will be, and step out of its path to the
-            // side the follower is already on.
-            const Vec2 fromLeader = pos - leaderPos;
-            const float lookAhead = std::min(fromLeader.length() / p.maxSpeed, 1.0f);
-            const Vec2 predicted = leaderPos + leaderVel * lookAhead;
-            const float lateral = cross(leaderFwd, fromLeader);
-            const float sideSign =
-                lateral > 1e-4f ? 1.0f : (lateral < -1e-4f ? -1.0f : ((i & 1u) ? 1.0f : -1.0f));
-            const Vec2 side = leaderFwd.perp() * sideSign;
-            const Vec2 away = (pos - predicted).normalizedOr(side);
-            const Vec2 desired = (away + side).normalizedOr(side) * p.maxSpeed;
-            force += (desired - vel) * p.evadeWeight;
-        }
+        Vec2 force =
+            (arrive(pos, leader.behind, p.maxSpeed, p.slowingRadius) - vel) * p.arriveWeight;
+        force += separation(group, ctx, p, i, pos);
+        if (evade2 > 0.0f && distanceSquared(pos, leader.ahead) < evade2)
+            force += evasion(p, leader, i, pos, vel);
 
         // One clearance look-up serves the feelers and the move.
         const float room = ctx.geometry ? ctx.geometry->clearance(pos) : 0.0f;
@@ -304,7 +342,7 @@ void LeaderFollowBehaviour::plan(Group& group, const StepContext& ctx)
 
         integrate(group, ctx, i, force, p.maxSpeed, room);
 
-        const float goal = distance(pos, behind);
+        const float goal = distance(pos, leader.behind);
         a.goalDistance[i] = goal;
         if (goal < atGoalRadius)
             a.flags[i] |= kAgentAtGoal;
@@ -321,10 +359,11 @@ LeaderFollowOverlay LeaderFollowBehaviour::overlay(const Group& group) const
         return o;
     const LeaderFollowParams& p = m_params;
     o.valid = true;
-    o.leader = {a.px[0], a.py[0]};
-    o.forward = forwardOf({a.vx[0], a.vy[0]}, a.heading[0]);
-    o.behind = o.leader - o.forward * p.leaderBehindDistance;
-    o.ahead = o.leader + o.forward * p.leaderBehindDistance;
+    const LeaderFrame leader = leaderFrame(a, p);
+    o.leader = leader.position;
+    o.forward = leader.forward;
+    o.behind = leader.behind;
+    o.ahead = leader.ahead;
     o.evadeDistance = p.evadeDistance;
     o.wanders = !group.playerLed;
     o.wanderCenter = o.leader + o.forward * p.wanderDistance;

@@ -97,6 +97,8 @@ public:
 
 private:
     void ensureWanderState(const Group& group);
+    /// The leader wanders (when the player does not lead).
+    void wander(Group& group, const StepContext& ctx);
     /// Applies `force` to agent i and moves it; `room` is the clearance at its position.
     void integrate(Group& group, const StepContext& ctx, std::size_t i, Vec2 force,
                    float speedLimit, float room) const;
