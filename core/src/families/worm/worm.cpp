@@ -560,40 +560,108 @@ void WormBehaviour::plan(Group& group, const StepContext& ctx)
     }
 }
 
-void WormBehaviour::stepWorm(Group& group, int w, const StepContext& ctx)
+WormBehaviour::Aim WormBehaviour::aim(const Group& group, int w, const StepContext& ctx)
 {
+    // Steering: the pointer while it is held, then the last pressed point until reached.
     const WormParams& p = m_params;
     const std::size_t i = static_cast<std::size_t>(w);
-    const StaticGeometry* geometry = ctx.geometry;
-    const bool slide = p.response() == WallResponse::Slide;
-    const Vec2 head = fixedJoint(w, 0);
-
-    // Steering: the pointer while it is held, then the last pressed point until reached.
     if (ctx.pointer.pressed) {
         m_targetX[i] = ctx.pointer.position.x;
         m_targetY[i] = ctx.pointer.position.y;
         m_hasTarget[i] = 1;
     }
-    float wanted = m_heading[i];
-    float goalDistance = 0.0f;
-    bool atGoal = true;
+    Aim out;
+    out.heading = m_heading[i];
     if (m_hasTarget[i]) {
-        const Vec2 toTarget = target(w) - head;
-        goalDistance = toTarget.length();
-        atGoal = goalDistance <= p.arriveDistance;
-        if (atGoal && !ctx.pointer.pressed)
+        const Vec2 toTarget = target(w) - fixedJoint(w, 0);
+        out.goalDistance = toTarget.length();
+        out.atGoal = out.goalDistance <= p.arriveDistance;
+        if (out.atGoal && !ctx.pointer.pressed)
             m_hasTarget[i] = 0;
-        else if (goalDistance > kZeroLength)
-            wanted = angleOf(toTarget);
+        else if (out.goalDistance > kZeroLength)
+            out.heading = angleOf(toTarget);
     } else if (p.wanderTurn > 0.0f) {
         const std::uint64_t id =
             (static_cast<std::uint64_t>(group.index) << 32) | static_cast<std::uint64_t>(w);
-        wanted = m_heading[i] + p.wanderTurn * signedNoise(ctx.seed, ctx.step, id);
+        out.heading = m_heading[i] + p.wanderTurn * signedNoise(ctx.seed, ctx.step, id);
     }
+    return out;
+}
+
+float WormBehaviour::bendAtWall(int w, float wanted, float rest, const RayHit& surface,
+                                const StaticGeometry* geometry)
+{
+    // The wall shortened the move. The head bends where it stopped, and the rest of the step
+    // goes along the new heading, so the body is still exactly the path.
+    const std::size_t i = static_cast<std::size_t>(w);
+    const bool slide = m_params.response() == WallResponse::Slide;
+    const Vec2 at = fixedJoint(w, 0);
+    const float base = turnBase(w);
+    float bendTo = base;
+    bool bend = false;
+    if (slide) {
+        // Glide along the tangent nearest the direction the bend is measured from. It is
+        // within 90 degrees of it; sharper than maxTurnAngle only when the worm met the wall
+        // steeper than the look-ahead could prevent.
+        const Vec2 from = fromAngle(base);
+        Vec2 along = from - surface.normal * dot(from, surface.normal);
+        if (along.lengthSquared() < 1e-6f) {
+            along = surface.normal.perp();
+            if (dot(along, fromAngle(wanted)) < 0.0f)
+                along = -along;
+        }
+        bendTo = angleOf(along);
+        bend = true;
+        // In a corner that way is walled too: glide the other way.
+        bool blockedThere = false;
+        if (distance(at, advance(bendTo, at, rest, geometry, &blockedThere, nullptr)) < kMinLeg)
+            bendTo = angleOf(-along);
+    } else if (m_hasTarget[i]) {
+        // Stop: a bend toward the target, within maxTurnAngle, and only one that leads along
+        // or away from the wall: a worm pressing on the wall stays halted rather than growing
+        // a joint every step.
+        bendTo = limitedTurn(w, wanted);
+        bend = dot(fromAngle(bendTo), surface.normal) >= 0.0f;
+    }
+    if (!bend || !(std::fabs(wrapAngle(bendTo - m_heading[i])) > kTurnEpsilon))
+        return 0.0f;
+    bool blockedAgain = false;
+    const float leg = distance(at, advance(bendTo, at, rest, geometry, &blockedAgain, nullptr));
+    if (leg < kMinLeg)
+        return 0.0f;
+    setHeadingAtJoint(w, bendTo);
+    advanceHead(w, leg);
+    return leg;
+}
+
+void WormBehaviour::eatCoins(int w, Vec2 head, const StepContext& ctx)
+{
+    const WormParams& p = m_params;
+    if (!ctx.pickups || p.eatRadius <= 0.0f)
+        return;
+    const float reach2 = p.eatRadius * p.eatRadius;
+    for (PickupState& coin : *ctx.pickups) {
+        if (coin.kind != PickupKind::Coin || coin.taken ||
+            distanceSquared(coin.position, head) > reach2)
+            continue;
+        coin.taken = true;
+        // The tail waits (trimTail) until it has grown in.
+        m_grown[static_cast<std::size_t>(w)] += p.growthPerCoin;
+    }
+}
+
+void WormBehaviour::stepWorm(Group& group, int w, const StepContext& ctx)
+{
+    const WormParams& p = m_params;
+    const std::size_t i = static_cast<std::size_t>(w);
+    const StaticGeometry* geometry = ctx.geometry;
+    const Vec2 head = fixedJoint(w, 0);
+    const Aim wish = aim(group, w, ctx);
+    float wanted = wish.heading;
 
     // Turns happen only at joints: once the head segment has reached minSegmentLength.
     if (m_segLength[slot(w, 0)] >= p.minSegmentLength) {
-        if (slide && geometry)
+        if (p.response() == WallResponse::Slide && geometry)
             wanted = wallAwareHeading(w, head, wanted, *geometry);
         if (std::fabs(wrapAngle(wanted - m_heading[i])) > kTurnEpsilon)
             setHeadingAtJoint(w, limitedTurn(w, wanted));
@@ -605,64 +673,12 @@ void WormBehaviour::stepWorm(Group& group, int w, const StepContext& ctx)
     float moved =
         distance(head, advance(m_heading[i], head, stepLength, geometry, &blocked, &surface));
     advanceHead(w, moved);
-    const bool anyBlocked = blocked;
-    if (blocked && surface.hit && stepLength - moved > kZeroLength) {
-        // The wall shortened the move. The head bends where it stopped, and the rest of
-        // the step goes along the new heading, so the body is still exactly the path.
-        const Vec2 at = fixedJoint(w, 0);
-        const float rest = stepLength - moved;
-        const float base = turnBase(w);
-        float bendTo = base;
-        bool bend = false;
-        if (slide) {
-            // Glide along the tangent nearest the direction the bend is measured from. It
-            // is within 90 degrees of it; sharper than maxTurnAngle only when the worm met
-            // the wall steeper than the look-ahead could prevent.
-            const Vec2 from = fromAngle(base);
-            Vec2 along = from - surface.normal * dot(from, surface.normal);
-            if (along.lengthSquared() < 1e-6f) {
-                along = surface.normal.perp();
-                if (dot(along, fromAngle(wanted)) < 0.0f)
-                    along = -along;
-            }
-            bendTo = angleOf(along);
-            bend = true;
-            // In a corner that way is walled too: glide the other way.
-            bool blockedThere = false;
-            if (distance(at, advance(bendTo, at, rest, geometry, &blockedThere, nullptr)) < kMinLeg)
-                bendTo = angleOf(-along);
-        } else if (m_hasTarget[i]) {
-            // Stop: a bend toward the target, within maxTurnAngle, and only one that leads
-            // along or away from the wall: a worm pressing on the wall stays halted
-            // rather than growing a joint every step.
-            bendTo = limitedTurn(w, wanted);
-            bend = dot(fromAngle(bendTo), surface.normal) >= 0.0f;
-        }
-        if (bend && std::fabs(wrapAngle(bendTo - m_heading[i])) > kTurnEpsilon) {
-            bool blockedAgain = false;
-            const float leg =
-                distance(at, advance(bendTo, at, rest, geometry, &blockedAgain, nullptr));
-            if (leg >= kMinLeg) {
-                setHeadingAtJoint(w, bendTo);
-                advanceHead(w, leg);
-                moved += leg;
-            }
-        }
-    }
+    if (blocked && surface.hit && stepLength - moved > kZeroLength)
+        moved += bendAtWall(w, wanted, stepLength - moved, surface, geometry);
     const Vec2 next = fixedJoint(w, 0);
     m_bodyLength[i] = std::min(static_cast<double>(length(w)), m_bodyLength[i] + moved);
     trimTail(w);
-
-    if (ctx.pickups && p.eatRadius > 0.0f) {
-        const float reach2 = p.eatRadius * p.eatRadius;
-        for (PickupState& coin : *ctx.pickups) {
-            if (coin.kind != PickupKind::Coin || coin.taken ||
-                distanceSquared(coin.position, next) > reach2)
-                continue;
-            coin.taken = true;
-            m_grown[i] += p.growthPerCoin; // the tail waits (trimTail) until it has grown in
-        }
-    }
+    eatCoins(w, next, ctx);
 
     AgentArrays& a = group.agents;
     const Vec2 velocity = (next - head) / ctx.dt;
@@ -673,12 +689,12 @@ void WormBehaviour::stepWorm(Group& group, int w, const StepContext& ctx)
     a.nheading[i] = m_heading[i];
     a.nspeed[i] = moved / ctx.dt;
     std::uint8_t flags = a.flags[i] & static_cast<std::uint8_t>(~(kAgentBlocked | kAgentAtGoal));
-    if (anyBlocked)
+    if (blocked)
         flags |= kAgentBlocked;
-    if (atGoal)
+    if (wish.atGoal)
         flags |= kAgentAtGoal;
     a.flags[i] = flags;
-    a.goalDistance[i] = goalDistance;
+    a.goalDistance[i] = wish.goalDistance;
 }
 
 void WormBehaviour::outline(int worm, std::vector<Vec2>& left, std::vector<Vec2>& right) const

@@ -141,6 +141,20 @@ private:
     float turnBase(int w) const;
     Vec2 advance(float heading, Vec2 from, float length, const StaticGeometry* geometry,
                  bool* blocked, RayHit* surface) const;
+    /// Where worm w heads this step: the pointer, the last pressed point, or a wander.
+    struct Aim
+    {
+        float heading = 0.0f;
+        float goalDistance = 0.0f;
+        bool atGoal = true;
+    };
+    Aim aim(const Group& group, int w, const StepContext& ctx);
+    /// A wall stopped the head `rest` m short: bend along it (slide) or toward the target
+    /// (stop) and crawl on. Returns how far the head went after the bend.
+    float bendAtWall(int w, float wanted, float rest, const RayHit& surface,
+                     const StaticGeometry* geometry);
+    /// Coins within eatRadius of the head are eaten; the body grows by growthPerCoin each.
+    void eatCoins(int w, Vec2 head, const StepContext& ctx);
     void stepWorm(Group& group, int w, const StepContext& ctx);
 
     WormParams m_params;
