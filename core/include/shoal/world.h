@@ -19,6 +19,7 @@ namespace shoal {
 class Group;
 class StaticGeometry;
 struct StepContext;
+class GroupMeter;
 struct WorldAccess;
 
 /// The running simulation. Build it from a scene, feed it input as data, step it; read the
@@ -112,7 +113,6 @@ private:
     void commitGroup(Group& group);
     void rebuildIndexes();
     void computeAllMetrics();
-    void computeMetrics(Group& group);
 
     std::unique_ptr<StaticGeometry> m_geometry;
     std::vector<std::unique_ptr<Group>> m_groups;
@@ -132,8 +132,7 @@ private:
     std::vector<float> m_permuteScratch;
     std::vector<std::uint32_t> m_permuteIds;
     std::vector<std::uint8_t> m_permuteFlags;
-    std::vector<float> m_nearestScratch;        ///< per agent, reused by computeMetrics
-    std::vector<std::uint8_t> m_activeScratch;  ///< per agent, reused by computeMetrics
+    std::unique_ptr<GroupMeter> m_meter; ///< measures the groups after each step
 };
 
 } // namespace shoal

@@ -3,6 +3,7 @@
 #include "math/fastmath.h"
 #include "math/statehash.h"
 #include "world/behaviour.h"
+#include "world/groupmeter.h"
 #include "geometry/staticgeometry.h"
 
 #include <algorithm>
@@ -48,6 +49,7 @@ Expected<std::unique_ptr<World>> World::create(const SceneDesc& scene)
         return *error;
 
     std::unique_ptr<World> world(new World());
+    world->m_meter = std::make_unique<GroupMeter>();
     world->m_geometry = std::make_unique<StaticGeometry>(scene);
     world->m_dt = static_cast<float>(scene.simulation.dt);
     world->m_seed = scene.simulation.seed;
@@ -344,96 +346,7 @@ void World::commitGroup(Group& group)
 void World::computeAllMetrics()
 {
     for (auto& group : m_groups)
-        computeMetrics(*group);
-}
-
-void World::computeMetrics(Group& group)
-{
-    const AgentArrays& a = group.agents;
-    const Behaviour& behaviour = *group.behaviour;
-    const std::size_t n = a.size();
-    GroupMetrics& m = group.metrics;
-    const int crossings = m.wallCrossings;
-    const std::int64_t totalCrossings = m.totalWallCrossings;
-    m = GroupMetrics{};
-    m.wallCrossings = crossings;
-    m.totalWallCrossings = totalCrossings;
-    m.agents = static_cast<int>(n);
-
-    m_activeScratch.resize(n);
-    for (std::size_t i = 0; i < n; ++i)
-        m_activeScratch[i] = behaviour.isActive(group, i) ? 1 : 0;
-
-    const float radius = behaviour.bodyRadius();
-    const float contact = 2.0f * radius - kPenetrationTolerance;
-    const float queryRadius = std::max(behaviour.queryRadius(), 2.0f * radius);
-    const float keep = behaviour.keepDistance();
-    const float outer = behaviour.bandOuterDistance();
-
-    m_nearestScratch.clear();
-    double sumX = 0, sumY = 0, sumSpeed = 0, sumGoal = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-        if (a.flags[i] & kAgentBlocked)
-            ++m.blocked;
-        if (a.flags[i] & kAgentStuck)
-            ++m.stuck;
-        if (!m_activeScratch[i])
-            continue;
-        ++m.active;
-        float hs, hc;
-        sinCos(a.heading[i], hs, hc);
-        sumX += hc;
-        sumY += hs;
-        const float speed = std::sqrt(a.vx[i] * a.vx[i] + a.vy[i] * a.vy[i]);
-        sumSpeed += speed;
-        m.maxSpeed = std::max(m.maxSpeed, speed);
-        sumGoal += a.goalDistance[i];
-        m.goalDistanceMax = std::max(m.goalDistanceMax, a.goalDistance[i]);
-        if (a.flags[i] & kAgentAtGoal)
-            ++m.atGoal;
-
-        float nearest2 = queryRadius * queryRadius * 4.0f;
-        bool found = false;
-        group.grid.forEachWithin({a.px[i], a.py[i]}, queryRadius,
-                                 [&](std::uint32_t j, float, float, float d2) {
-                                     if (j == i || !m_activeScratch[j])
-                                         return;
-                                     found = true;
-                                     nearest2 = std::min(nearest2, d2);
-                                     if (j > i && radius > 0.0f && d2 < contact * contact) {
-                                         ++m.penetrations;
-                                         m.maxPenetration = std::max(m.maxPenetration, 2.0f * radius - std::sqrt(d2));
-                                     }
-                                 });
-        if (found) {
-            const float d = std::sqrt(nearest2);
-            m_nearestScratch.push_back(d);
-            if (d < keep)
-                ++m.insideKeep;
-            if (outer > 0.0f && d > outer)
-                ++m.outsideBand;
-        } else if (outer > 0.0f && m.agents > 1) {
-            ++m.outsideBand; // nobody even within the neighbour radius
-        }
-    }
-    if (m.active > 0) {
-        m.polarization = static_cast<float>(std::sqrt(sumX * sumX + sumY * sumY) / m.active);
-        m.meanSpeed = static_cast<float>(sumSpeed / m.active);
-        m.goalDistanceMean = static_cast<float>(sumGoal / m.active);
-    }
-    if (!m_nearestScratch.empty()) {
-        double sum = 0;
-        float lo = m_nearestScratch[0];
-        for (float d : m_nearestScratch) {
-            sum += d;
-            lo = std::min(lo, d);
-        }
-        m.nearestMin = lo;
-        m.nearestMean = static_cast<float>(sum / static_cast<double>(m_nearestScratch.size()));
-        auto mid = m_nearestScratch.begin() + static_cast<std::ptrdiff_t>(m_nearestScratch.size() / 2);
-        std::nth_element(m_nearestScratch.begin(), mid, m_nearestScratch.end());
-        m.nearestMedian = *mid;
-    }
+        m_meter->measure(*group);
 }
 
 std::uint64_t World::stateHash() const
@@ -462,7 +375,7 @@ std::uint64_t World::stateHash() const
 
 std::size_t World::memoryBytes() const
 {
-    std::size_t bytes = m_nearestScratch.capacity() * sizeof(float) + m_activeScratch.capacity() +
+    std::size_t bytes = m_meter->memoryBytes() +
                         m_order.capacity() * sizeof(std::uint32_t) + m_permuteScratch.capacity() * sizeof(float) +
                         m_permuteIds.capacity() * sizeof(std::uint32_t) + m_permuteFlags.capacity();
     for (const auto& group : m_groups)
