@@ -86,6 +86,72 @@ std::string quote(const std::string& text)
     return "'" + text + "'";
 }
 
+std::optional<PointerAction> pointerActionFrom(const std::string& text)
+{
+    if (text == "down")
+        return PointerAction::Down;
+    if (text == "up")
+        return PointerAction::Up;
+    if (text == "move")
+        return PointerAction::Move;
+    return std::nullopt;
+}
+
+/// The event a line's tokens describe (at least two tokens; `where` prefixes messages).
+/// Steps must not decrease from the `previous` event's.
+Expected<InputEvent> parseEvent(const std::vector<Token>& tokens, const std::string& where,
+                                const InputEvent* previous)
+{
+    InputEvent event;
+    if (tokens[0].quoted || !parseStep(tokens[0].text, event.step))
+        return Error{where + "step " + quote(tokens[0].text) +
+                     " must be a whole number >= 0 (the step before which the event applies)"};
+    if (previous && event.step < previous->step)
+        return Error{where + "step " + std::to_string(event.step) + " comes after step " +
+                     std::to_string(previous->step) + " on line " + std::to_string(previous->line) +
+                     "; steps must not decrease"};
+    const std::string& verb = tokens[1].text;
+    std::size_t xIndex = 0;
+    if (verb == "pointer" && !tokens[1].quoted) {
+        event.kind = InputEventKind::Pointer;
+        xIndex = 2;
+    } else if (verb == "target" && !tokens[1].quoted) {
+        event.kind = InputEventKind::Target;
+        xIndex = 3;
+    } else {
+        return Error{where + "unknown event " + quote(verb) + "; " + kAllowedLines};
+    }
+    constexpr std::size_t kFields = 5; // step, verb and three fields, for either event
+    if (tokens.size() < kFields)
+        return Error{where + "too few fields for '" + verb + "'; " + kAllowedLines};
+    if (tokens.size() > kFields)
+        return Error{where + "unexpected " + quote(tokens[kFields].text) + " after the event; " +
+                     kAllowedLines};
+    if (event.kind == InputEventKind::Target) {
+        event.group = tokens[2].text;
+        if (event.group.empty())
+            return Error{where + "the group name is empty; name a tank squad of the scene"};
+    }
+    const char* axes[2] = {"x", "y"};
+    double* coordinates[2] = {&event.position.x, &event.position.y};
+    for (std::size_t k = 0; k < 2; ++k) {
+        const Token& token = tokens[xIndex + k];
+        if (token.quoted || !parseCoordinate(token.text, *coordinates[k]))
+            return Error{where + axes[k] + " " + quote(token.text) +
+                         " must be a finite number (metres)"};
+    }
+    if (event.kind == InputEventKind::Pointer) {
+        const Token& action = tokens[4];
+        const std::optional<PointerAction> parsed =
+            action.quoted ? std::nullopt : pointerActionFrom(action.text);
+        if (!parsed)
+            return Error{where + "pointer action " + quote(action.text) +
+                         " must be down, up or move"};
+        event.action = *parsed;
+    }
+    return event;
+}
+
 } // namespace
 
 Expected<InputScript> parseInputScript(const std::string& text, const std::string& fileName)
@@ -94,9 +160,6 @@ Expected<InputScript> parseInputScript(const std::string& text, const std::strin
     script.fileName = fileName;
     std::vector<Token> tokens;
     std::string tokenError;
-    std::uint64_t previousStep = 0;
-    int previousLine = 0;
-
     std::size_t lineStart = 0;
     int lineNumber = 0;
     while (lineStart <= text.size()) {
@@ -114,67 +177,12 @@ Expected<InputScript> parseInputScript(const std::string& text, const std::strin
             continue;
         if (tokens.size() < 2)
             return Error{where + kAllowedLines + ", got " + quote(tokens[0].text)};
-
-        InputEvent event;
-        event.line = lineNumber;
-        if (tokens[0].quoted || !parseStep(tokens[0].text, event.step))
-            return Error{where + "step " + quote(tokens[0].text) +
-                         " must be a whole number >= 0 (the step before which the event "
-                         "applies)"};
-        if (previousLine > 0 && event.step < previousStep)
-            return Error{where + "step " + std::to_string(event.step) + " comes after step " +
-                         std::to_string(previousStep) + " on line " + std::to_string(previousLine) +
-                         "; steps must not decrease"};
-
-        const std::string& verb = tokens[1].text;
-        std::size_t xIndex = 0;
-        std::size_t expectedCount = 0;
-        if (verb == "pointer" && !tokens[1].quoted) {
-            event.kind = InputEventKind::Pointer;
-            xIndex = 2;
-            expectedCount = 5;
-        } else if (verb == "target" && !tokens[1].quoted) {
-            event.kind = InputEventKind::Target;
-            xIndex = 3;
-            expectedCount = 5;
-        } else {
-            return Error{where + "unknown event " + quote(verb) + "; " + kAllowedLines};
-        }
-        if (tokens.size() < expectedCount)
-            return Error{where + "too few fields for '" + verb + "'; " + kAllowedLines};
-        if (tokens.size() > expectedCount)
-            return Error{where + "unexpected " + quote(tokens[expectedCount].text) +
-                         " after the event; " + kAllowedLines};
-
-        if (event.kind == InputEventKind::Target) {
-            event.group = tokens[2].text;
-            if (event.group.empty())
-                return Error{where + "the group name is empty; name a tank squad of the scene"};
-        }
-        const char* axes[2] = {"x", "y"};
-        double* coordinates[2] = {&event.position.x, &event.position.y};
-        for (std::size_t k = 0; k < 2; ++k) {
-            const Token& token = tokens[xIndex + k];
-            if (token.quoted || !parseCoordinate(token.text, *coordinates[k]))
-                return Error{where + axes[k] + " " + quote(token.text) +
-                             " must be a finite number (metres)"};
-        }
-        if (event.kind == InputEventKind::Pointer) {
-            const Token& action = tokens[4];
-            if (action.text == "down" && !action.quoted)
-                event.action = PointerAction::Down;
-            else if (action.text == "up" && !action.quoted)
-                event.action = PointerAction::Up;
-            else if (action.text == "move" && !action.quoted)
-                event.action = PointerAction::Move;
-            else
-                return Error{where + "pointer action " + quote(action.text) +
-                             " must be down, up or move"};
-        }
-
-        previousStep = event.step;
-        previousLine = lineNumber;
-        script.events.push_back(std::move(event));
+        Expected<InputEvent> event =
+            parseEvent(tokens, where, script.events.empty() ? nullptr : &script.events.back());
+        if (!event)
+            return event.error();
+        event.value().line = lineNumber;
+        script.events.push_back(std::move(event.value()));
     }
     return script;
 }
