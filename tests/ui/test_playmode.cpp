@@ -4,6 +4,7 @@
 #include "viewport/editorscene.h"
 #include "viewport/sceneview.h"
 #include "simulation/simulationcontroller.h"
+#include "tools/playtool.h"
 #include "uitestsupport.h"
 
 #include <QTest>
@@ -37,7 +38,8 @@ void TestPlayMode::pointerSwimsThePlayerAndPicksUpAFreeFish()
     EditorScene scene(&document);
     SceneView view(&scene);
     SimulationController controller(&document);
-    view.setSimulationController(&controller);
+    PlayTool play(&controller);
+    scene.setPlayTool(&play);
     view.resize(900, 700);
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));

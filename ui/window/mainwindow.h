@@ -32,6 +32,7 @@ class EditorScene;
 class GroupListPanel;
 class GroupSelection;
 class OverlayOptions;
+class PlayTool;
 class PropertyPanel;
 class SceneView;
 class SimulationController;
@@ -142,6 +143,7 @@ private:
     GroupListPanel* m_groupList = nullptr;
     QUndoView* m_undoView = nullptr;
     QList<AbstractTool*> m_tools;
+    PlayTool* m_playTool = nullptr;
     QActionGroup* m_toolActions = nullptr;
 
     QMenu* m_recentMenu = nullptr;
