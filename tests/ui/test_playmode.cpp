@@ -1,10 +1,12 @@
 // Play mode as a user drives it: with the simulation running, holding the left button on the
 // viewport swims the player toward the pointer, and a free fish on its path joins the school.
+// The play tool puts the world's pointer where the mouse is, and only while playing.
 
 #include "viewport/editorscene.h"
 #include "viewport/sceneview.h"
 #include "simulation/simulationcontroller.h"
 #include "tools/playtool.h"
+#include "tools/selecttool.h"
 #include "uitestsupport.h"
 
 #include <QTest>
@@ -20,6 +22,7 @@ class TestPlayMode : public QObject
 
 private slots:
     void pointerSwimsThePlayerAndPicksUpAFreeFish();
+    void playToolSteersTheWorldsPointer();
 };
 
 void TestPlayMode::pointerSwimsThePlayerAndPicksUpAFreeFish()
@@ -71,6 +74,92 @@ void TestPlayMode::pointerSwimsThePlayerAndPicksUpAFreeFish()
     QCOMPARE(inSchool(), 5); // the free fish joined for good
     QCOMPARE(document.undoStack()->count(), undoSteps); // steering is not an edit
     QVERIFY(document.scene() == level);                  // nor does it change the level
+}
+
+void TestPlayMode::playToolSteersTheWorldsPointer()
+{
+    Document document;
+    document.resetScene(test::emptyScene(), {});
+    EditorScene scene(&document);
+    SceneView view(&scene);
+    SimulationController controller(&document);
+    PlayTool play(&controller);
+    SelectTool select;
+    scene.setPlayTool(&play);
+    scene.setTool(&select);
+    view.resize(800, 600);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.setPixelsPerMetre(20.0);
+    view.centerOn(0.0, 0.0);
+    QVERIFY(controller.world());
+    QWidget* viewport = view.viewport();
+    const PointerInput& pointer = controller.world()->pointer();
+    // Where the world's pointer must be for the mouse at `at` (view pixels).
+    auto pointerAt = [&](QPoint at) {
+        const QPointF p = view.mapToScene(at);
+        return std::abs(pointer.position.x - p.x()) < 1e-3 &&
+               std::abs(pointer.position.y - p.y()) < 1e-3;
+    };
+    const QPoint a = view.mapFromScene(QPointF(-6.0, 2.0));
+    const QPoint b = view.mapFromScene(QPointF(4.0, -3.0));
+    const QPoint c = view.mapFromScene(QPointF(9.0, 5.0));
+    const QPoint d = view.mapFromScene(QPointF(-2.0, -7.0));
+    const int undoSteps = document.undoStack()->count();
+
+    // Paused, the mouse is the active tool's: the pointer stays put.
+    QTest::mouseClick(viewport, Qt::LeftButton, {}, a);
+    QVERIFY(!pointer.pressed);
+    QVERIFY(!pointerAt(a));
+
+    controller.play();
+    QTest::mouseMove(viewport, b); // a hover aims the worms, no press
+    QVERIFY(pointerAt(b));
+    QVERIFY(!pointer.pressed);
+    QTest::mousePress(viewport, Qt::LeftButton, {}, c);
+    QVERIFY(pointer.pressed);
+    QVERIFY(pointerAt(c));
+    QVERIFY(play.isBusy());
+    QCOMPARE(scene.tool(), &select); // steering switches no tool, nor its cursor
+    QCOMPARE(viewport->cursor().shape(), select.cursor().shape());
+    QTest::mouseMove(viewport, d);
+    QVERIFY(pointer.pressed);
+    QVERIFY(pointerAt(d));
+    QTest::mouseRelease(viewport, Qt::LeftButton, {}, d);
+    QVERIFY(!pointer.pressed);
+    QVERIFY(pointerAt(d));
+    QVERIFY(!play.isBusy());
+
+    // The view zooming under a still mouse is not a mouse move: the pointer stays.
+    view.zoomIn();
+    QVERIFY(!pointerAt(d));
+    QVERIFY(std::abs(pointer.position.x + 2.0f) < 0.05f);
+    QVERIFY(std::abs(pointer.position.y + 7.0f) < 0.05f);
+
+    // Ctrl hands the mouse to the active tool; with play steering off, Ctrl steers.
+    const QPoint e = view.mapFromScene(QPointF(6.0, 6.0));
+    QTest::mouseClick(viewport, Qt::LeftButton, Qt::ControlModifier, e);
+    QVERIFY(!pointer.pressed);
+    QVERIFY(!pointerAt(e));
+    play.setPlaySteering(false);
+    QTest::mousePress(viewport, Qt::LeftButton, {}, a);
+    QVERIFY(!pointer.pressed);
+    QVERIFY(!pointerAt(a));
+    QTest::mouseRelease(viewport, Qt::LeftButton, {}, a);
+    QTest::mousePress(viewport, Qt::LeftButton, Qt::ControlModifier, b);
+    QVERIFY(pointer.pressed);
+    QVERIFY(pointerAt(b));
+    QTest::mouseRelease(viewport, Qt::LeftButton, Qt::ControlModifier, b);
+    QVERIFY(!pointer.pressed);
+    play.setPlaySteering(true);
+
+    // Paused again: the mouse is the tool's once more.
+    controller.pause();
+    QTest::mousePress(viewport, Qt::LeftButton, {}, c);
+    QVERIFY(!pointer.pressed);
+    QVERIFY(!pointerAt(c));
+    QTest::mouseRelease(viewport, Qt::LeftButton, {}, c);
+    QCOMPARE(document.undoStack()->count(), undoSteps); // steering is not an edit
 }
 
 QTEST_MAIN(TestPlayMode)
