@@ -134,6 +134,14 @@ void TestFishSchool::schoolFollowsThePlayer()
     auto world = buildWorld(scene);
     QVERIFY(world);
     world->step(60 * 3);
+    // Keeping up: the player swims at the front of its school, never a neighbour radius or
+    // more ahead of it (its front members would lose sight of it). The school packed to its
+    // band (members keepMaxDistance apart, hexagonally) is a disc of radius R, and from a point
+    // on a disc's rim the mean distance to the disc is 32 R / (9 pi).
+    const double spacing = world->param(0, "keepMaxDistance");
+    const double agents = world->group(0).metrics.active; // the members and the player
+    const double radius = spacing * std::sqrt(agents * std::sqrt(3.0) / (2.0 * kPi));
+    const double keepingUp = 32.0 * radius / (9.0 * kPi) + world->param(0, "neighborRadius");
     world->setPointer({45.0f, 20.0f}, true);
     float worst = 0.0f;
     for (int s = 0; s < 60 * 20; ++s) {
@@ -142,7 +150,11 @@ void TestFishSchool::schoolFollowsThePlayer()
     }
     const Vec2 player = world->player().position;
     QVERIFY(player.x > 40.0f);
-    qInfo("worst mean distance to the player while it swam: %.2f m", worst);
+    qInfo("worst mean distance to the player while it swam: %.2f m (keeping up: under %.2f m)",
+          worst, keepingUp);
+    QVERIFY2(worst < keepingUp,
+             qPrintable(QStringLiteral("the school's mean distance to the player reached %1 m")
+                            .arg(worst)));
     world->setPointer(player, false);
     world->step(60 * 6);
     QVERIFY2(world->group(0).metrics.goalDistanceMean < 8.0f,

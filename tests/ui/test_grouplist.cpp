@@ -12,10 +12,13 @@
 #include "uitestsupport.h"
 
 #include <QAction>
+#include <QHash>
 #include <QHeaderView>
+#include <QIcon>
 #include <QLineEdit>
 #include <QMenu>
 #include <QSignalSpy>
+#include <QStyle>
 #include <QToolButton>
 #include <QTreeWidget>
 #include <QtTest>
@@ -105,6 +108,85 @@ void renameRow(QTreeWidget* tree, int row, const QString& name)
     QTest::keyClicks(editor, name);
     QTest::keyClick(editor, Qt::Key_Return);
     QCoreApplication::processEvents(); // the delegate commits the editor's text queued
+}
+
+/// What a grab of the panel shows of one row (of one column; -1: the whole row).
+struct RowShot
+{
+    explicit RowShot(const QImage& part) : image(part) {}
+    RowShot(const QImage& shot, const GroupListPanel& panel, int row, int column = -1)
+    {
+        QTreeWidget* tree = panel.tree();
+        QRect rect = tree->visualItemRect(tree->topLevelItem(row));
+        rect.setLeft(column < 0 ? 0 : tree->header()->sectionPosition(column));
+        rect.setWidth(column < 0 ? tree->viewport()->width() : tree->header()->sectionSize(column));
+        image = shot.copy(QRect(tree->viewport()->mapTo(&panel, rect.topLeft()), rect.size()));
+    }
+    /// How many pixels are `colour` (alpha aside).
+    int count(QRgb colour) const
+    {
+        int n = 0;
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x)
+                n += (image.pixel(x, y) & 0xffffffu) == (colour & 0xffffffu) ? 1 : 0;
+        return n;
+    }
+    /// The colour most of the row is painted in (its background).
+    QRgb dominant() const
+    {
+        QHash<QRgb, int> counts;
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x)
+                ++counts[image.pixel(x, y) | 0xff000000u];
+        return std::max_element(counts.keyValueBegin(), counts.keyValueEnd(),
+                                [](auto a, auto b) { return a.second < b.second; })
+            ->first;
+    }
+    /// The darkest pixel: the core of the text's strokes, in the text's colour.
+    QRgb ink() const
+    {
+        QRgb darkest = qRgb(255, 255, 255);
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x)
+                if (qGray(image.pixel(x, y)) < qGray(darkest))
+                    darkest = image.pixel(x, y);
+        return darkest;
+    }
+    /// The first `width` pixels of the row (the check box).
+    QImage left(int width) const { return image.copy(0, 0, width, image.height()); }
+    /// How many pixels are not `background`.
+    int painted(QRgb background) const
+    {
+        return image.width() * image.height() - count(background);
+    }
+
+    QImage image;
+};
+
+/// The body colour of `group`'s swatch as the list paints it (tinted when the row is selected).
+QRgb swatchBody(const GroupDesc& group, bool selected)
+{
+    const QPixmap swatch = groupSwatchPixmap(group.color, group.accent, 14);
+    const QPixmap shown =
+        QIcon(swatch).pixmap(swatch.size(), selected ? QIcon::Selected : QIcon::Normal);
+    return shown.toImage().pixel(4, 10) | 0xff000000u; // away from the accent dot and the corners
+}
+
+bool sameColour(QRgb a, QRgb b, int tolerance = 2)
+{
+    return std::abs(qRed(a) - qRed(b)) <= tolerance &&
+           std::abs(qGreen(a) - qGreen(b)) <= tolerance &&
+           std::abs(qBlue(a) - qBlue(b)) <= tolerance;
+}
+
+/// `colour` painted over `background`.
+QRgb over(const QColor& colour, const QColor& background)
+{
+    const auto mix = [&](int c, int b) {
+        return (c * colour.alpha() + b * (255 - colour.alpha())) / 255;
+    };
+    return qRgb(mix(colour.red(), background.red()), mix(colour.green(), background.green()),
+                mix(colour.blue(), background.blue()));
 }
 
 } // namespace
@@ -379,6 +461,8 @@ void TestGroupList::deleteKeyRemoves()
 
 void TestGroupList::screenshot()
 {
+    // What the list must show: every row's swatch in its group's colours, the squad's row
+    // selected, the swarm's hidden (its box unticked, its text greyed), the rest ticked.
     Fixture f(demoScene());
     f.panel.resize(330, 240);
     f.clickRow(kSquad);
@@ -389,6 +473,46 @@ void TestGroupList::screenshot()
     const QString dir = qEnvironmentVariable("SHOAL_SCREENSHOT_DIR");
     if (!dir.isEmpty())
         QVERIFY(image.save(dir + QStringLiteral("/grouplist.png")));
+
+    const QPalette palette = f.panel.tree()->palette();
+    const QRgb highlight = palette.color(QPalette::Highlight).rgb();
+    const QRgb base = palette.color(QPalette::Base).rgb();
+    const auto& groups = f.document.scene().groups;
+    QCOMPARE(f.panel.tree()->topLevelItemCount(), static_cast<int>(groups.size()));
+    constexpr int kSwatchInterior = 80; // of a 14 px swatch's pixels, away from its edge and dot
+    for (int row = 0; row < static_cast<int>(groups.size()); ++row) {
+        const bool selected = row == kSquad;
+        const RowShot shot(image, f.panel, row);
+        const QRgb body = swatchBody(groups[static_cast<std::size_t>(row)], selected);
+        QVERIFY2(shot.count(body) >= kSwatchInterior,
+                 qPrintable(QStringLiteral("row %1: %2 px of its swatch colour")
+                                .arg(row)
+                                .arg(shot.count(body))));
+        QCOMPARE(shot.dominant() == highlight, selected);
+        if (selected)
+            continue;
+        QCOMPARE(shot.dominant(), base);
+        // Shown groups' text is the palette's; a hidden group's is the greyed placeholder.
+        const QRgb ink = RowShot(image, f.panel, row, GroupListPanel::FamilyColumn).ink();
+        const QRgb expected = row == kSwarm ? over(palette.color(QPalette::PlaceholderText),
+                                                   palette.color(QPalette::Base))
+                                            : palette.color(QPalette::Text).rgb();
+        QVERIFY2(sameColour(ink, expected), qPrintable(QStringLiteral("row %1: text %2, not %3")
+                                                           .arg(row)
+                                                           .arg(ink, 0, 16)
+                                                           .arg(expected, 0, 16)));
+    }
+    // The check boxes (left of the swatches): the ticked ones alike, the swarm's without its
+    // tick (the frame alone paints far fewer pixels).
+    const int box = f.panel.tree()->style()->pixelMetric(QStyle::PM_IndicatorWidth) + 4;
+    const RowShot ticked(RowShot(image, f.panel, kSchool).left(box));
+    QCOMPARE(RowShot(image, f.panel, kConvoy).left(box), ticked.image);
+    QCOMPARE(RowShot(image, f.panel, kWorms).left(box), ticked.image);
+    const RowShot unticked(RowShot(image, f.panel, kSwarm).left(box));
+    QVERIFY2(unticked.painted(base) < ticked.painted(base) * 3 / 4,
+             qPrintable(QStringLiteral("box pixels: %1 hidden, %2 shown")
+                            .arg(unticked.painted(base))
+                            .arg(ticked.painted(base))));
 }
 
 QTEST_MAIN(TestGroupList)

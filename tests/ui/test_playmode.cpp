@@ -1,9 +1,12 @@
 // Play mode as a user drives it: with the simulation running, holding the left button on the
 // viewport swims the player toward the pointer, and a free fish on its path joins the school.
+// The play tool puts the world's pointer where the mouse is, and only while playing.
 
 #include "viewport/editorscene.h"
 #include "viewport/sceneview.h"
 #include "simulation/simulationcontroller.h"
+#include "tools/playtool.h"
+#include "tools/selecttool.h"
 #include "uitestsupport.h"
 
 #include <QTest>
@@ -13,12 +16,56 @@
 using namespace shoal;
 using namespace shoal::ui;
 
+namespace {
+
+/// An empty level in a shown view, the play tool installed and the select tool active.
+struct SteeringRig
+{
+    SteeringRig()
+    {
+        document.resetScene(test::emptyScene(), {});
+        scene.setPlayTool(&play);
+        scene.setTool(&select);
+    }
+    /// Shows the view at 20 px per metre, centred on the origin, with a running world.
+    bool show()
+    {
+        view.resize(800, 600);
+        view.show();
+        if (!QTest::qWaitForWindowExposed(&view))
+            return false;
+        view.setPixelsPerMetre(20.0);
+        view.centerOn(0.0, 0.0);
+        return controller.world() != nullptr;
+    }
+    QPoint at(double x, double y) const { return view.mapFromScene(QPointF(x, y)); }
+    const PointerInput& pointer() const { return controller.world()->pointer(); }
+    /// The world's pointer is where the mouse at `at` (view pixels) is.
+    bool pointerAt(QPoint at) const
+    {
+        const QPointF p = view.mapToScene(at);
+        return std::abs(pointer().position.x - p.x()) < 1e-3 &&
+               std::abs(pointer().position.y - p.y()) < 1e-3;
+    }
+
+    Document document;
+    EditorScene scene{&document};
+    SceneView view{&scene};
+    SimulationController controller{&document};
+    PlayTool play{&controller};
+    SelectTool select;
+};
+
+} // namespace
+
 class TestPlayMode : public QObject
 {
     Q_OBJECT
 
 private slots:
     void pointerSwimsThePlayerAndPicksUpAFreeFish();
+    void playToolSteersTheWorldsPointer();
+    void ctrlAndPlaySteeringSwapWhoGetsTheMouse();
 };
 
 void TestPlayMode::pointerSwimsThePlayerAndPicksUpAFreeFish()
@@ -37,7 +84,8 @@ void TestPlayMode::pointerSwimsThePlayerAndPicksUpAFreeFish()
     EditorScene scene(&document);
     SceneView view(&scene);
     SimulationController controller(&document);
-    view.setSimulationController(&controller);
+    PlayTool play(&controller);
+    scene.setPlayTool(&play);
     view.resize(900, 700);
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
@@ -69,6 +117,81 @@ void TestPlayMode::pointerSwimsThePlayerAndPicksUpAFreeFish()
     QCOMPARE(inSchool(), 5); // the free fish joined for good
     QCOMPARE(document.undoStack()->count(), undoSteps); // steering is not an edit
     QVERIFY(document.scene() == level);                  // nor does it change the level
+}
+
+void TestPlayMode::playToolSteersTheWorldsPointer()
+{
+    SteeringRig rig;
+    QVERIFY(rig.show());
+    QWidget* viewport = rig.view.viewport();
+    const QPoint a = rig.at(-6.0, 2.0), b = rig.at(4.0, -3.0), c = rig.at(9.0, 5.0);
+    const QPoint d = rig.at(-2.0, -7.0);
+    const int undoSteps = rig.document.undoStack()->count();
+
+    // Paused, the mouse is the active tool's: the pointer stays put.
+    QTest::mouseClick(viewport, Qt::LeftButton, {}, a);
+    QVERIFY(!rig.pointer().pressed);
+    QVERIFY(!rig.pointerAt(a));
+
+    rig.controller.play();
+    QTest::mouseMove(viewport, b); // a hover aims the worms, no press
+    QVERIFY(rig.pointerAt(b));
+    QVERIFY(!rig.pointer().pressed);
+    QTest::mousePress(viewport, Qt::LeftButton, {}, c);
+    QVERIFY(rig.pointer().pressed);
+    QVERIFY(rig.pointerAt(c));
+    QVERIFY(rig.play.isBusy());
+    QCOMPARE(rig.scene.tool(), &rig.select); // steering switches no tool, nor its cursor
+    QCOMPARE(viewport->cursor().shape(), rig.select.cursor().shape());
+    QTest::mouseMove(viewport, d);
+    QVERIFY(rig.pointer().pressed);
+    QVERIFY(rig.pointerAt(d));
+    QTest::mouseRelease(viewport, Qt::LeftButton, {}, d);
+    QVERIFY(!rig.pointer().pressed);
+    QVERIFY(rig.pointerAt(d));
+    QVERIFY(!rig.play.isBusy());
+
+    // The view zooming under a still mouse is not a mouse move: the pointer stays.
+    rig.view.zoomIn();
+    QVERIFY(!rig.pointerAt(d));
+    QVERIFY(std::abs(rig.pointer().position.x + 2.0f) < 0.05f);
+    QVERIFY(std::abs(rig.pointer().position.y + 7.0f) < 0.05f);
+
+    // Paused again: the mouse is the tool's once more.
+    rig.controller.pause();
+    QTest::mousePress(viewport, Qt::LeftButton, {}, c);
+    QVERIFY(!rig.pointer().pressed);
+    QVERIFY(!rig.pointerAt(c));
+    QTest::mouseRelease(viewport, Qt::LeftButton, {}, c);
+    QCOMPARE(rig.document.undoStack()->count(), undoSteps); // steering is not an edit
+}
+
+void TestPlayMode::ctrlAndPlaySteeringSwapWhoGetsTheMouse()
+{
+    SteeringRig rig;
+    QVERIFY(rig.show());
+    QWidget* viewport = rig.view.viewport();
+    const QPoint a = rig.at(-6.0, 2.0), b = rig.at(4.0, -3.0), e = rig.at(6.0, 6.0);
+    rig.controller.play();
+    QTest::mouseMove(viewport, a);
+    QVERIFY(rig.pointerAt(a));
+
+    // Ctrl hands the mouse to the active tool...
+    QTest::mouseClick(viewport, Qt::LeftButton, Qt::ControlModifier, e);
+    QVERIFY(!rig.pointer().pressed);
+    QVERIFY(!rig.pointerAt(e));
+    // ...and with play steering off, Ctrl steers.
+    rig.play.setPlaySteering(false);
+    QTest::mousePress(viewport, Qt::LeftButton, {}, b);
+    QVERIFY(!rig.pointer().pressed);
+    QVERIFY(!rig.pointerAt(b));
+    QTest::mouseRelease(viewport, Qt::LeftButton, {}, b);
+    QTest::mousePress(viewport, Qt::LeftButton, Qt::ControlModifier, e);
+    QVERIFY(rig.pointer().pressed);
+    QVERIFY(rig.pointerAt(e));
+    QTest::mouseRelease(viewport, Qt::LeftButton, Qt::ControlModifier, e);
+    QVERIFY(!rig.pointer().pressed);
+    rig.controller.pause();
 }
 
 QTEST_MAIN(TestPlayMode)

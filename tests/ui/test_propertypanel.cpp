@@ -63,22 +63,34 @@ struct Fixture
     PropertyPanel panel{&document, &selection, &controller};
 };
 
-QPoint handleCentre(QSlider* slider)
+/// The style's geometry of `slider` with its handle at `position`.
+QStyleOptionSlider sliderOption(QSlider* slider, int position)
 {
     QStyleOptionSlider option;
     option.initFrom(slider);
     option.orientation = slider->orientation();
     option.minimum = slider->minimum();
     option.maximum = slider->maximum();
-    option.sliderPosition = slider->sliderPosition();
+    option.sliderPosition = position;
     option.sliderValue = slider->value();
     option.singleStep = slider->singleStep();
     option.pageStep = slider->pageStep();
     option.upsideDown = slider->invertedAppearance() != (option.direction == Qt::RightToLeft);
     option.subControls = QStyle::SC_SliderHandle;
-    return slider->style()
-        ->subControlRect(QStyle::CC_Slider, &option, QStyle::SC_SliderHandle, slider)
-        .center();
+    return option;
+}
+
+/// Where the style puts `slider`'s handle for `position`.
+QRect handleRect(QSlider* slider, int position)
+{
+    const QStyleOptionSlider option = sliderOption(slider, position);
+    return slider->style()->subControlRect(QStyle::CC_Slider, &option, QStyle::SC_SliderHandle,
+                                           slider);
+}
+
+QPoint handleCentre(QSlider* slider)
+{
+    return handleRect(slider, slider->sliderPosition()).center();
 }
 
 /// A mouse drag on the slider's handle, one press, a move per offset (px), one release.
@@ -111,6 +123,63 @@ void drag(QSlider* slider, std::initializer_list<int> moves)
     gesture.release();
 }
 
+/// What a grab of the panel shows of `widget` (one of its children).
+QImage shotOf(const QImage& shot, const QWidget* panel, const QWidget* widget)
+{
+    return shot.copy(QRect(widget->mapTo(panel, QPoint()), widget->size()));
+}
+
+/// How many pixels of `image` pass `test`.
+template <class Test>
+int countPixels(const QImage& image, Test test)
+{
+    int n = 0;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x)
+            n += test(image.pixel(x, y) | 0xff000000u) ? 1 : 0;
+    return n;
+}
+
+bool reddish(QRgb pixel)
+{
+    return qRed(pixel) - std::max(qGreen(pixel), qBlue(pixel)) > 60;
+}
+
+/// Empty when the grab shows `row`'s slider handle where `value` puts it and nowhere else
+/// (looking along a line above the groove, which only the handle reaches); else what is wrong.
+QString handleProblem(const QImage& shot, const QWidget* panel, ParamRow* row, double value)
+{
+    // The handle's place from the spec and the value alone: positions of one step each, the
+    // minimum on the left.
+    QSlider* slider = row->slider();
+    const ParamSpec& spec = row->spec();
+    const QString key = QString::fromStdString(spec.key);
+    QStyleOptionSlider option =
+        sliderOption(slider, static_cast<int>(std::lround((value - spec.minValue) / spec.step)));
+    option.minimum = 0;
+    option.maximum =
+        std::max(1, static_cast<int>(std::lround((spec.maxValue - spec.minValue) / spec.step)));
+    option.upsideDown = false;
+    const QRect handle = slider->style()->subControlRect(QStyle::CC_Slider, &option,
+                                                         QStyle::SC_SliderHandle, slider);
+    const QImage image = shotOf(shot, panel, slider);
+    const int y = handle.top() + 2;
+    const int away = handle.center().x() < image.width() / 2 ? image.width() - 1 : 0;
+    const QRgb background = image.pixel(away, y);
+    int drawn = 0;
+    for (int x = 0; x < image.width(); ++x) {
+        if (image.pixel(x, y) == background)
+            continue;
+        if (x < handle.left() - 1 || x > handle.right() + 1)
+            return QStringLiteral("%1: a handle at x %2, not at %3 (%4)")
+                .arg(key).arg(x).arg(handle.left()).arg(value);
+        ++drawn;
+    }
+    if (drawn == 0)
+        return QStringLiteral("%1: no handle at x %2").arg(key).arg(handle.left());
+    return {};
+}
+
 /// Replaces a spin box's text the way a user does: select all, type, Enter.
 void typeInto(QAbstractSpinBox* spin, const QString& text)
 {
@@ -118,6 +187,96 @@ void typeInto(QAbstractSpinBox* spin, const QString& text)
     QTest::keyClick(spin, Qt::Key_A, Qt::ControlModifier);
     QTest::keyClicks(spin, text);
     QTest::keyClick(spin, Qt::Key_Return);
+}
+
+QRgb bodyColour(const GroupDesc& group)
+{
+    return qRgb(group.color.r, group.color.g, group.color.b);
+}
+
+/// Empty when the header's swatch shows the selected groups' colours and no other group's.
+QString swatchProblem(const Fixture& f, const QImage& shot)
+{
+    QList<QLabel*> swatches;
+    for (QLabel* label : f.panel.findChildren<QLabel*>())
+        if (label->isVisible() && !label->pixmap().isNull())
+            swatches.append(label);
+    if (swatches.size() != 1)
+        return QStringLiteral("%1 swatches shown").arg(swatches.size());
+    const QImage image = shotOf(shot, &f.panel, swatches.first());
+    const auto& groups = f.document.scene().groups;
+    QList<QRgb> shown;
+    for (int g : f.selection.groups())
+        shown.append(bodyColour(groups[static_cast<std::size_t>(g)]));
+    constexpr int kLeast = 40; // of the smallest swatch's (14 px) body, the rest overlapped
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        const QRgb body = bodyColour(groups[g]);
+        const int pixels = countPixels(image, [body](QRgb p) { return p == body; });
+        if (shown.contains(body) ? pixels < kLeast : pixels > 0)
+            return QStringLiteral("the swatch has %1 px of %2's colour")
+                .arg(pixels)
+                .arg(QString::fromStdString(groups[g].name));
+    }
+    return {};
+}
+
+/// Empty when every slider shows its model value (the first selected group's parameters,
+/// the time step, the speed, the player's parameters) and only `refused` has a red message.
+QString rowsProblem(const Fixture& f, const QImage& shot, const QString& refused)
+{
+    const SceneDesc& scene = f.document.scene();
+    QList<QPair<ParamRow*, double>> rows;
+    for (int i = 0; i < f.panel.groupRows().size(); ++i)
+        rows.append({f.panel.groupRows()[i],
+                     scene.groups[static_cast<std::size_t>(f.selection.current())]
+                         .params[static_cast<std::size_t>(i)]});
+    rows.append({f.panel.timeStepRow(), scene.simulation.dt});
+    rows.append({f.panel.speedRow(), f.controller.speed()});
+    for (std::size_t i = 0; i < playerParamSpecs().size(); ++i)
+        rows.append({f.panel.playerRow(QString::fromStdString(playerParamSpecs()[i].key)),
+                     scene.player.params[i]});
+    for (const auto& [row, value] : rows) {
+        if (row->slider())
+            if (const QString problem = handleProblem(shot, &f.panel, row, value);
+                !problem.isEmpty())
+                return problem;
+        // The message line: the row under its label (the controls stay out of it).
+        const int top = row->label()->geometry().bottom() + 1;
+        const QImage line =
+            shotOf(shot, &f.panel, row).copy(0, top, row->width(), row->height() - top);
+        const int red = countPixels(line, reddish);
+        const QString key = QString::fromStdString(row->spec().key);
+        if ((key == refused) != (red > 50)) // a line of text, not a stray pixel
+            return QStringLiteral("%1: %2 px of red message").arg(key).arg(red);
+    }
+    return {};
+}
+
+/// Empty when the group section shows a message saying `text` (in part), written out.
+QString messageProblem(const Fixture& f, const QImage& shot, const QString& text)
+{
+    for (QLabel* label : f.panel.findChildren<QLabel*>()) {
+        if (!label->isVisible() || !label->text().contains(text))
+            continue;
+        const QImage image = shotOf(shot, &f.panel, label);
+        const QRgb background = image.pixel(0, 0) | 0xff000000u;
+        const int ink = countPixels(image, [background](QRgb p) { return p != background; });
+        return ink > 300 ? QString() : QStringLiteral("the message has %1 px of text").arg(ink);
+    }
+    return QStringLiteral("no message saying \u201c%1\u201d").arg(text);
+}
+
+/// Empty when the grab shows what the panel must (the swatch, the rows; with no rows, the
+/// mixed-families message); else the first thing wrong.
+QString shotProblem(const Fixture& f, const QImage& shot, const QString& refused = {})
+{
+    const QString mixed = QStringLiteral("different families");
+    for (const QString& problem :
+         {swatchProblem(f, shot), rowsProblem(f, shot, refused),
+          f.panel.groupRows().isEmpty() ? messageProblem(f, shot, mixed) : QString()})
+        if (!problem.isEmpty())
+            return problem;
+    return {};
 }
 
 } // namespace
@@ -532,7 +691,9 @@ void TestPropertyPanel::wheelEditsOnlyAFocusedRow()
 
 void TestPropertyPanel::screenshots()
 {
-    // Renders the panel for review; writes PNGs when SHOAL_SCREENSHOT_DIR is set.
+    // Renders the panel for review (PNGs when SHOAL_SCREENSHOT_DIR is set) and checks each
+    // grab shows what it must: the selected groups' swatch, every slider's handle at its
+    // model value, the refused edit's red message, the mixed-families message.
     SceneDesc scene = demoScene();
     GroupDesc second = makeDefaultGroup(BehaviourKind::FishSchool, "school 2");
     second.spawn = SpawnAreaDesc{{{0.0, 18.0}, {6.0, 22.0}}, 6};
@@ -541,23 +702,31 @@ void TestPropertyPanel::screenshots()
     Fixture f(scene);
     f.panel.resize(f.panel.minimumWidth(), 1040);
     const QString dir = qEnvironmentVariable("SHOAL_SCREENSHOT_DIR");
-    auto shoot = [&](const char* name) {
+    QString problem;
+    auto shoot = [&](const char* name, const QString& refused = {}) {
+        problem = QStringLiteral("no grab");
         QCoreApplication::processEvents(); // pending layout requests, as the event loop would
         const QImage image = f.panel.grab().toImage();
         QVERIFY(!image.isNull());
         if (!dir.isEmpty())
             QVERIFY(image.save(dir + QLatin1Char('/') + QLatin1String(name)));
+        problem = shotProblem(f, image, refused);
     };
     f.selection.select(kSchool);
     typeInto(f.panel.groupRow(QStringLiteral("keepMinDistance"))->doubleSpinBox(),
              QStringLiteral("2.5"));
-    shoot("panel-fish.png");
+    shoot("panel-fish.png", QStringLiteral("keepMinDistance"));
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
     f.selection.select(kWorms);
     shoot("panel-worm.png");
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
     f.selection.setGroups({kSchool, static_cast<int>(scene.groups.size()) - 1});
     shoot("panel-fish-multi.png");
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
     f.selection.setGroups({kSchool, kSquad});
     shoot("panel-mixed.png");
+    QVERIFY(f.panel.groupRows().isEmpty());
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
 }
 
 QTEST_MAIN(TestPropertyPanel)

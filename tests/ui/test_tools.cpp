@@ -7,6 +7,7 @@
 #include "viewport/items/handleitem.h"
 #include "tools/obstacletool.h"
 #include "tools/placetool.h"
+#include "tools/playtool.h"
 #include "viewport/sceneview.h"
 #include "simulation/simulationcontroller.h"
 #include "tools/selecttool.h"
@@ -380,7 +381,8 @@ private slots:
         squad.target = Point2{-7, -7};
         stack()->push(new AddGroupCommand(m_doc.get(), -1, squad));
         SimulationController controller(m_doc.get());
-        m_view->setSimulationController(&controller);
+        PlayTool play(&controller);
+        m_scene->setPlayTool(&play);
         m_scene->setTool(m_pickup.get());
         const int steps = stack()->count();
 
@@ -410,11 +412,11 @@ private slots:
         QVERIFY(scene().pickups.back().position == (Point2{-2, 3}));
 
         // With play steering off it is the other way round.
-        m_view->setPlaySteering(false);
+        play.setPlaySteering(false);
         click(-3, 3);
         QCOMPARE(stack()->count(), steps + 3);
         controller.pause();
-        m_view->setSimulationController(nullptr);
+        m_scene->setPlayTool(nullptr);
     }
 
     void wheelZoomKeepsPointUnderMouse()

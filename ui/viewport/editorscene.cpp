@@ -66,6 +66,8 @@ EditorScene::EditorScene(Document* document, QObject* parent)
 
 EditorScene::~EditorScene()
 {
+    if (m_playTool)
+        m_playTool->deactivate();
     if (m_tool)
         m_tool->deactivate();
 }
@@ -80,6 +82,17 @@ void EditorScene::setTool(AbstractTool* tool)
     m_tool = tool;
     if (m_tool)
         m_tool->activate(this);
+}
+
+void EditorScene::setPlayTool(AbstractTool* tool)
+{
+    if (m_playTool == tool)
+        return;
+    if (m_playTool)
+        m_playTool->deactivate();
+    m_playTool = tool;
+    if (m_playTool)
+        m_playTool->activate(this);
 }
 
 // --- Items -----------------------------------------------------------------------------------
@@ -613,32 +626,37 @@ void EditorScene::drawBackground(QPainter* painter, const QRectF& rect)
 
 // --- Events go to the tool -------------------------------------------------------------------
 
+void EditorScene::forwardMouse(QGraphicsSceneMouseEvent* event, MouseHandler handler)
+{
+    if (m_playTool) {
+        event->ignore();
+        (m_playTool->*handler)(event);
+        if (event->isAccepted())
+            return;
+    }
+    if (m_tool)
+        (m_tool->*handler)(event);
+    event->accept();
+}
+
 void EditorScene::mousePressEvent(QGraphicsSceneMouseEvent* event)
 {
-    if (m_tool)
-        m_tool->mousePressed(event);
-    event->accept();
+    forwardMouse(event, &AbstractTool::mousePressed);
 }
 
 void EditorScene::mouseMoveEvent(QGraphicsSceneMouseEvent* event)
 {
-    if (m_tool)
-        m_tool->mouseMoved(event);
-    event->accept();
+    forwardMouse(event, &AbstractTool::mouseMoved);
 }
 
 void EditorScene::mouseReleaseEvent(QGraphicsSceneMouseEvent* event)
 {
-    if (m_tool)
-        m_tool->mouseReleased(event);
-    event->accept();
+    forwardMouse(event, &AbstractTool::mouseReleased);
 }
 
 void EditorScene::mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event)
 {
-    if (m_tool)
-        m_tool->mouseDoubleClicked(event);
-    event->accept();
+    forwardMouse(event, &AbstractTool::mouseDoubleClicked);
 }
 
 void EditorScene::keyPressEvent(QKeyEvent* event)

@@ -2,7 +2,8 @@
 /// The viewport's QGraphicsScene: editable items rebuilt from the Document's changes, the
 /// editor's own selection of ItemRefs (it survives the rebuilds), vertex handles for a single
 /// selected item, the level background and grid, and the active tool, which gets every mouse
-/// and key event. Scene coordinates are metres with y up; SceneView flips the y axis.
+/// and key event (the mouse events the play tool, when there is one, leaves unaccepted). Scene
+/// coordinates are metres with y up; SceneView flips the y axis.
 
 #include "document/document.h"
 #include "tools/abstracttool.h"
@@ -33,6 +34,11 @@ public:
 
     void setTool(AbstractTool* tool);
     AbstractTool* tool() const { return m_tool; }
+    /// The play tool (PlayTool: it steers while the simulation plays) sees every mouse event
+    /// first; what it leaves unaccepted goes on to the active tool. It stays installed across
+    /// tool switches and play/pause, and is not the active tool (tool() and its cursor stay).
+    void setPlayTool(AbstractTool* tool);
+    AbstractTool* playTool() const { return m_playTool; }
 
     // --- Selection (ItemRefs, not QGraphicsItem selection) -----------------------------------
     const ItemRefs& selectedRefs() const { return m_selection; }
@@ -105,6 +111,9 @@ protected:
     void keyPressEvent(QKeyEvent* event) override;
 
 private:
+    using MouseHandler = void (AbstractTool::*)(QGraphicsSceneMouseEvent*);
+    /// `event` to the play tool, then (unless it accepted it) to the active tool.
+    void forwardMouse(QGraphicsSceneMouseEvent* event, MouseHandler handler);
     void onDocumentChanged(const Change& change);
     void rebuild(ItemKind kind);
     void rebuildAll();
@@ -119,6 +128,7 @@ private:
 
     Document* m_document;
     QPointer<AbstractTool> m_tool;
+    QPointer<AbstractTool> m_playTool;
     std::map<ItemRef, EditableItem*> m_items;
     QList<HandleItem*> m_handles;
     QList<QGraphicsSimpleTextItem*> m_labels;

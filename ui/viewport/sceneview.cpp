@@ -2,7 +2,6 @@
 
 #include "tools/abstracttool.h"
 #include "viewport/editorscene.h"
-#include "simulation/simulationcontroller.h"
 
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -37,11 +36,6 @@ SceneView::SceneView(EditorScene* scene, QWidget* parent)
     viewport()->setMouseTracking(true);
     setPixelsPerMetre(kNominalPixelsPerMetre);
     refreshCursor();
-}
-
-void SceneView::setSimulationController(SimulationController* controller)
-{
-    m_controller = controller;
 }
 
 void SceneView::setPixelsPerMetre(double ppm)
@@ -92,19 +86,6 @@ void SceneView::fitToLevel()
     setPixelsPerMetre(ppm);
     centerOn(level.center());
     m_fitted = true;
-}
-
-void SceneView::setPlaySteering(bool enabled)
-{
-    m_playSteering = enabled;
-}
-
-bool SceneView::steeringFor(Qt::KeyboardModifiers modifiers) const
-{
-    if (!m_controller || !m_controller->isPlaying())
-        return false;
-    const bool ctrl = modifiers & Qt::ControlModifier;
-    return m_playSteering != ctrl;
 }
 
 void SceneView::refreshCursor()
@@ -163,19 +144,6 @@ void SceneView::mousePressEvent(QMouseEvent* event)
         event->accept();
         return;
     }
-    if (steeringFor(event->modifiers())) {
-        const QPointF p = mapToScene(event->position().toPoint());
-        if (event->button() == Qt::LeftButton) {
-            m_steering = true;
-            m_controller->setPointer(p.x(), p.y(), true);
-        } else if (event->button() == Qt::RightButton) {
-            const int squad = m_scene->targetSquad();
-            if (squad >= 0)
-                m_controller->setTarget(squad, p.x(), p.y());
-        }
-        event->accept();
-        return;
-    }
     QGraphicsView::mousePressEvent(event);
 }
 
@@ -188,15 +156,7 @@ void SceneView::mouseMoveEvent(QMouseEvent* event)
         event->accept();
         return;
     }
-    const QPointF p = mapToScene(event->position().toPoint());
-    emit cursorMoved(p);
-    if (m_steering || (steeringFor(event->modifiers()) && !(event->buttons() & Qt::LeftButton))) {
-        m_controller->setPointer(p.x(), p.y(), m_steering);
-        if (m_steering) {
-            event->accept();
-            return;
-        }
-    }
+    emit cursorMoved(mapToScene(event->position().toPoint()));
     QGraphicsView::mouseMoveEvent(event);
 }
 
@@ -208,20 +168,12 @@ void SceneView::mouseReleaseEvent(QMouseEvent* event)
         event->accept();
         return;
     }
-    if (m_steering && event->button() == Qt::LeftButton) {
-        m_steering = false;
-        const QPointF p = mapToScene(event->position().toPoint());
-        if (m_controller)
-            m_controller->setPointer(p.x(), p.y(), false);
-        event->accept();
-        return;
-    }
     QGraphicsView::mouseReleaseEvent(event);
 }
 
 void SceneView::mouseDoubleClickEvent(QMouseEvent* event)
 {
-    if (m_spaceHeld || event->button() == Qt::MiddleButton || steeringFor(event->modifiers())) {
+    if (m_spaceHeld || event->button() == Qt::MiddleButton) {
         mousePressEvent(event);
         return;
     }

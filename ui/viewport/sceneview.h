@@ -2,18 +2,14 @@
 /// The viewport: a QGraphicsView over the EditorScene. Scene coordinates are metres with y up;
 /// the view's transform is scale(ppm, -ppm), so items (and the agent layer) draw in world
 /// coordinates directly. Wheel zooms anchored under the mouse; the middle button or Space+drag
-/// pans; a tap of Space (no drag) asks to toggle play. While the simulation plays, the mouse
-/// steers (the "play steering" mode, on by default): left press/drag sets the pointer, right
-/// click sets the selected squad's target; holding Ctrl hands the mouse to the active tool.
-/// With play steering off it is the other way round (Ctrl steers).
+/// pans; a tap of Space (no drag) asks to toggle play. Every other mouse event goes to the
+/// scene, and through it to the tools (the play tool steers while the simulation plays).
 
 #include <QGraphicsView>
-#include <QPointer>
 
 namespace shoal::ui {
 
 class EditorScene;
-class SimulationController;
 
 class SceneView : public QGraphicsView
 {
@@ -31,15 +27,11 @@ public:
     static constexpr double kMaxPixelsPerMetre = 2000.0;
     static constexpr double kNominalPixelsPerMetre = 50.0;
 
-    void setSimulationController(SimulationController* controller);
-    bool playSteering() const { return m_playSteering; }
-
 public slots:
     void zoomIn();
     void zoomOut();
     /// Zoom and centre so the level's bounds fill the viewport.
     void fitToLevel();
-    void setPlaySteering(bool enabled);
     /// The cursor for the current state (pan, Space held, the active tool's).
     void refreshCursor();
 
@@ -64,15 +56,11 @@ protected:
     void showEvent(QShowEvent* event) override;
 
 private:
-    bool steeringFor(Qt::KeyboardModifiers modifiers) const;
     void zoomBy(double factor, QPoint anchor);
     void panBy(QPoint delta);
 
     EditorScene* m_scene;
-    QPointer<SimulationController> m_controller;
     double m_pixelsPerMetre = kNominalPixelsPerMetre;
-    bool m_playSteering = true;
-    bool m_steering = false;   ///< the left button is steering the player
     bool m_panning = false;
     QPoint m_panLast;
     bool m_spaceHeld = false;

@@ -8,6 +8,7 @@
 #include "tools/obstacletool.h"
 #include "simulation/overlayoptions.h"
 #include "tools/placetool.h"
+#include "tools/playtool.h"
 #include "panels/propertypanel.h"
 #include "viewport/sceneview.h"
 #include "tools/selecttool.h"
@@ -61,7 +62,8 @@ MainWindow::MainWindow(QWidget* parent)
     m_scene->setGroupSelection(m_groupSelection);
     m_simulation = new SimulationController(m_document, this);
     m_view = new SceneView(m_scene, this);
-    m_view->setSimulationController(m_simulation);
+    m_playTool = new PlayTool(m_simulation, this);
+    m_scene->setPlayTool(m_playTool);
     setCentralWidget(m_view);
     m_overlayOptions = new OverlayOptions(this);
     m_agentLayers = new SimulationLayers(m_scene, m_simulation, m_overlayOptions, m_groupSelection, this);
@@ -400,10 +402,10 @@ void MainWindow::createSimulationMenu()
     simulation->addSeparator();
     QAction* steering = simulation->addAction(tr("&Mouse Steers While Playing"));
     steering->setCheckable(true);
-    steering->setChecked(m_view->playSteering());
+    steering->setChecked(m_playTool->playSteering());
     steering->setStatusTip(tr("While playing, the left button steers the player and the right "
                               "button sends the selected squad; hold Ctrl to use the active tool"));
-    connect(steering, &QAction::toggled, m_view, &SceneView::setPlaySteering);
+    connect(steering, &QAction::toggled, m_playTool, &PlayTool::setPlaySteering);
 }
 
 void MainWindow::createHelpMenu()

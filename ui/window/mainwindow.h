@@ -29,6 +29,7 @@ class EditorScene;
 class GroupListPanel;
 class GroupSelection;
 class OverlayOptions;
+class PlayTool;
 class PropertyPanel;
 class SceneView;
 class SimulationController;
@@ -114,6 +115,7 @@ private:
     GroupListPanel* m_groupList = nullptr;
     QUndoView* m_undoView = nullptr;
     QList<AbstractTool*> m_tools;
+    PlayTool* m_playTool = nullptr;
     QActionGroup* m_toolActions = nullptr;
 
     QMenu* m_recentMenu = nullptr;
