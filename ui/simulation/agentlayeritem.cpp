@@ -319,11 +319,11 @@ void AgentLayerItem::updateStyles()
     m_restingDot = m_body.lighter(135);
 }
 
-AgentLayerItem::Variant AgentLayerItem::variantOf(const GroupState& group, std::size_t i) const
+AgentLayerItem::Variant AgentLayerItem::variantOf(const GroupState& group, const FamilyView& view,
+                                                  std::size_t i) const
 {
     if (i == 0 && group.playerLed)
         return kPlayer;
-    const FamilyView& view = familyView(group.kind);
     const std::uint8_t flags = group.agents.flags[i];
     if (view.dimUnlessFlag && !(flags & view.dimUnlessFlag))
         return kDim;
@@ -596,119 +596,162 @@ void AgentLayerItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* op
     painter->setRenderHint(QPainter::Antialiasing, smooth);
 }
 
+/// What one paint of a layer works in: the view's transform and zoom, the map to device
+/// pixels and the exposed area in world coordinates.
+struct AgentLayerItem::Frame
+{
+    Frame(const QTransform& t, const QRectF& exposed, float pad)
+        : transform(t), ppm(QStyleOptionGraphicsItem::levelOfDetailFromTransform(t)), map(t),
+          box(exposed, pad)
+    {
+    }
+    QTransform transform;
+    qreal ppm;
+    DeviceMap map;
+    WorldBox box;
+};
+
+template <class F>
+std::size_t AgentLayerItem::forEachVisible(const Frame& f, const GroupState& group,
+                                           const FamilyView& view, F&& visit) const
+{
+    // Calls visit(agent, device x, device y, variant) for every agent in the exposed area but
+    // the player, whose index it returns (n without one): it is drawn last and on top.
+    const AgentArrays& a = group.agents;
+    const std::size_t n = a.size();
+    const bool everything = f.box.contains(m_bounds);
+    std::size_t playerIndex = n;
+    for (std::size_t i = 0; i < n; ++i) {
+        const float x = a.px[i];
+        const float y = a.py[i];
+        if (!everything && !f.box.contains(x, y))
+            continue;
+        const Variant v = variantOf(group, view, i);
+        if (v == kPlayer) {
+            playerIndex = i;
+            continue;
+        }
+        visit(i, f.map.x(x, y), f.map.y(x, y), v);
+    }
+    return playerIndex;
+}
+
 void AgentLayerItem::paintGroup(QPainter* painter, const QRectF& exposed)
 {
     const GroupState& group = m_world->group(m_group);
-    const AgentArrays& a = group.agents;
-    const std::size_t n = a.size();
-    if (n == 0)
+    if (group.agents.size() == 0)
         return;
-    const QTransform transform = painter->worldTransform();
-    const qreal ppm = QStyleOptionGraphicsItem::levelOfDetailFromTransform(transform);
-    const Detail detail = detailAt(ppm);
-    m_lastDetail = detail;
-    const DeviceMap map(transform);
-    const float radius = bodyRadius();
-    const WorldBox box(exposed, 3.0f * radius);
-    const bool everything = box.contains(m_bounds);
+    const Frame f(painter->worldTransform(), exposed, 3.0f * bodyRadius());
+    m_lastDetail = detailAt(f.ppm);
+    const FamilyView& view = familyView(group.kind);
     // Everything below is drawn in device pixels: no per-point transform in the engine, and
     // sprites land on whole pixels.
     painter->resetTransform();
+    if (m_lastDetail == Detail::Dots)
+        paintGroupDots(painter, f, group, view, exposed);
+    else
+        paintGroupGlyphs(painter, f, group, view);
+}
 
+void AgentLayerItem::paintGroupDots(QPainter* painter, const Frame& f, const GroupState& group,
+                                    const FamilyView& view, const QRectF& exposed)
+{
+    const AgentArrays& a = group.agents;
+    const std::size_t n = a.size();
+    const float radius = bodyRadius();
+    const qreal diameterPx = 2.0 * radius * f.ppm;
+    const int dot = diameterPx < 1.5 ? 1 : (diameterPx < 2.5 ? 2 : 3);
+    int visible = 0;
     std::size_t playerIndex = n;
-    // Calls f(agent, device x, device y, variant) for every agent in the exposed area except
-    // the player, which is drawn last and on top.
-    const auto forEachVisible = [&](auto&& f) {
-        for (std::size_t i = 0; i < n; ++i) {
-            const float x = a.px[i];
-            const float y = a.py[i];
-            if (!everything && !box.contains(x, y))
-                continue;
-            const Variant v = variantOf(group, i);
-            if (v == kPlayer) {
-                playerIndex = i;
-                continue;
-            }
-            f(i, map.x(x, y), map.y(x, y), v);
+    if (n >= kCanvasMinAgents) {
+        painter->setWorldTransform(f.transform);
+        const bool onDevice = beginCanvas(painter, exposed);
+        painter->resetTransform();
+        if (onDevice) {
+            std::array<QRgb, kVariantCount> colors;
+            for (int v = 0; v < kVariantCount; ++v)
+                colors[v] = qPremultiply(dotColor(Variant(v)).rgba());
+            playerIndex = forEachVisible(f, group, view, [&](std::size_t, auto dx, auto dy, Variant v) {
+                ++visible;
+                plot(dx, dy, v == kLeader ? dot + 1 : dot, colors[v]);
+            });
+            endCanvas(painter);
         }
-    };
-
-    if (detail == Detail::Dots) {
-        const qreal diameterPx = 2.0 * radius * ppm;
-        const int dot = diameterPx < 1.5 ? 1 : (diameterPx < 2.5 ? 2 : 3);
-        int visible = 0;
-        if (n >= kCanvasMinAgents) {
-            painter->setWorldTransform(transform);
-            const bool onDevice = beginCanvas(painter, exposed);
-            painter->resetTransform();
-            if (onDevice) {
-                std::array<QRgb, kVariantCount> colors;
-                for (int v = 0; v < kVariantCount; ++v)
-                    colors[v] = qPremultiply(dotColor(Variant(v)).rgba());
-                forEachVisible([&](std::size_t, auto dx, auto dy, Variant v) {
-                    ++visible;
-                    plot(dx, dy, v == kLeader ? dot + 1 : dot, colors[v]);
-                });
-                endCanvas(painter);
-            }
-        } else {
-            for (auto& points : m_points)
-                points.clear();
-            forEachVisible([&](std::size_t, auto dx, auto dy, Variant v) { m_points[v].emplace_back(dx, dy); });
-            // One-pixel dots take the raster engine's fast point path; wider ones are
-            // filled squares (wide points go through the general stroker).
-            painter->setBrush(Qt::NoBrush);
-            for (const Variant v : {kDim, kNormal, kArrived, kLeader}) {
-                std::vector<QPointF>& points = m_points[v];
-                if (points.empty())
-                    continue;
-                visible += static_cast<int>(points.size());
-                const QColor& color = dotColor(v);
-                const int size = v == kLeader ? std::max(dot, 2) + 1 : dot;
-                if (size == 1) {
-                    QPen pen(color, 0.0);
-                    pen.setCosmetic(true);
-                    painter->setPen(pen);
-                    painter->drawPoints(points.data(), static_cast<int>(points.size()));
-                    continue;
-                }
-                m_rects.clear();
-                for (const QPointF& p : points)
-                    m_rects.emplace_back(static_cast<int>(std::floor(p.x() - 0.5 * size + 0.5)),
-                                         static_cast<int>(std::floor(p.y() - 0.5 * size + 0.5)), size, size);
-                painter->setPen(Qt::NoPen);
-                painter->setBrush(color);
-                painter->drawRects(m_rects.data(), static_cast<int>(m_rects.size()));
-            }
-        }
-        if (playerIndex < n) {
-            ++visible;
-            drawPlayerMarker(painter, map.map({a.px[playerIndex], a.py[playerIndex]}),
-                             map.angle(a.heading[playerIndex]), radius * ppm, false);
-        }
-        m_lastVisible = visible;
-        return;
+    } else {
+        for (auto& points : m_points)
+            points.clear();
+        playerIndex = forEachVisible(f, group, view, [&](std::size_t, auto dx, auto dy, Variant v) {
+            m_points[v].emplace_back(dx, dy);
+        });
+        visible += drawDotBatches(painter, dot);
     }
+    if (playerIndex < n) {
+        ++visible;
+        drawPlayerMarker(painter, f.map.map({a.px[playerIndex], a.py[playerIndex]}),
+                         f.map.angle(a.heading[playerIndex]), radius * f.ppm, false);
+    }
+    m_lastVisible = visible;
+}
 
+int AgentLayerItem::drawDotBatches(QPainter* painter, int dot)
+{
+    // One-pixel dots take the raster engine's fast point path; wider ones are filled
+    // squares (wide points go through the general stroker).
+    int drawn = 0;
+    painter->setBrush(Qt::NoBrush);
+    for (const Variant v : {kDim, kNormal, kArrived, kLeader}) {
+        std::vector<QPointF>& points = m_points[v];
+        if (points.empty())
+            continue;
+        drawn += static_cast<int>(points.size());
+        const QColor& color = dotColor(v);
+        const int size = v == kLeader ? std::max(dot, 2) + 1 : dot;
+        if (size == 1) {
+            QPen pen(color, 0.0);
+            pen.setCosmetic(true);
+            painter->setPen(pen);
+            painter->drawPoints(points.data(), static_cast<int>(points.size()));
+            continue;
+        }
+        m_rects.clear();
+        for (const QPointF& p : points)
+            m_rects.emplace_back(static_cast<int>(std::floor(p.x() - 0.5 * size + 0.5)),
+                                 static_cast<int>(std::floor(p.y() - 0.5 * size + 0.5)), size,
+                                 size);
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(color);
+        painter->drawRects(m_rects.data(), static_cast<int>(m_rects.size()));
+    }
+    return drawn;
+}
+
+void AgentLayerItem::paintGroupGlyphs(QPainter* painter, const Frame& f, const GroupState& group,
+                                      const FamilyView& view)
+{
+    const AgentArrays& a = group.agents;
+    const std::size_t n = a.size();
     m_stamps.clear();
-    forEachVisible([&](std::size_t i, auto dx, auto dy, Variant v) {
-        m_stamps.push_back({dx, dy, map.angle(a.heading[i]), v});
-    });
+    const std::size_t playerIndex =
+        forEachVisible(f, group, view, [&](std::size_t i, auto dx, auto dy, Variant v) {
+            m_stamps.push_back({dx, dy, f.map.angle(a.heading[i]), v});
+        });
     m_lastVisible = static_cast<int>(m_stamps.size()) + (playerIndex < n ? 1 : 0);
     // Sprites are cached per quarter pixel of body radius, so a zoom that barely changes
     // reuses them.
-    const qreal radiusPx = std::round(radius * ppm * 4.0) / 4.0;
+    const qreal radiusPx = std::round(bodyRadius() * f.ppm * 4.0) / 4.0;
     const qreal ratio = painter->device() ? painter->device()->devicePixelRatioF() : 1.0;
     // Per style: a sprite when its cell is small enough, else a polygon (a big leader
     // among small followers is the one drawn as a polygon).
     std::array<bool, kVariantCount> sprite{};
     for (int v = 0; v < kVariantCount; ++v)
         sprite[v] = spriteCell(Variant(v), radiusPx) <= kMaxSpriteCell;
-    painter->setRenderHint(QPainter::Antialiasing, static_cast<int>(m_stamps.size()) <= kVectorLimit);
+    painter->setRenderHint(QPainter::Antialiasing,
+                           static_cast<int>(m_stamps.size()) <= kVectorLimit);
     for (const Stamp& stamp : m_stamps) {
         if (sprite[stamp.variant]) {
             const GlyphSheet& s = sheet(stamp.variant, radiusPx, ratio);
-            const int k = static_cast<int>(std::lround(stamp.angle * (s.angles / kTwoPi))) & (s.angles - 1);
+            const int k =
+                static_cast<int>(std::lround(stamp.angle * (s.angles / kTwoPi))) & (s.angles - 1);
             const QPoint topLeft(static_cast<int>(std::floor(stamp.x - 0.5 * s.cell + 0.5)),
                                  static_cast<int>(std::floor(stamp.y - 0.5 * s.cell + 0.5)));
             painter->drawImage(topLeft, s.image, QRect(k * s.physical, 0, s.physical, s.physical));
@@ -722,8 +765,8 @@ void AgentLayerItem::paintGroup(QPainter* painter, const QRectF& exposed)
         painter->resetTransform();
     }
     if (playerIndex < n)
-        drawPlayerMarker(painter, map.map({a.px[playerIndex], a.py[playerIndex]}),
-                         map.angle(a.heading[playerIndex]), radiusPx, true);
+        drawPlayerMarker(painter, f.map.map({a.px[playerIndex], a.py[playerIndex]}),
+                         f.map.angle(a.heading[playerIndex]), radiusPx, true);
 }
 
 void AgentLayerItem::drawPlayerMarker(QPainter* painter, QPointF device, float angle, qreal radiusPx,
@@ -753,163 +796,179 @@ void AgentLayerItem::drawPlayerMarker(QPainter* painter, QPointF device, float a
     painter->setRenderHint(QPainter::Antialiasing, false);
 }
 
+namespace {
+
+/// Whether body w of `bodies` may show in `box`: its head within its length (plus `pad`).
+bool bodyOnScreen(const AgentBodies& bodies, int w, const WorldBox& box, float pad)
+{
+    const Vec2 head = bodies.point(w, 0);
+    const float reach = bodies.centreLineLength(w) + pad;
+    return !(head.x + reach < box.minX || head.x - reach > box.maxX ||
+             head.y + reach < box.minY || head.y - reach > box.maxY);
+}
+
+} // namespace
+
 void AgentLayerItem::paintWorms(QPainter* painter, const QRectF& exposed)
 {
-    const AgentBodies* worm = m_world->bodies(m_group);
-    if (!worm || worm->bodyCount() == 0)
+    const AgentBodies* bodies = m_world->bodies(m_group);
+    if (!bodies || bodies->bodyCount() == 0)
         return;
-    const QTransform transform = painter->worldTransform();
-    const qreal ppm = QStyleOptionGraphicsItem::levelOfDetailFromTransform(transform);
-    const Detail detail = detailAt(ppm);
-    m_lastDetail = detail;
-    const DeviceMap map(transform);
-    const float width = worm->bodyWidth();
-    const qreal widthPx = width * ppm;
-    const WorldBox view(exposed, width);
+    const Frame f(painter->worldTransform(), exposed, bodies->bodyWidth());
+    m_lastDetail = detailAt(f.ppm);
     painter->resetTransform();
-    int visible = 0;
+    if (m_lastDetail == Detail::Dots)
+        paintCentreLines(painter, f, *bodies, exposed);
+    else
+        paintRibbons(painter, f, *bodies);
+}
 
-    if (detail == Detail::Dots) {
-        // Far out a worm is its centre line, sampled every dot width into one batch (a
-        // canvas for many worms): thousands of short polylines cost far more as lines.
-        const bool canvas = static_cast<std::size_t>(worm->bodyCount()) >= kCanvasMinAgents;
-        if (canvas) {
-            painter->setWorldTransform(transform);
-            const bool onDevice = beginCanvas(painter, exposed);
-            painter->resetTransform();
-            if (!onDevice) {
-                m_lastVisible = 0;
-                return;
-            }
+void AgentLayerItem::paintCentreLines(QPainter* painter, const Frame& f, const AgentBodies& bodies,
+                                      const QRectF& exposed)
+{
+    // Far out a worm is its centre line, sampled every dot width into one batch (a canvas
+    // for many worms): thousands of short polylines cost far more as lines.
+    const bool canvas = static_cast<std::size_t>(bodies.bodyCount()) >= kCanvasMinAgents;
+    if (canvas) {
+        painter->setWorldTransform(f.transform);
+        const bool onDevice = beginCanvas(painter, exposed);
+        painter->resetTransform();
+        if (!onDevice) {
+            m_lastVisible = 0;
+            return;
         }
-        std::vector<QPointF>& points = m_points[kNormal];
-        points.clear();
-        const int dot = widthPx < 1.5 ? 1 : 2;
-        const float spacing = static_cast<float>(dot);
-        const QRgb color = qPremultiply(m_body.rgba());
-        auto put = [&](float x, float y) {
+    }
+    std::vector<QPointF>& points = m_points[kNormal];
+    points.clear();
+    const int dot = bodies.bodyWidth() * f.ppm < 1.5 ? 1 : 2;
+    const QRgb color = qPremultiply(m_body.rgba());
+    int visible = 0;
+    for (int w = 0; w < bodies.bodyCount(); ++w) {
+        if (!bodyOnScreen(bodies, w, f.box, 0.0f))
+            continue;
+        ++visible;
+        sampleCentreLine(f, bodies, w, static_cast<float>(dot), [&](float x, float y) {
             if (canvas)
                 plot(x, y, dot, color);
             else
                 points.emplace_back(x, y);
-        };
-        // Joints are at least minSegmentLength apart (but for the two ends): visit every
-        // stride-th, so consecutive ones are about a sample apart.
-        const float segmentPx = static_cast<float>(worm->segmentLength() * ppm);
-        const int stride = std::max(1, static_cast<int>(std::ceil(spacing / std::max(segmentPx, 1e-3f))));
-        const float shortChord2 = 2.25f * spacing * spacing;
-        for (int w = 0; w < worm->bodyCount(); ++w) {
-            const Vec2 head = worm->point(w, 0);
-            const float reach = worm->centreLineLength(w);
-            if (head.x + reach < view.minX || head.x - reach > view.maxX || head.y + reach < view.minY ||
-                head.y - reach > view.maxY)
-                continue;
-            ++visible;
-            const int count = worm->pointCount(w);
-            float px = map.x(head.x, head.y);
-            float py = map.y(head.x, head.y);
-            put(px, py);
-            float carry = 0.0f; // distance since the last sample
-            for (int k = std::min(stride, count - 1); k < count; k = (k == count - 1) ? count : std::min(k + stride, count - 1)) {
-                const Vec2 j = worm->point(w, k);
-                const float nx = map.x(j.x, j.y);
-                const float ny = map.y(j.x, j.y);
-                const float dx = nx - px;
-                const float dy = ny - py;
-                const float d2 = dx * dx + dy * dy;
-                if (d2 <= shortChord2) {
-                    // Most chords far out: one sample at the joint keeps the line unbroken.
-                    put(nx, ny);
-                    carry = 0.0f;
-                } else {
-                    const float length = std::sqrt(d2);
-                    float t = spacing - carry;
-                    for (; t <= length; t += spacing)
-                        put(px + dx * t / length, py + dy * t / length);
-                    carry = length - (t - spacing);
-                }
-                px = nx;
-                py = ny;
-            }
-        }
-        if (canvas) {
-            endCanvas(painter);
-        } else if (dot == 1) {
-            painter->setPen(QPen(m_body, 0.0));
-            painter->drawPoints(points.data(), static_cast<int>(points.size()));
-        } else {
-            // Wide points go through the general stroker; squares are filled spans.
-            m_rects.clear();
-            for (const QPointF& p : points)
-                m_rects.emplace_back(static_cast<int>(std::floor(p.x() - 0.5)),
-                                     static_cast<int>(std::floor(p.y() - 0.5)), 2, 2);
-            painter->setPen(Qt::NoPen);
-            painter->setBrush(m_body);
-            painter->drawRects(m_rects.data(), static_cast<int>(m_rects.size()));
-        }
-        m_lastVisible = visible;
-        return;
+        });
     }
-
-    const QColor outline = m_body.darker(170);
-    const QColor seam = withAlpha(m_body.darker(150), 150);
-    const QPen outlinePen = cosmeticPen(outline, kOutlineWidth);
-    const QPen seamPen = cosmeticPen(seam, 1.0);
-    const bool eyes = widthPx >= 6.0;
-    // Count first: few worms on screen can afford antialiased ribbons.
-    int onScreen = 0;
-    for (int w = 0; w < worm->bodyCount(); ++w) {
-        const Vec2 head = worm->point(w, 0);
-        const float reach = worm->centreLineLength(w) + width;
-        if (!(head.x + reach < view.minX || head.x - reach > view.maxX || head.y + reach < view.minY ||
-              head.y - reach > view.maxY))
-            ++onScreen;
-    }
-    painter->setRenderHint(QPainter::Antialiasing, onScreen <= kVectorLimit);
-    constexpr int kCapPoints = 7; // rounded head
-    for (int w = 0; w < worm->bodyCount(); ++w) {
-        const Vec2 head = worm->point(w, 0);
-        const float reach = worm->centreLineLength(w) + width;
-        if (head.x + reach < view.minX || head.x - reach > view.maxX || head.y + reach < view.minY ||
-            head.y - reach > view.maxY)
-            continue;
-        ++visible;
-        worm->outline(w, m_left, m_right);
-        const std::size_t count = m_left.size();
-        // Forward is 90 degrees clockwise of (left - right).
-        const Vec2 across = m_left[0] - m_right[0];
-        const Vec2 forward = Vec2{across.y, -across.x}.normalizedOr({1.0f, 0.0f});
-        const Vec2 side = forward.perp();
-        const float half = 0.5f * width;
-        m_polygon.clear();
-        for (int k = 0; k <= kCapPoints; ++k) {
-            const float t = static_cast<float>(k) / kCapPoints * 3.14159265f;
-            const Vec2 p = head + side * (half * std::cos(t)) + forward * (half * std::sin(t));
-            m_polygon.push_back(map.map(p));
-        }
-        for (std::size_t k = 1; k < count; ++k)
-            m_polygon.push_back(map.map(m_right[k]));
-        for (std::size_t k = count - 1; k >= 1; --k)
-            m_polygon.push_back(map.map(m_left[k]));
-        painter->setPen(outlinePen);
+    if (canvas) {
+        endCanvas(painter);
+    } else if (dot == 1) {
+        painter->setPen(QPen(m_body, 0.0));
+        painter->drawPoints(points.data(), static_cast<int>(points.size()));
+    } else {
+        // Wide points go through the general stroker; squares are filled spans.
+        m_rects.clear();
+        for (const QPointF& p : points)
+            m_rects.emplace_back(static_cast<int>(std::floor(p.x() - 0.5)),
+                                 static_cast<int>(std::floor(p.y() - 0.5)), 2, 2);
+        painter->setPen(Qt::NoPen);
         painter->setBrush(m_body);
-        painter->drawPolygon(m_polygon.data(), static_cast<int>(m_polygon.size()));
-        if (count > 2) {
-            m_lines.clear();
-            for (std::size_t k = 1; k + 1 < count; ++k)
-                m_lines.emplace_back(map.map(m_left[k]), map.map(m_right[k]));
-            painter->setPen(seamPen);
-            painter->drawLines(m_lines.data(), static_cast<int>(m_lines.size()));
-        }
-        if (eyes) {
-            painter->setPen(Qt::NoPen);
-            painter->setBrush(m_accent);
-            const qreal eye = 0.11 * widthPx;
-            for (const float sign : {1.0f, -1.0f})
-                drawDisc(*painter, map.map(head - forward * (0.05f * width) + side * (sign * 0.24f * width)), eye);
-        }
+        painter->drawRects(m_rects.data(), static_cast<int>(m_rects.size()));
     }
     m_lastVisible = visible;
+}
+
+template <class Put>
+void AgentLayerItem::sampleCentreLine(const Frame& f, const AgentBodies& bodies, int w,
+                                      float spacing, Put&& put)
+{
+    // Joints are at least segmentLength apart (but for the two ends): visit every stride-th,
+    // so consecutive ones are about a sample apart.
+    const float segmentPx = static_cast<float>(bodies.segmentLength() * f.ppm);
+    const int stride =
+        std::max(1, static_cast<int>(std::ceil(spacing / std::max(segmentPx, 1e-3f))));
+    const float shortChord2 = 2.25f * spacing * spacing;
+    const int count = bodies.pointCount(w);
+    const Vec2 head = bodies.point(w, 0);
+    float px = f.map.x(head.x, head.y);
+    float py = f.map.y(head.x, head.y);
+    put(px, py);
+    float carry = 0.0f; // distance since the last sample
+    for (int k = std::min(stride, count - 1); k < count;
+         k = (k == count - 1) ? count : std::min(k + stride, count - 1)) {
+        const Vec2 j = bodies.point(w, k);
+        const float nx = f.map.x(j.x, j.y);
+        const float ny = f.map.y(j.x, j.y);
+        const float dx = nx - px;
+        const float dy = ny - py;
+        const float d2 = dx * dx + dy * dy;
+        if (d2 <= shortChord2) {
+            // Most chords far out: one sample at the joint keeps the line unbroken.
+            put(nx, ny);
+            carry = 0.0f;
+        } else {
+            const float length = std::sqrt(d2);
+            float t = spacing - carry;
+            for (; t <= length; t += spacing)
+                put(px + dx * t / length, py + dy * t / length);
+            carry = length - (t - spacing);
+        }
+        px = nx;
+        py = ny;
+    }
+}
+
+void AgentLayerItem::paintRibbons(QPainter* painter, const Frame& f, const AgentBodies& bodies)
+{
+    const float width = bodies.bodyWidth();
+    // Count first: few worms on screen can afford antialiased ribbons.
+    int onScreen = 0;
+    for (int w = 0; w < bodies.bodyCount(); ++w)
+        onScreen += bodyOnScreen(bodies, w, f.box, width) ? 1 : 0;
+    painter->setRenderHint(QPainter::Antialiasing, onScreen <= kVectorLimit);
+    for (int w = 0; w < bodies.bodyCount(); ++w)
+        if (bodyOnScreen(bodies, w, f.box, width))
+            drawRibbon(painter, f, bodies, w);
+    m_lastVisible = onScreen;
+}
+
+void AgentLayerItem::drawRibbon(QPainter* painter, const Frame& f, const AgentBodies& bodies, int w)
+{
+    const float width = bodies.bodyWidth();
+    const qreal widthPx = width * f.ppm;
+    const DeviceMap& map = f.map;
+    const Vec2 head = bodies.point(w, 0);
+    bodies.outline(w, m_left, m_right);
+    const std::size_t count = m_left.size();
+    // Forward is 90 degrees clockwise of (left - right).
+    const Vec2 across = m_left[0] - m_right[0];
+    const Vec2 forward = Vec2{across.y, -across.x}.normalizedOr({1.0f, 0.0f});
+    const Vec2 side = forward.perp();
+    const float half = 0.5f * width;
+    constexpr int kCapPoints = 7; // rounded head
+    m_polygon.clear();
+    for (int k = 0; k <= kCapPoints; ++k) {
+        const float t = static_cast<float>(k) / kCapPoints * 3.14159265f;
+        const Vec2 p = head + side * (half * std::cos(t)) + forward * (half * std::sin(t));
+        m_polygon.push_back(map.map(p));
+    }
+    for (std::size_t k = 1; k < count; ++k)
+        m_polygon.push_back(map.map(m_right[k]));
+    for (std::size_t k = count - 1; k >= 1; --k)
+        m_polygon.push_back(map.map(m_left[k]));
+    painter->setPen(cosmeticPen(m_body.darker(170), kOutlineWidth));
+    painter->setBrush(m_body);
+    painter->drawPolygon(m_polygon.data(), static_cast<int>(m_polygon.size()));
+    if (count > 2) {
+        m_lines.clear();
+        for (std::size_t k = 1; k + 1 < count; ++k)
+            m_lines.emplace_back(map.map(m_left[k]), map.map(m_right[k]));
+        painter->setPen(cosmeticPen(withAlpha(m_body.darker(150), 150), 1.0));
+        painter->drawLines(m_lines.data(), static_cast<int>(m_lines.size()));
+    }
+    if (widthPx >= 6.0) { // eyes
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(m_accent);
+        const qreal eye = 0.11 * widthPx;
+        for (const float sign : {1.0f, -1.0f})
+            drawDisc(*painter,
+                     map.map(head - forward * (0.05f * width) + side * (sign * 0.24f * width)),
+                     eye);
+    }
 }
 
 void AgentLayerItem::paintWorldLayer(QPainter* painter, const QRectF& exposed)

@@ -28,6 +28,8 @@ class QPainterPath;
 namespace shoal {
 class World;
 struct GroupState;
+struct FamilyView;
+class AgentBodies;
 struct Color;
 } // namespace shoal
 
@@ -145,7 +147,7 @@ private:
         return variant == kArrived ? m_restingDot : m_styles[variant].fill;
     }
     void updateStyles();
-    Variant variantOf(const GroupState& group, std::size_t i) const;
+    Variant variantOf(const GroupState& group, const FamilyView& view, std::size_t i) const;
     static const QPainterPath& glyphPath(Glyph glyph);
     static const QPolygonF& glyphPolygon(Glyph glyph);
     static qreal glyphExtent(Glyph glyph);
@@ -163,8 +165,29 @@ private:
     void plot(float x, float y, int size, QRgb premultiplied);
     void endCanvas(QPainter* painter);
 
+    struct Frame; // per-paint context (defined in the .cpp)
+    template <class F>
+    std::size_t forEachVisible(const Frame& f, const GroupState& group, const FamilyView& view,
+                               F&& visit) const;
     void paintGroup(QPainter* painter, const QRectF& exposed);
+    /// Far out: a dot per agent (a canvas for big groups), the player as a ring.
+    void paintGroupDots(QPainter* painter, const Frame& f, const GroupState& group,
+                        const FamilyView& view, const QRectF& exposed);
+    /// The dots gathered in m_points, one batch per variant; returns how many.
+    int drawDotBatches(QPainter* painter, int dot);
+    /// Close up: each agent's glyph, from sprite sheets where they are small enough.
+    void paintGroupGlyphs(QPainter* painter, const Frame& f, const GroupState& group,
+                          const FamilyView& view);
     void paintWorms(QPainter* painter, const QRectF& exposed);
+    /// Far out: each body's centre line, sampled a dot apart.
+    void paintCentreLines(QPainter* painter, const Frame& f, const AgentBodies& bodies,
+                          const QRectF& exposed);
+    template <class Put>
+    static void sampleCentreLine(const Frame& f, const AgentBodies& bodies, int w, float spacing,
+                                 Put&& put);
+    /// Close up: each body as a mitred ribbon with seams, a round head and eyes.
+    void paintRibbons(QPainter* painter, const Frame& f, const AgentBodies& bodies);
+    void drawRibbon(QPainter* painter, const Frame& f, const AgentBodies& bodies, int w);
     void paintWorldLayer(QPainter* painter, const QRectF& exposed);
     void drawPlayerMarker(QPainter* painter, QPointF device, float angle, qreal radiusPx,
                           bool shapes);
