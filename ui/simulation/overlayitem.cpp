@@ -422,20 +422,76 @@ void OverlayItem::paintVelocity(Frame& f, const GroupState& group)
     painter->restore();
 }
 
+/// An image over the device pixels a grid covers, with the device column and row of a world
+/// x and y (the view is axis aligned) and a blend of a colour over a block of pixels.
+class OverlayItem::GridCanvas
+{
+public:
+    GridCanvas(QImage& image, const QTransform& transform, const QRect& area)
+        : m_bits(reinterpret_cast<QRgb*>(image.bits())),
+          m_stride(static_cast<int>(image.bytesPerLine() / 4)), m_width(area.width()),
+          m_height(area.height()), m_transform(transform), m_area(area),
+          m_sceneX(sceneFromWorld(1.0, 0.0)), m_sceneY(sceneFromWorld(0.0, 1.0))
+    {
+    }
+    int column(float x) const
+    {
+        return static_cast<int>(
+                   std::lround(m_transform.m11() * m_sceneX.x() * x + m_transform.dx())) -
+               m_area.left();
+    }
+    int row(float y) const
+    {
+        return static_cast<int>(
+                   std::lround(m_transform.m22() * m_sceneY.y() * y + m_transform.dy())) -
+               m_area.top();
+    }
+    /// Blends `color` over the half-open block [x0, x1) x [y0, y1), corners in any order.
+    void fill(int x0, int y0, int x1, int y1, QRgb color)
+    {
+        if (x0 > x1)
+            std::swap(x0, x1);
+        if (y0 > y1)
+            std::swap(y0, y1);
+        x0 = std::max(x0, 0);
+        y0 = std::max(y0, 0);
+        x1 = std::min(x1, m_width);
+        y1 = std::min(y1, m_height);
+        for (int y = y0; y < y1; ++y)
+            for (int x = x0; x < x1; ++x) {
+                QRgb& pixel = m_bits[static_cast<std::ptrdiff_t>(y) * m_stride + x];
+                pixel = premultipliedOver(color, pixel);
+            }
+    }
+
+private:
+    QRgb* m_bits;
+    int m_stride;
+    int m_width;
+    int m_height;
+    QTransform m_transform;
+    QRect m_area;
+    QPointF m_sceneX;
+    QPointF m_sceneY;
+};
+
+/// The cells of a grid on screen: columns [c0, c1), rows [r0, r1).
+struct OverlayItem::CellWindow
+{
+    int c0, c1, r0, r1;
+};
+
 void OverlayItem::paintGrid(Frame& f, int group)
 {
     const GridSketch grid = m_world->gridSketch(group);
     if (grid.columns <= 0 || grid.rows <= 0)
         return;
-    const float cellW = grid.columnWidth;
-    const float cellH = grid.rowHeight;
     const Vec2 origin = grid.origin;
-    const int cols = grid.columns;
-    const int rows = grid.rows;
-    const Vec2 far{origin.x + cols * cellW, origin.y + rows * cellH};
+    const Vec2 far{origin.x + grid.columns * grid.columnWidth,
+                   origin.y + grid.rows * grid.rowHeight};
     QPainter* painter = f.painter;
     const QTransform transform = painter->worldTransform();
-    const bool cells = std::min(cellW, cellH) * f.ppm >= 5.0;
+    const bool cells = std::min(grid.columnWidth, grid.rowHeight) * f.ppm >= 5.0;
 
     // The grid is drawn into an image and blitted once. Drawn as lines, every long one is
     // a separate blend the raster engine hands to its thread pool, and a few dozen of those
@@ -455,68 +511,16 @@ void OverlayItem::paintGrid(Frame& f, int group)
     if (m_gridCanvas.size() != area.size())
         m_gridCanvas = QImage(area.size(), QImage::Format_ARGB32_Premultiplied);
     m_gridCanvas.fill(0);
-    QRgb* bits = reinterpret_cast<QRgb*>(m_gridCanvas.bits());
-    const int stride = static_cast<int>(m_gridCanvas.bytesPerLine() / 4);
-    const int width = area.width();
-    const int height = area.height();
-    // Device pixel column / row of a world x / y (the view is axis aligned here).
-    const QPointF sceneX = sceneFromWorld(1.0, 0.0);
-    const QPointF sceneY = sceneFromWorld(0.0, 1.0);
-    auto column = [&](float x) {
-        return static_cast<int>(std::lround(transform.m11() * sceneX.x() * x + transform.dx())) - area.left();
-    };
-    auto row = [&](float y) {
-        return static_cast<int>(std::lround(transform.m22() * sceneY.y() * y + transform.dy())) - area.top();
-    };
-    auto fill = [&](int x0, int y0, int x1, int y1, QRgb color) { // half-open, any order
-        if (x0 > x1)
-            std::swap(x0, x1);
-        if (y0 > y1)
-            std::swap(y0, y1);
-        x0 = std::max(x0, 0);
-        y0 = std::max(y0, 0);
-        x1 = std::min(x1, width);
-        y1 = std::min(y1, height);
-        for (int y = y0; y < y1; ++y)
-            for (int x = x0; x < x1; ++x)
-                bits[static_cast<std::ptrdiff_t>(y) * stride + x] =
-                    premultipliedOver(color, bits[static_cast<std::ptrdiff_t>(y) * stride + x]);
-    };
-
+    GridCanvas canvas(m_gridCanvas, transform, area);
     // Only the cells on screen.
-    const int c0 = std::clamp(static_cast<int>(std::floor((f.minX - origin.x) / cellW)), 0, cols);
-    const int c1 = std::clamp(static_cast<int>(std::ceil((f.maxX - origin.x) / cellW)), 0, cols);
-    const int r0 = std::clamp(static_cast<int>(std::floor((f.minY - origin.y) / cellH)), 0, rows);
-    const int r1 = std::clamp(static_cast<int>(std::ceil((f.maxY - origin.y) / cellH)), 0, rows);
-    // Occupied cells shaded by how full they are (1-2, 3-6, 7+ agents).
-    const std::array<QRgb, 3> shades = {qPremultiply(alpha(kGridBox, 22).rgba()),
-                                        qPremultiply(alpha(kGridBox, 44).rgba()),
-                                        qPremultiply(alpha(kGridBox, 66).rgba())};
-    for (int r = r0; r < r1; ++r) {
-        const float y = origin.y + r * cellH;
-        for (int c = c0; c < c1; ++c) {
-            const int index = r * cols + c;
-            const std::uint32_t count = m_world->gridCellCount(group, index);
-            if (count == 0)
-                continue;
-            const float x = origin.x + c * cellW;
-            fill(column(x), row(y), column(x + cellW), row(y + cellH), shades[count <= 2 ? 0 : (count <= 6 ? 1 : 2)]);
-        }
-    }
-    const QRgb line = qPremultiply(kGridLine.rgba());
-    const QRgb box = qPremultiply(kGridBox.rgba());
-    const int top = row(origin.y + r0 * cellH);
-    const int bottom = row(origin.y + r1 * cellH);
-    const int left = column(origin.x + c0 * cellW);
-    const int right = column(origin.x + c1 * cellW);
-    for (int c = c0; c <= c1; ++c) {
-        const int x = column(origin.x + c * cellW);
-        fill(x, top, x + 1, bottom + 1, (c == 0 || c == cols) ? box : line);
-    }
-    for (int r = r0; r <= r1; ++r) {
-        const int y = row(origin.y + r * cellH);
-        fill(left, y, right + 1, y + 1, (r == 0 || r == rows) ? box : line);
-    }
+    auto clamped = [](float v, int hi) { return std::clamp(static_cast<int>(v), 0, hi); };
+    const CellWindow window{
+        clamped(std::floor((f.minX - origin.x) / grid.columnWidth), grid.columns),
+        clamped(std::ceil((f.maxX - origin.x) / grid.columnWidth), grid.columns),
+        clamped(std::floor((f.minY - origin.y) / grid.rowHeight), grid.rows),
+        clamped(std::ceil((f.maxY - origin.y) / grid.rowHeight), grid.rows)};
+    shadeCells(canvas, grid, window, group);
+    drawGridLines(canvas, grid, window);
     painter->save();
     painter->resetTransform();
     painter->drawImage(area.topLeft(), m_gridCanvas);
@@ -525,9 +529,50 @@ void OverlayItem::paintGrid(Frame& f, int group)
         f.label(far,
                 OverlayItem::tr("%1: cells %2 x %3 m")
                     .arg(QString::fromStdString(m_world->group(group).name))
-                    .arg(static_cast<double>(cellW), 0, 'g', 3)
-                    .arg(static_cast<double>(cellH), 0, 'g', 3),
+                    .arg(static_cast<double>(grid.columnWidth), 0, 'g', 3)
+                    .arg(static_cast<double>(grid.rowHeight), 0, 'g', 3),
                 kGridBox);
+}
+
+void OverlayItem::shadeCells(GridCanvas& canvas, const GridSketch& grid, const CellWindow& w,
+                             int group) const
+{
+    // Occupied cells shaded by how full they are (1-2, 3-6, 7+ agents).
+    const std::array<QRgb, 3> shades = {qPremultiply(alpha(kGridBox, 22).rgba()),
+                                        qPremultiply(alpha(kGridBox, 44).rgba()),
+                                        qPremultiply(alpha(kGridBox, 66).rgba())};
+    for (int r = w.r0; r < w.r1; ++r) {
+        const float y = grid.origin.y + r * grid.rowHeight;
+        for (int c = w.c0; c < w.c1; ++c) {
+            const std::uint32_t count = m_world->gridCellCount(group, r * grid.columns + c);
+            if (count == 0)
+                continue;
+            const float x = grid.origin.x + c * grid.columnWidth;
+            canvas.fill(canvas.column(x), canvas.row(y), canvas.column(x + grid.columnWidth),
+                        canvas.row(y + grid.rowHeight),
+                        shades[count <= 2 ? 0 : (count <= 6 ? 1 : 2)]);
+        }
+    }
+}
+
+void OverlayItem::drawGridLines(GridCanvas& canvas, const GridSketch& grid, const CellWindow& w)
+{
+    // Cell lines, and the grid's own edges brighter.
+    const QRgb line = qPremultiply(kGridLine.rgba());
+    const QRgb box = qPremultiply(kGridBox.rgba());
+    const Vec2 o = grid.origin;
+    const int top = canvas.row(o.y + w.r0 * grid.rowHeight);
+    const int bottom = canvas.row(o.y + w.r1 * grid.rowHeight);
+    const int left = canvas.column(o.x + w.c0 * grid.columnWidth);
+    const int right = canvas.column(o.x + w.c1 * grid.columnWidth);
+    for (int c = w.c0; c <= w.c1; ++c) {
+        const int x = canvas.column(o.x + c * grid.columnWidth);
+        canvas.fill(x, top, x + 1, bottom + 1, (c == 0 || c == grid.columns) ? box : line);
+    }
+    for (int r = w.r0; r <= w.r1; ++r) {
+        const int y = canvas.row(o.y + r * grid.rowHeight);
+        canvas.fill(left, y, right + 1, y + 1, (r == 0 || r == grid.rows) ? box : line);
+    }
 }
 
 } // namespace shoal::ui

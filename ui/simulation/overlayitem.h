@@ -59,7 +59,9 @@ public:
     int type() const override { return Type; }
 
 private:
-    struct Frame; // per-paint context (defined in the .cpp)
+    struct Frame;      // per-paint context (defined in the .cpp)
+    class GridCanvas;  // the grid's pixels (defined in the .cpp)
+    struct CellWindow; // the grid cells on screen
 
     void recomputeBounds();
     /// Draws what a family (or the feelers) sketched, tones mapped to the overlay colours.
@@ -67,6 +69,10 @@ private:
     void paintMarks(Frame& f, const std::vector<SketchMark>& marks);
     void paintVelocity(Frame& f, const GroupState& group);
     void paintGrid(Frame& f, int group);
+    void shadeCells(GridCanvas& canvas, const GridSketch& grid, const CellWindow& window,
+                    int group) const;
+    static void drawGridLines(GridCanvas& canvas, const GridSketch& grid,
+                              const CellWindow& window);
 
     /// Marks of one shape, size and style, drawn in one go.
     struct MarkBatch
