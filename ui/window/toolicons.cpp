@@ -14,16 +14,9 @@ namespace {
 const QColor kInk{0xd6, 0xdb, 0xe1};
 const QColor kAccent{0x5c, 0xc8, 0xff};
 
-QPixmap drawIcon(ToolIcon icon, int size, const QColor& ink)
+/// The level-editing tools' icons: select, wall, obstacles, spawn area, pickup, target.
+void drawEditIcon(QPainter& p, ToolIcon icon, const QColor& ink)
 {
-    QPixmap pixmap(size, size);
-    pixmap.fill(Qt::transparent);
-    QPainter p(&pixmap);
-    p.setRenderHint(QPainter::Antialiasing);
-    p.scale(size / 24.0, size / 24.0);
-    QPen pen(ink, 1.8, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin);
-    p.setPen(pen);
-    p.setBrush(Qt::NoBrush);
     switch (icon) {
     case ToolIcon::Select: {
         QPainterPath arrow;
@@ -86,6 +79,15 @@ QPixmap drawIcon(ToolIcon icon, int size, const QColor& ink)
         p.translate(12, 12);
         MarkerItem::paintTarget(&p, QColor(0xf0, 0xd8, 0x7a), 21);
         break;
+    default:
+        break;
+    }
+}
+
+/// The simulation and edit controls' icons: play, pause, step, restart, undo, redo, fit.
+void drawControlIcon(QPainter& p, ToolIcon icon, const QColor& ink)
+{
+    switch (icon) {
     case ToolIcon::Play:
         p.setBrush(ink);
         p.drawPolygon(QPolygonF({QPointF(7, 4.5), QPointF(19, 12), QPointF(7, 19.5)}));
@@ -136,7 +138,23 @@ QPixmap drawIcon(ToolIcon icon, int size, const QColor& ink)
             p.drawLine(corner.second, QPointF(corner.second.x() < 12 ? 7 : 17, corner.second.y()));
         }
         break;
+    default:
+        break;
     }
+}
+
+QPixmap drawIcon(ToolIcon icon, int size, const QColor& ink)
+{
+    QPixmap pixmap(size, size);
+    pixmap.fill(Qt::transparent);
+    QPainter p(&pixmap);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.scale(size / 24.0, size / 24.0);
+    QPen pen(ink, 1.8, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin);
+    p.setPen(pen);
+    p.setBrush(Qt::NoBrush);
+    drawEditIcon(p, icon, ink);
+    drawControlIcon(p, icon, ink);
     return pixmap;
 }
 
