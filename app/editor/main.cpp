@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <variant>
 
 using namespace shoal;
 using namespace shoal::ui;
@@ -64,20 +65,20 @@ bool parseCount(const QString& text, int minimum, int* value)
     return true;
 }
 
-} // namespace
-
-int main(int argc, char** argv)
+/// What the command line asks for.
+struct EditorOptions
 {
-    QApplication app(argc, argv);
-    QApplication::setApplicationName(QStringLiteral("shoal"));
-    QApplication::setOrganizationName(QStringLiteral("Shoal"));
-    QApplication::setApplicationDisplayName(QStringLiteral("Shoal"));
-    QApplication::setApplicationVersion(QStringLiteral(SHOAL_VERSION));
+    QString screenshot; ///< empty: run the editor
+    int steps = 0;
+    int stress = 0;
+    int width = 1600;
+    int height = 1000;
+    QString scene; ///< empty: the embedded demo
+};
 
-    // The render bench parses its own options.
-    if (app.arguments().contains(QStringLiteral("--bench-render")))
-        return runRenderBench(app.arguments());
-
+/// Parses the command line; returns an exit code when it is refused (the message printed).
+std::variant<EditorOptions, int> parseOptions(QApplication& app)
+{
     QCommandLineParser parser;
     parser.setApplicationDescription(
         QStringLiteral("Shoal: design levels and tune group movement live."));
@@ -105,24 +106,70 @@ int main(int argc, char** argv)
                                  QStringLiteral("[scene.json]"));
     parser.process(app);
 
-    int stepCount = 0;
-    if (!parseCount(parser.value(steps), 0, &stepCount)) {
-        std::fprintf(stderr, "shoal: --steps needs a whole number >= 0, got '%s'\n",
-                     qPrintable(parser.value(steps)));
+    auto refuse = [](const char* what, const QString& value) {
+        std::fprintf(stderr, "shoal: %s, got '%s'\n", what, qPrintable(value));
         return 2;
-    }
-    int stressCount = 0;
-    if (parser.isSet(stress) && !parseCount(parser.value(stress), 0, &stressCount)) {
-        std::fprintf(stderr, "shoal: --stress needs a whole number >= 0, got '%s'\n",
-                     qPrintable(parser.value(stress)));
-        return 2;
-    }
+    };
+    EditorOptions options;
+    options.screenshot = parser.value(screenshot);
+    if (!parseCount(parser.value(steps), 0, &options.steps))
+        return refuse("--steps needs a whole number >= 0", parser.value(steps));
+    if (parser.isSet(stress) && !parseCount(parser.value(stress), 0, &options.stress))
+        return refuse("--stress needs a whole number >= 0", parser.value(stress));
     const QStringList positional = parser.positionalArguments();
     if (positional.size() > 1) {
         std::fprintf(stderr, "shoal: one scene file at most\n");
         return 2;
     }
-    const bool screenshotMode = parser.isSet(screenshot);
+    if (!positional.isEmpty())
+        options.scene = positional.first();
+    if (parser.isSet(screenshot)) {
+        const QStringList dims = parser.value(size).split(QLatin1Char('x'));
+        if (dims.size() != 2 || !parseCount(dims[0], 320, &options.width) ||
+            !parseCount(dims[1], 240, &options.height))
+            return refuse("--size needs WxH (at least 320x240)", parser.value(size));
+    }
+    return options;
+}
+
+/// Renders the window after the steps asked for into the screenshot file; the exit code.
+int takeScreenshot(MainWindow& window, const EditorOptions& options)
+{
+    window.resize(options.width, options.height);
+    window.show();
+    QApplication::processEvents();
+    window.view()->fitToLevel();
+    for (int i = 0; i < options.steps; ++i)
+        window.simulation()->stepOnce();
+    window.refreshStatus();
+    QApplication::processEvents();
+    const QImage image = window.grab().toImage();
+    if (image.isNull() || !image.save(options.screenshot)) {
+        std::fprintf(stderr, "shoal: could not write the screenshot to %s\n",
+                     qPrintable(options.screenshot));
+        return 2;
+    }
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("shoal"));
+    QApplication::setOrganizationName(QStringLiteral("Shoal"));
+    QApplication::setApplicationDisplayName(QStringLiteral("Shoal"));
+    QApplication::setApplicationVersion(QStringLiteral(SHOAL_VERSION));
+
+    // The render bench parses its own options.
+    if (app.arguments().contains(QStringLiteral("--bench-render")))
+        return runRenderBench(app.arguments());
+    const std::variant<EditorOptions, int> parsed = parseOptions(app);
+    if (const int* code = std::get_if<int>(&parsed))
+        return *code;
+    const EditorOptions& options = std::get<EditorOptions>(parsed);
+    const bool screenshotMode = !options.screenshot.isEmpty();
 
     applyEditorTheme(app);
     MainWindow window;
@@ -134,41 +181,16 @@ int main(int argc, char** argv)
             return QMessageBox::Ok;
         });
     }
-
-    const bool opened = positional.isEmpty() ? window.files()->openDemo()
-                                             : window.files()->openFile(positional.first());
+    const bool opened = options.scene.isEmpty() ? window.files()->openDemo()
+                                                : window.files()->openFile(options.scene);
     if (!opened && screenshotMode)
         return 2;
-    if (stressCount > 0) {
+    if (options.stress > 0) {
         Document* document = window.document();
-        document->resetScene(withStressAgents(document->scene(), stressCount), QString());
+        document->resetScene(withStressAgents(document->scene(), options.stress), QString());
     }
-
-    if (screenshotMode) {
-        const QStringList dims = parser.value(size).split(QLatin1Char('x'));
-        int width = 0;
-        int height = 0;
-        if (dims.size() != 2 || !parseCount(dims[0], 320, &width) || !parseCount(dims[1], 240, &height)) {
-            std::fprintf(stderr, "shoal: --size needs WxH (at least 320x240), got '%s'\n",
-                         qPrintable(parser.value(size)));
-            return 2;
-        }
-        window.resize(width, height);
-        window.show();
-        QApplication::processEvents();
-        window.view()->fitToLevel();
-        for (int i = 0; i < stepCount; ++i)
-            window.simulation()->stepOnce();
-        window.refreshStatus();
-        QApplication::processEvents();
-        const QImage image = window.grab().toImage();
-        if (image.isNull() || !image.save(parser.value(screenshot))) {
-            std::fprintf(stderr, "shoal: could not write the screenshot to %s\n",
-                         qPrintable(parser.value(screenshot)));
-            return 2;
-        }
-        return 0;
-    }
+    if (screenshotMode)
+        return takeScreenshot(window, options);
 
     quitOnTerminateSignals(app);
     QSettings settings;
