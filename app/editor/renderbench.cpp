@@ -448,6 +448,81 @@ void printRow(const Result& r)
                 fixed(r.pixelsPerMetre, 2).c_str(), r.detail.toLocal8Bit().constData());
 }
 
+/// Saves the stage's view as `name` in `dir`, printing the path; false when it failed.
+bool saveShot(QGraphicsView& view, const QDir& dir, const QString& name)
+{
+    const QString path = dir.filePath(name);
+    if (!view.grab().save(path))
+        return false;
+    std::printf("%s\n", path.toLocal8Bit().constData());
+    return true;
+}
+
+/// The demo at a few zoom levels, with and without overlays; returns the shots written.
+int demoShots(Stage& stage, const QDir& dir)
+{
+    const QStringList all = [] {
+        QStringList keys;
+        for (const OverlayOptions::Entry& e : OverlayOptions::entries())
+            if (e.key != QLatin1String("grid") && e.key != QLatin1String("velocity"))
+                keys << e.key;
+        return keys;
+    }();
+    int written = 0;
+    auto shot = [&](const char* name, double zoom, std::optional<Vec2> centre,
+                    const QStringList& overlays) {
+        stage.options().setEnabledKeys(overlays);
+        stage.fit(zoom, centre);
+        written += saveShot(stage.view(), dir, QString::fromLatin1(name)) ? 1 : 0;
+    };
+    const World& w = stage.world();
+    auto agent0 = [&](const char* group) -> std::optional<Vec2> {
+        const int g = w.groupIndex(group);
+        if (g < 0 || w.group(g).agents.size() == 0)
+            return std::nullopt;
+        return Vec2{w.group(g).agents.px[0], w.group(g).agents.py[0]};
+    };
+    auto keys = [](std::initializer_list<const char*> names) {
+        QStringList out;
+        for (const char* name : names)
+            out << QString::fromLatin1(name);
+        return out;
+    };
+    shot("demo-fit.png", 1.0, std::nullopt, {});
+    shot("demo-fit-overlays.png", 1.0, std::nullopt, all);
+    shot("demo-school-x3.png", 3.0, agent0("school"), {});
+    shot("demo-school-x3-overlays.png", 3.0, agent0("school"),
+         keys({"fishBand", "feelers", "velocity"}));
+    shot("demo-convoy-x5-overlays.png", 5.0, agent0("convoy"), keys({"leaderPoints", "feelers"}));
+    shot("demo-worms-x5-overlays.png", 5.0, agent0("worms"), keys({"wormJoints"}));
+    shot("demo-squad-x2-overlays.png", 2.0, agent0("squad"), keys({"squadRanges", "grid"}));
+    shot("demo-swarm-x3-overlays.png", 3.0, agent0("swarm"), keys({"swarmScatter", "grid"}));
+    shot("demo-x12.png", 12.0, agent0("school"), {});
+    return written;
+}
+
+/// The demo level scaled up to each --agents size, whole and at x6; returns the shots written.
+int stressShots(const Options& options, const QDir& dir)
+{
+    int written = 0;
+    for (int n : options.agents) {
+        Expected<SceneDesc> scene = benchScene(QStringLiteral("demo"), n);
+        if (!scene)
+            continue;
+        auto created = World::create(*scene);
+        if (!created)
+            continue;
+        Stage big(*scene, std::move(*created), options.size, {});
+        big.show();
+        big.step(120);
+        big.fit(1.0, std::nullopt);
+        written += saveShot(big.view(), dir, QStringLiteral("stress-%1.png").arg(n)) ? 1 : 0;
+        big.fit(6.0, std::nullopt);
+        written += saveShot(big.view(), dir, QStringLiteral("stress-%1-x6.png").arg(n)) ? 1 : 0;
+    }
+    return written;
+}
+
 /// Renders the demo (and the stress scenes) to PNG files in `dir` for looking at.
 int renderShots(const Options& options)
 {
@@ -469,68 +544,106 @@ int renderShots(const Options& options)
     Stage stage(*demo, std::move(*world), options.size, {});
     stage.show();
     stage.step(300);
-    const QStringList all = [] {
-        QStringList keys;
-        for (const OverlayOptions::Entry& e : OverlayOptions::entries())
-            if (e.key != QLatin1String("grid") && e.key != QLatin1String("velocity"))
-                keys << e.key;
-        return keys;
-    }();
-    int written = 0;
-    auto shot = [&](const QString& name, double zoom, std::optional<Vec2> centre, const QStringList& overlays) {
-        stage.options().setEnabledKeys(overlays);
-        stage.fit(zoom, centre);
-        const QString path = dir.filePath(name);
-        if (stage.view().grab().save(path)) {
-            std::printf("%s\n", path.toLocal8Bit().constData());
-            ++written;
-        }
-    };
-    const World& w = stage.world();
-    auto agent0 = [&](const char* group) -> std::optional<Vec2> {
-        const int g = w.groupIndex(group);
-        if (g < 0 || w.group(g).agents.size() == 0)
-            return std::nullopt;
-        return Vec2{w.group(g).agents.px[0], w.group(g).agents.py[0]};
-    };
-    shot(QStringLiteral("demo-fit.png"), 1.0, std::nullopt, {});
-    shot(QStringLiteral("demo-fit-overlays.png"), 1.0, std::nullopt, all);
-    shot(QStringLiteral("demo-school-x3.png"), 3.0, agent0("school"), {});
-    shot(QStringLiteral("demo-school-x3-overlays.png"), 3.0, agent0("school"),
-         {QStringLiteral("fishBand"), QStringLiteral("feelers"), QStringLiteral("velocity")});
-    shot(QStringLiteral("demo-convoy-x5-overlays.png"), 5.0, agent0("convoy"),
-         {QStringLiteral("leaderPoints"), QStringLiteral("feelers")});
-    shot(QStringLiteral("demo-worms-x5-overlays.png"), 5.0, agent0("worms"), {QStringLiteral("wormJoints")});
-    shot(QStringLiteral("demo-squad-x2-overlays.png"), 2.0, agent0("squad"),
-         {QStringLiteral("squadRanges"), QStringLiteral("grid")});
-    shot(QStringLiteral("demo-swarm-x3-overlays.png"), 3.0, agent0("swarm"),
-         {QStringLiteral("swarmScatter"), QStringLiteral("grid")});
-    shot(QStringLiteral("demo-x12.png"), 12.0, agent0("school"), {});
-
-    for (int n : options.agents) {
-        Expected<SceneDesc> scene = benchScene(QStringLiteral("demo"), n);
-        if (!scene)
-            continue;
-        auto created = World::create(*scene);
-        if (!created)
-            continue;
-        Stage big(*scene, std::move(*created), options.size, {});
-        big.show();
-        big.step(120);
-        big.fit(1.0, std::nullopt);
-        const QString path = dir.filePath(QStringLiteral("stress-%1.png").arg(n));
-        if (big.view().grab().save(path)) {
-            std::printf("%s\n", path.toLocal8Bit().constData());
-            ++written;
-        }
-        big.fit(6.0, std::nullopt);
-        const QString close = dir.filePath(QStringLiteral("stress-%1-x6.png").arg(n));
-        if (big.view().grab().save(close)) {
-            std::printf("%s\n", close.toLocal8Bit().constData());
-            ++written;
-        }
-    }
+    const int written = demoShots(stage, dir) + stressShots(options, dir);
     return written > 0 ? kExitOk : kExitBadInput;
+}
+
+/// The render bench's command line.
+struct BenchOptions
+{
+    QCommandLineOption bench{QStringLiteral("bench-render"), QStringLiteral("This mode.")};
+    QCommandLineOption agents{QStringLiteral("agents"),
+                              QStringLiteral("Agents in the scene (default 10000,100000)."),
+                              QStringLiteral("N,N,...")};
+    QCommandLineOption scene{QStringLiteral("scene"),
+                             QStringLiteral("'demo' (default: the demo level scaled up), a family "
+                                            "(fishSchool, tankSquad, swarm, leaderFollow, worm: "
+                                            "the CLI bench's scene) or a scene file (scaled up)."),
+                             QStringLiteral("demo|family|file")};
+    QCommandLineOption seconds{QStringLiteral("seconds"),
+                               QStringLiteral("Timed seconds per size (default 4)."),
+                               QStringLiteral("S")};
+    QCommandLineOption size{QStringLiteral("size"), QStringLiteral("View size (default 1280x800)."),
+                            QStringLiteral("WxH")};
+    QCommandLineOption zoom{QStringLiteral("zoom"),
+                            QStringLiteral("Zoom relative to fitting the level (default 1)."),
+                            QStringLiteral("F")};
+    QCommandLineOption overlays{
+        QStringLiteral("overlays"),
+        QStringLiteral("Overlays to draw for all groups (keys, comma-separated)."),
+        QStringLiteral("key,...")};
+    QCommandLineOption metrics{QStringLiteral("metrics"),
+                               QStringLiteral("Compute the world's metrics every step (off by "
+                                              "default, as in shoal-cli bench).")};
+    QCommandLineOption json{QStringLiteral("json"),
+                            QStringLiteral("One JSON object per line per size.")};
+    QCommandLineOption png{QStringLiteral("png"),
+                           QStringLiteral("Save the view after each size to this file (-N added)."),
+                           QStringLiteral("file")};
+    QCommandLineOption shots{QStringLiteral("shots"),
+                             QStringLiteral("Render the demo at a few zoom levels to PNGs in this "
+                                            "folder instead of timing."),
+                             QStringLiteral("dir")};
+
+    void addTo(QCommandLineParser& parser) const
+    {
+        parser.addOptions(
+            {bench, agents, scene, seconds, size, zoom, overlays, metrics, json, png, shots});
+    }
+};
+
+/// A number from `text` in [lo, hi], or an error naming the option.
+std::optional<QString> parseRanged(const QString& option, const QString& text, double lo,
+                                   double hi, double& value)
+{
+    bool ok = false;
+    value = text.toDouble(&ok);
+    if (!ok || value < lo || value > hi)
+        return QStringLiteral("--%1: '%2' must be in [%3, %4]").arg(option, text).arg(lo).arg(hi);
+    return std::nullopt;
+}
+
+std::optional<QString> parseAgentCounts(const QString& text, std::vector<int>& counts)
+{
+    counts.clear();
+    for (const QString& item : text.split(QLatin1Char(','))) {
+        bool ok = false;
+        const int n = item.trimmed().toInt(&ok);
+        if (!ok || n < 1 || n > kMaxAgents)
+            return QStringLiteral("--agents: '%1' must be a whole number in [1, %2]")
+                .arg(item)
+                .arg(kMaxAgents);
+        counts.push_back(n);
+    }
+    return std::nullopt;
+}
+
+std::optional<QString> parseViewSize(const QString& text, QSize& size)
+{
+    const QStringList wh = text.split(QLatin1Char('x'));
+    bool okW = false;
+    bool okH = false;
+    const int w = wh.size() == 2 ? wh[0].toInt(&okW) : 0;
+    const int h = wh.size() == 2 ? wh[1].toInt(&okH) : 0;
+    if (!okW || !okH || w < 64 || h < 64 || w > 8192 || h > 8192)
+        return QStringLiteral("--size: '%1' must be WxH, each in [64, 8192]").arg(text);
+    size = {w, h};
+    return std::nullopt;
+}
+
+std::optional<QString> parseOverlayKeys(const QString& text, QStringList& keys)
+{
+    for (const QString& key : text.split(QLatin1Char(','))) {
+        if (!OverlayOptions::fromKey(key.trimmed())) {
+            QStringList known;
+            for (const OverlayOptions::Entry& e : OverlayOptions::entries())
+                known << e.key;
+            return QStringLiteral("--overlays: unknown overlay '%1'; known: %2")
+                .arg(key, known.join(QStringLiteral(", ")));
+        }
+        keys << key.trimmed();
+    }
+    return std::nullopt;
 }
 
 std::optional<QString> parseOptions(const QStringList& args, Options& options)
@@ -538,37 +651,8 @@ std::optional<QString> parseOptions(const QStringList& args, Options& options)
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "Frames per second of the editor's viewport with N moving agents, simulation included."));
-    const QCommandLineOption bench(QStringLiteral("bench-render"), QStringLiteral("This mode."));
-    const QCommandLineOption agents(QStringLiteral("agents"),
-                                    QStringLiteral("Agents in the scene (default 10000,100000)."),
-                                    QStringLiteral("N,N,..."));
-    const QCommandLineOption scene(QStringLiteral("scene"),
-                                   QStringLiteral("'demo' (default: the demo level scaled up), a family "
-                                                  "(fishSchool, tankSquad, swarm, leaderFollow, worm: "
-                                                  "the CLI bench's scene) or a scene file (scaled up)."),
-                                   QStringLiteral("demo|family|file"));
-    const QCommandLineOption seconds(QStringLiteral("seconds"),
-                                     QStringLiteral("Timed seconds per size (default 4)."), QStringLiteral("S"));
-    const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("View size (default 1280x800)."),
-                                  QStringLiteral("WxH"));
-    const QCommandLineOption zoom(QStringLiteral("zoom"),
-                                  QStringLiteral("Zoom relative to fitting the level (default 1)."),
-                                  QStringLiteral("F"));
-    const QCommandLineOption overlays(QStringLiteral("overlays"),
-                                      QStringLiteral("Overlays to draw for all groups (keys, comma-separated)."),
-                                      QStringLiteral("key,..."));
-    const QCommandLineOption metrics(QStringLiteral("metrics"),
-                                     QStringLiteral("Compute the world's metrics every step (off by "
-                                                    "default, as in shoal-cli bench)."));
-    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("One JSON object per line per size."));
-    const QCommandLineOption png(QStringLiteral("png"),
-                                 QStringLiteral("Save the view after each size to this file (-N added)."),
-                                 QStringLiteral("file"));
-    const QCommandLineOption shots(QStringLiteral("shots"),
-                                   QStringLiteral("Render the demo at a few zoom levels to PNGs in this "
-                                                  "folder instead of timing."),
-                                   QStringLiteral("dir"));
-    parser.addOptions({bench, agents, scene, seconds, size, zoom, overlays, metrics, json, png, shots});
+    const BenchOptions o;
+    o.addTo(parser);
     parser.addHelpOption();
     if (!parser.parse(args))
         return parser.errorText();
@@ -576,57 +660,25 @@ std::optional<QString> parseOptions(const QStringList& args, Options& options)
         std::printf("%s", parser.helpText().toLocal8Bit().constData());
         return QString();
     }
-    if (parser.isSet(agents)) {
-        options.agents.clear();
-        for (const QString& item : parser.value(agents).split(QLatin1Char(','))) {
-            bool ok = false;
-            const int n = item.trimmed().toInt(&ok);
-            if (!ok || n < 1 || n > kMaxAgents)
-                return QStringLiteral("--agents: '%1' must be a whole number in [1, %2]").arg(item).arg(kMaxAgents);
-            options.agents.push_back(n);
-        }
-    }
-    if (parser.isSet(scene))
-        options.scene = parser.value(scene);
-    if (parser.isSet(seconds)) {
-        bool ok = false;
-        options.seconds = parser.value(seconds).toDouble(&ok);
-        if (!ok || options.seconds < 0.1 || options.seconds > 600)
-            return QStringLiteral("--seconds: '%1' must be in [0.1, 600]").arg(parser.value(seconds));
-    }
-    if (parser.isSet(size)) {
-        const QStringList wh = parser.value(size).split(QLatin1Char('x'));
-        bool okW = false;
-        bool okH = false;
-        const int w = wh.size() == 2 ? wh[0].toInt(&okW) : 0;
-        const int h = wh.size() == 2 ? wh[1].toInt(&okH) : 0;
-        if (!okW || !okH || w < 64 || h < 64 || w > 8192 || h > 8192)
-            return QStringLiteral("--size: '%1' must be WxH, each in [64, 8192]").arg(parser.value(size));
-        options.size = {w, h};
-    }
-    if (parser.isSet(zoom)) {
-        bool ok = false;
-        options.zoom = parser.value(zoom).toDouble(&ok);
-        if (!ok || options.zoom < 0.01 || options.zoom > 1000)
-            return QStringLiteral("--zoom: '%1' must be in [0.01, 1000]").arg(parser.value(zoom));
-    }
-    if (parser.isSet(overlays)) {
-        for (const QString& key : parser.value(overlays).split(QLatin1Char(','))) {
-            if (!OverlayOptions::fromKey(key.trimmed())) {
-                QStringList known;
-                for (const OverlayOptions::Entry& e : OverlayOptions::entries())
-                    known << e.key;
-                return QStringLiteral("--overlays: unknown overlay '%1'; known: %2")
-                    .arg(key, known.join(QStringLiteral(", ")));
-            }
-            options.overlays << key.trimmed();
-        }
-    }
-    options.metrics = parser.isSet(metrics);
-    options.json = parser.isSet(json);
-    options.png = parser.value(png);
-    options.shots = parser.value(shots);
-    return std::nullopt;
+    std::optional<QString> error;
+    if (!error && parser.isSet(o.agents))
+        error = parseAgentCounts(parser.value(o.agents), options.agents);
+    if (parser.isSet(o.scene))
+        options.scene = parser.value(o.scene);
+    if (!error && parser.isSet(o.seconds))
+        error = parseRanged(QStringLiteral("seconds"), parser.value(o.seconds), 0.1, 600,
+                            options.seconds);
+    if (!error && parser.isSet(o.size))
+        error = parseViewSize(parser.value(o.size), options.size);
+    if (!error && parser.isSet(o.zoom))
+        error = parseRanged(QStringLiteral("zoom"), parser.value(o.zoom), 0.01, 1000, options.zoom);
+    if (!error && parser.isSet(o.overlays))
+        error = parseOverlayKeys(parser.value(o.overlays), options.overlays);
+    options.metrics = parser.isSet(o.metrics);
+    options.json = parser.isSet(o.json);
+    options.png = parser.value(o.png);
+    options.shots = parser.value(o.shots);
+    return error;
 }
 
 } // namespace
