@@ -2,6 +2,8 @@
 
 #include "benchscenes.h"
 
+#include <shoal/sketch.h>
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -41,16 +43,10 @@ GroupDesc stressGroup(const GroupDesc& family, const std::string& name)
     return group;
 }
 
-} // namespace
-
-SceneDesc withStressAgents(const SceneDesc& base, int agents)
+/// One template per family, in the order the level first uses them (a fish school when the
+/// level has no group).
+std::vector<GroupDesc> familyTemplates(const SceneDesc& base)
 {
-    if (agents <= 0)
-        return base;
-    SceneDesc scene = base;
-    scene.name = base.name + " + " + std::to_string(agents) + " stress agents";
-
-    // One template per family, in the order the level first uses them.
     std::vector<GroupDesc> families;
     for (const GroupDesc& group : base.groups) {
         const bool seen = std::any_of(families.begin(), families.end(),
@@ -60,7 +56,60 @@ SceneDesc withStressAgents(const SceneDesc& base, int agents)
     }
     if (families.empty())
         families.push_back(makeDefaultGroup(BehaviourKind::FishSchool, "school"));
+    return families;
+}
 
+/// A band of the grown level given to one family: [x0, x1] x [y0, y1].
+struct Band
+{
+    double x0, x1, y0, y1;
+};
+
+/// Fills `band` with `count` agents of `family`: one group, or square tiles of one group each
+/// (bigger groups when the band has too few tiles) for the families a game runs in small
+/// groups.
+void fillBand(SceneDesc& scene, const GroupDesc& family, const Band& band, int count)
+{
+    const int groupSize = tileGroupSize(family.kind);
+    if (groupSize == 0) {
+        GroupDesc group = stressGroup(family, uniqueName(scene, family.name + " stress"));
+        group.spawn = SpawnAreaDesc{{{band.x0, band.y0}, {band.x1, band.y1}}, count};
+        scene.groups.push_back(std::move(group));
+        return;
+    }
+    const double tile = std::sqrt(groupSize * areaPerAgent(family));
+    const int cols = std::max(1, static_cast<int>((band.x1 - band.x0) / tile));
+    const int rows = std::max(1, static_cast<int>((band.y1 - band.y0) / tile));
+    const double tileW = (band.x1 - band.x0) / cols;
+    const double tileH = (band.y1 - band.y0) / rows;
+    const int tiles = cols * rows;
+    const int perTile = std::max(groupSize, (count + tiles - 1) / tiles);
+    int remaining = count;
+    for (int t = 0; t < tiles && remaining > 0; ++t) {
+        const int inTile = std::min(perTile, remaining);
+        remaining -= inTile;
+        const double tx = band.x0 + (t % cols) * tileW;
+        const double ty = band.y0 + (t / cols) * tileH;
+        GroupDesc group = stressGroup(
+            family, uniqueName(scene, family.name + " stress " + std::to_string(t + 1)));
+        const double inset = std::min(0.5, 0.25 * std::min(tileW, tileH));
+        group.spawn = SpawnAreaDesc{
+            {{tx + inset, ty + inset}, {tx + tileW - inset, ty + tileH - inset}}, inTile};
+        if (familyView(family.kind).takesTarget)
+            group.target = Point2{tx + 0.5 * tileW, ty + 0.5 * tileH};
+        scene.groups.push_back(std::move(group));
+    }
+}
+
+} // namespace
+
+SceneDesc withStressAgents(const SceneDesc& base, int agents)
+{
+    if (agents <= 0)
+        return base;
+    SceneDesc scene = base;
+    scene.name = base.name + " + " + std::to_string(agents) + " stress agents";
+    const std::vector<GroupDesc> families = familyTemplates(base);
     const int familyCount = static_cast<int>(families.size());
     std::vector<int> share(families.size(), agents / familyCount);
     for (int k = 0; k < agents % familyCount; ++k)
@@ -87,45 +136,13 @@ SceneDesc withStressAgents(const SceneDesc& base, int agents)
     const double margin = 1.0;
     double bandBottom = scene.bounds.min.y;
     for (std::size_t f = 0; f < families.size(); ++f) {
-        const GroupDesc& family = families[f];
         const double bandHeight = 2.0 * halfH * area[f] / extra;
-        const double x0 = scene.bounds.min.x + margin;
-        const double x1 = scene.bounds.max.x - margin;
         const double y0 = bandBottom + margin;
-        const double y1 = std::max(bandBottom + bandHeight - margin, y0 + 0.5);
+        const Band band{scene.bounds.min.x + margin, scene.bounds.max.x - margin, y0,
+                        std::max(bandBottom + bandHeight - margin, y0 + 0.5)};
         bandBottom += bandHeight;
-        if (share[f] == 0)
-            continue;
-
-        const int groupSize = tileGroupSize(family.kind);
-        if (groupSize == 0) {
-            GroupDesc group = stressGroup(family, uniqueName(scene, family.name + " stress"));
-            group.spawn = SpawnAreaDesc{{{x0, y0}, {x1, y1}}, share[f]};
-            scene.groups.push_back(std::move(group));
-            continue;
-        }
-        // Square tiles, one group each; bigger groups when the band has too few tiles.
-        const double tile = std::sqrt(groupSize * areaPerAgent(family));
-        const int cols = std::max(1, static_cast<int>((x1 - x0) / tile));
-        const int rows = std::max(1, static_cast<int>((y1 - y0) / tile));
-        const double tileW = (x1 - x0) / cols;
-        const double tileH = (y1 - y0) / rows;
-        const int tiles = cols * rows;
-        const int perTile = std::max(groupSize, (share[f] + tiles - 1) / tiles);
-        int remaining = share[f];
-        for (int t = 0; t < tiles && remaining > 0; ++t) {
-            const int count = std::min(perTile, remaining);
-            remaining -= count;
-            const double tx = x0 + (t % cols) * tileW;
-            const double ty = y0 + (t / cols) * tileH;
-            GroupDesc group = stressGroup(
-                family, uniqueName(scene, family.name + " stress " + std::to_string(t + 1)));
-            const double inset = std::min(0.5, 0.25 * std::min(tileW, tileH));
-            group.spawn = SpawnAreaDesc{{{tx + inset, ty + inset}, {tx + tileW - inset, ty + tileH - inset}}, count};
-            if (family.kind == BehaviourKind::TankSquad)
-                group.target = Point2{tx + 0.5 * tileW, ty + 0.5 * tileH};
-            scene.groups.push_back(std::move(group));
-        }
+        if (share[f] > 0)
+            fillBand(scene, families[f], band, share[f]);
     }
     return scene;
 }
