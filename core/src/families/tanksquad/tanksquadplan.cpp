@@ -135,6 +135,44 @@ SHOAL_FORCE_INLINE inline bool parks(bool wasParked, const SquadScan& scan, cons
            !group.hasTarget;
 }
 
+/// What a tank's rules want this step: a direction, a cruise speed (negative reversing) and
+/// the flags that say so.
+struct TankWish
+{
+    Vec2 direction;
+    float cruise = 0.0f;
+    bool reverse = false;
+    std::uint8_t flags = 0;
+};
+
+/// Parked: no more steering, ease to a stop (what ends the orbiting and jostling of the
+/// seed, where separation kept every tank driving forever). Otherwise the target's pull
+/// (`toTarget`) plus keeping apart, aligning and the walls; a target close behind is reached
+/// by reversing.
+SHOAL_FORCE_INLINE inline TankWish tankWish(const TankSquadParams& p,
+                                            const StaticGeometry& geometry, const Tank& t,
+                                            float room, const SquadScan& scan, Vec2 toTargetDir,
+                                            bool arrived, Vec2 toTarget)
+{
+    TankWish wish;
+    if (arrived) {
+        wish.flags = kAgentArrived | kAgentAtGoal;
+        return wish;
+    }
+    wish.cruise = p.moveSpeed;
+    wish.direction = toTarget;
+    wish.direction +=
+        scan.keep.normalizedOr({}) * p.keepWeight + scan.align.normalizedOr({}) * p.moveWeight;
+    wish.direction +=
+        geometry.feelerAvoidance(t.pos, t.forward, p.feelerLength, room) * p.wallWeight;
+    if (dot(t.forward, toTargetDir) < kBehindDot && t.dist < p.reverseDistance) {
+        wish.reverse = true;
+        wish.cruise = -p.moveSpeed * p.reverseSpeed;
+        wish.flags = kAgentReversing;
+    }
+    return wish;
+}
+
 /// The drive of one tank to its next state. `direction` and `cruiseGoal` are what its rules
 /// want; a parked tank coasts to a stop. The speed is capped so that, braking at
 /// speedEasing, the tank stops before it touches a tank in its way (the seed only steers
@@ -236,28 +274,11 @@ void TankSquadBehaviour::planWith(Group& group, const StepContext& ctx)
         const bool arrived = parks(!targetMoved && (a.flags[i] & kAgentArrived), scan, group, p,
                                    t.dist, parkRadius, targetMoved);
 
-        float cruiseGoal = p.moveSpeed;
-        bool reverse = false;
-        if (arrived) {
-            // Parked: no more steering, ease to a stop. This is what ends the orbiting and
-            // jostling of the seed, where separation kept every tank driving forever.
-            direction = {};
-            cruiseGoal = 0.0f;
-            flags |= kAgentArrived | kAgentAtGoal;
-        } else {
-            direction += scan.keep.normalizedOr({}) * p.keepWeight +
-                         scan.align.normalizedOr({}) * p.moveWeight;
-            direction +=
-                geometry.feelerAvoidance(t.pos, t.forward, p.feelerLength, room) * p.wallWeight;
-            if (dot(t.forward, toTargetDir) < kBehindDot && t.dist < p.reverseDistance) {
-                reverse = true;
-                cruiseGoal = -p.moveSpeed * p.reverseSpeed;
-                flags |= kAgentReversing;
-            }
-        }
+        const TankWish wish = tankWish(p, geometry, t, room, scan, toTargetDir, arrived, direction);
+        flags |= wish.flags;
         bool blocked = false;
-        driveTank(a, t, group, p, geometry, settings, dt, room, direction, cruiseGoal, arrived,
-                  reverse, scan, blocked);
+        driveTank(a, t, group, p, geometry, settings, dt, room, wish.direction, wish.cruise,
+                  arrived, wish.reverse, scan, blocked);
         // Flags go to a scratch copy: neighbours planning this step must see the old ones.
         m_nextFlags[i] = flags | (blocked ? kAgentBlocked : 0);
     }
