@@ -1,5 +1,7 @@
 #include "tools/spawnareatool.h"
 
+#include <shoal/sketch.h>
+
 #include "viewport/editorscene.h"
 #include "viewport/viewportstyle.h"
 #include "viewport/items/previewitem.h"
@@ -26,26 +28,12 @@ SpawnAreaTool::SpawnAreaTool(QObject* parent)
 
 std::string SpawnAreaTool::baseName(BehaviourKind family)
 {
-    switch (family) {
-    case BehaviourKind::FishSchool: return "school";
-    case BehaviourKind::TankSquad: return "squad";
-    case BehaviourKind::Swarm: return "swarm";
-    case BehaviourKind::LeaderFollow: return "convoy";
-    case BehaviourKind::Worm: return "worms";
-    }
-    return "group";
+    return familyView(family).groupName;
 }
 
 int SpawnAreaTool::defaultCount(BehaviourKind family)
 {
-    switch (family) {
-    case BehaviourKind::FishSchool: return 40;
-    case BehaviourKind::TankSquad: return 12;
-    case BehaviourKind::Swarm: return 60;
-    case BehaviourKind::LeaderFollow: return 12;
-    case BehaviourKind::Worm: return 4;
-    }
-    return 10;
+    return familyView(family).paintedCount;
 }
 
 void SpawnAreaTool::setFamily(BehaviourKind family)
@@ -113,7 +101,7 @@ void SpawnAreaTool::mouseReleased(QGraphicsSceneMouseEvent* event)
     const SceneDesc& current = document()->scene();
     GroupDesc group = makeDefaultGroup(m_family, uniqueGroupName(current, baseName(m_family)));
     group.spawn = SpawnAreaDesc{r, m_count};
-    if (m_family == BehaviourKind::TankSquad)
+    if (familyView(m_family).takesTarget)
         group.target = Point2{(r.min.x + r.max.x) / 2.0, (r.min.y + r.max.y) / 2.0};
     SceneDesc candidate = current;
     candidate.groups.push_back(group);

@@ -1,5 +1,7 @@
 #include "viewport/editorscene.h"
 
+#include <shoal/sketch.h>
+
 #include "tools/abstracttool.h"
 #include "viewport/viewportstyle.h"
 #include "document/groupselection.h"
@@ -532,10 +534,11 @@ int EditorScene::targetSquad() const
 {
     const auto& groups = m_document->scene().groups;
     const int current = currentGroup();
-    if (current >= 0 && groups[static_cast<std::size_t>(current)].kind == BehaviourKind::TankSquad)
+    auto takesTarget = [&](std::size_t g) { return familyView(groups[g].kind).takesTarget; };
+    if (current >= 0 && takesTarget(static_cast<std::size_t>(current)))
         return current;
     for (std::size_t g = 0; g < groups.size(); ++g)
-        if (groups[g].kind == BehaviourKind::TankSquad)
+        if (takesTarget(g))
             return int(g);
     return -1;
 }
