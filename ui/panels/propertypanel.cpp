@@ -482,19 +482,13 @@ void PropertyPanel::editGroupParam(ParamRow* row, int paramIndex, double value, 
     const SceneDesc& scene = m_document->scene();
     const auto p = static_cast<std::size_t>(paramIndex);
     const GroupDesc& first = scene.groups[static_cast<std::size_t>(m_editGroups.first())];
-    const ParamSpec& spec = paramSpecs(first.kind)[p];
 
     QString refusal;
     bool unchanged = true;
     for (int g : m_editGroups) {
         const GroupDesc& group = scene.groups[static_cast<std::size_t>(g)];
-        ParamValues values = group.params;
-        values[p] = value;
         unchanged = unchanged && group.params[p] == value;
-        std::optional<Error> error = checkParamValue(spec, value);
-        if (!error)
-            error = checkParamRelations(group.kind, values);
-        if (error) {
+        if (auto error = checkParamEdit(group.kind, group.params, paramIndex, value)) {
             refusal = m_editGroups.size() == 1
                           ? qs(error->message)
                           : QStringLiteral("%1: %2").arg(qs(group.name), qs(error->message));
@@ -544,7 +538,7 @@ void PropertyPanel::editPlayerParam(ParamRow* row, int paramIndex, double value,
     const auto p = static_cast<std::size_t>(paramIndex);
     if (p >= player.params.size())
         return;
-    if (auto error = checkParamValue(playerParamSpecs()[p], value, "player")) {
+    if (auto error = checkPlayerParamEdit(paramIndex, value)) {
         row->setError(qs(error->message));
         row->setValue(player.params[p]);
         return;

@@ -63,6 +63,17 @@ int paramIndex(const std::vector<ParamSpec>& specs, const std::string& key);
 std::optional<Error> checkParamValue(const ParamSpec& spec, double value,
                                      const std::string& context = {});
 
+/// The one check of a live edit: parameter `index` of a `kind` group, whose values are
+/// `current`, set to `value`. The value is checked against its spec (checkParamValue), then
+/// the family's rules between parameters with the new value in place. The property panel runs
+/// it before an edit reaches the undo stack, World::setParam before the running world takes
+/// it. The message names the parameter; callers put the group in front.
+std::optional<Error> checkParamEdit(BehaviourKind kind, const ParamValues& current, int index,
+                                    double value);
+/// The same for the player's table (no rules between its parameters); the message starts
+/// with "player: ".
+std::optional<Error> checkPlayerParamEdit(int index, double value);
+
 /// Formats a double the way files and messages show it (shortest exact form).
 std::string formatNumber(double value);
 
@@ -70,6 +81,6 @@ std::string formatNumber(double value);
 
 namespace shoal {
 /// Rules between parameters of one family (e.g. keepMinDistance < keepMaxDistance): checked
-/// on load and on every live change. The message names both parameters.
+/// on load and on every live change (checkParamEdit). The message names both parameters.
 std::optional<Error> checkParamRelations(BehaviourKind kind, const ParamValues& values);
 } // namespace shoal

@@ -45,10 +45,15 @@ public:
     /// changes) when the scene is not valid.
     std::optional<Error> replaceGeometry(const SceneDesc& scene);
 
-    /// Changes a parameter on the running world; it takes effect on the next step.
-    /// Refuses (and changes nothing) an unknown key or an out-of-range value.
+    /// Changes parameter `index` (paramSpecs(kind) order) of a group on the running world; it
+    /// takes effect on the next step. Checked by checkParamEdit(): refuses (and changes
+    /// nothing) an unknown index, a value out of its range or one that breaks a rule between
+    /// parameters.
+    std::optional<Error> setParam(int group, int index, double value);
+    /// The same by key (the CLI's --set, games): the key is resolved once, then as above.
     std::optional<Error> setParam(int group, const std::string& key, double value);
-    /// Same for the player's table.
+    /// The same for the player's table (playerParamSpecs() order), by index or by key.
+    std::optional<Error> setPlayerParam(int index, double value);
     std::optional<Error> setPlayerParam(const std::string& key, double value);
     double param(int group, const std::string& key) const;
 

@@ -1,5 +1,6 @@
 #include <shoal/paramspec.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -90,6 +91,41 @@ std::optional<Error> checkParamValue(const ParamSpec& spec, double value, const 
                      formatNumber(spec.minValue) + ", " + formatNumber(spec.maxValue) + "]" +
                      (spec.unit.empty() ? "" : " " + spec.unit)};
     return std::nullopt;
+}
+
+namespace {
+
+std::optional<Error> checkIndex(const std::vector<ParamSpec>& specs, int index,
+                                std::size_t valueCount, const std::string& table)
+{
+    if (index >= 0 && static_cast<std::size_t>(index) < std::min(specs.size(), valueCount))
+        return std::nullopt;
+    return Error{"no parameter with index " + std::to_string(index) + "; " + table + " has " +
+                 std::to_string(specs.size())};
+}
+
+} // namespace
+
+std::optional<Error> checkParamEdit(BehaviourKind kind, const ParamValues& current, int index,
+                                    double value)
+{
+    const std::vector<ParamSpec>& specs = paramSpecs(kind);
+    if (auto error = checkIndex(specs, index, current.size(), std::string(behaviourKey(kind))))
+        return error;
+    const auto i = static_cast<std::size_t>(index);
+    if (auto error = checkParamValue(specs[i], value))
+        return error;
+    ParamValues values = current;
+    values[i] = value;
+    return checkParamRelations(kind, values);
+}
+
+std::optional<Error> checkPlayerParamEdit(int index, double value)
+{
+    const std::vector<ParamSpec>& specs = playerParamSpecs();
+    if (auto error = checkIndex(specs, index, specs.size(), "the player"))
+        return Error{"player: " + error->message};
+    return checkParamValue(specs[static_cast<std::size_t>(index)], value, "player");
 }
 
 } // namespace shoal
