@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
 #include <string>
 
@@ -238,6 +239,7 @@ private slots:
     void loadMissingFileFails();
     void docsParameterTablesAreCurrent();
     void docsExampleIsCanonical();
+    void numbersAreShortestAndExact();
 };
 
 void TestSceneFile::goldenRoundTrip_data()
@@ -735,6 +737,29 @@ void TestSceneFile::docsExampleIsCanonical()
         QFAIL(qPrintable(QString::fromStdString(firstDifference(saved, example)) +
                          QStringLiteral("\nre-saved example written to ") + resaved));
     }
+}
+
+void TestSceneFile::numbersAreShortestAndExact()
+{
+    // Everyday magnitudes in plain decimals, the rest in %g form.
+    QCOMPARE(formatNumber(30.0), std::string("30"));
+    QCOMPARE(formatNumber(0.25), std::string("0.25"));
+    QCOMPARE(formatNumber(1000.0), std::string("1000"));
+    QCOMPARE(formatNumber(-1e-7), std::string("-1e-07"));
+    QCOMPARE(formatNumber(1e20), std::string("1e+20"));
+    QCOMPARE(formatNumber(0.1 + 0.2), std::string("0.30000000000000004"));
+    QCOMPARE(formatNumber(std::numeric_limits<double>::quiet_NaN()), std::string("nan"));
+    QCOMPARE(formatNumber(-std::numeric_limits<double>::infinity()), std::string("-inf"));
+    // Small values need more than 17 decimals to read back exactly; they get them.
+    for (double value : {1.0 / 60.0, 0.000123456789012345678, 0.0123456789012345678}) {
+        const std::string text = formatNumber(value);
+        QVERIFY2(std::strtod(text.c_str(), nullptr) == value, text.c_str());
+    }
+    QCOMPARE(formatNumber(1.0 / 60.0), std::string("0.016666666666666666"));
+    // Floats read back as the same float; a rounded value for messages.
+    QCOMPARE(formatFloat(1.0f / 60.0f), std::string("0.016666668"));
+    QCOMPARE(formatFloat(0.3f), std::string("0.3"));
+    QCOMPARE(formatNumber(0.80384757729336806, 3), std::string("0.804"));
 }
 
 QTEST_GUILESS_MAIN(TestSceneFile)

@@ -74,8 +74,14 @@ std::optional<Error> checkParamEdit(BehaviourKind kind, const ParamValues& curre
 /// with "player: ".
 std::optional<Error> checkPlayerParamEdit(int index, double value);
 
-/// Formats a double the way files and messages show it (shortest exact form).
+/// The one number formatter of files, messages and tables: the shortest text that reads back
+/// as the same double, in plain decimals for everyday magnitudes ("30", "0.25", 1e-4 to 1e15)
+/// and in %g form otherwise ("1e-07"); "nan", "inf" and "-inf" for the rest.
 std::string formatNumber(double value);
+/// The same for a float: the shortest text that reads back as the same float ("0.016666668").
+std::string formatFloat(float value);
+/// `value` rounded to `significantDigits` in %g form ("0.804"): a derived value in a message.
+std::string formatNumber(double value, int significantDigits);
 
 } // namespace shoal
 

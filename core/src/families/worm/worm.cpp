@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <string>
 
 namespace shoal {
@@ -72,13 +71,6 @@ const F kWormFields[] = {
 };
 // clang-format on
 
-std::string shortNumber(double value)
-{
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.3g", value);
-    return buffer;
-}
-
 using WormReading = ParamReading<WormParams>;
 
 /// width x tan(maxTurnAngle / 2) from the authored values (m, degrees): how far a mitre
@@ -97,7 +89,7 @@ const std::array<ParamRule<WormParams>, 1> kWormRules = {{
      [](const WormReading& r) {
          return "minSegmentLength = " + r.text(&WormParams::minSegmentLength) +
                 " m is shorter than width x tan(maxTurnAngle / 2) = " +
-                shortNumber(mitreLength(r)) + " m (width " + r.text(&WormParams::width) +
+                formatNumber(mitreLength(r), 3) + " m (width " + r.text(&WormParams::width) +
                 " m, maxTurnAngle " + r.text(&WormParams::maxTurnAngle) +
                 " deg): the mitred joints would fold the ribbon over itself; raise "
                 "minSegmentLength or lower width or maxTurnAngle";
