@@ -7,6 +7,7 @@
 #include "panels/paramrow.h"
 #include "simulation/simulationcontroller.h"
 #include "document/commands.h"
+#include "document/qtstrings.h"
 
 #include <QFrame>
 #include <QGridLayout>
@@ -27,11 +28,6 @@
 namespace shoal::ui {
 
 namespace {
-
-QString qs(const std::string& text)
-{
-    return QString::fromStdString(text);
-}
 
 /// A section title: bold text over a thin rule.
 QLabel* makeSectionTitle(const QString& text, QWidget* parent)
