@@ -1,7 +1,6 @@
 #include "panels/propertypanel.h"
 
 #include "document/document.h"
-#include "document/groupcommands.h"
 #include "panels/grouplistpanel.h"
 #include "document/groupselection.h"
 #include "panels/paramrow.h"
@@ -494,15 +493,10 @@ void PropertyPanel::editGroupParam(ParamRow* row, int paramIndex, double value, 
     if (!refusal.isEmpty()) {
         // Nothing changes: the row goes back to the document's value and says why.
         row->setError(refusal);
-        if (commit && chainOpen(row)) {
-            auto* close =
-                m_editGroups.size() == 1
-                    ? static_cast<QUndoCommand*>(new SetGroupParamCommand(
-                          m_document, m_editGroups.first(), paramIndex, first.params[p], true))
-                    : new SetGroupsParamCommand(m_document, m_editGroups, paramIndex,
-                                                first.params[p], true);
-            pushLive(close, row, true);
-        }
+        if (commit && chainOpen(row))
+            pushLive(new SetGroupParamCommand(m_document, m_editGroups, paramIndex,
+                                              first.params[p], true),
+                     row, true);
         refreshGroupSection();
         return;
     }
@@ -510,22 +504,14 @@ void PropertyPanel::editGroupParam(ParamRow* row, int paramIndex, double value, 
         // Nothing to change (a reset at the default, the end of a drag that was refused on
         // the way): only close the drag's chain, and keep any message up.
         if (chainOpen(row))
-            pushLive(m_editGroups.size() == 1
-                         ? static_cast<QUndoCommand*>(new SetGroupParamCommand(
-                               m_document, m_editGroups.first(), paramIndex, value, commit))
-                         : new SetGroupsParamCommand(m_document, m_editGroups, paramIndex, value,
-                                                     commit),
+            pushLive(new SetGroupParamCommand(m_document, m_editGroups, paramIndex, value, commit),
                      row, commit);
         refreshGroupSection();
         return;
     }
     clearGroupErrors();
-    QUndoCommand* command =
-        m_editGroups.size() == 1
-            ? static_cast<QUndoCommand*>(new SetGroupParamCommand(m_document, m_editGroups.first(),
-                                                                  paramIndex, value, commit))
-            : new SetGroupsParamCommand(m_document, m_editGroups, paramIndex, value, commit);
-    pushLive(command, row, commit);
+    pushLive(new SetGroupParamCommand(m_document, m_editGroups, paramIndex, value, commit), row,
+             commit);
 }
 
 void PropertyPanel::editPlayerParam(ParamRow* row, int paramIndex, double value, bool commit)
