@@ -21,8 +21,8 @@ enum class ChangeKind {
     Pickups,
     Groups,       ///< a group was added, removed or reordered (index = -1) or its
                   ///< name/colours/spawn/agents/target/chase changed (index = the group)
-    GroupParams,  ///< index = the group; paramIndex = the parameter (-1 = several)
-    Player,
+    GroupParams,  ///< index = the group; paramIndex = the parameter
+    Player,       ///< paramIndex = the parameter, or -1: anything of the player
     Simulation,
 };
 
