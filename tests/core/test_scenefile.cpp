@@ -2,6 +2,7 @@
 // bad files with the message each must give, and the parameter tables in the format docs.
 
 #include "math/random.h"
+#include "world/worldaccess.h"
 #include <shoal/scenedesc.h>
 #include <shoal/scenefile.h>
 
@@ -240,6 +241,7 @@ private slots:
     void docsParameterTablesAreCurrent();
     void docsExampleIsCanonical();
     void numbersAreShortestAndExact();
+    void loadedSceneIsBuiltWithoutASecondCheck();
 };
 
 void TestSceneFile::goldenRoundTrip_data()
@@ -760,6 +762,25 @@ void TestSceneFile::numbersAreShortestAndExact()
     QCOMPARE(formatFloat(1.0f / 60.0f), std::string("0.016666668"));
     QCOMPARE(formatFloat(0.3f), std::string("0.3"));
     QCOMPARE(formatNumber(0.80384757729336806, 3), std::string("0.804"));
+}
+
+void TestSceneFile::loadedSceneIsBuiltWithoutASecondCheck()
+{
+    // parseScene() validates; a loader then builds through createValidated(): the same world.
+    const Expected<SceneDesc> loaded = loadSceneFile(kDemoPath.toStdString());
+    QVERIFY(loaded);
+    auto checked = World::create(*loaded);
+    QVERIFY(checked);
+    std::unique_ptr<World> trusted = WorldAccess::createValidated(*loaded);
+    QVERIFY(trusted);
+    checked.value()->step(120);
+    trusted->step(120);
+    QCOMPARE(trusted->stateHash(), checked.value()->stateHash());
+    // The public create() still checks whatever it is given.
+    SceneDesc broken = *loaded;
+    broken.simulation.dt = 1.0;
+    QVERIFY(!World::create(broken));
+    QVERIFY(World::create(broken).error().message.find("simulation.dt") != std::string::npos);
 }
 
 QTEST_GUILESS_MAIN(TestSceneFile)

@@ -373,6 +373,29 @@ private slots:
         QCOMPARE(doc.scene().groups[5].params[2], b);
     }
 
+    void sceneIsCheckedOncePerChange()
+    {
+        Document doc;
+        SceneDesc broken = test::demoScene();
+        broken.groups[2].chase = "nobody";
+        doc.resetScene(broken, {});
+        QVERIFY(doc.sceneError());
+        QVERIFY(doc.sceneError()->message.find("nobody") != std::string::npos);
+
+        // A scene validated on its way in is taken at its word: no second check.
+        doc.resetScene(broken, {}, SceneCheck::Passed);
+        QVERIFY(!doc.sceneError());
+        // Any change forgets the verdict; the next question checks the new scene.
+        doc.undoStack()->push(new SetPickupCommand(&doc, 0, PickupDesc{PickupKind::Coin, {-36.0, 8.0}}));
+        QVERIFY(doc.sceneError());
+        GroupDesc fixed = doc.scene().groups[2];
+        fixed.chase.clear();
+        doc.undoStack()->push(new SetGroupCommand(&doc, 2, fixed));
+        QVERIFY(!doc.sceneError());
+        doc.undoStack()->undo();
+        QVERIFY(doc.sceneError());
+    }
+
     void modifiedFollowsCleanState()
     {
         Document doc;

@@ -51,6 +51,7 @@ class TestSimulation : public QObject
 private slots:
     void buildsTheWorldFromTheDocument();
     void invalidSceneKeepsNoWorldAndSaysWhy();
+    void validatedSceneBuildsTheSameWorld();
     void playAdvancesAndPauseStops();
     void stepAdvancesExactlyOneStep();
     void restartRebuildsWithoutTouchingUndo();
@@ -97,6 +98,31 @@ void TestSimulation::invalidSceneKeepsNoWorldAndSaysWhy()
     QVERIFY(controller.world());
     QVERIFY(controller.lastError().isEmpty());
     QCOMPARE(rebuilt.count(), 1);
+}
+
+void TestSimulation::validatedSceneBuildsTheSameWorld()
+{
+    // A scene the loader validated is built without a second check, into the same world.
+    Document document;
+    document.resetScene(chaseScene(), {}, SceneCheck::Passed);
+    SimulationController controller(&document);
+    QVERIFY(controller.world());
+    auto reference = World::create(chaseScene());
+    QVERIFY(reference);
+    for (int i = 0; i < 30; ++i) {
+        controller.stepOnce();
+        reference.value()->step();
+    }
+    QCOMPARE(controller.world()->stateHash(), reference.value()->stateHash());
+
+    // Walls painted into the running world: the document's one check decides.
+    WallDesc crossed{{{0.0, 0.0}, {0.0, 0.001}}, false}; // closer than kMinPointSpacing
+    document.undoStack()->push(new AddWallCommand(&document, -1, crossed));
+    QVERIFY2(controller.lastError().contains(QStringLiteral("walls[0]")),
+             qPrintable(controller.lastError()));
+    document.undoStack()->undo();
+    QVERIFY(controller.lastError().isEmpty());
+    QCOMPARE(controller.world()->stepCount(), std::uint64_t(30));
 }
 
 void TestSimulation::playAdvancesAndPauseStops()

@@ -10,6 +10,8 @@
 #include <QString>
 #include <QUndoStack>
 
+#include <optional>
+
 namespace shoal::ui {
 
 /// What a change touched, so a view refreshes only that.
@@ -33,6 +35,12 @@ struct Change
     int paramIndex = -1;
 };
 
+/// Whether a scene handed to the Document has passed validateScene() already.
+enum class SceneCheck {
+    Unchecked, ///< anything: checked once, when someone first asks (sceneError())
+    Passed,    ///< validated on its way in (parseScene()'s result): not checked again
+};
+
 class Document : public QObject
 {
     Q_OBJECT
@@ -53,7 +61,12 @@ public:
     bool isModified() const { return !m_undoStack.isClean(); }
 
     /// Replaces the whole scene (New, Open, recovery) and clears the undo history.
-    void resetScene(const SceneDesc& scene, const QString& filePath);
+    void resetScene(const SceneDesc& scene, const QString& filePath,
+                    SceneCheck check = SceneCheck::Unchecked);
+
+    /// What validateScene() says of the scene: checked at most once per change and remembered
+    /// until the next, so everything that needs to know (the running world) shares one check.
+    const std::optional<Error>& sceneError() const;
 
     // Raw mutators: called by undo commands only. Each emits changed().
     /// The whole scene, keeping the undo history (emits a SceneReset change).
@@ -83,7 +96,12 @@ signals:
     void titleChanged();
 
 private:
+    /// Forgets the scene's check (it changed), then emits changed().
+    void announce(const Change& change);
+
     SceneDesc m_scene;
+    mutable bool m_checked = false;       ///< m_sceneError is the current scene's verdict
+    mutable std::optional<Error> m_sceneError;
     QUndoStack m_undoStack;
     QString m_filePath;
 };

@@ -1,6 +1,8 @@
 #include "simulation/simulationcontroller.h"
 
 #include "document/document.h"
+#include "document/qtstrings.h"
+#include "world/worldaccess.h"
 
 #include <algorithm>
 #include <cmath>
@@ -98,18 +100,18 @@ void SimulationController::stepOnce()
 void SimulationController::restart()
 {
     const SceneDesc& scene = m_document->scene();
-    auto created = World::create(scene);
     m_accumulator = 0.0;
-    if (created) {
-        m_world = std::move(created.value());
+    // The document's one check of this scene; the world does not check it again.
+    if (const std::optional<Error>& error = m_document->sceneError()) {
+        m_world.reset();
+        m_lastError = qs(error->message);
+    } else {
+        m_world = WorldAccess::createValidated(scene);
         // Nothing in the editor shows the per-step group metrics yet, and at 100,000 agents
         // they cost about as much as the step itself: compute them only when asked for.
         m_world->setMetricsEnabled(false);
         m_world->setPointer(m_pointer, m_pointerPressed);
         m_lastError.clear();
-    } else {
-        m_world.reset();
-        m_lastError = QString::fromStdString(created.error().message);
     }
     m_built = scene;
     m_builtChase = resolveChases(scene);
@@ -262,11 +264,12 @@ bool SimulationController::applyPlayer(int paramIndex)
 void SimulationController::applyGeometry()
 {
     const SceneDesc& scene = m_document->scene();
-    if (auto error = m_world->replaceGeometry(scene)) {
+    if (const std::optional<Error>& error = m_document->sceneError()) {
         // The world keeps its old walls; the message says why the new ones were refused.
-        m_lastError = QString::fromStdString(error->message);
+        m_lastError = qs(error->message);
         return;
     }
+    WorldAccess::replaceGeometry(*m_world, scene);
     m_lastError.clear();
     m_built.bounds = scene.bounds;
     m_built.walls = scene.walls;

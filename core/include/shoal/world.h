@@ -26,6 +26,8 @@ class World
 {
 public:
     /// Validates the scene and builds a world from it. Same scene -> same world, bit for bit.
+    /// (A scene validated already, as a loaded file is, is built through WorldAccess without
+    /// a second check.)
     static Expected<std::unique_ptr<World>> create(const SceneDesc& scene);
     ~World();
 
@@ -91,6 +93,9 @@ public:
 private:
     friend struct WorldAccess; // the runtime's own tests and tools (src/world/worldaccess.h)
     World() = default;
+    /// create() and replaceGeometry() after the check: `scene` has passed validateScene().
+    static std::unique_ptr<World> createValidated(const SceneDesc& scene);
+    void replaceGeometryValidated(const SceneDesc& scene);
     void planPlayer();
     void commitGroup(Group& group);
     void rebuildIndexes();

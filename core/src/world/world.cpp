@@ -62,7 +62,11 @@ Expected<std::unique_ptr<World>> World::create(const SceneDesc& scene)
 {
     if (auto error = validateScene(scene))
         return *error;
+    return createValidated(scene);
+}
 
+std::unique_ptr<World> World::createValidated(const SceneDesc& scene)
+{
     std::unique_ptr<World> world(new World());
     world->m_geometry = std::make_unique<StaticGeometry>(scene);
     world->m_dt = static_cast<float>(scene.simulation.dt);
@@ -204,8 +208,13 @@ std::optional<Error> World::replaceGeometry(const SceneDesc& scene)
 {
     if (auto error = validateScene(scene))
         return error;
-    m_geometry = std::make_unique<StaticGeometry>(scene);
+    replaceGeometryValidated(scene);
     return std::nullopt;
+}
+
+void World::replaceGeometryValidated(const SceneDesc& scene)
+{
+    m_geometry = std::make_unique<StaticGeometry>(scene);
 }
 
 std::optional<Error> World::setPlayerParam(int index, double value)
