@@ -343,8 +343,9 @@ private slots:
         stack->push(new SetGroupParamCommand(&doc, both, 2, a + 0.1, false));
         stack->push(new SetGroupParamCommand(&doc, both, 2, a + 0.2, true));
         QCOMPARE(stack->count(), 1);
-        QCOMPARE(stack->text(0), QStringLiteral("Change %1 of 2 Groups")
-                                     .arg(QString::fromStdString(paramSpecs(BehaviourKind::FishSchool)[2].label)));
+        const QString label =
+            QString::fromStdString(paramSpecs(BehaviourKind::FishSchool)[2].label);
+        QCOMPARE(stack->text(0), QStringLiteral("Change %1 of 2 Groups").arg(label));
         QCOMPARE(doc.scene().groups[0].params[2], a + 0.2);
         QCOMPARE(doc.scene().groups[5].params[2], a + 0.2);
         // Every change names the group and the parameter.
@@ -386,7 +387,8 @@ private slots:
         doc.resetScene(broken, {}, SceneCheck::Passed);
         QVERIFY(!doc.sceneError());
         // Any change forgets the verdict; the next question checks the new scene.
-        doc.undoStack()->push(new SetPickupCommand(&doc, 0, PickupDesc{PickupKind::Coin, {-36.0, 8.0}}));
+        doc.undoStack()->push(
+            new SetPickupCommand(&doc, 0, PickupDesc{PickupKind::Coin, {-36.0, 8.0}}));
         QVERIFY(doc.sceneError());
         GroupDesc fixed = doc.scene().groups[2];
         fixed.chase.clear();

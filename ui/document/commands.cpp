@@ -9,9 +9,8 @@ namespace shoal::ui {
 
 // --- SetGroupParamCommand --------------------------------------------------------------------
 
-SetGroupParamCommand::SetGroupParamCommand(Document* document, QList<int> groups,
-                                           int paramIndex, double value, bool commit,
-                                           QUndoCommand* parent)
+SetGroupParamCommand::SetGroupParamCommand(Document* document, QList<int> groups, int paramIndex,
+                                           double value, bool commit, QUndoCommand* parent)
     : MergeableCommand(commit, parent), m_document(document), m_groups(std::move(groups)),
       m_paramIndex(paramIndex), m_newValue(value)
 {
@@ -19,15 +18,14 @@ SetGroupParamCommand::SetGroupParamCommand(Document* document, QList<int> groups
     const auto p = static_cast<std::size_t>(paramIndex);
     for (int group : m_groups)
         m_oldValues.push_back(scene.groups[static_cast<std::size_t>(group)].params[p]);
+    const GroupDesc* first =
+        m_groups.isEmpty() ? nullptr : &scene.groups[static_cast<std::size_t>(m_groups.first())];
     QString label = QString::number(paramIndex);
-    if (!m_groups.isEmpty()) {
-        const auto& specs = paramSpecs(scene.groups[static_cast<std::size_t>(m_groups.first())].kind);
-        if (paramIndex >= 0 && p < specs.size())
-            label = qs(specs[p].label);
-    }
+    if (first && paramIndex >= 0 && p < paramSpecs(first->kind).size())
+        label = qs(paramSpecs(first->kind)[p].label);
     setText(m_groups.size() == 1
                 ? QCoreApplication::translate("UndoCommands", "Change %1 of %2")
-                      .arg(label, qs(scene.groups[static_cast<std::size_t>(m_groups.first())].name))
+                      .arg(label, qs(first->name))
                 : QCoreApplication::translate("UndoCommands", "Change %1 of %n Groups", nullptr,
                                               int(m_groups.size()))
                       .arg(label));

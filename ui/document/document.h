@@ -1,7 +1,7 @@
 #pragma once
 /// The open level: the one QObject that owns the authored SceneDesc, its undo stack and its
 /// file path, and announces every change. Views and panels subscribe to changed(); they never
-/// hold the truth. Everything a user does goes through an undo command (undocommands.h),
+/// hold the truth. Everything a user does goes through an undo command (commands.h),
 /// which calls the raw mutators below; nothing else calls them.
 
 #include <shoal/scenedesc.h>

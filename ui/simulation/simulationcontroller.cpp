@@ -234,19 +234,21 @@ bool SimulationController::applyGroupParam(int group, int paramIndex)
     if (group < 0 || group >= static_cast<int>(scene.groups.size()))
         return false;
     const GroupDesc& desc = scene.groups[static_cast<std::size_t>(group)];
+    const auto p = static_cast<std::size_t>(paramIndex);
     if (desc.kind != m_built.groups[static_cast<std::size_t>(group)].kind || paramIndex < 0 ||
-        paramIndex >= static_cast<int>(desc.params.size()))
+        p >= desc.params.size())
         return false;
-    return !m_world->setParam(group, paramIndex, desc.params[static_cast<std::size_t>(paramIndex)]);
+    return !m_world->setParam(group, paramIndex, desc.params[p]);
 }
 
 bool SimulationController::applyPlayer(int paramIndex)
 {
     const SceneDesc& scene = m_document->scene();
     const PlayerDesc& player = scene.player;
-    if (paramIndex >= 0)
-        return paramIndex < static_cast<int>(player.params.size()) &&
-               !m_world->setPlayerParam(paramIndex, player.params[static_cast<std::size_t>(paramIndex)]);
+    if (paramIndex >= 0) {
+        const auto p = static_cast<std::size_t>(paramIndex);
+        return p < player.params.size() && !m_world->setPlayerParam(paramIndex, player.params[p]);
+    }
     // The whole player: its start and the group it leads are the world's starting state; a
     // rename of that group, and its parameters, apply in place.
     PlayerDesc& built = m_built.player;

@@ -197,10 +197,11 @@ std::optional<Error> World::setParam(int groupIndex, const std::string& key, dou
     const Group& group = *m_groups[groupIndex];
     const auto& specs = paramSpecs(group.kind);
     const int index = paramIndex(specs, key);
-    if (index < 0)
-        return unknownParam("group '" + group.name + "' (" +
-                                std::string(behaviourKey(group.kind)) + ")",
-                            specs, key);
+    if (index < 0) {
+        const std::string who =
+            "group '" + group.name + "' (" + std::string(behaviourKey(group.kind)) + ")";
+        return unknownParam(who, specs, key);
+    }
     return setParam(groupIndex, index, value);
 }
 

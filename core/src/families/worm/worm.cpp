@@ -104,7 +104,6 @@ constexpr int kCapacitySlack = 8;
 constexpr float kMaxLookAhead = 8.0f; // m, cap on the slide look-ahead beyond one segment
 constexpr float kMinMitreDenominator = 0.25f;
 
-
 } // namespace
 
 const std::vector<ParamSpec>& wormParamSpecs()
