@@ -87,7 +87,7 @@ std::string targetText(const std::optional<Target>& target, double value)
     if (!target)
         return "";
     const bool pass = target->atMost ? value <= target->limit : value >= target->limit;
-    return std::string(target->atMost ? "<=" : ">=") + formatDouble(target->limit) +
+    return std::string(target->atMost ? "<=" : ">=") + formatNumber(target->limit) +
            (pass ? " PASS" : " MISS");
 }
 

@@ -121,48 +121,6 @@ std::optional<Error> OutputFile::commit()
     return m_file.commit();
 }
 
-namespace {
-
-/// Shortest "%.*g" text for which `readsBack` holds, written without an exponent when the
-/// value is an ordinary size (printf's %g would turn 1000 into "1e+03").
-template <class ReadsBack>
-std::string formatShortest(double value, int maxPrecision, ReadsBack readsBack)
-{
-    char buffer[64];
-    int precision = 1;
-    for (; precision < maxPrecision; ++precision) {
-        std::snprintf(buffer, sizeof buffer, "%.*g", precision, value);
-        if (readsBack(buffer))
-            break;
-    }
-    std::snprintf(buffer, sizeof buffer, "%.*g", precision, value);
-    const double magnitude = std::fabs(value);
-    if (std::strchr(buffer, 'e') && magnitude >= 1e-4 && magnitude < 1e15) {
-        const int exponent = static_cast<int>(std::floor(std::log10(magnitude)));
-        const int decimals = std::max(0, precision - 1 - exponent);
-        std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-    }
-    return buffer;
-}
-
-} // namespace
-
-std::string formatFloat(float value)
-{
-    if (!std::isfinite(value))
-        return formatNumber(value);
-    return formatShortest(
-        value, 9, [value](const char* text) { return std::strtof(text, nullptr) == value; });
-}
-
-std::string formatDouble(double value)
-{
-    if (!std::isfinite(value))
-        return formatNumber(value);
-    return formatShortest(
-        value, 17, [value](const char* text) { return std::strtod(text, nullptr) == value; });
-}
-
 std::string formatFixed(double value, int decimals)
 {
     if (!std::isfinite(value))
@@ -281,7 +239,7 @@ JsonWriter& JsonWriter::value(std::string_view text)
 JsonWriter& JsonWriter::value(double number)
 {
     separator();
-    m_text += std::isfinite(number) ? formatDouble(number) : "null";
+    m_text += std::isfinite(number) ? formatNumber(number) : "null";
     return *this;
 }
 

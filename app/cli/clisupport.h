@@ -3,6 +3,7 @@
 /// or the embedded demo), safe output files, and a small JSON writer for its outputs.
 
 #include <shoal/expected.h>
+#include <shoal/paramspec.h>
 #include <shoal/scenedesc.h>
 #include <shoal/scenefile.h>
 
@@ -73,10 +74,8 @@ private:
     std::string m_buffer;
 };
 
-/// Shortest text that reads back as the same float ("0.3", not "0.30000001192092896").
-std::string formatFloat(float value);
-/// Shortest text that reads back as the same double; no exponent for ordinary magnitudes.
-std::string formatDouble(double value);
+// Numbers in shortest form are core's formatNumber() (doubles) and formatFloat() (floats).
+
 /// Fixed number of decimals (text tables and CSV columns).
 std::string formatFixed(double value, int decimals);
 /// "%016llx": the state hash as 16 lowercase hex digits.

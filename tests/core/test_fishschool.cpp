@@ -53,6 +53,7 @@ private slots:
     void laneDriveIsTheScalarDrive();
     void playerStopsShortOfWalls();
     void liveParameterChangeTakesEffect();
+    void parametersByIndexAndByKeyAreOneEdit();
 };
 
 void TestFishSchool::playerPicksUpEveryFreeFishOnItsPath()
@@ -291,6 +292,42 @@ void TestFishSchool::liveParameterChangeTakesEffect()
     QVERIFY(error);
     QVERIFY(error->message.find("keepMaxDistance") != std::string::npos);
     QCOMPARE(world->param(0, "keepMinDistance"), 3.5);
+}
+
+void TestFishSchool::parametersByIndexAndByKeyAreOneEdit()
+{
+    const auto& specs = paramSpecs(BehaviourKind::FishSchool);
+    const int keepMax = paramIndex(specs, "keepMaxDistance");
+    auto byKey = buildWorld(schoolScene(20));
+    auto byIndex = buildWorld(schoolScene(20));
+    QVERIFY(byKey && byIndex);
+    QVERIFY(!byKey->setParam(0, "keepMaxDistance", 2.5));
+    QVERIFY(!byIndex->setParam(0, keepMax, 2.5));
+    QVERIFY(!byKey->setPlayerParam("moveSpeed", 5.0));
+    QVERIFY(!byIndex->setPlayerParam(paramIndex(playerParamSpecs(), "moveSpeed"), 5.0));
+    byKey->setPointer({20.0f, 0.0f}, true);
+    byIndex->setPointer({20.0f, 0.0f}, true);
+    byKey->step(120);
+    byIndex->step(120);
+    QCOMPARE(byIndex->stateHash(), byKey->stateHash());
+
+    // Both refuse with the message checkParamEdit gives, behind the group's name.
+    const ParamValues values = byIndex->group(0).values;
+    const auto check = checkParamEdit(BehaviourKind::FishSchool, values, keepMax, 1.0);
+    QVERIFY(check);
+    const auto refused = byIndex->setParam(0, keepMax, 1.0);
+    QVERIFY(refused);
+    QCOMPARE(refused->message, "group 'school': " + check->message);
+    QCOMPARE(byKey->setParam(0, "keepMaxDistance", 1.0)->message, refused->message);
+    QCOMPARE(byIndex->group(0).values, values);
+
+    QCOMPARE(byIndex->setParam(0, 99, 1.0)->message,
+             std::string("group 'school': no parameter with index 99; fishSchool has 16"));
+    QCOMPARE(byIndex->setParam(3, keepMax, 1.0)->message, std::string("no group with index 3"));
+    QCOMPARE(byIndex->setPlayerParam(0, 99.0)->message,
+             std::string("player: moveSpeed = 99 is out of range; allowed [0.1, 30] m/s"));
+    QCOMPARE(byIndex->setPlayerParam(-1, 1.0)->message,
+             std::string("player: no parameter with index -1; the player has 4"));
 }
 
 QTEST_GUILESS_MAIN(TestFishSchool)

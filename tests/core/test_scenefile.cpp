@@ -3,6 +3,7 @@
 // parameter tables in the format docs.
 
 #include "math/random.h"
+#include "world/worldaccess.h"
 #include <shoal/scenedesc.h>
 #include <shoal/scenefile.h>
 
@@ -16,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
 #include <string>
 
@@ -241,6 +243,8 @@ private slots:
     void loadMissingFileFails();
     void docsParameterTablesAreCurrent();
     void docsExampleIsCanonical();
+    void numbersAreShortestAndExact();
+    void loadedSceneIsBuiltWithoutASecondCheck();
 };
 
 void TestSceneFile::goldenRoundTrip_data()
@@ -788,6 +792,48 @@ void TestSceneFile::docsExampleIsCanonical()
         QFAIL(qPrintable(QString::fromStdString(firstDifference(saved, example)) +
                          QStringLiteral("\nre-saved example written to ") + resaved));
     }
+}
+
+void TestSceneFile::numbersAreShortestAndExact()
+{
+    // Everyday magnitudes in plain decimals, the rest in %g form.
+    QCOMPARE(formatNumber(30.0), std::string("30"));
+    QCOMPARE(formatNumber(0.25), std::string("0.25"));
+    QCOMPARE(formatNumber(1000.0), std::string("1000"));
+    QCOMPARE(formatNumber(-1e-7), std::string("-1e-07"));
+    QCOMPARE(formatNumber(1e20), std::string("1e+20"));
+    QCOMPARE(formatNumber(0.1 + 0.2), std::string("0.30000000000000004"));
+    QCOMPARE(formatNumber(std::numeric_limits<double>::quiet_NaN()), std::string("nan"));
+    QCOMPARE(formatNumber(-std::numeric_limits<double>::infinity()), std::string("-inf"));
+    // Small values need more than 17 decimals to read back exactly; they get them.
+    for (double value : {1.0 / 60.0, 0.000123456789012345678, 0.0123456789012345678}) {
+        const std::string text = formatNumber(value);
+        QVERIFY2(std::strtod(text.c_str(), nullptr) == value, text.c_str());
+    }
+    QCOMPARE(formatNumber(1.0 / 60.0), std::string("0.016666666666666666"));
+    // Floats read back as the same float; a rounded value for messages.
+    QCOMPARE(formatFloat(1.0f / 60.0f), std::string("0.016666668"));
+    QCOMPARE(formatFloat(0.3f), std::string("0.3"));
+    QCOMPARE(formatNumber(0.80384757729336806, 3), std::string("0.804"));
+}
+
+void TestSceneFile::loadedSceneIsBuiltWithoutASecondCheck()
+{
+    // parseScene() validates; a loader then builds through createValidated(): the same world.
+    const Expected<SceneDesc> loaded = loadSceneFile(kDemoPath.toStdString());
+    QVERIFY(loaded);
+    auto checked = World::create(*loaded);
+    QVERIFY(checked);
+    std::unique_ptr<World> trusted = WorldAccess::createValidated(*loaded);
+    QVERIFY(trusted);
+    checked.value()->step(120);
+    trusted->step(120);
+    QCOMPARE(trusted->stateHash(), checked.value()->stateHash());
+    // The public create() still checks whatever it is given.
+    SceneDesc broken = *loaded;
+    broken.simulation.dt = 1.0;
+    QVERIFY(!World::create(broken));
+    QVERIFY(World::create(broken).error().message.find("simulation.dt") != std::string::npos);
 }
 
 QTEST_GUILESS_MAIN(TestSceneFile)

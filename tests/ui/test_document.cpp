@@ -325,6 +325,79 @@ private slots:
         QCOMPARE(stack->count(), 3);
     }
 
+    void oneCommandSetsOneOrManyGroups()
+    {
+        Document doc;
+        SceneDesc scene = test::demoScene();
+        scene.groups.push_back(scene.groups[0]);
+        scene.groups.back().name = "school 2";
+        scene.groups.back().params[2] += 0.5; // the two schools start apart
+        doc.resetScene(scene, {});
+        const double a = doc.scene().groups[0].params[2];
+        const double b = doc.scene().groups[5].params[2];
+        const QList<int> both{0, 5};
+        QUndoStack* stack = doc.undoStack();
+        QSignalSpy changed(&doc, &Document::changed);
+
+        // A drag over both groups is one step, named for both.
+        stack->push(new SetGroupParamCommand(&doc, both, 2, a + 0.1, false));
+        stack->push(new SetGroupParamCommand(&doc, both, 2, a + 0.2, true));
+        QCOMPARE(stack->count(), 1);
+        const QString label =
+            QString::fromStdString(paramSpecs(BehaviourKind::FishSchool)[2].label);
+        QCOMPARE(stack->text(0), QStringLiteral("Change %1 of 2 Groups").arg(label));
+        QCOMPARE(doc.scene().groups[0].params[2], a + 0.2);
+        QCOMPARE(doc.scene().groups[5].params[2], a + 0.2);
+        // Every change names the group and the parameter.
+        const auto last = changed.last().first().value<Change>();
+        QVERIFY(last.kind == ChangeKind::GroupParams && last.index == 5 && last.paramIndex == 2);
+
+        // Another list of groups never merges into it; undo gives each group its own value.
+        stack->push(new SetGroupParamCommand(&doc, QList<int>{0}, 2, a + 0.3, false));
+        QCOMPARE(stack->count(), 2);
+        stack->undo();
+        stack->undo();
+        QCOMPARE(doc.scene().groups[0].params[2], a);
+        QCOMPARE(doc.scene().groups[5].params[2], b);
+
+        // Setting both to one group's value changes the other: a step.
+        stack->push(new SetGroupParamCommand(&doc, both, 2, a, true));
+        QCOMPARE(stack->count(), 1);
+        QCOMPARE(doc.scene().groups[5].params[2], a);
+        // Now both hold `a`: a drag that comes back to it is obsolete.
+        stack->push(new SetGroupParamCommand(&doc, both, 2, a + 0.4, false));
+        QCOMPARE(stack->count(), 2);
+        stack->push(new SetGroupParamCommand(&doc, both, 2, a, true));
+        QCOMPARE(stack->count(), 1);
+        stack->undo();
+        QCOMPARE(doc.scene().groups[0].params[2], a);
+        QCOMPARE(doc.scene().groups[5].params[2], b);
+    }
+
+    void sceneIsCheckedOncePerChange()
+    {
+        Document doc;
+        SceneDesc broken = test::demoScene();
+        broken.groups[2].chase = "nobody";
+        doc.resetScene(broken, {});
+        QVERIFY(doc.sceneError());
+        QVERIFY(doc.sceneError()->message.find("nobody") != std::string::npos);
+
+        // A scene validated on its way in is taken at its word: no second check.
+        doc.resetScene(broken, {}, SceneCheck::Passed);
+        QVERIFY(!doc.sceneError());
+        // Any change forgets the verdict; the next question checks the new scene.
+        doc.undoStack()->push(
+            new SetPickupCommand(&doc, 0, PickupDesc{PickupKind::Coin, {-36.0, 8.0}}));
+        QVERIFY(doc.sceneError());
+        GroupDesc fixed = doc.scene().groups[2];
+        fixed.chase.clear();
+        doc.undoStack()->push(new SetGroupCommand(&doc, 2, fixed));
+        QVERIFY(!doc.sceneError());
+        doc.undoStack()->undo();
+        QVERIFY(doc.sceneError());
+    }
+
     void modifiedFollowsCleanState()
     {
         Document doc;

@@ -51,6 +51,7 @@ class TestSimulation : public QObject
 private slots:
     void buildsTheWorldFromTheDocument();
     void invalidSceneKeepsNoWorldAndSaysWhy();
+    void validatedSceneBuildsTheSameWorld();
     void playAdvancesAndPauseStops();
     void stepAdvancesExactlyOneStep();
     void restartRebuildsWithoutTouchingUndo();
@@ -58,6 +59,7 @@ private slots:
     void slowFrameDoesNotSpiral();
     void paramEditAppliesAtOnceAndUndoDoesNotRewind();
     void playerParamEditAppliesWithoutRestart();
+    void eachAnnouncedParamReachesTheWorld();
     void wallAddedWhilePlayingStopsAgentsAtOnce();
     void groupAddAndRemoveRebuild();
     void renameAndRecolourKeepTheRun();
@@ -96,6 +98,31 @@ void TestSimulation::invalidSceneKeepsNoWorldAndSaysWhy()
     QVERIFY(controller.world());
     QVERIFY(controller.lastError().isEmpty());
     QCOMPARE(rebuilt.count(), 1);
+}
+
+void TestSimulation::validatedSceneBuildsTheSameWorld()
+{
+    // A scene the loader validated is built without a second check, into the same world.
+    Document document;
+    document.resetScene(chaseScene(), {}, SceneCheck::Passed);
+    SimulationController controller(&document);
+    QVERIFY(controller.world());
+    auto reference = World::create(chaseScene());
+    QVERIFY(reference);
+    for (int i = 0; i < 30; ++i) {
+        controller.stepOnce();
+        reference.value()->step();
+    }
+    QCOMPARE(controller.world()->stateHash(), reference.value()->stateHash());
+
+    // Walls painted into the running world: the document's one check decides.
+    WallDesc crossed{{{0.0, 0.0}, {0.0, 0.001}}, false}; // closer than kMinPointSpacing
+    document.undoStack()->push(new AddWallCommand(&document, -1, crossed));
+    QVERIFY2(controller.lastError().contains(QStringLiteral("walls[0]")),
+             qPrintable(controller.lastError()));
+    document.undoStack()->undo();
+    QVERIFY(controller.lastError().isEmpty());
+    QCOMPARE(controller.world()->stepCount(), std::uint64_t(30));
 }
 
 void TestSimulation::playAdvancesAndPauseStops()
@@ -263,6 +290,45 @@ void TestSimulation::playerParamEditAppliesWithoutRestart()
     QCOMPARE(controller.world()->stepCount(), std::uint64_t(2));
     // One step at 12 m/s instead of 3.4 m/s.
     QVERIFY2(x2 - x1 > 0.15f, qPrintable(QString::number(x2 - x1)));
+}
+
+void TestSimulation::eachAnnouncedParamReachesTheWorld()
+{
+    Document document;
+    SceneDesc scene = chaseScene();
+    scene.groups.push_back(scene.groups[0]);
+    scene.groups[1].name = "swarm 2";
+    scene.groups[1].params[static_cast<std::size_t>(param("speed"))] = 2.0;
+    document.resetScene(scene, {});
+    SimulationController controller(&document);
+    QSignalSpy rebuilt(&controller, &SimulationController::worldRebuilt);
+    controller.stepOnce();
+
+    // One command over both groups: each group's change reaches its group of the world.
+    document.undoStack()->push(
+        new SetGroupParamCommand(&document, QList<int>{0, 1}, param("speed"), 5.0, true));
+    QCOMPARE(controller.world()->param(0, "speed"), 5.0);
+    QCOMPARE(controller.world()->param(1, "speed"), 5.0);
+    document.undoStack()->undo();
+    QCOMPARE(controller.world()->param(0, "speed"), 3.0);
+    QCOMPARE(controller.world()->param(1, "speed"), 2.0);
+
+    // Related values one after the other, each accepted in its turn.
+    const int scatter = param("minAllowedRadius");
+    document.undoStack()->push(new SetGroupParamCommand(&document, 0, scatter, 4.0, true));
+    QCOMPARE(controller.world()->param(0, "minAllowedRadius"), 4.0);
+
+    // A change of the whole player that keeps its start applies its parameters in place.
+    PlayerDesc player = document.scene().player;
+    player.params[static_cast<std::size_t>(paramIndex(playerParamSpecs(), "moveSpeed"))] = 7.0;
+    document.undoStack()->push(new SetPlayerCommand(&document, 0, player));
+    controller.setPointer(35.0, 0.0, true);
+    const float x1 = controller.world()->player().position.x;
+    controller.stepOnce();
+    const float x2 = controller.world()->player().position.x;
+    QVERIFY2(x2 - x1 > 0.11f, qPrintable(QString::number(x2 - x1))); // 7 m/s, not 3.4
+    QCOMPARE(rebuilt.count(), 0);
+    QCOMPARE(controller.world()->stepCount(), std::uint64_t(2));
 }
 
 void TestSimulation::wallAddedWhilePlayingStopsAgentsAtOnce()

@@ -1,5 +1,6 @@
 #include "document/commands.h"
 
+#include "document/qtstrings.h"
 #include "document/sceneedits.h"
 
 #include <algorithm>
@@ -8,59 +9,70 @@ namespace shoal::ui {
 
 // --- SetGroupParamCommand --------------------------------------------------------------------
 
-SetGroupParamCommand::SetGroupParamCommand(Document* document, int group, int paramIndex,
+SetGroupParamCommand::SetGroupParamCommand(Document* document, QList<int> groups, int paramIndex,
                                            double value, bool commit, QUndoCommand* parent)
-    : QUndoCommand(parent), m_document(document), m_group(group), m_paramIndex(paramIndex),
-      m_oldValue(document->scene()
-                     .groups[static_cast<std::size_t>(group)]
-                     .params[static_cast<std::size_t>(paramIndex)]),
-      m_newValue(value), m_committed(commit)
+    : MergeableCommand(commit, parent), m_document(document), m_groups(std::move(groups)),
+      m_paramIndex(paramIndex), m_newValue(value)
 {
-    const GroupDesc& g = document->scene().groups[static_cast<std::size_t>(group)];
-    const std::vector<ParamSpec>& specs = paramSpecs(g.kind);
-    const QString label = paramIndex >= 0 && static_cast<std::size_t>(paramIndex) < specs.size()
-                              ? QString::fromStdString(specs[static_cast<std::size_t>(paramIndex)].label)
-                              : QString::number(paramIndex);
-    setText(QCoreApplication::translate("UndoCommands", "Change %1 of %2")
-                .arg(label, QString::fromStdString(g.name)));
-    setObsolete(m_oldValue == m_newValue);
+    const SceneDesc& scene = document->scene();
+    const auto p = static_cast<std::size_t>(paramIndex);
+    for (int group : m_groups)
+        m_oldValues.push_back(scene.groups[static_cast<std::size_t>(group)].params[p]);
+    const GroupDesc* first =
+        m_groups.isEmpty() ? nullptr : &scene.groups[static_cast<std::size_t>(m_groups.first())];
+    QString label = QString::number(paramIndex);
+    if (first && paramIndex >= 0 && p < paramSpecs(first->kind).size())
+        label = qs(paramSpecs(first->kind)[p].label);
+    setText(m_groups.size() == 1
+                ? QCoreApplication::translate("UndoCommands", "Change %1 of %2")
+                      .arg(label, qs(first->name))
+                : QCoreApplication::translate("UndoCommands", "Change %1 of %n Groups", nullptr,
+                                              int(m_groups.size()))
+                      .arg(label));
+    updateObsolete();
 }
 
 void SetGroupParamCommand::undo()
 {
-    m_document->setGroupParam(m_group, m_paramIndex, m_oldValue);
+    for (int i = int(m_groups.size()) - 1; i >= 0; --i)
+        m_document->setGroupParam(m_groups[i], m_paramIndex,
+                                  m_oldValues[static_cast<std::size_t>(i)]);
 }
 
 void SetGroupParamCommand::redo()
 {
-    m_document->setGroupParam(m_group, m_paramIndex, m_newValue);
+    for (int group : m_groups)
+        m_document->setGroupParam(group, m_paramIndex, m_newValue);
 }
 
-bool SetGroupParamCommand::mergeWith(const QUndoCommand* other)
+bool SetGroupParamCommand::absorb(const SetGroupParamCommand& next)
 {
-    const auto* next = static_cast<const SetGroupParamCommand*>(other);
-    if (m_committed || next->m_document != m_document || next->m_group != m_group ||
-        next->m_paramIndex != m_paramIndex)
+    if (next.m_document != m_document || next.m_groups != m_groups ||
+        next.m_paramIndex != m_paramIndex)
         return false;
-    m_newValue = next->m_newValue;
-    m_committed = next->m_committed;
-    setObsolete(m_oldValue == m_newValue);
+    m_newValue = next.m_newValue;
     return true;
+}
+
+bool SetGroupParamCommand::unchanged() const
+{
+    return std::all_of(m_oldValues.begin(), m_oldValues.end(),
+                       [this](double old) { return old == m_newValue; });
 }
 
 // --- MoveItemsCommand ------------------------------------------------------------------------
 
 MoveItemsCommand::MoveItemsCommand(Document* document, ItemRefs refs, Point2 offset, bool commit,
                                    QUndoCommand* parent)
-    : QUndoCommand(parent), m_document(document),
-      m_refs(existingRefs(document->scene(), refs)), m_offset(offset), m_committed(commit),
+    : MergeableCommand(commit, parent), m_document(document),
+      m_refs(existingRefs(document->scene(), refs)), m_offset(offset),
       m_before(document->scene()), m_after(document->scene())
 {
     moveItems(m_after, m_refs, m_offset);
     setText(m_refs.size() == 1 ? undoText(QT_TRANSLATE_NOOP("UndoCommands", "Move Item"))
                                : QCoreApplication::translate("UndoCommands", "Move %n Items",
                                                              nullptr, int(m_refs.size())));
-    setObsolete(m_refs.isEmpty() || (offset.x == 0.0 && offset.y == 0.0));
+    updateObsolete();
 }
 
 void MoveItemsCommand::apply(const SceneDesc& from)
@@ -95,17 +107,14 @@ void MoveItemsCommand::redo()
     apply(m_after);
 }
 
-bool MoveItemsCommand::mergeWith(const QUndoCommand* other)
+bool MoveItemsCommand::absorb(const MoveItemsCommand& next)
 {
-    const auto* next = static_cast<const MoveItemsCommand*>(other);
     // Only nudges chain; a drag is always its own step.
-    if (m_committed || next->m_committed || next->m_document != m_document ||
-        next->m_refs != m_refs)
+    if (next.isCommitted() || next.m_document != m_document || next.m_refs != m_refs)
         return false;
-    m_offset.x += next->m_offset.x;
-    m_offset.y += next->m_offset.y;
-    m_after = next->m_after;
-    setObsolete(m_after == m_before);
+    m_offset.x += next.m_offset.x;
+    m_offset.y += next.m_offset.y;
+    m_after = next.m_after;
     return true;
 }
 

@@ -1,15 +1,18 @@
 #pragma once
 /// Every edit a user makes is one of these QUndoCommands. All merge ids live in one enum
-/// (Tiled's undocommands.h); live edits (a slider drag) merge into one command until the
-/// edit is committed (Glaxnimate's commit flag), so two separate drags stay two steps.
+/// (Tiled's undocommands.h); every command that merges does so by the one rule of
+/// MergeableCommand (Glaxnimate's command/base.hpp): live edits (a slider drag) merge into one
+/// command until the edit is committed, so two separate drags stay two steps.
 
 #include "document/document.h"
 #include "document/itemids.h"
 
 #include <QCoreApplication>
+#include <QList>
 #include <QUndoCommand>
 
 #include <utility>
+#include <vector>
 
 namespace shoal::ui {
 
@@ -25,29 +28,45 @@ enum UndoCommandId {
     kSetPlayerId,
     kSetSimulationId,
     kSetBoundsId,
-    kSetGroupsParamId, ///< SetGroupsParamCommand (groupcommands.h): one parameter, several groups
 };
 
-/// Sets one parameter of one group. While `commit` is false the command keeps merging with
-/// the next edit of the same group and parameter (one slider drag = one undo step); the edit
-/// that ends the gesture is pushed with commit = true, after which nothing merges into it.
-/// A merge that lands back on the original value makes the command obsolete.
-class SetGroupParamCommand : public QUndoCommand
+/// The one merge rule of every command that merges (Glaxnimate's command/base.hpp). While its
+/// edit is not committed, a command absorbs the next command of the same id and target (a
+/// slider drag, a run of nudges: one undo step) and takes over that one's commit flag; the
+/// edit that ends the gesture is pushed with commit = true and closes the chain, so two
+/// separate drags stay two steps. A command whose edit changes nothing is obsolete, from the
+/// start or after a merge (QUndoStack drops it).
+///
+/// `Derived` provides `bool absorb(const Derived& next)` (take over `next`'s edit; false when
+/// it edits something else) and `bool unchanged() const`, and calls updateObsolete() at the
+/// end of its constructor.
+template <class Derived, int Id>
+class MergeableCommand : public QUndoCommand
 {
 public:
-    SetGroupParamCommand(Document* document, int group, int paramIndex, double value,
-                         bool commit, QUndoCommand* parent = nullptr);
-    void undo() override;
-    void redo() override;
-    int id() const override { return kSetGroupParamId; }
-    bool mergeWith(const QUndoCommand* other) override;
+    int id() const override { return Id; }
+
+    bool mergeWith(const QUndoCommand* other) override
+    {
+        // QUndoStack only offers commands of the same id, and every id is one class.
+        const auto& next = static_cast<const Derived&>(*other);
+        if (m_committed || !static_cast<Derived*>(this)->absorb(next))
+            return false;
+        m_committed = next.isCommitted();
+        updateObsolete();
+        return true;
+    }
+
+    bool isCommitted() const { return m_committed; }
+
+protected:
+    MergeableCommand(bool commit, QUndoCommand* parent) : QUndoCommand(parent), m_committed(commit)
+    {
+    }
+
+    void updateObsolete() { setObsolete(static_cast<const Derived*>(this)->unchanged()); }
 
 private:
-    Document* m_document;
-    int m_group;
-    int m_paramIndex;
-    double m_oldValue;
-    double m_newValue;
     bool m_committed;
 };
 
@@ -57,43 +76,69 @@ inline QString undoText(const char* text)
     return QCoreApplication::translate("UndoCommands", text);
 }
 
+/// Sets one parameter on one group or on several groups of one family, as one undo step
+/// (Tiled's ChangeValue): each group's old value is kept, the new value goes to all. Merges
+/// with the next edit of the same parameter on the same groups; back at every old value it is
+/// obsolete.
+class SetGroupParamCommand : public MergeableCommand<SetGroupParamCommand, kSetGroupParamId>
+{
+public:
+    SetGroupParamCommand(Document* document, QList<int> groups, int paramIndex, double value,
+                         bool commit, QUndoCommand* parent = nullptr);
+    SetGroupParamCommand(Document* document, int group, int paramIndex, double value,
+                         bool commit, QUndoCommand* parent = nullptr)
+        : SetGroupParamCommand(document, QList<int>{group}, paramIndex, value, commit, parent)
+    {
+    }
+    void undo() override;
+    void redo() override;
+
+    // MergeableCommand's hooks.
+    bool absorb(const SetGroupParamCommand& next);
+    bool unchanged() const;
+
+private:
+    Document* m_document;
+    QList<int> m_groups;
+    int m_paramIndex;
+    std::vector<double> m_oldValues; ///< one per group, in m_groups order
+    double m_newValue;
+};
+
 // ---------------------------------------------------------------------------------------------
 // One template for every "replace a value" edit (Tiled's ChangeValue): an Access struct says
 // how to read and write the value, its merge id and its name in the history.
 
-/// Replaces one value of the scene. Merges like SetGroupParamCommand: while uncommitted it
-/// absorbs the next edit of the same value; the commit closes the chain; back at the original
-/// value it becomes obsolete (and an edit that changes nothing is obsolete from the start).
+/// Replaces one value of the scene; merges by MergeableCommand's rule with the next edit of
+/// the same value.
 template <class Access>
-class SetValueCommand : public QUndoCommand
+class SetValueCommand : public MergeableCommand<SetValueCommand<Access>, Access::kId>
 {
 public:
     using Value = typename Access::Value;
 
     SetValueCommand(Document* document, int index, Value value, bool commit = true,
                     QUndoCommand* parent = nullptr)
-        : QUndoCommand(parent), m_document(document), m_index(index),
-          m_oldValue(Access::get(document->scene(), index)), m_newValue(std::move(value)),
-          m_committed(commit)
+        : MergeableCommand<SetValueCommand<Access>, Access::kId>(commit, parent),
+          m_document(document), m_index(index), m_oldValue(Access::get(document->scene(), index)),
+          m_newValue(std::move(value))
     {
-        setText(undoText(Access::kText));
-        setObsolete(m_oldValue == m_newValue);
+        this->setText(undoText(Access::kText));
+        this->updateObsolete();
     }
 
     void undo() override { Access::set(*m_document, m_index, m_oldValue); }
     void redo() override { Access::set(*m_document, m_index, m_newValue); }
-    int id() const override { return Access::kId; }
 
-    bool mergeWith(const QUndoCommand* other) override
+    // MergeableCommand's hooks.
+    bool absorb(const SetValueCommand& next)
     {
-        const auto* next = static_cast<const SetValueCommand*>(other);
-        if (m_committed || next->m_index != m_index || next->m_document != m_document)
+        if (next.m_index != m_index || next.m_document != m_document)
             return false;
-        m_newValue = next->m_newValue;
-        m_committed = next->m_committed;
-        setObsolete(m_oldValue == m_newValue);
+        m_newValue = next.m_newValue;
         return true;
     }
+    bool unchanged() const { return m_oldValue == m_newValue; }
 
     const Value& oldValue() const { return m_oldValue; }
     const Value& newValue() const { return m_newValue; }
@@ -103,7 +148,6 @@ private:
     int m_index;
     Value m_oldValue;
     Value m_newValue;
-    bool m_committed;
 };
 
 struct WallAccess
@@ -300,16 +344,18 @@ using RemoveGroupCommand = RemoveElementCommand<GroupList>;
 /// Moves walls, obstacles, pickups, spawn areas, squad targets and the player start by one
 /// offset (m). A drag pushes one committed command on release; keyboard nudges push
 /// uncommitted ones, which merge with each other while they move the same items (a committed
-/// move never merges, so a drag after nudges is a step of its own).
-class MoveItemsCommand : public QUndoCommand
+/// move is never absorbed, so a drag after nudges is a step of its own).
+class MoveItemsCommand : public MergeableCommand<MoveItemsCommand, kMoveItemsId>
 {
 public:
     MoveItemsCommand(Document* document, ItemRefs refs, Point2 offset, bool commit = true,
                      QUndoCommand* parent = nullptr);
     void undo() override;
     void redo() override;
-    int id() const override { return kMoveItemsId; }
-    bool mergeWith(const QUndoCommand* other) override;
+
+    // MergeableCommand's hooks.
+    bool absorb(const MoveItemsCommand& next);
+    bool unchanged() const { return m_after == m_before; }
 
 private:
     void apply(const SceneDesc& from);
@@ -317,7 +363,6 @@ private:
     Document* m_document;
     ItemRefs m_refs;
     Point2 m_offset;
-    bool m_committed;
     SceneDesc m_before;
     SceneDesc m_after;
 };

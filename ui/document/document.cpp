@@ -27,92 +27,110 @@ QString Document::displayName() const
     return tr("Untitled");
 }
 
-void Document::resetScene(const SceneDesc& scene, const QString& filePath)
+void Document::resetScene(const SceneDesc& scene, const QString& filePath, SceneCheck check)
 {
     m_undoStack.clear();
     m_scene = scene;
     m_filePath = filePath;
     m_undoStack.setClean();
+    // A scene validated on its way in is known to pass; anything else is checked when asked.
+    m_checked = check == SceneCheck::Passed;
+    m_sceneError.reset();
     emit changed(Change{ChangeKind::SceneReset, -1, -1});
     emit titleChanged();
+}
+
+const std::optional<Error>& Document::sceneError() const
+{
+    if (!m_checked) {
+        m_sceneError = validateScene(m_scene);
+        m_checked = true;
+    }
+    return m_sceneError;
+}
+
+void Document::announce(const Change& change)
+{
+    m_checked = false;
+    emit changed(change);
 }
 
 void Document::setScene(const SceneDesc& scene)
 {
     m_scene = scene;
-    emit changed(Change{ChangeKind::SceneReset, -1, -1});
+    announce(Change{ChangeKind::SceneReset, -1, -1});
 }
 
 void Document::setBounds(const Rect& bounds)
 {
     m_scene.bounds = bounds;
-    emit changed(Change{ChangeKind::Bounds, -1, -1});
+    announce(Change{ChangeKind::Bounds, -1, -1});
 }
 
 void Document::insertWall(int index, const WallDesc& wall)
 {
     m_scene.walls.insert(m_scene.walls.begin() + index, wall);
-    emit changed(Change{ChangeKind::Walls, -1, -1});
+    announce(Change{ChangeKind::Walls, -1, -1});
 }
 
 void Document::removeWall(int index)
 {
     m_scene.walls.erase(m_scene.walls.begin() + index);
-    emit changed(Change{ChangeKind::Walls, -1, -1});
+    announce(Change{ChangeKind::Walls, -1, -1});
 }
 
 void Document::setWall(int index, const WallDesc& wall)
 {
     m_scene.walls[static_cast<std::size_t>(index)] = wall;
-    emit changed(Change{ChangeKind::Walls, index, -1});
+    announce(Change{ChangeKind::Walls, index, -1});
 }
 
 void Document::insertObstacle(int index, const ObstacleDesc& obstacle)
 {
     m_scene.obstacles.insert(m_scene.obstacles.begin() + index, obstacle);
-    emit changed(Change{ChangeKind::Obstacles, -1, -1});
+    announce(Change{ChangeKind::Obstacles, -1, -1});
 }
 
 void Document::removeObstacle(int index)
 {
     m_scene.obstacles.erase(m_scene.obstacles.begin() + index);
-    emit changed(Change{ChangeKind::Obstacles, -1, -1});
+    announce(Change{ChangeKind::Obstacles, -1, -1});
 }
 
 void Document::setObstacle(int index, const ObstacleDesc& obstacle)
 {
     m_scene.obstacles[static_cast<std::size_t>(index)] = obstacle;
-    emit changed(Change{ChangeKind::Obstacles, index, -1});
+    announce(Change{ChangeKind::Obstacles, index, -1});
 }
 
 void Document::insertPickup(int index, const PickupDesc& pickup)
 {
     m_scene.pickups.insert(m_scene.pickups.begin() + index, pickup);
-    emit changed(Change{ChangeKind::Pickups, -1, -1});
+    announce(Change{ChangeKind::Pickups, -1, -1});
 }
 
 void Document::removePickup(int index)
 {
     m_scene.pickups.erase(m_scene.pickups.begin() + index);
-    emit changed(Change{ChangeKind::Pickups, -1, -1});
+    announce(Change{ChangeKind::Pickups, -1, -1});
 }
 
 void Document::setPickup(int index, const PickupDesc& pickup)
 {
     m_scene.pickups[static_cast<std::size_t>(index)] = pickup;
-    emit changed(Change{ChangeKind::Pickups, index, -1});
+    announce(Change{ChangeKind::Pickups, index, -1});
 }
 
 void Document::insertGroup(int index, const GroupDesc& group)
 {
     m_scene.groups.insert(m_scene.groups.begin() + index, group);
-    emit changed(Change{ChangeKind::Groups, -1, -1});
+    announce(Change{ChangeKind::Groups, -1, -1});
 }
 
 void Document::removeGroup(int index)
 {
     m_scene.groups.erase(m_scene.groups.begin() + index);
-    emit changed(Change{ChangeKind::Groups, -1, -1});
+    announce(Change{ChangeKind::Groups, -1, -1});
 }
 
 void Document::setGroup(int index, const GroupDesc& group)
@@ -124,32 +142,32 @@ void Document::setGroup(int index, const GroupDesc& group)
     target = group;
     if (!kindChanged)
         target.params = std::move(params);
-    emit changed(Change{ChangeKind::Groups, index, -1});
+    announce(Change{ChangeKind::Groups, index, -1});
 }
 
 void Document::setGroupParam(int group, int paramIndex, double value)
 {
     m_scene.groups[static_cast<std::size_t>(group)].params[static_cast<std::size_t>(paramIndex)] =
         value;
-    emit changed(Change{ChangeKind::GroupParams, group, paramIndex});
+    announce(Change{ChangeKind::GroupParams, group, paramIndex});
 }
 
 void Document::setPlayer(const PlayerDesc& player)
 {
     m_scene.player = player;
-    emit changed(Change{ChangeKind::Player, -1, -1});
+    announce(Change{ChangeKind::Player, -1, -1});
 }
 
 void Document::setPlayerParam(int paramIndex, double value)
 {
     m_scene.player.params[static_cast<std::size_t>(paramIndex)] = value;
-    emit changed(Change{ChangeKind::Player, -1, paramIndex});
+    announce(Change{ChangeKind::Player, -1, paramIndex});
 }
 
 void Document::setSimulation(const SimulationDesc& simulation)
 {
     m_scene.simulation = simulation;
-    emit changed(Change{ChangeKind::Simulation, -1, -1});
+    announce(Change{ChangeKind::Simulation, -1, -1});
 }
 
 } // namespace shoal::ui

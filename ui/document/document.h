@@ -1,7 +1,7 @@
 #pragma once
 /// The open level: the one QObject that owns the authored SceneDesc, its undo stack and its
 /// file path, and announces every change. Views and panels subscribe to changed(); they never
-/// hold the truth. Everything a user does goes through an undo command (undocommands.h),
+/// hold the truth. Everything a user does goes through an undo command (commands.h),
 /// which calls the raw mutators below; nothing else calls them.
 
 #include <shoal/scenedesc.h>
@@ -9,6 +9,8 @@
 #include <QObject>
 #include <QString>
 #include <QUndoStack>
+
+#include <optional>
 
 namespace shoal::ui {
 
@@ -21,8 +23,8 @@ enum class ChangeKind {
     Pickups,
     Groups,       ///< a group was added, removed or reordered (index = -1) or its
                   ///< name/colours/spawn/agents/target/chase changed (index = the group)
-    GroupParams,  ///< index = the group; paramIndex = the parameter (-1 = several)
-    Player,
+    GroupParams,  ///< index = the group; paramIndex = the parameter
+    Player,       ///< paramIndex = the parameter, or -1: anything of the player
     Simulation,
 };
 
@@ -31,6 +33,12 @@ struct Change
     ChangeKind kind = ChangeKind::SceneReset;
     int index = -1;
     int paramIndex = -1;
+};
+
+/// Whether a scene handed to the Document has passed validateScene() already.
+enum class SceneCheck {
+    Unchecked, ///< anything: checked once, when someone first asks (sceneError())
+    Passed,    ///< validated on its way in (parseScene()'s result): not checked again
 };
 
 class Document : public QObject
@@ -53,7 +61,12 @@ public:
     bool isModified() const { return !m_undoStack.isClean(); }
 
     /// Replaces the whole scene (New, Open, recovery) and clears the undo history.
-    void resetScene(const SceneDesc& scene, const QString& filePath);
+    void resetScene(const SceneDesc& scene, const QString& filePath,
+                    SceneCheck check = SceneCheck::Unchecked);
+
+    /// What validateScene() says of the scene: checked at most once per change and remembered
+    /// until the next, so everything that needs to know (the running world) shares one check.
+    const std::optional<Error>& sceneError() const;
 
     // Raw mutators: called by undo commands only. Each emits changed().
     /// The whole scene, keeping the undo history (emits a SceneReset change).
@@ -83,7 +96,12 @@ signals:
     void titleChanged();
 
 private:
+    /// Forgets the scene's check (it changed), then emits changed().
+    void announce(const Change& change);
+
     SceneDesc m_scene;
+    mutable bool m_checked = false;       ///< m_sceneError is the current scene's verdict
+    mutable std::optional<Error> m_sceneError;
     QUndoStack m_undoStack;
     QString m_filePath;
 };

@@ -7,47 +7,6 @@
 
 namespace shoal::ui {
 
-SetGroupsParamCommand::SetGroupsParamCommand(Document* document, const QList<int>& groups,
-                                             int paramIndex, double value, bool commit,
-                                             QUndoCommand* parent)
-    : QUndoCommand(parent), m_document(document), m_groups(groups), m_paramIndex(paramIndex),
-      m_committed(commit)
-{
-    for (int group : groups)
-        m_children.push_back(
-            new SetGroupParamCommand(document, group, paramIndex, value, commit, this));
-    const SceneDesc& scene = document->scene();
-    QString label = QString::number(paramIndex);
-    if (!groups.isEmpty()) {
-        const auto& specs = paramSpecs(scene.groups[static_cast<std::size_t>(groups.first())].kind);
-        if (paramIndex >= 0 && static_cast<std::size_t>(paramIndex) < specs.size())
-            label = QString::fromStdString(specs[static_cast<std::size_t>(paramIndex)].label);
-    }
-    setText(QCoreApplication::translate("UndoCommands", "Change %1 of %n Groups", nullptr,
-                                        int(groups.size()))
-                .arg(label));
-    updateObsolete();
-}
-
-void SetGroupsParamCommand::updateObsolete()
-{
-    setObsolete(std::all_of(m_children.begin(), m_children.end(),
-                            [](const SetGroupParamCommand* c) { return c->isObsolete(); }));
-}
-
-bool SetGroupsParamCommand::mergeWith(const QUndoCommand* other)
-{
-    const auto* next = dynamic_cast<const SetGroupsParamCommand*>(other);
-    if (!next || m_committed || next->m_document != m_document || next->m_groups != m_groups ||
-        next->m_paramIndex != m_paramIndex)
-        return false;
-    for (std::size_t i = 0; i < m_children.size(); ++i)
-        m_children[i]->mergeWith(next->m_children[i]);
-    m_committed = next->m_committed;
-    updateObsolete();
-    return true;
-}
-
 QUndoCommand* makeRenameGroupCommand(Document* document, int group, const std::string& name)
 {
     const SceneDesc& scene = document->scene();

@@ -1,7 +1,6 @@
 #pragma once
-/// Group edits made from the group list and the property panel that the generic commands of
-/// undocommands.h do not cover: one parameter set on several groups at once (merging per
-/// drag), renaming a group together with the references to it, and removing groups with or
+/// Group edits made from the group list that the generic commands of commands.h do not
+/// cover: renaming a group together with the references to it, and removing groups with or
 /// without a spawn area.
 
 #include "document/commands.h"
@@ -9,31 +8,8 @@
 #include <QList>
 
 #include <string>
-#include <vector>
 
 namespace shoal::ui {
-
-/// Sets one parameter on several groups of one family as one undo step. Merges like
-/// SetGroupParamCommand: uncommitted, it absorbs the next edit of the same parameter on the
-/// same groups (a slider drag); the commit closes it; back at every original value it is
-/// obsolete.
-class SetGroupsParamCommand : public QUndoCommand
-{
-public:
-    SetGroupsParamCommand(Document* document, const QList<int>& groups, int paramIndex,
-                          double value, bool commit, QUndoCommand* parent = nullptr);
-    int id() const override { return kSetGroupsParamId; }
-    bool mergeWith(const QUndoCommand* other) override;
-
-private:
-    void updateObsolete();
-
-    Document* m_document;
-    QList<int> m_groups;
-    int m_paramIndex;
-    bool m_committed;
-    std::vector<SetGroupParamCommand*> m_children; ///< owned by QUndoCommand (children)
-};
 
 /// Renames `group` and every reference to it (swarms chasing it, the player leading it) in
 /// one step. Null when the name is unchanged.

@@ -4,6 +4,7 @@
 #include "document/groupcommands.h"
 #include "document/groupselection.h"
 #include "document/commands.h"
+#include "document/qtstrings.h"
 
 #include <QColorDialog>
 #include <QEvent>
@@ -23,11 +24,6 @@
 namespace shoal::ui {
 
 namespace {
-
-QString qs(const std::string& text)
-{
-    return QString::fromStdString(text);
-}
 
 QColor toQColor(const Color& c)
 {

@@ -1,5 +1,7 @@
 #include "panels/paramrow.h"
 
+#include "document/qtstrings.h"
+
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QGridLayout>
@@ -18,11 +20,6 @@
 namespace shoal::ui {
 
 namespace {
-
-QString qs(const std::string& text)
-{
-    return QString::fromStdString(text);
-}
 
 /// A value widget that takes the mouse wheel only when it has focus: scrolling the panel over
 /// a row must not change the row's value.

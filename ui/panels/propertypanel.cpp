@@ -1,12 +1,12 @@
 #include "panels/propertypanel.h"
 
 #include "document/document.h"
-#include "document/groupcommands.h"
 #include "panels/grouplistpanel.h"
 #include "document/groupselection.h"
 #include "panels/paramrow.h"
 #include "simulation/simulationcontroller.h"
 #include "document/commands.h"
+#include "document/qtstrings.h"
 
 #include <QFrame>
 #include <QGridLayout>
@@ -27,11 +27,6 @@
 namespace shoal::ui {
 
 namespace {
-
-QString qs(const std::string& text)
-{
-    return QString::fromStdString(text);
-}
 
 /// A section title: bold text over a thin rule.
 QLabel* makeSectionTitle(const QString& text, QWidget* parent)
@@ -482,19 +477,13 @@ void PropertyPanel::editGroupParam(ParamRow* row, int paramIndex, double value, 
     const SceneDesc& scene = m_document->scene();
     const auto p = static_cast<std::size_t>(paramIndex);
     const GroupDesc& first = scene.groups[static_cast<std::size_t>(m_editGroups.first())];
-    const ParamSpec& spec = paramSpecs(first.kind)[p];
 
     QString refusal;
     bool unchanged = true;
     for (int g : m_editGroups) {
         const GroupDesc& group = scene.groups[static_cast<std::size_t>(g)];
-        ParamValues values = group.params;
-        values[p] = value;
         unchanged = unchanged && group.params[p] == value;
-        std::optional<Error> error = checkParamValue(spec, value);
-        if (!error)
-            error = checkParamRelations(group.kind, values);
-        if (error) {
+        if (auto error = checkParamEdit(group.kind, group.params, paramIndex, value)) {
             refusal = m_editGroups.size() == 1
                           ? qs(error->message)
                           : QStringLiteral("%1: %2").arg(qs(group.name), qs(error->message));
@@ -504,15 +493,10 @@ void PropertyPanel::editGroupParam(ParamRow* row, int paramIndex, double value, 
     if (!refusal.isEmpty()) {
         // Nothing changes: the row goes back to the document's value and says why.
         row->setError(refusal);
-        if (commit && chainOpen(row)) {
-            auto* close =
-                m_editGroups.size() == 1
-                    ? static_cast<QUndoCommand*>(new SetGroupParamCommand(
-                          m_document, m_editGroups.first(), paramIndex, first.params[p], true))
-                    : new SetGroupsParamCommand(m_document, m_editGroups, paramIndex,
-                                                first.params[p], true);
-            pushLive(close, row, true);
-        }
+        if (commit && chainOpen(row))
+            pushLive(new SetGroupParamCommand(m_document, m_editGroups, paramIndex,
+                                              first.params[p], true),
+                     row, true);
         refreshGroupSection();
         return;
     }
@@ -520,22 +504,14 @@ void PropertyPanel::editGroupParam(ParamRow* row, int paramIndex, double value, 
         // Nothing to change (a reset at the default, the end of a drag that was refused on
         // the way): only close the drag's chain, and keep any message up.
         if (chainOpen(row))
-            pushLive(m_editGroups.size() == 1
-                         ? static_cast<QUndoCommand*>(new SetGroupParamCommand(
-                               m_document, m_editGroups.first(), paramIndex, value, commit))
-                         : new SetGroupsParamCommand(m_document, m_editGroups, paramIndex, value,
-                                                     commit),
+            pushLive(new SetGroupParamCommand(m_document, m_editGroups, paramIndex, value, commit),
                      row, commit);
         refreshGroupSection();
         return;
     }
     clearGroupErrors();
-    QUndoCommand* command =
-        m_editGroups.size() == 1
-            ? static_cast<QUndoCommand*>(new SetGroupParamCommand(m_document, m_editGroups.first(),
-                                                                  paramIndex, value, commit))
-            : new SetGroupsParamCommand(m_document, m_editGroups, paramIndex, value, commit);
-    pushLive(command, row, commit);
+    pushLive(new SetGroupParamCommand(m_document, m_editGroups, paramIndex, value, commit), row,
+             commit);
 }
 
 void PropertyPanel::editPlayerParam(ParamRow* row, int paramIndex, double value, bool commit)
@@ -544,7 +520,7 @@ void PropertyPanel::editPlayerParam(ParamRow* row, int paramIndex, double value,
     const auto p = static_cast<std::size_t>(paramIndex);
     if (p >= player.params.size())
         return;
-    if (auto error = checkParamValue(playerParamSpecs()[p], value, "player")) {
+    if (auto error = checkPlayerParamEdit(paramIndex, value)) {
         row->setError(qs(error->message));
         row->setValue(player.params[p]);
         return;

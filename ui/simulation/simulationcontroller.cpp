@@ -1,6 +1,7 @@
 #include "simulation/simulationcontroller.h"
 
 #include "document/document.h"
+#include "document/qtstrings.h"
 
 #include <algorithm>
 #include <cmath>
@@ -98,18 +99,19 @@ void SimulationController::stepOnce()
 void SimulationController::restart()
 {
     const SceneDesc& scene = m_document->scene();
-    auto created = World::create(scene);
     m_accumulator = 0.0;
-    if (created) {
-        m_world = std::move(created.value());
+    // The document's check of this scene (made once per change) decides; the world's own
+    // check at build then passes.
+    if (const std::optional<Error>& error = m_document->sceneError()) {
+        m_world.reset();
+        m_lastError = qs(error->message);
+    } else {
+        m_world = std::move(World::create(scene).value());
         // Nothing in the editor shows the per-step group metrics yet, and at 100,000 agents
         // they cost about as much as the step itself: compute them only when asked for.
         m_world->setMetricsEnabled(false);
         m_world->setPointer(m_pointer, m_pointerPressed);
         m_lastError.clear();
-    } else {
-        m_world.reset();
-        m_lastError = QString::fromStdString(created.error().message);
     }
     m_built = scene;
     m_builtChase = resolveChases(scene);
@@ -204,20 +206,12 @@ void SimulationController::onDocumentChanged(const Change& change)
     case ChangeKind::Obstacles:
         applyGeometry();
         return;
-    case ChangeKind::GroupParams: {
-        bool applied = true;
-        if (change.index >= 0 && change.index < static_cast<int>(scene.groups.size())) {
-            applied = applyGroupParams(change.index);
-        } else {
-            for (int i = 0; i < static_cast<int>(scene.groups.size()); ++i)
-                applied = applyGroupParams(i) && applied;
-        }
-        if (!applied)
+    case ChangeKind::GroupParams:
+        if (!applyGroupParam(change.index, change.paramIndex))
             restart();
         return;
-    }
     case ChangeKind::Player:
-        if (!applyPlayerParams())
+        if (!applyPlayer(change.paramIndex))
             restart();
         return;
     case ChangeKind::Groups:
@@ -234,48 +228,37 @@ void SimulationController::onDocumentChanged(const Change& change)
     }
 }
 
-bool SimulationController::applyGroupParams(int group)
+bool SimulationController::applyGroupParam(int group, int paramIndex)
 {
-    const GroupDesc& desc = m_document->scene().groups[static_cast<std::size_t>(group)];
-    GroupDesc& built = m_built.groups[static_cast<std::size_t>(group)];
-    if (desc.kind != built.kind || desc.params.size() != built.params.size())
+    const SceneDesc& scene = m_document->scene();
+    if (group < 0 || group >= static_cast<int>(scene.groups.size()))
         return false;
-    const auto& specs = paramSpecs(desc.kind);
-    std::vector<std::size_t> pending;
-    for (std::size_t i = 0; i < desc.params.size(); ++i)
-        if (desc.params[i] != built.params[i])
-            pending.push_back(i);
-    // Two passes: when several related values change at once (keep min and max), one of them
-    // may only be accepted once the other is in.
-    for (int pass = 0; pass < 2 && !pending.empty(); ++pass) {
-        std::vector<std::size_t> refused;
-        for (std::size_t i : pending) {
-            if (m_world->setParam(group, specs[i].key, desc.params[i]))
-                refused.push_back(i);
-            else
-                built.params[i] = desc.params[i];
-        }
-        pending.swap(refused);
-    }
-    return pending.empty();
+    const GroupDesc& desc = scene.groups[static_cast<std::size_t>(group)];
+    const auto p = static_cast<std::size_t>(paramIndex);
+    if (desc.kind != m_built.groups[static_cast<std::size_t>(group)].kind || paramIndex < 0 ||
+        p >= desc.params.size())
+        return false;
+    return !m_world->setParam(group, paramIndex, desc.params[p]);
 }
 
-bool SimulationController::applyPlayerParams()
+bool SimulationController::applyPlayer(int paramIndex)
 {
-    const PlayerDesc& player = m_document->scene().player;
+    const SceneDesc& scene = m_document->scene();
+    const PlayerDesc& player = scene.player;
+    if (paramIndex >= 0) {
+        const auto p = static_cast<std::size_t>(paramIndex);
+        return p < player.params.size() && !m_world->setPlayerParam(paramIndex, player.params[p]);
+    }
+    // The whole player: its start and the group it leads are the world's starting state; a
+    // rename of that group, and its parameters, apply in place.
     PlayerDesc& built = m_built.player;
     if (player.enabled != built.enabled || player.position != built.position ||
-        player.heading != built.heading || player.params.size() != built.params.size() ||
-        resolvePlayerGroup(m_document->scene()) != m_builtPlayerGroup)
+        player.heading != built.heading || player.params.size() != playerParamSpecs().size() ||
+        resolvePlayerGroup(scene) != m_builtPlayerGroup)
         return false;
-    const auto& specs = playerParamSpecs();
-    for (std::size_t i = 0; i < player.params.size(); ++i) {
-        if (player.params[i] == built.params[i])
-            continue;
-        if (m_world->setPlayerParam(specs[i].key, player.params[i]))
+    for (std::size_t i = 0; i < player.params.size(); ++i)
+        if (m_world->setPlayerParam(static_cast<int>(i), player.params[i]))
             return false;
-        built.params[i] = player.params[i];
-    }
     built.group = player.group;
     return true;
 }
@@ -283,11 +266,12 @@ bool SimulationController::applyPlayerParams()
 void SimulationController::applyGeometry()
 {
     const SceneDesc& scene = m_document->scene();
-    if (auto error = m_world->replaceGeometry(scene)) {
+    if (const std::optional<Error>& error = m_document->sceneError()) {
         // The world keeps its old walls; the message says why the new ones were refused.
-        m_lastError = QString::fromStdString(error->message);
+        m_lastError = qs(error->message);
         return;
     }
+    m_world->replaceGeometry(scene); // passes: the document's check above is the same
     m_lastError.clear();
     m_built.bounds = scene.bounds;
     m_built.walls = scene.walls;
@@ -314,7 +298,8 @@ bool SimulationController::applyGroupInPlace(int group)
     built.accent = desc.accent;
     built.target = desc.target;
     built.chase = desc.chase;
-    return desc.params == built.params || applyGroupParams(group);
+    // Document::setGroup keeps the parameters (and a new family rebuilt above).
+    return true;
 }
 
 } // namespace shoal::ui

@@ -72,10 +72,12 @@ signals:
 private:
     void tick();
     void onDocumentChanged(const Change& change);
-    /// Applies the document's parameters of `group` that differ from the running world's;
-    /// false when the world refused one (the caller then rebuilds).
-    bool applyGroupParams(int group);
-    bool applyPlayerParams();
+    /// Applies the one parameter a change names (the document's value) to the running world;
+    /// false when the world refused it (the caller then rebuilds).
+    bool applyGroupParam(int group, int paramIndex);
+    /// The same for the player's parameter `paramIndex`; for a change of the whole player
+    /// (paramIndex -1), true when only what the world takes in place changed.
+    bool applyPlayer(int paramIndex);
     void applyGeometry();
     /// A group change that only touched what the world does not run on (name, colours) or
     /// the squad target is applied in place; anything else needs a rebuild.
@@ -93,8 +95,10 @@ private:
     double m_fps = 0.0;
     QElapsedTimer m_fpsClock;
     int m_fpsTicks = 0;
-    /// The scene as the running world knows it (what it was built from, plus the edits
-    /// applied in place since), compared with the document to find what changed.
+    /// The scene the running world was built from, plus the edits of names, colours, targets
+    /// and the player's lead applied in place since: compared with the document to tell an
+    /// edit the world takes in place from one that needs a rebuild. Parameters are not kept
+    /// up to date here: each edit reaches the world as the document announces it.
     SceneDesc m_built;
     /// Per group of m_built, the index of the group it chases (-1: the player), and the
     /// group the player leads: references by index, so a rename needs no rebuild.

@@ -63,13 +63,30 @@ int paramIndex(const std::vector<ParamSpec>& specs, const std::string& key);
 std::optional<Error> checkParamValue(const ParamSpec& spec, double value,
                                      const std::string& context = {});
 
-/// Formats a double the way files and messages show it (shortest exact form).
+/// The one check of a live edit: parameter `index` of a `kind` group, whose values are
+/// `current`, set to `value`. The value is checked against its spec (checkParamValue), then
+/// the family's rules between parameters with the new value in place. The property panel runs
+/// it before an edit reaches the undo stack, World::setParam before the running world takes
+/// it. The message names the parameter; callers put the group in front.
+std::optional<Error> checkParamEdit(BehaviourKind kind, const ParamValues& current, int index,
+                                    double value);
+/// The same for the player's table (no rules between its parameters); the message starts
+/// with "player: ".
+std::optional<Error> checkPlayerParamEdit(int index, double value);
+
+/// The one number formatter of files, messages and tables: the shortest text that reads back
+/// as the same double, in plain decimals for everyday magnitudes ("30", "0.25", 1e-4 to 1e15)
+/// and in %g form otherwise ("1e-07"); "nan", "inf" and "-inf" for the rest.
 std::string formatNumber(double value);
+/// The same for a float: the shortest text that reads back as the same float ("0.016666668").
+std::string formatFloat(float value);
+/// `value` rounded to `significantDigits` in %g form ("0.804"): a derived value in a message.
+std::string formatNumber(double value, int significantDigits);
 
 } // namespace shoal
 
 namespace shoal {
 /// Rules between parameters of one family (e.g. keepMinDistance < keepMaxDistance): checked
-/// on load and on every live change. The message names both parameters.
+/// on load and on every live change (checkParamEdit). The message names both parameters.
 std::optional<Error> checkParamRelations(BehaviourKind kind, const ParamValues& values);
 } // namespace shoal

@@ -29,6 +29,8 @@ class World
 {
 public:
     /// Validates the scene and builds a world from it. Same scene -> same world, bit for bit.
+    /// (A scene validated already, as a loaded file is, is built through WorldAccess without
+    /// a second check.)
     static Expected<std::unique_ptr<World>> create(const SceneDesc& scene);
     ~World();
 
@@ -48,10 +50,15 @@ public:
     /// changes) when the scene is not valid.
     std::optional<Error> replaceGeometry(const SceneDesc& scene);
 
-    /// Changes a parameter on the running world; it takes effect on the next step.
-    /// Refuses (and changes nothing) an unknown key or an out-of-range value.
+    /// Changes parameter `index` (paramSpecs(kind) order) of a group on the running world; it
+    /// takes effect on the next step. Checked by checkParamEdit(): refuses (and changes
+    /// nothing) an unknown index, a value out of its range or one that breaks a rule between
+    /// parameters.
+    std::optional<Error> setParam(int group, int index, double value);
+    /// The same by key (the CLI's --set, games): the key is resolved once, then as above.
     std::optional<Error> setParam(int group, const std::string& key, double value);
-    /// Same for the player's table.
+    /// The same for the player's table (playerParamSpecs() order), by index or by key.
+    std::optional<Error> setPlayerParam(int index, double value);
     std::optional<Error> setPlayerParam(const std::string& key, double value);
     double param(int group, const std::string& key) const;
 
@@ -109,6 +116,9 @@ private:
     World() = default;
     /// What a family may read: the world as the next step plans from it (no pickups).
     StepContext context() const;
+    /// create() and replaceGeometry() after the check: `scene` has passed validateScene().
+    static std::unique_ptr<World> createValidated(const SceneDesc& scene);
+    void replaceGeometryValidated(const SceneDesc& scene);
     void planPlayer();
     void commitGroup(Group& group);
     void rebuildIndexes();

@@ -1,8 +1,10 @@
 #include <shoal/paramspec.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 namespace shoal {
@@ -47,22 +49,61 @@ int paramIndex(const std::vector<ParamSpec>& specs, const std::string& key)
     return -1;
 }
 
-std::string formatNumber(double value)
+namespace {
+
+std::string nonFiniteText(double value)
 {
     if (std::isnan(value))
         return "nan";
-    if (std::isinf(value))
-        return value > 0 ? "inf" : "-inf";
-    char buffer[48];
-    const double magnitude = std::fabs(value);
-    // Plain decimals for everyday magnitudes ("30", "0.25"), the shortest %g form otherwise;
-    // either way the fewest digits that read back as the same double.
-    const bool plain = magnitude == 0.0 || (magnitude >= 1e-4 && magnitude < 1e15);
-    for (int precision = plain ? 0 : 1; precision <= 17; ++precision) {
-        std::snprintf(buffer, sizeof buffer, plain ? "%.*f" : "%.*g", precision, value);
-        if (std::strtod(buffer, nullptr) == value)
+    return value > 0 ? "inf" : "-inf";
+}
+
+/// The fewest significant digits (up to `maxPrecision`) for which `readsBack` holds, written
+/// in plain decimals when the value is an everyday size (printf's %g turns 1000 into "1e+03").
+template <class ReadsBack>
+std::string formatShortest(double value, int maxPrecision, ReadsBack readsBack)
+{
+    char buffer[64];
+    int precision = 1;
+    for (; precision < maxPrecision; ++precision) {
+        std::snprintf(buffer, sizeof buffer, "%.*g", precision, value);
+        if (readsBack(buffer))
             break;
     }
+    std::snprintf(buffer, sizeof buffer, "%.*g", precision, value);
+    const double magnitude = std::fabs(value);
+    if (std::strchr(buffer, 'e') && magnitude >= 1e-4 && magnitude < 1e15) {
+        const int exponent = static_cast<int>(std::floor(std::log10(magnitude)));
+        const int decimals = std::max(0, precision - 1 - exponent);
+        std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+    }
+    return buffer;
+}
+
+} // namespace
+
+std::string formatNumber(double value)
+{
+    if (!std::isfinite(value))
+        return nonFiniteText(value);
+    return formatShortest(
+        value, 17, [value](const char* text) { return std::strtod(text, nullptr) == value; });
+}
+
+std::string formatFloat(float value)
+{
+    if (!std::isfinite(value))
+        return nonFiniteText(value);
+    return formatShortest(
+        value, 9, [value](const char* text) { return std::strtof(text, nullptr) == value; });
+}
+
+std::string formatNumber(double value, int significantDigits)
+{
+    if (!std::isfinite(value))
+        return nonFiniteText(value);
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.*g", significantDigits, value);
     return buffer;
 }
 
@@ -90,6 +131,41 @@ std::optional<Error> checkParamValue(const ParamSpec& spec, double value, const 
                      formatNumber(spec.minValue) + ", " + formatNumber(spec.maxValue) + "]" +
                      (spec.unit.empty() ? "" : " " + spec.unit)};
     return std::nullopt;
+}
+
+namespace {
+
+std::optional<Error> checkIndex(const std::vector<ParamSpec>& specs, int index,
+                                std::size_t valueCount, const std::string& table)
+{
+    if (index >= 0 && static_cast<std::size_t>(index) < std::min(specs.size(), valueCount))
+        return std::nullopt;
+    return Error{"no parameter with index " + std::to_string(index) + "; " + table + " has " +
+                 std::to_string(specs.size())};
+}
+
+} // namespace
+
+std::optional<Error> checkParamEdit(BehaviourKind kind, const ParamValues& current, int index,
+                                    double value)
+{
+    const std::vector<ParamSpec>& specs = paramSpecs(kind);
+    if (auto error = checkIndex(specs, index, current.size(), std::string(behaviourKey(kind))))
+        return error;
+    const auto i = static_cast<std::size_t>(index);
+    if (auto error = checkParamValue(specs[i], value))
+        return error;
+    ParamValues values = current;
+    values[i] = value;
+    return checkParamRelations(kind, values);
+}
+
+std::optional<Error> checkPlayerParamEdit(int index, double value)
+{
+    const std::vector<ParamSpec>& specs = playerParamSpecs();
+    if (auto error = checkIndex(specs, index, specs.size(), "the player"))
+        return Error{"player: " + error->message};
+    return checkParamValue(specs[static_cast<std::size_t>(index)], value, "player");
 }
 
 } // namespace shoal

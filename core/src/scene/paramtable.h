@@ -1,11 +1,15 @@
 #pragma once
 /// Binds a family's ParamSpec table to the named fields of its params struct, so each
-/// parameter is described once and read into the struct without index bookkeeping.
+/// parameter is described once and read into the struct without index bookkeeping; and the
+/// family's rules between parameters, written once each in the same terms.
 
 #include <shoal/paramspec.h>
 #include <shoal/vec2.h>
 
+#include <array>
 #include <cstddef>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace shoal {
@@ -48,15 +52,62 @@ Params paramsFrom(const ParamField<Params> (&fields)[N], const ParamValues& valu
     return params;
 }
 
-/// The authored value (as in the file, e.g. degrees) of the field `member`, for messages.
-template <class Params, std::size_t N>
-double authoredValue(const ParamField<Params> (&fields)[N], const ParamValues& values,
-                     float Params::*member)
+/// One set of values as a rule reads it: the params struct in runtime units (floats,
+/// radians) and each field's authored value (a double as in the file, e.g. degrees).
+template <class Params>
+class ParamReading
 {
-    for (std::size_t i = 0; i < N && i < values.size(); ++i)
-        if (fields[i].member == member)
-            return values[i];
-    return 0.0;
+public:
+    template <std::size_t N>
+    ParamReading(const ParamField<Params> (&fields)[N], const ParamValues& values)
+        : m_params(paramsFrom(fields, values)), m_fields(fields), m_count(N), m_values(values)
+    {
+    }
+
+    /// The values in runtime units, as the family runs on them.
+    const Params& params() const { return m_params; }
+
+    /// The authored value of the field `member` (its default when `values` is short).
+    double authored(float Params::*member) const
+    {
+        for (std::size_t i = 0; i < m_count; ++i)
+            if (m_fields[i].member == member)
+                return i < m_values.size() ? m_values[i] : m_fields[i].spec.defaultValue;
+        return 0.0;
+    }
+    /// authored(member) as a message shows it.
+    std::string text(float Params::*member) const { return formatNumber(authored(member)); }
+
+private:
+    Params m_params;
+    const ParamField<Params>* m_fields;
+    std::size_t m_count;
+    const ParamValues& m_values;
+};
+
+/// A rule between parameters of one family: `holds` tells whether a reading keeps it;
+/// `message` says why one does not, naming every parameter involved.
+template <class Params>
+struct ParamRule
+{
+    bool (*holds)(const ParamReading<Params>& reading);
+    std::string (*message)(const ParamReading<Params>& reading);
+};
+
+/// The first of `rules` that `values` break, or nothing: every family checks its rules
+/// between parameters through this one function.
+template <class Params, std::size_t N, std::size_t R>
+std::optional<Error> checkRules(const ParamField<Params> (&fields)[N],
+                                const std::array<ParamRule<Params>, R>& rules,
+                                const ParamValues& values)
+{
+    if (rules.empty())
+        return std::nullopt;
+    const ParamReading<Params> reading(fields, values);
+    for (const ParamRule<Params>& rule : rules)
+        if (!rule.holds(reading))
+            return Error{rule.message(reading)};
+    return std::nullopt;
 }
 
 } // namespace shoal

@@ -3,8 +3,6 @@
 #include <shoal/paramspec.h>
 
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 
 namespace shoal {
@@ -30,22 +28,6 @@ FamilyColors familyColors(BehaviourKind kind)
     return {{255, 255, 255, 255}, {255, 255, 255, 255}};
 }
 
-/// A number as a person writes it: "50", "0.25", "-1e-07"; the shortest form that reads back
-/// exactly, without switching to exponents for everyday magnitudes.
-std::string numberText(double value)
-{
-    const double magnitude = std::fabs(value);
-    if (std::isfinite(value) && (magnitude == 0.0 || (magnitude >= 1e-4 && magnitude < 1e15))) {
-        char buffer[64];
-        for (int decimals = 0; decimals <= 17; ++decimals) {
-            std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-            if (std::strtod(buffer, nullptr) == value)
-                return buffer;
-        }
-    }
-    return formatNumber(value);
-}
-
 std::string index(const std::string& path, std::size_t i)
 {
     return path + "[" + std::to_string(i) + "]";
@@ -53,7 +35,7 @@ std::string index(const std::string& path, std::size_t i)
 
 std::string pointText(Point2 p)
 {
-    return "[" + numberText(p.x) + ", " + numberText(p.y) + "]";
+    return "[" + formatNumber(p.x) + ", " + formatNumber(p.y) + "]";
 }
 
 bool isFinite(Point2 p)
@@ -87,7 +69,7 @@ std::optional<Error> checkInBounds(Point2 p, const Rect& bounds, const std::stri
 std::optional<Error> checkFiniteAngle(double degrees, const std::string& path)
 {
     if (!std::isfinite(degrees))
-        return Error{path + ": must be a finite angle in degrees, got " + numberText(degrees)};
+        return Error{path + ": must be a finite angle in degrees, got " + formatNumber(degrees)};
     return std::nullopt;
 }
 
@@ -107,7 +89,7 @@ std::optional<Error> checkPointList(const std::vector<Point2>& points, std::size
         const std::size_t j = (i + 1) % points.size();
         if (std::hypot(points[j].x - points[i].x, points[j].y - points[i].y) < kMinPointSpacing)
             return Error{index(path, j) + ": " + pointText(points[j]) + " is closer than " +
-                         numberText(kMinPointSpacing) + " m to " + index(path, i) +
+                         formatNumber(kMinPointSpacing) + " m to " + index(path, i) +
                          "; remove the repeated point"};
     }
     return std::nullopt;
@@ -300,15 +282,15 @@ std::optional<Error> validateScene(const SceneDesc& scene)
         return Error{"bounds: min " + pointText(bounds.min) + " must be below max " +
                      pointText(bounds.max) + " on both axes"};
     if (bounds.max.x - bounds.min.x > kMaxWorldExtent || bounds.max.y - bounds.min.y > kMaxWorldExtent)
-        return Error{"bounds: the world is " + numberText(bounds.max.x - bounds.min.x) + " x " +
-                     numberText(bounds.max.y - bounds.min.y) + " m; at most " +
+        return Error{"bounds: the world is " + formatNumber(bounds.max.x - bounds.min.x) + " x " +
+                     formatNumber(bounds.max.y - bounds.min.y) + " m; at most " +
                      std::to_string(static_cast<long long>(kMaxWorldExtent)) +
                      " m across is allowed"};
 
     const double dt = scene.simulation.dt;
     if (!std::isfinite(dt) || dt < kMinStep || dt > kMaxStep)
-        return Error{"simulation.dt = " + numberText(dt) + " is out of range; allowed [" +
-                     numberText(kMinStep) + ", " + numberText(kMaxStep) + "] s"};
+        return Error{"simulation.dt = " + formatNumber(dt) + " is out of range; allowed [" +
+                     formatNumber(kMinStep) + ", " + formatNumber(kMaxStep) + "] s"};
 
     for (std::size_t i = 0; i < scene.walls.size(); ++i) {
         const WallDesc& wall = scene.walls[i];
@@ -329,7 +311,7 @@ std::optional<Error> validateScene(const SceneDesc& scene)
             if (auto error = checkFinite(obstacle.center, path + ".center"))
                 return error;
             if (!std::isfinite(obstacle.radius) || obstacle.radius <= 0.0)
-                return Error{path + ".radius = " + numberText(obstacle.radius) +
+                return Error{path + ".radius = " + formatNumber(obstacle.radius) +
                              " must be a finite number above 0 m"};
         }
     }

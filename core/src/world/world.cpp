@@ -41,13 +41,33 @@ PlayerParams playerParamsFrom(const ParamValues& values)
     return {get("moveSpeed"), get("rayLength"), get("radius"), get("arriveDistance")};
 }
 
+Error noGroup(int index)
+{
+    return Error{"no group with index " + std::to_string(index)};
+}
+
+/// `who` ("group 'school' (fishSchool)", "the player") has no parameter `key`: the message
+/// lists the keys it has.
+Error unknownParam(const std::string& who, const std::vector<ParamSpec>& specs,
+                   const std::string& key)
+{
+    std::string known;
+    for (const ParamSpec& spec : specs)
+        known += (known.empty() ? "" : ", ") + spec.key;
+    return Error{who + " has no parameter '" + key + "'; known: " + known};
+}
+
 } // namespace
 
 Expected<std::unique_ptr<World>> World::create(const SceneDesc& scene)
 {
     if (auto error = validateScene(scene))
         return *error;
+    return createValidated(scene);
+}
 
+std::unique_ptr<World> World::createValidated(const SceneDesc& scene)
+{
     std::unique_ptr<World> world(new World());
     world->m_meter = std::make_unique<GroupMeter>();
     world->m_geometry = std::make_unique<StaticGeometry>(scene);
@@ -146,54 +166,61 @@ bool World::setTarget(int groupIndex, Vec2 position)
     return true;
 }
 
-std::optional<Error> World::setParam(int groupIndex, const std::string& key, double value)
+std::optional<Error> World::setParam(int groupIndex, int index, double value)
 {
     if (groupIndex < 0 || groupIndex >= groupCount())
-        return Error{"no group with index " + std::to_string(groupIndex)};
+        return noGroup(groupIndex);
     Group& group = *m_groups[groupIndex];
-    const auto& specs = paramSpecs(group.kind);
-    const int index = paramIndex(specs, key);
-    if (index < 0) {
-        std::string known;
-        for (const ParamSpec& spec : specs)
-            known += (known.empty() ? "" : ", ") + spec.key;
-        return Error{"group '" + group.name + "' (" + std::string(behaviourKey(group.kind)) +
-                     ") has no parameter '" + key + "'; known: " + known};
-    }
-    if (auto error = checkParamValue(specs[static_cast<std::size_t>(index)], value, "group '" + group.name + "'"))
-        return error;
-    ParamValues values = group.values;
-    values[static_cast<std::size_t>(index)] = value;
-    if (auto error = checkParamRelations(group.kind, values))
+    if (auto error = checkParamEdit(group.kind, group.values, index, value))
         return Error{"group '" + group.name + "': " + error->message};
-    group.values = std::move(values);
+    group.values[static_cast<std::size_t>(index)] = value;
     group.behaviour->setParams(group.values);
     m_indexesDirty = true;
     return std::nullopt;
+}
+
+std::optional<Error> World::setParam(int groupIndex, const std::string& key, double value)
+{
+    if (groupIndex < 0 || groupIndex >= groupCount())
+        return noGroup(groupIndex);
+    const Group& group = *m_groups[groupIndex];
+    const auto& specs = paramSpecs(group.kind);
+    const int index = paramIndex(specs, key);
+    if (index < 0) {
+        const std::string who =
+            "group '" + group.name + "' (" + std::string(behaviourKey(group.kind)) + ")";
+        return unknownParam(who, specs, key);
+    }
+    return setParam(groupIndex, index, value);
 }
 
 std::optional<Error> World::replaceGeometry(const SceneDesc& scene)
 {
     if (auto error = validateScene(scene))
         return error;
+    replaceGeometryValidated(scene);
+    return std::nullopt;
+}
+
+void World::replaceGeometryValidated(const SceneDesc& scene)
+{
     m_geometry = std::make_unique<StaticGeometry>(scene);
+}
+
+std::optional<Error> World::setPlayerParam(int index, double value)
+{
+    if (auto error = checkPlayerParamEdit(index, value))
+        return error;
+    m_playerValues[static_cast<std::size_t>(index)] = value;
     return std::nullopt;
 }
 
 std::optional<Error> World::setPlayerParam(const std::string& key, double value)
 {
-    const auto& specs = playerParamSpecs();
-    const int index = paramIndex(specs, key);
-    if (index < 0) {
-        std::string known;
-        for (const ParamSpec& spec : specs)
-            known += (known.empty() ? "" : ", ") + spec.key;
-        return Error{"the player has no parameter '" + key + "'; known: " + known};
-    }
-    if (auto error = checkParamValue(specs[static_cast<std::size_t>(index)], value, "player"))
-        return error;
-    m_playerValues[static_cast<std::size_t>(index)] = value;
-    return std::nullopt;
+    const int index = paramIndex(playerParamSpecs(), key);
+    if (index < 0)
+        return unknownParam("the player", playerParamSpecs(), key);
+    return setPlayerParam(index, value);
 }
 
 double World::param(int groupIndex, const std::string& key) const

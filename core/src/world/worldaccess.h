@@ -1,6 +1,7 @@
 #pragma once
 /// The runtime's own view into a World: the full Group (with its family and neighbour grid)
-/// and the static geometry. For core's own code and tests; a game sees only <shoal/world.h>.
+/// and the static geometry. For core's own code and tests; a game and the editor see only
+/// <shoal/world.h>.
 
 #include "geometry/staticgeometry.h"
 #include "world/behaviour.h"
@@ -16,6 +17,11 @@ struct WorldAccess
     static const Behaviour& behaviour(const World& world, int index)
     {
         return *world.m_groups[index]->behaviour;
+    }
+    /// World::create() without its check, for a scene that passed validateScene() already.
+    static std::unique_ptr<World> createValidated(const SceneDesc& scene)
+    {
+        return World::createValidated(scene);
     }
 };
 

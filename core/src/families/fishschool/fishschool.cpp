@@ -76,6 +76,25 @@ const F kFishFields[] = {
      &FishSchoolParams::idleDrift},
 };
 
+using FishReading = ParamReading<FishSchoolParams>;
+
+// Compared in runtime units (float), shown as authored.
+const std::array<ParamRule<FishSchoolParams>, 2> kFishRules = {{
+    {[](const FishReading& r) { return r.params().keepMinDistance < r.params().keepMaxDistance; },
+     [](const FishReading& r) {
+         return "keepMinDistance (" + r.text(&FishSchoolParams::keepMinDistance) +
+                ") must be less than keepMaxDistance (" +
+                r.text(&FishSchoolParams::keepMaxDistance) + ")";
+     }},
+    {[](const FishReading& r) { return r.params().keepMaxDistance < r.params().neighborRadius; },
+     [](const FishReading& r) {
+         return "keepMaxDistance (" + r.text(&FishSchoolParams::keepMaxDistance) +
+                ") must be less than neighborRadius (" +
+                r.text(&FishSchoolParams::neighborRadius) +
+                "): neighbours beyond the band could never be seen";
+     }},
+}};
+
 
 } // namespace
 
@@ -90,14 +109,7 @@ FishSchoolParams fishSchoolParams(const ParamValues& values) { return paramsFrom
 
 std::optional<Error> checkFishSchoolRelations(const ParamValues& values)
 {
-    const FishSchoolParams p = paramsFrom(kFishFields, values);
-    if (!(p.keepMinDistance < p.keepMaxDistance))
-        return Error{"keepMinDistance (" + formatNumber(authoredValue(kFishFields, values, &FishSchoolParams::keepMinDistance)) + ") must be less than keepMaxDistance (" +
-                     formatNumber(authoredValue(kFishFields, values, &FishSchoolParams::keepMaxDistance)) + ")"};
-    if (!(p.keepMaxDistance < p.neighborRadius))
-        return Error{"keepMaxDistance (" + formatNumber(authoredValue(kFishFields, values, &FishSchoolParams::keepMaxDistance)) + ") must be less than neighborRadius (" +
-                     formatNumber(authoredValue(kFishFields, values, &FishSchoolParams::neighborRadius)) + "): neighbours beyond the band could never be seen"};
-    return std::nullopt;
+    return checkRules(kFishFields, kFishRules, values);
 }
 
 void FishSchoolBehaviour::setParams(const ParamValues& values) { m_params = paramsFrom(kFishFields, values); }

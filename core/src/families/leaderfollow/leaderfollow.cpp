@@ -95,6 +95,23 @@ const ParamField<P> kFields[] = {
 };
 // clang-format on
 
+// Compared and shown in runtime units (float): the message prints the float values as
+// doubles ("2 x leaderBehindDistance (1.399999976158142)").
+const std::array<ParamRule<P>, 1> kRules = {{
+    {[](const ParamReading<P>& r) {
+         const P& p = r.params();
+         return !(p.evadeDistance > 0.0f && p.evadeDistance >= 2.0f * p.leaderBehindDistance);
+     },
+     [](const ParamReading<P>& r) {
+         const P& p = r.params();
+         return "evadeDistance (" + formatNumber(static_cast<double>(p.evadeDistance)) +
+                ") must be less than 2 x leaderBehindDistance (" +
+                formatNumber(2.0 * p.leaderBehindDistance) +
+                "), or 0: otherwise the point behind the leader lies inside the evade zone "
+                "ahead of it and followers flee the place they are sent to";
+     }},
+}};
+
 // Below this speed (m/s) a vehicle's velocity gives no direction: its heading is used, and
 // its facing is left alone (the seed's guard against normalising a zero velocity).
 constexpr float kTinySpeed = 0.02f;
@@ -122,14 +139,7 @@ LeaderFollowParams leaderFollowParams(const ParamValues& values)
 
 std::optional<Error> checkLeaderFollowRelations(const ParamValues& values)
 {
-    const LeaderFollowParams p = leaderFollowParams(values);
-    if (p.evadeDistance > 0.0f && p.evadeDistance >= 2.0f * p.leaderBehindDistance)
-        return Error{"evadeDistance (" + formatNumber(p.evadeDistance) +
-                     ") must be less than 2 x leaderBehindDistance (" +
-                     formatNumber(2.0 * p.leaderBehindDistance) +
-                     "), or 0: otherwise the point behind the leader lies inside the evade "
-                     "zone ahead of it and followers flee the place they are sent to"};
-    return std::nullopt;
+    return checkRules(kFields, kRules, values);
 }
 
 void LeaderFollowBehaviour::setParams(const ParamValues& values)

@@ -44,6 +44,9 @@ const F kSwarmFields[] = {
      &SwarmParams::radius},
 };
 
+// Every combination in range is meaningful.
+const std::array<ParamRule<SwarmParams>, 0> kSwarmRules = {};
+
 } // namespace
 
 const std::vector<ParamSpec>& swarmParamSpecs()
@@ -56,8 +59,7 @@ SwarmParams swarmParams(const ParamValues& values) { return paramsFrom(kSwarmFie
 
 std::optional<Error> checkSwarmRelations(const ParamValues& values)
 {
-    (void)values; // every combination in range is meaningful
-    return std::nullopt;
+    return checkRules(kSwarmFields, kSwarmRules, values);
 }
 
 void SwarmBehaviour::setParams(const ParamValues& values) { m_params = paramsFrom(kSwarmFields, values); }

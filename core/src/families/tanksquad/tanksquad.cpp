@@ -67,6 +67,18 @@ const F kTankFields[] = {
      &TankSquadParams::radius},
 };
 
+using TankReading = ParamReading<TankSquadParams>;
+
+// Compared in runtime units (float), shown as authored.
+const std::array<ParamRule<TankSquadParams>, 1> kTankRules = {{
+    {[](const TankReading& r) { return r.params().keepDistance > 2.0f * r.params().radius; },
+     [](const TankReading& r) {
+         return "keepDistance (" + r.text(&TankSquadParams::keepDistance) +
+                ") must exceed two body radii (2 x " + r.text(&TankSquadParams::radius) +
+                "): tanks would overlap before they push apart";
+     }},
+}};
+
 } // namespace
 
 const std::vector<ParamSpec>& tankSquadParamSpecs()
@@ -79,11 +91,7 @@ TankSquadParams tankSquadParams(const ParamValues& values) { return paramsFrom(k
 
 std::optional<Error> checkTankSquadRelations(const ParamValues& values)
 {
-    const TankSquadParams p = paramsFrom(kTankFields, values);
-    if (!(p.keepDistance > 2.0f * p.radius))
-        return Error{"keepDistance (" + formatNumber(authoredValue(kTankFields, values, &TankSquadParams::keepDistance)) + ") must exceed two body radii (2 x " +
-                     formatNumber(authoredValue(kTankFields, values, &TankSquadParams::radius)) + "): tanks would overlap before they push apart"};
-    return std::nullopt;
+    return checkRules(kTankFields, kTankRules, values);
 }
 
 void TankSquadBehaviour::setParams(const ParamValues& values) { m_params = paramsFrom(kTankFields, values); }

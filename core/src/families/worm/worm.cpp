@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <string>
 
 namespace shoal {
@@ -72,6 +71,31 @@ const F kWormFields[] = {
 };
 // clang-format on
 
+using WormReading = ParamReading<WormParams>;
+
+/// width x tan(maxTurnAngle / 2) from the authored values (m, degrees): how far a mitre
+/// reaches along a segment.
+double mitreLength(const WormReading& r)
+{
+    return r.authored(&WormParams::width) *
+           std::tan(0.5 * r.authored(&WormParams::maxTurnAngle) * 3.14159265358979323846 / 180.0);
+}
+
+// Compared and shown as authored (double).
+const std::array<ParamRule<WormParams>, 1> kWormRules = {{
+    {[](const WormReading& r) {
+         return !(r.authored(&WormParams::minSegmentLength) < mitreLength(r) - 1e-9);
+     },
+     [](const WormReading& r) {
+         return "minSegmentLength = " + r.text(&WormParams::minSegmentLength) +
+                " m is shorter than width x tan(maxTurnAngle / 2) = " +
+                formatNumber(mitreLength(r), 3) + " m (width " + r.text(&WormParams::width) +
+                " m, maxTurnAngle " + r.text(&WormParams::maxTurnAngle) +
+                " deg): the mitred joints would fold the ribbon over itself; raise "
+                "minSegmentLength or lower width or maxTurnAngle";
+     }},
+}};
+
 constexpr float kTurnEpsilon = 1e-3f; // rad: a smaller difference keeps the worm straight
 constexpr float kZeroLength = 1e-6f;  // m
 constexpr float kMinLeg = 1e-4f;      // m, shortest move made against a wall
@@ -79,15 +103,6 @@ constexpr int kSpawnAttempts = 32;
 constexpr int kCapacitySlack = 8;
 constexpr float kMaxLookAhead = 8.0f; // m, cap on the slide look-ahead beyond one segment
 constexpr float kMinMitreDenominator = 0.25f;
-
-
-
-std::string shortNumber(double value)
-{
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.3g", value);
-    return buffer;
-}
 
 } // namespace
 
@@ -104,23 +119,7 @@ WormParams wormParams(const ParamValues& values)
 
 std::optional<Error> checkWormRelations(const ParamValues& values)
 {
-    const auto& specs = wormParamSpecs();
-    auto get = [&](const char* key) {
-        const auto i = static_cast<std::size_t>(paramIndex(specs, key));
-        return i < values.size() ? values[i] : specs[i].defaultValue;
-    };
-    const double width = get("width");
-    const double minSegment = get("minSegmentLength");
-    const double maxTurn = get("maxTurnAngle");
-    const double mitre = width * std::tan(0.5 * maxTurn * 3.14159265358979323846 / 180.0);
-    if (minSegment < mitre - 1e-9)
-        return Error{"minSegmentLength = " + formatNumber(minSegment) +
-                     " m is shorter than width x tan(maxTurnAngle / 2) = " + shortNumber(mitre) +
-                     " m (width " + formatNumber(width) + " m, maxTurnAngle " +
-                     formatNumber(maxTurn) +
-                     " deg): the mitred joints would fold the ribbon over itself; raise "
-                     "minSegmentLength or lower width or maxTurnAngle"};
-    return std::nullopt;
+    return checkRules(kWormFields, kWormRules, values);
 }
 
 void WormBehaviour::setParams(const ParamValues& values)
