@@ -119,74 +119,89 @@ ParamRow::ParamRow(ParamSpec spec, QWidget* parent)
     m_label = new QLabel(qs(m_spec.label), this);
     m_label->setToolTip(tooltip);
     layout->addWidget(m_label, 0, 0);
-
-    const int spinWidth = fontMetrics().horizontalAdvance(QStringLiteral("8888.888")) + 30;
-    if (m_spec.type == ParamType::Choice) {
-        m_combo = new FocusWheel<QComboBox>(this);
-        m_combo->setFocusPolicy(Qt::StrongFocus);
-        for (const std::string& choice : m_spec.choices)
-            m_combo->addItem(qs(choice));
-        m_combo->setToolTip(tooltip);
-        layout->addWidget(m_combo, 0, 1, 1, 2);
-        connect(m_combo, &QComboBox::currentIndexChanged, this,
-                [this](int index) { userEdit(index, true); });
-    } else {
-        m_slider = new FocusWheel<QSlider>(Qt::Horizontal, this);
-        m_slider->setFocusPolicy(Qt::StrongFocus);
-        const int positions =
-            static_cast<int>(std::lround((m_spec.maxValue - m_spec.minValue) / m_spec.step));
-        m_slider->setRange(0, std::max(1, positions));
-        m_slider->setPageStep(std::max(1, positions / 10));
-        m_slider->setMinimumWidth(50);
-        m_slider->setToolTip(tooltip);
-        layout->addWidget(m_slider, 0, 1);
-        connect(m_slider, &QSlider::sliderPressed, this, [this] { m_dragEdited = false; });
-        connect(m_slider, &QSlider::valueChanged, this, &ParamRow::onSliderMoved);
-        connect(m_slider, &QSlider::sliderReleased, this, &ParamRow::onSliderReleased);
-
-        QAbstractSpinBox* spin = nullptr;
-        if (m_spec.type == ParamType::Integer) {
-            m_intSpin = new FocusWheel<QSpinBox>(this);
-            m_intSpin->setRange(static_cast<int>(m_spec.minValue),
-                                static_cast<int>(m_spec.maxValue));
-            m_intSpin->setSingleStep(std::max(1, static_cast<int>(m_spec.step)));
-            connect(m_intSpin, &QSpinBox::valueChanged, this, [this](int value) {
-                if (m_slider) {
-                    const QSignalBlocker blocker(m_slider);
-                    m_slider->setValue(sliderPosition(value));
-                }
-                userEdit(value, true);
-            });
-            spin = m_intSpin;
-        } else {
-            m_doubleSpin = new FocusWheel<QDoubleSpinBox>(this);
-            m_doubleSpin->setDecimals(m_stepDecimals);
-            m_doubleSpin->setRange(m_spec.minValue, m_spec.maxValue);
-            m_doubleSpin->setSingleStep(m_spec.step);
-            connect(m_doubleSpin, &QDoubleSpinBox::valueChanged, this, [this](double value) {
-                {
-                    const QSignalBlocker blocker(m_slider);
-                    m_slider->setValue(sliderPosition(value));
-                }
-                userEdit(value, true);
-            });
-            spin = m_doubleSpin;
-        }
-        // One undo step per finished entry, not per keystroke.
-        spin->setKeyboardTracking(false);
-        spin->setFocusPolicy(Qt::StrongFocus);
-        spin->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        spin->setFixedWidth(spinWidth);
-        spin->setToolTip(tooltip);
-        layout->addWidget(spin, 0, 2);
-    }
+    if (m_spec.type == ParamType::Choice)
+        addChoice(layout, tooltip);
+    else
+        addSliderAndSpin(layout, tooltip);
 
     m_unit = new QLabel(qs(m_spec.unit), this);
     QPalette unitPalette = m_unit->palette();
     unitPalette.setColor(QPalette::WindowText, palette().color(QPalette::PlaceholderText));
     m_unit->setPalette(unitPalette);
     layout->addWidget(m_unit, 0, 3);
+    addResetButton(layout);
+    addErrorLine(layout);
 
+    layout->setColumnStretch(1, 1);
+    showValue(m_value);
+    updateResetButton();
+}
+
+void ParamRow::addChoice(QGridLayout* layout, const QString& tooltip)
+{
+    m_combo = new FocusWheel<QComboBox>(this);
+    m_combo->setFocusPolicy(Qt::StrongFocus);
+    for (const std::string& choice : m_spec.choices)
+        m_combo->addItem(qs(choice));
+    m_combo->setToolTip(tooltip);
+    layout->addWidget(m_combo, 0, 1, 1, 2);
+    connect(m_combo, &QComboBox::currentIndexChanged, this,
+            [this](int index) { userEdit(index, true); });
+}
+
+void ParamRow::addSliderAndSpin(QGridLayout* layout, const QString& tooltip)
+{
+    m_slider = new FocusWheel<QSlider>(Qt::Horizontal, this);
+    m_slider->setFocusPolicy(Qt::StrongFocus);
+    const int positions =
+        static_cast<int>(std::lround((m_spec.maxValue - m_spec.minValue) / m_spec.step));
+    m_slider->setRange(0, std::max(1, positions));
+    m_slider->setPageStep(std::max(1, positions / 10));
+    m_slider->setMinimumWidth(50);
+    m_slider->setToolTip(tooltip);
+    layout->addWidget(m_slider, 0, 1);
+    connect(m_slider, &QSlider::sliderPressed, this, [this] { m_dragEdited = false; });
+    connect(m_slider, &QSlider::valueChanged, this, &ParamRow::onSliderMoved);
+    connect(m_slider, &QSlider::sliderReleased, this, &ParamRow::onSliderReleased);
+
+    QAbstractSpinBox* spin = nullptr;
+    if (m_spec.type == ParamType::Integer) {
+        m_intSpin = new FocusWheel<QSpinBox>(this);
+        m_intSpin->setRange(static_cast<int>(m_spec.minValue), static_cast<int>(m_spec.maxValue));
+        m_intSpin->setSingleStep(std::max(1, static_cast<int>(m_spec.step)));
+        connect(m_intSpin, &QSpinBox::valueChanged, this, [this](int value) {
+            if (m_slider) {
+                const QSignalBlocker blocker(m_slider);
+                m_slider->setValue(sliderPosition(value));
+            }
+            userEdit(value, true);
+        });
+        spin = m_intSpin;
+    } else {
+        m_doubleSpin = new FocusWheel<QDoubleSpinBox>(this);
+        m_doubleSpin->setDecimals(m_stepDecimals);
+        m_doubleSpin->setRange(m_spec.minValue, m_spec.maxValue);
+        m_doubleSpin->setSingleStep(m_spec.step);
+        connect(m_doubleSpin, &QDoubleSpinBox::valueChanged, this, [this](double value) {
+            {
+                const QSignalBlocker blocker(m_slider);
+                m_slider->setValue(sliderPosition(value));
+            }
+            userEdit(value, true);
+        });
+        spin = m_doubleSpin;
+    }
+    // One undo step per finished entry, not per keystroke.
+    spin->setKeyboardTracking(false);
+    spin->setFocusPolicy(Qt::StrongFocus);
+    spin->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    spin->setFixedWidth(fontMetrics().horizontalAdvance(QStringLiteral("8888.888")) + 30);
+    spin->setToolTip(tooltip);
+    layout->addWidget(spin, 0, 2);
+}
+
+void ParamRow::addResetButton(QGridLayout* layout)
+{
     m_reset = new QToolButton(this);
     m_reset->setAutoRaise(true);
     m_reset->setIcon(resetIcon(palette().color(QPalette::ButtonText)));
@@ -200,7 +215,10 @@ ParamRow::ParamRow(ParamSpec spec, QWidget* parent)
     m_reset->setToolTip(tr("Reset to the default (%1)").arg(defaultText));
     layout->addWidget(m_reset, 0, 4);
     connect(m_reset, &QToolButton::clicked, this, [this] { userEdit(m_spec.defaultValue, true); });
+}
 
+void ParamRow::addErrorLine(QGridLayout* layout)
+{
     m_error = new QLabel(this);
     m_error->setWordWrap(true);
     QPalette errorPalette = m_error->palette();
@@ -212,10 +230,6 @@ ParamRow::ParamRow(ParamSpec spec, QWidget* parent)
     m_error->setContentsMargins(0, 1, 0, 3);
     m_error->hide();
     layout->addWidget(m_error, 1, 0, 1, 5);
-
-    layout->setColumnStretch(1, 1);
-    showValue(m_value);
-    updateResetButton();
 }
 
 void ParamRow::setValue(double value, bool mixed)

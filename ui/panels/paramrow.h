@@ -11,6 +11,7 @@
 
 class QComboBox;
 class QDoubleSpinBox;
+class QGridLayout;
 class QLabel;
 class QSlider;
 class QSpinBox;
@@ -60,6 +61,11 @@ signals:
     void edited(double value, bool commit);
 
 private:
+    // The row's widgets, built once by the constructor.
+    void addChoice(QGridLayout* layout, const QString& tooltip);
+    void addSliderAndSpin(QGridLayout* layout, const QString& tooltip);
+    void addResetButton(QGridLayout* layout);
+    void addErrorLine(QGridLayout* layout);
     int sliderPosition(double value) const;
     double sliderValue(int position) const;
     void showValue(double value);
