@@ -1,5 +1,7 @@
 #include "document/groupcommands.h"
 
+#include <shoal/sketch.h>
+
 #include "document/sceneedits.h"
 
 #include <algorithm>
@@ -74,27 +76,6 @@ QUndoCommand* makeRemoveGroupsCommand(Document* document, const QList<int>& grou
     return command;
 }
 
-namespace {
-
-int usualCount(BehaviourKind kind)
-{
-    switch (kind) {
-    case BehaviourKind::FishSchool:
-        return 12;
-    case BehaviourKind::TankSquad:
-        return 6;
-    case BehaviourKind::Swarm:
-        return 30;
-    case BehaviourKind::LeaderFollow:
-        return 10;
-    case BehaviourKind::Worm:
-        return 2;
-    }
-    return 10;
-}
-
-} // namespace
-
 GroupDesc makeCentredGroup(const SceneDesc& scene, BehaviourKind kind)
 {
     GroupDesc group =
@@ -102,7 +83,7 @@ GroupDesc makeCentredGroup(const SceneDesc& scene, BehaviourKind kind)
     const Rect& bounds = scene.bounds;
     const Point2 centre{0.5 * (bounds.min.x + bounds.max.x), 0.5 * (bounds.min.y + bounds.max.y)};
     // About 2.5 m^2 per agent, at most a fifth of the level across.
-    const int count = usualCount(kind);
+    const int count = familyView(kind).usualCount;
     const double side = std::sqrt(2.5 * count);
     const double halfWidth = 0.5 * std::min(side, 0.2 * (bounds.max.x - bounds.min.x));
     const double halfHeight = 0.5 * std::min(side, 0.2 * (bounds.max.y - bounds.min.y));
