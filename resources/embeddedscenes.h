@@ -7,7 +7,10 @@
 namespace shoal::resources {
 
 /// Resource path of the embedded demo: one level with all five families at once.
-inline QString demoScenePath() { return QStringLiteral(":/scenes/demo.json"); }
+inline QString demoScenePath()
+{
+    return QStringLiteral(":/scenes/demo.json");
+}
 
 /// The demo scene's bytes (empty if the resource is missing, which a build never allows).
 QByteArray demoSceneBytes();

@@ -42,7 +42,10 @@ GroupDesc benchGroup(BehaviourKind kind)
     return group;
 }
 
-double areaPerAgentOf(BehaviourKind kind) { return areaPerAgent(benchGroup(kind)); }
+double areaPerAgentOf(BehaviourKind kind)
+{
+    return areaPerAgent(benchGroup(kind));
+}
 
 struct Box
 {

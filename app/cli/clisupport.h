@@ -20,7 +20,8 @@
 
 namespace shoal::cli {
 
-enum ExitCode {
+enum ExitCode
+{
     kExitOk = 0,
     kExitCheckFailed = 1, ///< the run finished but a check (wall crossings) failed
     kExitBadInput = 2,    ///< bad arguments, unreadable or invalid files, refused values

@@ -524,8 +524,8 @@ public:
     {
         if (!options.metricsPath.isEmpty()) {
             m_metrics = std::make_unique<MetricsWriter>(options.metricsPath, options.metricsFormat);
-            if (auto error = m_metrics->open(*setup.world, setup.scene.name,
-                                             options.scene.displayName))
+            if (auto error =
+                    m_metrics->open(*setup.world, setup.scene.name, options.scene.displayName))
                 return error;
         }
         if (!options.trajectoryPath.isEmpty()) {

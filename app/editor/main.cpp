@@ -2,13 +2,13 @@
 // `shoal --screenshot out.png [scene.json] [--steps N]` renders the window after N steps and
 // exits; `--stress N` adds N agents to the level; `--bench-render` measures the viewport.
 
-#include "window/editortheme.h"
-#include "window/mainwindow.h"
+#include "document/document.h"
 #include "renderbench.h"
-#include "viewport/sceneview.h"
 #include "simulation/simulationcontroller.h"
 #include "stressscene.h"
-#include "document/document.h"
+#include "viewport/sceneview.h"
+#include "window/editortheme.h"
+#include "window/mainwindow.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -88,22 +88,25 @@ std::variant<EditorOptions, int> parseOptions(QApplication& app)
         QStringLiteral("screenshot"),
         QStringLiteral("Render the window to <file> (PNG) after --steps steps, then exit."),
         QStringLiteral("file"));
-    const QCommandLineOption steps(QStringLiteral("steps"),
-                                   QStringLiteral("Simulation steps before the screenshot (default 0)."),
-                                   QStringLiteral("N"), QStringLiteral("0"));
-    const QCommandLineOption stress(QStringLiteral("stress"),
-                                    QStringLiteral("Add <N> agents to the level (rendering speed)."),
-                                    QStringLiteral("N"));
-    const QCommandLineOption benchRender(QStringLiteral("bench-render"),
-                                         QStringLiteral("Measure the viewport's frames per second and exit "
-                                                        "(see docs/rendering.md)."));
-    const QCommandLineOption size(QStringLiteral("size"),
-                                  QStringLiteral("Window size for --screenshot (default 1600x1000)."),
-                                  QStringLiteral("WxH"), QStringLiteral("1600x1000"));
+    const QCommandLineOption steps(
+        QStringLiteral("steps"),
+        QStringLiteral("Simulation steps before the screenshot (default 0)."), QStringLiteral("N"),
+        QStringLiteral("0"));
+    const QCommandLineOption stress(
+        QStringLiteral("stress"), QStringLiteral("Add <N> agents to the level (rendering speed)."),
+        QStringLiteral("N"));
+    const QCommandLineOption benchRender(
+        QStringLiteral("bench-render"),
+        QStringLiteral("Measure the viewport's frames per second and exit "
+                       "(see docs/rendering.md)."));
+    const QCommandLineOption size(
+        QStringLiteral("size"), QStringLiteral("Window size for --screenshot (default 1600x1000)."),
+        QStringLiteral("WxH"), QStringLiteral("1600x1000"));
     parser.addOptions({screenshot, steps, stress, benchRender, size});
-    parser.addPositionalArgument(QStringLiteral("scene"),
-                                 QStringLiteral("Scene file to open (the embedded demo without one)."),
-                                 QStringLiteral("[scene.json]"));
+    parser.addPositionalArgument(
+        QStringLiteral("scene"),
+        QStringLiteral("Scene file to open (the embedded demo without one)."),
+        QStringLiteral("[scene.json]"));
     parser.process(app);
 
     auto refuse = [](const char* what, const QString& value) {

@@ -1,12 +1,12 @@
 #include "renderbench.h"
 
-#include "simulation/agentlayeritem.h"
 #include "benchscenes.h"
 #include "embeddedscenes.h"
+#include "simulation/agentlayeritem.h"
 #include "simulation/overlayitem.h"
 #include "simulation/overlayoptions.h"
-#include <shoal/scenefile.h>
 #include "stressscene.h"
+#include <shoal/scenefile.h>
 #include <shoal/world.h>
 
 #include <QApplication>
@@ -24,8 +24,8 @@
 #include <QThread>
 
 #include <cmath>
-#include <ctime>
 #include <cstdio>
+#include <ctime>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -193,7 +193,9 @@ public:
     void fit(double zoom, std::optional<Vec2> centre)
     {
         const QRectF level = levelRect();
-        const qreal scale = std::min(m_view.width() / level.width(), m_view.height() / level.height()) * 0.98 * zoom;
+        const qreal scale =
+            std::min(m_view.width() / level.width(), m_view.height() / level.height()) * 0.98 *
+            zoom;
         // The editor's convention (SceneView): the scene is the world, y up; the view flips.
         m_view.setTransform(QTransform::fromScale(scale, -scale));
         m_view.centerOn(centre ? sceneFromWorld(*centre) : level.center());
@@ -248,7 +250,8 @@ public:
         int dots = 0;
         int shapes = 0;
         for (const AgentLayerItem* layer : m_layers) {
-            if (layer->groupIndex() == AgentLayerItem::kWorldLayer || layer->lastVisibleCount() == 0)
+            if (layer->groupIndex() == AgentLayerItem::kWorldLayer ||
+                layer->lastVisibleCount() == 0)
                 continue;
             (layer->lastDetail() == AgentLayerItem::Detail::Dots ? dots : shapes) += 1;
         }
@@ -319,7 +322,10 @@ Expected<SceneDesc> benchScene(const QString& name, int agents)
     return withStressAgents(*base, agents - have);
 }
 
-QString platformName() { return QGuiApplication::platformName(); }
+QString platformName()
+{
+    return QGuiApplication::platformName();
+}
 
 Result measure(const Options& options, int agents)
 {
@@ -390,7 +396,8 @@ QString targetText(int agents, double fps)
     const auto target = fpsTarget(agents);
     if (!target)
         return {};
-    return QStringLiteral(">=%1 %2").arg(*target).arg(fps >= *target ? QStringLiteral("PASS") : QStringLiteral("MISS"));
+    return QStringLiteral(">=%1 %2").arg(*target).arg(fps >= *target ? QStringLiteral("PASS")
+                                                                     : QStringLiteral("MISS"));
 }
 
 double rounded(double value, int decimals)
@@ -425,15 +432,17 @@ const char* kRowFormat = "%-12s %8s %7s %8s %-12s %13s %15s %10s %8s %8s  %s\n";
 
 void printHeader(const Options& options)
 {
-    std::printf("shoal --bench-render: %s scene, %dx%d view on '%s', %.1f s per size after %d warm-up "
-                "frames; each frame = one World::step (metrics %s) + a synchronous repaint of the "
-                "view\n",
-                options.scene.toLocal8Bit().constData(), options.size.width(), options.size.height(),
-                platformName().toLocal8Bit().constData(), options.seconds, kWarmupFrames,
-                options.metrics ? "on" : "off");
-    std::printf("(demo: the embedded level plus stress agents up to N; cpu ms: the process's CPU time "
-                "per frame, which other processes on the machine do not stretch; targets are the "
-                "issue's, timings never fail the command)\n\n");
+    std::printf(
+        "shoal --bench-render: %s scene, %dx%d view on '%s', %.1f s per size after %d warm-up "
+        "frames; each frame = one World::step (metrics %s) + a synchronous repaint of the "
+        "view\n",
+        options.scene.toLocal8Bit().constData(), options.size.width(), options.size.height(),
+        platformName().toLocal8Bit().constData(), options.seconds, kWarmupFrames,
+        options.metrics ? "on" : "off");
+    std::printf(
+        "(demo: the embedded level plus stress agents up to N; cpu ms: the process's CPU time "
+        "per frame, which other processes on the machine do not stretch; targets are the "
+        "issue's, timings never fail the command)\n\n");
     std::printf(kRowFormat, "scene", "agents", "frames", "fps", "target", "sim ms/frame",
                 "paint ms/frame", "frame ms", "cpu ms", "px/m", "detail");
 }
@@ -593,8 +602,8 @@ struct BenchOptions
 };
 
 /// A number from `text` in [lo, hi], or an error naming the option.
-std::optional<QString> parseRanged(const QString& option, const QString& text, double lo,
-                                   double hi, double& value)
+std::optional<QString> parseRanged(const QString& option, const QString& text, double lo, double hi,
+                                   double& value)
 {
     bool ok = false;
     value = text.toDouble(&ok);

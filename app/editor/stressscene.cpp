@@ -16,9 +16,12 @@ namespace {
 int tileGroupSize(BehaviourKind kind)
 {
     switch (kind) {
-    case BehaviourKind::LeaderFollow: return kStressFollowGroupSize;
-    case BehaviourKind::TankSquad: return kStressSquadSize;
-    default: return 0; // one group for the whole band
+    case BehaviourKind::LeaderFollow:
+        return kStressFollowGroupSize;
+    case BehaviourKind::TankSquad:
+        return kStressSquadSize;
+    default:
+        return 0; // one group for the whole band
     }
 }
 

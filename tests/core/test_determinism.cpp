@@ -28,7 +28,8 @@ SceneDesc familyScene(BehaviourKind kind)
     scene.walls.push_back({{{-10.0, -20.0}, {-10.0, 5.0}, {0.0, 12.0}}, false});
     scene.obstacles.push_back(circleObstacle(15.0, -5.0, 3.0));
     ObstacleDesc concave;
-    concave.points = {{20.0, 10.0}, {30.0, 10.0}, {30.0, 20.0}, {27.0, 20.0}, {27.0, 13.0}, {20.0, 13.0}};
+    concave.points = {{20.0, 10.0}, {30.0, 10.0}, {30.0, 20.0},
+                      {27.0, 20.0}, {27.0, 13.0}, {20.0, 13.0}};
     scene.obstacles.push_back(concave);
     GroupDesc group = makeDefaultGroup(kind, "group");
     const int count = kind == BehaviourKind::Worm ? 12 : 120;
@@ -41,8 +42,9 @@ SceneDesc familyScene(BehaviourKind kind)
     if (kind == BehaviourKind::FishSchool || kind == BehaviourKind::LeaderFollow)
         scene.player.group = "group";
     for (int k = 0; k < 10; ++k)
-        scene.pickups.push_back({kind == BehaviourKind::FishSchool ? PickupKind::Fish : PickupKind::Coin,
-                                 {-30.0 + 6.0 * k, 20.0 - 3.0 * k}});
+        scene.pickups.push_back(
+            {kind == BehaviourKind::FishSchool ? PickupKind::Fish : PickupKind::Coin,
+             {-30.0 + 6.0 * k, 20.0 - 3.0 * k}});
     return scene;
 }
 
@@ -66,18 +68,26 @@ std::uint64_t runFamily(BehaviourKind kind)
     return w.stateHash();
 }
 
-QString hex(std::uint64_t h) { return QStringLiteral("%1").arg(h, 16, 16, QLatin1Char('0')); }
+QString hex(std::uint64_t h)
+{
+    return QStringLiteral("%1").arg(h, 16, 16, QLatin1Char('0'));
+}
 
 /// Pinned hashes after kSteps (this compiler, -ffp-contract=off). Update only for an
 /// intended behaviour change, and say so in the commit.
 std::uint64_t pinnedHash(BehaviourKind kind)
 {
     switch (kind) {
-    case BehaviourKind::FishSchool: return 0xfdce39bb652f5525ull;
-    case BehaviourKind::TankSquad: return 0x79d06fb9b6f562a9ull;
-    case BehaviourKind::Swarm: return 0x0d0c2c2e5292a258ull;
-    case BehaviourKind::LeaderFollow: return 0x03f1a9eb712e4558ull;
-    case BehaviourKind::Worm: return 0x08b0e0a2a74b46f8ull;
+    case BehaviourKind::FishSchool:
+        return 0xfdce39bb652f5525ull;
+    case BehaviourKind::TankSquad:
+        return 0x79d06fb9b6f562a9ull;
+    case BehaviourKind::Swarm:
+        return 0x0d0c2c2e5292a258ull;
+    case BehaviourKind::LeaderFollow:
+        return 0x03f1a9eb712e4558ull;
+    case BehaviourKind::Worm:
+        return 0x08b0e0a2a74b46f8ull;
     }
     return 0;
 }
@@ -136,7 +146,8 @@ void TestDeterminism::matchesPinnedHash()
     const std::uint64_t actual = runFamily(family);
     QVERIFY2(actual == pinnedHash(family),
              qPrintable(QStringLiteral("%1: hash %2, pinned %3")
-                            .arg(QString::fromLatin1(behaviourKey(family).data()), hex(actual), hex(pinnedHash(family)))));
+                            .arg(QString::fromLatin1(behaviourKey(family).data()), hex(actual),
+                                 hex(pinnedHash(family)))));
 }
 
 void TestDeterminism::differentSeedGivesDifferentHash()
@@ -155,11 +166,13 @@ void TestDeterminism::ownTrigIsExactAndAccurate()
 {
     // The hash relies on our own floor, sine, cosine and atan2 (libm differs between CPUs).
     // floorFast must be floor bit for bit; the others within their stated errors.
-    const float awkward[] = {0.0f, -0.0f, 0.5f, -0.5f, 1.0f, -1.0f, 2.9999998f, -2.9999998f,
-                             8388607.5f, -8388607.5f, 8388608.0f, -16777216.0f, 1e30f, -1e30f,
-                             1e-40f, -1e-40f, INFINITY, -INFINITY};
+    const float awkward[] = {0.0f,       -0.0f,        0.5f,        -0.5f,      1.0f,
+                             -1.0f,      2.9999998f,   -2.9999998f, 8388607.5f, -8388607.5f,
+                             8388608.0f, -16777216.0f, 1e30f,       -1e30f,     1e-40f,
+                             -1e-40f,    INFINITY,     -INFINITY};
     for (float x : awkward)
-        QVERIFY2(floatBits(floorFast(x)) == floatBits(std::floor(x)), qPrintable(QString::number(x)));
+        QVERIFY2(floatBits(floorFast(x)) == floatBits(std::floor(x)),
+                 qPrintable(QString::number(x)));
     QVERIFY(std::isnan(floorFast(NAN)));
     double worstTrig = 0.0;
     double worstAtan = 0.0;
@@ -172,7 +185,8 @@ void TestDeterminism::ownTrigIsExactAndAccurate()
                               std::fabs(c - std::cos(static_cast<double>(x)))});
         const float y = static_cast<float>((i * 7919) % 20011) * 1e-3f - 10.0f;
         const float a = fastAtan2(y, x);
-        worstAtan = std::max(worstAtan, std::fabs(a - std::atan2(static_cast<double>(y), static_cast<double>(x))));
+        worstAtan = std::max(
+            worstAtan, std::fabs(a - std::atan2(static_cast<double>(y), static_cast<double>(x))));
     }
     QVERIFY2(worstTrig < 5e-7, qPrintable(QString::number(worstTrig)));
     QVERIFY2(worstAtan < 2e-5, qPrintable(QString::number(worstAtan)));
@@ -182,8 +196,10 @@ void TestDeterminism::laneTrigIsScalarTrig()
 {
     // The school turns headings into unit vectors four at a time: each lane must be what
     // sinCos gives, bit for bit (signs, quadrant edges, whole quarter turns, large angles).
-    std::vector<float> angles = {0.0f, -0.0f, kPi, -kPi, 0.5f * kPi, -0.5f * kPi, 0.78539819f, -0.78539819f,
-                                 2.3561945f, -2.3561945f, 1e-30f, -1e-30f, 1e4f, -1e4f, 8388608.0f, -3e6f};
+    std::vector<float> angles = {0.0f,       -0.0f,       kPi,         -kPi,
+                                 0.5f * kPi, -0.5f * kPi, 0.78539819f, -0.78539819f,
+                                 2.3561945f, -2.3561945f, 1e-30f,      -1e-30f,
+                                 1e4f,       -1e4f,       8388608.0f,  -3e6f};
     for (int i = -100000; i <= 100000; ++i)
         angles.push_back(static_cast<float>(i) * 3.1e-5f * (i % 3 == 0 ? 100.0f : 1.0f));
     while (angles.size() % 4 != 0)
@@ -194,7 +210,8 @@ void TestDeterminism::laneTrigIsScalarTrig()
         for (int l = 0; l < 4; ++l) {
             float s, c;
             sinCos(angles[k + l], s, c);
-            QVERIFY2(floatBits(sine.lane(l)) == floatBits(s) && floatBits(cosine.lane(l)) == floatBits(c),
+            QVERIFY2(floatBits(sine.lane(l)) == floatBits(s) &&
+                         floatBits(cosine.lane(l)) == floatBits(c),
                      qPrintable(QString::number(angles[k + l], 'g', 9)));
         }
     }

@@ -1,8 +1,8 @@
 // Fish school (seed 000): the player picks up free fish, the school keeps its band, follows the
 // player, turns no faster than rotateSpeed, and nobody swims into a wall.
 
-#include "steering/drive.h"
 #include "families/fishschool/fishschool.h"
+#include "steering/drive.h"
 #include "testsupport.h"
 
 #include <QtTest>
@@ -153,9 +153,10 @@ void TestFishSchool::schoolFollowsThePlayer()
     QVERIFY(player.x > 40.0f);
     qInfo("worst mean distance to the player while it swam: %.2f m (keeping up: under %.2f m)",
           worst, keepingUp);
-    QVERIFY2(worst < keepingUp,
-             qPrintable(QStringLiteral("the school's mean distance to the player reached %1 m")
-                            .arg(worst)));
+    QVERIFY2(
+        worst < keepingUp,
+        qPrintable(
+            QStringLiteral("the school's mean distance to the player reached %1 m").arg(worst)));
     world->setPointer(player, false);
     world->step(60 * 6);
     QVERIFY2(world->group(0).metrics.goalDistanceMean < 8.0f,
@@ -183,7 +184,9 @@ void TestFishSchool::turnRateIsLimited()
             for (std::size_t i = 1; i < a.size(); ++i) { // agent 0 is the player
                 const float turned = wrapAngle(a.heading[i] - before[a.id[i]]);
                 QVERIFY2(std::fabs(turned) <= limit,
-                         qPrintable(QStringLiteral("fish %1 turned %2 rad in one step").arg(a.id[i]).arg(turned)));
+                         qPrintable(QStringLiteral("fish %1 turned %2 rad in one step")
+                                        .arg(a.id[i])
+                                        .arg(turned)));
             }
         }
     }
@@ -204,7 +207,8 @@ void TestFishSchool::laneDriveIsTheScalarDrive()
     for (int round = 0; round < 5000; ++round) {
         const DriveSettings& settings = round % 2 ? wide : narrow;
         const bool reverse = round % 5 == 2;
-        alignas(16) float heading[4], forwardX[4], forwardY[4], directionX[4], directionY[4], cruise[4];
+        alignas(16) float heading[4], forwardX[4], forwardY[4], directionX[4], directionY[4],
+            cruise[4];
         for (int l = 0; l < 4; ++l) {
             heading[l] = random.uniform(-kPi, kPi);
             if (l == 3)
@@ -213,22 +217,26 @@ void TestFishSchool::laneDriveIsTheScalarDrive()
             forwardX[l] = forward.x;
             forwardY[l] = forward.y;
             // A wish off the heading by an angle from tiny to behind, of any strength.
-            const float off = (round % 3 == 0 ? random.uniform(-0.1f, 0.1f) : random.uniform(-kPi, kPi));
+            const float off =
+                (round % 3 == 0 ? random.uniform(-0.1f, 0.1f) : random.uniform(-kPi, kPi));
             const float strength = (round % 11 == 0 && l == 1) ? 0.0f : random.uniform(0.0f, 2.0f);
-            const Vec2 wish = fromAngle(heading[l] + off + (reverse ? kPi : 0.0f)) * strength; // off the nose, or the tail
+            const Vec2 wish = fromAngle(heading[l] + off + (reverse ? kPi : 0.0f)) *
+                              strength; // off the nose, or the tail
             directionX[l] = wish.x;
             directionY[l] = wish.y;
             cruise[l] = random.uniform(0.0f, 4.0f) * (reverse ? -1.0f : 1.0f);
         }
-        const DriveLanes<Float4> four = driveLanes(Float4::load(heading), Float4::load(forwardX), Float4::load(forwardY),
-                                                   Float4::load(directionX), Float4::load(directionY),
-                                                   Float4::load(cruise), settings, reverse);
+        const DriveLanes<Float4> four =
+            driveLanes(Float4::load(heading), Float4::load(forwardX), Float4::load(forwardY),
+                       Float4::load(directionX), Float4::load(directionY), Float4::load(cruise),
+                       settings, reverse);
         for (int l = 0; l < 4; ++l) {
-            const DriveLanes<Float1> one = driveLanes(Float1(heading[l]), Float1(forwardX[l]), Float1(forwardY[l]),
-                                                      Float1(directionX[l]), Float1(directionY[l]),
-                                                      Float1(cruise[l]), settings, reverse);
-            const DriveResult scalar = drive(heading[l], {forwardX[l], forwardY[l]},
-                                             {directionX[l], directionY[l]}, cruise[l], settings, reverse);
+            const DriveLanes<Float1> one = driveLanes(
+                Float1(heading[l]), Float1(forwardX[l]), Float1(forwardY[l]), Float1(directionX[l]),
+                Float1(directionY[l]), Float1(cruise[l]), settings, reverse);
+            const DriveResult scalar =
+                drive(heading[l], {forwardX[l], forwardY[l]}, {directionX[l], directionY[l]},
+                      cruise[l], settings, reverse);
             QVERIFY(same(four.heading.lane(l), one.heading.v));
             QVERIFY(same(four.heading.lane(l), scalar.heading));
             QVERIFY(same(four.forwardX.lane(l), scalar.forward.x));
@@ -240,9 +248,11 @@ void TestFishSchool::laneDriveIsTheScalarDrive()
             // The nose (or, backing up, the tail) never turns away from the wish.
             const Vec2 wish{directionX[l], directionY[l]};
             if (wish.lengthSquared() > 1e-6f) {
-                const Vec2 facing = reverse ? -Vec2{forwardX[l], forwardY[l]} : Vec2{forwardX[l], forwardY[l]};
+                const Vec2 facing =
+                    reverse ? -Vec2{forwardX[l], forwardY[l]} : Vec2{forwardX[l], forwardY[l]};
                 const Vec2 facingNow = reverse ? -scalar.forward : scalar.forward;
-                QVERIFY(dot(facingNow, wish.normalizedOr({})) >= dot(facing, wish.normalizedOr({})) - 1e-5f);
+                QVERIFY(dot(facingNow, wish.normalizedOr({})) >=
+                        dot(facing, wish.normalizedOr({})) - 1e-5f);
                 QVERIFY(reverse ? scalar.speed <= 0.0f : scalar.speed >= 0.0f);
             }
             turned += turn > 0.0f ? 1 : 0;

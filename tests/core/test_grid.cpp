@@ -2,8 +2,8 @@
 // lane scan the families' kernels run on must hand them exactly those neighbours too.
 
 #include "kernels/neighbourscan.h"
-#include "math/random.h"
 #include "kernels/uniformgrid.h"
+#include "math/random.h"
 
 #include <QtTest>
 
@@ -30,7 +30,8 @@ private slots:
 
 /// `count` points over [-extent, extent] x [-extent/2, extent/2], every seventh a duplicate
 /// of the one before (exact duplicates and shared coordinates).
-void randomPoints(Random& random, int count, float extent, std::vector<float>& xs, std::vector<float>& ys)
+void randomPoints(Random& random, int count, float extent, std::vector<float>& xs,
+                  std::vector<float>& ys)
 {
     xs.resize(static_cast<std::size_t>(count));
     ys.resize(static_cast<std::size_t>(count));
@@ -88,9 +89,12 @@ void TestGrid::sameNeighboursAsBruteForce_data()
     QTest::newRow("sparse large") << 2000 << 500.0f << 4.0f << 4.0f << 4.0f << quint64(2);
     QTest::newRow("query below cell") << 1500 << 60.0f << 1.3f << 2.5f << 2.5f << quint64(3);
     QTest::newRow("clustered duplicates") << 800 << 3.0f << 0.5f << 0.5f << 0.5f << quint64(4);
-    QTest::newRow("huge sparse (cell growth)") << 300 << 100000.0f << 2.0f << 2.0f << 2.0f << quint64(5);
-    QTest::newRow("default shape: rows r, columns r/3") << 2000 << 40.0f << 3.0f << 3.0f << 1.0f << quint64(6);
-    QTest::newRow("flat cells wider than the query") << 1500 << 50.0f << 1.5f << 0.4f << 4.0f << quint64(7);
+    QTest::newRow("huge sparse (cell growth)")
+        << 300 << 100000.0f << 2.0f << 2.0f << 2.0f << quint64(5);
+    QTest::newRow("default shape: rows r, columns r/3")
+        << 2000 << 40.0f << 3.0f << 3.0f << 1.0f << quint64(6);
+    QTest::newRow("flat cells wider than the query")
+        << 1500 << 50.0f << 1.5f << 0.4f << 4.0f << quint64(7);
     QTest::newRow("thin cells, duplicates") << 900 << 4.0f << 0.6f << 1.1f << 0.05f << quint64(8);
 }
 
@@ -103,17 +107,21 @@ void TestGrid::sameNeighboursAsBruteForce()
     // Query at every point and at c.random points (some outside the points' box).
     for (int q = 0; q < c.count + 200; ++q) {
         const Vec2 p = q < c.count ? Vec2{c.xs[q], c.ys[q]}
-                                 : Vec2{c.random.uniform(-1.2f * c.extent, 1.2f * c.extent),
-                                        c.random.uniform(-0.7f * c.extent, 0.7f * c.extent)};
+                                   : Vec2{c.random.uniform(-1.2f * c.extent, 1.2f * c.extent),
+                                          c.random.uniform(-0.7f * c.extent, 0.7f * c.extent)};
         a.clear();
         b.clear();
-        c.grid.forEachWithin(p, c.radius, [&](std::uint32_t j, float, float, float) { a.push_back(j); });
-        c.brute.forEachWithin(p, c.radius, [&](std::uint32_t j, float, float, float) { b.push_back(j); });
+        c.grid.forEachWithin(p, c.radius,
+                             [&](std::uint32_t j, float, float, float) { a.push_back(j); });
+        c.brute.forEachWithin(p, c.radius,
+                              [&](std::uint32_t j, float, float, float) { b.push_back(j); });
         std::sort(a.begin(), a.end());
         std::sort(b.begin(), b.end());
         if (a != b)
             QFAIL(qPrintable(QStringLiteral("query %1: c.grid found %2, c.brute force %3")
-                                 .arg(q).arg(a.size()).arg(b.size())));
+                                 .arg(q)
+                                 .arg(a.size())
+                                 .arg(b.size())));
         total += static_cast<long long>(a.size());
     }
     QVERIFY(total > c.count); // the data really has neighbours (at least each point itself)
@@ -133,19 +141,20 @@ std::vector<std::uint32_t> scannedNeighbours(const Search& search, const std::ve
 {
     using V = typename Search::Lanes;
     std::vector<std::uint32_t> found;
-    scanNeighbours<kGroups>(search, p, radius, self, [&](std::uint32_t slot, V dx, V dy, V d2, typename V::Mask in) {
-        const int bits = laneBits(in);
-        for (int l = 0; l < V::kWidth; ++l) {
-            if (!(bits & (1 << l)))
-                continue;
-            const std::uint32_t j = search.sortedIndex(slot + static_cast<std::uint32_t>(l));
-            found.push_back(j);
-            const float ex = p.x - xs[j];
-            const float ey = p.y - ys[j];
-            if (dx.lane(l) != ex || dy.lane(l) != ey || d2.lane(l) != ex * ex + ey * ey)
-                offsetsRight = false;
-        }
-    });
+    scanNeighbours<kGroups>(
+        search, p, radius, self, [&](std::uint32_t slot, V dx, V dy, V d2, typename V::Mask in) {
+            const int bits = laneBits(in);
+            for (int l = 0; l < V::kWidth; ++l) {
+                if (!(bits & (1 << l)))
+                    continue;
+                const std::uint32_t j = search.sortedIndex(slot + static_cast<std::uint32_t>(l));
+                found.push_back(j);
+                const float ex = p.x - xs[j];
+                const float ey = p.y - ys[j];
+                if (dx.lane(l) != ex || dy.lane(l) != ey || d2.lane(l) != ex * ex + ey * ey)
+                    offsetsRight = false;
+            }
+        });
     std::sort(found.begin(), found.end());
     return found;
 }
@@ -175,14 +184,20 @@ void TestGrid::laneScanFindsTheSameNeighbours()
         });
         std::sort(expected.begin(), expected.end());
         const std::uint32_t gridSelf = atPoint ? slotOf[q] : ~0u;
-        const auto fourWide = scannedNeighbours(c.grid, c.xs, c.ys, p, c.radius, gridSelf, offsetsRight);
-        const auto fourWideTwoGroups = scannedNeighbours<UniformGrid, 2>(c.grid, c.xs, c.ys, p, c.radius, gridSelf, offsetsRight);
-        const auto oneWide = scannedNeighbours(c.brute, c.xs, c.ys, p, c.radius, self, offsetsRight);
+        const auto fourWide =
+            scannedNeighbours(c.grid, c.xs, c.ys, p, c.radius, gridSelf, offsetsRight);
+        const auto fourWideTwoGroups = scannedNeighbours<UniformGrid, 2>(
+            c.grid, c.xs, c.ys, p, c.radius, gridSelf, offsetsRight);
+        const auto oneWide =
+            scannedNeighbours(c.brute, c.xs, c.ys, p, c.radius, self, offsetsRight);
         if (fourWide != expected || fourWideTwoGroups != expected || oneWide != expected)
             QFAIL(qPrintable(QStringLiteral("query %1: expected %2 neighbours, four lanes found %3 "
                                             "(%4 with two groups a run), one lane %5")
-                                 .arg(q).arg(expected.size()).arg(fourWide.size())
-                                 .arg(fourWideTwoGroups.size()).arg(oneWide.size())));
+                                 .arg(q)
+                                 .arg(expected.size())
+                                 .arg(fourWide.size())
+                                 .arg(fourWideTwoGroups.size())
+                                 .arg(oneWide.size())));
         total += static_cast<long long>(expected.size());
     }
     QVERIFY(offsetsRight);
@@ -217,7 +232,7 @@ void TestGrid::lanesComputeWhatScalarsCompute()
         alignas(16) float stored[4];
         difference.store(stored);
         const int below = laneBits(va < vb), atMost = laneBits(va <= vb);
-        const int either = laneBits(selectMask(va < vb, va > Float4(0.0f), vb > Float4(0.0f)));
+        const int either = laneBits(selectMask(va<vb, va> Float4(0.0f), vb > Float4(0.0f)));
         for (int l = 0; l < 4; ++l) {
             const Float1 sa(a[l]), sb(b[l]);
             auto same = [](float x, float y) { return floatBits(x) == floatBits(y); };
@@ -260,7 +275,8 @@ void TestGrid::touchingPairsSplitOppositeWays()
     Vec2 total;
     for (std::uint32_t k = 0; k < xs.size(); ++k) {
         const std::uint32_t i = grid.sortedIndex(k);
-        const Vec2 split = touchingSplit(grid, {xs[i], ys[i]}, k, i, 42, 2, [](std::uint32_t) { return true; });
+        const Vec2 split =
+            touchingSplit(grid, {xs[i], ys[i]}, k, i, 42, 2, [](std::uint32_t) { return true; });
         if (i == 3) {
             QCOMPARE(split, Vec2{}); // nobody on top of it
             continue;
@@ -273,7 +289,9 @@ void TestGrid::touchingPairsSplitOppositeWays()
     // A neighbour the kernel does not count (accept says no) is not split from either.
     const std::uint32_t k0 = 0;
     const std::uint32_t i0 = grid.sortedIndex(k0);
-    QCOMPARE(touchingSplit(grid, {xs[i0], ys[i0]}, k0, i0, 42, 2, [](std::uint32_t) { return false; }), Vec2{});
+    QCOMPARE(
+        touchingSplit(grid, {xs[i0], ys[i0]}, k0, i0, 42, 2, [](std::uint32_t) { return false; }),
+        Vec2{});
 }
 
 void TestGrid::queryFarOutsideFindsNothing()

@@ -1,7 +1,7 @@
 // Scripted input: parsing good and bad scripts, and replaying them into a world.
 
-#include <shoal/inputscript.h>
 #include "testsupport.h"
+#include <shoal/inputscript.h>
 
 #include <QtTest>
 

@@ -60,10 +60,12 @@ std::string firstDifference(const std::string& actual, const std::string& expect
     while (i < actual.size() && i < expected.size() && actual[i] == expected[i])
         ++i;
     const std::size_t lineStart = i == 0 ? 0 : actual.rfind('\n', i - 1) + 1;
-    const std::size_t line = std::size_t(std::count(actual.begin(), actual.begin() + long(i), '\n')) + 1;
+    const std::size_t line =
+        std::size_t(std::count(actual.begin(), actual.begin() + long(i), '\n')) + 1;
     const auto lineAt = [lineStart](const std::string& text) {
-        return lineStart >= text.size() ? std::string("<end of text>")
-                                        : text.substr(lineStart, text.find('\n', lineStart) - lineStart);
+        return lineStart >= text.size()
+                   ? std::string("<end of text>")
+                   : text.substr(lineStart, text.find('\n', lineStart) - lineStart);
     };
     return "line " + std::to_string(line) + " differs:\n  written:  " + lineAt(actual) +
            "\n  expected: " + lineAt(expected);
@@ -103,7 +105,8 @@ SceneDesc everyFeatureScene()
 
     int n = 0;
     for (BehaviourKind kind : kAllBehaviourKinds) {
-        GroupDesc group = makeDefaultGroup(kind, std::string(behaviourKey(kind)) + "-" + std::to_string(n));
+        GroupDesc group =
+            makeDefaultGroup(kind, std::string(behaviourKey(kind)) + "-" + std::to_string(n));
         const auto& specs = paramSpecs(kind);
         for (std::size_t i = 0; i < specs.size(); ++i)
             if (specs[i].type == ParamType::Real)
@@ -159,7 +162,8 @@ QString parameterTablesMarkdown()
                     allowed += (i ? QStringLiteral(", ") : QString()) + QString::number(i) +
                                QStringLiteral(" = ") + cell(spec.choices[i]);
             } else {
-                allowed = QStringLiteral("%1 to %2").arg(docNumber(spec.minValue), docNumber(spec.maxValue));
+                allowed = QStringLiteral("%1 to %2")
+                              .arg(docNumber(spec.minValue), docNumber(spec.maxValue));
                 if (spec.type == ParamType::Integer)
                     allowed += QStringLiteral(", whole");
             }
@@ -171,10 +175,11 @@ QString parameterTablesMarkdown()
     };
     QString out;
     for (BehaviourKind kind : kAllBehaviourKinds)
-        out += table(QStringLiteral("%1 (`%2`)").arg(QString::fromUtf8(behaviourLabel(kind).data(),
-                                                                      int(behaviourLabel(kind).size())),
-                                                    QString::fromUtf8(behaviourKey(kind).data(),
-                                                                      int(behaviourKey(kind).size()))),
+        out += table(QStringLiteral("%1 (`%2`)")
+                         .arg(QString::fromUtf8(behaviourLabel(kind).data(),
+                                                int(behaviourLabel(kind).size())),
+                              QString::fromUtf8(behaviourKey(kind).data(),
+                                                int(behaviourKey(kind).size()))),
                      paramSpecs(kind)) +
                QStringLiteral("\n");
     out += table(QStringLiteral("Player (`player.params`)"), playerParamSpecs());
@@ -260,8 +265,10 @@ void TestSceneFile::goldenRoundTrip_data()
 void TestSceneFile::goldenRoundTrip()
 {
     QFETCH(QString, path);
-    QVERIFY2(QDir(kDataDir + QStringLiteral("/scenes")).entryList({QStringLiteral("*.json")}).size() >= 6,
-             "tests/data/scenes should hold the golden scenes");
+    QVERIFY2(
+        QDir(kDataDir + QStringLiteral("/scenes")).entryList({QStringLiteral("*.json")}).size() >=
+            6,
+        "tests/data/scenes should hold the golden scenes");
     const std::string bytes = readBytes(path);
     QVERIFY2(!bytes.empty(), qPrintable(path));
 
@@ -271,7 +278,8 @@ void TestSceneFile::goldenRoundTrip()
     // Golden files are stored exactly as Shoal writes them. When a parameter table gains a
     // key, the files must be re-saved: the message says where the re-saved text was put.
     if (saved != bytes) {
-        const QString resaved = QDir::temp().filePath(QStringLiteral("resaved-") + QFileInfo(path).fileName());
+        const QString resaved =
+            QDir::temp().filePath(QStringLiteral("resaved-") + QFileInfo(path).fileName());
         writeBytes(resaved, saved);
         QFAIL(qPrintable(QString::fromStdString(firstDifference(saved, bytes)) +
                          QStringLiteral("\nre-saved text written to ") + resaved));
@@ -306,7 +314,8 @@ void TestSceneFile::everyFeatureRoundTrips()
     for (std::size_t i = 0; i < scene.groups.size(); ++i)
         QVERIFY2(loaded->groups[i] == scene.groups[i], scene.groups[i].name.c_str());
     QVERIFY(*loaded == scene);
-    QVERIFY2(serializeScene(*loaded) == text, firstDifference(serializeScene(*loaded), text).c_str());
+    QVERIFY2(serializeScene(*loaded) == text,
+             firstDifference(serializeScene(*loaded), text).c_str());
 
     // Spot-check the written form of the values a careless writer gets wrong.
     QVERIFY(text.find("\"seed\": 18446744073709551615") != std::string::npos);
@@ -365,19 +374,25 @@ void TestSceneFile::serializedLayoutIsReadable()
     scene.groups.push_back(group);
     const std::string text = serializeScene(scene);
 
-    QVERIFY2(text.rfind("{\n  \"format\": \"shoal-scene\",\n  \"version\": 1,\n  \"name\": \"layout\",\n", 0) == 0,
+    QVERIFY2(text.rfind(
+                 "{\n  \"format\": \"shoal-scene\",\n  \"version\": 1,\n  \"name\": \"layout\",\n",
+                 0) == 0,
              text.c_str());
-    QVERIFY(text.find("  \"bounds\": {\"min\": [-40, -25], \"max\": [40, 25]},\n") != std::string::npos);
-    QVERIFY(text.find("  \"simulation\": {\"dt\": 0.016666666666666666, \"seed\": 1},\n") != std::string::npos);
+    QVERIFY(text.find("  \"bounds\": {\"min\": [-40, -25], \"max\": [40, 25]},\n") !=
+            std::string::npos);
+    QVERIFY(text.find("  \"simulation\": {\"dt\": 0.016666666666666666, \"seed\": 1},\n") !=
+            std::string::npos);
     QVERIFY(text.find("        [1.5, -2],\n        [3, 4]\n") != std::string::npos);
-    QVERIFY(text.find("\"spawn\": {\"min\": [-2, -1], \"max\": [2, 1], \"count\": 4}") != std::string::npos);
+    QVERIFY(text.find("\"spawn\": {\"min\": [-2, -1], \"max\": [2, 1], \"count\": 4}") !=
+            std::string::npos);
     QVERIFY(text.find("\"target\": [0, 0.1]\n") != std::string::npos);
     QVERIFY(text.find("\"params\": {\n        \"moveSpeed\": 5,\n") != std::string::npos);
     QVERIFY(text.size() > 4 && text.compare(text.size() - 4, 4, "]\n}\n") == 0);
 
     // Keys appear in the documented order.
-    const char* order[] = {"\"format\"", "\"version\"", "\"name\"", "\"bounds\"", "\"simulation\"",
-                           "\"player\"", "\"walls\"", "\"obstacles\"", "\"pickups\"", "\"groups\""};
+    const char* order[] = {"\"format\"",     "\"version\"", "\"name\"",  "\"bounds\"",
+                           "\"simulation\"", "\"player\"",  "\"walls\"", "\"obstacles\"",
+                           "\"pickups\"",    "\"groups\""};
     std::size_t last = 0;
     for (const char* key : order) {
         const std::size_t at = text.find(key);
@@ -392,17 +407,20 @@ void TestSceneFile::badFile_data()
     QTest::addColumn<QString>("expected");
     // One line per file: name, a tab, a substring its message must contain. (No QVERIFY
     // here: a _data function that returns early leaves Qt Test without rows.)
-    const QString table = QString::fromStdString(readBytes(kDataDir + QStringLiteral("/bad/expected.tsv")));
+    const QString table =
+        QString::fromStdString(readBytes(kDataDir + QStringLiteral("/bad/expected.tsv")));
     int rows = 0;
     for (const QString& line : table.split(QLatin1Char('\n'))) {
         if (line.isEmpty() || line.startsWith(QLatin1Char('#')))
             continue;
         const QStringList fields = line.split(QLatin1Char('\t'));
-        QTest::newRow(qPrintable(fields[0])) << fields[0] << (fields.size() == 2 ? fields[1] : QString());
+        QTest::newRow(qPrintable(fields[0]))
+            << fields[0] << (fields.size() == 2 ? fields[1] : QString());
         ++rows;
     }
     if (rows == 0)
-        QTest::newRow("expected.tsv is missing or empty") << QStringLiteral("expected.tsv") << QString();
+        QTest::newRow("expected.tsv is missing or empty")
+            << QStringLiteral("expected.tsv") << QString();
 }
 
 void TestSceneFile::badFile()
@@ -446,7 +464,8 @@ void TestSceneFile::truncatedFilesAreRefused()
     QVERIFY(bytes.size() > 1000);
     for (std::size_t length = 0; length + 2 < bytes.size(); length += 3) {
         const Expected<SceneDesc> parsed = parseScene(bytes.substr(0, length), "cut.json");
-        QVERIFY2(!parsed.ok(), qPrintable(QStringLiteral("prefix of %1 bytes accepted").arg(length)));
+        QVERIFY2(!parsed.ok(),
+                 qPrintable(QStringLiteral("prefix of %1 bytes accepted").arg(length)));
         QVERIFY(parsed.error().message.rfind("cut.json:", 0) == 0);
     }
 }
@@ -466,14 +485,21 @@ void TestSceneFile::mutatedFilesAreRefusedOrValid()
         for (int e = 0; e < edits; ++e) {
             const std::size_t at = random.below(std::uint32_t(text.size()));
             switch (random.below(3)) {
-            case 0: text[at] = alphabet[random.below(std::uint32_t(alphabet.size()))]; break;
-            case 1: text.erase(at, 1); break;
-            default: text.insert(at, 1, alphabet[random.below(std::uint32_t(alphabet.size()))]); break;
+            case 0:
+                text[at] = alphabet[random.below(std::uint32_t(alphabet.size()))];
+                break;
+            case 1:
+                text.erase(at, 1);
+                break;
+            default:
+                text.insert(at, 1, alphabet[random.below(std::uint32_t(alphabet.size()))]);
+                break;
             }
         }
         const Expected<SceneDesc> parsed = parseScene(text, "mutant.json");
         if (!parsed.ok()) {
-            QVERIFY2(parsed.error().message.rfind("mutant.json", 0) == 0, parsed.error().message.c_str());
+            QVERIFY2(parsed.error().message.rfind("mutant.json", 0) == 0,
+                     parsed.error().message.c_str());
             continue;
         }
         ++accepted;
@@ -489,20 +515,24 @@ void TestSceneFile::deepNestingIsRefused()
     // A hostile file: a megabyte of '[' must be refused quickly, not crash or exhaust memory.
     const Expected<SceneDesc> parsed = parseScene(std::string(1 << 20, '['), "deep.json");
     QVERIFY(!parsed.ok());
-    QVERIFY2(parsed.error().message.rfind("deep.json: arrays and objects are nested more than", 0) == 0,
-             parsed.error().message.c_str());
-    QVERIFY(parseScene(std::string(20, '[') + std::string(20, ']'), "shallow.json").error().message ==
-            "shallow.json: expected a JSON object (a Shoal scene) at the top level, got array");
+    QVERIFY2(
+        parsed.error().message.rfind("deep.json: arrays and objects are nested more than", 0) == 0,
+        parsed.error().message.c_str());
+    QVERIFY(
+        parseScene(std::string(20, '[') + std::string(20, ']'), "shallow.json").error().message ==
+        "shallow.json: expected a JSON object (a Shoal scene) at the top level, got array");
 }
 
 void TestSceneFile::parseErrorPosition_data()
 {
     QTest::addColumn<QString>("text");
     QTest::addColumn<QString>("position");
-    QTest::newRow("missing value") << QStringLiteral("{\n  \"a\": ,\n}") << QStringLiteral("x.json:2:8:");
+    QTest::newRow("missing value")
+        << QStringLiteral("{\n  \"a\": ,\n}") << QStringLiteral("x.json:2:8:");
     QTest::newRow("column counts characters")
         << QStringLiteral("{\"name\": \"Größe\" \"x\": 1}") << QStringLiteral("x.json:1:18:");
-    QTest::newRow("third line") << QStringLiteral("[1,\n2,\n  tru]") << QStringLiteral("x.json:3:6:");
+    QTest::newRow("third line") << QStringLiteral("[1,\n2,\n  tru]")
+                                << QStringLiteral("x.json:3:6:");
     QTest::newRow("crlf lines") << QStringLiteral("{\r\n\r\n  @}") << QStringLiteral("x.json:3:3:");
     QTest::newRow("unterminated") << QStringLiteral("{\"a\": 1") << QStringLiteral("x.json:1:8:");
 }
@@ -512,7 +542,8 @@ void TestSceneFile::parseErrorPosition()
     QFETCH(QString, text);
     QFETCH(QString, position);
     const QByteArray utf8 = text.toUtf8();
-    const Expected<SceneDesc> parsed = parseScene(std::string(utf8.constData(), std::size_t(utf8.size())), "x.json");
+    const Expected<SceneDesc> parsed =
+        parseScene(std::string(utf8.constData(), std::size_t(utf8.size())), "x.json");
     QVERIFY(!parsed.ok());
     const QString message = QString::fromStdString(parsed.error().message);
     QVERIFY2(message.startsWith(position), qPrintable(message));
@@ -526,11 +557,14 @@ void TestSceneFile::validateRefusesNonFiniteNumbers_data()
     QTest::addColumn<QString>("expected");
     QTest::newRow("bounds") << 0 << QStringLiteral("bounds.max: coordinates must be finite");
     QTest::newRow("dt") << 1 << QStringLiteral("simulation.dt = nan is out of range");
-    QTest::newRow("wall point") << 2 << QStringLiteral("walls[0].points[1]: coordinates must be finite");
-    QTest::newRow("agent heading") << 3 << QStringLiteral("groups[0].agents[0].heading: must be a finite angle");
+    QTest::newRow("wall point") << 2
+                                << QStringLiteral("walls[0].points[1]: coordinates must be finite");
+    QTest::newRow("agent heading")
+        << 3 << QStringLiteral("groups[0].agents[0].heading: must be a finite angle");
     QTest::newRow("parameter") << 4 << QStringLiteral("groups[0] 'g': moveSpeed is inf");
     QTest::newRow("circle radius") << 5 << QStringLiteral("obstacles[0].radius = nan");
-    QTest::newRow("player position") << 6 << QStringLiteral("player.position: coordinates must be finite");
+    QTest::newRow("player position")
+        << 6 << QStringLiteral("player.position: coordinates must be finite");
 }
 
 void TestSceneFile::validateRefusesNonFiniteNumbers()
@@ -551,13 +585,27 @@ void TestSceneFile::validateRefusesNonFiniteNumbers()
     QVERIFY(!validateScene(scene));
 
     switch (field) {
-    case 0: scene.bounds.max.x = inf; break;
-    case 1: scene.simulation.dt = nan; break;
-    case 2: scene.walls[0].points[1].y = nan; break;
-    case 3: scene.groups[0].agents[0].heading = -inf; break;
-    case 4: scene.groups[0].params[0] = inf; break;
-    case 5: scene.obstacles[0].radius = nan; break;
-    case 6: scene.player.position.x = nan; break;
+    case 0:
+        scene.bounds.max.x = inf;
+        break;
+    case 1:
+        scene.simulation.dt = nan;
+        break;
+    case 2:
+        scene.walls[0].points[1].y = nan;
+        break;
+    case 3:
+        scene.groups[0].agents[0].heading = -inf;
+        break;
+    case 4:
+        scene.groups[0].params[0] = inf;
+        break;
+    case 5:
+        scene.obstacles[0].radius = nan;
+        break;
+    case 6:
+        scene.player.position.x = nan;
+        break;
     }
     const std::optional<Error> error = validateScene(scene);
     QVERIFY(error);
@@ -620,7 +668,8 @@ void TestSceneFile::saveReplacesAtomically()
     QVERIFY(*loaded == scene);
 
     // No temporary file is left behind.
-    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{QStringLiteral("level.json")});
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden),
+             QStringList{QStringLiteral("level.json")});
 }
 
 void TestSceneFile::saveIntoMissingFolderFails()
@@ -629,7 +678,8 @@ void TestSceneFile::saveIntoMissingFolderFails()
     const QString path = dir.filePath(QStringLiteral("no/such/folder/level.json"));
     const std::optional<Error> error = saveSceneFile(everyFeatureScene(), path.toStdString());
     QVERIFY(error);
-    QVERIFY2(error->message.rfind(path.toStdString() + ": cannot write: ", 0) == 0, error->message.c_str());
+    QVERIFY2(error->message.rfind(path.toStdString() + ": cannot write: ", 0) == 0,
+             error->message.c_str());
     QVERIFY2(error->message.find("does not exist") != std::string::npos, error->message.c_str());
     QVERIFY(!QFile::exists(path));
 }
@@ -647,10 +697,12 @@ void TestSceneFile::saveIntoReadOnlyFolderLeavesFile()
     if (enforced) {
         const std::optional<Error> error = saveSceneFile(everyFeatureScene(), path.toStdString());
         QVERIFY(error);
-        QVERIFY2(error->message.find("the file was not changed") != std::string::npos, error->message.c_str());
+        QVERIFY2(error->message.find("the file was not changed") != std::string::npos,
+                 error->message.c_str());
     }
     QFile::remove(folder + QStringLiteral("/probe"));
-    QFile::setPermissions(folder, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+    QFile::setPermissions(folder,
+                          QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
     QVERIFY(readBytes(path) == old);
     if (!enforced) {
         // Root may write into read-only folders; saveFailingMidWriteLeavesFile covers an
@@ -681,9 +733,11 @@ void TestSceneFile::saveFailingMidWriteLeavesFile()
     QVERIFY2(error->message.rfind(path.toStdString() + ": cannot write: ", 0) == 0,
              error->message.c_str());
     QVERIFY2(error->message.find("too large") != std::string::npos, error->message.c_str());
-    QVERIFY2(error->message.find("the file was not changed") != std::string::npos, error->message.c_str());
+    QVERIFY2(error->message.find("the file was not changed") != std::string::npos,
+             error->message.c_str());
     QVERIFY(readBytes(path) == old);
-    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{QStringLiteral("level.json")});
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden),
+             QStringList{QStringLiteral("level.json")});
 #else
     QTest::qSkip("needs RLIMIT_FSIZE", __FILE__, __LINE__);
 #endif
@@ -722,7 +776,8 @@ void TestSceneFile::atomicWriterWritesExactBytes()
     const std::optional<Error> error = writer.commit();
     QVERIFY2(!error, error ? error->message.c_str() : "");
     QVERIFY(readBytes(path) == expected);
-    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{QStringLiteral("out.csv")});
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden),
+             QStringList{QStringLiteral("out.csv")});
 }
 
 void TestSceneFile::atomicWriterWithoutCommitLeavesNothing()
@@ -737,40 +792,48 @@ void TestSceneFile::atomicWriterWithoutCommitLeavesNothing()
         // Destroyed without commit(): a run that failed half-way.
     }
     QVERIFY(readBytes(path) == "old\n");
-    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{QStringLiteral("out.csv")});
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden),
+             QStringList{QStringLiteral("out.csv")});
 
     // A file whose folder is a file: the error names the path and the reason.
     const QString below = path + QStringLiteral("/x.csv");
     const std::optional<Error> error = writeFileAtomically(below.toStdString(), "x");
     QVERIFY(error);
-    QVERIFY2(error->message.rfind(below.toStdString() + ": cannot write: ", 0) == 0, error->message.c_str());
+    QVERIFY2(error->message.rfind(below.toStdString() + ": cannot write: ", 0) == 0,
+             error->message.c_str());
     QVERIFY2(error->message.find("is not a folder") != std::string::npos, error->message.c_str());
 }
 
 void TestSceneFile::loadMissingFileFails()
 {
-    const std::string path = (kDataDir + QStringLiteral("/scenes/does-not-exist.json")).toStdString();
+    const std::string path =
+        (kDataDir + QStringLiteral("/scenes/does-not-exist.json")).toStdString();
     const Expected<SceneDesc> loaded = loadSceneFile(path);
     QVERIFY(!loaded.ok());
-    QVERIFY2(loaded.error().message.rfind(path + ": cannot open the file: ", 0) == 0, loaded.error().message.c_str());
+    QVERIFY2(loaded.error().message.rfind(path + ": cannot open the file: ", 0) == 0,
+             loaded.error().message.c_str());
 }
 
 void TestSceneFile::docsParameterTablesAreCurrent()
 {
-    const QString begin = QStringLiteral("<!-- BEGIN PARAMETER TABLES (generated by test_scenefile) -->\n");
+    const QString begin =
+        QStringLiteral("<!-- BEGIN PARAMETER TABLES (generated by test_scenefile) -->\n");
     const QString end = QStringLiteral("<!-- END PARAMETER TABLES -->");
     const QString docs = QString::fromStdString(readBytes(kDocsPath));
     const int from = docs.indexOf(begin);
     const int to = docs.indexOf(end);
     QVERIFY2(from >= 0 && to > from, "docs/scene-format.md lacks the parameter table markers");
     const QString current = docs.mid(from + begin.size(), to - from - begin.size());
-    const QString expected = QStringLiteral("\n") + parameterTablesMarkdown() + QStringLiteral("\n");
+    const QString expected =
+        QStringLiteral("\n") + parameterTablesMarkdown() + QStringLiteral("\n");
     if (current != expected) {
-        const QString out = QDir::temp().filePath(QStringLiteral("scene-format-parameter-tables.md"));
+        const QString out =
+            QDir::temp().filePath(QStringLiteral("scene-format-parameter-tables.md"));
         writeBytes(out, expected.toStdString());
-        QFAIL(qPrintable(QStringLiteral("docs/scene-format.md parameter tables are out of date: replace "
-                                        "the text between the markers with %1")
-                             .arg(out)));
+        QFAIL(qPrintable(
+            QStringLiteral("docs/scene-format.md parameter tables are out of date: replace "
+                           "the text between the markers with %1")
+                .arg(out)));
     }
 }
 

@@ -46,12 +46,15 @@ SceneDesc everyFamilyScene()
     scene.player = makeDefaultPlayer();
     scene.player.position = {-30.0, 20.0};
     scene.player.group = "school";
-    scene.groups.push_back(spawnedGroup(BehaviourKind::FishSchool, "school", 10, {{-36, 14}, {-24, 26}}));
+    scene.groups.push_back(
+        spawnedGroup(BehaviourKind::FishSchool, "school", 10, {{-36, 14}, {-24, 26}}));
     GroupDesc squad = spawnedGroup(BehaviourKind::TankSquad, "squad", 6, {{0, 10}, {20, 30}});
     squad.target = Point2{30.0, 20.0};
     scene.groups.push_back(squad);
-    scene.groups.push_back(spawnedGroup(BehaviourKind::Swarm, "swarm", 20, {{-40, -30}, {-20, -10}}));
-    scene.groups.push_back(spawnedGroup(BehaviourKind::LeaderFollow, "convoy", 8, {{0, -30}, {15, -15}}));
+    scene.groups.push_back(
+        spawnedGroup(BehaviourKind::Swarm, "swarm", 20, {{-40, -30}, {-20, -10}}));
+    scene.groups.push_back(
+        spawnedGroup(BehaviourKind::LeaderFollow, "convoy", 8, {{0, -30}, {15, -15}}));
     scene.groups.push_back(spawnedGroup(BehaviourKind::Worm, "worms", 3, {{30, -30}, {50, -10}}));
     return scene;
 }
@@ -80,7 +83,8 @@ void TestSketch::everyFamilyHasItsOwnOverlayEntry()
     std::set<std::string> keys;
     for (BehaviourKind kind : kAllBehaviourKinds) {
         const FamilyView& view = familyView(kind);
-        QVERIFY2(!view.overlayKey.empty() && !view.overlayLabel.empty() && !view.overlayToolTip.empty(),
+        QVERIFY2(!view.overlayKey.empty() && !view.overlayLabel.empty() &&
+                     !view.overlayToolTip.empty(),
                  behaviourKey(kind).data());
         QVERIFY(!view.groupName.empty());
         QVERIFY(view.usualCount > 0 && view.paintedCount > 0);
@@ -140,7 +144,8 @@ void TestSketch::everyFamilySketchesWhereAUserLooks()
         // The behind point lies leaderBehindDistance behind the leader.
         const std::optional<Vec2> behind = world->goal(g);
         QVERIFY(behind.has_value());
-        QVERIFY(std::fabs(distance(*behind, first) - param(*world, g, "leaderBehindDistance")) < 1e-3f);
+        QVERIFY(std::fabs(distance(*behind, first) - param(*world, g, "leaderBehindDistance")) <
+                1e-3f);
         QVERIFY(hasCircleAt(s, *behind, param(*world, g, "slowingRadius")));
         QVERIFY(!s.labels.empty());
         break;

@@ -60,8 +60,8 @@ void TestSwarm::settlesAroundStillPlayerWithoutMelding()
     world->step(60 * 40);
     const GroupMetrics& m = world->group(0).metrics;
     const float R = static_cast<float>(radius);
-    qInfo("R %.2f: nearest min %.3f mean %.3f, goal mean %.2f max %.2f, speed %.3f",
-          R, m.nearestMin, m.nearestMean, m.goalDistanceMean, m.goalDistanceMax, m.meanSpeed);
+    qInfo("R %.2f: nearest min %.3f mean %.3f, goal mean %.2f max %.2f, speed %.3f", R,
+          m.nearestMin, m.nearestMean, m.goalDistanceMean, m.goalDistanceMax, m.meanSpeed);
     // No pair closer than 0.8 R after settling...
     QVERIFY2(m.nearestMin >= 0.8f * R, qPrintable(QString::number(m.nearestMin)));
     // ...and the swarm is a disc around the player, not one point: 500 enemies spaced ~R

@@ -73,7 +73,8 @@ void TestTankSquad::squadArrivesAndComesToRest()
         headings[world->group(0).agents.id[i]] = world->group(0).agents.heading[i];
     for (int s = 0; s < 60; ++s) {
         world->step();
-        QVERIFY2(maxSpeed(*world) < 0.05f, qPrintable(QStringLiteral("moving at %1 m/s").arg(maxSpeed(*world))));
+        QVERIFY2(maxSpeed(*world) < 0.05f,
+                 qPrintable(QStringLiteral("moving at %1 m/s").arg(maxSpeed(*world))));
     }
     const AgentArrays& a = world->group(0).agents;
     for (std::size_t i = 0; i < a.size(); ++i) {
@@ -81,8 +82,8 @@ void TestTankSquad::squadArrivesAndComesToRest()
         QCOMPARE(a.heading[i], headings[a.id[i]]);
     }
     const GroupMetrics& m = world->group(0).metrics;
-    qInfo("%d tanks: mean distance to target %.2f m, max %.2f m, nearest min %.2f m",
-          tanks, m.goalDistanceMean, m.goalDistanceMax, m.nearestMin);
+    qInfo("%d tanks: mean distance to target %.2f m, max %.2f m, nearest min %.2f m", tanks,
+          m.goalDistanceMean, m.goalDistanceMax, m.nearestMin);
     // Parked around the target, not strewn along the way.
     QVERIFY(m.goalDistanceMax < 3.0f + 6.0f * std::sqrt(static_cast<float>(tanks)));
     // Kept their distance: no two tanks overlap.
@@ -107,7 +108,8 @@ void TestTankSquad::tankFacingAwayReverses()
         world->step();
         const AgentArrays& a = world->group(0).agents;
         furthestForward = std::max(furthestForward, a.px[0]);
-        const float forwardSpeed = a.vx[0] * std::cos(a.heading[0]) + a.vy[0] * std::sin(a.heading[0]);
+        const float forwardSpeed =
+            a.vx[0] * std::cos(a.heading[0]) + a.vy[0] * std::sin(a.heading[0]);
         if (forwardSpeed < -0.1f)
             reversed = true;
     }

@@ -58,8 +58,14 @@ void TestWalls::randomWalksNeverCross()
                                                      static_cast<WallResponse>(response), &blocked);
             blockedMoves += blocked ? 1 : 0;
             if (geometry.segmentCrosses(p, next))
-                QFAIL(qPrintable(QStringLiteral("walker %1 step %2 crossed from (%3, %4) to (%5, %6)")
-                                     .arg(w).arg(s).arg(p.x).arg(p.y).arg(next.x).arg(next.y)));
+                QFAIL(
+                    qPrintable(QStringLiteral("walker %1 step %2 crossed from (%3, %4) to (%5, %6)")
+                                   .arg(w)
+                                   .arg(s)
+                                   .arg(p.x)
+                                   .arg(p.y)
+                                   .arg(next.x)
+                                   .arg(next.y)));
             QVERIFY(!geometry.isInsideSolid(next));
             p = next;
         }
@@ -73,7 +79,12 @@ void TestWalls::rayCastHitsEveryShape()
     const StaticGeometry geometry(geometryScene());
     // Into the convex polygon, the circle, the closed wall (from inside and outside), the
     // concave polygon's inner notch, the bounds.
-    struct Ray { Vec2 from, to; float hitX; float hitY; };
+    struct Ray
+    {
+        Vec2 from, to;
+        float hitX;
+        float hitY;
+    };
     const Ray rays[] = {
         {{3.0f, -5.0f}, {3.0f, 2.0f}, 3.0f, 0.0f},
         {{15.0f, -25.0f}, {15.0f, -15.0f}, 15.0f, -19.0f},
@@ -85,7 +96,8 @@ void TestWalls::rayCastHitsEveryShape()
     for (const Ray& ray : rays) {
         const RayHit hit = geometry.rayCast(ray.from, ray.to);
         QVERIFY(hit.hit);
-        QVERIFY2(std::fabs(hit.point.x - ray.hitX) < 1e-3f && std::fabs(hit.point.y - ray.hitY) < 1e-3f,
+        QVERIFY2(std::fabs(hit.point.x - ray.hitX) < 1e-3f &&
+                     std::fabs(hit.point.y - ray.hitY) < 1e-3f,
                  qPrintable(QStringLiteral("hit at %1, %2").arg(hit.point.x).arg(hit.point.y)));
     }
     QVERIFY(!geometry.rayCast({-25.0f, -25.0f}, {-25.0f, -21.0f}).hit);
@@ -113,7 +125,10 @@ void TestWalls::bucketRayCastMatchesBox2DWorld()
             continue;
         ++hits;
         QVERIFY2(std::fabs(ours.fraction - box2d.fraction) < 1e-5f,
-                 qPrintable(QStringLiteral("ray %1: fraction %2 vs %3").arg(k).arg(ours.fraction).arg(box2d.fraction)));
+                 qPrintable(QStringLiteral("ray %1: fraction %2 vs %3")
+                                .arg(k)
+                                .arg(ours.fraction)
+                                .arg(box2d.fraction)));
         QVERIFY(distance(ours.point, box2d.point) < 1e-4f);
         QVERIFY(dot(ours.normal, box2d.normal) > 0.999f);
     }
@@ -172,8 +187,8 @@ void TestWalls::crowdsPressedAgainstWallsForAMinute()
     for (std::size_t i = 0; i < a.size(); ++i)
         onRight += a.px[i] > 0.0f ? 1 : 0;
     const GroupMetrics& m = world->group(0).metrics;
-    qInfo("%d agents, %d blocked by geometry at the end, goal distance mean %.1f",
-          m.agents, m.blocked, m.goalDistanceMean);
+    qInfo("%d agents, %d blocked by geometry at the end, goal distance mean %.1f", m.agents,
+          m.blocked, m.goalDistanceMean);
     QCOMPARE(crossings, std::int64_t(0));
     QCOMPARE(m.totalWallCrossings, std::int64_t(0));
     QCOMPARE(onRight, 0);

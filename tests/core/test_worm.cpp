@@ -3,8 +3,8 @@
 // gap and no fold, coins grow the worm by exactly growthPerCoin, walls stop or deflect it
 // without a single crossing, and the same input replays to the same state hash.
 
-#include "testsupport.h"
 #include "families/worm/worm.h"
+#include "testsupport.h"
 
 #include <QtTest>
 

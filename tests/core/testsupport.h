@@ -45,8 +45,8 @@ inline SceneDesc geometryScene()
     convex.points = {{0.0, 0.0}, {6.0, 0.0}, {7.0, 4.0}, {1.0, 5.0}};
     scene.obstacles.push_back(convex);
     ObstacleDesc concave; // a U shape
-    concave.points = {{-20.0, 5.0}, {-10.0, 5.0}, {-10.0, 15.0}, {-12.0, 15.0}, {-12.0, 7.0},
-                      {-18.0, 7.0}, {-18.0, 15.0}, {-20.0, 15.0}};
+    concave.points = {{-20.0, 5.0}, {-10.0, 5.0}, {-10.0, 15.0}, {-12.0, 15.0},
+                      {-12.0, 7.0}, {-18.0, 7.0}, {-18.0, 15.0}, {-20.0, 15.0}};
     scene.obstacles.push_back(concave);
     scene.obstacles.push_back(circleObstacle(15.0, -15.0, 4.0));
     return scene;

@@ -1,9 +1,9 @@
 // The document and its undo commands: every command kind undoes and redoes exactly, live
 // parameter edits merge per gesture, and the modified flag follows the undo stack's clean state.
 
+#include "document/commands.h"
 #include "document/document.h"
 #include "document/sceneedits.h"
-#include "document/commands.h"
 #include "uitestsupport.h"
 
 #include <QSignalSpy>
@@ -119,8 +119,7 @@ private slots:
         checkUndoRedo(doc, new SetBoundsCommand(&doc, 0, bounds), expected);
 
         expected.groups[0].params[1] = expected.groups[0].params[1] + 0.5;
-        checkUndoRedo(doc,
-                      new SetGroupParamCommand(&doc, 0, 1, expected.groups[0].params[1], true),
+        checkUndoRedo(doc, new SetGroupParamCommand(&doc, 0, 1, expected.groups[0].params[1], true),
                       expected);
     }
 
@@ -142,7 +141,8 @@ private slots:
         Document doc;
         doc.resetScene(test::demoScene(), {});
         doc.undoStack()->push(new SetWallCommand(&doc, 0, doc.scene().walls[0]));
-        doc.undoStack()->push(new SetGroupParamCommand(&doc, 0, 0, doc.scene().groups[0].params[0], true));
+        doc.undoStack()->push(
+            new SetGroupParamCommand(&doc, 0, 0, doc.scene().groups[0].params[0], true));
         QCOMPARE(doc.undoStack()->count(), 0);
         QVERIFY(!doc.isModified());
     }
@@ -153,18 +153,20 @@ private slots:
         doc.resetScene(test::demoScene(), {});
         const SceneDesc& s = doc.scene();
         QVERIFY(s.groups[1].target.has_value());
-        const ItemRefs refs{{ItemKind::Wall, 0},        {ItemKind::Obstacle, 0},
-                            {ItemKind::Obstacle, 3},    {ItemKind::Pickup, 1},
-                            {ItemKind::SpawnArea, 0},   {ItemKind::SquadTarget, 1},
+        const ItemRefs refs{{ItemKind::Wall, 0},       {ItemKind::Obstacle, 0},
+                            {ItemKind::Obstacle, 3},   {ItemKind::Pickup, 1},
+                            {ItemKind::SpawnArea, 0},  {ItemKind::SquadTarget, 1},
                             {ItemKind::PlayerStart, 0}};
         SceneDesc expected = s;
         const Point2 d{1.5, -2.0};
         for (Point2& p : expected.walls[0].points)
             p = {p.x + d.x, p.y + d.y};
-        expected.obstacles[0].center = {s.obstacles[0].center.x + d.x, s.obstacles[0].center.y + d.y};
+        expected.obstacles[0].center = {s.obstacles[0].center.x + d.x,
+                                        s.obstacles[0].center.y + d.y};
         for (Point2& p : expected.obstacles[3].points)
             p = {p.x + d.x, p.y + d.y};
-        expected.pickups[1].position = {s.pickups[1].position.x + d.x, s.pickups[1].position.y + d.y};
+        expected.pickups[1].position = {s.pickups[1].position.x + d.x,
+                                        s.pickups[1].position.y + d.y};
         Rect& area = expected.groups[0].spawn->area;
         area = {{area.min.x + d.x, area.min.y + d.y}, {area.max.x + d.x, area.max.y + d.y}};
         Point2& target = *expected.groups[1].target;
@@ -208,9 +210,12 @@ private slots:
         const SceneDesc withChase = doc.scene();
 
         const int squad = before.groupIndex("squad");
-        QUndoCommand* remove = makeRemoveItemsCommand(
-            &doc, {{ItemKind::SpawnArea, school}, {ItemKind::Wall, 0}, {ItemKind::Wall, 1},
-                   {ItemKind::Pickup, 3}, {ItemKind::SquadTarget, squad}, {ItemKind::PlayerStart, 0}});
+        QUndoCommand* remove = makeRemoveItemsCommand(&doc, {{ItemKind::SpawnArea, school},
+                                                             {ItemKind::Wall, 0},
+                                                             {ItemKind::Wall, 1},
+                                                             {ItemKind::Pickup, 3},
+                                                             {ItemKind::SquadTarget, squad},
+                                                             {ItemKind::PlayerStart, 0}});
         QVERIFY(remove);
         QCOMPARE(remove->text(), QStringLiteral("Delete 5 Items"));
         doc.undoStack()->push(remove);
@@ -240,10 +245,12 @@ private slots:
         doc.resetScene(test::demoScene(), {});
         const SceneDesc before = doc.scene();
         ItemRefs copies;
-        QUndoCommand* duplicate = makeDuplicateItemsCommand(
-            &doc, {{ItemKind::Wall, 1}, {ItemKind::Obstacle, 0}, {ItemKind::SpawnArea, 0},
-                   {ItemKind::SpawnArea, 1}},
-            {1.0, 1.0}, &copies);
+        QUndoCommand* duplicate = makeDuplicateItemsCommand(&doc,
+                                                            {{ItemKind::Wall, 1},
+                                                             {ItemKind::Obstacle, 0},
+                                                             {ItemKind::SpawnArea, 0},
+                                                             {ItemKind::SpawnArea, 1}},
+                                                            {1.0, 1.0}, &copies);
         QVERIFY(duplicate);
         doc.undoStack()->push(duplicate);
         const SceneDesc after = doc.scene();
@@ -258,7 +265,8 @@ private slots:
         QVERIFY(copies.contains(ItemRef{ItemKind::SpawnArea, int(before.groups.size()) + 1}));
         doc.undoStack()->undo();
         QVERIFY(doc.scene() == before);
-        QCOMPARE(QString::fromStdString(uniqueGroupName(after, "school 2")), QStringLiteral("school 3"));
+        QCOMPARE(QString::fromStdString(uniqueGroupName(after, "school 2")),
+                 QStringLiteral("school 3"));
     }
 
     void replaceScene()
@@ -321,7 +329,8 @@ private slots:
         const ParamValues p = doc.scene().groups[0].params;
         stack->push(new SetGroupParamCommand(&doc, 0, 1, p[1] + 0.1, false));
         stack->push(new SetGroupParamCommand(&doc, 0, 2, p[2] + 0.1, false));
-        stack->push(new SetGroupParamCommand(&doc, 1, 2, doc.scene().groups[1].params[2] + 0.1, false));
+        stack->push(
+            new SetGroupParamCommand(&doc, 1, 2, doc.scene().groups[1].params[2] + 0.1, false));
         QCOMPARE(stack->count(), 3);
     }
 
@@ -407,7 +416,8 @@ private slots:
         QCOMPARE(doc.displayName(), QStringLiteral("level.json"));
         titleSpy.clear();
 
-        doc.undoStack()->push(new AddPickupCommand(&doc, -1, PickupDesc{PickupKind::Fish, {0.0, 10.0}}));
+        doc.undoStack()->push(
+            new AddPickupCommand(&doc, -1, PickupDesc{PickupKind::Fish, {0.0, 10.0}}));
         QVERIFY(doc.isModified());
         QCOMPARE(titleSpy.count(), 1);
         doc.undoStack()->undo();

@@ -7,8 +7,8 @@
 #include "document/commands.h"
 #include "document/document.h"
 #include "files/scenefiles.h"
-#include "window/mainwindow.h"
 #include "uitestsupport.h"
+#include "window/mainwindow.h"
 #include <shoal/scenefile.h>
 
 #include <QDir>
@@ -190,8 +190,9 @@ private slots:
     {
         QTest::addColumn<QByteArray>("content");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("syntax") << QByteArray("{\n  \"format\": \"shoal-scene\",\n  \"version\": 1,\n  oops\n}\n")
-                                << QStringLiteral("bad.json:4:");
+        QTest::newRow("syntax")
+            << QByteArray("{\n  \"format\": \"shoal-scene\",\n  \"version\": 1,\n  oops\n}\n")
+            << QStringLiteral("bad.json:4:");
         QByteArray badValue = QByteArray::fromStdString(serializeScene(test::demoScene()));
         badValue.replace("\"moveSpeed\": 3.4", "\"moveSpeed\": -7");
         QTest::newRow("value") << badValue << QStringLiteral("moveSpeed");
@@ -332,7 +333,8 @@ private slots:
 
         // Cancelled: nothing is written, asked or changed.
         QVERIFY(!files.saveAs());
-        const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+        const QString documents =
+            QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
         QCOMPARE(chooser.suggestions.value(0),
                  QDir(documents).filePath(QStringLiteral("demo-all-five-families.json")));
         QVERIFY(presenter.shown.isEmpty());

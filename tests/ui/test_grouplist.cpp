@@ -1,15 +1,15 @@
 // The group list: add, remove, rename, recolour and show/hide groups with the real widgets,
 // each edit one undo step; its selection and GroupSelection follow each other.
 
-#include "document/document.h"
-#include "panels/grouplistpanel.h"
-#include "document/groupselection.h"
-#include "simulation/simulationcontroller.h"
 #include "document/commands.h"
+#include "document/document.h"
+#include "document/groupselection.h"
+#include "panels/grouplistpanel.h"
+#include "simulation/simulationcontroller.h"
 
 #include "embeddedscenes.h"
-#include <shoal/scenefile.h>
 #include "uitestsupport.h"
+#include <shoal/scenefile.h>
 
 #include <QAction>
 #include <QHash>

@@ -3,9 +3,9 @@
 // and all groups, and the Simulation menu's Play/Step/Restart drive the running world.
 
 #include "document/document.h"
-#include "window/mainwindow.h"
 #include "simulation/overlayoptions.h"
 #include "simulation/simulationcontroller.h"
+#include "window/mainwindow.h"
 
 #include <QMenuBar>
 #include <QStandardPaths>

@@ -2,12 +2,12 @@
 // viewport swims the player toward the pointer, and a free fish on its path joins the school.
 // The play tool puts the world's pointer where the mouse is, and only while playing.
 
-#include "viewport/editorscene.h"
-#include "viewport/sceneview.h"
 #include "simulation/simulationcontroller.h"
 #include "tools/playtool.h"
 #include "tools/selecttool.h"
 #include "uitestsupport.h"
+#include "viewport/editorscene.h"
+#include "viewport/sceneview.h"
 
 #include <QTest>
 
@@ -114,9 +114,9 @@ void TestPlayMode::pointerSwimsThePlayerAndPicksUpAFreeFish()
     const Vec2 player = controller.world()->player().position;
     qInfo("player at %.2f, %.2f after %.2f s", player.x, player.y, controller.world()->time());
     QVERIFY2(player.x > 1.0f, qPrintable(QString::number(player.x)));
-    QCOMPARE(inSchool(), 5); // the free fish joined for good
+    QCOMPARE(inSchool(), 5);                            // the free fish joined for good
     QCOMPARE(document.undoStack()->count(), undoSteps); // steering is not an edit
-    QVERIFY(document.scene() == level);                  // nor does it change the level
+    QVERIFY(document.scene() == level);                 // nor does it change the level
 }
 
 void TestPlayMode::playToolSteersTheWorldsPointer()

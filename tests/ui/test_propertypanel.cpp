@@ -2,16 +2,16 @@
 // (mouse drags on the QSlider, keys in the spin boxes), checked in the document, the undo
 // stack and the running world.
 
+#include "document/commands.h"
 #include "document/document.h"
 #include "document/groupselection.h"
 #include "panels/paramrow.h"
 #include "panels/propertypanel.h"
 #include "simulation/simulationcontroller.h"
-#include "document/commands.h"
 
 #include "embeddedscenes.h"
-#include <shoal/scenefile.h>
 #include "uitestsupport.h"
+#include <shoal/scenefile.h>
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -130,8 +130,7 @@ QImage shotOf(const QImage& shot, const QWidget* panel, const QWidget* widget)
 }
 
 /// How many pixels of `image` pass `test`.
-template <class Test>
-int countPixels(const QImage& image, Test test)
+template <class Test> int countPixels(const QImage& image, Test test)
 {
     int n = 0;
     for (int y = 0; y < image.height(); ++y)
@@ -172,7 +171,10 @@ QString handleProblem(const QImage& shot, const QWidget* panel, ParamRow* row, d
             continue;
         if (x < handle.left() - 1 || x > handle.right() + 1)
             return QStringLiteral("%1: a handle at x %2, not at %3 (%4)")
-                .arg(key).arg(x).arg(handle.left()).arg(value);
+                .arg(key)
+                .arg(x)
+                .arg(handle.left())
+                .arg(value);
         ++drawn;
     }
     if (drawn == 0)
@@ -227,9 +229,9 @@ QString rowsProblem(const Fixture& f, const QImage& shot, const QString& refused
     const SceneDesc& scene = f.document.scene();
     QList<QPair<ParamRow*, double>> rows;
     for (int i = 0; i < f.panel.groupRows().size(); ++i)
-        rows.append({f.panel.groupRows()[i],
-                     scene.groups[static_cast<std::size_t>(f.selection.current())]
-                         .params[static_cast<std::size_t>(i)]});
+        rows.append(
+            {f.panel.groupRows()[i], scene.groups[static_cast<std::size_t>(f.selection.current())]
+                                         .params[static_cast<std::size_t>(i)]});
     rows.append({f.panel.timeStepRow(), scene.simulation.dt});
     rows.append({f.panel.speedRow(), f.controller.speed()});
     for (std::size_t i = 0; i < playerParamSpecs().size(); ++i)

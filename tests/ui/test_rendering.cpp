@@ -3,14 +3,14 @@
 // dots far out; bounds follow the agents; each overlay draws when on and only then; the
 // stress scene has the agents it was asked for.
 
+#include "renderbench.h"
 #include "simulation/agentlayeritem.h"
 #include "simulation/overlayitem.h"
 #include "simulation/overlayoptions.h"
-#include "renderbench.h"
 #include "stressscene.h"
 #include "uitestsupport.h"
-#include <shoal/world.h>
 #include <shoal/sketch.h>
+#include <shoal/world.h>
 
 #include <QGraphicsScene>
 #include <QGraphicsView>
@@ -35,7 +35,10 @@ bool near(QRgb pixel, const QColor& color, int tolerance = 40)
            std::abs(qBlue(pixel) - color.blue()) <= tolerance;
 }
 
-bool isBackground(QRgb pixel) { return (pixel & 0xffffff) == 0; }
+bool isBackground(QRgb pixel)
+{
+    return (pixel & 0xffffff) == 0;
+}
 
 int countNonBackground(const QImage& image)
 {
@@ -130,7 +133,8 @@ float distanceToAgent(const GroupState& group, const AgentBodies* bodies, std::s
     for (std::size_t k = 0; k + 1 < joints.size(); ++k) {
         const Vec2 a = joints[k];
         const Vec2 ab = joints[k + 1] - a;
-        const float t = std::clamp(dot(p - a, ab) / std::max(ab.lengthSquared(), 1e-9f), 0.0f, 1.0f);
+        const float t =
+            std::clamp(dot(p - a, ab) / std::max(ab.lengthSquared(), 1e-9f), 0.0f, 1.0f);
         best = std::min(best, distance(a + ab * t, p));
     }
     return best;
@@ -193,11 +197,14 @@ void TestRendering::everyFamilyIsDrawnInItsColourWhereItsAgentsAre()
     const int reach = std::clamp(static_cast<int>(0.8 * radius * pixelsPerMetre), 2, 60);
     // The player's ring (at least 6 px across) may cover its neighbours far out.
     const QPoint player = viewport.pixelOf({agents.agents.px[0], agents.agents.py[0]});
-    const int ring = agents.playerLed ? std::max(8, static_cast<int>(3.0 * radius * pixelsPerMetre)) : 0;
+    const int ring =
+        agents.playerLed ? std::max(8, static_cast<int>(3.0 * radius * pixelsPerMetre)) : 0;
     int checked = 0;
     for (std::size_t i = 0; i < agents.agents.size(); ++i) {
-        const bool special = i == 0 && (agents.playerLed || agents.kind == BehaviourKind::LeaderFollow);
-        const bool free = agents.kind == BehaviourKind::FishSchool && !(agents.agents.flags[i] & kAgentInSchool);
+        const bool special =
+            i == 0 && (agents.playerLed || agents.kind == BehaviourKind::LeaderFollow);
+        const bool free =
+            agents.kind == BehaviourKind::FishSchool && !(agents.agents.flags[i] & kAgentInSchool);
         if (special || free)
             continue; // drawn in the accent colour or dimmed (thePlayerAndTheFreeFishStandOut)
         const QPoint at = viewport.pixelOf({agents.agents.px[i], agents.agents.py[i]});
@@ -207,7 +214,10 @@ void TestRendering::everyFamilyIsDrawnInItsColourWhereItsAgentsAre()
         ++checked;
         QVERIFY2(colourNear(image, at, reach, body),
                  qPrintable(QStringLiteral("agent %1 at pixel (%2, %3) shows no %4")
-                                .arg(i).arg(at.x()).arg(at.y()).arg(body.name())));
+                                .arg(i)
+                                .arg(at.x())
+                                .arg(at.y())
+                                .arg(body.name())));
     }
     QVERIFY2(checked > 0, "no agent of the group was on screen");
 
@@ -223,8 +233,12 @@ void TestRendering::everyFamilyIsDrawnInItsColourWhereItsAgentsAre()
             float nearest = 1e9f;
             for (std::size_t i = 0; i < agents.agents.size(); ++i)
                 nearest = std::min(nearest, distanceToAgent(agents, world->bodies(g), i, p));
-            QVERIFY2(nearest <= slack, qPrintable(QStringLiteral("group colour at pixel (%1, %2), %3 m from any agent")
-                                                       .arg(x).arg(y).arg(static_cast<double>(nearest))));
+            QVERIFY2(
+                nearest <= slack,
+                qPrintable(QStringLiteral("group colour at pixel (%1, %2), %3 m from any agent")
+                               .arg(x)
+                               .arg(y)
+                               .arg(static_cast<double>(nearest))));
         }
     }
 }
@@ -261,7 +275,8 @@ void TestRendering::theLayerSwitchesFromGlyphsToDotsWhenZoomingOut()
     QCOMPARE(layer->detailAt(2.0), AgentLayerItem::Detail::Dots);
     const int visibleFar = layer->lastVisibleCount();
     QVERIFY(visibleFar > 0);
-    QVERIFY2(far <= 4 * visibleFar, qPrintable(QStringLiteral("%1 pixels for %2 dots").arg(far).arg(visibleFar)));
+    QVERIFY2(far <= 4 * visibleFar,
+             qPrintable(QStringLiteral("%1 pixels for %2 dots").arg(far).arg(visibleFar)));
     QCOMPARE(farOutline, 0);
 
     // Close up: outlined glyphs, many pixels each.
@@ -270,7 +285,8 @@ void TestRendering::theLayerSwitchesFromGlyphsToDotsWhenZoomingOut()
     QCOMPARE(layer->lastDetail(), AgentLayerItem::Detail::Shapes);
     const int visibleClose = layer->lastVisibleCount();
     QVERIFY(visibleClose > 0);
-    QVERIFY2(close >= 40 * visibleClose, qPrintable(QStringLiteral("%1 pixels for %2 glyphs").arg(close).arg(visibleClose)));
+    QVERIFY2(close >= 40 * visibleClose,
+             qPrintable(QStringLiteral("%1 pixels for %2 glyphs").arg(close).arg(visibleClose)));
     QVERIFY(closeOutline > 5 * visibleClose);
 }
 
@@ -477,7 +493,8 @@ void TestRendering::overlaysFollowTheScope()
 void TestRendering::overlayOptionsListEveryOverlayOnce()
 {
     const QList<OverlayOptions::Entry>& entries = OverlayOptions::entries();
-    QCOMPARE(entries.size(), int(kAllBehaviourKinds.size()) + 3); // each family's own, then feelers, velocity, grid
+    QCOMPARE(entries.size(),
+             int(kAllBehaviourKinds.size()) + 3); // each family's own, then feelers, velocity, grid
     QStringList keys;
     for (const OverlayOptions::Entry& e : entries) {
         QVERIFY(!e.label.isEmpty());
@@ -487,8 +504,10 @@ void TestRendering::overlayOptionsListEveryOverlayOnce()
     }
     OverlayOptions options;
     QSignalSpy toggled(&options, &OverlayOptions::overlayToggled);
-    options.setEnabledKeys({QStringLiteral("feelers"), QStringLiteral("grid"), QStringLiteral("nonsense")});
-    QCOMPARE(options.enabledKeys(), (QStringList{QStringLiteral("feelers"), QStringLiteral("grid")}));
+    options.setEnabledKeys(
+        {QStringLiteral("feelers"), QStringLiteral("grid"), QStringLiteral("nonsense")});
+    QCOMPARE(options.enabledKeys(),
+             (QStringList{QStringLiteral("feelers"), QStringLiteral("grid")}));
     QCOMPARE(toggled.count(), 2);
     options.setEnabled(OverlayOptions::Overlay::Grid, true); // already on: no signal
     QCOMPARE(toggled.count(), 2);
@@ -518,7 +537,9 @@ void TestRendering::theStressSceneHasTheRequestedAgents()
         for (int g = 0; g < (*world)->groupCount(); ++g)
             after += (*world)->group(g).kind == kind ? (*world)->group(g).agents.size() : 0;
         QVERIFY2(after - before >= 1000 && after - before <= 1001,
-                 qPrintable(QStringLiteral("%1: %2 more").arg(QString::fromUtf8(behaviourKey(kind).data())).arg(after - before)));
+                 qPrintable(QStringLiteral("%1: %2 more")
+                                .arg(QString::fromUtf8(behaviourKey(kind).data()))
+                                .arg(after - before)));
     }
     QVERIFY(stress.bounds.max.x - stress.bounds.min.x > demo.bounds.max.x - demo.bounds.min.x);
 

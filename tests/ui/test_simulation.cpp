@@ -2,9 +2,9 @@
 // follows document edits (parameters at once, new walls at once, new groups by a rebuild)
 // without the undo stack and the simulation ever reaching into each other.
 
+#include "document/commands.h"
 #include "document/document.h"
 #include "simulation/simulationcontroller.h"
-#include "document/commands.h"
 
 #include <QSignalSpy>
 #include <QtTest>

@@ -2,19 +2,19 @@
 // action is one undo step that undo removes and redo restores; Escape cancels without
 // touching the undo stack.
 
-#include "viewport/items/editableitem.h"
-#include "viewport/editorscene.h"
-#include "viewport/items/handleitem.h"
+#include "document/commands.h"
+#include "simulation/simulationcontroller.h"
 #include "tools/obstacletool.h"
 #include "tools/placetool.h"
 #include "tools/playtool.h"
-#include "viewport/sceneview.h"
-#include "simulation/simulationcontroller.h"
 #include "tools/selecttool.h"
 #include "tools/spawnareatool.h"
-#include "document/commands.h"
-#include "uitestsupport.h"
 #include "tools/walltool.h"
+#include "uitestsupport.h"
+#include "viewport/editorscene.h"
+#include "viewport/items/editableitem.h"
+#include "viewport/items/handleitem.h"
+#include "viewport/sceneview.h"
 
 #include <QSignalSpy>
 #include <QTest>
@@ -323,20 +323,24 @@ private slots:
     void rubberBandShiftAndDuplicate()
     {
         for (double x : {-6.0, -4.0, 8.0})
-            stack()->push(new AddPickupCommand(m_doc.get(), -1, PickupDesc{PickupKind::Coin, {x, 1}}));
+            stack()->push(
+                new AddPickupCommand(m_doc.get(), -1, PickupDesc{PickupKind::Coin, {x, 1}}));
         m_scene->setTool(m_select.get());
         drag(-8, 3, -2, -1); // around the first two
-        QVERIFY(m_scene->selectedRefs() == (ItemRefs{{ItemKind::Pickup, 0}, {ItemKind::Pickup, 1}}));
+        QVERIFY(m_scene->selectedRefs() ==
+                (ItemRefs{{ItemKind::Pickup, 0}, {ItemKind::Pickup, 1}}));
         click(8, 1, Qt::ShiftModifier);
         QCOMPARE(m_scene->selectedRefs().size(), 3);
         click(-4, 1, Qt::ShiftModifier); // Shift+click on a selected one removes it
-        QVERIFY(m_scene->selectedRefs() == (ItemRefs{{ItemKind::Pickup, 0}, {ItemKind::Pickup, 2}}));
+        QVERIFY(m_scene->selectedRefs() ==
+                (ItemRefs{{ItemKind::Pickup, 0}, {ItemKind::Pickup, 2}}));
 
         const int base = stack()->count();
         key(Qt::Key_D, Qt::ControlModifier);
         QCOMPARE(stack()->count(), base + 1);
         QCOMPARE(scene().pickups.size(), std::size_t(5));
-        QVERIFY(m_scene->selectedRefs() == (ItemRefs{{ItemKind::Pickup, 3}, {ItemKind::Pickup, 4}}));
+        QVERIFY(m_scene->selectedRefs() ==
+                (ItemRefs{{ItemKind::Pickup, 3}, {ItemKind::Pickup, 4}}));
         stack()->undo();
         QCOMPARE(scene().pickups.size(), std::size_t(3));
         QVERIFY(m_scene->selectedRefs().isEmpty());

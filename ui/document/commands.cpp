@@ -65,8 +65,8 @@ bool SetGroupParamCommand::unchanged() const
 MoveItemsCommand::MoveItemsCommand(Document* document, ItemRefs refs, Point2 offset, bool commit,
                                    QUndoCommand* parent)
     : MergeableCommand(commit, parent), m_document(document),
-      m_refs(existingRefs(document->scene(), refs)), m_offset(offset),
-      m_before(document->scene()), m_after(document->scene())
+      m_refs(existingRefs(document->scene(), refs)), m_offset(offset), m_before(document->scene()),
+      m_after(document->scene())
 {
     moveItems(m_after, m_refs, m_offset);
     setText(m_refs.size() == 1 ? undoText(QT_TRANSLATE_NOOP("UndoCommands", "Move Item"))
@@ -92,7 +92,9 @@ void MoveItemsCommand::apply(const SceneDesc& from)
         case ItemKind::SquadTarget:
             m_document->setGroup(ref.index, from.groups[static_cast<std::size_t>(ref.index)]);
             break;
-        case ItemKind::PlayerStart: m_document->setPlayer(from.player); break;
+        case ItemKind::PlayerStart:
+            m_document->setPlayer(from.player);
+            break;
         }
     }
 }
@@ -199,8 +201,8 @@ QUndoCommand* makeRemoveItemsCommand(Document* document, const ItemRefs& allRefs
     for (auto it = pickups.crbegin(); it != pickups.crend(); ++it)
         new RemovePickupCommand(document, *it, command);
 
-    const int removed = int(walls.size() + obstacles.size() + pickups.size() + groups.size() +
-                            targets.size());
+    const int removed =
+        int(walls.size() + obstacles.size() + pickups.size() + groups.size() + targets.size());
     if (removed == 0) {
         delete command;
         return nullptr;
@@ -211,8 +213,8 @@ QUndoCommand* makeRemoveItemsCommand(Document* document, const ItemRefs& allRefs
     return command;
 }
 
-QUndoCommand* makeDuplicateItemsCommand(Document* document, const ItemRefs& allRefs,
-                                        Point2 offset, ItemRefs* copies)
+QUndoCommand* makeDuplicateItemsCommand(Document* document, const ItemRefs& allRefs, Point2 offset,
+                                        ItemRefs* copies)
 {
     const SceneDesc& scene = document->scene();
     const ItemRefs refs = existingRefs(scene, allRefs);
@@ -244,11 +246,11 @@ QUndoCommand* makeDuplicateItemsCommand(Document* document, const ItemRefs& allR
             GroupDesc group = moved.groups[i];
             const Point2 applied = clampMoveOffset(scene, {ref}, offset);
             for (AgentDesc& agent : group.agents)
-                agent.position = clampToBounds(scene.bounds, {agent.position.x + applied.x,
-                                                              agent.position.y + applied.y});
+                agent.position = clampToBounds(
+                    scene.bounds, {agent.position.x + applied.x, agent.position.y + applied.y});
             if (group.target)
-                group.target = clampToBounds(scene.bounds, {group.target->x + applied.x,
-                                                            group.target->y + applied.y});
+                group.target = clampToBounds(
+                    scene.bounds, {group.target->x + applied.x, group.target->y + applied.y});
             group.name = uniqueGroupName(names, group.name);
             names.groups.push_back(group);
             const int index = int(names.groups.size()) - 1;
@@ -257,7 +259,8 @@ QUndoCommand* makeDuplicateItemsCommand(Document* document, const ItemRefs& allR
             break;
         }
         case ItemKind::SquadTarget:
-        case ItemKind::PlayerStart: break; // they belong to a squad / the player: one each
+        case ItemKind::PlayerStart:
+            break; // they belong to a squad / the player: one each
         }
     }
     if (created.isEmpty()) {

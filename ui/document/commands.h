@@ -17,7 +17,8 @@
 namespace shoal::ui {
 
 /// Merge ids (QUndoCommand::id). Commands that never merge return -1.
-enum UndoCommandId {
+enum UndoCommandId
+{
     kSetGroupParamId = 1,
     kSetPlayerParamId,
     kMoveItemsId,
@@ -40,8 +41,7 @@ enum UndoCommandId {
 /// `Derived` provides `bool absorb(const Derived& next)` (take over `next`'s edit; false when
 /// it edits something else) and `bool unchanged() const`, and calls updateObsolete() at the
 /// end of its constructor.
-template <class Derived, int Id>
-class MergeableCommand : public QUndoCommand
+template <class Derived, int Id> class MergeableCommand : public QUndoCommand
 {
 public:
     int id() const override { return Id; }
@@ -85,8 +85,8 @@ class SetGroupParamCommand : public MergeableCommand<SetGroupParamCommand, kSetG
 public:
     SetGroupParamCommand(Document* document, QList<int> groups, int paramIndex, double value,
                          bool commit, QUndoCommand* parent = nullptr);
-    SetGroupParamCommand(Document* document, int group, int paramIndex, double value,
-                         bool commit, QUndoCommand* parent = nullptr)
+    SetGroupParamCommand(Document* document, int group, int paramIndex, double value, bool commit,
+                         QUndoCommand* parent = nullptr)
         : SetGroupParamCommand(document, QList<int>{group}, paramIndex, value, commit, parent)
     {
     }
@@ -202,8 +202,12 @@ struct PlayerParamAccess
 {
     using Value = double;
     static constexpr int kId = kSetPlayerParamId;
-    static constexpr const char* kText = QT_TRANSLATE_NOOP("UndoCommands", "Change Player Parameter");
-    static Value get(const SceneDesc& s, int i) { return s.player.params[static_cast<std::size_t>(i)]; }
+    static constexpr const char* kText =
+        QT_TRANSLATE_NOOP("UndoCommands", "Change Player Parameter");
+    static Value get(const SceneDesc& s, int i)
+    {
+        return s.player.params[static_cast<std::size_t>(i)];
+    }
     static void set(Document& d, int i, const Value& v) { d.setPlayerParam(i, v); }
 };
 
@@ -212,7 +216,8 @@ struct SimulationAccess
 {
     using Value = SimulationDesc;
     static constexpr int kId = kSetSimulationId;
-    static constexpr const char* kText = QT_TRANSLATE_NOOP("UndoCommands", "Change Simulation Settings");
+    static constexpr const char* kText =
+        QT_TRANSLATE_NOOP("UndoCommands", "Change Simulation Settings");
     static Value get(const SceneDesc& s, int) { return s.simulation; }
     static void set(Document& d, int, const Value& v) { d.setSimulation(v); }
 };
@@ -283,8 +288,7 @@ struct GroupList
 };
 
 /// Inserts one element at `index` (-1 = append).
-template <class List>
-class AddElementCommand : public QUndoCommand
+template <class List> class AddElementCommand : public QUndoCommand
 {
 public:
     using Value = typename List::Value;
@@ -308,8 +312,7 @@ private:
 };
 
 /// Removes the element at `index`; undo puts it back at the same index.
-template <class List>
-class RemoveElementCommand : public QUndoCommand
+template <class List> class RemoveElementCommand : public QUndoCommand
 {
 public:
     using Value = typename List::Value;

@@ -4,8 +4,7 @@
 
 namespace shoal::ui {
 
-Document::Document(QObject* parent)
-    : QObject(parent)
+Document::Document(QObject* parent) : QObject(parent)
 {
     connect(&m_undoStack, &QUndoStack::cleanChanged, this, &Document::titleChanged);
 }

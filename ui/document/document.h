@@ -15,16 +15,17 @@
 namespace shoal::ui {
 
 /// What a change touched, so a view refreshes only that.
-enum class ChangeKind {
-    SceneReset,   ///< a new scene (New, Open, recovery): everything
+enum class ChangeKind
+{
+    SceneReset, ///< a new scene (New, Open, recovery): everything
     Bounds,
-    Walls,        ///< index = the wall, or -1 for several
+    Walls, ///< index = the wall, or -1 for several
     Obstacles,
     Pickups,
-    Groups,       ///< a group was added, removed or reordered (index = -1) or its
-                  ///< name/colours/spawn/agents/target/chase changed (index = the group)
-    GroupParams,  ///< index = the group; paramIndex = the parameter
-    Player,       ///< paramIndex = the parameter, or -1: anything of the player
+    Groups,      ///< a group was added, removed or reordered (index = -1) or its
+                 ///< name/colours/spawn/agents/target/chase changed (index = the group)
+    GroupParams, ///< index = the group; paramIndex = the parameter
+    Player,      ///< paramIndex = the parameter, or -1: anything of the player
     Simulation,
 };
 
@@ -36,7 +37,8 @@ struct Change
 };
 
 /// Whether a scene handed to the Document has passed validateScene() already.
-enum class SceneCheck {
+enum class SceneCheck
+{
     Unchecked, ///< anything: checked once, when someone first asks (sceneError())
     Passed,    ///< validated on its way in (parseScene()'s result): not checked again
 };
@@ -100,7 +102,7 @@ private:
     void announce(const Change& change);
 
     SceneDesc m_scene;
-    mutable bool m_checked = false;       ///< m_sceneError is the current scene's verdict
+    mutable bool m_checked = false; ///< m_sceneError is the current scene's verdict
     mutable std::optional<Error> m_sceneError;
     QUndoStack m_undoStack;
     QString m_filePath;

@@ -8,7 +8,8 @@
 
 namespace shoal::ui {
 
-enum class ItemKind {
+enum class ItemKind
+{
     Wall,        ///< index = wall
     Obstacle,    ///< index = obstacle
     Pickup,      ///< index = pickup

@@ -38,16 +38,20 @@ void clampAxis(double& offset, double lo, double hi, double boundsLo, double bou
 bool refExists(const SceneDesc& scene, const ItemRef& ref)
 {
     switch (ref.kind) {
-    case ItemKind::Wall: return validIndex(ref.index, scene.walls.size());
-    case ItemKind::Obstacle: return validIndex(ref.index, scene.obstacles.size());
-    case ItemKind::Pickup: return validIndex(ref.index, scene.pickups.size());
+    case ItemKind::Wall:
+        return validIndex(ref.index, scene.walls.size());
+    case ItemKind::Obstacle:
+        return validIndex(ref.index, scene.obstacles.size());
+    case ItemKind::Pickup:
+        return validIndex(ref.index, scene.pickups.size());
     case ItemKind::SpawnArea:
         return validIndex(ref.index, scene.groups.size()) &&
                scene.groups[static_cast<std::size_t>(ref.index)].spawn.has_value();
     case ItemKind::SquadTarget:
         return validIndex(ref.index, scene.groups.size()) &&
                scene.groups[static_cast<std::size_t>(ref.index)].target.has_value();
-    case ItemKind::PlayerStart: return scene.player.enabled;
+    case ItemKind::PlayerStart:
+        return scene.player.enabled;
     }
     return false;
 }
@@ -79,10 +83,18 @@ void moveItems(SceneDesc& scene, const ItemRefs& refs, Point2 offset)
                 for (Point2& p : scene.obstacles[i].points)
                     offsetPoint(p, offset);
             break;
-        case ItemKind::Pickup: offsetPoint(scene.pickups[i].position, offset); break;
-        case ItemKind::SpawnArea: offsetRect(scene.groups[i].spawn->area, offset); break;
-        case ItemKind::SquadTarget: offsetPoint(*scene.groups[i].target, offset); break;
-        case ItemKind::PlayerStart: offsetPoint(scene.player.position, offset); break;
+        case ItemKind::Pickup:
+            offsetPoint(scene.pickups[i].position, offset);
+            break;
+        case ItemKind::SpawnArea:
+            offsetRect(scene.groups[i].spawn->area, offset);
+            break;
+        case ItemKind::SquadTarget:
+            offsetPoint(*scene.groups[i].target, offset);
+            break;
+        case ItemKind::PlayerStart:
+            offsetPoint(scene.player.position, offset);
+            break;
         }
     }
 }
@@ -129,10 +141,14 @@ Rect itemExtent(const SceneDesc& scene, const ItemRef& ref)
             return {};
         return pointsExtent(o.points);
     }
-    case ItemKind::Pickup: return {scene.pickups[i].position, scene.pickups[i].position};
-    case ItemKind::SpawnArea: return scene.groups[i].spawn->area;
-    case ItemKind::SquadTarget: return {*scene.groups[i].target, *scene.groups[i].target};
-    case ItemKind::PlayerStart: return {scene.player.position, scene.player.position};
+    case ItemKind::Pickup:
+        return {scene.pickups[i].position, scene.pickups[i].position};
+    case ItemKind::SpawnArea:
+        return scene.groups[i].spawn->area;
+    case ItemKind::SquadTarget:
+        return {*scene.groups[i].target, *scene.groups[i].target};
+    case ItemKind::PlayerStart:
+        return {scene.player.position, scene.player.position};
     }
     return {};
 }
@@ -156,7 +172,8 @@ std::string uniqueGroupName(const SceneDesc& scene, const std::string& base)
 
 Point2 clampToBounds(const Rect& bounds, Point2 p)
 {
-    return {std::clamp(p.x, bounds.min.x, bounds.max.x), std::clamp(p.y, bounds.min.y, bounds.max.y)};
+    return {std::clamp(p.x, bounds.min.x, bounds.max.x),
+            std::clamp(p.y, bounds.min.y, bounds.max.y)};
 }
 
 Rect rectFromCorners(Point2 a, Point2 b)

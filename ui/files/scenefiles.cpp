@@ -107,7 +107,8 @@ bool SceneFiles::openDemo()
     const QByteArray bytes = resources::demoSceneBytes();
     Expected<SceneDesc> scene = parseScene(bytes.toStdString(), "demo.json");
     if (!scene) {
-        present(QMessageBox::Critical, tr("Open Failed"), QString::fromStdString(scene.error().message));
+        present(QMessageBox::Critical, tr("Open Failed"),
+                QString::fromStdString(scene.error().message));
         return false;
     }
     replaceScene(scene.value(), {});
@@ -220,10 +221,10 @@ bool SceneFiles::maybeSave()
 {
     if (!m_document->isModified())
         return true;
-    const auto answer = present(QMessageBox::Warning, tr("Unsaved Changes"),
-                                tr("%1 has unsaved changes. Save them first?").arg(m_document->displayName()),
-                                QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel,
-                                QMessageBox::Save);
+    const auto answer =
+        present(QMessageBox::Warning, tr("Unsaved Changes"),
+                tr("%1 has unsaved changes. Save them first?").arg(m_document->displayName()),
+                QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
     if (answer == QMessageBox::Save)
         return save();
     return answer == QMessageBox::Discard;
@@ -348,8 +349,8 @@ bool SceneFiles::offerRecovery()
         removeRecovery();
         return false;
     }
-    const QString what = originalPath.isEmpty() ? tr("an untitled level")
-                                                : QFileInfo(originalPath).fileName();
+    const QString what =
+        originalPath.isEmpty() ? tr("an untitled level") : QFileInfo(originalPath).fileName();
     const auto answer = present(
         QMessageBox::Question, tr("Recover Unsaved Changes"),
         tr("Shoal was not closed normally. Recover the unsaved changes to %1, autosaved %2?")

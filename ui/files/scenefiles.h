@@ -108,10 +108,10 @@ private:
     void removeRecovery();
     /// Recovers `recovered` over the file it was autosaved from (when that still loads).
     void recoverOver(const QString& originalPath, const SceneDesc& recovered);
-    QMessageBox::StandardButton present(QMessageBox::Icon icon, const QString& title,
-                                        const QString& text,
-                                        QMessageBox::StandardButtons buttons = QMessageBox::Ok,
-                                        QMessageBox::StandardButton defaultButton = QMessageBox::NoButton);
+    QMessageBox::StandardButton
+    present(QMessageBox::Icon icon, const QString& title, const QString& text,
+            QMessageBox::StandardButtons buttons = QMessageBox::Ok,
+            QMessageBox::StandardButton defaultButton = QMessageBox::NoButton);
 
     Document* m_document;
     MessagePresenter m_presenter;

@@ -1,9 +1,9 @@
 #include "panels/grouplistpanel.h"
 
+#include "document/commands.h"
 #include "document/document.h"
 #include "document/groupcommands.h"
 #include "document/groupselection.h"
-#include "document/commands.h"
 #include "document/qtstrings.h"
 
 #include <QColorDialog>

@@ -1,12 +1,12 @@
 #include "panels/propertypanel.h"
 
+#include "document/commands.h"
 #include "document/document.h"
-#include "panels/grouplistpanel.h"
 #include "document/groupselection.h"
+#include "document/qtstrings.h"
+#include "panels/grouplistpanel.h"
 #include "panels/paramrow.h"
 #include "simulation/simulationcontroller.h"
-#include "document/commands.h"
-#include "document/qtstrings.h"
 
 #include <QFrame>
 #include <QGridLayout>
@@ -494,8 +494,8 @@ void PropertyPanel::editGroupParam(ParamRow* row, int paramIndex, double value, 
         // Nothing changes: the row goes back to the document's value and says why.
         row->setError(refusal);
         if (commit && chainOpen(row))
-            pushLive(new SetGroupParamCommand(m_document, m_editGroups, paramIndex,
-                                              first.params[p], true),
+            pushLive(new SetGroupParamCommand(m_document, m_editGroups, paramIndex, first.params[p],
+                                              true),
                      row, true);
         refreshGroupSection();
         return;

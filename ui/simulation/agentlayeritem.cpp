@@ -2,8 +2,8 @@
 
 #include <shoal/paramspec.h>
 #include <shoal/scenedesc.h>
-#include <shoal/world.h>
 #include <shoal/sketch.h>
+#include <shoal/world.h>
 
 #include <QPainter>
 #include <QPainterPath>
@@ -81,7 +81,10 @@ struct WorldBox
         minY = std::min(a.y, b.y) - pad;
         maxY = std::max(a.y, b.y) + pad;
     }
-    bool contains(float x, float y) const { return x >= minX && x <= maxX && y >= minY && y <= maxY; }
+    bool contains(float x, float y) const
+    {
+        return x >= minX && x <= maxX && y >= minY && y <= maxY;
+    }
     bool contains(const QRectF& sceneRect) const
     {
         const WorldBox inner(sceneRect, 0.0f);
@@ -106,8 +109,8 @@ void drawDisc(QPainter& painter, QPointF centre, qreal radius)
     static const std::array<QPointF, kSides> unit = [] {
         std::array<QPointF, kSides> points;
         for (int k = 0; k < kSides; ++k)
-            points[static_cast<std::size_t>(k)] = QPointF(std::cos(kTwoPi * k / kSides),
-                                                          std::sin(kTwoPi * k / kSides));
+            points[static_cast<std::size_t>(k)] =
+                QPointF(std::cos(kTwoPi * k / kSides), std::sin(kTwoPi * k / kSides));
         return points;
     }();
     std::array<QPointF, kSides> points;
@@ -117,7 +120,10 @@ void drawDisc(QPainter& painter, QPointF centre, qreal radius)
 }
 
 /// Outline width in a sprite whose glyph unit (body radius) is `unitPx` pixels.
-qreal spriteOutline(qreal unitPx) { return std::clamp(0.07 * unitPx, 1.2, 2.0); }
+qreal spriteOutline(qreal unitPx)
+{
+    return std::clamp(0.07 * unitPx, 1.2, 2.0);
+}
 
 QColor withAlpha(QColor color, int alpha)
 {
@@ -176,7 +182,10 @@ std::vector<std::shared_ptr<const GlyphSheet>>& sheetCache()
 
 } // namespace
 
-QColor toQColor(const Color& color) { return QColor(color.r, color.g, color.b, color.a); }
+QColor toQColor(const Color& color)
+{
+    return QColor(color.r, color.g, color.b, color.a);
+}
 
 AgentLayerItem::AgentLayerItem(int group, QGraphicsItem* parent)
     : QGraphicsItem(parent), m_group(group)
@@ -274,7 +283,10 @@ void AgentLayerItem::recomputeBounds()
     }
 }
 
-QRectF AgentLayerItem::boundingRect() const { return m_bounds; }
+QRectF AgentLayerItem::boundingRect() const
+{
+    return m_bounds;
+}
 
 float AgentLayerItem::bodyRadius() const
 {
@@ -287,9 +299,9 @@ float AgentLayerItem::bodyRadius() const
 
 AgentLayerItem::Detail AgentLayerItem::detailAt(double pixelsPerMetre) const
 {
-    if (m_world && m_group >= 0 && m_group < m_world->groupCount() &&
-        m_world->bodies(m_group))
-        return 2.0 * bodyRadius() * pixelsPerMetre >= kRibbonWidthPx ? Detail::Shapes : Detail::Dots;
+    if (m_world && m_group >= 0 && m_group < m_world->groupCount() && m_world->bodies(m_group))
+        return 2.0 * bodyRadius() * pixelsPerMetre >= kRibbonWidthPx ? Detail::Shapes
+                                                                     : Detail::Dots;
     return bodyRadius() * pixelsPerMetre >= kShapeRadiusPx ? Detail::Shapes : Detail::Dots;
 }
 
@@ -298,11 +310,16 @@ AgentLayerItem::Glyph AgentLayerItem::glyph() const
     if (!m_world || m_group < 0 || m_group >= m_world->groupCount())
         return Glyph::Fish;
     switch (familyView(m_world->group(m_group).kind).glyph) {
-    case FamilyView::Glyph::Fish: return Glyph::Fish;
-    case FamilyView::Glyph::Tank: return Glyph::Tank;
-    case FamilyView::Glyph::Dart: return Glyph::Dart;
-    case FamilyView::Glyph::Chevron: return Glyph::Chevron;
-    case FamilyView::Glyph::Ribbon: return Glyph::Fish; // ribbons; only a player uses this
+    case FamilyView::Glyph::Fish:
+        return Glyph::Fish;
+    case FamilyView::Glyph::Tank:
+        return Glyph::Tank;
+    case FamilyView::Glyph::Dart:
+        return Glyph::Dart;
+    case FamilyView::Glyph::Chevron:
+        return Glyph::Chevron;
+    case FamilyView::Glyph::Ribbon:
+        return Glyph::Fish; // ribbons; only a player uses this
     }
     return Glyph::Fish;
 }
@@ -342,7 +359,8 @@ const QPolygonF& AgentLayerItem::glyphPolygon(Glyph glyph)
         for (const Glyph g : {Glyph::Fish, Glyph::Tank, Glyph::Dart, Glyph::Chevron}) {
             constexpr qreal kFine = 64.0; // flatten as if a body radius were 64 px
             out[static_cast<std::size_t>(g)] =
-                glyphPath(g).toFillPolygon(QTransform::fromScale(kFine, kFine)) * QTransform::fromScale(1.0 / kFine, 1.0 / kFine);
+                glyphPath(g).toFillPolygon(QTransform::fromScale(kFine, kFine)) *
+                QTransform::fromScale(1.0 / kFine, 1.0 / kFine);
         }
         return out;
     }();
@@ -389,10 +407,14 @@ const QPainterPath& AgentLayerItem::glyphPath(Glyph glyph)
         return p;
     }();
     switch (glyph) {
-    case Glyph::Fish: return fish;
-    case Glyph::Tank: return tank;
-    case Glyph::Dart: return dart;
-    case Glyph::Chevron: return chevron;
+    case Glyph::Fish:
+        return fish;
+    case Glyph::Tank:
+        return tank;
+    case Glyph::Dart:
+        return dart;
+    case Glyph::Chevron:
+        return chevron;
     }
     return fish;
 }
@@ -400,15 +422,20 @@ const QPainterPath& AgentLayerItem::glyphPath(Glyph glyph)
 qreal AgentLayerItem::glyphExtent(Glyph glyph)
 {
     switch (glyph) {
-    case Glyph::Fish: return 1.55;
-    case Glyph::Tank: return 1.5;
-    case Glyph::Dart: return 1.35;
-    case Glyph::Chevron: return 1.4;
+    case Glyph::Fish:
+        return 1.55;
+    case Glyph::Tank:
+        return 1.5;
+    case Glyph::Dart:
+        return 1.35;
+    case Glyph::Chevron:
+        return 1.4;
     }
     return 1.55;
 }
 
-void AgentLayerItem::drawGlyph(QPainter& painter, Variant variant, qreal radiusPx, qreal outlinePx) const
+void AgentLayerItem::drawGlyph(QPainter& painter, Variant variant, qreal radiusPx,
+                               qreal outlinePx) const
 {
     // The painter maps glyph units (body radii) to pixels; pens are cosmetic.
     const Style& s = style(variant);
@@ -453,7 +480,9 @@ void AgentLayerItem::drawGlyph(QPainter& painter, Variant variant, qreal radiusP
 int AgentLayerItem::spriteCell(Variant variant, qreal radiusPx) const
 {
     const qreal unitPx = radiusPx * style(variant).scale;
-    return static_cast<int>(std::ceil(2.0 * (glyphExtent(glyph()) * unitPx + spriteOutline(unitPx)))) + 2;
+    return static_cast<int>(
+               std::ceil(2.0 * (glyphExtent(glyph()) * unitPx + spriteOutline(unitPx)))) +
+           2;
 }
 
 const GlyphSheet& AgentLayerItem::sheet(Variant variant, qreal radiusPx, qreal ratio)
@@ -473,8 +502,9 @@ const GlyphSheet& AgentLayerItem::sheet(Variant variant, qreal radiusPx, qreal r
         return *mine;
 
     auto& cache = sheetCache();
-    const auto found = std::find_if(cache.begin(), cache.end(),
-                                    [&](const std::shared_ptr<const GlyphSheet>& s) { return s->key == key; });
+    const auto found =
+        std::find_if(cache.begin(), cache.end(),
+                     [&](const std::shared_ptr<const GlyphSheet>& s) { return s->key == key; });
     if (found != cache.end()) {
         mine = *found;
         std::rotate(found, found + 1, cache.end()); // most recently used last
@@ -573,7 +603,8 @@ void AgentLayerItem::endCanvas(QPainter* painter)
     m_canvasBits = nullptr;
 }
 
-void AgentLayerItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget)
+void AgentLayerItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option,
+                           QWidget* widget)
 {
     (void)widget;
     m_lastVisible = 0;
@@ -671,10 +702,11 @@ void AgentLayerItem::paintGroupDots(QPainter* painter, const Frame& f, const Gro
             std::array<QRgb, kVariantCount> colors;
             for (int v = 0; v < kVariantCount; ++v)
                 colors[v] = qPremultiply(dotColor(Variant(v)).rgba());
-            playerIndex = forEachVisible(f, group, view, [&](std::size_t, auto dx, auto dy, Variant v) {
-                ++visible;
-                plot(dx, dy, v == kLeader ? dot + 1 : dot, colors[v]);
-            });
+            playerIndex =
+                forEachVisible(f, group, view, [&](std::size_t, auto dx, auto dy, Variant v) {
+                    ++visible;
+                    plot(dx, dy, v == kLeader ? dot + 1 : dot, colors[v]);
+                });
             endCanvas(painter);
         }
     } else {
@@ -769,8 +801,8 @@ void AgentLayerItem::paintGroupGlyphs(QPainter* painter, const Frame& f, const G
                          f.map.angle(a.heading[playerIndex]), radiusPx, true);
 }
 
-void AgentLayerItem::drawPlayerMarker(QPainter* painter, QPointF device, float angle, qreal radiusPx,
-                                      bool shapes)
+void AgentLayerItem::drawPlayerMarker(QPainter* painter, QPointF device, float angle,
+                                      qreal radiusPx, bool shapes)
 {
     // One agent: antialiased, with a ring so the player is found at any zoom.
     painter->setRenderHint(QPainter::Antialiasing, true);
@@ -803,8 +835,8 @@ bool bodyOnScreen(const AgentBodies& bodies, int w, const WorldBox& box, float p
 {
     const Vec2 head = bodies.point(w, 0);
     const float reach = bodies.centreLineLength(w) + pad;
-    return !(head.x + reach < box.minX || head.x - reach > box.maxX ||
-             head.y + reach < box.minY || head.y - reach > box.maxY);
+    return !(head.x + reach < box.minX || head.x - reach > box.maxX || head.y + reach < box.minY ||
+             head.y - reach > box.maxY);
 }
 
 } // namespace

@@ -19,8 +19,8 @@
 #include <QRectF>
 
 #include <array>
-#include <memory>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 class QPainterPath;
@@ -39,8 +39,14 @@ struct GlyphSheet;
 
 /// Scene position of a world point. The scene is the world (metres, y up): the one place
 /// that says so for the agent and overlay items.
-inline QPointF sceneFromWorld(Vec2 p) { return {static_cast<qreal>(p.x), static_cast<qreal>(p.y)}; }
-inline QPointF sceneFromWorld(double x, double y) { return {x, y}; }
+inline QPointF sceneFromWorld(Vec2 p)
+{
+    return {static_cast<qreal>(p.x), static_cast<qreal>(p.y)};
+}
+inline QPointF sceneFromWorld(double x, double y)
+{
+    return {x, y};
+}
 /// World position of a scene point.
 inline Vec2 worldFromScene(const QPointF& p)
 {
@@ -73,9 +79,13 @@ public:
     static constexpr int kWorldLayer = -1;
     /// Agents sit above the level geometry and below the overlays.
     static constexpr qreal kZValue = 10.0;
-    enum { Type = UserType + 0x5101 };
+    enum
+    {
+        Type = UserType + 0x5101
+    };
 
-    enum class Detail {
+    enum class Detail
+    {
         Dots,   ///< one point per agent (worms: a sampled centre line)
         Shapes, ///< oriented glyphs (worms: ribbons with segment lines)
     };
@@ -111,7 +121,8 @@ public:
 
 private:
     /// How one agent is drawn: its family glyph in one of a few styles.
-    enum Variant : std::uint8_t {
+    enum Variant : std::uint8_t
+    {
         kNormal,
         kDim,     ///< a free fish, not yet in the school
         kArrived, ///< a squad member at rest at the target
@@ -119,7 +130,13 @@ private:
         kPlayer,  ///< the player (agent 0 of a player-led group, or the world layer's)
         kVariantCount
     };
-    enum class Glyph : std::uint8_t { Fish, Tank, Dart, Chevron };
+    enum class Glyph : std::uint8_t
+    {
+        Fish,
+        Tank,
+        Dart,
+        Chevron
+    };
 
     /// One agent to draw: device position, device heading angle, style.
     struct Stamp

@@ -20,32 +20,41 @@ namespace shoal::ui {
 namespace {
 
 // Translucent, so the agents stay readable underneath; one meaning per colour throughout.
-constexpr QColor kFaint{255, 255, 255, 70};      ///< a radius that is fine
-constexpr QColor kNeutral{255, 255, 255, 150};   ///< lines of reference
-constexpr QColor kWarm{255, 150, 60, 215};       ///< too close, a hit
-constexpr QColor kCool{90, 190, 255, 205};       ///< closing up
-constexpr QColor kGoal{255, 214, 90, 225};       ///< targets and goals
-constexpr QColor kGood{110, 230, 150, 220};      ///< where an agent wants to be / at rest
-constexpr QColor kDanger{255, 90, 90, 200};      ///< zones to keep out of
+constexpr QColor kFaint{255, 255, 255, 70};    ///< a radius that is fine
+constexpr QColor kNeutral{255, 255, 255, 150}; ///< lines of reference
+constexpr QColor kWarm{255, 150, 60, 215};     ///< too close, a hit
+constexpr QColor kCool{90, 190, 255, 205};     ///< closing up
+constexpr QColor kGoal{255, 214, 90, 225};     ///< targets and goals
+constexpr QColor kGood{110, 230, 150, 220};    ///< where an agent wants to be / at rest
+constexpr QColor kDanger{255, 90, 90, 200};    ///< zones to keep out of
 constexpr QColor kGridLine{120, 200, 255, 60};
 constexpr QColor kGridBox{120, 200, 255, 150};
 constexpr QColor kLabelBack{10, 16, 24, 170};
-constexpr QColor kShade{10, 16, 24, 200};       ///< dark lines over light bodies
-constexpr QColor kLight{255, 255, 255, 230};    ///< light marks over dark lines
+constexpr QColor kShade{10, 16, 24, 200};    ///< dark lines over light bodies
+constexpr QColor kLight{255, 255, 255, 230}; ///< light marks over dark lines
 
 /// The colour the overlays give a sketch tone.
 QColor toneColor(SketchTone tone)
 {
     switch (tone) {
-    case SketchTone::Faint: return kFaint;
-    case SketchTone::Reference: return kNeutral;
-    case SketchTone::Warm: return kWarm;
-    case SketchTone::Cool: return kCool;
-    case SketchTone::Goal: return kGoal;
-    case SketchTone::Good: return kGood;
-    case SketchTone::Danger: return kDanger;
-    case SketchTone::Shade: return kShade;
-    case SketchTone::Light: return kLight;
+    case SketchTone::Faint:
+        return kFaint;
+    case SketchTone::Reference:
+        return kNeutral;
+    case SketchTone::Warm:
+        return kWarm;
+    case SketchTone::Cool:
+        return kCool;
+    case SketchTone::Goal:
+        return kGoal;
+    case SketchTone::Good:
+        return kGood;
+    case SketchTone::Danger:
+        return kDanger;
+    case SketchTone::Shade:
+        return kShade;
+    case SketchTone::Light:
+        return kLight;
     }
     return kNeutral;
 }
@@ -64,7 +73,10 @@ QColor alpha(QColor color, int a)
     return color;
 }
 
-QPointF at(Vec2 p) { return sceneFromWorld(p); }
+QPointF at(Vec2 p)
+{
+    return sceneFromWorld(p);
+}
 
 bool sameStyle(const SketchStyle& a, const SketchStyle& b)
 {
@@ -116,7 +128,8 @@ const std::vector<QPointF>& unitCircle(int sides)
         int n = 12;
         for (auto& table : out) {
             for (int k = 0; k < n; ++k)
-                table.emplace_back(std::cos(6.283185307179586 * k / n), std::sin(6.283185307179586 * k / n));
+                table.emplace_back(std::cos(6.283185307179586 * k / n),
+                                   std::sin(6.283185307179586 * k / n));
             n *= 2;
         }
         return out;
@@ -131,7 +144,8 @@ const std::vector<QPointF>& unitCircle(int sides)
 
 struct OverlayItem::Frame
 {
-    Frame(QPainter* p, const World& w, qreal pixelsPerMetre, Vec2 lo, Vec2 hi, std::vector<QPointF>& polygon)
+    Frame(QPainter* p, const World& w, qreal pixelsPerMetre, Vec2 lo, Vec2 hi,
+          std::vector<QPointF>& polygon)
         : painter(p), world(w), ppm(pixelsPerMetre), minX(lo.x), maxX(hi.x), minY(lo.y), maxY(hi.y),
           scratch(polygon), font(p->font())
     {
@@ -141,7 +155,7 @@ struct OverlayItem::Frame
 
     QPainter* painter;
     const World& world;
-    qreal ppm;      ///< device pixels per metre
+    qreal ppm;                    ///< device pixels per metre
     float minX, maxX, minY, maxY; ///< exposed area in world coordinates
     std::vector<QPointF>& scratch;
     QFont font;
@@ -268,7 +282,10 @@ void OverlayItem::recomputeBounds()
     }
 }
 
-QRectF OverlayItem::boundingRect() const { return m_bounds; }
+QRectF OverlayItem::boundingRect() const
+{
+    return m_bounds;
+}
 
 void OverlayItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget)
 {
@@ -279,7 +296,8 @@ void OverlayItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* optio
     if (groups.isEmpty())
         return;
     const QRectF exposed = option ? option->exposedRect : boundingRect();
-    const qreal ppm = QStyleOptionGraphicsItem::levelOfDetailFromTransform(painter->worldTransform());
+    const qreal ppm =
+        QStyleOptionGraphicsItem::levelOfDetailFromTransform(painter->worldTransform());
     if (ppm <= 0.0)
         return;
     const Vec2 c0 = worldFromScene(exposed.topLeft());
@@ -359,9 +377,9 @@ void OverlayItem::paintMarks(Frame& f, const std::vector<SketchMark>& marks)
     std::size_t used = 0;
     for (const SketchMark& mark : marks) {
         std::size_t k = 0;
-        while (k < used && !(m_markBatches[k].shape == mark.shape &&
-                             m_markBatches[k].pixels == mark.pixels &&
-                             sameStyle(m_markBatches[k].style, mark.style)))
+        while (k < used &&
+               !(m_markBatches[k].shape == mark.shape && m_markBatches[k].pixels == mark.pixels &&
+                 sameStyle(m_markBatches[k].style, mark.style)))
             ++k;
         if (k == used) {
             if (used == m_markBatches.size())
@@ -496,7 +514,8 @@ void OverlayItem::paintGrid(Frame& f, int group)
     // The grid is drawn into an image and blitted once. Drawn as lines, every long one is
     // a separate blend the raster engine hands to its thread pool, and a few dozen of those
     // cost tens of milliseconds on two cores. A rotated view falls back to the box alone.
-    QRect area = transform.mapRect(sceneRectFromWorld(origin, far)).toAlignedRect().adjusted(-1, -1, 1, 1);
+    QRect area =
+        transform.mapRect(sceneRectFromWorld(origin, far)).toAlignedRect().adjusted(-1, -1, 1, 1);
     if (const QPaintDevice* device = painter->device())
         area &= QRect(0, 0, device->width(), device->height());
     if (!cells || area.isEmpty() || transform.type() > QTransform::TxScale) {

@@ -38,7 +38,10 @@ public:
     static constexpr int kMaxCircleAgents = 1500;
     /// Velocity vectors show where an agent is this many seconds later.
     static constexpr float kVelocitySeconds = 0.5f;
-    enum { Type = UserType + 0x5102 };
+    enum
+    {
+        Type = UserType + 0x5102
+    };
 
     explicit OverlayItem(OverlayOptions* options, QGraphicsItem* parent = nullptr);
 
@@ -71,8 +74,7 @@ private:
     void paintGrid(Frame& f, int group);
     void shadeCells(GridCanvas& canvas, const GridSketch& grid, const CellWindow& window,
                     int group) const;
-    static void drawGridLines(GridCanvas& canvas, const GridSketch& grid,
-                              const CellWindow& window);
+    static void drawGridLines(GridCanvas& canvas, const GridSketch& grid, const CellWindow& window);
 
     /// Marks of one shape, size and style, drawn in one go.
     struct MarkBatch
@@ -82,8 +84,7 @@ private:
         SketchStyle style;
         std::vector<Vec2> points;
     };
-    template <class Item>
-    struct LineBatch
+    template <class Item> struct LineBatch
     {
         SketchStyle style;
         std::vector<Item> items;

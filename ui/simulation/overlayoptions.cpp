@@ -6,7 +6,8 @@ namespace shoal::ui {
 
 OverlayOptions::OverlayOptions(QObject* parent) : QObject(parent) {}
 
-static_assert(kAllBehaviourKinds.size() <= static_cast<std::size_t>(OverlayOptions::Overlay::Feelers),
+static_assert(kAllBehaviourKinds.size() <=
+                  static_cast<std::size_t>(OverlayOptions::Overlay::Feelers),
               "family overlays are numbered below the generic ones");
 
 const QList<OverlayOptions::Entry>& OverlayOptions::entries()

@@ -20,7 +20,8 @@ class OverlayOptions : public QObject
 public:
     /// An overlay. Each behaviour family has one of its own (familyOverlay(kind): what the
     /// family sketches, see <shoal/sketch.h>), numbered by the family; then the generic ones.
-    enum class Overlay : int {
+    enum class Overlay : int
+    {
         Feelers = 16, ///< feeler rays with hit points
         Velocity,     ///< velocity vectors
         Grid,         ///< the neighbour grid's cells
@@ -32,7 +33,8 @@ public:
     /// The family whose own overlay this is, if it is one.
     static std::optional<BehaviourKind> familyOf(Overlay overlay);
 
-    enum class Scope {
+    enum class Scope
+    {
         SelectedGroups, ///< only the groups GroupSelection holds
         AllGroups,
     };
@@ -41,9 +43,9 @@ public:
     struct Entry
     {
         Overlay overlay;
-        QString key;     ///< stable, for settings: "fishBand", "feelers", ...
-        QString label;   ///< menu text
-        QString toolTip; ///< what is drawn, for the status tip
+        QString key;                         ///< stable, for settings: "fishBand", "feelers", ...
+        QString label;                       ///< menu text
+        QString toolTip;                     ///< what is drawn, for the status tip
         std::optional<BehaviourKind> family; ///< the family it is about; none = every family
     };
 

@@ -1,12 +1,12 @@
 #include "simulation/simulationlayers.h"
 
-#include "simulation/agentlayeritem.h"
-#include "viewport/items/editableitem.h"
-#include "viewport/editorscene.h"
-#include "viewport/viewportstyle.h"
 #include "document/groupselection.h"
+#include "simulation/agentlayeritem.h"
 #include "simulation/overlayitem.h"
 #include "simulation/simulationcontroller.h"
+#include "viewport/editorscene.h"
+#include "viewport/items/editableitem.h"
+#include "viewport/viewportstyle.h"
 
 namespace shoal::ui {
 
@@ -15,7 +15,8 @@ constexpr double kFadedOpacity = 0.35;
 }
 
 SimulationLayers::SimulationLayers(EditorScene* scene, SimulationController* controller,
-                         OverlayOptions* overlays, GroupSelection* selection, QObject* parent)
+                                   OverlayOptions* overlays, GroupSelection* selection,
+                                   QObject* parent)
     : QObject(parent), m_scene(scene), m_controller(controller), m_selection(selection)
 {
     if (overlays) {
@@ -27,7 +28,8 @@ SimulationLayers::SimulationLayers(EditorScene* scene, SimulationController* con
     connect(controller, &SimulationController::stepped, this, &SimulationLayers::sync);
     connect(scene->document(), &Document::changed, this, &SimulationLayers::onDocumentChanged);
     if (selection)
-        connect(selection, &GroupSelection::selectionChanged, this, &SimulationLayers::updateOverlaySelection);
+        connect(selection, &GroupSelection::selectionChanged, this,
+                &SimulationLayers::updateOverlaySelection);
     rebuild();
 }
 

@@ -30,7 +30,7 @@ class SimulationLayers : public QObject
 
 public:
     SimulationLayers(EditorScene* scene, SimulationController* controller, OverlayOptions* overlays,
-                GroupSelection* selection, QObject* parent = nullptr);
+                     GroupSelection* selection, QObject* parent = nullptr);
     ~SimulationLayers() override;
 
     const QList<AgentLayerItem*>& layers() const { return m_layers; }
@@ -38,7 +38,10 @@ public:
 
     /// Asks whether a group's agents are shown (the group list's visibility boxes), when the
     /// layers are rebuilt. All are shown without one.
-    void setVisibilityQuery(std::function<bool(int group)> query) { m_isVisible = std::move(query); }
+    void setVisibilityQuery(std::function<bool(int group)> query)
+    {
+        m_isVisible = std::move(query);
+    }
 
 public slots:
     /// Shows or hides a group's agents.

@@ -74,7 +74,8 @@ bool AbstractTool::pushChecked(QUndoCommand* command, const SceneDesc& candidate
     if (auto error = validateScene(candidate)) {
         delete command;
         if (m_scene)
-            emit m_scene->statusMessage(tr("Not applied: %1").arg(QString::fromStdString(error->message)));
+            emit m_scene->statusMessage(
+                tr("Not applied: %1").arg(QString::fromStdString(error->message)));
         return false;
     }
     document()->undoStack()->push(command);

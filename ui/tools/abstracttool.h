@@ -74,8 +74,7 @@ protected:
 
     /// Adds a preview item to the scene for as long as the tool is active (call from
     /// activate(); deactivate() deletes it).
-    template <class Item>
-    Item* addPreview(Item* item)
+    template <class Item> Item* addPreview(Item* item)
     {
         addPreviewItem(item);
         return item;

@@ -1,8 +1,8 @@
 #include "tools/chaintool.h"
 
 #include "viewport/editorscene.h"
-#include "viewport/viewportstyle.h"
 #include "viewport/items/previewitem.h"
+#include "viewport/viewportstyle.h"
 
 #include <QGraphicsSceneMouseEvent>
 #include <QKeyEvent>
@@ -12,7 +12,7 @@
 namespace shoal::ui {
 
 namespace {
-constexpr double kClosePixels = 9.0; ///< a click this close to the first point closes the loop
+constexpr double kClosePixels = 9.0;  ///< a click this close to the first point closes the loop
 constexpr double kRepeatPixels = 3.0; ///< a click this close to the last point adds nothing
 
 double distance(QPointF a, QPointF b)
@@ -29,14 +29,16 @@ void ChainTool::activate(EditorScene* scene)
 
 bool ChainTool::nearFirst(QPointF pos) const
 {
-    return m_points.size() >= 3 && distance(pos, m_points.first()) <= kClosePixels * scene()->metresPerPixel();
+    return m_points.size() >= 3 &&
+           distance(pos, m_points.first()) <= kClosePixels * scene()->metresPerPixel();
 }
 
 void ChainTool::addPoint(QPointF pos)
 {
     const QPointF p = scene()->snap(pos);
     if (!m_points.isEmpty() &&
-        distance(p, m_points.last()) <= std::max(kRepeatPixels * scene()->metresPerPixel(), kMinPointSpacing))
+        distance(p, m_points.last()) <=
+            std::max(kRepeatPixels * scene()->metresPerPixel(), kMinPointSpacing))
         return;
     m_points.append(p);
 }
@@ -74,9 +76,7 @@ void ChainTool::mouseMoved(QGraphicsSceneMouseEvent* event)
     updatePreview();
 }
 
-void ChainTool::mouseReleased(QGraphicsSceneMouseEvent*)
-{
-}
+void ChainTool::mouseReleased(QGraphicsSceneMouseEvent*) {}
 
 void ChainTool::mouseDoubleClicked(QGraphicsSceneMouseEvent* event)
 {
@@ -94,14 +94,20 @@ void ChainTool::keyPressed(QKeyEvent* event)
     }
     switch (event->key()) {
     case Qt::Key_Return:
-    case Qt::Key_Enter: finish(false); break;
-    case Qt::Key_Escape: cancel(); break;
+    case Qt::Key_Enter:
+        finish(false);
+        break;
+    case Qt::Key_Escape:
+        cancel();
+        break;
     case Qt::Key_Backspace:
     case Qt::Key_Delete:
         m_points.removeLast();
         updatePreview();
         break;
-    default: event->ignore(); return;
+    default:
+        event->ignore();
+        return;
     }
     event->accept();
 }

@@ -1,11 +1,11 @@
 #include "tools/obstacletool.h"
 
-#include "viewport/editorscene.h"
-#include "viewport/viewportstyle.h"
-#include "viewport/items/previewitem.h"
-#include "document/sceneedits.h"
-#include "window/toolicons.h"
 #include "document/commands.h"
+#include "document/sceneedits.h"
+#include "viewport/editorscene.h"
+#include "viewport/items/previewitem.h"
+#include "viewport/viewportstyle.h"
+#include "window/toolicons.h"
 
 #include <QButtonGroup>
 #include <QGraphicsSceneMouseEvent>
@@ -46,10 +46,12 @@ void ObstacleTool::updateStatus()
 {
     switch (m_shape) {
     case Shape::Rectangle:
-        setStatusInfo(tr("Drag from corner to corner to add a rectangular obstacle; Escape cancels"));
+        setStatusInfo(
+            tr("Drag from corner to corner to add a rectangular obstacle; Escape cancels"));
         break;
     case Shape::Circle:
-        setStatusInfo(tr("Drag from the centre outwards to add a circular obstacle; Escape cancels"));
+        setStatusInfo(
+            tr("Drag from the centre outwards to add a circular obstacle; Escape cancels"));
         break;
     case Shape::Polygon:
         setStatusInfo(tr("Click to add polygon points; click the first point, double-click or "

@@ -14,7 +14,12 @@ class ObstacleTool : public ChainTool
     Q_OBJECT
 
 public:
-    enum class Shape { Rectangle, Circle, Polygon };
+    enum class Shape
+    {
+        Rectangle,
+        Circle,
+        Polygon
+    };
     Q_ENUM(Shape)
 
     explicit ObstacleTool(QObject* parent = nullptr);

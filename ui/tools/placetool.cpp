@@ -1,13 +1,13 @@
 #include "tools/placetool.h"
 
+#include "document/commands.h"
+#include "document/sceneedits.h"
 #include "viewport/editorscene.h"
-#include "viewport/viewportstyle.h"
 #include "viewport/items/markeritem.h"
 #include "viewport/items/pickupitem.h"
 #include "viewport/items/previewitem.h"
-#include "document/sceneedits.h"
+#include "viewport/viewportstyle.h"
 #include "window/toolicons.h"
-#include "document/commands.h"
 
 #include <QButtonGroup>
 #include <QGraphicsSceneMouseEvent>
@@ -39,10 +39,18 @@ void PlaceTool::setWhat(What what)
 void PlaceTool::updateStatus()
 {
     switch (m_what) {
-    case What::Fish: setStatusInfo(tr("Click to place a free fish (the player's school picks it up)")); break;
-    case What::Coin: setStatusInfo(tr("Click to place a coin (worms eat it and grow)")); break;
-    case What::SquadTarget: setStatusInfo(tr("Click to set the selected tank squad's target")); break;
-    case What::PlayerStart: setStatusInfo(tr("Click to set where the player starts")); break;
+    case What::Fish:
+        setStatusInfo(tr("Click to place a free fish (the player's school picks it up)"));
+        break;
+    case What::Coin:
+        setStatusInfo(tr("Click to place a coin (worms eat it and grow)"));
+        break;
+    case What::SquadTarget:
+        setStatusInfo(tr("Click to set the selected tank squad's target"));
+        break;
+    case What::PlayerStart:
+        setStatusInfo(tr("Click to set where the player starts"));
+        break;
     }
 }
 
@@ -52,17 +60,24 @@ void PlaceTool::activate(EditorScene* scene)
     m_ghost = addPreview(new IconPreviewItem(
         [this](QPainter* painter) {
             switch (m_what) {
-            case What::Fish: PickupItem::paintIcon(painter, PickupKind::Fish, style::kPickupPixels); break;
-            case What::Coin: PickupItem::paintIcon(painter, PickupKind::Coin, style::kPickupPixels); break;
+            case What::Fish:
+                PickupItem::paintIcon(painter, PickupKind::Fish, style::kPickupPixels);
+                break;
+            case What::Coin:
+                PickupItem::paintIcon(painter, PickupKind::Coin, style::kPickupPixels);
+                break;
             case What::SquadTarget: {
                 const int squad = this->scene() ? this->scene()->targetSquad() : -1;
-                const QColor color = squad >= 0 ? style::toQColor(document()->scene().groups[std::size_t(squad)].color)
-                                                : style::kPreview;
+                const QColor color =
+                    squad >= 0
+                        ? style::toQColor(document()->scene().groups[std::size_t(squad)].color)
+                        : style::kPreview;
                 MarkerItem::paintTarget(painter, color, style::kMarkerPixels);
                 break;
             }
             case What::PlayerStart:
-                MarkerItem::paintPlayerStart(painter, document() ? document()->scene().player.heading : 0.0,
+                MarkerItem::paintPlayerStart(painter,
+                                             document() ? document()->scene().player.heading : 0.0,
                                              style::kMarkerPixels);
                 break;
             }
@@ -121,7 +136,8 @@ void PlaceTool::place(QPointF pos)
     case What::SquadTarget: {
         const int squad = scene()->targetSquad();
         if (squad < 0) {
-            emit scene()->statusMessage(tr("There is no tank squad to send: add one with the spawn-area tool"));
+            emit scene()->statusMessage(
+                tr("There is no tank squad to send: add one with the spawn-area tool"));
             return;
         }
         GroupDesc& group = candidate.groups[std::size_t(squad)];

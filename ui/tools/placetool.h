@@ -16,11 +16,21 @@ class PlaceTool : public AbstractTool
     Q_OBJECT
 
 public:
-    enum class What { Fish, Coin, SquadTarget, PlayerStart };
+    enum class What
+    {
+        Fish,
+        Coin,
+        SquadTarget,
+        PlayerStart
+    };
     Q_ENUM(What)
 
     /// The pickup tool (Fish, Coin) or the target tool (SquadTarget, PlayerStart).
-    enum class Family { Pickup, Target };
+    enum class Family
+    {
+        Pickup,
+        Target
+    };
 
     PlaceTool(Family family, QObject* parent = nullptr);
 

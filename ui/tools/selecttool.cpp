@@ -1,12 +1,12 @@
 #include "tools/selecttool.h"
 
-#include "viewport/items/editableitem.h"
-#include "viewport/editorscene.h"
-#include "viewport/viewportstyle.h"
-#include "viewport/items/previewitem.h"
-#include "document/sceneedits.h"
-#include "window/toolicons.h"
 #include "document/commands.h"
+#include "document/sceneedits.h"
+#include "viewport/editorscene.h"
+#include "viewport/items/editableitem.h"
+#include "viewport/items/previewitem.h"
+#include "viewport/viewportstyle.h"
+#include "window/toolicons.h"
 
 #include <QApplication>
 #include <QGraphicsSceneMouseEvent>
@@ -112,7 +112,8 @@ SceneDesc SelectTool::handleScene(QPointF pos) const
         ObstacleDesc& o = candidate.obstacles[i];
         double radius = std::hypot(pos.x() - o.center.x, pos.y() - o.center.y);
         if (scene()->snapToGrid())
-            radius = std::max(scene()->gridSize(), std::round(radius / scene()->gridSize()) * scene()->gridSize());
+            radius = std::max(scene()->gridSize(),
+                              std::round(radius / scene()->gridSize()) * scene()->gridSize());
         o.radius = std::max(0.05, radius);
         break;
     }
@@ -137,7 +138,8 @@ void SelectTool::mouseMoved(QGraphicsSceneMouseEvent* event)
         s->setHovered(s->handleAt(pos) ? std::nullopt : s->refAt(pos));
         return;
     case Mode::Pressing:
-        if ((event->screenPos() - m_startScreen).manhattanLength() < QApplication::startDragDistance())
+        if ((event->screenPos() - m_startScreen).manhattanLength() <
+            QApplication::startDragDistance())
             return;
         m_mode = Mode::Moving;
         s->setHovered(std::nullopt);
@@ -170,8 +172,11 @@ void SelectTool::mouseReleased(QGraphicsSceneMouseEvent* event)
     m_mode = Mode::Idle;
     switch (mode) {
     case Mode::Idle:
-    case Mode::Pressing: return;
-    case Mode::Moving: finishMove(pos); return;
+    case Mode::Pressing:
+        return;
+    case Mode::Moving:
+        finishMove(pos);
+        return;
     case Mode::RubberBand: {
         m_band->clear();
         ItemRefs selection = m_additive ? s->selectedRefs() : ItemRefs{};
@@ -181,7 +186,9 @@ void SelectTool::mouseReleased(QGraphicsSceneMouseEvent* event)
         s->setSelectedRefs(selection);
         return;
     }
-    case Mode::DraggingHandle: finishHandle(pos); return;
+    case Mode::DraggingHandle:
+        finishHandle(pos);
+        return;
     }
 }
 
@@ -190,7 +197,8 @@ void SelectTool::finishMove(QPointF pos)
     Point2 offset;
     const SceneDesc candidate = movedScene(pos, &offset);
     if (offset.x != 0.0 || offset.y != 0.0)
-        pushChecked(new MoveItemsCommand(document(), scene()->selectedRefs(), offset, true), candidate);
+        pushChecked(new MoveItemsCommand(document(), scene()->selectedRefs(), offset, true),
+                    candidate);
     scene()->endPreview();
 }
 
@@ -210,7 +218,8 @@ void SelectTool::finishHandle(QPointF pos)
     case ItemKind::SpawnArea:
         command = new SetGroupCommand(doc, m_handleOwner.index, candidate.groups[i]);
         break;
-    default: break;
+    default:
+        break;
     }
     if (command && !command->isObsolete())
         pushChecked(command, candidate);
@@ -261,7 +270,8 @@ void SelectTool::insertVertex(const ItemRef& ref, QPointF pos)
         pushChecked(new SetWallCommand(document(), ref.index, candidate.walls[i]), candidate);
     } else {
         candidate.obstacles[i].points = points;
-        pushChecked(new SetObstacleCommand(document(), ref.index, candidate.obstacles[i]), candidate);
+        pushChecked(new SetObstacleCommand(document(), ref.index, candidate.obstacles[i]),
+                    candidate);
     }
 }
 
@@ -277,7 +287,8 @@ void SelectTool::removeVertex(const ItemRef& ref, int vertex)
         pushChecked(new SetWallCommand(document(), ref.index, candidate.walls[i]), candidate);
     } else if (ref.kind == ItemKind::Obstacle) {
         erase(candidate.obstacles[i].points);
-        pushChecked(new SetObstacleCommand(document(), ref.index, candidate.obstacles[i]), candidate);
+        pushChecked(new SetObstacleCommand(document(), ref.index, candidate.obstacles[i]),
+                    candidate);
     }
 }
 

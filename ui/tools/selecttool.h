@@ -4,9 +4,9 @@
 /// selection (one undo step on release), handles reshape walls and polygons, resize circles
 /// and spawn areas. Delete, Ctrl+D and the arrow keys act on the selection (EditorScene).
 
+#include "document/itemids.h"
 #include "tools/abstracttool.h"
 #include "viewport/items/handleitem.h"
-#include "document/itemids.h"
 
 #include <QPointF>
 
@@ -31,7 +31,14 @@ public:
     QCursor cursor() const override { return Qt::ArrowCursor; }
 
 private:
-    enum class Mode { Idle, Pressing, Moving, RubberBand, DraggingHandle };
+    enum class Mode
+    {
+        Idle,
+        Pressing,
+        Moving,
+        RubberBand,
+        DraggingHandle
+    };
 
     /// The scene the current drag would produce.
     SceneDesc movedScene(QPointF scenePos, Point2* offset) const;
@@ -45,7 +52,7 @@ private:
     QPointF m_start;
     QPoint m_startScreen;
     bool m_additive = false;
-    Point2 m_anchor;           ///< snapped to the grid while moving
+    Point2 m_anchor; ///< snapped to the grid while moving
     ItemRef m_handleOwner;
     HandleItem::Role m_handleRole = HandleItem::Role::Vertex;
     int m_handleIndex = 0;

@@ -2,12 +2,12 @@
 
 #include <shoal/sketch.h>
 
-#include "viewport/editorscene.h"
-#include "viewport/viewportstyle.h"
-#include "viewport/items/previewitem.h"
-#include "document/sceneedits.h"
-#include "window/toolicons.h"
 #include "document/commands.h"
+#include "document/sceneedits.h"
+#include "viewport/editorscene.h"
+#include "viewport/items/previewitem.h"
+#include "viewport/viewportstyle.h"
+#include "window/toolicons.h"
 
 #include <QComboBox>
 #include <QFormLayout>
@@ -95,7 +95,8 @@ void SpawnAreaTool::mouseReleased(QGraphicsSceneMouseEvent* event)
     const Rect r = dragRect(event->scenePos());
     cancel();
     if (r.max.x - r.min.x < kMinSide || r.max.y - r.min.y < kMinSide) {
-        emit scene()->statusMessage(tr("Drag a rectangle inside the level to place the spawn area"));
+        emit scene()->statusMessage(
+            tr("Drag a rectangle inside the level to place the spawn area"));
         return;
     }
     const SceneDesc& current = document()->scene();
@@ -107,7 +108,8 @@ void SpawnAreaTool::mouseReleased(QGraphicsSceneMouseEvent* event)
     candidate.groups.push_back(group);
     const int index = int(candidate.groups.size()) - 1;
     auto* command = new AddGroupCommand(document(), index, group);
-    command->setText(tr("Add %1 '%2'").arg(style::kindLabel(m_family), QString::fromStdString(group.name)));
+    command->setText(
+        tr("Add %1 '%2'").arg(style::kindLabel(m_family), QString::fromStdString(group.name)));
     if (pushChecked(command, candidate))
         scene()->setSelectedRefs({{ItemKind::SpawnArea, index}});
 }

@@ -1,8 +1,8 @@
 #include "tools/walltool.h"
 
+#include "document/commands.h"
 #include "viewport/editorscene.h"
 #include "window/toolicons.h"
-#include "document/commands.h"
 
 namespace shoal::ui {
 

@@ -2,17 +2,17 @@
 
 #include <shoal/sketch.h>
 
-#include "tools/abstracttool.h"
-#include "viewport/viewportstyle.h"
+#include "document/commands.h"
 #include "document/groupselection.h"
+#include "document/sceneedits.h"
+#include "tools/abstracttool.h"
 #include "viewport/items/handleitem.h"
 #include "viewport/items/markeritem.h"
 #include "viewport/items/obstacleitem.h"
 #include "viewport/items/pickupitem.h"
-#include "document/sceneedits.h"
 #include "viewport/items/spawnareaitem.h"
-#include "document/commands.h"
 #include "viewport/items/wallitem.h"
+#include "viewport/viewportstyle.h"
 
 #include <QGraphicsDropShadowEffect>
 #include <QGraphicsSceneMouseEvent>
@@ -26,18 +26,24 @@ namespace shoal::ui {
 
 namespace {
 
-constexpr ItemKind kAllKinds[] = {ItemKind::Wall,      ItemKind::Obstacle,    ItemKind::Pickup,
-                                  ItemKind::SpawnArea, ItemKind::SquadTarget, ItemKind::PlayerStart};
+constexpr ItemKind kAllKinds[] = {ItemKind::Wall,        ItemKind::Obstacle,
+                                  ItemKind::Pickup,      ItemKind::SpawnArea,
+                                  ItemKind::SquadTarget, ItemKind::PlayerStart};
 
 EditableItem* createItem(const ItemRef& ref)
 {
     switch (ref.kind) {
-    case ItemKind::Wall: return new WallItem(ref.index);
-    case ItemKind::Obstacle: return new ObstacleItem(ref.index);
-    case ItemKind::Pickup: return new PickupItem(ref.index);
-    case ItemKind::SpawnArea: return new SpawnAreaItem(ref.index);
+    case ItemKind::Wall:
+        return new WallItem(ref.index);
+    case ItemKind::Obstacle:
+        return new ObstacleItem(ref.index);
+    case ItemKind::Pickup:
+        return new PickupItem(ref.index);
+    case ItemKind::SpawnArea:
+        return new SpawnAreaItem(ref.index);
     case ItemKind::SquadTarget:
-    case ItemKind::PlayerStart: return new MarkerItem(ref);
+    case ItemKind::PlayerStart:
+        return new MarkerItem(ref);
     }
     return nullptr;
 }
@@ -46,12 +52,17 @@ EditableItem* createItem(const ItemRef& ref)
 int slotCount(const SceneDesc& scene, ItemKind kind)
 {
     switch (kind) {
-    case ItemKind::Wall: return int(scene.walls.size());
-    case ItemKind::Obstacle: return int(scene.obstacles.size());
-    case ItemKind::Pickup: return int(scene.pickups.size());
+    case ItemKind::Wall:
+        return int(scene.walls.size());
+    case ItemKind::Obstacle:
+        return int(scene.obstacles.size());
+    case ItemKind::Pickup:
+        return int(scene.pickups.size());
     case ItemKind::SpawnArea:
-    case ItemKind::SquadTarget: return int(scene.groups.size());
-    case ItemKind::PlayerStart: return 1;
+    case ItemKind::SquadTarget:
+        return int(scene.groups.size());
+    case ItemKind::PlayerStart:
+        return 1;
     }
     return 0;
 }
@@ -183,7 +194,10 @@ void EditorScene::syncLabels()
     constexpr int kMaxLabelledMarkers = 8;
     int markers = 0;
     for (const auto& entry : m_items)
-        markers += (entry.first.kind == ItemKind::SquadTarget || entry.first.kind == ItemKind::PlayerStart) ? 1 : 0;
+        markers +=
+            (entry.first.kind == ItemKind::SquadTarget || entry.first.kind == ItemKind::PlayerStart)
+                ? 1
+                : 0;
     for (const auto& [ref, item] : m_items) {
         if (ref.kind != ItemKind::SquadTarget && ref.kind != ItemKind::PlayerStart)
             continue;
@@ -234,10 +248,18 @@ void EditorScene::onDocumentChanged(const Change& change)
         m_hovered.reset();
         rebuildAll();
         break;
-    case ChangeKind::Bounds: updateSceneRect(); break;
-    case ChangeKind::Walls: syncOne(ItemKind::Wall); break;
-    case ChangeKind::Obstacles: syncOne(ItemKind::Obstacle); break;
-    case ChangeKind::Pickups: syncOne(ItemKind::Pickup); break;
+    case ChangeKind::Bounds:
+        updateSceneRect();
+        break;
+    case ChangeKind::Walls:
+        syncOne(ItemKind::Wall);
+        break;
+    case ChangeKind::Obstacles:
+        syncOne(ItemKind::Obstacle);
+        break;
+    case ChangeKind::Pickups:
+        syncOne(ItemKind::Pickup);
+        break;
     case ChangeKind::Groups:
         // A group's spawn area or target may have appeared or gone: rebuild both kinds.
         rebuild(ItemKind::SpawnArea);
@@ -249,7 +271,8 @@ void EditorScene::onDocumentChanged(const Change& change)
         syncLabels();
         break;
     case ChangeKind::GroupParams:
-    case ChangeKind::Simulation: return;
+    case ChangeKind::Simulation:
+        return;
     }
     const ItemRefs kept = existingRefs(scene, m_selection);
     const bool selectionChanged = kept != m_selection;
@@ -387,7 +410,8 @@ void EditorScene::rebuildHandles(const SceneDesc& scene)
         break;
     case ItemKind::Pickup:
     case ItemKind::SquadTarget:
-    case ItemKind::PlayerStart: break;
+    case ItemKind::PlayerStart:
+        break;
     }
     positionHandles(scene);
 }
@@ -458,7 +482,8 @@ bool EditorScene::duplicateSelection()
 {
     const double step = m_snap ? m_gridSize : 1.0;
     ItemRefs copies;
-    QUndoCommand* command = makeDuplicateItemsCommand(m_document, m_selection, {step, -step}, &copies);
+    QUndoCommand* command =
+        makeDuplicateItemsCommand(m_document, m_selection, {step, -step}, &copies);
     if (!command)
         return false;
     m_document->undoStack()->push(command);
@@ -607,9 +632,11 @@ void EditorScene::drawBackground(QPainter* painter, const QRectF& rect)
             pen.setCosmetic(true);
             painter->setPen(pen);
             QVector<QLineF> lines;
-            for (double x = std::ceil(visible.left() / spacing) * spacing; x <= visible.right(); x += spacing)
+            for (double x = std::ceil(visible.left() / spacing) * spacing; x <= visible.right();
+                 x += spacing)
                 lines.append(QLineF(x, visible.top(), x, visible.bottom()));
-            for (double y = std::ceil(visible.top() / spacing) * spacing; y <= visible.bottom(); y += spacing)
+            for (double y = std::ceil(visible.top() / spacing) * spacing; y <= visible.bottom();
+                 y += spacing)
                 lines.append(QLineF(visible.left(), y, visible.right(), y));
             painter->drawLines(lines);
         };

@@ -6,9 +6,9 @@
 /// coordinates are metres with y up; SceneView flips the y axis.
 
 #include "document/document.h"
-#include "tools/abstracttool.h"
 #include "document/groupselection.h"
 #include "document/itemids.h"
+#include "tools/abstracttool.h"
 
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>

@@ -22,7 +22,8 @@ constexpr double kFitMargin = 0.94;    ///< the level fills this share of the vi
 SceneView::SceneView(EditorScene* scene, QWidget* parent)
     : QGraphicsView(scene, parent), m_scene(scene)
 {
-    setRenderHints(QPainter::Antialiasing | QPainter::SmoothPixmapTransform | QPainter::TextAntialiasing);
+    setRenderHints(QPainter::Antialiasing | QPainter::SmoothPixmapTransform |
+                   QPainter::TextAntialiasing);
     // Agents move every frame: repaint the whole viewport rather than tracking regions.
     setViewportUpdateMode(QGraphicsView::FullViewportUpdate);
     setTransformationAnchor(QGraphicsView::NoAnchor);
@@ -82,7 +83,8 @@ void SceneView::fitToLevel()
     const QSize size = viewport()->size();
     if (level.isEmpty() || size.isEmpty())
         return;
-    const double ppm = std::min(size.width() / level.width(), size.height() / level.height()) * kFitMargin;
+    const double ppm =
+        std::min(size.width() / level.width(), size.height() / level.height()) * kFitMargin;
     setPixelsPerMetre(ppm);
     centerOn(level.center());
     m_fitted = true;
@@ -135,8 +137,7 @@ void SceneView::wheelEvent(QWheelEvent* event)
 void SceneView::mousePressEvent(QMouseEvent* event)
 {
     setFocus(Qt::MouseFocusReason);
-    if (event->button() == Qt::MiddleButton ||
-        (event->button() == Qt::LeftButton && m_spaceHeld)) {
+    if (event->button() == Qt::MiddleButton || (event->button() == Qt::LeftButton && m_spaceHeld)) {
         m_panning = true;
         m_spaceUsedForPan = m_spaceHeld;
         m_panLast = event->position().toPoint();

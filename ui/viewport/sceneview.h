@@ -65,7 +65,7 @@ private:
     QPoint m_panLast;
     bool m_spaceHeld = false;
     bool m_spaceUsedForPan = false;
-    bool m_fitted = false;     ///< fitted once on first show
+    bool m_fitted = false; ///< fitted once on first show
 };
 
 } // namespace shoal::ui

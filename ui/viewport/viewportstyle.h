@@ -10,8 +10,8 @@
 
 namespace shoal::ui::style {
 
-inline const QColor kOutside{0x1b, 0x1d, 0x21};      ///< beyond the level bounds
-inline const QColor kLevel{0x2e, 0x33, 0x3a};        ///< inside the level bounds
+inline const QColor kOutside{0x1b, 0x1d, 0x21}; ///< beyond the level bounds
+inline const QColor kLevel{0x2e, 0x33, 0x3a};   ///< inside the level bounds
 inline const QColor kLevelBorder{0x5a, 0x63, 0x6e};
 inline const QColor kGridMinor{255, 255, 255, 13};
 inline const QColor kGridMajor{255, 255, 255, 30};
@@ -34,13 +34,13 @@ inline const QColor kCoinEdge{0x8a, 0x5a, 0x0c};
 inline const QColor kPlayer{0xff, 0xff, 0xff};
 inline const QColor kPlayerAccent{0xff, 0x8c, 0x42};
 
-constexpr double kWallWidth = 0.3;        ///< m: the wall stroke, at least kWallMinPixels
+constexpr double kWallWidth = 0.3; ///< m: the wall stroke, at least kWallMinPixels
 constexpr double kWallMinPixels = 5.0;
-constexpr double kSelectionPixels = 2.0;  ///< cosmetic selection outline
-constexpr double kHandlePixels = 9.0;     ///< handle square side
-constexpr double kMarkerPixels = 22.0;    ///< target / player start diameter
-constexpr double kPickupPixels = 16.0;    ///< pickup icon size
-constexpr double kHitPixels = 6.0;        ///< how close a click must be to hit a line
+constexpr double kSelectionPixels = 2.0; ///< cosmetic selection outline
+constexpr double kHandlePixels = 9.0;    ///< handle square side
+constexpr double kMarkerPixels = 22.0;   ///< target / player start diameter
+constexpr double kPickupPixels = 16.0;   ///< pickup icon size
+constexpr double kHitPixels = 6.0;       ///< how close a click must be to hit a line
 
 inline QColor toQColor(const Color& c)
 {

@@ -46,7 +46,8 @@ void applyEditorTheme(QApplication& app)
     app.setStyleSheet(QStringLiteral(
         "QMainWindow::separator { background: #1b1d21; width: 3px; height: 3px; }"
         "QDockWidget { titlebar-close-icon: none; }"
-        "QDockWidget::title { background: #2c2f34; padding: 5px 8px; border-bottom: 1px solid #1b1d21; }"
+        "QDockWidget::title { background: #2c2f34; padding: 5px 8px; border-bottom: 1px solid "
+        "#1b1d21; }"
         "QToolButton#toolButton { padding: 4px 6px; border-radius: 4px; text-align: left; }"
         "QToolButton#toolButton:checked { background: #2f5f8f; }"
         "QToolButton#toolButton:hover:!checked { background: #34383e; }"

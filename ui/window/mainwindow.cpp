@@ -1,27 +1,28 @@
 #include "window/mainwindow.h"
 
-#include "simulation/simulationlayers.h"
 #include "document/document.h"
-#include "viewport/editorscene.h"
-#include "panels/grouplistpanel.h"
 #include "document/groupselection.h"
-#include "tools/obstacletool.h"
+#include "panels/grouplistpanel.h"
+#include "panels/propertypanel.h"
+#include "panels/toolspanel.h"
 #include "simulation/overlayoptions.h"
+#include "simulation/simulationcontroller.h"
+#include "simulation/simulationlayers.h"
+#include "tools/obstacletool.h"
 #include "tools/placetool.h"
 #include "tools/playtool.h"
-#include "panels/propertypanel.h"
-#include "viewport/sceneview.h"
 #include "tools/selecttool.h"
-#include "simulation/simulationcontroller.h"
 #include "tools/spawnareatool.h"
-#include "window/toolicons.h"
-#include "panels/toolspanel.h"
 #include "tools/walltool.h"
+#include "viewport/editorscene.h"
+#include "viewport/sceneview.h"
+#include "window/toolicons.h"
 
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -32,7 +33,6 @@
 #include <QMenuBar>
 #include <QSettings>
 #include <QStatusBar>
-#include <QComboBox>
 #include <QToolBar>
 #include <QToolButton>
 #include <QUndoView>
@@ -48,8 +48,8 @@ const double kSpeeds[] = {0.25, 0.5, 1.0, 2.0, 4.0};
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_document(new Document(this)),
-      m_scene(new EditorScene(m_document, this)), m_view(nullptr),
-      m_simulation(nullptr), m_groupSelection(new GroupSelection(m_document, this))
+      m_scene(new EditorScene(m_document, this)), m_view(nullptr), m_simulation(nullptr),
+      m_groupSelection(new GroupSelection(m_document, this))
 {
     m_document->resetScene(SceneFiles::newSceneDesc(), {});
     m_files = std::make_unique<SceneFiles>(
@@ -66,7 +66,8 @@ MainWindow::MainWindow(QWidget* parent)
     m_scene->setPlayTool(m_playTool);
     setCentralWidget(m_view);
     m_overlayOptions = new OverlayOptions(this);
-    m_agentLayers = new SimulationLayers(m_scene, m_simulation, m_overlayOptions, m_groupSelection, this);
+    m_agentLayers =
+        new SimulationLayers(m_scene, m_simulation, m_overlayOptions, m_groupSelection, this);
 
     createTools();
     createActions();
@@ -77,13 +78,17 @@ MainWindow::MainWindow(QWidget* parent)
     setTool(m_tools.first());
 
     connect(m_document, &Document::titleChanged, this, &MainWindow::updateTitle);
-    connect(m_view, &SceneView::playToggleRequested, m_simulation, &SimulationController::togglePlay);
-    connect(m_simulation, &SimulationController::stateChanged, this, &MainWindow::updateSimulationActions);
+    connect(m_view, &SceneView::playToggleRequested, m_simulation,
+            &SimulationController::togglePlay);
+    connect(m_simulation, &SimulationController::stateChanged, this,
+            &MainWindow::updateSimulationActions);
     connect(m_simulation, &SimulationController::worldRebuilt, this, &MainWindow::refreshStatus);
-    connect(m_simulation, &SimulationController::worldRebuilt, this, &MainWindow::updateSimulationActions);
+    connect(m_simulation, &SimulationController::worldRebuilt, this,
+            &MainWindow::updateSimulationActions);
     connect(m_scene, &EditorScene::statusMessage, this,
             [this](const QString& message) { statusBar()->showMessage(message, 8000); });
-    connect(m_files.get(), &SceneFiles::aboutToReplaceScene, m_simulation, &SimulationController::pause);
+    connect(m_files.get(), &SceneFiles::aboutToReplaceScene, m_simulation,
+            &SimulationController::pause);
     connect(m_files.get(), &SceneFiles::sceneReplaced, this, [this] {
         if (m_view->isVisible())
             m_view->fitToLevel();
@@ -122,7 +127,8 @@ void MainWindow::createTools()
         auto* action = new QAction(tool->icon(), tool->name(), m_toolActions);
         action->setCheckable(true);
         action->setShortcut(tool->shortcut());
-        action->setToolTip(tr("%1 (%2)").arg(tool->name(), tool->shortcut().toString(QKeySequence::NativeText)));
+        action->setToolTip(
+            tr("%1 (%2)").arg(tool->name(), tool->shortcut().toString(QKeySequence::NativeText)));
         action->setStatusTip(tool->statusInfo());
         action->setData(QVariant::fromValue(static_cast<QObject*>(tool)));
         connect(action, &QAction::triggered, this, [this, tool] { setTool(tool); });
@@ -169,7 +175,8 @@ void MainWindow::createDocks()
     m_groupList = new GroupListPanel(m_document, m_groupSelection);
     connect(m_groupList, &GroupListPanel::groupVisibilityChanged, m_agentLayers,
             &SimulationLayers::setGroupVisible);
-    m_agentLayers->setVisibilityQuery([this](int group) { return m_groupList->isGroupVisible(group); });
+    m_agentLayers->setVisibilityQuery(
+        [this](int group) { return m_groupList->isGroupVisible(group); });
     auto* groups = new QDockWidget(tr("Groups"), this);
     groups->setObjectName(QStringLiteral("groupsDock"));
     groups->setWidget(m_groupList);
@@ -202,7 +209,8 @@ void MainWindow::createActions()
 
     m_restartAction = new QAction(toolIcon(ToolIcon::Restart), tr("&Restart"), this);
     m_restartAction->setShortcut(Qt::Key_R);
-    m_restartAction->setStatusTip(tr("Rebuild the running world from the level (undo history is kept)"));
+    m_restartAction->setStatusTip(
+        tr("Rebuild the running world from the level (undo history is kept)"));
     connect(m_restartAction, &QAction::triggered, m_simulation, &SimulationController::restart);
 
     m_speedActions = new QActionGroup(this);
@@ -211,7 +219,8 @@ void MainWindow::createActions()
         action->setCheckable(true);
         action->setData(speed);
         action->setChecked(speed == 1.0);
-        connect(action, &QAction::triggered, this, [this, speed] { m_simulation->setSpeed(speed); });
+        connect(action, &QAction::triggered, this,
+                [this, speed] { m_simulation->setSpeed(speed); });
     }
 
     for (QAction* action : {m_playAction, m_stepAction, m_restartAction})
@@ -241,7 +250,8 @@ void MainWindow::createFileMenu()
     file->addSeparator();
     QAction* saveAction = file->addAction(tr("&Save"), m_files.get(), &SceneFiles::save);
     saveAction->setShortcut(QKeySequence::Save);
-    QAction* saveAsAction = file->addAction(tr("Save &As\u2026"), m_files.get(), &SceneFiles::saveAs);
+    QAction* saveAsAction =
+        file->addAction(tr("Save &As\u2026"), m_files.get(), &SceneFiles::saveAs);
     saveAsAction->setShortcut(QKeySequence::SaveAs);
     file->addSeparator();
     QAction* quitAction = file->addAction(tr("&Quit"), this, &QWidget::close);
@@ -263,14 +273,16 @@ void MainWindow::createEditMenu()
     edit->addAction(undo);
     edit->addAction(redo);
     edit->addSeparator();
-    QAction* duplicate = edit->addAction(tr("D&uplicate"), m_scene, &EditorScene::duplicateSelection);
+    QAction* duplicate =
+        edit->addAction(tr("D&uplicate"), m_scene, &EditorScene::duplicateSelection);
     duplicate->setShortcut(Qt::CTRL | Qt::Key_D);
     QAction* remove = edit->addAction(tr("&Delete"), m_scene, &EditorScene::deleteSelection);
     remove->setShortcut(QKeySequence::Delete);
     edit->addSeparator();
     QAction* selectAll = edit->addAction(tr("Select &All"), m_scene, &EditorScene::selectAll);
     selectAll->setShortcut(QKeySequence::SelectAll);
-    QAction* selectNone = edit->addAction(tr("Select &None"), this, [this] { m_scene->setSelectedRefs({}); });
+    QAction* selectNone =
+        edit->addAction(tr("Select &None"), this, [this] { m_scene->setSelectedRefs({}); });
     selectNone->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_A);
     edit->addSeparator();
     QMenu* toolsMenu = edit->addMenu(tr("&Tools"));
@@ -325,7 +337,8 @@ void MainWindow::addGridActions(QMenu* menu)
         action->setCheckable(true);
         action->setActionGroup(spacingGroup);
         action->setData(metres);
-        connect(action, &QAction::triggered, this, [this, metres] { m_scene->setGridSize(metres); });
+        connect(action, &QAction::triggered, this,
+                [this, metres] { m_scene->setGridSize(metres); });
     }
     const auto refreshGridActions = [this, spacingGroup] {
         const QSignalBlocker a(m_gridAction);
@@ -411,7 +424,8 @@ void MainWindow::createSimulationMenu()
 void MainWindow::createHelpMenu()
 {
     QMenu* help = menuBar()->addMenu(tr("&Help"));
-    QAction* shortcuts = help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);
+    QAction* shortcuts =
+        help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);
     shortcuts->setShortcut(QKeySequence::HelpContents);
     help->addAction(tr("&About Shoal"), this, &MainWindow::showAbout);
 }
@@ -440,8 +454,9 @@ void MainWindow::createToolBar()
     speed->setToolTip(tr("Simulation speed"));
     for (QAction* action : m_speedActions->actions())
         speed->addItem(action->text(), action->data());
-    connect(speed, &QComboBox::activated, this,
-            [this, speed](int index) { m_simulation->setSpeed(speed->itemData(index).toDouble()); });
+    connect(speed, &QComboBox::activated, this, [this, speed](int index) {
+        m_simulation->setSpeed(speed->itemData(index).toDouble());
+    });
     connect(m_simulation, &SimulationController::stateChanged, speed, [this, speed] {
         const QSignalBlocker blocker(speed);
         speed->setCurrentIndex(speed->findData(m_simulation->speed()));
@@ -506,7 +521,8 @@ void MainWindow::refreshStatus()
     }
     m_timeLabel->setToolTip(tr("Simulation time"));
     m_timeLabel->setText(tr("t %1 s").arg(world->time(), 0, 'f', 2));
-    m_agentsLabel->setText(tr("%1 agents").arg(QLocale().toString(qulonglong(world->agentCount()))));
+    m_agentsLabel->setText(
+        tr("%1 agents").arg(QLocale().toString(qulonglong(world->agentCount()))));
     m_stepLabel->setText(tr("%1 ms/step").arg(m_simulation->lastStepMs(), 0, 'f', 2));
     m_fpsLabel->setText(m_simulation->isPlaying()
                             ? tr("%1 fps").arg(m_simulation->framesPerSecond(), 0, 'f', 0)

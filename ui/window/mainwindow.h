@@ -98,10 +98,10 @@ private:
     QString chooseFile(bool save, const QString& suggestion);
     void showShortcuts();
     void showAbout();
-    QMessageBox::StandardButton present(QMessageBox::Icon icon, const QString& title,
-                                        const QString& text,
-                                        QMessageBox::StandardButtons buttons = QMessageBox::Ok,
-                                        QMessageBox::StandardButton defaultButton = QMessageBox::NoButton);
+    QMessageBox::StandardButton
+    present(QMessageBox::Icon icon, const QString& title, const QString& text,
+            QMessageBox::StandardButtons buttons = QMessageBox::Ok,
+            QMessageBox::StandardButton defaultButton = QMessageBox::NoButton);
 
     Document* m_document;
     EditorScene* m_scene;

@@ -56,8 +56,8 @@ void drawEditIcon(QPainter& p, ToolIcon icon, const QColor& ink)
         break;
     case ToolIcon::ObstaclePolygon:
         p.setBrush(QColor(0x55, 0x5e, 0x69));
-        p.drawPolygon(QPolygonF({QPointF(4, 18), QPointF(7, 5), QPointF(14, 9), QPointF(20, 4),
-                                 QPointF(19, 19)}));
+        p.drawPolygon(QPolygonF(
+            {QPointF(4, 18), QPointF(7, 5), QPointF(14, 9), QPointF(20, 4), QPointF(19, 19)}));
         break;
     case ToolIcon::SpawnArea: {
         QPen dash(ink, 1.5, Qt::DashLine);
@@ -67,7 +67,8 @@ void drawEditIcon(QPainter& p, ToolIcon icon, const QColor& ink)
         p.drawRect(QRectF(3, 4, 18, 16));
         p.setPen(Qt::NoPen);
         p.setBrush(QColor(0x3a, 0xa0, 0xff));
-        for (QPointF v : {QPointF(8, 9), QPointF(14, 8), QPointF(11, 14), QPointF(17, 15), QPointF(7, 16)})
+        for (QPointF v :
+             {QPointF(8, 9), QPointF(14, 8), QPointF(11, 14), QPointF(17, 15), QPointF(7, 16)})
             p.drawEllipse(v, 1.6, 1.6);
         break;
     }
@@ -132,8 +133,10 @@ void drawControlIcon(QPainter& p, ToolIcon icon, const QColor& ink)
     }
     case ToolIcon::Fit:
         p.drawRect(QRectF(7, 8, 10, 8));
-        for (const auto& corner : {std::pair{QPointF(3, 7), QPointF(3, 3)}, {QPointF(21, 7), QPointF(21, 3)},
-                                   {QPointF(3, 17), QPointF(3, 21)}, {QPointF(21, 17), QPointF(21, 21)}}) {
+        for (const auto& corner : {std::pair{QPointF(3, 7), QPointF(3, 3)},
+                                   {QPointF(21, 7), QPointF(21, 3)},
+                                   {QPointF(3, 17), QPointF(3, 21)},
+                                   {QPointF(21, 17), QPointF(21, 21)}}) {
             p.drawLine(corner.first, corner.second);
             p.drawLine(corner.second, QPointF(corner.second.x() < 12 ? 7 : 17, corner.second.y()));
         }

@@ -6,7 +6,8 @@
 
 namespace shoal::ui {
 
-enum class ToolIcon {
+enum class ToolIcon
+{
     Select,
     Wall,
     Obstacle,

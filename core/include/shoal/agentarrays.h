@@ -10,13 +10,14 @@
 namespace shoal {
 
 /// Bits in AgentArrays::flags.
-enum AgentFlag : std::uint8_t {
-    kAgentInSchool = 1 << 0, ///< fish: picked up (members) or born in the school
-    kAgentArrived = 1 << 1,  ///< squad: at rest at the target
-    kAgentBlocked = 1 << 2,  ///< geometry shortened this step's motion
-    kAgentAtGoal = 1 << 3,   ///< where its behaviour wants it (for the stuck metric)
-    kAgentStuck = 1 << 4,    ///< slower than epsilon for 2 s while away from its goal
-    kAgentReversing = 1 << 5, ///< squad: driving backwards to a target behind it
+enum AgentFlag : std::uint8_t
+{
+    kAgentInSchool = 1 << 0,   ///< fish: picked up (members) or born in the school
+    kAgentArrived = 1 << 1,    ///< squad: at rest at the target
+    kAgentBlocked = 1 << 2,    ///< geometry shortened this step's motion
+    kAgentAtGoal = 1 << 3,     ///< where its behaviour wants it (for the stuck metric)
+    kAgentStuck = 1 << 4,      ///< slower than epsilon for 2 s while away from its goal
+    kAgentReversing = 1 << 5,  ///< squad: driving backwards to a target behind it
     kAgentMakingRoom = 1 << 6, ///< fish: moving away until the nearest is mid-band
     kAgentClosingUp = 1 << 7,  ///< fish: closing up until the nearest is mid-band
 };
@@ -24,10 +25,10 @@ enum AgentFlag : std::uint8_t {
 struct AgentArrays
 {
     // Current state.
-    std::vector<float> px, py;   ///< position, m
-    std::vector<float> vx, vy;   ///< velocity, m/s
-    std::vector<float> heading;  ///< radians, counter-clockwise from +x
-    std::vector<float> speed;    ///< signed forward speed, m/s (negative when reversing)
+    std::vector<float> px, py;  ///< position, m
+    std::vector<float> vx, vy;  ///< velocity, m/s
+    std::vector<float> heading; ///< radians, counter-clockwise from +x
+    std::vector<float> speed;   ///< signed forward speed, m/s (negative when reversing)
     std::vector<std::uint8_t> flags;
     std::vector<float> stuckTime;    ///< seconds spent slow while away from the goal
     std::vector<float> goalDistance; ///< distance to its goal (target, player, behind point)
@@ -43,8 +44,8 @@ struct AgentArrays
 
     void resize(std::size_t n)
     {
-        for (auto* v : {&px, &py, &vx, &vy, &heading, &speed, &stuckTime, &goalDistance, &nx,
-                        &ny, &nvx, &nvy, &nheading, &nspeed})
+        for (auto* v : {&px, &py, &vx, &vy, &heading, &speed, &stuckTime, &goalDistance, &nx, &ny,
+                        &nvx, &nvy, &nheading, &nspeed})
             v->resize(n, 0.0f);
         flags.resize(n, 0);
         const std::size_t old = id.size();
@@ -101,8 +102,8 @@ struct AgentArrays
     std::size_t memoryBytes() const
     {
         std::size_t bytes = flags.capacity() + id.capacity() * sizeof(std::uint32_t);
-        for (auto* v : {&px, &py, &vx, &vy, &heading, &speed, &stuckTime, &goalDistance, &nx,
-                        &ny, &nvx, &nvy, &nheading, &nspeed})
+        for (auto* v : {&px, &py, &vx, &vy, &heading, &speed, &stuckTime, &goalDistance, &nx, &ny,
+                        &nvx, &nvy, &nheading, &nspeed})
             bytes += v->capacity() * sizeof(float);
         return bytes;
     }

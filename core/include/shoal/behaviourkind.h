@@ -7,7 +7,8 @@
 
 namespace shoal {
 
-enum class BehaviourKind {
+enum class BehaviourKind
+{
     FishSchool,   ///< seed 000: a player fish picks up free fish that school around it
     TankSquad,    ///< seed 001: a squad drives to a shared target and comes to rest
     Swarm,        ///< seed 003: enemies seek the player and scatter by (R - d)
@@ -23,11 +24,16 @@ constexpr std::array<BehaviourKind, 5> kAllBehaviourKinds = {
 constexpr std::string_view behaviourKey(BehaviourKind kind)
 {
     switch (kind) {
-    case BehaviourKind::FishSchool: return "fishSchool";
-    case BehaviourKind::TankSquad: return "tankSquad";
-    case BehaviourKind::Swarm: return "swarm";
-    case BehaviourKind::LeaderFollow: return "leaderFollow";
-    case BehaviourKind::Worm: return "worm";
+    case BehaviourKind::FishSchool:
+        return "fishSchool";
+    case BehaviourKind::TankSquad:
+        return "tankSquad";
+    case BehaviourKind::Swarm:
+        return "swarm";
+    case BehaviourKind::LeaderFollow:
+        return "leaderFollow";
+    case BehaviourKind::Worm:
+        return "worm";
     }
     return "fishSchool";
 }
@@ -36,11 +42,16 @@ constexpr std::string_view behaviourKey(BehaviourKind kind)
 constexpr std::string_view behaviourLabel(BehaviourKind kind)
 {
     switch (kind) {
-    case BehaviourKind::FishSchool: return "Fish school";
-    case BehaviourKind::TankSquad: return "Tank squad";
-    case BehaviourKind::Swarm: return "Swarm";
-    case BehaviourKind::LeaderFollow: return "Leader following";
-    case BehaviourKind::Worm: return "Worm";
+    case BehaviourKind::FishSchool:
+        return "Fish school";
+    case BehaviourKind::TankSquad:
+        return "Tank squad";
+    case BehaviourKind::Swarm:
+        return "Swarm";
+    case BehaviourKind::LeaderFollow:
+        return "Leader following";
+    case BehaviourKind::Worm:
+        return "Worm";
     }
     return "";
 }

@@ -14,8 +14,7 @@ struct Error
 };
 
 /// Either a value or an Error (a small stand-in for C++23 std::expected).
-template <class T>
-class Expected
+template <class T> class Expected
 {
 public:
     Expected(T value) : m_data(std::move(value)) {}

@@ -22,12 +22,14 @@ namespace shoal {
 
 class World;
 
-enum class InputEventKind {
+enum class InputEventKind
+{
     Pointer, ///< the pointer moves and/or its button changes
     Target,  ///< a tank squad's target moves
 };
 
-enum class PointerAction {
+enum class PointerAction
+{
     Down, ///< button pressed at the position
     Up,   ///< button released at the position
     Move, ///< moved; the button stays as it was

@@ -7,23 +7,23 @@ namespace shoal {
 
 struct GroupMetrics
 {
-    int agents = 0;              ///< agents in the group (for fish: school members + free fish)
-    int active = 0;              ///< agents taking part (fish: in the school; others: all)
-    float nearestMin = 0;        ///< smallest nearest-neighbour distance, m (0 with < 2 agents)
-    float nearestMean = 0;       ///< mean nearest-neighbour distance, m
-    float nearestMedian = 0;     ///< median nearest-neighbour distance, m
-    int insideKeep = 0;          ///< agents whose nearest neighbour is inside the keep distance
-    int outsideBand = 0;         ///< agents whose nearest neighbour is beyond the band (fish)
-    float polarization = 0;      ///< |mean unit heading| in [0, 1]: 1 = all aligned
-    float meanSpeed = 0;         ///< m/s
-    float maxSpeed = 0;          ///< m/s
-    int penetrations = 0;        ///< agent pairs overlapping by more than 5 cm
-    float maxPenetration = 0;    ///< m
-    int wallCrossings = 0;       ///< motions that crossed geometry this step (must be 0)
+    int agents = 0;           ///< agents in the group (for fish: school members + free fish)
+    int active = 0;           ///< agents taking part (fish: in the school; others: all)
+    float nearestMin = 0;     ///< smallest nearest-neighbour distance, m (0 with < 2 agents)
+    float nearestMean = 0;    ///< mean nearest-neighbour distance, m
+    float nearestMedian = 0;  ///< median nearest-neighbour distance, m
+    int insideKeep = 0;       ///< agents whose nearest neighbour is inside the keep distance
+    int outsideBand = 0;      ///< agents whose nearest neighbour is beyond the band (fish)
+    float polarization = 0;   ///< |mean unit heading| in [0, 1]: 1 = all aligned
+    float meanSpeed = 0;      ///< m/s
+    float maxSpeed = 0;       ///< m/s
+    int penetrations = 0;     ///< agent pairs overlapping by more than 5 cm
+    float maxPenetration = 0; ///< m
+    int wallCrossings = 0;    ///< motions that crossed geometry this step (must be 0)
     std::int64_t totalWallCrossings = 0; ///< since the world was built
-    int stuck = 0;               ///< slower than epsilon for 2 s while away from the goal
-    int blocked = 0;             ///< agents whose motion geometry shortened this step
-    float goalDistanceMean = 0;  ///< mean distance to the goal (target, player, behind point)
+    int stuck = 0;                       ///< slower than epsilon for 2 s while away from the goal
+    int blocked = 0;                     ///< agents whose motion geometry shortened this step
+    float goalDistanceMean = 0; ///< mean distance to the goal (target, player, behind point)
     float goalDistanceMax = 0;
     int atGoal = 0;
 };

@@ -13,7 +13,8 @@
 
 namespace shoal {
 
-enum class ParamType {
+enum class ParamType
+{
     Real,    ///< any value in [minValue, maxValue]
     Integer, ///< a whole number in [minValue, maxValue]
     Choice,  ///< an index into `choices`
@@ -32,12 +33,12 @@ struct ParamSpec
     {
     }
 
-    std::string key;     ///< stable name in files and on the command line (the seed's name where good)
-    std::string label;   ///< short label for the property panel
-    std::string unit;    ///< "m", "m/s", "deg", "deg/s", "" ...
+    std::string key; ///< stable name in files and on the command line (the seed's name where good)
+    std::string label; ///< short label for the property panel
+    std::string unit;  ///< "m", "m/s", "deg", "deg/s", "" ...
     double minValue = 0.0;
     double maxValue = 1.0;
-    double step = 0.01;  ///< slider / spin box increment
+    double step = 0.01; ///< slider / spin box increment
     double defaultValue = 0.0;
     std::string tooltip; ///< meaning, units and the trade-off of raising or lowering it
     ParamType type = ParamType::Real;

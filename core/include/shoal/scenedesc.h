@@ -13,7 +13,7 @@
 namespace shoal {
 
 // Limits validateScene() enforces (docs/scene-format.md lists them with each field).
-constexpr int kMaxSpawnCount = 1000000;     ///< agents one spawn area may ask for
+constexpr int kMaxSpawnCount = 1000000;      ///< agents one spawn area may ask for
 constexpr double kMaxWorldExtent = 100000.0; ///< m, widest and tallest bounds
 constexpr double kMinStep = 0.001;           ///< s, smallest simulation.dt
 constexpr double kMaxStep = 0.1;             ///< s, largest simulation.dt
@@ -58,7 +58,11 @@ struct WallDesc
     bool operator==(const WallDesc& o) const { return points == o.points && closed == o.closed; }
 };
 
-enum class ObstacleShape { Polygon, Circle };
+enum class ObstacleShape
+{
+    Polygon,
+    Circle
+};
 
 /// A solid obstacle: a simple polygon (convex or concave, counter-clockwise or not) or a circle.
 struct ObstacleDesc
@@ -73,7 +77,8 @@ struct ObstacleDesc
     }
 };
 
-enum class PickupKind {
+enum class PickupKind
+{
     Fish, ///< a free fish: waits until the player swims by, then joins the player's school
     Coin, ///< eaten by a worm's head; grows the worm by its growthPerCoin
 };
@@ -90,7 +95,10 @@ struct AgentDesc
 {
     Point2 position;
     double heading = 0.0; ///< degrees, counter-clockwise from +x
-    bool operator==(const AgentDesc& o) const { return position == o.position && heading == o.heading; }
+    bool operator==(const AgentDesc& o) const
+    {
+        return position == o.position && heading == o.heading;
+    }
 };
 
 /// A rectangle that spawns `count` agents at seeded random positions and headings.
@@ -119,8 +127,8 @@ struct GroupDesc
     bool operator==(const GroupDesc& o) const
     {
         return name == o.name && kind == o.kind && params == o.params && color == o.color &&
-               accent == o.accent && spawn == o.spawn && agents == o.agents &&
-               target == o.target && chase == o.chase;
+               accent == o.accent && spawn == o.spawn && agents == o.agents && target == o.target &&
+               chase == o.chase;
     }
 };
 
@@ -142,8 +150,8 @@ struct PlayerDesc
 
 struct SimulationDesc
 {
-    double dt = 1.0 / 60.0;  ///< fixed step, seconds, in [0.001, 0.1]
-    std::uint64_t seed = 1;  ///< spawns and every random draw derive from it
+    double dt = 1.0 / 60.0; ///< fixed step, seconds, in [0.001, 0.1]
+    std::uint64_t seed = 1; ///< spawns and every random draw derive from it
     bool operator==(const SimulationDesc& o) const { return dt == o.dt && seed == o.seed; }
 };
 

@@ -15,7 +15,8 @@
 namespace shoal {
 
 /// How a sketched shape should read; the viewer picks a colour per tone.
-enum class SketchTone : std::uint8_t {
+enum class SketchTone : std::uint8_t
+{
     Faint,     ///< a radius that is fine
     Reference, ///< lines of reference
     Warm,      ///< too close, a hit
@@ -27,7 +28,13 @@ enum class SketchTone : std::uint8_t {
     Light,     ///< light marks over dark lines
 };
 
-enum class SketchStroke : std::uint8_t { Solid, Dashed, Dotted, None };
+enum class SketchStroke : std::uint8_t
+{
+    Solid,
+    Dashed,
+    Dotted,
+    None
+};
 
 /// Pen and fill of a shape. Widths are screen pixels, opacities 0-255.
 struct SketchStyle
@@ -67,7 +74,8 @@ struct SketchLine
 /// A mark of a fixed size on screen, centred on a point.
 struct SketchMark
 {
-    enum class Shape : std::uint8_t {
+    enum class Shape : std::uint8_t
+    {
         Dot,    ///< a disc
         Cross,  ///< an x
         Square, ///< a square, axis-aligned on screen
@@ -99,8 +107,8 @@ struct SketchPath
 /// level on screen and the zoom.
 struct SketchRequest
 {
-    Vec2 viewMin;                ///< lower-left corner of the view, m
-    Vec2 viewMax;                ///< upper-right corner of the view, m
+    Vec2 viewMin; ///< lower-left corner of the view, m
+    Vec2 viewMax; ///< upper-right corner of the view, m
     float pixelsPerMetre = 50.0f;
     /// Per-agent circles are left out when more agents than this are on screen: they would
     /// only be a grey fog.
@@ -150,7 +158,14 @@ struct Sketch
 struct FamilyView
 {
     /// The shape an agent is drawn as close up.
-    enum class Glyph : std::uint8_t { Fish, Tank, Dart, Chevron, Ribbon };
+    enum class Glyph : std::uint8_t
+    {
+        Fish,
+        Tank,
+        Dart,
+        Chevron,
+        Ribbon
+    };
 
     std::string overlayKey;     ///< stable, for settings: "fishBand", "squadRanges", ...
     std::string overlayLabel;   ///< menu text of the family's overlay
@@ -191,7 +206,7 @@ public:
 /// The neighbour grid of a group as a viewer draws it.
 struct GridSketch
 {
-    Vec2 origin;            ///< lower-left corner of cell 0, m
+    Vec2 origin; ///< lower-left corner of cell 0, m
     float columnWidth = 0.0f;
     float rowHeight = 0.0f;
     int columns = 0;

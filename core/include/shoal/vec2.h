@@ -20,9 +20,24 @@ struct Vec2
     constexpr Vec2 operator-() const { return {-x, -y}; }
     constexpr Vec2 operator*(float s) const { return {x * s, y * s}; }
     constexpr Vec2 operator/(float s) const { return {x / s, y / s}; }
-    Vec2& operator+=(Vec2 o) { x += o.x; y += o.y; return *this; }
-    Vec2& operator-=(Vec2 o) { x -= o.x; y -= o.y; return *this; }
-    Vec2& operator*=(float s) { x *= s; y *= s; return *this; }
+    Vec2& operator+=(Vec2 o)
+    {
+        x += o.x;
+        y += o.y;
+        return *this;
+    }
+    Vec2& operator-=(Vec2 o)
+    {
+        x -= o.x;
+        y -= o.y;
+        return *this;
+    }
+    Vec2& operator*=(float s)
+    {
+        x *= s;
+        y *= s;
+        return *this;
+    }
     constexpr bool operator==(Vec2 o) const { return x == o.x && y == o.y; }
     constexpr bool operator!=(Vec2 o) const { return !(*this == o); }
 
@@ -45,16 +60,37 @@ struct Vec2
     constexpr Vec2 perp() const { return {-y, x}; }
 };
 
-constexpr Vec2 operator*(float s, Vec2 v) { return v * s; }
-constexpr float dot(Vec2 a, Vec2 b) { return a.x * b.x + a.y * b.y; }
+constexpr Vec2 operator*(float s, Vec2 v)
+{
+    return v * s;
+}
+constexpr float dot(Vec2 a, Vec2 b)
+{
+    return a.x * b.x + a.y * b.y;
+}
 /// z of the 3D cross product: > 0 when b is counter-clockwise from a.
-constexpr float cross(Vec2 a, Vec2 b) { return a.x * b.y - a.y * b.x; }
-inline float distance(Vec2 a, Vec2 b) { return (a - b).length(); }
-constexpr float distanceSquared(Vec2 a, Vec2 b) { return (a - b).lengthSquared(); }
+constexpr float cross(Vec2 a, Vec2 b)
+{
+    return a.x * b.y - a.y * b.x;
+}
+inline float distance(Vec2 a, Vec2 b)
+{
+    return (a - b).length();
+}
+constexpr float distanceSquared(Vec2 a, Vec2 b)
+{
+    return (a - b).lengthSquared();
+}
 
 constexpr float kPi = 3.14159265358979323846f;
-constexpr float degToRad(float deg) { return deg * (kPi / 180.0f); }
-constexpr float radToDeg(float rad) { return rad * (180.0f / kPi); }
+constexpr float degToRad(float deg)
+{
+    return deg * (kPi / 180.0f);
+}
+constexpr float radToDeg(float rad)
+{
+    return rad * (180.0f / kPi);
+}
 
 /// Wraps an angle into (-pi, pi].
 inline float wrapAngle(float a)

@@ -18,7 +18,11 @@ namespace shoal {
 
 /// Which neighbour search the plan phase uses. Grid always, except when the bench measures
 /// the brute-force reference.
-enum class NeighbourSearch { Grid, BruteForce };
+enum class NeighbourSearch
+{
+    Grid,
+    BruteForce
+};
 
 /// The pointer (mouse) as data: where it is and whether the button is held.
 struct PointerInput
@@ -53,10 +57,10 @@ struct GroupState
     std::string name;
     BehaviourKind kind = BehaviourKind::FishSchool;
     int index = 0;
-    ParamValues values;              ///< current parameters, paramSpecs(kind) order
+    ParamValues values; ///< current parameters, paramSpecs(kind) order
     AgentArrays agents;
-    bool playerLed = false;          ///< agent 0 is the player: behaviours don't plan it
-    Vec2 target;                     ///< tank squad target
+    bool playerLed = false; ///< agent 0 is the player: behaviours don't plan it
+    Vec2 target;            ///< tank squad target
     bool hasTarget = false;
     std::uint32_t targetVersion = 0; ///< bumped by setTarget, so a squad re-plans its arrival
     int chaseGroup = -1;             ///< swarm: group whose agent 0 it chases; -1 = player

@@ -3,24 +3,29 @@
 // and a new instance; everything else (files, the world, the CLI, the editor) goes through
 // these functions, so adding a family touches this file and the family's own folder.
 
-#include "world/behaviour.h"
 #include "families/fishschool/fishschool.h"
 #include "families/leaderfollow/leaderfollow.h"
-#include <shoal/paramspec.h>
 #include "families/swarm/swarm.h"
 #include "families/tanksquad/tanksquad.h"
 #include "families/worm/worm.h"
+#include "world/behaviour.h"
+#include <shoal/paramspec.h>
 
 namespace shoal {
 
 const std::vector<ParamSpec>& paramSpecs(BehaviourKind kind)
 {
     switch (kind) {
-    case BehaviourKind::FishSchool: return fishSchoolParamSpecs();
-    case BehaviourKind::TankSquad: return tankSquadParamSpecs();
-    case BehaviourKind::Swarm: return swarmParamSpecs();
-    case BehaviourKind::LeaderFollow: return leaderFollowParamSpecs();
-    case BehaviourKind::Worm: return wormParamSpecs();
+    case BehaviourKind::FishSchool:
+        return fishSchoolParamSpecs();
+    case BehaviourKind::TankSquad:
+        return tankSquadParamSpecs();
+    case BehaviourKind::Swarm:
+        return swarmParamSpecs();
+    case BehaviourKind::LeaderFollow:
+        return leaderFollowParamSpecs();
+    case BehaviourKind::Worm:
+        return wormParamSpecs();
     }
     return fishSchoolParamSpecs();
 }
@@ -28,11 +33,16 @@ const std::vector<ParamSpec>& paramSpecs(BehaviourKind kind)
 std::optional<Error> checkParamRelations(BehaviourKind kind, const ParamValues& values)
 {
     switch (kind) {
-    case BehaviourKind::FishSchool: return checkFishSchoolRelations(values);
-    case BehaviourKind::TankSquad: return checkTankSquadRelations(values);
-    case BehaviourKind::Swarm: return checkSwarmRelations(values);
-    case BehaviourKind::LeaderFollow: return checkLeaderFollowRelations(values);
-    case BehaviourKind::Worm: return checkWormRelations(values);
+    case BehaviourKind::FishSchool:
+        return checkFishSchoolRelations(values);
+    case BehaviourKind::TankSquad:
+        return checkTankSquadRelations(values);
+    case BehaviourKind::Swarm:
+        return checkSwarmRelations(values);
+    case BehaviourKind::LeaderFollow:
+        return checkLeaderFollowRelations(values);
+    case BehaviourKind::Worm:
+        return checkWormRelations(values);
     }
     return std::nullopt;
 }
@@ -40,11 +50,16 @@ std::optional<Error> checkParamRelations(BehaviourKind kind, const ParamValues& 
 const FamilyView& familyView(BehaviourKind kind)
 {
     switch (kind) {
-    case BehaviourKind::FishSchool: return fishSchoolView();
-    case BehaviourKind::TankSquad: return tankSquadView();
-    case BehaviourKind::Swarm: return swarmView();
-    case BehaviourKind::LeaderFollow: return leaderFollowView();
-    case BehaviourKind::Worm: return wormView();
+    case BehaviourKind::FishSchool:
+        return fishSchoolView();
+    case BehaviourKind::TankSquad:
+        return tankSquadView();
+    case BehaviourKind::Swarm:
+        return swarmView();
+    case BehaviourKind::LeaderFollow:
+        return leaderFollowView();
+    case BehaviourKind::Worm:
+        return wormView();
     }
     return fishSchoolView();
 }
@@ -53,11 +68,21 @@ std::unique_ptr<Behaviour> makeBehaviour(BehaviourKind kind)
 {
     std::unique_ptr<Behaviour> behaviour;
     switch (kind) {
-    case BehaviourKind::FishSchool: behaviour = std::make_unique<FishSchoolBehaviour>(); break;
-    case BehaviourKind::TankSquad: behaviour = std::make_unique<TankSquadBehaviour>(); break;
-    case BehaviourKind::Swarm: behaviour = std::make_unique<SwarmBehaviour>(); break;
-    case BehaviourKind::LeaderFollow: behaviour = std::make_unique<LeaderFollowBehaviour>(); break;
-    case BehaviourKind::Worm: behaviour = std::make_unique<WormBehaviour>(); break;
+    case BehaviourKind::FishSchool:
+        behaviour = std::make_unique<FishSchoolBehaviour>();
+        break;
+    case BehaviourKind::TankSquad:
+        behaviour = std::make_unique<TankSquadBehaviour>();
+        break;
+    case BehaviourKind::Swarm:
+        behaviour = std::make_unique<SwarmBehaviour>();
+        break;
+    case BehaviourKind::LeaderFollow:
+        behaviour = std::make_unique<LeaderFollowBehaviour>();
+        break;
+    case BehaviourKind::Worm:
+        behaviour = std::make_unique<WormBehaviour>();
+        break;
     }
     behaviour->setParams(defaultParamValues(paramSpecs(kind)));
     return behaviour;

@@ -19,9 +19,18 @@ constexpr int kMaxPolygonVertices = b2_maxPolygonVertices;
 // Rays whose box covers more bucket cells than this use Box2D's broad-phase instead.
 constexpr float kMaxRayCells = 96.0f;
 
-b2Vec2 toB2(Vec2 v) { return {v.x, v.y}; }
-Vec2 fromB2(const b2Vec2& v) { return {v.x, v.y}; }
-Vec2 toVec(const Point2& p) { return {static_cast<float>(p.x), static_cast<float>(p.y)}; }
+b2Vec2 toB2(Vec2 v)
+{
+    return {v.x, v.y};
+}
+Vec2 fromB2(const b2Vec2& v)
+{
+    return {v.x, v.y};
+}
+Vec2 toVec(const Point2& p)
+{
+    return {static_cast<float>(p.x), static_cast<float>(p.y)};
+}
 
 /// Closest-hit callback (the Box2D testbed's pattern: clip the ray to each hit).
 class ClosestHit final : public b2RayCastCallback
@@ -87,8 +96,9 @@ StaticGeometry::StaticGeometry(const SceneDesc& scene)
     m_boundsMax = toVec(scene.bounds.max);
 
     // The bounds are a closed wall like any other: nothing leaves the level.
-    addEdgeChain({m_boundsMin, {m_boundsMax.x, m_boundsMin.y}, m_boundsMax, {m_boundsMin.x, m_boundsMax.y}},
-                 true);
+    addEdgeChain(
+        {m_boundsMin, {m_boundsMax.x, m_boundsMin.y}, m_boundsMax, {m_boundsMin.x, m_boundsMax.y}},
+        true);
     for (const WallDesc& wall : scene.walls) {
         std::vector<Vec2> pts;
         for (const Point2& p : wall.points)
@@ -139,17 +149,23 @@ StaticGeometry::StaticGeometry(const SceneDesc& scene)
 void StaticGeometry::buildFixtureBuckets()
 {
     for (const b2Body* body = m_world->GetBodyList(); body; body = body->GetNext())
-        for (const b2Fixture* fixture = body->GetFixtureList(); fixture; fixture = fixture->GetNext())
+        for (const b2Fixture* fixture = body->GetFixtureList(); fixture;
+             fixture = fixture->GetNext())
             m_fixtureList.push_back(fixture);
     const std::size_t cells = static_cast<std::size_t>(m_cols) * m_rows;
     std::vector<b2AABB> boxes(m_fixtureList.size());
     for (std::size_t f = 0; f < m_fixtureList.size(); ++f)
-        m_fixtureList[f]->GetShape()->ComputeAABB(&boxes[f], m_fixtureList[f]->GetBody()->GetTransform(), 0);
+        m_fixtureList[f]->GetShape()->ComputeAABB(&boxes[f],
+                                                  m_fixtureList[f]->GetBody()->GetTransform(), 0);
     auto cellRange = [&](const b2AABB& box, int& x0, int& y0, int& x1, int& y1) {
-        x0 = std::max(0, static_cast<int>(std::floor((box.lowerBound.x - m_boundsMin.x) * m_invCell)));
-        y0 = std::max(0, static_cast<int>(std::floor((box.lowerBound.y - m_boundsMin.y) * m_invCell)));
-        x1 = std::min(m_cols - 1, static_cast<int>(std::floor((box.upperBound.x - m_boundsMin.x) * m_invCell)));
-        y1 = std::min(m_rows - 1, static_cast<int>(std::floor((box.upperBound.y - m_boundsMin.y) * m_invCell)));
+        x0 = std::max(0,
+                      static_cast<int>(std::floor((box.lowerBound.x - m_boundsMin.x) * m_invCell)));
+        y0 = std::max(0,
+                      static_cast<int>(std::floor((box.lowerBound.y - m_boundsMin.y) * m_invCell)));
+        x1 = std::min(m_cols - 1,
+                      static_cast<int>(std::floor((box.upperBound.x - m_boundsMin.x) * m_invCell)));
+        y1 = std::min(m_rows - 1,
+                      static_cast<int>(std::floor((box.upperBound.y - m_boundsMin.y) * m_invCell)));
     };
     m_fixtureStart.assign(cells + 1, 0u);
     int x0, y0, x1, y1;
@@ -167,7 +183,8 @@ void StaticGeometry::buildFixtureBuckets()
         cellRange(boxes[f], x0, y0, x1, y1);
         for (int y = y0; y <= y1; ++y)
             for (int x = x0; x <= x1; ++x)
-                m_fixtureItems[cursor[static_cast<std::size_t>(y) * m_cols + x]++] = static_cast<std::uint32_t>(f);
+                m_fixtureItems[cursor[static_cast<std::size_t>(y) * m_cols + x]++] =
+                    static_cast<std::uint32_t>(f);
     }
     m_fixtureStamp.assign(m_fixtureList.size(), 0u);
 }
@@ -217,10 +234,16 @@ void StaticGeometry::buildClearanceGrid()
 
     const float halfDiagonal = m_cell * 0.70710678f;
     auto visit = [&](Vec2 lo, Vec2 hi, auto&& distanceAt) {
-        const int x0 = std::max(0, static_cast<int>(std::floor((lo.x - kMaxClearance - m_boundsMin.x) / m_cell)));
-        const int y0 = std::max(0, static_cast<int>(std::floor((lo.y - kMaxClearance - m_boundsMin.y) / m_cell)));
-        const int x1 = std::min(m_cols - 1, static_cast<int>(std::floor((hi.x + kMaxClearance - m_boundsMin.x) / m_cell)));
-        const int y1 = std::min(m_rows - 1, static_cast<int>(std::floor((hi.y + kMaxClearance - m_boundsMin.y) / m_cell)));
+        const int x0 = std::max(
+            0, static_cast<int>(std::floor((lo.x - kMaxClearance - m_boundsMin.x) / m_cell)));
+        const int y0 = std::max(
+            0, static_cast<int>(std::floor((lo.y - kMaxClearance - m_boundsMin.y) / m_cell)));
+        const int x1 =
+            std::min(m_cols - 1,
+                     static_cast<int>(std::floor((hi.x + kMaxClearance - m_boundsMin.x) / m_cell)));
+        const int y1 =
+            std::min(m_rows - 1,
+                     static_cast<int>(std::floor((hi.y + kMaxClearance - m_boundsMin.y) / m_cell)));
         for (int y = y0; y <= y1; ++y)
             for (int x = x0; x <= x1; ++x) {
                 const Vec2 centre = m_boundsMin + Vec2((x + 0.5f) * m_cell, (y + 0.5f) * m_cell);
@@ -248,10 +271,14 @@ void StaticGeometry::buildEdgeBuckets()
     m_bucketStart.assign(cells + 1, 0u);
     // Two passes (count, then fill) over the cells each item's box touches.
     auto forCells = [&](Vec2 lo, Vec2 hi, auto&& f) {
-        const int x0 = std::max(0, static_cast<int>(std::floor((lo.x - m_boundsMin.x) / m_cell)) - 1);
-        const int y0 = std::max(0, static_cast<int>(std::floor((lo.y - m_boundsMin.y) / m_cell)) - 1);
-        const int x1 = std::min(m_cols - 1, static_cast<int>(std::floor((hi.x - m_boundsMin.x) / m_cell)) + 1);
-        const int y1 = std::min(m_rows - 1, static_cast<int>(std::floor((hi.y - m_boundsMin.y) / m_cell)) + 1);
+        const int x0 =
+            std::max(0, static_cast<int>(std::floor((lo.x - m_boundsMin.x) / m_cell)) - 1);
+        const int y0 =
+            std::max(0, static_cast<int>(std::floor((lo.y - m_boundsMin.y) / m_cell)) - 1);
+        const int x1 =
+            std::min(m_cols - 1, static_cast<int>(std::floor((hi.x - m_boundsMin.x) / m_cell)) + 1);
+        const int y1 =
+            std::min(m_rows - 1, static_cast<int>(std::floor((hi.y - m_boundsMin.y) / m_cell)) + 1);
         for (int y = y0; y <= y1; ++y)
             for (int x = x0; x <= x1; ++x)
                 f(static_cast<std::size_t>(y) * m_cols + x);
@@ -274,12 +301,15 @@ void StaticGeometry::buildEdgeBuckets()
     std::vector<std::uint32_t> cursor(m_bucketStart.begin(), m_bucketStart.end() - 1);
     for (std::size_t i = 0; i < m_segments.size(); ++i) {
         boxOfSegment(m_segments[i], lo, hi);
-        forCells(lo, hi, [&](std::size_t c) { m_bucketItems[cursor[c]++] = static_cast<std::int32_t>(i); });
+        forCells(lo, hi,
+                 [&](std::size_t c) { m_bucketItems[cursor[c]++] = static_cast<std::int32_t>(i); });
     }
     for (std::size_t i = 0; i < m_circles.size(); ++i) {
         const Circle& c = m_circles[i];
         forCells(c.center - Vec2(c.radius, c.radius), c.center + Vec2(c.radius, c.radius),
-                 [&](std::size_t cell) { m_bucketItems[cursor[cell]++] = ~static_cast<std::int32_t>(i); });
+                 [&](std::size_t cell) {
+                     m_bucketItems[cursor[cell]++] = ~static_cast<std::int32_t>(i);
+                 });
     }
 }
 
@@ -315,7 +345,8 @@ RayHit StaticGeometry::rayCast(Vec2 from, Vec2 to) const
                     continue;
                 m_fixtureStamp[f] = m_stamp;
                 b2RayCastOutput output;
-                if (m_fixtureList[f]->RayCast(&output, input, 0) && output.fraction < input.maxFraction) {
+                if (m_fixtureList[f]->RayCast(&output, input, 0) &&
+                    output.fraction < input.maxFraction) {
                     // Clip the ray to this hit: later fixtures must be nearer to count.
                     input.maxFraction = output.fraction;
                     best.hit = true;
@@ -418,13 +449,19 @@ bool StaticGeometry::segmentCrosses(Vec2 a, Vec2 b) const
     const Vec2 hi{std::max(a.x, b.x), std::max(a.y, b.y)};
     const int x0 = std::max(0, static_cast<int>(std::floor((lo.x - m_boundsMin.x) / m_cell)));
     const int y0 = std::max(0, static_cast<int>(std::floor((lo.y - m_boundsMin.y) / m_cell)));
-    const int x1 = std::min(m_cols - 1, static_cast<int>(std::floor((hi.x - m_boundsMin.x) / m_cell)));
-    const int y1 = std::min(m_rows - 1, static_cast<int>(std::floor((hi.y - m_boundsMin.y) / m_cell)));
-    if (!(a.x >= m_boundsMin.x && a.x <= m_boundsMax.x && a.y >= m_boundsMin.y && a.y <= m_boundsMax.y) ||
-        !(b.x >= m_boundsMin.x && b.x <= m_boundsMax.x && b.y >= m_boundsMin.y && b.y <= m_boundsMax.y)) {
+    const int x1 =
+        std::min(m_cols - 1, static_cast<int>(std::floor((hi.x - m_boundsMin.x) / m_cell)));
+    const int y1 =
+        std::min(m_rows - 1, static_cast<int>(std::floor((hi.y - m_boundsMin.y) / m_cell)));
+    if (!(a.x >= m_boundsMin.x && a.x <= m_boundsMax.x && a.y >= m_boundsMin.y &&
+          a.y <= m_boundsMax.y) ||
+        !(b.x >= m_boundsMin.x && b.x <= m_boundsMax.x && b.y >= m_boundsMin.y &&
+          b.y <= m_boundsMax.y)) {
         // Leaving the level crosses the bounds (unless both ends are outside it already).
-        const bool aIn = a.x >= m_boundsMin.x && a.x <= m_boundsMax.x && a.y >= m_boundsMin.y && a.y <= m_boundsMax.y;
-        const bool bIn = b.x >= m_boundsMin.x && b.x <= m_boundsMax.x && b.y >= m_boundsMin.y && b.y <= m_boundsMax.y;
+        const bool aIn = a.x >= m_boundsMin.x && a.x <= m_boundsMax.x && a.y >= m_boundsMin.y &&
+                         a.y <= m_boundsMax.y;
+        const bool bIn = b.x >= m_boundsMin.x && b.x <= m_boundsMax.x && b.y >= m_boundsMin.y &&
+                         b.y <= m_boundsMax.y;
         if (aIn != bIn)
             return true;
     }

@@ -25,7 +25,8 @@ struct RayHit
 };
 
 /// What an agent does when its motion would hit geometry.
-enum class WallResponse {
+enum class WallResponse
+{
     Stop,  ///< stay short of the surface
     Slide, ///< keep the motion's component along the surface
 };
@@ -156,7 +157,7 @@ private:
     std::unique_ptr<b2World> m_world;
     Vec2 m_boundsMin;
     Vec2 m_boundsMax;
-    std::vector<Segment> m_segments;       ///< every edge (walls, polygons, bounds)
+    std::vector<Segment> m_segments; ///< every edge (walls, polygons, bounds)
     std::vector<Circle> m_circles;
     std::vector<std::vector<Vec2>> m_solidPolygons; ///< obstacle outlines, for isInsideSolid
 

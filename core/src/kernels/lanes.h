@@ -9,8 +9,8 @@
 /// the same with either: the sanitizer build uses the portable one and checks the pinned
 /// hashes to prove it.
 
-#include <cstddef>
 #include "math/fastmath.h"
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 

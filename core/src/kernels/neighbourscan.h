@@ -27,8 +27,9 @@ namespace shoal {
 /// `xs` and `ys` are the points in slot order (the search's own, or a copy of them in which
 /// points the kernel must never see are NaN: they are never in range).
 template <int kGroupsPerRun = 1, class Search, class Kernel>
-SHOAL_FORCE_INLINE inline void scanNeighbours(const Search& search, const float* xs, const float* ys,
-                                              Vec2 p, float radius, std::uint32_t self, Kernel&& kernel)
+SHOAL_FORCE_INLINE inline void scanNeighbours(const Search& search, const float* xs,
+                                              const float* ys, Vec2 p, float radius,
+                                              std::uint32_t self, Kernel&& kernel)
 {
     using V = typename Search::Lanes;
     static_assert(V::kWidth * kGroupsPerRun - 1 <= static_cast<int>(kLanePadding),

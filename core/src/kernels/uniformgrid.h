@@ -37,8 +37,7 @@ public:
 
     /// Calls f(index, dx, dy, d2) for every point within `radius` of `p` (itself included
     /// when p is one of the points), where (dx, dy) = p - point.
-    template <class F>
-    void forEachWithin(Vec2 p, float radius, F&& f) const
+    template <class F> void forEachWithin(Vec2 p, float radius, F&& f) const
     {
         forEachSlotWithin(p, radius, [&](std::uint32_t k, float dx, float dy, float d2) {
             f(m_sortedIndex[k], dx, dy, d2);
@@ -48,8 +47,7 @@ public:
     /// Same, but f gets the point's slot k in cell order: sortedIndex(k) is its index, and
     /// attributes copied with gather() are at [k]. Hot loops use this so every neighbour read
     /// is from contiguous memory.
-    template <class F>
-    void forEachSlotWithin(Vec2 p, float radius, F&& f) const
+    template <class F> void forEachSlotWithin(Vec2 p, float radius, F&& f) const
     {
         const float r2 = radius * radius;
         forEachRange(p, radius, [&](std::uint32_t begin, std::uint32_t end) {
@@ -66,8 +64,7 @@ public:
     /// Calls f(begin, end) for each run of slots that may hold points within `radius` of p:
     /// one run per grid row the query's box overlaps (the cells of a row are contiguous after
     /// the counting sort). The kernels in neighbourscan.h test these runs four at a time.
-    template <class F>
-    SHOAL_FORCE_INLINE void forEachRange(Vec2 p, float radius, F&& f) const
+    template <class F> SHOAL_FORCE_INLINE void forEachRange(Vec2 p, float radius, F&& f) const
     {
         if (m_count == 0)
             return;
@@ -101,8 +98,7 @@ public:
 
     /// Copies a per-point attribute into cell order: dst[k] = src[sortedIndex(k)], followed
     /// by kLanePadding zeros so lane loads at the end stay in bounds.
-    template <class T>
-    void gather(const T* src, std::vector<T>& dst) const
+    template <class T> void gather(const T* src, std::vector<T>& dst) const
     {
         dst.resize(m_count + kLanePadding);
         for (std::size_t k = 0; k < m_count; ++k)
@@ -171,14 +167,12 @@ public:
         m_ys = ys;
         m_count = count;
     }
-    template <class F>
-    void forEachWithin(Vec2 p, float radius, F&& f) const
+    template <class F> void forEachWithin(Vec2 p, float radius, F&& f) const
     {
         forEachSlotWithin(p, radius, f);
     }
     /// Slots are indices here: the reference keeps the arrays' own order.
-    template <class F>
-    void forEachSlotWithin(Vec2 p, float radius, F&& f) const
+    template <class F> void forEachSlotWithin(Vec2 p, float radius, F&& f) const
     {
         const float r2 = radius * radius;
         for (std::size_t k = 0; k < m_count; ++k) {
@@ -201,8 +195,7 @@ public:
     /// Kernels over the reference take one pair at a time, as the seed's loop does.
     using Lanes = Float1;
 
-    template <class T>
-    void gather(const T* src, std::vector<T>& dst) const
+    template <class T> void gather(const T* src, std::vector<T>& dst) const
     {
         dst.assign(src, src + m_count);
     }

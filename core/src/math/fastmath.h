@@ -55,7 +55,8 @@ inline void sinCos(float radians, float& sine, float& cosine)
     const float r = (radians - quarterTurns * 1.5703125f) - quarterTurns * 4.83826794897e-4f;
     const float r2 = r * r;
     const float s = r + r * r2 * (-1.66666672e-1f + r2 * (8.33332818e-3f + r2 * -1.98393906e-4f));
-    const float c = 1.0f + r2 * (-0.5f + r2 * (4.16666418e-2f + r2 * (-1.38873830e-3f + r2 * 2.44331568e-5f)));
+    const float c =
+        1.0f + r2 * (-0.5f + r2 * (4.16666418e-2f + r2 * (-1.38873830e-3f + r2 * 2.44331568e-5f)));
     // Quadrant q picks (s, c), (c, -s), (-s, -c) or (-c, s): by bit masks rather than a
     // switch, whose mispredicted branch cost more than the polynomials.
     const std::uint32_t swap = 0u - static_cast<std::uint32_t>(q & 1);
@@ -79,7 +80,11 @@ inline float fastAtan2(float y, float x)
         return 0.0f;
     const float t = small / big;
     const float t2 = t * t;
-    const float a = t * (0.99997726f + t2 * (-0.33262347f + t2 * (0.19354346f + t2 * (-0.11643287f + t2 * (0.05265332f + t2 * -0.01172120f)))));
+    const float a =
+        t *
+        (0.99997726f +
+         t2 * (-0.33262347f +
+               t2 * (0.19354346f + t2 * (-0.11643287f + t2 * (0.05265332f + t2 * -0.01172120f)))));
     // Unfold the octant without branches (they mispredict on headings in all directions).
     const float b = selectFloat(ay > ax, 1.57079637f - a, a);
     const float c = selectFloat(x < 0.0f, 3.14159274f - b, b);
@@ -93,7 +98,10 @@ inline Vec2 fromAngle(float radians)
     sinCos(radians, v.y, v.x);
     return v;
 }
-inline float angleOf(Vec2 v) { return fastAtan2(v.y, v.x); }
+inline float angleOf(Vec2 v)
+{
+    return fastAtan2(v.y, v.x);
+}
 
 /// Scales `v` down to at most `maxLength` (OpenSteer's truncate).
 inline Vec2 truncated(Vec2 v, float maxLength)
@@ -105,9 +113,18 @@ inline Vec2 truncated(Vec2 v, float maxLength)
 }
 
 /// Rotates `v` by the angle whose cosine and sine are given.
-constexpr Vec2 rotated(Vec2 v, float c, float s) { return {v.x * c - v.y * s, v.x * s + v.y * c}; }
+constexpr Vec2 rotated(Vec2 v, float c, float s)
+{
+    return {v.x * c - v.y * s, v.x * s + v.y * c};
+}
 
-inline float clampf(float v, float lo, float hi) { return v < lo ? lo : (v > hi ? hi : v); }
-inline float clamp01(float v) { return clampf(v, 0.0f, 1.0f); }
+inline float clampf(float v, float lo, float hi)
+{
+    return v < lo ? lo : (v > hi ? hi : v);
+}
+inline float clamp01(float v)
+{
+    return clampf(v, 0.0f, 1.0f);
+}
 
 } // namespace shoal

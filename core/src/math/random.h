@@ -47,7 +47,8 @@ private:
 inline float signedNoise(std::uint64_t seed, std::uint64_t step, std::uint64_t agent,
                          std::uint64_t channel = 0)
 {
-    const std::uint64_t h = mix64(seed ^ mix64(step * 0x100000001B3ull ^ mix64(agent * 4 + channel)));
+    const std::uint64_t h =
+        mix64(seed ^ mix64(step * 0x100000001B3ull ^ mix64(agent * 4 + channel)));
     return static_cast<float>(h >> 40) * (2.0f / 16777216.0f) - 1.0f;
 }
 

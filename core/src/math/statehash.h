@@ -21,14 +21,12 @@ inline void hashBytes(std::uint64_t& h, const void* data, std::size_t size)
 }
 
 /// The value's bytes (trivially copyable types only: floats, integers, Vec2).
-template <class T>
-void hashValue(std::uint64_t& h, const T& value)
+template <class T> void hashValue(std::uint64_t& h, const T& value)
 {
     hashBytes(h, &value, sizeof value);
 }
 
-template <class T>
-void hashVector(std::uint64_t& h, const std::vector<T>& values)
+template <class T> void hashVector(std::uint64_t& h, const std::vector<T>& values)
 {
     hashBytes(h, values.data(), values.size() * sizeof(T));
 }

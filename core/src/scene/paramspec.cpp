@@ -12,22 +12,51 @@ namespace shoal {
 const std::vector<ParamSpec>& playerParamSpecs()
 {
     static const std::vector<ParamSpec> specs = {
-        {"moveSpeed", "Move speed", "m/s", 0.1, 30.0, 0.1, 3.4,
+        {"moveSpeed",
+         "Move speed",
+         "m/s",
+         0.1,
+         30.0,
+         0.1,
+         3.4,
          "How fast the player swims toward the pointer while the button is held (the fish "
          "seed's 170 px/s). Faster outruns the school; the school catches up at its own "
          "moveSpeed.",
-         ParamType::Real, {}},
-        {"rayLength", "Wall ray", "m", 0.05, 5.0, 0.05, 0.8,
+         ParamType::Real,
+         {}},
+        {"rayLength",
+         "Wall ray",
+         "m",
+         0.05,
+         5.0,
+         0.05,
+         0.8,
          "Length of the ray cast ahead before each move: the player stops this far short of "
          "a wall (the seed's 40 px). Longer keeps it further from walls; shorter lets it "
          "squeeze through narrow gaps.",
-         ParamType::Real, {}},
-        {"radius", "Body radius", "m", 0.05, 5.0, 0.05, 0.35,
-         "Size of the player's body, for drawing and the overlap metric.", ParamType::Real, {}},
-        {"arriveDistance", "Stop distance", "m", 0.01, 5.0, 0.01, 0.2,
+         ParamType::Real,
+         {}},
+        {"radius",
+         "Body radius",
+         "m",
+         0.05,
+         5.0,
+         0.05,
+         0.35,
+         "Size of the player's body, for drawing and the overlap metric.",
+         ParamType::Real,
+         {}},
+        {"arriveDistance",
+         "Stop distance",
+         "m",
+         0.01,
+         5.0,
+         0.01,
+         0.2,
          "The player stops when it is this close to the pointer, so it does not circle the "
          "cursor.",
-         ParamType::Real, {}},
+         ParamType::Real,
+         {}},
     };
     return specs;
 }
@@ -107,7 +136,8 @@ std::string formatNumber(double value, int significantDigits)
     return buffer;
 }
 
-std::optional<Error> checkParamValue(const ParamSpec& spec, double value, const std::string& context)
+std::optional<Error> checkParamValue(const ParamSpec& spec, double value,
+                                     const std::string& context)
 {
     const std::string where = context.empty() ? spec.key : context + ": " + spec.key;
     if (!std::isfinite(value))
@@ -118,8 +148,8 @@ std::optional<Error> checkParamValue(const ParamSpec& spec, double value, const 
             std::string allowed;
             for (std::size_t i = 0; i < spec.choices.size(); ++i)
                 allowed += (i ? ", " : "") + std::to_string(i) + " (" + spec.choices[i] + ")";
-            return Error{where + " = " + formatNumber(value) + " is not a valid choice; allowed: " +
-                         allowed};
+            return Error{where + " = " + formatNumber(value) +
+                         " is not a valid choice; allowed: " + allowed};
         }
         return std::nullopt;
     }

@@ -15,13 +15,13 @@
 namespace shoal {
 
 /// How a file value converts to the runtime field.
-enum class ParamScale {
+enum class ParamScale
+{
     None,    ///< stored as is
     Degrees, ///< authored in degrees (or deg/s), used in radians
 };
 
-template <class Params>
-struct ParamField
+template <class Params> struct ParamField
 {
     ParamSpec spec;
     float Params::*member;
@@ -54,8 +54,7 @@ Params paramsFrom(const ParamField<Params> (&fields)[N], const ParamValues& valu
 
 /// One set of values as a rule reads it: the params struct in runtime units (floats,
 /// radians) and each field's authored value (a double as in the file, e.g. degrees).
-template <class Params>
-class ParamReading
+template <class Params> class ParamReading
 {
 public:
     template <std::size_t N>
@@ -87,8 +86,7 @@ private:
 
 /// A rule between parameters of one family: `holds` tells whether a reading keeps it;
 /// `message` says why one does not, naming every parameter involved.
-template <class Params>
-struct ParamRule
+template <class Params> struct ParamRule
 {
     bool (*holds)(const ParamReading<Params>& reading);
     std::string (*message)(const ParamReading<Params>& reading);

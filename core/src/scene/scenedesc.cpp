@@ -19,11 +19,16 @@ struct FamilyColors
 FamilyColors familyColors(BehaviourKind kind)
 {
     switch (kind) {
-    case BehaviourKind::FishSchool: return {{0x3a, 0xa0, 0xff, 255}, {0xff, 0xff, 0xff, 255}};
-    case BehaviourKind::TankSquad: return {{0x8a, 0x9a, 0x4b, 255}, {0xf0, 0xd8, 0x7a, 255}};
-    case BehaviourKind::Swarm: return {{0xe5, 0x48, 0x4d, 255}, {0xff, 0xb3, 0x47, 255}};
-    case BehaviourKind::LeaderFollow: return {{0xa0, 0x78, 0xe8, 255}, {0xff, 0xd8, 0x4a, 255}};
-    case BehaviourKind::Worm: return {{0xf2, 0x8c, 0xb1, 255}, {0x5a, 0x2d, 0x3c, 255}};
+    case BehaviourKind::FishSchool:
+        return {{0x3a, 0xa0, 0xff, 255}, {0xff, 0xff, 0xff, 255}};
+    case BehaviourKind::TankSquad:
+        return {{0x8a, 0x9a, 0x4b, 255}, {0xf0, 0xd8, 0x7a, 255}};
+    case BehaviourKind::Swarm:
+        return {{0xe5, 0x48, 0x4d, 255}, {0xff, 0xb3, 0x47, 255}};
+    case BehaviourKind::LeaderFollow:
+        return {{0xa0, 0x78, 0xe8, 255}, {0xff, 0xd8, 0x4a, 255}};
+    case BehaviourKind::Worm:
+        return {{0xf2, 0x8c, 0xb1, 255}, {0x5a, 0x2d, 0x3c, 255}};
     }
     return {{255, 255, 255, 255}, {255, 255, 255, 255}};
 }
@@ -208,7 +213,8 @@ std::optional<Error> checkGroup(const SceneDesc& scene, std::size_t gi)
     }
     for (std::size_t i = 0; i < group.agents.size(); ++i) {
         const std::string agentPath = index(path + ".agents", i);
-        if (auto error = checkInBounds(group.agents[i].position, scene.bounds, agentPath + ".position"))
+        if (auto error =
+                checkInBounds(group.agents[i].position, scene.bounds, agentPath + ".position"))
             return error;
         if (auto error = checkFiniteAngle(group.agents[i].heading, agentPath + ".heading"))
             return error;
@@ -229,8 +235,8 @@ std::optional<Error> checkGroup(const SceneDesc& scene, std::size_t gi)
 std::optional<Error> checkPlayer(const SceneDesc& scene)
 {
     const PlayerDesc& player = scene.player;
-    if (auto error = checkParams(playerParamSpecs(), player.params, "player.params", "player.params",
-                                 "player"))
+    if (auto error = checkParams(playerParamSpecs(), player.params, "player.params",
+                                 "player.params", "player"))
         return error;
     if (auto error = checkInBounds(player.position, scene.bounds, "player.position"))
         return error;
@@ -281,7 +287,8 @@ std::optional<Error> validateScene(const SceneDesc& scene)
     if (!(bounds.min.x < bounds.max.x && bounds.min.y < bounds.max.y))
         return Error{"bounds: min " + pointText(bounds.min) + " must be below max " +
                      pointText(bounds.max) + " on both axes"};
-    if (bounds.max.x - bounds.min.x > kMaxWorldExtent || bounds.max.y - bounds.min.y > kMaxWorldExtent)
+    if (bounds.max.x - bounds.min.x > kMaxWorldExtent ||
+        bounds.max.y - bounds.min.y > kMaxWorldExtent)
         return Error{"bounds: the world is " + formatNumber(bounds.max.x - bounds.min.x) + " x " +
                      formatNumber(bounds.max.y - bounds.min.y) + " m; at most " +
                      std::to_string(static_cast<long long>(kMaxWorldExtent)) +
@@ -303,7 +310,8 @@ std::optional<Error> validateScene(const SceneDesc& scene)
         const ObstacleDesc& obstacle = scene.obstacles[i];
         const std::string path = index("obstacles", i);
         if (obstacle.shape == ObstacleShape::Polygon) {
-            if (auto error = checkPointList(obstacle.points, 3, true, path + ".points", "a polygon"))
+            if (auto error =
+                    checkPointList(obstacle.points, 3, true, path + ".points", "a polygon"))
                 return error;
             if (auto error = checkSimplePolygon(obstacle.points, path + ".points"))
                 return error;
@@ -316,7 +324,8 @@ std::optional<Error> validateScene(const SceneDesc& scene)
         }
     }
     for (std::size_t i = 0; i < scene.pickups.size(); ++i)
-        if (auto error = checkInBounds(scene.pickups[i].position, bounds, index("pickups", i) + ".position"))
+        if (auto error =
+                checkInBounds(scene.pickups[i].position, bounds, index("pickups", i) + ".position"))
             return error;
     for (std::size_t i = 0; i < scene.groups.size(); ++i)
         if (auto error = checkGroup(scene, i))

@@ -267,15 +267,23 @@ std::string quoted(std::string text)
 std::string describe(const Json& value)
 {
     switch (value.type()) {
-    case Json::value_t::null: return "null";
-    case Json::value_t::boolean: return value.get<bool>() ? "true" : "false";
+    case Json::value_t::null:
+        return "null";
+    case Json::value_t::boolean:
+        return value.get<bool>() ? "true" : "false";
     case Json::value_t::number_integer:
-    case Json::value_t::number_unsigned: return "number " + value.dump();
-    case Json::value_t::number_float: return "number " + formatDouble(value.get<double>());
-    case Json::value_t::string: return "string " + quoted(value.get<std::string>());
-    case Json::value_t::array: return "array";
-    case Json::value_t::object: return "object";
-    default: return value.type_name();
+    case Json::value_t::number_unsigned:
+        return "number " + value.dump();
+    case Json::value_t::number_float:
+        return "number " + formatDouble(value.get<double>());
+    case Json::value_t::string:
+        return "string " + quoted(value.get<std::string>());
+    case Json::value_t::array:
+        return "array";
+    case Json::value_t::object:
+        return "object";
+    default:
+        return value.type_name();
     }
 }
 
@@ -318,7 +326,8 @@ std::string suggestion(const std::string& word, const Keys& candidates)
             bestKey = key;
         }
     }
-    const std::size_t tolerance = std::max<std::size_t>(1, std::min<std::size_t>(3, word.size() / 3));
+    const std::size_t tolerance =
+        std::max<std::size_t>(1, std::min<std::size_t>(3, word.size() / 3));
     return best <= tolerance ? " (did you mean '" + bestKey + "'?)" : "";
 }
 
@@ -385,11 +394,13 @@ int readCount(const Json& value, const std::string& path)
 {
     if (!value.is_number_integer())
         fail(path, "expected an integer, got " + describe(value));
-    const bool fits = value.is_number_unsigned()
-                          ? value.get<std::uint64_t>() <= std::uint64_t(kMaxSpawnCount)
-                          : value.get<std::int64_t>() >= 0 && value.get<std::int64_t>() <= kMaxSpawnCount;
+    const bool fits =
+        value.is_number_unsigned()
+            ? value.get<std::uint64_t>() <= std::uint64_t(kMaxSpawnCount)
+            : value.get<std::int64_t>() >= 0 && value.get<std::int64_t>() <= kMaxSpawnCount;
     if (!fits)
-        fail(path, value.dump() + " is out of range; allowed [0, " + std::to_string(kMaxSpawnCount) + "]");
+        fail(path, value.dump() + " is out of range; allowed [0, " +
+                       std::to_string(kMaxSpawnCount) + "]");
     return static_cast<int>(value.get<std::int64_t>());
 }
 
@@ -463,7 +474,8 @@ Keys keysOf(const std::vector<ParamSpec>& specs)
 }
 
 /// Missing parameters keep their default; ranges are checked later by validateScene.
-ParamValues readParams(const Json& value, const std::string& path, const std::vector<ParamSpec>& specs)
+ParamValues readParams(const Json& value, const std::string& path,
+                       const std::vector<ParamSpec>& specs)
 {
     expectObject(value, path);
     checkKeys(value, path, keysOf(specs));
@@ -555,7 +567,8 @@ PickupDesc readPickup(const Json& value, const std::string& path)
     else if (kind == "coin")
         pickup.kind = PickupKind::Coin;
     else
-        fail(childPath(path, "kind"), "unknown pickup kind " + quoted(kind) + "; allowed: fish, coin");
+        fail(childPath(path, "kind"),
+             "unknown pickup kind " + quoted(kind) + "; allowed: fish, coin");
     pickup.position = readPoint(required(value, path, "position"), childPath(path, "position"));
     return pickup;
 }
@@ -601,7 +614,8 @@ GroupDesc readGroup(const Json& value, const std::string& path)
     if (!kind) {
         const Keys kinds = allBehaviourKeys();
         fail(childPath(path, "kind"), "unknown behaviour kind " + quoted(kindKey) +
-                                          suggestion(kindKey, kinds) + "; allowed: " + joinKeys(kinds));
+                                          suggestion(kindKey, kinds) +
+                                          "; allowed: " + joinKeys(kinds));
     }
     GroupDesc group = makeDefaultGroup(*kind, name);
     if (const Json* color = optionalField(value, "color"))
@@ -682,12 +696,14 @@ void checkFormatAndMigrate(Json& document)
 {
     const Json& format = required(document, {}, "format");
     if (!format.is_string() || format.get_ref<const std::string&>() != "shoal-scene")
-        fail("format", "this is not a Shoal scene: expected \"shoal-scene\", got " + describe(format));
+        fail("format",
+             "this is not a Shoal scene: expected \"shoal-scene\", got " + describe(format));
     const Json& version = required(document, {}, "version");
     if (!version.is_number_integer())
         fail("version", "expected the format version as a whole number such as " +
                             std::to_string(kSceneFormatVersion) + ", got " + describe(version));
-    if (version.is_number_unsigned() && version.get<std::uint64_t>() > std::uint64_t(kSceneFormatVersion))
+    if (version.is_number_unsigned() &&
+        version.get<std::uint64_t>() > std::uint64_t(kSceneFormatVersion))
         fail({}, "this scene was written by a newer Shoal (format version " + version.dump() +
                      "); this build reads up to version " + std::to_string(kSceneFormatVersion));
     if (version.get<std::int64_t>() < 1)
@@ -804,8 +820,8 @@ OrderedJson sceneDocument(const SceneDesc& scene)
 
 bool isNumberArray(const OrderedJson& value)
 {
-    return value.is_array() &&
-           std::all_of(value.begin(), value.end(), [](const OrderedJson& v) { return v.is_number(); });
+    return value.is_array() && std::all_of(value.begin(), value.end(),
+                                           [](const OrderedJson& v) { return v.is_number(); });
 }
 
 /// Small records (a point pair, a pickup, an agent, a circle) stay on one line so a list of
@@ -815,9 +831,8 @@ bool isInlineObject(const OrderedJson& value)
 {
     constexpr std::size_t kMaxInlineFields = 3;
     return value.size() <= kMaxInlineFields &&
-           std::all_of(value.begin(), value.end(), [](const OrderedJson& v) {
-               return v.is_primitive() || isNumberArray(v);
-           });
+           std::all_of(value.begin(), value.end(),
+                       [](const OrderedJson& v) { return v.is_primitive() || isNumberArray(v); });
 }
 
 void writeValue(std::string& out, const OrderedJson& value, int indent, bool block);
@@ -898,7 +913,8 @@ Expected<SceneDesc> parseScene(const std::string& text, const std::string& fileN
 {
     try {
         if (text.find_first_not_of(" \t\r\n") == std::string::npos)
-            return Error{fileName + ": the file is empty; a scene is a JSON object starting with '{'"};
+            return Error{fileName +
+                         ": the file is empty; a scene is a JSON object starting with '{'"};
 
         Json document;
         DocumentBuilder builder(document);
@@ -921,7 +937,8 @@ Expected<SceneDesc> parseScene(const std::string& text, const std::string& fileN
         if (builder.duplicate())
             return Error{fileName + ": " + *builder.duplicate()};
         if (!document.is_object())
-            return Error{fileName + ": expected a JSON object (a Shoal scene) at the top level, got " +
+            return Error{fileName +
+                         ": expected a JSON object (a Shoal scene) at the top level, got " +
                          describe(document)};
 
         checkFormatAndMigrate(document);
@@ -1008,8 +1025,9 @@ std::optional<Error> AtomicFileWriter::open()
                 target.parent_path().empty() ? fs::path(".") : target.parent_path();
             std::string hint;
             if (!fs::is_directory(folder, ec))
-                hint = fs::exists(folder, ec) ? "; " + folder.string() + " is not a folder"
-                                              : "; the folder " + folder.string() + " does not exist";
+                hint = fs::exists(folder, ec)
+                           ? "; " + folder.string() + " is not a folder"
+                           : "; the folder " + folder.string() + " does not exist";
             return fail("cannot write", systemMessage(error) + hint);
         }
     }

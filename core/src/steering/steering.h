@@ -3,8 +3,8 @@
 /// arrive, flee, the vehicle integration, and (from drive.h) the seeds' turn-rate-limited
 /// drive.
 
-#include "steering/drive.h"
 #include "math/fastmath.h"
+#include "steering/drive.h"
 #include <shoal/vec2.h>
 
 #include <cmath>

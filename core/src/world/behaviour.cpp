@@ -31,7 +31,8 @@ public:
         const int cx = cellX(p.x), cy = cellY(p.y);
         for (int y = std::max(0, cy - 1); y <= std::min(m_rows - 1, cy + 1); ++y)
             for (int x = std::max(0, cx - 1); x <= std::min(m_cols - 1, cx + 1); ++x)
-                for (int k = m_head[static_cast<std::size_t>(y) * m_cols + x]; k >= 0; k = m_next[k])
+                for (int k = m_head[static_cast<std::size_t>(y) * m_cols + x]; k >= 0;
+                     k = m_next[k])
                     if (distanceSquared(p, m_points[k]) < m_spacing * m_spacing)
                         return false;
         return true;
@@ -46,8 +47,14 @@ public:
     }
 
 private:
-    int cellX(float x) const { return std::clamp(static_cast<int>((x - m_min.x) / m_cell), 0, m_cols - 1); }
-    int cellY(float y) const { return std::clamp(static_cast<int>((y - m_min.y) / m_cell), 0, m_rows - 1); }
+    int cellX(float x) const
+    {
+        return std::clamp(static_cast<int>((x - m_min.x) / m_cell), 0, m_cols - 1);
+    }
+    int cellY(float y) const
+    {
+        return std::clamp(static_cast<int>((y - m_min.y) / m_cell), 0, m_rows - 1);
+    }
 
     float m_spacing;
     Vec2 m_min;
@@ -65,7 +72,8 @@ void Behaviour::spawn(Group& group, const GroupDesc& desc, Random& random,
                       const StaticGeometry& geometry)
 {
     const float radius = bodyRadius();
-    std::size_t count = desc.agents.size() + (desc.spawn ? static_cast<std::size_t>(desc.spawn->count) : 0);
+    std::size_t count =
+        desc.agents.size() + (desc.spawn ? static_cast<std::size_t>(desc.spawn->count) : 0);
     group.agents.resize(0);
     group.agents.resize(count);
     std::size_t n = 0;
@@ -89,8 +97,9 @@ void Behaviour::spawn(Group& group, const GroupDesc& desc, Random& random,
             Vec2 fallback;
             bool haveFallback = false;
             for (int attempt = 0; attempt < 256; ++attempt) {
-                const Vec2 p{random.uniform(static_cast<float>(area.min.x), static_cast<float>(area.max.x)),
-                             random.uniform(static_cast<float>(area.min.y), static_cast<float>(area.max.y))};
+                const Vec2 p{
+                    random.uniform(static_cast<float>(area.min.x), static_cast<float>(area.max.x)),
+                    random.uniform(static_cast<float>(area.min.y), static_cast<float>(area.max.y))};
                 if (geometry.isInsideSolid(p, radius))
                     continue;
                 if (occupancy.isFree(p)) {

@@ -1,14 +1,14 @@
 #pragma once
 /// The interface each behaviour family implements, and what a step hands it.
 
-#include <shoal/sketch.h>
-#include <shoal/worldstate.h>
-#include <shoal/paramspec.h>
-#include "math/random.h"
-#include <shoal/scenedesc.h>
 #include "geometry/staticgeometry.h"
 #include "kernels/uniformgrid.h"
+#include "math/random.h"
+#include <shoal/paramspec.h>
+#include <shoal/scenedesc.h>
+#include <shoal/sketch.h>
 #include <shoal/vec2.h>
+#include <shoal/worldstate.h>
 
 #include <cstdint>
 #include <memory>
@@ -60,8 +60,7 @@ public:
 
 /// The group's grid or its brute-force reference, chosen at compile time by a family's
 /// templated plan (so the inner loops are inlined for both).
-template <class Search>
-const Search& neighbourSearch(const Group& group)
+template <class Search> const Search& neighbourSearch(const Group& group)
 {
     if constexpr (std::is_same_v<Search, UniformGrid>)
         return group.grid;
@@ -70,8 +69,7 @@ const Search& neighbourSearch(const Group& group)
 }
 
 /// A search type as a value, for withNeighbourSearch.
-template <class Search>
-struct SearchTag
+template <class Search> struct SearchTag
 {
     using type = Search;
 };
@@ -79,8 +77,7 @@ struct SearchTag
 /// Calls f(SearchTag<UniformGrid>) or f(SearchTag<BruteForceNeighbours>), as the context
 /// asks: a family's plan is one template instantiated for both, so its inner loops are
 /// inlined for each (`[&](auto tag) { planWith<typename decltype(tag)::type>(...); }`).
-template <class F>
-void withNeighbourSearch(const StepContext& ctx, F&& f)
+template <class F> void withNeighbourSearch(const StepContext& ctx, F&& f)
 {
     if (ctx.search == NeighbourSearch::Grid)
         f(SearchTag<UniformGrid>{});

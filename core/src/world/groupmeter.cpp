@@ -76,18 +76,17 @@ void GroupMeter::nearestNeighbour(const Group& group, const Reach& reach, std::s
     const float outer = reach.bandOuter;
     float nearest2 = queryRadius * queryRadius * 4.0f;
     bool found = false;
-    group.grid.forEachWithin({a.px[i], a.py[i]}, queryRadius,
-                             [&](std::uint32_t j, float, float, float d2) {
-                                 if (j == i || !m_active[j])
-                                     return;
-                                 found = true;
-                                 nearest2 = std::min(nearest2, d2);
-                                 if (j > i && radius > 0.0f && d2 < contact * contact) {
-                                     ++m.penetrations;
-                                     m.maxPenetration =
-                                         std::max(m.maxPenetration, 2.0f * radius - std::sqrt(d2));
-                                 }
-                             });
+    group.grid.forEachWithin(
+        {a.px[i], a.py[i]}, queryRadius, [&](std::uint32_t j, float, float, float d2) {
+            if (j == i || !m_active[j])
+                return;
+            found = true;
+            nearest2 = std::min(nearest2, d2);
+            if (j > i && radius > 0.0f && d2 < contact * contact) {
+                ++m.penetrations;
+                m.maxPenetration = std::max(m.maxPenetration, 2.0f * radius - std::sqrt(d2));
+            }
+        });
     if (found) {
         const float d = std::sqrt(nearest2);
         m_nearest.push_back(d);

@@ -42,7 +42,7 @@ private:
     /// Min, mean and median of the nearest-neighbour distances gathered.
     void summarizeNearest(GroupMetrics& m);
 
-    std::vector<float> m_nearest;      ///< per active agent with a neighbour
+    std::vector<float> m_nearest;       ///< per active agent with a neighbour
     std::vector<std::uint8_t> m_active; ///< per agent: takes part in the metrics
 };
 

@@ -1,10 +1,10 @@
 #include <shoal/world.h>
 
+#include "geometry/staticgeometry.h"
 #include "math/fastmath.h"
 #include "math/statehash.h"
 #include "world/behaviour.h"
 #include "world/groupmeter.h"
-#include "geometry/staticgeometry.h"
 
 #include <algorithm>
 #include <cmath>
@@ -19,7 +19,8 @@ void insertFront(AgentArrays& a)
 {
     const std::size_t n = a.size();
     a.resize(n + 1);
-    for (auto* v : {&a.px, &a.py, &a.vx, &a.vy, &a.heading, &a.speed, &a.stuckTime, &a.goalDistance})
+    for (auto* v :
+         {&a.px, &a.py, &a.vx, &a.vy, &a.heading, &a.speed, &a.stuckTime, &a.goalDistance})
         std::rotate(v->rbegin(), v->rbegin() + 1, v->rend());
     std::rotate(a.flags.rbegin(), a.flags.rbegin() + 1, a.flags.rend());
 }
@@ -76,15 +77,19 @@ std::unique_ptr<World> World::createValidated(const SceneDesc& scene)
     world->m_playerValues = scene.player.params;
 
     for (const PickupDesc& pickup : scene.pickups)
-        world->m_pickups.push_back({pickup.kind,
-                                    {static_cast<float>(pickup.position.x), static_cast<float>(pickup.position.y)},
-                                    false});
+        world->m_pickups.push_back(
+            {pickup.kind,
+             {static_cast<float>(pickup.position.x), static_cast<float>(pickup.position.y)},
+             false});
 
     PlayerState& player = world->m_player;
     player.enabled = scene.player.enabled;
-    player.position = {static_cast<float>(scene.player.position.x), static_cast<float>(scene.player.position.y)};
+    player.position = {static_cast<float>(scene.player.position.x),
+                       static_cast<float>(scene.player.position.y)};
     player.heading = degToRad(static_cast<float>(scene.player.heading));
-    player.group = scene.player.enabled && !scene.player.group.empty() ? scene.groupIndex(scene.player.group) : -1;
+    player.group = scene.player.enabled && !scene.player.group.empty()
+                       ? scene.groupIndex(scene.player.group)
+                       : -1;
 
     for (std::size_t i = 0; i < scene.groups.size(); ++i) {
         const GroupDesc& desc = scene.groups[i];
@@ -96,7 +101,8 @@ std::unique_ptr<World> World::createValidated(const SceneDesc& scene)
         group->behaviour = makeBehaviour(desc.kind);
         group->behaviour->setParams(desc.params);
         if (desc.target) {
-            group->target = {static_cast<float>(desc.target->x), static_cast<float>(desc.target->y)};
+            group->target = {static_cast<float>(desc.target->x),
+                             static_cast<float>(desc.target->y)};
             group->hasTarget = true;
         }
         group->chaseGroup = desc.chase.empty() ? -1 : scene.groupIndex(desc.chase);
@@ -120,11 +126,20 @@ std::unique_ptr<World> World::createValidated(const SceneDesc& scene)
     return world;
 }
 
-const GroupState& World::group(int index) const { return *m_groups[static_cast<std::size_t>(index)]; }
+const GroupState& World::group(int index) const
+{
+    return *m_groups[static_cast<std::size_t>(index)];
+}
 
-Vec2 World::boundsMin() const { return m_geometry->boundsMin(); }
+Vec2 World::boundsMin() const
+{
+    return m_geometry->boundsMin();
+}
 
-Vec2 World::boundsMax() const { return m_geometry->boundsMax(); }
+Vec2 World::boundsMax() const
+{
+    return m_geometry->boundsMax();
+}
 
 float World::bodyRadius(int group) const
 {
@@ -157,7 +172,8 @@ void World::setPointer(Vec2 position, bool pressed)
 
 bool World::setTarget(int groupIndex, Vec2 position)
 {
-    if (groupIndex < 0 || groupIndex >= groupCount() || m_groups[groupIndex]->kind != BehaviourKind::TankSquad)
+    if (groupIndex < 0 || groupIndex >= groupCount() ||
+        m_groups[groupIndex]->kind != BehaviourKind::TankSquad)
         return false;
     Group& group = *m_groups[groupIndex];
     group.target = position;
@@ -273,10 +289,12 @@ void World::planPlayer()
     if (!m_pointer.pressed || distanceToPointer <= params.arriveDistance)
         return;
     const Vec2 dir = toPointer / distanceToPointer;
-    const float stepLength = std::min(params.moveSpeed * m_dt, distanceToPointer - params.arriveDistance);
+    const float stepLength =
+        std::min(params.moveSpeed * m_dt, distanceToPointer - params.arriveDistance);
     // The seed's canMove(): a ray of rayLength ahead; the player stops short of the wall.
-    const Vec2 next = m_geometry->constrainMove(m_player.position, m_player.position + dir * stepLength,
-                                                params.rayLength, WallResponse::Stop);
+    const Vec2 next =
+        m_geometry->constrainMove(m_player.position, m_player.position + dir * stepLength,
+                                  params.rayLength, WallResponse::Stop);
     m_playerNext.heading = angleOf(dir);
     m_playerNext.position = next;
     m_playerNext.velocity = (next - m_player.position) / m_dt;
@@ -402,11 +420,12 @@ std::uint64_t World::stateHash() const
 
 std::size_t World::memoryBytes() const
 {
-    std::size_t bytes = m_meter->memoryBytes() +
-                        m_order.capacity() * sizeof(std::uint32_t) + m_permuteScratch.capacity() * sizeof(float) +
+    std::size_t bytes = m_meter->memoryBytes() + m_order.capacity() * sizeof(std::uint32_t) +
+                        m_permuteScratch.capacity() * sizeof(float) +
                         m_permuteIds.capacity() * sizeof(std::uint32_t) + m_permuteFlags.capacity();
     for (const auto& group : m_groups)
-        bytes += group->agents.memoryBytes() + group->grid.memoryBytes() + group->behaviour->memoryBytes();
+        bytes += group->agents.memoryBytes() + group->grid.memoryBytes() +
+                 group->behaviour->memoryBytes();
     return bytes;
 }
 

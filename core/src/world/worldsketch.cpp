@@ -22,7 +22,8 @@ int World::sketchFeelers(int group, const SketchRequest& request, int budget, Sk
     const Behaviour::FeelerUse use = g.behaviour->feelers();
     if (use.length <= 0.0f || budget <= 0)
         return 0;
-    const std::optional<Vec2> target = use.towardGoal ? g.behaviour->goal(g, context()) : std::nullopt;
+    const std::optional<Vec2> target =
+        use.towardGoal ? g.behaviour->goal(g, context()) : std::nullopt;
     const AgentArrays& a = g.agents;
     const SketchStyle miss{SketchTone::Cool, SketchStroke::Solid, 1.0f, 110};
     const SketchStyle hitRay{SketchTone::Warm};

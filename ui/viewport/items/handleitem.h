@@ -11,7 +11,8 @@ namespace shoal::ui {
 class HandleItem : public QGraphicsItem
 {
 public:
-    enum class Role {
+    enum class Role
+    {
         Vertex, ///< index = vertex of a wall or polygon obstacle
         Radius, ///< a circle obstacle's radius (on the circle, at +x)
         Corner, ///< index = spawn-area corner: 0 (min x, min y), 1 (max x, min y), 2 max, 3

@@ -25,9 +25,10 @@ void SpawnAreaItem::sync(const SceneDesc& scene)
     const QString name = QString::fromStdString(group.name);
     const QString family = style::kindLabel(group.kind);
     // "swarm · 60", "school · Fish school · 8": the family only when the name does not say it.
-    m_label = (name.compare(family, Qt::CaseInsensitive) == 0
-                         ? QStringLiteral("%1 \u00b7 %2").arg(name).arg(group.spawn->count)
-                         : QStringLiteral("%1 \u00b7 %2 \u00b7 %3").arg(name, family).arg(group.spawn->count));
+    m_label =
+        (name.compare(family, Qt::CaseInsensitive) == 0
+             ? QStringLiteral("%1 \u00b7 %2").arg(name).arg(group.spawn->count)
+             : QStringLiteral("%1 \u00b7 %2 \u00b7 %3").arg(name, family).arg(group.spawn->count));
     update();
 }
 

@@ -8,8 +8,7 @@
 
 namespace shoal::ui {
 
-WallItem::WallItem(int index, QGraphicsItem* parent)
-    : EditableItem({ItemKind::Wall, index}, parent)
+WallItem::WallItem(int index, QGraphicsItem* parent) : EditableItem({ItemKind::Wall, index}, parent)
 {
     setZValue(3);
 }
@@ -73,7 +72,8 @@ void WallItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget
         painter->setPen(glow);
         painter->drawPath(m_path);
     }
-    painter->setPen(QPen(style::kWallRim, width + 2.0 * px, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+    painter->setPen(
+        QPen(style::kWallRim, width + 2.0 * px, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
     painter->drawPath(m_path);
     painter->setPen(QPen(style::kWallCore, width, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
     painter->drawPath(m_path);

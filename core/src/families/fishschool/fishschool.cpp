@@ -19,7 +19,8 @@ const F kFishFields[] = {
     {{"rotateSpeed", "Turn rate", "deg/s", 10.0, 1440.0, 5.0, 320.0,
       "Most a member turns per second. High: twitchy, tight formations; low: wide, graceful "
       "arcs that drift out of the band in sharp turns."},
-     &FishSchoolParams::rotateSpeed, ParamScale::Degrees},
+     &FishSchoolParams::rotateSpeed,
+     ParamScale::Degrees},
     {{"neighborRadius", "Neighbour radius", "m", 0.1, 20.0, 0.1, 3.0,
       "Members closer than this are neighbours: they are kept in the band and aligned with. "
       "Must exceed keepMaxDistance. Larger: smoother, more global school, slower to compute."},
@@ -60,7 +61,8 @@ const F kFishFields[] = {
     {{"turnDeadZone", "Turn dead zone", "deg", 0.0, 45.0, 0.5, 11.5,
       "No turning while the wanted direction is within this angle of the heading: the seed's "
       "anti-shake (dot 0.98). Larger is calmer but less precise."},
-     &FishSchoolParams::turnDeadZone, ParamScale::Degrees},
+     &FishSchoolParams::turnDeadZone,
+     ParamScale::Degrees},
     {{"turnSlowdown", "Turn slowdown", "", 0.0, 1.0, 0.05, 0.8,
       "Share of speed lost while turning hard (0: none; 1: stop to turn on the spot)."},
      &FishSchoolParams::turnSlowdown},
@@ -89,12 +91,10 @@ const std::array<ParamRule<FishSchoolParams>, 2> kFishRules = {{
     {[](const FishReading& r) { return r.params().keepMaxDistance < r.params().neighborRadius; },
      [](const FishReading& r) {
          return "keepMaxDistance (" + r.text(&FishSchoolParams::keepMaxDistance) +
-                ") must be less than neighborRadius (" +
-                r.text(&FishSchoolParams::neighborRadius) +
+                ") must be less than neighborRadius (" + r.text(&FishSchoolParams::neighborRadius) +
                 "): neighbours beyond the band could never be seen";
      }},
 }};
-
 
 } // namespace
 
@@ -105,14 +105,20 @@ const std::vector<ParamSpec>& fishSchoolParamSpecs()
     return specs;
 }
 
-FishSchoolParams fishSchoolParams(const ParamValues& values) { return paramsFrom(kFishFields, values); }
+FishSchoolParams fishSchoolParams(const ParamValues& values)
+{
+    return paramsFrom(kFishFields, values);
+}
 
 std::optional<Error> checkFishSchoolRelations(const ParamValues& values)
 {
     return checkRules(kFishFields, kFishRules, values);
 }
 
-void FishSchoolBehaviour::setParams(const ParamValues& values) { m_params = paramsFrom(kFishFields, values); }
+void FishSchoolBehaviour::setParams(const ParamValues& values)
+{
+    m_params = paramsFrom(kFishFields, values);
+}
 
 void FishSchoolBehaviour::spawn(Group& group, const GroupDesc& desc, Random& random,
                                 const StaticGeometry& geometry)
@@ -131,8 +137,8 @@ bool FishSchoolBehaviour::isActive(const Group& group, std::size_t i) const
 std::size_t FishSchoolBehaviour::memoryBytes() const
 {
     return m_joined.capacity() * sizeof(std::uint32_t) +
-           (m_homeX.capacity() + m_homeY.capacity() + m_sortedVx.capacity() + m_sortedVy.capacity() +
-            m_memberX.capacity() + m_memberY.capacity()) *
+           (m_homeX.capacity() + m_homeY.capacity() + m_sortedVx.capacity() +
+            m_sortedVy.capacity() + m_memberX.capacity() + m_memberY.capacity()) *
                sizeof(float);
 }
 

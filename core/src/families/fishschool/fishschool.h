@@ -11,29 +11,29 @@
 /// zero vectors are never normalised; rotateSpeed is a real turn rate in deg/s; free fish
 /// wait near where they were placed.
 
-#include "world/behaviour.h"
 #include "scene/paramtable.h"
+#include "world/behaviour.h"
 
 namespace shoal {
 
 struct FishSchoolParams
 {
-    float moveSpeed = 3.4f;        ///< m/s
-    float rotateSpeed = 5.6f;      ///< rad/s (authored in deg/s)
-    float neighborRadius = 3.0f;   ///< m
-    float neighborCount = 6.0f;    ///< nearest neighbours the band is kept to
-    float keepMinDistance = 1.6f;  ///< m
-    float keepMaxDistance = 2.0f;  ///< m
+    float moveSpeed = 3.4f;       ///< m/s
+    float rotateSpeed = 5.6f;     ///< rad/s (authored in deg/s)
+    float neighborRadius = 3.0f;  ///< m
+    float neighborCount = 6.0f;   ///< nearest neighbours the band is kept to
+    float keepMinDistance = 1.6f; ///< m
+    float keepMaxDistance = 2.0f; ///< m
     float keepWeight = 1.0f;
     float moveWeight = 0.8f;
     float followWeight = 0.6f;
-    float pickRadius = 1.0f;       ///< m
-    float speedEasing = 2.0f;      ///< 1/s
-    float turnDeadZone = 0.2f;     ///< rad (authored in deg)
+    float pickRadius = 1.0f;   ///< m
+    float speedEasing = 2.0f;  ///< 1/s
+    float turnDeadZone = 0.2f; ///< rad (authored in deg)
     float turnSlowdown = 0.8f;
-    float rayLength = 0.8f;        ///< m
-    float radius = 0.3f;           ///< m
-    float idleDrift = 0.3f;        ///< m/s
+    float rayLength = 0.8f; ///< m
+    float radius = 0.3f;    ///< m
+    float idleDrift = 0.3f; ///< m/s
 };
 
 const std::vector<ParamSpec>& fishSchoolParamSpecs();
@@ -65,13 +65,11 @@ public:
     const FishSchoolParams& params() const { return m_params; }
 
 private:
-    template <class Search>
-    void planWith(Group& group, const StepContext& ctx);
+    template <class Search> void planWith(Group& group, const StepContext& ctx);
     /// Sizes the free fish's homes and the joined list for n agents.
     void prepareState(std::size_t n);
     /// Copies the neighbour attributes a scan reads into cell order.
-    template <class Search>
-    void gatherInCellOrder(const Search& search, const AgentArrays& a);
+    template <class Search> void gatherInCellOrder(const Search& search, const AgentArrays& a);
     FishSchoolParams m_params;
     std::vector<std::uint32_t> m_joined; ///< free fish picked up this step (applied after planning)
     std::vector<float> m_homeX, m_homeY; ///< where each free fish waits (NaN until first seen)

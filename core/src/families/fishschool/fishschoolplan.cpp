@@ -79,8 +79,7 @@ SchoolStep schoolStep(const FishSchoolParams& p, const Group& group, const StepC
     step.playerResting = ctx.player->speed < kStuckSpeed;
     step.playerPosition = ctx.player->position;
     // Matching the player's velocity is the same wish for every member: once a step.
-    step.withPlayer =
-        truncated(ctx.player->velocity * (1.0f / p.moveSpeed), 1.0f) * p.followWeight;
+    step.withPlayer = truncated(ctx.player->velocity * (1.0f / p.moveSpeed), 1.0f) * p.followWeight;
     step.seed = ctx.seed;
     step.step = ctx.step;
     return step;
@@ -90,13 +89,13 @@ SchoolStep schoolStep(const FishSchoolParams& p, const Group& group, const StepC
 /// sums and the state the drive reads. Members are queued here as their scans finish and
 /// steered W at a time (steerMembers), so each square root and division of the steering
 /// rules serves W fish.
-template <int W>
-struct MemberLanes
+template <int W> struct MemberLanes
 {
     alignas(16) float x[W], y[W], heading[W], speed[W], room[W];
     alignas(16) float neighbours[W], nearest[W];
     alignas(16) float alignX[W], alignY[W];
-    alignas(16) float bandX[W], bandY[W]; ///< the push away (making room) or far offset (closing up)
+    alignas(16) float bandX[W],
+        bandY[W]; ///< the push away (making room) or far offset (closing up)
     alignas(16) float wallX[W], wallY[W];
     alignas(16) std::uint32_t makingRoom[W], closingUp[W]; ///< lane masks: this step's state
     std::uint32_t index[W];
@@ -108,8 +107,8 @@ struct MemberLanes
     void padIdleLanes()
     {
         for (int l = count; l < W; ++l) {
-            for (float* a : {x, y, heading, speed, room, neighbours, nearest, alignX, alignY,
-                             bandX, bandY, wallX, wallY})
+            for (float* a : {x, y, heading, speed, room, neighbours, nearest, alignX, alignY, bandX,
+                             bandY, wallX, wallY})
                 a[l] = a[0];
             makingRoom[l] = makingRoom[0];
             closingUp[l] = closingUp[0];
@@ -118,8 +117,7 @@ struct MemberLanes
 };
 
 /// v scaled down to at most length 1, lane by lane (truncated(v, 1)).
-template <class V>
-SHOAL_FORCE_INLINE inline void truncateToUnit(V& x, V& y)
+template <class V> SHOAL_FORCE_INLINE inline void truncateToUnit(V& x, V& y)
 {
     const V length2 = x * x + y * y;
     const V scale = select(length2 <= V(1.0f), V(1.0f), V(1.0f) / sqrt(length2));
@@ -174,8 +172,7 @@ SHOAL_FORCE_INLINE inline void planFreeFish(AgentArrays& a, std::size_t i, std::
 /// (closing up). Only the one the fish's state calls for is summed; a fish whose state
 /// changes to the other scans again (rare: states last many steps). No per-neighbour
 /// sorting: this loop is most of a step's cost.
-template <class Search>
-struct SchoolScan
+template <class Search> struct SchoolScan
 {
     using V = typename Search::Lanes;
     using Mask = typename V::Mask;
@@ -188,8 +185,7 @@ struct SchoolScan
     const float* neighbourVx; ///< velocities in cell order
     const float* neighbourVy;
 
-    template <BandSum kBand>
-    SHOAL_FORCE_INLINE MemberScan scan(Vec2 pos, std::uint32_t self) const
+    template <BandSum kBand> SHOAL_FORCE_INLINE MemberScan scan(Vec2 pos, std::uint32_t self) const
     {
         const V vMid2(mid * mid);
         const V vKeepMax2(p.keepMaxDistance * p.keepMaxDistance);
@@ -200,30 +196,31 @@ struct SchoolScan
         V alignX, alignY, bandX, bandY;
         V nearest2 = vFar;
         typename V::Count neighbourCount, withinKeepMaxCount;
-        scanNeighbours(
-            search, memberX, memberY, pos, p.neighborRadius, self,
-            [&](std::uint32_t slot, V dx, V dy, V d2, Mask in) SHOAL_FORCE_INLINE {
-                neighbourCount.add(in);
-                alignX += masked(in, V::load(neighbourVx + slot));
-                alignY += masked(in, V::load(neighbourVy + slot));
-                nearest2 = min(d2 + maskedOff(in, vFar), nearest2); // (a NaN lane, a free fish, loses)
-                withinKeepMaxCount.add(in & (d2 <= vKeepMax2));
-                if constexpr (kBand == BandSum::FarCentre) {
-                    const Mask beyondMid = in & (d2 >= vMid2);
-                    bandX += masked(beyondMid, dx);
-                    bandY += masked(beyondMid, dy);
-                }
-                if constexpr (kBand == BandSum::PushAway) {
-                    // Away, the harder the closer: (1 - d / mid) * mid / keepMin along the unit
-                    // offset, so (dx, dy) times mid / (keepMin d) - 1 / keepMin. Lanes exactly on
-                    // top of this fish are left to touchingSplit (nearest2 shows them);
-                    // masked-off lanes may divide by zero, which masking turns back into zero.
-                    const Mask pushing = in & (d2 < vMid2) & (d2 >= vTouching);
-                    const V s = vRepelOverD / sqrt(d2) - vRepelOffset;
-                    bandX += masked(pushing, dx * s);
-                    bandY += masked(pushing, dy * s);
-                }
-            });
+        scanNeighbours(search, memberX, memberY, pos, p.neighborRadius, self,
+                       [&](std::uint32_t slot, V dx, V dy, V d2, Mask in) SHOAL_FORCE_INLINE {
+                           neighbourCount.add(in);
+                           alignX += masked(in, V::load(neighbourVx + slot));
+                           alignY += masked(in, V::load(neighbourVy + slot));
+                           nearest2 = min(d2 + maskedOff(in, vFar),
+                                          nearest2); // (a NaN lane, a free fish, loses)
+                           withinKeepMaxCount.add(in & (d2 <= vKeepMax2));
+                           if constexpr (kBand == BandSum::FarCentre) {
+                               const Mask beyondMid = in & (d2 >= vMid2);
+                               bandX += masked(beyondMid, dx);
+                               bandY += masked(beyondMid, dy);
+                           }
+                           if constexpr (kBand == BandSum::PushAway) {
+                               // Away, the harder the closer: (1 - d / mid) * mid / keepMin along
+                               // the unit offset, so (dx, dy) times mid / (keepMin d) - 1 /
+                               // keepMin. Lanes exactly on top of this fish are left to
+                               // touchingSplit (nearest2 shows them); masked-off lanes may divide
+                               // by zero, which masking turns back into zero.
+                               const Mask pushing = in & (d2 < vMid2) & (d2 >= vTouching);
+                               const V s = vRepelOverD / sqrt(d2) - vRepelOffset;
+                               bandX += masked(pushing, dx * s);
+                               bandY += masked(pushing, dy * s);
+                           }
+                       });
         MemberScan sums;
         sums.neighbours = neighbourCount.total();
         sums.withinKeepMax = withinKeepMaxCount.total();
@@ -257,25 +254,23 @@ struct BandState
 };
 
 SHOAL_FORCE_INLINE inline BandState bandState(const FishSchoolParams& p, float mid,
-                                              const MemberScan& sums, float nearest,
-                                              BandState was)
+                                              const MemberScan& sums, float nearest, BandState was)
 {
     if (sums.neighbours <= 0)
         return was;
     const int watched = std::min(sums.neighbours, static_cast<int>(p.neighborCount));
     BandState now;
     now.makingRoom = was.makingRoom ? nearest < mid : nearest < p.keepMinDistance;
-    now.closingUp = !now.makingRoom &&
-                    (was.closingUp ? nearest > mid : 2 * sums.withinKeepMax < watched);
+    now.closingUp =
+        !now.makingRoom && (was.closingUp ? nearest > mid : 2 * sums.withinKeepMax < watched);
     return now;
 }
 
 /// Queues member i (at cell-order slot k) with what its scan found and its band state.
 template <int W>
-SHOAL_FORCE_INLINE inline void queueMember(MemberLanes<W>& members, const AgentArrays& a,
-                                           std::size_t i, std::uint8_t flags, float room,
-                                           const MemberScan& sums, float nearest,
-                                           BandState state, Vec2 wall)
+SHOAL_FORCE_INLINE inline void
+queueMember(MemberLanes<W>& members, const AgentArrays& a, std::size_t i, std::uint8_t flags,
+            float room, const MemberScan& sums, float nearest, BandState state, Vec2 wall)
 {
     const int l = members.count++;
     members.index[l] = static_cast<std::uint32_t>(i);
@@ -315,9 +310,9 @@ SHOAL_FORCE_INLINE inline void bandWish(const MemberLanes<W>& m, const SchoolSte
     keepY = bandY;
     if (any(closingUp & hasNeighbours)) { // (a square root and two divisions most steps skip)
         const V band2 = bandX * bandX + bandY * bandY;
-        const V closeUp = masked(band2 >= V(1e-12f), V(1.0f) / sqrt(band2)) *
-                          clamp01((V::load(m.nearest) - V(step.mid)) /
-                                  V(p.keepMaxDistance - step.mid));
+        const V closeUp =
+            masked(band2 >= V(1e-12f), V(1.0f) / sqrt(band2)) *
+            clamp01((V::load(m.nearest) - V(step.mid)) / V(p.keepMaxDistance - step.mid));
         keepX = select(makingRoom, bandX, -(bandX * closeUp));
         keepY = select(makingRoom, bandY, -(bandY * closeUp));
     }
@@ -378,10 +373,9 @@ SHOAL_FORCE_INLINE inline void schoolDirection(const MemberLanes<W>& m, const Sc
 /// other lanes through constrainMove one by one.
 template <int W>
 SHOAL_FORCE_INLINE inline void commitMembers(const MemberLanes<W>& m, const SchoolStep& step,
-                                             int freeLanes, const float* nextX,
-                                             const float* nextY, const float* headingOut,
-                                             const float* cruiseOut, const float* goalOut,
-                                             AgentArrays& a)
+                                             int freeLanes, const float* nextX, const float* nextY,
+                                             const float* headingOut, const float* cruiseOut,
+                                             const float* goalOut, AgentArrays& a)
 {
     const FishSchoolParams& p = *step.params;
     const float bodyReach = std::min(p.rayLength, p.radius + 0.05f);
@@ -391,8 +385,8 @@ SHOAL_FORCE_INLINE inline void commitMembers(const MemberLanes<W>& m, const Scho
         bool blocked = false;
         Vec2 next{nextX[l], nextY[l]};
         if (!(freeLanes & (1 << l)))
-            next = step.geometry->constrainMove(pos, next, bodyReach, WallResponse::Slide,
-                                                &blocked, m.room[l]);
+            next = step.geometry->constrainMove(pos, next, bodyReach, WallResponse::Slide, &blocked,
+                                                m.room[l]);
         a.nx[i] = next.x;
         a.ny[i] = next.y;
         a.nvx[i] = (next.x - pos.x) * step.inverseDt;
@@ -443,8 +437,8 @@ void steerMembers(MemberLanes<V::kWidth>& m, const SchoolStep& step, AgentArrays
     const V roomLeft = V::load(m.room) - V(StaticGeometry::moveReach(bodyReach));
     const V movedX = wantX - x;
     const V movedY = wantY - y;
-    const int freeLanes = laneBits((roomLeft > V(0.0f)) &
-                                   (movedX * movedX + movedY * movedY < roomLeft * roomLeft));
+    const int freeLanes =
+        laneBits((roomLeft > V(0.0f)) & (movedX * movedX + movedY * movedY < roomLeft * roomLeft));
     commitMembers(m, step, freeLanes, nextX, nextY, headingOut, cruiseOut, goalOut, a);
     m.count = 0;
 }
@@ -453,9 +447,8 @@ void steerMembers(MemberLanes<V::kWidth>& m, const SchoolStep& step, AgentArrays
 
 void FishSchoolBehaviour::plan(Group& group, const StepContext& ctx)
 {
-    withNeighbourSearch(ctx, [&](auto search) {
-        planWith<typename decltype(search)::type>(group, ctx);
-    });
+    withNeighbourSearch(
+        ctx, [&](auto search) { planWith<typename decltype(search)::type>(group, ctx); });
 }
 
 void FishSchoolBehaviour::prepareState(std::size_t n)
@@ -488,8 +481,7 @@ void FishSchoolBehaviour::gatherInCellOrder(const Search& search, const AgentArr
     }
 }
 
-template <class Search>
-void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
+template <class Search> void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
 {
     using V = typename Search::Lanes;
     const Search& search = neighbourSearch<Search>(group);
@@ -501,10 +493,9 @@ void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
     const std::size_t first = group.playerLed ? 1 : 0;
     prepareState(n);
     gatherInCellOrder(search, a);
-    const SchoolScan<Search> scanner{search,           p,
-                                     step.mid,         m_memberX.data(),
-                                     m_memberY.data(), m_sortedVx.data(),
-                                     m_sortedVy.data()};
+    const SchoolScan<Search> scanner{
+        search,           p, step.mid, m_memberX.data(), m_memberY.data(), m_sortedVx.data(),
+        m_sortedVy.data()};
     MemberLanes<V::kWidth> members;
 
     for (std::size_t k = 0; k < n; ++k) {
@@ -513,7 +504,8 @@ void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
             continue;
         const Vec2 pos{a.px[i], a.py[i]};
         const float room = geometry.clearance(pos); // one lookup serves the feelers and the move
-        std::uint8_t flags = a.flags[i] & static_cast<std::uint8_t>(~(kAgentBlocked | kAgentAtGoal));
+        std::uint8_t flags =
+            a.flags[i] & static_cast<std::uint8_t>(~(kAgentBlocked | kAgentAtGoal));
         if (!(flags & kAgentInSchool)) {
             planFreeFish(a, i, flags, room, step, m_homeX[i], m_homeY[i], m_joined);
             continue;
@@ -532,10 +524,9 @@ void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
             if (SHOAL_UNLIKELY(needed != expected && needed != BandSum::None))
                 sums.band = scanner.scanFor(needed, pos, self).band;
             if (SHOAL_UNLIKELY(now.makingRoom && sums.nearest2 < kTouchingDistance2))
-                sums.band += touchingSplit(search, pos, self, static_cast<std::uint32_t>(i),
-                                           ctx.seed, 2, [&](std::uint32_t slot) {
-                                               return !std::isnan(m_memberX[slot]);
-                                           });
+                sums.band +=
+                    touchingSplit(search, pos, self, static_cast<std::uint32_t>(i), ctx.seed, 2,
+                                  [&](std::uint32_t slot) { return !std::isnan(m_memberX[slot]); });
         }
         flags &= static_cast<std::uint8_t>(~(kAgentMakingRoom | kAgentClosingUp));
         flags |= (now.makingRoom ? kAgentMakingRoom : 0) | (now.closingUp ? kAgentClosingUp : 0);

@@ -65,7 +65,8 @@ void FishSchoolBehaviour::sketch(const Group& group, const StepContext& ctx,
                 continue;
             const std::uint8_t flags = a.flags[i];
             if (!(flags & kAgentInSchool)) {
-                out.circles.push_back({at, p.pickRadius, {SketchTone::Faint, SketchStroke::Dotted}});
+                out.circles.push_back(
+                    {at, p.pickRadius, {SketchTone::Faint, SketchStroke::Dotted}});
                 continue;
             }
             const SketchTone tone = (flags & kAgentMakingRoom)  ? SketchTone::Warm
@@ -79,16 +80,17 @@ void FishSchoolBehaviour::sketch(const Group& group, const StepContext& ctx,
     const Vec2 focus{a.px[0], a.py[0]};
     if (!request.visible(focus, p.neighborRadius))
         return;
-    out.rings.push_back({focus, p.keepMinDistance, p.keepMaxDistance,
+    out.rings.push_back({focus,
+                         p.keepMinDistance,
+                         p.keepMaxDistance,
                          {SketchTone::Good, SketchStroke::Solid, 1.0f, 160, true, 45}});
-    out.circles.push_back(
-        {focus, p.neighborRadius, {SketchTone::Reference, SketchStroke::Dashed}});
+    out.circles.push_back({focus, p.neighborRadius, {SketchTone::Reference, SketchStroke::Dashed}});
     if (p.neighborRadius * request.pixelsPerMetre >= 40.0f) {
         const auto& specs = fishSchoolParamSpecs();
-        out.labels.push_back({focus + Vec2{p.neighborRadius, p.neighborRadius} * 0.7071f,
-                              "neighbours " + sketch::authored(group, specs, "neighborRadius") +
-                                  " m",
-                              SketchTone::Reference});
+        out.labels.push_back(
+            {focus + Vec2{p.neighborRadius, p.neighborRadius} * 0.7071f,
+             "neighbours " + sketch::authored(group, specs, "neighborRadius") + " m",
+             SketchTone::Reference});
         out.labels.push_back({focus + Vec2{p.keepMaxDistance, 0.0f},
                               "band " + sketch::authored(group, specs, "keepMinDistance") + "-" +
                                   sketch::authored(group, specs, "keepMaxDistance") + " m",

@@ -123,7 +123,6 @@ Vec2 forwardOf(Vec2 velocity, float heading)
     return fromAngle(heading);
 }
 
-
 } // namespace
 
 const std::vector<ParamSpec>& leaderFollowParamSpecs()
@@ -299,9 +298,9 @@ void LeaderFollowBehaviour::wander(Group& group, const StepContext& ctx)
                    signedNoise(ctx.seed, ctx.step, groupBits, 1)} *
               jitter;
     const float room = ctx.geometry ? ctx.geometry->clearance(leaderPos) : 0.0f;
-    const Vec2 wall = ctx.geometry ? ctx.geometry->feelerAvoidance(leaderPos, leaderFwd,
-                                                                    p.feelerLength, room)
-                                   : Vec2{};
+    const Vec2 wall =
+        ctx.geometry ? ctx.geometry->feelerAvoidance(leaderPos, leaderFwd, p.feelerLength, room)
+                     : Vec2{};
     // Turn the preferred course away from a wall, or the wander keeps pressing into it.
     offset += wall.normalizedOr({}) * (p.wallWeight * p.wanderRadius * dt);
     offset = offset.normalizedOr(leaderFwd) * p.wanderRadius;

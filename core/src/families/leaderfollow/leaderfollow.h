@@ -18,8 +18,8 @@
 /// wandering leader that meets a wall turns its wander target away from it, so it does not
 /// keep pressing into the wall and squeezing followers against it.
 
-#include "world/behaviour.h"
 #include "scene/paramtable.h"
+#include "world/behaviour.h"
 
 #include <optional>
 #include <vector>

@@ -57,7 +57,10 @@ void LeaderFollowBehaviour::sketch(const Group& group, const StepContext& ctx,
     out.circles.push_back(
         {o.behind, p.slowingRadius, {SketchTone::Good, SketchStroke::Dashed, 1.0f, 90}});
     out.lines.push_back({o.leader, o.behind, {SketchTone::Good, SketchStroke::Solid, 1.0f, 160}});
-    out.marks.push_back({o.behind, SketchMark::Shape::Dot, 4.0f, {SketchTone::Good, SketchStroke::None, 1.0f, 0, true}});
+    out.marks.push_back({o.behind,
+                         SketchMark::Shape::Dot,
+                         4.0f,
+                         {SketchTone::Good, SketchStroke::None, 1.0f, 0, true}});
     if (labels)
         out.labels.push_back({o.behind, "behind", SketchTone::Good});
 
@@ -67,7 +70,10 @@ void LeaderFollowBehaviour::sketch(const Group& group, const StepContext& ctx,
     out.lines.push_back({o.leader, o.wanderCenter, {SketchTone::Faint, SketchStroke::Dashed}});
     out.lines.push_back(
         {o.wanderCenter, o.wanderTarget, {SketchTone::Goal, SketchStroke::Solid, 1.5f}});
-    out.marks.push_back({o.wanderTarget, SketchMark::Shape::Dot, 3.5f, {SketchTone::Goal, SketchStroke::None, 1.0f, 0, true}});
+    out.marks.push_back({o.wanderTarget,
+                         SketchMark::Shape::Dot,
+                         3.5f,
+                         {SketchTone::Goal, SketchStroke::None, 1.0f, 0, true}});
     if (labels)
         out.labels.push_back(
             {o.wanderCenter + diagonal * o.wanderRadius, "wander", SketchTone::Reference});

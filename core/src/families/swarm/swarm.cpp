@@ -55,13 +55,19 @@ const std::vector<ParamSpec>& swarmParamSpecs()
     return specs;
 }
 
-SwarmParams swarmParams(const ParamValues& values) { return paramsFrom(kSwarmFields, values); }
+SwarmParams swarmParams(const ParamValues& values)
+{
+    return paramsFrom(kSwarmFields, values);
+}
 
 std::optional<Error> checkSwarmRelations(const ParamValues& values)
 {
     return checkRules(kSwarmFields, kSwarmRules, values);
 }
 
-void SwarmBehaviour::setParams(const ParamValues& values) { m_params = paramsFrom(kSwarmFields, values); }
+void SwarmBehaviour::setParams(const ParamValues& values)
+{
+    m_params = paramsFrom(kSwarmFields, values);
+}
 
 } // namespace shoal

@@ -8,8 +8,8 @@
 /// ahead of it is already close (settleFactor), so a swarm around a still player settles
 /// into a disc instead of crushing into one point.
 
-#include "world/behaviour.h"
 #include "scene/paramtable.h"
+#include "world/behaviour.h"
 
 namespace shoal {
 
@@ -22,7 +22,7 @@ struct SwarmParams
     float stopDistance = 0.6f;     ///< m from the target at which an enemy stops seeking
     float feelerLength = 1.5f;     ///< m
     float wallWeight = 1.5f;
-    float radius = 0.35f;          ///< m
+    float radius = 0.35f; ///< m
 };
 
 const std::vector<ParamSpec>& swarmParamSpecs();
@@ -52,8 +52,7 @@ public:
     FeelerUse feelers() const override { return {m_params.feelerLength, true}; }
 
 private:
-    template <class Search>
-    void planWith(Group& group, const StepContext& ctx);
+    template <class Search> void planWith(Group& group, const StepContext& ctx);
     SwarmParams m_params;
 };
 

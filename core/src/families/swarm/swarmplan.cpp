@@ -18,17 +18,16 @@ namespace {
 /// What one enemy's scatter scan found.
 struct Scatter
 {
-    Vec2 push;                ///< the summed (R - d) pushes, before averaging
-    int overlaps = 0;         ///< enemies closer than R
+    Vec2 push;                 ///< the summed (R - d) pushes, before averaging
+    int overlaps = 0;          ///< enemies closer than R
     float aheadNearest = 0.0f; ///< the nearest of them ahead toward the goal (R with none)
 };
 
 /// The seek direction turned along walls ahead (no ray at all away from geometry): the part
 /// that heads into the surface is removed rather than pushed back, which would make an enemy
 /// facing a wall bob toward and away from it.
-SHOAL_FORCE_INLINE inline Vec2 seekAlongWalls(const StaticGeometry& geometry,
-                                              const SwarmParams& p, Vec2 pos, float room,
-                                              Vec2 seekDir, std::size_t i)
+SHOAL_FORCE_INLINE inline Vec2 seekAlongWalls(const StaticGeometry& geometry, const SwarmParams& p,
+                                              Vec2 pos, float room, Vec2 seekDir, std::size_t i)
 {
     if (!(p.feelerLength > 0.0f && seekDir.lengthSquared() > 0.0f))
         return seekDir;
@@ -45,9 +44,8 @@ SHOAL_FORCE_INLINE inline Vec2 seekAlongWalls(const StaticGeometry& geometry,
 /// Scatter: push away by (R - d) from everyone closer than R (squared test first), and note
 /// the closest enemy ahead toward the goal. A lane of neighbours at a time.
 template <class Search>
-SHOAL_FORCE_INLINE inline Scatter scatter(const Search& search, float R, Vec2 pos,
-                                          Vec2 seekDir, std::uint32_t slot, std::size_t i,
-                                          std::uint64_t seed)
+SHOAL_FORCE_INLINE inline Scatter scatter(const Search& search, float R, Vec2 pos, Vec2 seekDir,
+                                          std::uint32_t slot, std::size_t i, std::uint64_t seed)
 {
     using V = typename Search::Lanes;
     using Mask = typename V::Mask;
@@ -63,19 +61,19 @@ SHOAL_FORCE_INLINE inline Scatter scatter(const Search& search, float R, Vec2 po
     Mask touched = noLanes<V>();
     scanNeighbours(search, pos, R, slot,
                    [&](std::uint32_t /*slot*/, V dx, V dy, V d2, Mask in) SHOAL_FORCE_INLINE {
-        in = in & (d2 < vR2);
-        overlapCount.add(in);
-        // Lanes exactly on this spot are left to touchingSplit.
-        const Mask touching = in & (d2 < vTouching);
-        touched = touched | touching;
-        const Mask pushing = andNot(touching, in);
-        const V d = sqrt(d2); // (near) zero only on lanes the masks drop
-        const V s = (vR - d) / d;
-        pushX += masked(pushing, dx * s);
-        pushY += masked(pushing, dy * s);
-        const Mask ahead = pushing & (vZero - (dx * seekX + dy * seekY) > vZero);
-        aheadLanes = min(aheadLanes, select(ahead, d, aheadLanes));
-    });
+                       in = in & (d2 < vR2);
+                       overlapCount.add(in);
+                       // Lanes exactly on this spot are left to touchingSplit.
+                       const Mask touching = in & (d2 < vTouching);
+                       touched = touched | touching;
+                       const Mask pushing = andNot(touching, in);
+                       const V d = sqrt(d2); // (near) zero only on lanes the masks drop
+                       const V s = (vR - d) / d;
+                       pushX += masked(pushing, dx * s);
+                       pushY += masked(pushing, dy * s);
+                       const Mask ahead = pushing & (vZero - (dx * seekX + dy * seekY) > vZero);
+                       aheadLanes = min(aheadLanes, select(ahead, d, aheadLanes));
+                   });
     Scatter out;
     out.overlaps = overlapCount.total();
     out.push = {pushX.sum(), pushY.sum()};
@@ -102,13 +100,11 @@ Vec2 swarmGoal(const Group& group, const StepContext& ctx)
 
 void SwarmBehaviour::plan(Group& group, const StepContext& ctx)
 {
-    withNeighbourSearch(ctx, [&](auto search) {
-        planWith<typename decltype(search)::type>(group, ctx);
-    });
+    withNeighbourSearch(
+        ctx, [&](auto search) { planWith<typename decltype(search)::type>(group, ctx); });
 }
 
-template <class Search>
-void SwarmBehaviour::planWith(Group& group, const StepContext& ctx)
+template <class Search> void SwarmBehaviour::planWith(Group& group, const StepContext& ctx)
 {
     const Search& search = neighbourSearch<Search>(group);
     AgentArrays& a = group.agents;
@@ -135,7 +131,8 @@ void SwarmBehaviour::planWith(Group& group, const StepContext& ctx)
         seekDir = seekAlongWalls(geometry, p, pos, room, seekDir, i);
         const bool seeking = hasGoal && goalDistance > p.stopDistance;
 
-        const Scatter s = scatter(search, R, pos, seekDir, static_cast<std::uint32_t>(k), i, ctx.seed);
+        const Scatter s =
+            scatter(search, R, pos, seekDir, static_cast<std::uint32_t>(k), i, ctx.seed);
         // Averaged over the overlaps (as position-based dynamics averages its constraints):
         // summing them, an enemy wedged between k others is thrown k times too far, and the
         // whole swarm boils.
@@ -166,7 +163,8 @@ void SwarmBehaviour::planWith(Group& group, const StepContext& ctx)
         a.nheading[i] = seeking ? angleOf(seekDir) : a.heading[i];
         a.nspeed[i] = velocity.length();
         a.goalDistance[i] = hasGoal ? goalDistance : 0.0f;
-        std::uint8_t flags = a.flags[i] & static_cast<std::uint8_t>(~(kAgentBlocked | kAgentAtGoal));
+        std::uint8_t flags =
+            a.flags[i] & static_cast<std::uint8_t>(~(kAgentBlocked | kAgentAtGoal));
         // Settled against the swarm or at the target: where a swarm member wants to be.
         if (!seeking || seekScale < 0.5f)
             flags |= kAgentAtGoal;

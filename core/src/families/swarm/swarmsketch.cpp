@@ -53,14 +53,15 @@ void SwarmBehaviour::sketch(const Group& group, const StepContext& ctx,
         },
         out);
     // The goal: the chased group's leader, or the player when there is one.
-    const bool chasing = group.chaseGroup >= 0 &&
-                         group.chaseGroup < static_cast<int>(ctx.groups->size());
+    const bool chasing =
+        group.chaseGroup >= 0 && group.chaseGroup < static_cast<int>(ctx.groups->size());
     if (chasing ? (*ctx.groups)[static_cast<std::size_t>(group.chaseGroup)]->agents.size() == 0
                 : !ctx.player->enabled)
         return;
     const Vec2 target = swarmGoal(group, ctx);
     out.circles.push_back({target, p.stopDistance, {SketchTone::Goal, SketchStroke::Solid, 1.5f}});
-    out.marks.push_back({target, SketchMark::Shape::Cross, 5.0f, {SketchTone::Goal, SketchStroke::Solid, 2.0f}});
+    out.marks.push_back(
+        {target, SketchMark::Shape::Cross, 5.0f, {SketchTone::Goal, SketchStroke::Solid, 2.0f}});
 }
 
 std::optional<Vec2> SwarmBehaviour::goal(const Group& group, const StepContext& ctx) const

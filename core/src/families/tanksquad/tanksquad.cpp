@@ -16,7 +16,8 @@ const F kTankFields[] = {
     {{"rotateSpeed", "Turn rate", "deg/s", 5.0, 720.0, 5.0, 90.0,
       "Most a tank turns per second. Low values make wide arcs; tanks that cannot turn tightly "
       "enough to reach a target near them reverse instead."},
-     &TankSquadParams::rotateSpeed, ParamScale::Degrees},
+     &TankSquadParams::rotateSpeed,
+     ParamScale::Degrees},
     {{"targetWeight", "Target weight", "", 0.0, 5.0, 0.05, 1.25,
       "Pull toward the squad target against keeping distance and aligning (the seed's 1.25). "
       "Higher: a direct, crowded approach; lower: a loose formation that drifts."},
@@ -44,7 +45,8 @@ const F kTankFields[] = {
      &TankSquadParams::speedEasing},
     {{"turnDeadZone", "Turn dead zone", "deg", 0.0, 45.0, 0.5, 11.5,
       "No turning while the wanted direction is within this angle: the seed's anti-shake."},
-     &TankSquadParams::turnDeadZone, ParamScale::Degrees},
+     &TankSquadParams::turnDeadZone,
+     ParamScale::Degrees},
     {{"turnSlowdown", "Turn slowdown", "", 0.0, 1.0, 0.05, 0.8,
       "Share of speed lost while turning hard (the seed's 0.8)."},
      &TankSquadParams::turnSlowdown},
@@ -87,13 +89,19 @@ const std::vector<ParamSpec>& tankSquadParamSpecs()
     return specs;
 }
 
-TankSquadParams tankSquadParams(const ParamValues& values) { return paramsFrom(kTankFields, values); }
+TankSquadParams tankSquadParams(const ParamValues& values)
+{
+    return paramsFrom(kTankFields, values);
+}
 
 std::optional<Error> checkTankSquadRelations(const ParamValues& values)
 {
     return checkRules(kTankFields, kTankRules, values);
 }
 
-void TankSquadBehaviour::setParams(const ParamValues& values) { m_params = paramsFrom(kTankFields, values); }
+void TankSquadBehaviour::setParams(const ParamValues& values)
+{
+    m_params = paramsFrom(kTankFields, values);
+}
 
 } // namespace shoal

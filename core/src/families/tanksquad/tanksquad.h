@@ -9,29 +9,29 @@
 /// the disc the squad needs to park; arrived members ease to speed 0 and stay put until the
 /// target moves, so nobody orbits the target or jostles for the one spot.
 
-#include "world/behaviour.h"
 #include "scene/paramtable.h"
+#include "world/behaviour.h"
 
 namespace shoal {
 
 struct TankSquadParams
 {
-    float moveSpeed = 5.0f;            ///< m/s
-    float rotateSpeed = 1.5708f;       ///< rad/s (authored in deg/s)
+    float moveSpeed = 5.0f;      ///< m/s
+    float rotateSpeed = 1.5708f; ///< rad/s (authored in deg/s)
     float targetWeight = 1.25f;
     float targetCloseDistance = 20.0f; ///< m
     float arriveDistance = 3.0f;       ///< m
     float keepDistance = 6.0f;         ///< m
     float keepWeight = 1.0f;
     float moveWeight = 0.8f;
-    float speedEasing = 2.0f;          ///< 1/s
-    float turnDeadZone = 0.2f;         ///< rad
+    float speedEasing = 2.0f;  ///< 1/s
+    float turnDeadZone = 0.2f; ///< rad
     float turnSlowdown = 0.8f;
-    float reverseDistance = 15.0f;     ///< m
-    float reverseSpeed = 0.6f;         ///< fraction of moveSpeed
-    float feelerLength = 4.0f;         ///< m
+    float reverseDistance = 15.0f; ///< m
+    float reverseSpeed = 0.6f;     ///< fraction of moveSpeed
+    float feelerLength = 4.0f;     ///< m
     float wallWeight = 2.0f;
-    float radius = 1.5f;               ///< m
+    float radius = 1.5f; ///< m
 };
 
 const std::vector<ParamSpec>& tankSquadParamSpecs();
@@ -61,13 +61,13 @@ public:
     }
 
 private:
-    template <class Search>
-    void planWith(Group& group, const StepContext& ctx);
+    template <class Search> void planWith(Group& group, const StepContext& ctx);
     TankSquadParams m_params;
     std::uint32_t m_seenTargetVersion = 0;
-    std::vector<std::uint8_t> m_nextFlags; ///< this step's flags, applied after planning
+    std::vector<std::uint8_t> m_nextFlags;     ///< this step's flags, applied after planning
     std::vector<float> m_sortedVx, m_sortedVy; ///< neighbour velocities in cell order (scratch)
-    std::vector<std::uint32_t> m_sortedArrived; ///< parked neighbours in cell order: lane masks (scratch)
+    std::vector<std::uint32_t>
+        m_sortedArrived; ///< parked neighbours in cell order: lane masks (scratch)
 };
 
 } // namespace shoal

@@ -23,11 +23,11 @@ constexpr float kBehindDot = -0.2f;
 /// What one tank's neighbour scan found.
 struct SquadScan
 {
-    Vec2 keep;               ///< the push away from the tanks within keepDistance
-    Vec2 align;              ///< sum of their velocities
-    float gapAhead = 0.0f;   ///< bumper to bumper to the nearest tank in front, m
-    bool parkedAhead = false; ///< that tank is parked
-    float gapBehind = 0.0f;  ///< bumper to bumper to the nearest tank behind, m
+    Vec2 keep;                  ///< the push away from the tanks within keepDistance
+    Vec2 align;                 ///< sum of their velocities
+    float gapAhead = 0.0f;      ///< bumper to bumper to the nearest tank in front, m
+    bool parkedAhead = false;   ///< that tank is parked
+    float gapBehind = 0.0f;     ///< bumper to bumper to the nearest tank behind, m
     bool touchesParked = false; ///< a parked tank nearer the target touches this one
 };
 
@@ -47,11 +47,10 @@ struct Tank
 /// the nearest tank in front is parked, and (with `checkParked`) whether an arrived member
 /// nearer the target touches this one (then this tank has arrived too).
 template <class Search>
-SHOAL_FORCE_INLINE inline SquadScan scanSquad(const Search& search, const TankSquadParams& p,
-                                              const Tank& t, bool checkParked,
-                                              const float* sortedVx, const float* sortedVy,
-                                              const std::uint32_t* sortedArrived,
-                                              std::uint64_t seed)
+SHOAL_FORCE_INLINE inline SquadScan
+scanSquad(const Search& search, const TankSquadParams& p, const Tank& t, bool checkParked,
+          const float* sortedVx, const float* sortedVy, const std::uint32_t* sortedArrived,
+          std::uint64_t seed)
 {
     using V = typename Search::Lanes;
     using Mask = typename V::Mask;
@@ -75,38 +74,42 @@ SHOAL_FORCE_INLINE inline SquadScan scanSquad(const Search& search, const TankSq
     Mask touched = noLanes<V>();
     scanNeighbours(search, t.pos, keepDistance, t.slot,
                    [&](std::uint32_t slot, V dx, V dy, V d2, Mask in) SHOAL_FORCE_INLINE {
-        alignX += masked(in, V::load(sortedVx + slot));
-        alignY += masked(in, V::load(sortedVy + slot));
-        // Lanes exactly on top of this tank are left to touchingSplit.
-        const Mask touching = in & (d2 < vTouching);
-        touched = touched | touching;
-        const Mask pushing = andNot(touching, in);
-        const V d = sqrt(d2); // (near) zero only on lanes the masks drop
-        const V s = (one - d * vInverseKeep) / d;
-        keepX += masked(pushing, dx * s);
-        keepY += masked(pushing, dy * s);
-        // Within 60 degrees of the nose (along > 0: the other is in front) or the tail.
-        const V along = vZero - (dx * forwardX + dy * forwardY);
-        const Mask cone = pushing & (along * along > vQuarter * d2);
-        const Mask inFront = along > vZero;
-        const V gap = d - vHull;
-        const Mask parked = V::loadMask(sortedArrived + slot);
-        const Mask closerAhead = cone & inFront & (gap < gapAheadLanes);
-        parkedAheadLanes = (closerAhead & parked) | andNot(closerAhead, parkedAheadLanes);
-        gapAheadLanes = select(closerAhead, gap, gapAheadLanes);
-        gapBehindLanes = min(gapBehindLanes, select(andNot(inFront, cone), gap, gapBehindLanes));
-        if (checkParked) {
-            // The other's offset from the target is (pos - target) - (dx, dy).
-            const V ox = fromTargetX - dx;
-            const V oy = fromTargetY - dy;
-            arrivedLanes = arrivedLanes | (pushing & parked & (ox * ox + oy * oy < dist2));
-        }
-    });
+                       alignX += masked(in, V::load(sortedVx + slot));
+                       alignY += masked(in, V::load(sortedVy + slot));
+                       // Lanes exactly on top of this tank are left to touchingSplit.
+                       const Mask touching = in & (d2 < vTouching);
+                       touched = touched | touching;
+                       const Mask pushing = andNot(touching, in);
+                       const V d = sqrt(d2); // (near) zero only on lanes the masks drop
+                       const V s = (one - d * vInverseKeep) / d;
+                       keepX += masked(pushing, dx * s);
+                       keepY += masked(pushing, dy * s);
+                       // Within 60 degrees of the nose (along > 0: the other is in front) or the
+                       // tail.
+                       const V along = vZero - (dx * forwardX + dy * forwardY);
+                       const Mask cone = pushing & (along * along > vQuarter * d2);
+                       const Mask inFront = along > vZero;
+                       const V gap = d - vHull;
+                       const Mask parked = V::loadMask(sortedArrived + slot);
+                       const Mask closerAhead = cone & inFront & (gap < gapAheadLanes);
+                       parkedAheadLanes =
+                           (closerAhead & parked) | andNot(closerAhead, parkedAheadLanes);
+                       gapAheadLanes = select(closerAhead, gap, gapAheadLanes);
+                       gapBehindLanes =
+                           min(gapBehindLanes, select(andNot(inFront, cone), gap, gapBehindLanes));
+                       if (checkParked) {
+                           // The other's offset from the target is (pos - target) - (dx, dy).
+                           const V ox = fromTargetX - dx;
+                           const V oy = fromTargetY - dy;
+                           arrivedLanes =
+                               arrivedLanes | (pushing & parked & (ox * ox + oy * oy < dist2));
+                       }
+                   });
     SquadScan out;
     out.keep = {keepX.sum(), keepY.sum()};
     if (SHOAL_UNLIKELY(any(touched)))
-        out.keep += touchingSplit(search, t.pos, t.slot, static_cast<std::uint32_t>(t.i), seed,
-                                  3, [](std::uint32_t) { return true; });
+        out.keep += touchingSplit(search, t.pos, t.slot, static_cast<std::uint32_t>(t.i), seed, 3,
+                                  [](std::uint32_t) { return true; });
     out.align = {alignX.sum(), alignY.sum()};
     // The nearest tank in front: the lane with the smallest gap (the first, on a tie).
     out.gapAhead = keepDistance;
@@ -130,8 +133,7 @@ SHOAL_FORCE_INLINE inline bool parks(bool wasParked, const SquadScan& scan, cons
                                      bool targetMoved)
 {
     return wasParked || scan.touchesParked || (group.hasTarget && dist < p.arriveDistance) ||
-           (!targetMoved && scan.parkedAhead && scan.gapAhead < 0.5f &&
-            dist < 2.0f * parkRadius) ||
+           (!targetMoved && scan.parkedAhead && scan.gapAhead < 0.5f && dist < 2.0f * parkRadius) ||
            !group.hasTarget;
 }
 
@@ -213,13 +215,11 @@ SHOAL_FORCE_INLINE inline void driveTank(AgentArrays& a, const Tank& t, const Gr
 
 void TankSquadBehaviour::plan(Group& group, const StepContext& ctx)
 {
-    withNeighbourSearch(ctx, [&](auto search) {
-        planWith<typename decltype(search)::type>(group, ctx);
-    });
+    withNeighbourSearch(
+        ctx, [&](auto search) { planWith<typename decltype(search)::type>(group, ctx); });
 }
 
-template <class Search>
-void TankSquadBehaviour::planWith(Group& group, const StepContext& ctx)
+template <class Search> void TankSquadBehaviour::planWith(Group& group, const StepContext& ctx)
 {
     const Search& search = neighbourSearch<Search>(group);
     AgentArrays& a = group.agents;
@@ -261,7 +261,8 @@ void TankSquadBehaviour::planWith(Group& group, const StepContext& ctx)
         const Vec2 toTarget = t.target - t.pos;
         t.dist = toTarget.length();
         const Vec2 toTargetDir = toTarget.normalizedOr(t.forward);
-        std::uint8_t flags = a.flags[i] & static_cast<std::uint8_t>(~(kAgentBlocked | kAgentReversing));
+        std::uint8_t flags =
+            a.flags[i] & static_cast<std::uint8_t>(~(kAgentBlocked | kAgentReversing));
         if (targetMoved)
             flags &= static_cast<std::uint8_t>(~(kAgentArrived | kAgentAtGoal));
 

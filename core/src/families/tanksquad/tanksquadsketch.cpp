@@ -39,8 +39,9 @@ void TankSquadBehaviour::sketch(const Group& group, const StepContext& ctx,
     sketch::agentCircles(
         group, request, 0.5f * p.keepDistance,
         [&](std::size_t i) {
-            return (a.flags[i] & kAgentArrived) ? SketchStyle{SketchTone::Good, SketchStroke::Solid, 1.0f, 150}
-                                                : SketchStyle{SketchTone::Faint};
+            return (a.flags[i] & kAgentArrived)
+                       ? SketchStyle{SketchTone::Good, SketchStroke::Solid, 1.0f, 150}
+                       : SketchStyle{SketchTone::Faint};
         },
         out);
     if (!group.hasTarget)
@@ -50,13 +51,14 @@ void TankSquadBehaviour::sketch(const Group& group, const StepContext& ctx,
         {target, p.targetCloseDistance, {SketchTone::Goal, SketchStroke::Dashed, 1.0f, 90}});
     out.circles.push_back(
         {target, p.arriveDistance, {SketchTone::Goal, SketchStroke::Solid, 1.5f, 0, true, 30}});
-    out.marks.push_back({target, SketchMark::Shape::Cross, 6.0f, {SketchTone::Goal, SketchStroke::Solid, 2.0f}});
+    out.marks.push_back(
+        {target, SketchMark::Shape::Cross, 6.0f, {SketchTone::Goal, SketchStroke::Solid, 2.0f}});
     if (p.arriveDistance * request.pixelsPerMetre >= 12.0f)
-        out.labels.push_back(
-            {target + Vec2{p.arriveDistance, p.arriveDistance} * 0.7071f,
-             "target, arrive " + sketch::authored(group, tankSquadParamSpecs(), "arriveDistance") +
-                 " m",
-             SketchTone::Goal});
+        out.labels.push_back({target + Vec2{p.arriveDistance, p.arriveDistance} * 0.7071f,
+                              "target, arrive " +
+                                  sketch::authored(group, tankSquadParamSpecs(), "arriveDistance") +
+                                  " m",
+                              SketchTone::Goal});
 }
 
 std::optional<Vec2> TankSquadBehaviour::goal(const Group& group, const StepContext& ctx) const

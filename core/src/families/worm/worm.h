@@ -19,8 +19,8 @@
 /// width x tan(maxTurnAngle / 2) is enforced so two mitres never fold a segment; the head
 /// stays on the centre line (no corner docking, hence no jerk when turning).
 
-#include "world/behaviour.h"
 #include "scene/paramtable.h"
+#include "world/behaviour.h"
 
 #include <cstdint>
 #include <optional>

@@ -32,8 +32,8 @@ const FamilyView& wormView()
     return view;
 }
 
-void WormBehaviour::sketch(const Group& group, const StepContext& ctx,
-                           const SketchRequest& request, Sketch& out) const
+void WormBehaviour::sketch(const Group& group, const StepContext& ctx, const SketchRequest& request,
+                           Sketch& out) const
 {
     (void)group;
     (void)ctx;
@@ -53,7 +53,8 @@ void WormBehaviour::sketch(const Group& group, const StepContext& ctx,
         // A short pointer toward the target: a line from each worm would bury the view.
         const Vec2 aim = target(w);
         const float reach = std::min(distance(aim, head), request.metres(28.0f));
-        out.lines.push_back({head, head + (aim - head).normalizedOr({}) * reach, {SketchTone::Goal}});
+        out.lines.push_back(
+            {head, head + (aim - head).normalizedOr({}) * reach, {SketchTone::Goal}});
         if (std::find(targets.begin(), targets.end(), aim) == targets.end())
             targets.push_back(aim);
     }
@@ -71,11 +72,14 @@ void WormBehaviour::sketch(const Group& group, const StepContext& ctx,
         const float half = style == &dark ? 2.5f : 1.5f;
         for (const SketchPath& path : out.paths)
             for (std::size_t k = 1; k + 1 < path.count; ++k)
-                out.marks.push_back({out.points[path.first + k], SketchMark::Shape::Square, half, *style});
+                out.marks.push_back(
+                    {out.points[path.first + k], SketchMark::Shape::Square, half, *style});
     }
     for (const SketchPath& path : out.paths)
-        out.marks.push_back({out.points[path.first + path.count - 1], SketchMark::Shape::Square,
-                             4.0f, {SketchTone::Warm}});
+        out.marks.push_back({out.points[path.first + path.count - 1],
+                             SketchMark::Shape::Square,
+                             4.0f,
+                             {SketchTone::Warm}});
 }
 
 const char* WormBehaviour::agentState(const Group& group, std::size_t i) const
