@@ -19,18 +19,6 @@
 #include <emmintrin.h>
 #endif
 
-/// Forces inlining of the neighbour scan's pieces (functions, and lambdas after their
-/// parameter list): a kernel's accumulators then stay in registers instead of being reloaded
-/// through the lambda's captures for every lane group.
-/// SHOAL_UNLIKELY(c): c is rarely true; the compiler lays the branch out for the other case.
-#if defined(__GNUC__) || defined(__clang__)
-#define SHOAL_FORCE_INLINE __attribute__((always_inline))
-#define SHOAL_UNLIKELY(c) __builtin_expect(!!(c), 0)
-#else
-#define SHOAL_FORCE_INLINE
-#define SHOAL_UNLIKELY(c) (c)
-#endif
-
 namespace shoal {
 
 /// Arrays a kernel loads Float4 lanes from are this many elements longer than their count,

@@ -9,6 +9,18 @@
 #include <cstdint>
 #include <cstring>
 
+/// Forces inlining of a hot loop's pieces (functions, and lambdas after their parameter
+/// list): a kernel's accumulators then stay in registers instead of being reloaded through
+/// the lambda's captures for every lane group, and a plan's phases cost no calls.
+/// SHOAL_UNLIKELY(c): c is rarely true; the compiler lays the branch out for the other case.
+#if defined(__GNUC__) || defined(__clang__)
+#define SHOAL_FORCE_INLINE __attribute__((always_inline))
+#define SHOAL_UNLIKELY(c) __builtin_expect(!!(c), 0)
+#else
+#define SHOAL_FORCE_INLINE
+#define SHOAL_UNLIKELY(c) (c)
+#endif
+
 namespace shoal {
 
 /// The bits of a float, and back.

@@ -559,7 +559,8 @@ void WormBehaviour::plan(Group& group, const StepContext& ctx)
     }
 }
 
-WormBehaviour::Aim WormBehaviour::aim(const Group& group, int w, const StepContext& ctx)
+SHOAL_FORCE_INLINE inline WormBehaviour::Aim WormBehaviour::aim(const Group& group, int w,
+                                                                Vec2 head, const StepContext& ctx)
 {
     // Steering: the pointer while it is held, then the last pressed point until reached.
     const WormParams& p = m_params;
@@ -572,7 +573,7 @@ WormBehaviour::Aim WormBehaviour::aim(const Group& group, int w, const StepConte
     Aim out;
     out.heading = m_heading[i];
     if (m_hasTarget[i]) {
-        const Vec2 toTarget = target(w) - fixedJoint(w, 0);
+        const Vec2 toTarget = target(w) - head;
         out.goalDistance = toTarget.length();
         out.atGoal = out.goalDistance <= p.arriveDistance;
         if (out.atGoal && !ctx.pointer.pressed)
@@ -633,7 +634,7 @@ float WormBehaviour::bendAtWall(int w, float wanted, float rest, const RayHit& s
     return leg;
 }
 
-void WormBehaviour::eatCoins(int w, Vec2 head, const StepContext& ctx)
+SHOAL_FORCE_INLINE inline void WormBehaviour::eatCoins(int w, Vec2 head, const StepContext& ctx)
 {
     const WormParams& p = m_params;
     if (!ctx.pickups || p.eatRadius <= 0.0f)
@@ -655,7 +656,7 @@ void WormBehaviour::stepWorm(Group& group, int w, const StepContext& ctx)
     const std::size_t i = static_cast<std::size_t>(w);
     const StaticGeometry* geometry = ctx.geometry;
     const Vec2 head = fixedJoint(w, 0);
-    const Aim wish = aim(group, w, ctx);
+    const Aim wish = aim(group, w, head, ctx);
     float wanted = wish.heading;
 
     // Turns happen only at joints: once the head segment has reached minSegmentLength.

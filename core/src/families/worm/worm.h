@@ -148,7 +148,7 @@ private:
         float goalDistance = 0.0f;
         bool atGoal = true;
     };
-    Aim aim(const Group& group, int w, const StepContext& ctx);
+    Aim aim(const Group& group, int w, Vec2 head, const StepContext& ctx);
     /// A wall stopped the head `rest` m short: bend along it (slide) or toward the target
     /// (stop) and crawl on. Returns how far the head went after the bend.
     float bendAtWall(int w, float wanted, float rest, const RayHit& surface,
