@@ -82,12 +82,12 @@ Expected<std::string> readTextFile(const QString& path, const std::string& displ
     return std::string(bytes.constData(), static_cast<std::size_t>(bytes.size()));
 }
 
-Expected<SceneDesc> loadScene(const SceneSource& source)
+Expected<CheckedScene> loadScene(const SceneSource& source)
 {
     auto text = readTextFile(source.path, source.displayName);
     if (!text)
         return text.error();
-    return parseScene(*text, source.displayName);
+    return parseCheckedScene(*text, source.displayName);
 }
 
 OutputFile::OutputFile(const QString& path) : m_file(path.toStdString()) {}

@@ -52,7 +52,7 @@ SceneSource sceneSource(const QString& argument);
 Expected<std::string> readTextFile(const QString& path, const std::string& displayName);
 
 /// Reads and parses a scene; errors start with the display name.
-Expected<SceneDesc> loadScene(const SceneSource& source);
+Expected<CheckedScene> loadScene(const SceneSource& source);
 
 /// An output file written through the core's AtomicFileWriter: nothing appears at the path
 /// unless commit() succeeds. Text is buffered and written in large blocks.

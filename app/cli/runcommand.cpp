@@ -486,13 +486,11 @@ std::optional<Error> buildWorld(const RunOptions& options, RunSetup& setup)
     auto loaded = loadScene(options.scene);
     if (!loaded)
         return loaded.error();
-    setup.scene = std::move(*loaded);
     if (options.seed)
-        setup.scene.simulation.seed = *options.seed;
-    auto created = World::create(setup.scene);
-    if (!created)
-        return Error{options.scene.displayName + ": " + created.error().message};
-    setup.world = std::move(*created);
+        loaded->setSeed(*options.seed);
+    setup.scene = loaded->scene();
+    setup.world = World::create(*loaded); // checked once, by the loader
+
     for (const QString& assignment : options.sets) {
         if (auto error = applySet(*setup.world, assignment))
             return error;

@@ -36,16 +36,11 @@ int validateCommand(const QStringList& arguments)
             exitCode = kExitBadInput;
             continue;
         }
-        // Building the world catches what only a build can find (e.g. a spawn that fits
-        // nowhere) and gives the real agent count, the player included.
-        auto world = World::create(*scene);
-        if (!world) {
-            printError(source.displayName + ": " + world.error().message);
-            exitCode = kExitBadInput;
-            continue;
-        }
+        // The built world gives the real agent count, the player included; the loader has
+        // checked the scene, so the build does not check it again.
+        const std::unique_ptr<World> world = World::create(*scene);
         std::printf("%s: ok (%d groups, %zu agents)\n", source.displayName.c_str(),
-                    (*world)->groupCount(), (*world)->agentCount());
+                    world->groupCount(), world->agentCount());
     }
     std::fflush(stdout);
     return exitCode;

@@ -882,19 +882,28 @@ void TestSceneFile::numbersAreShortestAndExact()
 
 void TestSceneFile::loadedSceneIsBuiltWithoutASecondCheck()
 {
-    // parseScene() validates; a loader then builds through createValidated(): the same world.
-    const Expected<SceneDesc> loaded = loadSceneFile(kDemoPath.toStdString());
+    // The loader validates once and keeps the proof (CheckedScene); a world built from it is
+    // not checked again, and is the same world as one built (and checked) from the plain scene.
+    Expected<CheckedScene> loaded = loadCheckedScene(kDemoPath.toStdString());
     QVERIFY(loaded);
-    auto checked = World::create(*loaded);
+    const Expected<SceneDesc> plain = loadSceneFile(kDemoPath.toStdString());
+    QVERIFY(plain);
+    QCOMPARE(loaded->scene(), *plain);
+    auto checked = World::create(*plain);
     QVERIFY(checked);
-    std::unique_ptr<World> trusted = WorldAccess::createValidated(*loaded);
+    std::unique_ptr<World> trusted = World::create(*loaded);
     QVERIFY(trusted);
     checked.value()->step(120);
     trusted->step(120);
     QCOMPARE(trusted->stateHash(), checked.value()->stateHash());
-    // The public create() still checks whatever it is given.
-    SceneDesc broken = *loaded;
+    // A seed set on the checked scene keeps the proof and is the seed the world runs.
+    loaded->setSeed(77);
+    QCOMPARE(World::create(*loaded)->seed(), std::uint64_t(77));
+    // checkScene() refuses what validateScene() refuses; create() checks a plain scene.
+    SceneDesc broken = *plain;
     broken.simulation.dt = 1.0;
+    QVERIFY(!checkScene(broken));
+    QCOMPARE(checkScene(broken).error().message, validateScene(broken)->message);
     QVERIFY(!World::create(broken));
     QVERIFY(World::create(broken).error().message.find("simulation.dt") != std::string::npos);
 }

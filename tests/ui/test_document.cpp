@@ -392,9 +392,16 @@ private slots:
         QVERIFY(doc.sceneError());
         QVERIFY(doc.sceneError()->message.find("nobody") != std::string::npos);
 
-        // A scene validated on its way in is taken at its word: no second check.
-        doc.resetScene(broken, {}, SceneCheck::Passed);
+        // A scene checked on its way in keeps its proof: the document has the checked scene
+        // at once, and a fixed scene passes.
+        SceneDesc valid = broken;
+        valid.groups[2].chase.clear();
+        doc.resetScene(checkScene(valid).value(), {});
         QVERIFY(!doc.sceneError());
+        QVERIFY(doc.checkedScene());
+        QCOMPARE(doc.checkedScene()->scene(), valid);
+        doc.resetScene(broken, {});
+        QVERIFY(!doc.checkedScene());
         // Any change forgets the verdict; the next question checks the new scene.
         doc.undoStack()->push(
             new SetPickupCommand(&doc, 0, PickupDesc{PickupKind::Coin, {-36.0, 8.0}}));
@@ -405,6 +412,29 @@ private slots:
         QVERIFY(!doc.sceneError());
         doc.undoStack()->undo();
         QVERIFY(doc.sceneError());
+    }
+
+    void anExpectedCheckIsTakenOverOnlyForThatScene()
+    {
+        Document doc;
+        const SceneDesc demo = test::demoScene();
+        doc.resetScene(demo, {});
+        QVERIFY(!doc.sceneError());
+        // A tool checked the scene an edit will produce: the document takes it over.
+        SceneDesc moved = demo;
+        moved.pickups[0].position = {-36.0, 8.0};
+        doc.expectScene(checkScene(moved).value());
+        doc.undoStack()->push(new SetPickupCommand(&doc, 0, moved.pickups[0]));
+        QVERIFY(doc.checkedScene());
+        QCOMPARE(doc.checkedScene()->scene(), doc.scene());
+        // An expectation for another scene is not taken over: the verdict is the real one.
+        SceneDesc other = demo;
+        doc.expectScene(checkScene(other).value());
+        GroupDesc broken = doc.scene().groups[2];
+        broken.chase = "nobody";
+        doc.undoStack()->push(new SetGroupCommand(&doc, 2, broken));
+        QVERIFY(doc.sceneError());
+        QVERIFY(!doc.checkedScene());
     }
 
     void modifiedFollowsCleanState()

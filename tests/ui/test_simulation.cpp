@@ -104,7 +104,7 @@ void TestSimulation::validatedSceneBuildsTheSameWorld()
 {
     // A scene the loader validated is built without a second check, into the same world.
     Document document;
-    document.resetScene(chaseScene(), {}, SceneCheck::Passed);
+    document.resetScene(checkScene(chaseScene()).value(), {});
     SimulationController controller(&document);
     QVERIFY(controller.world());
     auto reference = World::create(chaseScene());

@@ -26,31 +26,72 @@ QString Document::displayName() const
     return tr("Untitled");
 }
 
-void Document::resetScene(const SceneDesc& scene, const QString& filePath, SceneCheck check)
+void Document::resetScene(const SceneDesc& scene, const QString& filePath)
 {
     m_undoStack.clear();
     m_scene = scene;
     m_filePath = filePath;
     m_undoStack.setClean();
-    // A scene validated on its way in is known to pass; anything else is checked when asked.
-    m_checked = check == SceneCheck::Passed;
+    m_checked = false;
+    m_checkedScene.reset();
     m_sceneError.reset();
     emit changed(Change{ChangeKind::SceneReset, -1, -1});
     emit titleChanged();
 }
 
+void Document::resetScene(CheckedScene scene, const QString& filePath)
+{
+    m_undoStack.clear();
+    m_scene = scene.scene();
+    m_filePath = filePath;
+    m_undoStack.setClean();
+    adoptCheck(std::move(scene)); // validated on its way in: not checked again
+    emit changed(Change{ChangeKind::SceneReset, -1, -1});
+    emit titleChanged();
+}
+
+void Document::adoptCheck(CheckedScene checked) const
+{
+    m_checkedScene = std::move(checked);
+    m_sceneError.reset();
+    m_checked = true;
+}
+
 const std::optional<Error>& Document::sceneError() const
 {
     if (!m_checked) {
-        m_sceneError = validateScene(m_scene);
-        m_checked = true;
+        Expected<CheckedScene> checked = checkScene(m_scene);
+        if (checked) {
+            adoptCheck(std::move(*checked));
+        } else {
+            m_checkedScene.reset();
+            m_sceneError = checked.error();
+            m_checked = true;
+        }
     }
     return m_sceneError;
+}
+
+const CheckedScene* Document::checkedScene() const
+{
+    sceneError();
+    return m_checkedScene ? &*m_checkedScene : nullptr;
+}
+
+void Document::expectScene(CheckedScene candidate)
+{
+    m_expected = std::move(candidate);
 }
 
 void Document::announce(const Change& change)
 {
     m_checked = false;
+    m_checkedScene.reset();
+    if (m_expected) {
+        if (m_expected->scene() == m_scene)
+            adoptCheck(std::move(*m_expected));
+        m_expected.reset();
+    }
     emit changed(change);
 }
 

@@ -36,13 +36,6 @@ struct Change
     int paramIndex = -1;
 };
 
-/// Whether a scene handed to the Document has passed validateScene() already.
-enum class SceneCheck
-{
-    Unchecked, ///< anything: checked once, when someone first asks (sceneError())
-    Passed,    ///< validated on its way in (parseScene()'s result): not checked again
-};
-
 class Document : public QObject
 {
     Q_OBJECT
@@ -63,12 +56,20 @@ public:
     bool isModified() const { return !m_undoStack.isClean(); }
 
     /// Replaces the whole scene (New, Open, recovery) and clears the undo history.
-    void resetScene(const SceneDesc& scene, const QString& filePath,
-                    SceneCheck check = SceneCheck::Unchecked);
+    void resetScene(const SceneDesc& scene, const QString& filePath);
+    /// Same for a scene checked on its way in (a loader's result): it is not checked again.
+    void resetScene(CheckedScene scene, const QString& filePath);
 
     /// What validateScene() says of the scene: checked at most once per change and remembered
     /// until the next, so everything that needs to know (the running world) shares one check.
     const std::optional<Error>& sceneError() const;
+    /// The scene with its proof of that check, or null when it does not pass: the running
+    /// world is built from this without checking again.
+    const CheckedScene* checkedScene() const;
+    /// A tool has checked the scene one edit will produce: when the next change leaves the
+    /// document with exactly that scene, its check is taken over instead of made again.
+    /// Forgotten after the next change either way.
+    void expectScene(CheckedScene candidate);
 
     // Raw mutators: called by undo commands only. Each emits changed().
     /// The whole scene, keeping the undo history (emits a SceneReset change).
@@ -102,8 +103,12 @@ private:
     void announce(const Change& change);
 
     SceneDesc m_scene;
-    mutable bool m_checked = false; ///< m_sceneError is the current scene's verdict
+    void adoptCheck(CheckedScene checked) const;
+
+    mutable bool m_checked = false; ///< m_sceneError / m_checkedScene are the current verdict
     mutable std::optional<Error> m_sceneError;
+    mutable std::optional<CheckedScene> m_checkedScene; ///< set when the scene passes
+    std::optional<CheckedScene> m_expected;             ///< see expectScene()
     QUndoStack m_undoStack;
     QString m_filePath;
 };

@@ -93,6 +93,13 @@ void SceneFiles::replaceScene(const SceneDesc& scene, const QString& path)
     emit sceneReplaced();
 }
 
+void SceneFiles::replaceScene(CheckedScene scene, const QString& path)
+{
+    emit aboutToReplaceScene();
+    m_document->resetScene(std::move(scene), path); // checked by the loader: not again
+    emit sceneReplaced();
+}
+
 void SceneFiles::newFile()
 {
     if (!maybeSave())
@@ -105,13 +112,13 @@ bool SceneFiles::openDemo()
     if (!maybeSave())
         return false;
     const QByteArray bytes = resources::demoSceneBytes();
-    Expected<SceneDesc> scene = parseScene(bytes.toStdString(), "demo.json");
+    Expected<CheckedScene> scene = parseCheckedScene(bytes.toStdString(), "demo.json");
     if (!scene) {
         present(QMessageBox::Critical, tr("Open Failed"),
                 QString::fromStdString(scene.error().message));
         return false;
     }
-    replaceScene(scene.value(), {});
+    replaceScene(std::move(*scene), {});
     return true;
 }
 
@@ -131,7 +138,7 @@ bool SceneFiles::openFile(const QString& path)
 {
     if (!maybeSave())
         return false;
-    Expected<SceneDesc> loaded = loadSceneFile(QFile::encodeName(path).toStdString());
+    Expected<CheckedScene> loaded = loadCheckedScene(QFile::encodeName(path).toStdString());
     if (!loaded) {
         present(QMessageBox::Critical, tr("Open Failed"),
                 tr("Could not open %1.\n\n%2\n\nThe current level was left as it was.")
@@ -139,7 +146,7 @@ bool SceneFiles::openFile(const QString& path)
         return false;
     }
     const QString absolute = QFileInfo(path).absoluteFilePath();
-    replaceScene(loaded.value(), absolute);
+    replaceScene(std::move(*loaded), absolute);
     addRecentFile(absolute);
     emit statusMessage(tr("Opened %1").arg(localPath(absolute)), kMessageMs);
     return true;
@@ -340,7 +347,8 @@ bool SceneFiles::offerRecovery()
         removeRecovery();
         return false;
     }
-    Expected<SceneDesc> recovered = parseScene(file.readAll().toStdString(), "recovery.json");
+    Expected<CheckedScene> recovered =
+        parseCheckedScene(file.readAll().toStdString(), "recovery.json");
     file.close();
     if (!recovered) {
         present(QMessageBox::Warning, tr("Recovery Failed"),
@@ -360,25 +368,24 @@ bool SceneFiles::offerRecovery()
         removeRecovery();
         return false;
     }
-    recoverOver(originalPath, recovered.value());
+    recoverOver(originalPath, std::move(*recovered));
     return true;
 }
 
-void SceneFiles::recoverOver(const QString& originalPath, const SceneDesc& recovered)
+void SceneFiles::recoverOver(const QString& originalPath, CheckedScene recovered)
 {
     // Recover over the file the edits were made to, so they show as unsaved changes of it.
-    SceneDesc base = newSceneDesc();
-    QString basePath;
-    if (!originalPath.isEmpty()) {
-        Expected<SceneDesc> original = loadSceneFile(QFile::encodeName(originalPath).toStdString());
-        if (original) {
-            base = original.value();
-            basePath = originalPath;
-        }
-    }
-    replaceScene(base, basePath);
-    m_document->undoStack()->push(
-        new ReplaceSceneCommand(m_document, recovered, tr("Recover Autosaved Changes")));
+    Expected<CheckedScene> original =
+        originalPath.isEmpty() ? Expected<CheckedScene>(Error{})
+                               : loadCheckedScene(QFile::encodeName(originalPath).toStdString());
+    if (original)
+        replaceScene(std::move(*original), originalPath);
+    else
+        replaceScene(newSceneDesc(), QString());
+    auto* command =
+        new ReplaceSceneCommand(m_document, recovered.scene(), tr("Recover Autosaved Changes"));
+    m_document->expectScene(std::move(recovered)); // checked when read: not again
+    m_document->undoStack()->push(command);
     if (!m_document->isModified()) // the file already held exactly these edits
         removeRecovery();
 }

@@ -102,12 +102,13 @@ private:
     /// The one save routine: the scene's text through QSaveFile. Empty, or why it failed.
     QString writeSceneFile(const QString& path) const;
     void replaceScene(const SceneDesc& scene, const QString& path);
+    void replaceScene(CheckedScene scene, const QString& path);
     void addRecentFile(const QString& path);
     QString saveAsSuggestion() const;
     void acquireRecoveryLock();
     void removeRecovery();
     /// Recovers `recovered` over the file it was autosaved from (when that still loads).
-    void recoverOver(const QString& originalPath, const SceneDesc& recovered);
+    void recoverOver(const QString& originalPath, CheckedScene recovered);
     QMessageBox::StandardButton
     present(QMessageBox::Icon icon, const QString& title, const QString& text,
             QMessageBox::StandardButtons buttons = QMessageBox::Ok,

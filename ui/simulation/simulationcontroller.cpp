@@ -100,13 +100,12 @@ void SimulationController::restart()
 {
     const SceneDesc& scene = m_document->scene();
     m_accumulator = 0.0;
-    // The document's check of this scene (made once per change) decides; the world's own
-    // check at build then passes.
-    if (const std::optional<Error>& error = m_document->sceneError()) {
+    // The document's one check of this scene decides; the world does not check it again.
+    if (const CheckedScene* checked = m_document->checkedScene(); !checked) {
         m_world.reset();
-        m_lastError = qs(error->message);
+        m_lastError = qs(m_document->sceneError()->message);
     } else {
-        m_world = std::move(World::create(scene).value());
+        m_world = World::create(*checked);
         // Nothing in the editor shows the per-step group metrics yet, and at 100,000 agents
         // they cost about as much as the step itself: compute them only when asked for.
         m_world->setMetricsEnabled(false);
@@ -266,12 +265,13 @@ bool SimulationController::applyPlayer(int paramIndex)
 void SimulationController::applyGeometry()
 {
     const SceneDesc& scene = m_document->scene();
-    if (const std::optional<Error>& error = m_document->sceneError()) {
+    const CheckedScene* checked = m_document->checkedScene();
+    if (!checked) {
         // The world keeps its old walls; the message says why the new ones were refused.
-        m_lastError = qs(error->message);
+        m_lastError = qs(m_document->sceneError()->message);
         return;
     }
-    m_world->replaceGeometry(scene); // passes: the document's check above is the same
+    m_world->replaceGeometry(*checked);
     m_lastError.clear();
     m_built.bounds = scene.bounds;
     m_built.walls = scene.walls;

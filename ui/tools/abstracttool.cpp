@@ -71,13 +71,16 @@ bool AbstractTool::pushChecked(QUndoCommand* command, const SceneDesc& candidate
 {
     if (!command)
         return false;
-    if (auto error = validateScene(candidate)) {
+    Expected<CheckedScene> checked = checkScene(candidate);
+    if (!checked) {
         delete command;
         if (m_scene)
             emit m_scene->statusMessage(
-                tr("Not applied: %1").arg(QString::fromStdString(error->message)));
+                tr("Not applied: %1").arg(QString::fromStdString(checked.error().message)));
         return false;
     }
+    // The document takes this check over when the edit leaves it with exactly this scene.
+    document()->expectScene(std::move(*checked));
     document()->undoStack()->push(command);
     return true;
 }

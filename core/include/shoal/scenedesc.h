@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace shoal {
@@ -194,5 +195,27 @@ PlayerDesc makeDefaultPlayer();
 /// names, references to groups, geometry sizes, counts. The first problem found is returned,
 /// naming the field (JSON-path style, e.g. `groups[2].params.keepMinDistance`).
 std::optional<Error> validateScene(const SceneDesc& scene);
+
+/// A scene that has passed validateScene(), held together with that proof: World builds from
+/// one without checking it again, so a scene is validated once, where it comes in. Only
+/// checkScene() and the loaders (parseCheckedScene(), loadCheckedScene()) make one; to edit
+/// the scene, take it out with release() and check it again.
+class CheckedScene
+{
+public:
+    const SceneDesc& scene() const { return m_scene; }
+    /// Every seed is valid, so the proof stands (shoal-cli run --seed).
+    void setSeed(std::uint64_t seed) { m_scene.simulation.seed = seed; }
+    /// Takes the scene out; the proof goes with it.
+    SceneDesc release() && { return std::move(m_scene); }
+
+private:
+    friend Expected<CheckedScene> checkScene(SceneDesc scene);
+    explicit CheckedScene(SceneDesc scene) : m_scene(std::move(scene)) {}
+    SceneDesc m_scene;
+};
+
+/// validateScene(), and on success the scene with its proof.
+Expected<CheckedScene> checkScene(SceneDesc scene);
 
 } // namespace shoal

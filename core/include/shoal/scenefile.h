@@ -27,6 +27,10 @@ Expected<SceneDesc> parseScene(const std::string& text, const std::string& fileN
 
 /// Reads the file at `path` and parses it; errors start with `path`.
 Expected<SceneDesc> loadSceneFile(const std::string& path);
+/// The same two, keeping the proof of the check (CheckedScene): a World built from the result
+/// does not validate the scene again.
+Expected<CheckedScene> parseCheckedScene(const std::string& text, const std::string& fileName);
+Expected<CheckedScene> loadCheckedScene(const std::string& path);
 
 /// The file text of `scene`: every field in a fixed order, 2-space indent, numbers in
 /// shortest round-trip form. Ends with "\n". Meant for a scene that passes validateScene();

@@ -32,6 +32,9 @@ public:
     /// (A scene validated already, as a loaded file is, is built through WorldAccess without
     /// a second check.)
     static Expected<std::unique_ptr<World>> create(const SceneDesc& scene);
+    /// Builds a world from a scene checked already (a loader's result, checkScene()): it is
+    /// not validated again.
+    static std::unique_ptr<World> create(const CheckedScene& scene);
     ~World();
 
     /// Advances one fixed step: every behaviour plans from the current state, then all
@@ -49,6 +52,8 @@ public:
     /// agent where it is: the editor paints walls into a running world. Refused (nothing
     /// changes) when the scene is not valid.
     std::optional<Error> replaceGeometry(const SceneDesc& scene);
+    /// Same for a scene checked already: never refused.
+    void replaceGeometry(const CheckedScene& scene);
 
     /// Changes parameter `index` (paramSpecs(kind) order) of a group on the running world; it
     /// takes effect on the next step. Checked by checkParamEdit(): refuses (and changes

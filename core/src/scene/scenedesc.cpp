@@ -333,4 +333,11 @@ std::optional<Error> validateScene(const SceneDesc& scene)
     return checkPlayer(scene);
 }
 
+Expected<CheckedScene> checkScene(SceneDesc scene)
+{
+    if (std::optional<Error> error = validateScene(scene))
+        return *error;
+    return CheckedScene(std::move(scene));
+}
+
 } // namespace shoal

@@ -909,7 +909,7 @@ std::string systemMessage(int error)
 
 } // namespace
 
-Expected<SceneDesc> parseScene(const std::string& text, const std::string& fileName)
+Expected<CheckedScene> parseCheckedScene(const std::string& text, const std::string& fileName)
 {
     try {
         if (text.find_first_not_of(" \t\r\n") == std::string::npos)
@@ -942,10 +942,10 @@ Expected<SceneDesc> parseScene(const std::string& text, const std::string& fileN
                          describe(document)};
 
         checkFormatAndMigrate(document);
-        SceneDesc scene = readScene(document);
-        if (std::optional<Error> error = validateScene(scene))
-            return Error{fileName + ": " + error->message};
-        return scene;
+        Expected<CheckedScene> checked = checkScene(readScene(document));
+        if (!checked)
+            return Error{fileName + ": " + checked.error().message};
+        return checked;
     } catch (const ReadFailure& failure) {
         return Error{fileName + ": " + failure.message};
     } catch (const Json::exception& error) {
@@ -956,7 +956,23 @@ Expected<SceneDesc> parseScene(const std::string& text, const std::string& fileN
     }
 }
 
+Expected<SceneDesc> parseScene(const std::string& text, const std::string& fileName)
+{
+    Expected<CheckedScene> checked = parseCheckedScene(text, fileName);
+    if (!checked)
+        return checked.error();
+    return std::move(*checked).release();
+}
+
 Expected<SceneDesc> loadSceneFile(const std::string& path)
+{
+    Expected<CheckedScene> checked = loadCheckedScene(path);
+    if (!checked)
+        return checked.error();
+    return std::move(*checked).release();
+}
+
+Expected<CheckedScene> loadCheckedScene(const std::string& path)
 {
     std::ifstream file(path, std::ios::binary);
     if (!file)
@@ -965,7 +981,7 @@ Expected<SceneDesc> loadSceneFile(const std::string& path)
     buffer << file.rdbuf();
     if (file.bad())
         return Error{path + ": cannot read the file: " + systemMessage(errno)};
-    return parseScene(buffer.str(), path);
+    return parseCheckedScene(buffer.str(), path);
 }
 
 std::string serializeScene(const SceneDesc& scene)

@@ -67,6 +67,11 @@ Expected<std::unique_ptr<World>> World::create(const SceneDesc& scene)
     return createValidated(scene);
 }
 
+std::unique_ptr<World> World::create(const CheckedScene& scene)
+{
+    return createValidated(scene.scene());
+}
+
 std::unique_ptr<World> World::createValidated(const SceneDesc& scene)
 {
     std::unique_ptr<World> world(new World());
@@ -216,6 +221,11 @@ std::optional<Error> World::replaceGeometry(const SceneDesc& scene)
         return error;
     replaceGeometryValidated(scene);
     return std::nullopt;
+}
+
+void World::replaceGeometry(const CheckedScene& scene)
+{
+    replaceGeometryValidated(scene.scene());
 }
 
 void World::replaceGeometryValidated(const SceneDesc& scene)

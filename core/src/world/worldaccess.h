@@ -18,11 +18,6 @@ struct WorldAccess
     {
         return *world.m_groups[index]->behaviour;
     }
-    /// World::create() without its check, for a scene that passed validateScene() already.
-    static std::unique_ptr<World> createValidated(const SceneDesc& scene)
-    {
-        return World::createValidated(scene);
-    }
 };
 
 } // namespace shoal
