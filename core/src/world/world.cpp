@@ -7,6 +7,7 @@
 #include "world/groupmeter.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 
@@ -35,11 +36,17 @@ struct PlayerParams
 
 PlayerParams playerParamsFrom(const ParamValues& values)
 {
-    const auto& specs = playerParamSpecs();
-    auto get = [&](const char* key) {
-        return static_cast<float>(values[static_cast<std::size_t>(paramIndex(specs, key))]);
-    };
-    return {get("moveSpeed"), get("rayLength"), get("radius"), get("arriveDistance")};
+    // The table's order is fixed: look the keys up once, not every step.
+    static const std::array<std::size_t, 4> kIndex = [] {
+        const auto& specs = playerParamSpecs();
+        std::array<std::size_t, 4> index{};
+        const char* keys[4] = {"moveSpeed", "rayLength", "radius", "arriveDistance"};
+        for (std::size_t k = 0; k < 4; ++k)
+            index[k] = static_cast<std::size_t>(paramIndex(specs, keys[k]));
+        return index;
+    }();
+    auto get = [&](std::size_t k) { return static_cast<float>(values[kIndex[k]]); };
+    return {get(0), get(1), get(2), get(3)};
 }
 
 Error noGroup(int index)
