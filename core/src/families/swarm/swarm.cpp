@@ -55,11 +55,6 @@ const std::vector<ParamSpec>& swarmParamSpecs()
     return specs;
 }
 
-SwarmParams swarmParams(const ParamValues& values)
-{
-    return paramsFrom(kSwarmFields, values);
-}
-
 std::optional<Error> checkSwarmRelations(const ParamValues& values)
 {
     return checkRules(kSwarmFields, kSwarmRules, values);

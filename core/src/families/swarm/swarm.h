@@ -26,7 +26,6 @@ struct SwarmParams
 };
 
 const std::vector<ParamSpec>& swarmParamSpecs();
-SwarmParams swarmParams(const ParamValues& values);
 std::optional<Error> checkSwarmRelations(const ParamValues& values);
 const FamilyView& swarmView();
 
@@ -58,5 +57,7 @@ private:
 
 /// Where a swarm group heads: the player, or agent 0 of the group it chases.
 Vec2 swarmGoal(const Group& group, const StepContext& ctx);
+/// Whether the swarm seeks at all: it chases a group, or there is a player.
+bool swarmHasGoal(const Group& group, const StepContext& ctx);
 
 } // namespace shoal

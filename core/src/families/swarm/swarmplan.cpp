@@ -98,6 +98,18 @@ Vec2 swarmGoal(const Group& group, const StepContext& ctx)
     return ctx.player->position;
 }
 
+bool swarmHasGoal(const Group& group, const StepContext& ctx)
+{
+    return group.chaseGroup >= 0 || ctx.player->enabled;
+}
+
+std::optional<Vec2> SwarmBehaviour::goal(const Group& group, const StepContext& ctx) const
+{
+    if (!swarmHasGoal(group, ctx))
+        return std::nullopt;
+    return swarmGoal(group, ctx);
+}
+
 void SwarmBehaviour::plan(Group& group, const StepContext& ctx)
 {
     withNeighbourSearch(
@@ -112,7 +124,7 @@ template <class Search> void SwarmBehaviour::planWith(Group& group, const StepCo
     const StaticGeometry& geometry = *ctx.geometry;
     const float dt = ctx.dt;
     const std::size_t n = a.size();
-    const bool hasGoal = group.chaseGroup >= 0 || ctx.player->enabled;
+    const bool hasGoal = swarmHasGoal(group, ctx);
     const Vec2 goal = swarmGoal(group, ctx);
     const float R = p.minAllowedRadius;
     const float settle = p.settleFactor * R;

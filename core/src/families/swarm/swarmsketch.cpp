@@ -52,21 +52,14 @@ void SwarmBehaviour::sketch(const Group& group, const StepContext& ctx,
             return SketchStyle{near ? SketchTone::Warm : SketchTone::Faint};
         },
         out);
-    // The goal: the chased group's leader, or the player when there is one.
-    const bool chasing =
-        group.chaseGroup >= 0 && group.chaseGroup < static_cast<int>(ctx.groups->size());
-    if (chasing ? (*ctx.groups)[static_cast<std::size_t>(group.chaseGroup)]->agents.size() == 0
-                : !ctx.player->enabled)
+    // The goal, as the plan sees it: the chased group's leader, or the player.
+    const std::optional<Vec2> goal = this->goal(group, ctx);
+    if (!goal)
         return;
-    const Vec2 target = swarmGoal(group, ctx);
+    const Vec2 target = *goal;
     out.circles.push_back({target, p.stopDistance, {SketchTone::Goal, SketchStroke::Solid, 1.5f}});
     out.marks.push_back(
         {target, SketchMark::Shape::Cross, 5.0f, {SketchTone::Goal, SketchStroke::Solid, 2.0f}});
-}
-
-std::optional<Vec2> SwarmBehaviour::goal(const Group& group, const StepContext& ctx) const
-{
-    return swarmGoal(group, ctx);
 }
 
 } // namespace shoal
