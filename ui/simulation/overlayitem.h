@@ -84,10 +84,11 @@ private:
         SketchStyle style;
         std::vector<Vec2> points;
     };
-    template <class Item> struct LineBatch
+    /// Lines of one style, drawn in one go.
+    struct LineBatch
     {
         SketchStyle style;
-        std::vector<Item> items;
+        std::vector<QLineF> items;
     };
 
     QPointer<OverlayOptions> m_options;
@@ -99,7 +100,7 @@ private:
     std::vector<QLineF> m_lines;
     std::vector<QPointF> m_points;
     std::vector<QRectF> m_rects;
-    std::vector<LineBatch<QLineF>> m_lineBatches;
+    std::vector<LineBatch> m_lineBatches;
     std::vector<MarkBatch> m_markBatches;
     std::vector<QPointF> m_polygon; ///< circle scratch
     QImage m_gridCanvas;

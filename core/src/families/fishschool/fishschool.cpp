@@ -105,11 +105,6 @@ const std::vector<ParamSpec>& fishSchoolParamSpecs()
     return specs;
 }
 
-FishSchoolParams fishSchoolParams(const ParamValues& values)
-{
-    return paramsFrom(kFishFields, values);
-}
-
 std::optional<Error> checkFishSchoolRelations(const ParamValues& values)
 {
     return checkRules(kFishFields, kFishRules, values);

@@ -37,7 +37,6 @@ struct FishSchoolParams
 };
 
 const std::vector<ParamSpec>& fishSchoolParamSpecs();
-FishSchoolParams fishSchoolParams(const ParamValues& values);
 std::optional<Error> checkFishSchoolRelations(const ParamValues& values);
 const FamilyView& fishSchoolView();
 

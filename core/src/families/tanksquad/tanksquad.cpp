@@ -89,11 +89,6 @@ const std::vector<ParamSpec>& tankSquadParamSpecs()
     return specs;
 }
 
-TankSquadParams tankSquadParams(const ParamValues& values)
-{
-    return paramsFrom(kTankFields, values);
-}
-
 std::optional<Error> checkTankSquadRelations(const ParamValues& values)
 {
     return checkRules(kTankFields, kTankRules, values);

@@ -35,7 +35,6 @@ struct TankSquadParams
 };
 
 const std::vector<ParamSpec>& tankSquadParamSpecs();
-TankSquadParams tankSquadParams(const ParamValues& values);
 std::optional<Error> checkTankSquadRelations(const ParamValues& values);
 const FamilyView& tankSquadView();
 

@@ -149,12 +149,12 @@ struct TankWish
 
 /// Parked: no more steering, ease to a stop (what ends the orbiting and jostling of the
 /// seed, where separation kept every tank driving forever). Otherwise the target's pull
-/// (`toTarget`) plus keeping apart, aligning and the walls; a target close behind is reached
+/// (`targetPull`) plus keeping apart, aligning and the walls; a target close behind is reached
 /// by reversing.
 SHOAL_FORCE_INLINE inline TankWish tankWish(const TankSquadParams& p,
                                             const StaticGeometry& geometry, const Tank& t,
                                             float room, const SquadScan& scan, Vec2 toTargetDir,
-                                            bool arrived, Vec2 toTarget)
+                                            bool arrived, Vec2 targetPull)
 {
     TankWish wish;
     if (arrived) {
@@ -162,7 +162,7 @@ SHOAL_FORCE_INLINE inline TankWish tankWish(const TankSquadParams& p,
         return wish;
     }
     wish.cruise = p.moveSpeed;
-    wish.direction = toTarget;
+    wish.direction = targetPull;
     wish.direction +=
         scan.keep.normalizedOr({}) * p.keepWeight + scan.align.normalizedOr({}) * p.moveWeight;
     wish.direction +=

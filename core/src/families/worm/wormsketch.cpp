@@ -7,6 +7,7 @@
 #include "families/sketchsupport.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace shoal {
 
@@ -66,14 +67,12 @@ void WormBehaviour::sketch(const Group& group, const StepContext& ctx, const Ske
     const bool joints = m_params.minSegmentLength * request.pixelsPerMetre >= 4.0f;
     const SketchStyle dark{SketchTone::Shade, SketchStroke::None, 1.0f, 0, true};
     const SketchStyle light{SketchTone::Light, SketchStroke::None, 1.0f, 0, true};
-    for (const SketchStyle* style : {&dark, &light}) {
-        if (!joints)
-            break;
-        const float half = style == &dark ? 2.5f : 1.5f;
-        for (const SketchPath& path : out.paths)
-            for (std::size_t k = 1; k + 1 < path.count; ++k)
-                out.marks.push_back(
-                    {out.points[path.first + k], SketchMark::Shape::Square, half, *style});
+    if (joints) {
+        for (const auto& [style, half] : {std::pair{dark, 2.5f}, std::pair{light, 1.5f}})
+            for (const SketchPath& path : out.paths)
+                for (std::size_t k = 1; k + 1 < path.count; ++k)
+                    out.marks.push_back(
+                        {out.points[path.first + k], SketchMark::Shape::Square, half, style});
     }
     for (const SketchPath& path : out.paths)
         out.marks.push_back({out.points[path.first + path.count - 1],
