@@ -181,7 +181,8 @@ std::string csvField(const std::string& text)
 /// The metrics CSV header; the JSON rows use the same names as keys.
 constexpr const char* kMetricsHeader =
     "step,group,kind,agents,active,nearestMin,nearestMean,nearestMedian,insideKeep,outsideBand,"
-    "polarization,meanSpeed,maxSpeed,penetrations,maxPenetration,wallCrossings,"
+    "polarization,meanSpeed,maxSpeed,penetrations,maxPenetration,crossPenetrations,"
+    "crossMaxPenetration,overlapSeconds,wallOverlaps,wallOverlapMax,wallCrossings,"
     "totalWallCrossings,stuck,blocked,goalDistanceMean,goalDistanceMax,atGoal\n";
 
 /// Per-step metrics rows, as CSV or as the rows array of a JSON document.
@@ -200,7 +201,7 @@ public:
         } else {
             m_json.beginObject();
             m_json.key("format").value("shoal-metrics");
-            m_json.key("version").value(1);
+            m_json.key("version").value(2);
             m_json.key("scene").value(sceneName);
             m_json.key("file").value(fileName);
             m_json.key("dt").value(world.dt());
@@ -256,6 +257,11 @@ private:
             out += ',' + formatFloat(v);
         out += ',' + std::to_string(m.penetrations);
         out += ',' + formatFloat(m.maxPenetration);
+        out += ',' + std::to_string(m.crossPenetrations);
+        out += ',' + formatFloat(m.crossMaxPenetration);
+        out += ',' + formatFloat(m.overlapSeconds);
+        out += ',' + std::to_string(m.wallOverlaps);
+        out += ',' + formatFloat(m.wallOverlapMax);
         out += ',' + std::to_string(m.wallCrossings);
         out += ',' + std::to_string(m.totalWallCrossings);
         out += ',' + std::to_string(m.stuck);
@@ -285,6 +291,11 @@ private:
         m_json.key("maxSpeed").value(m.maxSpeed);
         m_json.key("penetrations").value(m.penetrations);
         m_json.key("maxPenetration").value(m.maxPenetration);
+        m_json.key("crossPenetrations").value(m.crossPenetrations);
+        m_json.key("crossMaxPenetration").value(m.crossMaxPenetration);
+        m_json.key("overlapSeconds").value(m.overlapSeconds);
+        m_json.key("wallOverlaps").value(m.wallOverlaps);
+        m_json.key("wallOverlapMax").value(m.wallOverlapMax);
         m_json.key("wallCrossings").value(m.wallCrossings);
         m_json.key("totalWallCrossings").value(static_cast<long long>(m.totalWallCrossings));
         m_json.key("stuck").value(m.stuck);
@@ -355,12 +366,70 @@ private:
     OutputFile m_file;
 };
 
-/// What the summary reports beyond the last step's metrics.
+/// The worst a group did during a run: what the summary reports beyond the last step.
+struct GroupPeaks
+{
+    int penetrations = 0;
+    float penetrationDepth = 0.0f;
+    int crossPenetrations = 0;
+    float crossPenetrationDepth = 0.0f;
+    float overlapSeconds = 0.0f;
+    int wallOverlaps = 0;
+    float wallOverlapDepth = 0.0f;
+};
+
+/// One broken promise: a wall crossed, a body in a wall, bodies overlapping too long.
+struct RunFailure
+{
+    std::string what; ///< the message, naming the group, agent, step and place
+};
+
+/// What the summary reports beyond the last step's metrics, and the run's verdict: the
+/// first failure of each kind in each group (the rest are counted, not listed).
 struct RunTotals
 {
-    std::vector<int> peakPenetrations;
-    std::vector<float> peakPenetrationDepth;
+    std::vector<GroupPeaks> peaks;
+    std::vector<RunFailure> failures;
+    std::int64_t failedChecks = 0;
+    bool passed() const { return failedChecks == 0; }
 };
+
+std::string placeText(Vec2 p)
+{
+    return "(" + formatFixed(p.x, 2) + ", " + formatFixed(p.y, 2) + ")";
+}
+
+/// Checks one group after one step against the runtime's promises. A failure of a kind the
+/// group has already reported is counted, not listed again.
+void checkStep(const GroupState& group, std::uint64_t step, RunTotals& totals,
+               std::vector<std::uint8_t>& reported)
+{
+    const GroupMetrics& m = group.metrics;
+    const std::string who = "group '" + group.name + "' agent ";
+    auto fail = [&](int kind, const std::string& what) {
+        ++totals.failedChecks;
+        if (reported[static_cast<std::size_t>(kind)])
+            return;
+        reported[static_cast<std::size_t>(kind)] = 1;
+        totals.failures.push_back({what});
+    };
+    if (m.wallCrossings > 0)
+        fail(0, who + std::to_string(m.crossingAgent) + " crossed a wall or obstacle at step " +
+                    std::to_string(step) + ", moving from " + placeText(m.crossingFrom) + " to " +
+                    placeText(m.crossingTo) + " m");
+    if (m.wallOverlapMax > kPenetrationTolerance)
+        fail(1, who + std::to_string(m.wallOverlapAgent) + " overlaps a wall or obstacle by " +
+                    formatFixed(m.wallOverlapMax, 3) + " m at step " + std::to_string(step) +
+                    ", at " + placeText(m.wallOverlapAt) + " m (at most " +
+                    formatFixed(kPenetrationTolerance, 2) + " m is allowed)");
+    if (m.overlapSeconds > kOverlapSeconds + 1e-6f)
+        fail(2, who + std::to_string(m.overlapAgent) +
+                    " has overlapped another body by more than " +
+                    formatFixed(kPenetrationTolerance, 2) + " m for " +
+                    formatFixed(m.overlapSeconds, 3) + " s at step " + std::to_string(step) +
+                    ", at " + placeText(m.overlapAt) + " m (at most " +
+                    formatFixed(kOverlapSeconds, 1) + " s is allowed)");
+}
 
 void printTextSummary(const World& world, const RunOptions& options, const SceneDesc& scene,
                       const RunTotals& totals, std::int64_t crossings)
@@ -393,20 +462,27 @@ void printTextSummary(const World& world, const RunOptions& options, const Scene
         std::printf("  polarization: %s, speed: mean %s m/s, max %s m/s\n",
                     formatFixed(m.polarization, 3).c_str(), formatFixed(m.meanSpeed, 3).c_str(),
                     formatFixed(m.maxSpeed, 3).c_str());
-        std::printf(
-            "  penetrations: %d now (max depth %s m), peak %d during the run (max depth "
-            "%s m)\n",
-            m.penetrations, formatFixed(m.maxPenetration, 3).c_str(),
-            totals.peakPenetrations[static_cast<std::size_t>(g)],
-            formatFixed(totals.peakPenetrationDepth[static_cast<std::size_t>(g)], 3).c_str());
+        const GroupPeaks& peak = totals.peaks[static_cast<std::size_t>(g)];
+        std::printf("  penetrations: %d now (max depth %s m), peak %d during the run (max depth "
+                    "%s m)\n",
+                    m.penetrations, formatFixed(m.maxPenetration, 3).c_str(), peak.penetrations,
+                    formatFixed(peak.penetrationDepth, 3).c_str());
+        std::printf("  against other groups: %d now (max depth %s m), peak %d (max depth %s m); "
+                    "longest overlap %s s\n",
+                    m.crossPenetrations, formatFixed(m.crossMaxPenetration, 3).c_str(),
+                    peak.crossPenetrations, formatFixed(peak.crossPenetrationDepth, 3).c_str(),
+                    formatFixed(peak.overlapSeconds, 3).c_str());
+        std::printf("  body-wall overlap: %d now (max %s m), peak %d (max %s m)\n", m.wallOverlaps,
+                    formatFixed(m.wallOverlapMax, 3).c_str(), peak.wallOverlaps,
+                    formatFixed(peak.wallOverlapDepth, 3).c_str());
         std::printf("  wall crossings: %lld total; stuck: %d; blocked: %d\n",
                     static_cast<long long>(m.totalWallCrossings), m.stuck, m.blocked);
         std::printf("  goal distance: mean %s m, max %s m, at goal: %d\n",
                     formatFixed(m.goalDistanceMean, 3).c_str(),
                     formatFixed(m.goalDistanceMax, 3).c_str(), m.atGoal);
     }
-    std::printf("wall crossings: %lld (%s)\n", static_cast<long long>(crossings),
-                crossings == 0 ? "check passed" : "CHECK FAILED");
+    std::printf("wall crossings: %lld\n", static_cast<long long>(crossings));
+    std::printf("checks: %s\n", totals.passed() ? "passed" : "FAILED");
     std::printf("hash: %s\n", formatHash(world.stateHash()).c_str());
 }
 
@@ -451,11 +527,20 @@ void printJsonSummary(const World& world, const RunOptions& options, const Scene
         json.key("polarization").value(m.polarization);
         json.key("meanSpeed").value(m.meanSpeed);
         json.key("maxSpeed").value(m.maxSpeed);
+        const GroupPeaks& peak = totals.peaks[static_cast<std::size_t>(g)];
         json.key("penetrations").value(m.penetrations);
         json.key("maxPenetration").value(m.maxPenetration);
-        json.key("peakPenetrations").value(totals.peakPenetrations[static_cast<std::size_t>(g)]);
-        json.key("peakPenetrationDepth")
-            .value(totals.peakPenetrationDepth[static_cast<std::size_t>(g)]);
+        json.key("peakPenetrations").value(peak.penetrations);
+        json.key("peakPenetrationDepth").value(peak.penetrationDepth);
+        json.key("crossPenetrations").value(m.crossPenetrations);
+        json.key("crossMaxPenetration").value(m.crossMaxPenetration);
+        json.key("peakCrossPenetrations").value(peak.crossPenetrations);
+        json.key("peakCrossPenetrationDepth").value(peak.crossPenetrationDepth);
+        json.key("peakOverlapSeconds").value(peak.overlapSeconds);
+        json.key("wallOverlaps").value(m.wallOverlaps);
+        json.key("wallOverlapMax").value(m.wallOverlapMax);
+        json.key("peakWallOverlaps").value(peak.wallOverlaps);
+        json.key("peakWallOverlapDepth").value(peak.wallOverlapDepth);
         json.key("wallCrossings").value(static_cast<long long>(m.totalWallCrossings));
         json.key("stuck").value(m.stuck);
         json.key("blocked").value(m.blocked);
@@ -466,7 +551,12 @@ void printJsonSummary(const World& world, const RunOptions& options, const Scene
     }
     json.endArray();
     json.key("wallCrossings").value(static_cast<long long>(crossings));
-    json.key("passed").value(crossings == 0);
+    json.key("failedChecks").value(static_cast<long long>(totals.failedChecks));
+    json.key("failures").beginArray();
+    for (const RunFailure& failure : totals.failures)
+        json.value(failure.what);
+    json.endArray();
+    json.key("passed").value(totals.passed());
     json.key("hash").value(formatHash(world.stateHash()));
     json.endObject();
     std::printf("%s\n", json.text().c_str());
@@ -564,14 +654,22 @@ RunTotals simulate(World& world, const InputScript& script, qint64 steps, RunOut
 {
     RunTotals totals;
     const auto groups = static_cast<std::size_t>(world.groupCount());
-    totals.peakPenetrations.assign(groups, 0);
-    totals.peakPenetrationDepth.assign(groups, 0.0f);
+    totals.peaks.assign(groups, GroupPeaks{});
+    std::vector<std::vector<std::uint8_t>> reported(groups, std::vector<std::uint8_t>(3, 0));
     const auto record = [&]() {
         for (std::size_t g = 0; g < groups; ++g) {
-            const GroupMetrics& m = world.group(static_cast<int>(g)).metrics;
-            totals.peakPenetrations[g] = std::max(totals.peakPenetrations[g], m.penetrations);
-            totals.peakPenetrationDepth[g] =
-                std::max(totals.peakPenetrationDepth[g], m.maxPenetration);
+            const GroupState& group = world.group(static_cast<int>(g));
+            const GroupMetrics& m = group.metrics;
+            GroupPeaks& peak = totals.peaks[g];
+            peak.penetrations = std::max(peak.penetrations, m.penetrations);
+            peak.penetrationDepth = std::max(peak.penetrationDepth, m.maxPenetration);
+            peak.crossPenetrations = std::max(peak.crossPenetrations, m.crossPenetrations);
+            peak.crossPenetrationDepth =
+                std::max(peak.crossPenetrationDepth, m.crossMaxPenetration);
+            peak.overlapSeconds = std::max(peak.overlapSeconds, m.overlapSeconds);
+            peak.wallOverlaps = std::max(peak.wallOverlaps, m.wallOverlaps);
+            peak.wallOverlapDepth = std::max(peak.wallOverlapDepth, m.wallOverlapMax);
+            checkStep(group, world.stepCount(), totals, reported[g]);
         }
         outputs.writeStep(world);
     };
@@ -586,7 +684,8 @@ RunTotals simulate(World& world, const InputScript& script, qint64 steps, RunOut
     return totals;
 }
 
-/// Prints the summary (text or JSON) and returns the exit code: the wall-crossing check.
+/// Prints the summary (text or JSON) and returns the exit code: the runtime's checks (no
+/// wall crossed, no body in a wall, no lasting overlap of bodies).
 int report(const World& world, const RunOptions& options, const SceneDesc& scene,
            const RunTotals& totals)
 {
@@ -598,9 +697,11 @@ int report(const World& world, const RunOptions& options, const SceneDesc& scene
     else
         printTextSummary(world, options, scene, totals, crossings);
     std::fflush(stdout);
-    if (crossings > 0) {
-        printError("check failed: " + std::to_string(crossings) +
-                   " agent motions crossed a wall or obstacle");
+    if (!totals.passed()) {
+        for (const RunFailure& failure : totals.failures)
+            printError("check failed: " + failure.what);
+        printError("check failed: " + std::to_string(totals.failedChecks) +
+                   " failed checks in all (the first of each kind per group is listed)");
         return kExitCheckFailed;
     }
     return kExitOk;

@@ -250,6 +250,11 @@ private slots:
     void docsExampleIsCanonical();
     void numbersAreShortestAndExact();
     void loadedSceneIsBuiltWithoutASecondCheck();
+    void version1FilesMigrate_data();
+    void version1FilesMigrate();
+    void collisionRoundTrips();
+    void badCollision_data();
+    void badCollision();
 };
 
 void TestSceneFile::goldenRoundTrip_data()
@@ -375,7 +380,7 @@ void TestSceneFile::serializedLayoutIsReadable()
     const std::string text = serializeScene(scene);
 
     QVERIFY2(text.rfind(
-                 "{\n  \"format\": \"shoal-scene\",\n  \"version\": 1,\n  \"name\": \"layout\",\n",
+                 "{\n  \"format\": \"shoal-scene\",\n  \"version\": 2,\n  \"name\": \"layout\",\n",
                  0) == 0,
              text.c_str());
     QVERIFY(text.find("  \"bounds\": {\"min\": [-40, -25], \"max\": [40, 25]},\n") !=
@@ -385,7 +390,7 @@ void TestSceneFile::serializedLayoutIsReadable()
     QVERIFY(text.find("        [1.5, -2],\n        [3, 4]\n") != std::string::npos);
     QVERIFY(text.find("\"spawn\": {\"min\": [-2, -1], \"max\": [2, 1], \"count\": 4}") !=
             std::string::npos);
-    QVERIFY(text.find("\"target\": [0, 0.1]\n") != std::string::npos);
+    QVERIFY(text.find("\"target\": [0, 0.1],\n") != std::string::npos);
     QVERIFY(text.find("\"params\": {\n        \"moveSpeed\": 5,\n") != std::string::npos);
     QVERIFY(text.size() > 4 && text.compare(text.size() - 4, 4, "]\n}\n") == 0);
 
@@ -906,6 +911,99 @@ void TestSceneFile::loadedSceneIsBuiltWithoutASecondCheck()
     QCOMPARE(checkScene(broken).error().message, validateScene(broken)->message);
     QVERIFY(!World::create(broken));
     QVERIFY(World::create(broken).error().message.find("simulation.dt") != std::string::npos);
+}
+
+void TestSceneFile::version1FilesMigrate_data()
+{
+    QTest::addColumn<QString>("path");
+    const QDir dir(kDataDir + QStringLiteral("/scenes/v1"));
+    const QStringList files = dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
+    QVERIFY2(files.size() >= 6, "tests/data/scenes/v1 should hold the version 1 goldens");
+    for (const QString& name : files)
+        QTest::newRow(qPrintable(name)) << dir.filePath(name);
+}
+
+void TestSceneFile::version1FilesMigrate()
+{
+    // A file written by a version 1 Shoal loads as the same level, with every group colliding
+    // as its family does by default, and saves as today's golden of it, byte for byte.
+    QFETCH(QString, path);
+    const std::string old = readBytes(path);
+    QVERIFY(old.find("\"version\": 1,") != std::string::npos);
+    const Expected<SceneDesc> migrated = parseScene(old, path.toStdString());
+    QVERIFY2(migrated.ok(), migrated.ok() ? "" : migrated.error().message.c_str());
+    for (const GroupDesc& group : migrated->groups)
+        QVERIFY(group.collision == defaultCollision(group.kind));
+    const QString current = kDataDir + QStringLiteral("/scenes/") + QFileInfo(path).fileName();
+    const std::string golden = readBytes(current);
+    QVERIFY2(!golden.empty(), qPrintable(current));
+    QCOMPARE(serializeScene(*migrated), golden);
+    const Expected<SceneDesc> fromGolden = parseScene(golden, "golden.json");
+    QVERIFY(fromGolden.ok() && *fromGolden == *migrated);
+}
+
+void TestSceneFile::collisionRoundTrips()
+{
+    SceneDesc scene;
+    scene.player = makeDefaultPlayer();
+    GroupDesc group = makeDefaultGroup(BehaviourKind::Swarm, "enemies");
+    group.collision.layers = (1u << 1) | (1u << 31); // layers 2 and 32
+    group.collision.mask = 0;                        // pushed by nobody
+    group.collision.priority = kMaxCollisionPriority;
+    scene.groups.push_back(group);
+    const std::string text = serializeScene(scene);
+    QVERIFY2(text.find("\"collision\": {\"layers\": [2, 32], \"mask\": [], \"priority\": 100}") !=
+                 std::string::npos,
+             text.c_str());
+    const Expected<SceneDesc> again = parseScene(text, "again.json");
+    QVERIFY(again.ok());
+    QVERIFY(again->groups[0].collision == group.collision);
+    QVERIFY(*again == scene);
+    // A group without "collision" takes its family's default.
+    QCOMPARE(defaultCollision(BehaviourKind::TankSquad).priority, 2);
+    QCOMPARE(defaultCollision(BehaviourKind::Swarm).priority, 1);
+    QCOMPARE(makeDefaultGroup(BehaviourKind::TankSquad, "t").collision,
+             defaultCollision(BehaviourKind::TankSquad));
+}
+
+void TestSceneFile::badCollision_data()
+{
+    QTest::addColumn<QString>("collision");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("layer 0") << QStringLiteral(R"({"layers": [0]})")
+                             << QStringLiteral("c.json: groups[0].collision.layers[0]: 0 is out of "
+                                               "range; allowed [1, 32]");
+    QTest::newRow("layer 33") << QStringLiteral(R"({"mask": [1, 33]})")
+                              << QStringLiteral("c.json: groups[0].collision.mask[1]: 33 is out of "
+                                                "range; allowed [1, 32]");
+    QTest::newRow("twice") << QStringLiteral(R"({"layers": [3, 3]})")
+                           << QStringLiteral("c.json: groups[0].collision.layers[1]: layer 3 is "
+                                             "listed twice");
+    QTest::newRow("priority") << QStringLiteral(R"({"priority": 101})")
+                              << QStringLiteral("c.json: groups[0].collision.priority: 101 is out "
+                                                "of range; allowed [0, 100]");
+    QTest::newRow("negative priority")
+        << QStringLiteral(R"({"priority": -1})")
+        << QStringLiteral("c.json: groups[0].collision.priority: -1 is out of range; allowed "
+                          "[0, 100]");
+    QTest::newRow("not a list") << QStringLiteral(R"({"layers": 1})")
+                                << QStringLiteral("c.json: groups[0].collision.layers: expected");
+    QTest::newRow("unknown key") << QStringLiteral(R"({"layer": [1]})")
+                                 << QStringLiteral("c.json: groups[0].collision: unknown key");
+}
+
+void TestSceneFile::badCollision()
+{
+    QFETCH(QString, collision);
+    QFETCH(QString, expected);
+    const std::string text = R"({"format": "shoal-scene", "version": 2,
+        "bounds": {"min": [-10, -10], "max": [10, 10]},
+        "groups": [{"name": "g", "kind": "swarm", "collision": )" +
+                             collision.toStdString() + "}]}";
+    const Expected<SceneDesc> parsed = parseScene(text, "c.json");
+    QVERIFY(!parsed.ok());
+    QVERIFY2(parsed.error().message.rfind(expected.toStdString(), 0) == 0,
+             parsed.error().message.c_str());
 }
 
 QTEST_GUILESS_MAIN(TestSceneFile)

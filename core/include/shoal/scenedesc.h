@@ -111,6 +111,31 @@ struct SpawnAreaDesc
     bool operator!=(const SpawnAreaDesc& o) const { return !(*this == o); }
 };
 
+/// Highest collision priority a group may have.
+constexpr int kMaxCollisionPriority = 100;
+
+/// How a group's bodies meet other bodies (after Godot's avoidance layers and mask). A body
+/// is pushed out of the bodies on the layers of its mask, unless theirs has a lower
+/// priority; two bodies that push each other share the overlap, and a body of lower priority
+/// takes all of it (a tank shoves a swarm enemy aside, not the reverse). Walls always win:
+/// no push moves a body into or through geometry.
+struct CollisionDesc
+{
+    std::uint32_t layers = 1; ///< bit k set: the group's bodies are on layer k + 1 (1..32)
+    std::uint32_t mask = 1;   ///< bit k set: pushed by bodies on layer k + 1
+    int priority = 1;         ///< 0..kMaxCollisionPriority
+    bool operator==(const CollisionDesc& o) const
+    {
+        return layers == o.layers && mask == o.mask && priority == o.priority;
+    }
+    bool operator!=(const CollisionDesc& o) const { return !(*this == o); }
+};
+
+/// What a group of `kind` collides as unless the scene says otherwise: everyone on layer 1,
+/// colliding with layer 1, so every body is solid against every other; tanks at priority 2,
+/// everyone else at 1.
+CollisionDesc defaultCollision(BehaviourKind kind);
+
 /// A group of agents running one behaviour family with one set of parameters.
 struct GroupDesc
 {
@@ -125,11 +150,14 @@ struct GroupDesc
     std::optional<Point2> target;
     /// Swarm: the group whose leader it chases (its agent 0); empty = the player.
     std::string chase;
+    /// Which bodies push this group's and which it pushes. Not the family's default when
+    /// the group is built as `GroupDesc{}`: use makeDefaultGroup() or defaultCollision().
+    CollisionDesc collision;
     bool operator==(const GroupDesc& o) const
     {
         return name == o.name && kind == o.kind && params == o.params && color == o.color &&
                accent == o.accent && spawn == o.spawn && agents == o.agents && target == o.target &&
-               chase == o.chase;
+               chase == o.chase && collision == o.collision;
     }
 };
 

@@ -20,6 +20,7 @@ class Group;
 class StaticGeometry;
 struct StepContext;
 class GroupMeter;
+class BodyPass;
 struct WorldAccess;
 
 /// The running simulation. Build it from a scene, feed it input as data, step it; read the
@@ -125,7 +126,12 @@ private:
     static std::unique_ptr<World> createValidated(const SceneDesc& scene);
     void replaceGeometryValidated(const SceneDesc& scene);
     void planPlayer();
-    void commitGroup(Group& group);
+    /// The solid-body rules of every group as they stand (radii follow parameter edits).
+    void updateBodyRules();
+    /// The player as a body of its own: when it is on and leads no group.
+    bool playerIsLoneBody() const { return m_player.enabled && m_player.group < 0; }
+    float playerRadius() const;
+    void commitGroup(Group& group, float radius);
     void rebuildIndexes();
     void computeAllMetrics();
 
@@ -148,6 +154,7 @@ private:
     std::vector<std::uint32_t> m_permuteIds;
     std::vector<std::uint8_t> m_permuteFlags;
     std::unique_ptr<GroupMeter> m_meter; ///< measures the groups after each step
+    std::unique_ptr<BodyPass> m_bodies;  ///< bodies solid across groups, and their metrics
 };
 
 } // namespace shoal

@@ -1,7 +1,9 @@
 #pragma once
 /// The level's static geometry (bounds, walls, obstacles) as Box2D static bodies in metres,
-/// plus a coarse clearance grid so that only agents near geometry pay for ray casts, and an
-/// edge list for the exact, Box2D-independent crossing test used by the metrics.
+/// plus a coarse clearance grid so that only agents near geometry pay for ray casts, an
+/// edge list for the exact, Box2D-independent crossing test used by the metrics, and the
+/// solid-body rule (keepClear, in bodyclearance.cpp): a body's centre never comes closer to
+/// a surface than its radius.
 
 #include <shoal/scenedesc.h>
 #include <shoal/vec2.h>
@@ -125,6 +127,39 @@ public:
     };
     static Feelers feelers(Vec2 forward, float length);
 
+    /// Solid bodies. Where a body of `radius` that was at `from` and was planned to `to` may
+    /// end up: `to` itself when it is at least `radius` from every surface; else `to` pushed
+    /// out of every surface nearer than `radius` (to the side the body came from); else, when
+    /// that is impossible (a gap narrower than the body) or the way there is not provably
+    /// free, `from` pushed out; else `from`. Every accepted motion is proved free of surfaces
+    /// by distances alone (a path whose ends are d1 and d2 from every surface cannot touch one
+    /// if it is shorter than d1 + d2; longer paths are split), so it never crosses geometry
+    /// even where a ray would slip through a vertex. `adjusted` (optional) is set when the
+    /// result differs from `to`.
+    Vec2 keepClear(Vec2 from, Vec2 to, float radius, bool* adjusted = nullptr) const
+    {
+        // The common case, inline: both ends are far enough from everything.
+        const float clearTo = clearance(to);
+        if (clearTo >= radius && clearance(from) + clearTo > distance(from, to)) {
+            if (adjusted)
+                *adjusted = false;
+            return to;
+        }
+        return keepClearNearGeometry(from, to, radius, adjusted);
+    }
+
+    /// Exact distance from p to the nearest surface (wall, obstacle outline, circle, bounds),
+    /// or `reach` when none is nearer than that.
+    float surfaceDistance(Vec2 p, float reach) const;
+    /// How far a body of `radius` at p overlaps the nearest surface (0 when clear), m.
+    float bodyOverlap(Vec2 p, float radius) const
+    {
+        if (clearance(p) >= radius)
+            return 0.0f;
+        const float d = surfaceDistance(p, radius);
+        return d < radius ? radius - d : 0.0f;
+    }
+
     /// Exact test (own edge list, not Box2D): does the segment a -> b cross any wall,
     /// obstacle edge, circle or the bounds? Used to count wall crossings.
     bool segmentCrosses(Vec2 a, Vec2 b) const;
@@ -145,6 +180,10 @@ private:
     Vec2 constrainMoveNearGeometry(Vec2 from, Vec2 to, float clearance, WallResponse response,
                                    bool* blocked) const;
     Vec2 feelersNearGeometry(Vec2 position, Vec2 forward, float length) const;
+    Vec2 keepClearNearGeometry(Vec2 from, Vec2 to, float radius, bool* adjusted) const;
+    float pushOut(Vec2& q, Vec2 from, float radius) const;
+    bool pathIsClear(Vec2 a, float clearA, Vec2 b, float clearB, int splits) const;
+    template <class F> void forEachFeatureNear(Vec2 p, float reach, F&& f) const;
 
     static constexpr float kMaxClearance = 6.0f;
     static constexpr float kSkin = 0.01f;

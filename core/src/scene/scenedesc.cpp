@@ -188,6 +188,9 @@ std::optional<Error> checkGroup(const SceneDesc& scene, std::size_t gi)
                          index("groups", other) + "; group names must be unique"};
 
     const std::string context = path + " '" + group.name + "'";
+    if (group.collision.priority < 0 || group.collision.priority > kMaxCollisionPriority)
+        return Error{path + ".collision.priority = " + std::to_string(group.collision.priority) +
+                     " is out of range; allowed 0 to " + std::to_string(kMaxCollisionPriority)};
     if (auto error = checkParams(paramSpecs(group.kind), group.params, path + ".params", context,
                                  std::string(behaviourKey(group.kind))))
         return error;
@@ -257,6 +260,14 @@ std::optional<Error> checkPlayer(const SceneDesc& scene)
 
 } // namespace
 
+CollisionDesc defaultCollision(BehaviourKind kind)
+{
+    CollisionDesc collision;
+    // A tank is the heaviest thing in a level: it shoves the others aside.
+    collision.priority = kind == BehaviourKind::TankSquad ? 2 : 1;
+    return collision;
+}
+
 GroupDesc makeDefaultGroup(BehaviourKind kind, const std::string& name)
 {
     GroupDesc group;
@@ -266,6 +277,7 @@ GroupDesc makeDefaultGroup(BehaviourKind kind, const std::string& name)
     const FamilyColors colors = familyColors(kind);
     group.color = colors.body;
     group.accent = colors.accent;
+    group.collision = defaultCollision(kind);
     return group;
 }
 

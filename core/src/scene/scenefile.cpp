@@ -390,18 +390,24 @@ std::string readString(const Json& value, const std::string& path)
     return value.get<std::string>();
 }
 
-int readCount(const Json& value, const std::string& path)
+/// A whole number in [lo, hi].
+int readInteger(const Json& value, const std::string& path, int lo, int hi)
 {
     if (!value.is_number_integer())
         fail(path, "expected an integer, got " + describe(value));
-    const bool fits =
-        value.is_number_unsigned()
-            ? value.get<std::uint64_t>() <= std::uint64_t(kMaxSpawnCount)
-            : value.get<std::int64_t>() >= 0 && value.get<std::int64_t>() <= kMaxSpawnCount;
+    const bool fits = value.is_number_unsigned()
+                          ? value.get<std::uint64_t>() <= static_cast<std::uint64_t>(hi) &&
+                                static_cast<std::int64_t>(value.get<std::uint64_t>()) >= lo
+                          : value.get<std::int64_t>() >= lo && value.get<std::int64_t>() <= hi;
     if (!fits)
-        fail(path, value.dump() + " is out of range; allowed [0, " +
-                       std::to_string(kMaxSpawnCount) + "]");
+        fail(path, value.dump() + " is out of range; allowed [" + std::to_string(lo) + ", " +
+                       std::to_string(hi) + "]");
     return static_cast<int>(value.get<std::int64_t>());
+}
+
+int readCount(const Json& value, const std::string& path)
+{
+    return readInteger(value, path, 0, kMaxSpawnCount);
 }
 
 std::uint64_t readSeed(const Json& value, const std::string& path)
@@ -595,6 +601,36 @@ SpawnAreaDesc readSpawn(const Json& value, const std::string& path)
     return spawn;
 }
 
+/// A set of collision layers, written as the list of their numbers: [1, 3].
+std::uint32_t readLayers(const Json& value, const std::string& path)
+{
+    expectArray(value, path);
+    std::uint32_t layers = 0;
+    for (std::size_t i = 0; i < value.size(); ++i) {
+        const std::string itemPath = elementPath(path, i);
+        const int layer = readInteger(value[i], itemPath, 1, 32);
+        const std::uint32_t bit = 1u << (layer - 1);
+        if (layers & bit)
+            fail(itemPath, "layer " + std::to_string(layer) + " is listed twice");
+        layers |= bit;
+    }
+    return layers;
+}
+
+CollisionDesc readCollision(const Json& value, const std::string& path, CollisionDesc collision)
+{
+    expectObject(value, path);
+    checkKeys(value, path, {"layers", "mask", "priority"});
+    if (const Json* layers = optionalField(value, "layers"))
+        collision.layers = readLayers(*layers, childPath(path, "layers"));
+    if (const Json* mask = optionalField(value, "mask"))
+        collision.mask = readLayers(*mask, childPath(path, "mask"));
+    if (const Json* priority = optionalField(value, "priority"))
+        collision.priority =
+            readInteger(*priority, childPath(path, "priority"), 0, kMaxCollisionPriority);
+    return collision;
+}
+
 Keys allBehaviourKeys()
 {
     Keys keys;
@@ -607,7 +643,8 @@ GroupDesc readGroup(const Json& value, const std::string& path)
 {
     expectObject(value, path);
     checkKeys(value, path,
-              {"name", "kind", "color", "accent", "params", "spawn", "agents", "target", "chase"});
+              {"name", "kind", "color", "accent", "params", "spawn", "agents", "target", "chase",
+               "collision"});
     const std::string name = readString(required(value, path, "name"), childPath(path, "name"));
     const std::string kindKey = readString(required(value, path, "kind"), childPath(path, "kind"));
     const std::optional<BehaviourKind> kind = behaviourFromKey(kindKey);
@@ -637,6 +674,8 @@ GroupDesc readGroup(const Json& value, const std::string& path)
         group.target = readPoint(*target, childPath(path, "target"));
     if (const Json* chase = optionalField(value, "chase"))
         group.chase = readString(*chase, childPath(path, "chase"));
+    if (const Json* collision = optionalField(value, "collision"))
+        group.collision = readCollision(*collision, childPath(path, "collision"), group.collision);
     return group;
 }
 
@@ -682,7 +721,16 @@ SceneDesc readScene(const Json& root)
 // and bumps kSceneFormatVersion; every older file then climbs the ladder one step at a time
 // and readScene() only ever sees the current shape.
 using Migration = void (*)(Json& document);
-constexpr std::array<Migration, kSceneFormatVersion - 1> kMigrations = {};
+
+/// 1 -> 2: bodies became solid across groups and each group says how it collides. A version 1
+/// file had no such setting; it gets the family's default, which is what a group without
+/// "collision" reads as, so the document needs no change beyond its version.
+void migrateFrom1(Json& document)
+{
+    (void)document;
+}
+
+constexpr std::array<Migration, kSceneFormatVersion - 1> kMigrations = {migrateFrom1};
 
 void migrate(Json& document, int fromVersion)
 {
@@ -745,6 +793,15 @@ OrderedJson paramObject(const std::vector<ParamSpec>& specs, const ParamValues& 
     for (std::size_t i = 0; i < specs.size(); ++i)
         object[specs[i].key] = i < values.size() ? values[i] : specs[i].defaultValue;
     return object;
+}
+
+OrderedJson layerList(std::uint32_t layers)
+{
+    OrderedJson list = OrderedJson::array();
+    for (int layer = 1; layer <= 32; ++layer)
+        if (layers & (1u << (layer - 1)))
+            list.push_back(layer);
+    return list;
 }
 
 OrderedJson sceneDocument(const SceneDesc& scene)
@@ -812,6 +869,9 @@ OrderedJson sceneDocument(const SceneDesc& scene)
             g["target"] = point(*group.target);
         if (!group.chase.empty())
             g["chase"] = group.chase;
+        g["collision"] = {{"layers", layerList(group.collision.layers)},
+                          {"mask", layerList(group.collision.mask)},
+                          {"priority", group.collision.priority}};
         groups.push_back(std::move(g));
     }
     doc["groups"] = std::move(groups);

@@ -43,6 +43,7 @@ class Group : public GroupState
 {
 public:
     UniformGrid grid;                ///< rebuilt each step before planning
+    CollisionDesc collision;         ///< how its bodies meet other bodies
     BruteForceNeighbours bruteForce; ///< the reference search (bench, tests)
     std::unique_ptr<Behaviour> behaviour;
 
@@ -133,6 +134,10 @@ public:
         (void)i;
         return true;
     }
+    /// The agents are the heads of paths the family keeps itself (worms): the world's body
+    /// pass never moves them (they still push others), and the family keeps them clear of
+    /// walls through StaticGeometry::keepClear in its own plan.
+    virtual bool keepsOwnBodies() const { return false; }
     /// Whether the world may keep this group's agents in cell order (agent 0 always stays
     /// agent 0). A behaviour that says yes and keeps per-agent state of its own moves that
     /// state in permuteAgents().

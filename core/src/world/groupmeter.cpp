@@ -13,11 +13,14 @@ void GroupMeter::measure(Group& group)
     const Behaviour& behaviour = *group.behaviour;
     const std::size_t n = a.size();
     GroupMetrics& m = group.metrics;
-    const int crossings = m.wallCrossings;
-    const std::int64_t totalCrossings = m.totalWallCrossings;
-    m = GroupMetrics{};
-    m.wallCrossings = crossings;
-    m.totalWallCrossings = totalCrossings;
+    // The commit counts the crossings; everything else starts afresh.
+    GroupMetrics fresh;
+    fresh.wallCrossings = m.wallCrossings;
+    fresh.totalWallCrossings = m.totalWallCrossings;
+    fresh.crossingAgent = m.crossingAgent;
+    fresh.crossingFrom = m.crossingFrom;
+    fresh.crossingTo = m.crossingTo;
+    m = fresh;
     m.agents = static_cast<int>(n);
 
     m_active.resize(n);
@@ -25,8 +28,7 @@ void GroupMeter::measure(Group& group)
         m_active[i] = behaviour.isActive(group, i) ? 1 : 0;
 
     const float radius = behaviour.bodyRadius();
-    const Reach reach{radius, 2.0f * radius - kPenetrationTolerance,
-                      std::max(behaviour.queryRadius(), 2.0f * radius), behaviour.keepDistance(),
+    const Reach reach{std::max(behaviour.queryRadius(), 2.0f * radius), behaviour.keepDistance(),
                       behaviour.bandOuterDistance()};
     m_nearest.clear();
     Sums sums;
@@ -70,23 +72,17 @@ void GroupMeter::nearestNeighbour(const Group& group, const Reach& reach, std::s
                                   GroupMetrics& m)
 {
     const AgentArrays& a = group.agents;
-    const float radius = reach.bodyRadius;
-    const float contact = reach.contact;
     const float queryRadius = reach.query;
     const float outer = reach.bandOuter;
     float nearest2 = queryRadius * queryRadius * 4.0f;
     bool found = false;
-    group.grid.forEachWithin(
-        {a.px[i], a.py[i]}, queryRadius, [&](std::uint32_t j, float, float, float d2) {
-            if (j == i || !m_active[j])
-                return;
-            found = true;
-            nearest2 = std::min(nearest2, d2);
-            if (j > i && radius > 0.0f && d2 < contact * contact) {
-                ++m.penetrations;
-                m.maxPenetration = std::max(m.maxPenetration, 2.0f * radius - std::sqrt(d2));
-            }
-        });
+    group.grid.forEachWithin({a.px[i], a.py[i]}, queryRadius,
+                             [&](std::uint32_t j, float, float, float d2) {
+                                 if (j == i || !m_active[j])
+                                     return;
+                                 found = true;
+                                 nearest2 = std::min(nearest2, d2);
+                             });
     if (found) {
         const float d = std::sqrt(nearest2);
         m_nearest.push_back(d);

@@ -1,7 +1,8 @@
 #pragma once
 /// Measures what a user would notice about a group after a step (GroupMetrics): spacing to
-/// the nearest neighbour, band and keep-distance violations, polarization, speeds, overlaps,
-/// goal distances, stuck and blocked agents. Reads the group's current state and its freshly
+/// the nearest neighbour, band and keep-distance violations, polarization, speeds, goal
+/// distances, stuck and blocked agents (overlaps of bodies and walls are measured over all
+/// groups at once: BodyPass::measure). Reads the group's current state and its freshly
 /// built neighbour grid; keeps its scratch between steps, so it allocates nothing once warm.
 
 #include "world/behaviour.h"
@@ -30,14 +31,12 @@ private:
     /// The group's distances, looked up once per measure.
     struct Reach
     {
-        float bodyRadius = 0.0f;
-        float contact = 0.0f;   ///< centre distance below which two bodies overlap
         float query = 0.0f;     ///< how far the nearest neighbour is looked for
         float keep = 0.0f;      ///< inside this, "inside keep distance"
         float bandOuter = 0.0f; ///< beyond this, "outside the band" (0 = no band)
     };
     void tallyAgent(const Group& group, std::size_t i, GroupMetrics& m, Sums& sums) const;
-    /// Nearest active neighbour of agent i, and the overlaps it is in (each pair once).
+    /// Nearest active neighbour of agent i (overlaps are the body pass's to measure).
     void nearestNeighbour(const Group& group, const Reach& reach, std::size_t i, GroupMetrics& m);
     /// Min, mean and median of the nearest-neighbour distances gathered.
     void summarizeNearest(GroupMetrics& m);

@@ -4,6 +4,7 @@
 #include "math/fastmath.h"
 #include "math/statehash.h"
 #include "world/behaviour.h"
+#include "world/bodypass.h"
 #include "world/groupmeter.h"
 
 #include <algorithm>
@@ -83,6 +84,7 @@ std::unique_ptr<World> World::createValidated(const SceneDesc& scene)
 {
     std::unique_ptr<World> world(new World());
     world->m_meter = std::make_unique<GroupMeter>();
+    world->m_bodies = std::make_unique<BodyPass>();
     world->m_geometry = std::make_unique<StaticGeometry>(scene);
     world->m_dt = static_cast<float>(scene.simulation.dt);
     world->m_seed = scene.simulation.seed;
@@ -112,6 +114,7 @@ std::unique_ptr<World> World::createValidated(const SceneDesc& scene)
         group->values = desc.params;
         group->behaviour = makeBehaviour(desc.kind);
         group->behaviour->setParams(desc.params);
+        group->collision = desc.collision;
         if (desc.target) {
             group->target = {static_cast<float>(desc.target->x),
                              static_cast<float>(desc.target->y)};
@@ -133,6 +136,7 @@ std::unique_ptr<World> World::createValidated(const SceneDesc& scene)
         }
         world->m_groups.push_back(std::move(group));
     }
+    world->updateBodyRules();
     world->rebuildIndexes();
     world->computeAllMetrics();
     return world;
@@ -309,9 +313,11 @@ void World::planPlayer()
     const float stepLength =
         std::min(params.moveSpeed * m_dt, distanceToPointer - params.arriveDistance);
     // The seed's canMove(): a ray of rayLength ahead; the player stops short of the wall.
-    const Vec2 next =
+    const Vec2 ahead =
         m_geometry->constrainMove(m_player.position, m_player.position + dir * stepLength,
                                   params.rayLength, WallResponse::Stop);
+    // The player is a body like any other: never nearer a surface than its radius.
+    const Vec2 next = m_geometry->keepClear(m_player.position, ahead, params.radius);
     m_playerNext.heading = angleOf(dir);
     m_playerNext.position = next;
     m_playerNext.velocity = (next - m_player.position) / m_dt;
@@ -344,8 +350,7 @@ void World::step()
     planPlayer();
     for (auto& group : m_groups)
         group->behaviour->plan(*group, ctx);
-
-    // Phase 2: commit all at once.
+    // The player's plan is agent 0's of the group it leads.
     for (auto& group : m_groups) {
         AgentArrays& a = group->agents;
         if (group->playerLed && a.size() > 0) {
@@ -357,7 +362,18 @@ void World::step()
             a.nspeed[0] = m_playerNext.speed;
             a.flags[0] |= kAgentInSchool | kAgentAtGoal;
         }
-        commitGroup(*group);
+    }
+
+    // Phase 2: bodies are solid. Overlapping bodies of every group are pushed apart, then
+    // every body is kept clear of the walls as it commits: walls win.
+    updateBodyRules();
+    m_bodies->run(m_groups, m_bodies->rules, playerIsLoneBody(), m_playerNext.position,
+                  playerRadius());
+
+    // Phase 3: commit all at once.
+    for (std::size_t g = 0; g < m_groups.size(); ++g) {
+        const BodyGroupRule& rule = m_bodies->rules[g];
+        commitGroup(*m_groups[g], rule.fixed ? 0.0f : rule.radius);
     }
     m_player = m_playerNext;
     ++m_step;
@@ -373,23 +389,61 @@ void World::step(int count)
         step();
 }
 
-void World::commitGroup(Group& group)
+float World::playerRadius() const
+{
+    return playerParamsFrom(m_playerValues).radius;
+}
+
+void World::updateBodyRules()
+{
+    std::vector<BodyGroupRule>& rules = m_bodies->rules;
+    rules.resize(m_groups.size());
+    for (std::size_t g = 0; g < m_groups.size(); ++g) {
+        const Group& group = *m_groups[g];
+        rules[g].radius = group.behaviour->bodyRadius();
+        rules[g].collision = group.collision;
+        rules[g].fixed = group.behaviour->keepsOwnBodies();
+    }
+}
+
+void World::commitGroup(Group& group, float radius)
 {
     AgentArrays& a = group.agents;
     const std::size_t n = a.size();
+    const float inverseDt = 1.0f / m_dt;
     int crossings = 0;
+    group.metrics.crossingAgent = -1;
     // Visit agents in cell order (the grid still holds this step's start positions) so the
     // clearance lookups walk the level coherently instead of jumping around in memory.
     const bool ordered = group.grid.size() == n;
     for (std::size_t k = 0; k < n; ++k) {
         const std::size_t i = ordered ? group.grid.sortedIndex(static_cast<std::uint32_t>(k)) : k;
-        // The exact, Box2D-independent check: only motions that could reach geometry.
         const Vec2 from{a.px[i], a.py[i]};
+        // Solid against the walls: the body never ends nearer a surface than its radius, and
+        // never gets there through one. (The player keeps clear in planPlayer; bodies that
+        // follow their family's own paths, radius 0 here, in their family.)
+        if (radius > 0.0f && !(group.playerLed && i == 0)) {
+            bool adjusted = false;
+            const Vec2 kept = m_geometry->keepClear(from, {a.nx[i], a.ny[i]}, radius, &adjusted);
+            if (adjusted) {
+                a.nx[i] = kept.x;
+                a.ny[i] = kept.y;
+                a.nvx[i] = (kept.x - from.x) * inverseDt;
+                a.nvy[i] = (kept.y - from.y) * inverseDt;
+                a.flags[i] |= kAgentBlocked;
+            }
+        }
+        // The exact, Box2D-independent check: only motions that could reach geometry.
         const Vec2 to{a.nx[i], a.ny[i]};
         const float moved2 = distanceSquared(from, to);
         const float reach = m_geometry->clearance(from);
-        if (moved2 > 0.0f && moved2 >= reach * reach && m_geometry->segmentCrosses(from, to))
-            ++crossings;
+        if (moved2 > 0.0f && moved2 >= reach * reach && m_geometry->segmentCrosses(from, to)) {
+            if (crossings++ == 0) {
+                group.metrics.crossingAgent = static_cast<int>(a.id[i]);
+                group.metrics.crossingFrom = from;
+                group.metrics.crossingTo = to;
+            }
+        }
         const float speed2 = a.nvx[i] * a.nvx[i] + a.nvy[i] * a.nvy[i];
         if (speed2 < kStuckSpeed * kStuckSpeed && !(a.flags[i] & kAgentAtGoal))
             a.stuckTime[i] += m_dt;
@@ -409,6 +463,8 @@ void World::computeAllMetrics()
 {
     for (auto& group : m_groups)
         m_meter->measure(*group);
+    m_bodies->measure(m_groups, m_bodies->rules, playerIsLoneBody(), m_player.position,
+                      playerRadius(), *m_geometry, m_dt);
 }
 
 std::uint64_t World::stateHash() const
@@ -437,7 +493,8 @@ std::uint64_t World::stateHash() const
 
 std::size_t World::memoryBytes() const
 {
-    std::size_t bytes = m_meter->memoryBytes() + m_order.capacity() * sizeof(std::uint32_t) +
+    std::size_t bytes = m_meter->memoryBytes() + m_bodies->memoryBytes() +
+                        m_order.capacity() * sizeof(std::uint32_t) +
                         m_permuteScratch.capacity() * sizeof(float) +
                         m_permuteIds.capacity() * sizeof(std::uint32_t) + m_permuteFlags.capacity();
     for (const auto& group : m_groups)

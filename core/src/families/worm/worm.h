@@ -64,6 +64,7 @@ public:
                const StaticGeometry& geometry) override;
     void plan(Group& group, const StepContext& ctx) override;
     float queryRadius() const override { return m_params.width; }
+    bool keepsOwnBodies() const override { return true; }
     float bodyRadius() const override { return 0.5f * m_params.width; }
     float keepDistance() const override { return m_params.width; }
     std::size_t memoryBytes() const override;

@@ -1,0 +1,265 @@
+#include "world/bodypass.h"
+
+#include "math/fastmath.h"
+#include "math/random.h"
+#include "world/behaviour.h"
+#include <shoal/metrics.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace shoal {
+
+namespace {
+
+/// Fixed-point scale of the pushes: 2^24 steps per metre (6e-8 m), so sums of any order
+/// are exact and the largest push a level allows fits many times over in 64 bits.
+constexpr float kFixedScale = 16777216.0f;
+constexpr float kFixedToMetres = 1.0f / kFixedScale;
+
+std::int64_t toFixed(float metres)
+{
+    return static_cast<std::int64_t>(metres * kFixedScale);
+}
+
+/// Two bodies exactly on top of each other have no offset to part along: each pair parts
+/// along a line of its own (from the pair's keys), the two bodies opposite ways.
+Vec2 partingDirection(std::uint64_t self, std::uint64_t other)
+{
+    const std::uint64_t lo = std::min(self, other), hi = std::max(self, other);
+    const std::uint64_t h = mix64(lo ^ mix64(hi));
+    const float angle = static_cast<float>(h >> 40) * (2.0f * kPi / 16777216.0f);
+    return fromAngle(angle) * (self < other ? 1.0f : -1.0f);
+}
+
+} // namespace
+
+void BodyPass::gatherBodies(std::vector<std::unique_ptr<Group>>& groups,
+                            const std::vector<BodyGroupRule>& rules, bool hasPlayer, Vec2 player,
+                            float playerRadius, Positions positions)
+{
+    const bool planned = positions == Positions::Planned;
+    std::size_t n = hasPlayer ? 1 : 0;
+    for (const auto& group : groups)
+        n += group->agents.size();
+    m_x.resize(n);
+    m_y.resize(n);
+    m_radius.resize(n);
+    m_rule.resize(n);
+    m_fixed.resize(n);
+    m_key.resize(n);
+    m_groupStart.resize(groups.size() + 1);
+    std::size_t b = 0;
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        const Group& group = *groups[g];
+        const AgentArrays& a = group.agents;
+        const BodyGroupRule& rule = rules[g];
+        m_groupStart[g] = static_cast<std::uint32_t>(b);
+        for (std::size_t i = 0; i < a.size(); ++i, ++b) {
+            m_x[b] = planned ? a.nx[i] : a.px[i];
+            m_y[b] = planned ? a.ny[i] : a.py[i];
+            m_radius[b] = rule.radius;
+            m_rule[b] = static_cast<std::uint16_t>(g);
+            m_fixed[b] = rule.fixed || (group.playerLed && i == 0);
+            m_key[b] = (static_cast<std::uint64_t>(g) << 32) | a.id[i];
+        }
+    }
+    m_groupStart[groups.size()] = static_cast<std::uint32_t>(b);
+    // The per-rule tables, with the player's rule last: on layer 1, pushed by nobody.
+    m_layers.resize(rules.size() + 1);
+    m_mask.resize(rules.size() + 1);
+    m_priority.resize(rules.size() + 1);
+    for (std::size_t r = 0; r < rules.size(); ++r) {
+        m_layers[r] = rules[r].collision.layers;
+        m_mask[r] = rules[r].collision.mask;
+        m_priority[r] = rules[r].collision.priority;
+    }
+    m_layers[rules.size()] = 1u;
+    m_mask[rules.size()] = 0u;
+    m_priority[rules.size()] = kMaxCollisionPriority + 1;
+    if (hasPlayer) {
+        m_x[b] = player.x;
+        m_y[b] = player.y;
+        m_radius[b] = playerRadius;
+        m_rule[b] = static_cast<std::uint16_t>(rules.size());
+        m_fixed[b] = 1;
+        m_key[b] = ~std::uint64_t{0};
+    }
+}
+
+float BodyPass::maxRadius() const
+{
+    float r = 0.0f;
+    for (float radius : m_radius)
+        r = std::max(r, radius);
+    return r;
+}
+
+bool BodyPass::pushRound()
+{
+    const std::size_t n = m_x.size();
+    const float maxRadius = this->maxRadius();
+    if (n < 2 || maxRadius <= 0.0f)
+        return false;
+    m_grid.build(m_x.data(), m_y.data(), n, 2.0f * maxRadius);
+    m_pushX.assign(n, 0);
+    m_pushY.assign(n, 0);
+    bool any = false;
+    // Bodies in cell order: the neighbour reads walk memory coherently.
+    for (std::size_t k = 0; k < n; ++k) {
+        const std::uint32_t i = m_grid.sortedIndex(static_cast<std::uint32_t>(k));
+        if (m_fixed[i])
+            continue;
+        const float ri = m_radius[i];
+        const std::uint16_t ruleI = m_rule[i];
+        const std::uint32_t maskI = m_mask[ruleI];
+        const std::uint32_t layersI = m_layers[ruleI];
+        const int priorityI = m_priority[ruleI];
+        std::int64_t pushX = 0, pushY = 0;
+        m_grid.forEachWithin({m_x[i], m_y[i]}, ri + maxRadius,
+                             [&](std::uint32_t j, float dx, float dy, float d2) {
+                                 const float contact = ri + m_radius[j];
+                                 if (j == i || d2 >= contact * contact)
+                                     return;
+                                 const std::uint16_t ruleJ = m_rule[j];
+                                 // i gives way to j when its mask has j's layer and j's priority
+                                 // is not below its own (a body that never moves, always);
+                                 // equals share the overlap.
+                                 if (!(maskI & m_layers[ruleJ]) ||
+                                     (m_priority[ruleJ] < priorityI && !m_fixed[j]))
+                                     return;
+                                 const bool mutual = !m_fixed[j] && (m_mask[ruleJ] & layersI) &&
+                                                     m_priority[ruleJ] == priorityI;
+                                 const float d = std::sqrt(d2);
+                                 const float share = (contact - d) * (mutual ? 0.5f : 1.0f);
+                                 const Vec2 dir = d > 1e-6f ? Vec2(dx, dy) * (1.0f / d)
+                                                            : partingDirection(m_key[i], m_key[j]);
+                                 pushX += toFixed(dir.x * share);
+                                 pushY += toFixed(dir.y * share);
+                             });
+        m_pushX[i] = pushX;
+        m_pushY[i] = pushY;
+        any = any || pushX != 0 || pushY != 0;
+    }
+    if (!any)
+        return false;
+    for (std::size_t b = 0; b < n; ++b) {
+        m_x[b] += static_cast<float>(m_pushX[b]) * kFixedToMetres;
+        m_y[b] += static_cast<float>(m_pushY[b]) * kFixedToMetres;
+    }
+    return true;
+}
+
+std::size_t BodyPass::run(std::vector<std::unique_ptr<Group>>& groups,
+                          const std::vector<BodyGroupRule>& rules, bool hasPlayer, Vec2 player,
+                          float playerRadius)
+{
+    gatherBodies(groups, rules, hasPlayer, player, playerRadius, Positions::Planned);
+    bool moved = false;
+    for (int round = 0; round < kRounds; ++round) {
+        if (!pushRound())
+            break;
+        moved = true;
+    }
+    if (!moved)
+        return 0;
+    std::size_t count = 0;
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        AgentArrays& a = groups[g]->agents;
+        const std::uint32_t start = m_groupStart[g];
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            const std::size_t b = start + i;
+            if (m_x[b] != a.nx[i] || m_y[b] != a.ny[i]) {
+                a.nx[i] = m_x[b];
+                a.ny[i] = m_y[b];
+                ++count;
+            }
+        }
+    }
+    return count;
+}
+
+float BodyPass::deepestOverlap(std::uint32_t i, float reach,
+                               std::vector<std::unique_ptr<Group>>& groups)
+{
+    const float ri = m_radius[i];
+    const std::uint16_t ruleI = m_rule[i];
+    float deepest = 0.0f;
+    m_grid.forEachWithin({m_x[i], m_y[i]}, ri + reach, [&](std::uint32_t j, float, float, float d2) {
+        const float contact = ri + m_radius[j];
+        if (j == i || d2 >= contact * contact)
+            return;
+        const std::uint16_t ruleJ = m_rule[j];
+        if (!(m_mask[ruleI] & m_layers[ruleJ]) && !(m_mask[ruleJ] & m_layers[ruleI]))
+            return; // these two were never meant to be solid to each other
+        const float depth = contact - std::sqrt(d2);
+        deepest = std::max(deepest, depth);
+        if (depth <= kPenetrationTolerance || m_key[j] < m_key[i])
+            return; // shallow, or the pair is tallied from j
+        for (const std::uint16_t rule : {ruleI, ruleJ}) {
+            if (rule >= groups.size())
+                continue; // the player has no metrics of its own
+            GroupMetrics& m = groups[rule]->metrics;
+            if (ruleI == ruleJ) {
+                ++m.penetrations;
+                m.maxPenetration = std::max(m.maxPenetration, depth);
+                break;
+            }
+            ++m.crossPenetrations;
+            m.crossMaxPenetration = std::max(m.crossMaxPenetration, depth);
+        }
+    });
+    return deepest;
+}
+
+void BodyPass::measure(std::vector<std::unique_ptr<Group>>& groups,
+                       const std::vector<BodyGroupRule>& rules, bool hasPlayer, Vec2 player,
+                       float playerRadius, const StaticGeometry& geometry, float dt)
+{
+    gatherBodies(groups, rules, hasPlayer, player, playerRadius, Positions::Committed);
+    const std::size_t n = m_x.size();
+    const float reach = maxRadius();
+    m_grid.build(m_x.data(), m_y.data(), n, std::max(2.0f * reach, 0.1f));
+    m_overlapTime.resize(groups.size());
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        Group& group = *groups[g];
+        const AgentArrays& a = group.agents;
+        GroupMetrics& m = group.metrics;
+        std::vector<float>& overlapTime = m_overlapTime[g];
+        for (std::size_t i = 0; i < a.size(); ++i)
+            if (a.id[i] >= overlapTime.size())
+                overlapTime.resize(a.id[i] + 1, 0.0f);
+        const float radius = rules[g].radius;
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            const std::uint32_t b = m_groupStart[g] + static_cast<std::uint32_t>(i);
+            const Vec2 at{m_x[b], m_y[b]};
+            const int id = static_cast<int>(a.id[i]);
+            const float wall = geometry.bodyOverlap(at, radius);
+            if (wall > kPenetrationTolerance)
+                ++m.wallOverlaps;
+            if (wall > m.wallOverlapMax) {
+                m.wallOverlapMax = wall;
+                m.wallOverlapAgent = id;
+                m.wallOverlapAt = at;
+            }
+            float& seconds = overlapTime[a.id[i]];
+            seconds = deepestOverlap(b, reach, groups) > kPenetrationTolerance ? seconds + dt : 0.0f;
+            if (seconds > m.overlapSeconds) {
+                m.overlapSeconds = seconds;
+                m.overlapAgent = id;
+                m.overlapAt = at;
+            }
+        }
+    }
+}
+
+std::size_t BodyPass::memoryBytes() const
+{
+    return (m_x.capacity() + m_y.capacity() + m_radius.capacity()) * sizeof(float) +
+           m_rule.capacity() * sizeof(std::uint16_t) + m_fixed.capacity() +
+           m_key.capacity() * sizeof(std::uint64_t) +
+           (m_pushX.capacity() + m_pushY.capacity()) * sizeof(std::int64_t) +
+           m_grid.memoryBytes();
+}
+
+} // namespace shoal

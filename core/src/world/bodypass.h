@@ -1,0 +1,95 @@
+#pragma once
+/// Bodies are solid against each other, across groups: after every group has planned, one
+/// pass over all agents (one grid for all groups) pushes overlapping bodies apart, as each
+/// group's CollisionDesc says (layers, mask, priority). The player is a body too, pushed by
+/// nobody. The pass moves planned positions only; the world then keeps every body clear of
+/// the walls (StaticGeometry::keepClear), so walls always win.
+///
+/// Order independence: every push is computed from the planned positions alone (a Jacobi
+/// step, not one body after another), and the pushes on a body are summed in fixed point, so
+/// the result is the same whatever the order of agents, groups or grid cells.
+
+#include "kernels/uniformgrid.h"
+#include <shoal/scenedesc.h>
+#include <shoal/vec2.h>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace shoal {
+
+class Group;
+class StaticGeometry;
+
+/// One group as the pass sees it.
+struct BodyGroupRule
+{
+    float radius = 0.0f;
+    CollisionDesc collision;
+    /// The group's agents follow paths the family keeps (worm heads): never moved, and every
+    /// body they meet gives way to them, whatever its priority.
+    bool fixed = false;
+};
+
+class BodyPass
+{
+public:
+    /// One per group, in group order; the world refreshes them before each step.
+    std::vector<BodyGroupRule> rules;
+
+    /// Rounds of pushes per step: one resolves a pair; crowds pressed together need another.
+    static constexpr int kRounds = 2;
+
+    /// Pushes the planned positions (agents.nx, ny) of every group apart. `rules[g]` belongs
+    /// to groups[g]. A player that leads no group is the body at `player` (radius
+    /// `playerRadius`, none when `hasPlayer` is false); agent 0 of a player-led group is
+    /// fixed. Returns how many bodies were moved.
+    std::size_t run(std::vector<std::unique_ptr<Group>>& groups,
+                    const std::vector<BodyGroupRule>& rules, bool hasPlayer, Vec2 player,
+                    float playerRadius);
+
+    /// What a user would notice of the bodies after a step, into each group's metrics:
+    /// overlaps within the group and with other groups' bodies (pairs that collide, deeper
+    /// than kPenetrationTolerance), how long each body has been overlapping without a break
+    /// (the longest per group), and body-wall overlaps. Reads the committed positions.
+    void measure(std::vector<std::unique_ptr<Group>>& groups,
+                 const std::vector<BodyGroupRule>& rules, bool hasPlayer, Vec2 player,
+                 float playerRadius, const StaticGeometry& geometry, float dt);
+
+    std::size_t memoryBytes() const;
+
+private:
+    /// Which positions gatherBodies reads.
+    enum class Positions
+    {
+        Planned,
+        Committed
+    };
+    void gatherBodies(std::vector<std::unique_ptr<Group>>& groups,
+                      const std::vector<BodyGroupRule>& rules, bool hasPlayer, Vec2 player,
+                      float playerRadius, Positions positions);
+    float maxRadius() const;
+    /// measure(): the deepest overlap of body i with any body it collides with, tallying
+    /// each pair once into the groups' penetration counts.
+    float deepestOverlap(std::uint32_t i, float reach, std::vector<std::unique_ptr<Group>>& groups);
+    /// One round: the push on every body from the overlaps at the current positions.
+    bool pushRound();
+
+    // Every body, in group order (the player last), as structure of arrays.
+    std::vector<float> m_x, m_y;
+    std::vector<float> m_radius;
+    std::vector<std::uint16_t> m_rule;    ///< index into rules (the player: rules.size())
+    std::vector<std::uint8_t> m_fixed;    ///< never moved
+    std::vector<std::uint64_t> m_key;     ///< group and stable id: ties between bodies
+    std::vector<std::int64_t> m_pushX;    ///< this round's push, fixed point
+    std::vector<std::int64_t> m_pushY;
+    std::vector<std::uint32_t> m_groupStart; ///< first body of each group, and the end
+    std::vector<std::uint32_t> m_layers, m_mask;
+    std::vector<int> m_priority;
+    UniformGrid m_grid;
+    /// Per group, per agent id: how long the body has overlapped another without a break, s.
+    std::vector<std::vector<float>> m_overlapTime;
+};
+
+} // namespace shoal
