@@ -133,7 +133,8 @@ struct CollisionDesc
 
 /// What a group of `kind` collides as unless the scene says otherwise: everyone on layer 1,
 /// colliding with layer 1, so every body is solid against every other; tanks at priority 2,
-/// everyone else at 1.
+/// everyone else at 1. Worms mask nothing: they crawl over each other, and the others give
+/// way to them.
 CollisionDesc defaultCollision(BehaviourKind kind);
 
 /// A group of agents running one behaviour family with one set of parameters.

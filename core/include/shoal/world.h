@@ -128,6 +128,8 @@ private:
     void planPlayer();
     /// The solid-body rules of every group as they stand (radii follow parameter edits).
     void updateBodyRules();
+    /// At build: parts the bodies a spawn area placed overlapping, before the first step.
+    void settleBodies();
     /// The player as a body of its own: when it is on and leads no group.
     bool playerIsLoneBody() const { return m_player.enabled && m_player.group < 0; }
     float playerRadius() const;

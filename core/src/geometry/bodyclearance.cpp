@@ -58,8 +58,8 @@ Contact segmentContact(const Segment& s, Vec2 q, Vec2 from)
     const float len2 = ab.lengthSquared();
     const float t = len2 > 0.0f ? dot(q - s.a, ab) / len2 : 0.0f;
     if (t > 0.0f && t < 1.0f) {
-        float side = segmentsIntersect(from, q, s.a, s.b) ? sideOf(s.a, s.b, from)
-                                                          : sideOf(s.a, s.b, q);
+        float side =
+            segmentsIntersect(from, q, s.a, s.b) ? sideOf(s.a, s.b, from) : sideOf(s.a, s.b, q);
         if (side == 0.0f)
             side = sideOf(s.a, s.b, from);
         if (side == 0.0f)

@@ -265,6 +265,10 @@ CollisionDesc defaultCollision(BehaviourKind kind)
     CollisionDesc collision;
     // A tank is the heaviest thing in a level: it shoves the others aside.
     collision.priority = kind == BehaviourKind::TankSquad ? 2 : 1;
+    // A worm is the path its head took (the article's worms crawl over each other): it gives
+    // way to nobody, and everybody else gives way to it.
+    if (kind == BehaviourKind::Worm)
+        collision.mask = 0;
     return collision;
 }
 

@@ -1,5 +1,6 @@
 #include "world/bodypass.h"
 
+#include "geometry/staticgeometry.h"
 #include "math/fastmath.h"
 #include "math/random.h"
 #include "world/behaviour.h"
@@ -16,6 +17,10 @@ namespace {
 /// are exact and the largest push a level allows fits many times over in 64 bits.
 constexpr float kFixedScale = 16777216.0f;
 constexpr float kFixedToMetres = 1.0f / kFixedScale;
+/// Rounds stop once no overlap is deeper than this, m.
+constexpr float kSettled = 2e-3f;
+/// A body planned this near a wall (m) counts as held by it.
+constexpr float kTouching = 0.02f;
 
 std::int64_t toFixed(float metres)
 {
@@ -44,6 +49,8 @@ void BodyPass::gatherBodies(std::vector<std::unique_ptr<Group>>& groups,
         n += group->agents.size();
     m_x.resize(n);
     m_y.resize(n);
+    m_fromX.resize(n);
+    m_fromY.resize(n);
     m_radius.resize(n);
     m_rule.resize(n);
     m_fixed.resize(n);
@@ -58,6 +65,8 @@ void BodyPass::gatherBodies(std::vector<std::unique_ptr<Group>>& groups,
         for (std::size_t i = 0; i < a.size(); ++i, ++b) {
             m_x[b] = planned ? a.nx[i] : a.px[i];
             m_y[b] = planned ? a.ny[i] : a.py[i];
+            m_fromX[b] = a.px[i];
+            m_fromY[b] = a.py[i];
             m_radius[b] = rule.radius;
             m_rule[b] = static_cast<std::uint16_t>(g);
             m_fixed[b] = rule.fixed || (group.playerLed && i == 0);
@@ -80,6 +89,8 @@ void BodyPass::gatherBodies(std::vector<std::unique_ptr<Group>>& groups,
     if (hasPlayer) {
         m_x[b] = player.x;
         m_y[b] = player.y;
+        m_fromX[b] = player.x;
+        m_fromY[b] = player.y;
         m_radius[b] = playerRadius;
         m_rule[b] = static_cast<std::uint16_t>(rules.size());
         m_fixed[b] = 1;
@@ -95,7 +106,7 @@ float BodyPass::maxRadius() const
     return r;
 }
 
-bool BodyPass::pushRound()
+bool BodyPass::pushRound(const StaticGeometry& geometry)
 {
     const std::size_t n = m_x.size();
     const float maxRadius = this->maxRadius();
@@ -104,7 +115,7 @@ bool BodyPass::pushRound()
     m_grid.build(m_x.data(), m_y.data(), n, 2.0f * maxRadius);
     m_pushX.assign(n, 0);
     m_pushY.assign(n, 0);
-    bool any = false;
+    float deepest = 0.0f;
     // Bodies in cell order: the neighbour reads walk memory coherently.
     for (std::size_t k = 0; k < n; ++k) {
         const std::uint32_t i = m_grid.sortedIndex(static_cast<std::uint32_t>(k));
@@ -115,54 +126,82 @@ bool BodyPass::pushRound()
         const std::uint32_t maskI = m_mask[ruleI];
         const std::uint32_t layersI = m_layers[ruleI];
         const int priorityI = m_priority[ruleI];
+        const bool pinnedI = m_pinned[i];
         std::int64_t pushX = 0, pushY = 0;
-        m_grid.forEachWithin({m_x[i], m_y[i]}, ri + maxRadius,
-                             [&](std::uint32_t j, float dx, float dy, float d2) {
-                                 const float contact = ri + m_radius[j];
-                                 if (j == i || d2 >= contact * contact)
-                                     return;
-                                 const std::uint16_t ruleJ = m_rule[j];
-                                 // i gives way to j when its mask has j's layer and j's priority
-                                 // is not below its own (a body that never moves, always);
-                                 // equals share the overlap.
-                                 if (!(maskI & m_layers[ruleJ]) ||
-                                     (m_priority[ruleJ] < priorityI && !m_fixed[j]))
-                                     return;
-                                 const bool mutual = !m_fixed[j] && (m_mask[ruleJ] & layersI) &&
-                                                     m_priority[ruleJ] == priorityI;
-                                 const float d = std::sqrt(d2);
-                                 const float share = (contact - d) * (mutual ? 0.5f : 1.0f);
-                                 const Vec2 dir = d > 1e-6f ? Vec2(dx, dy) * (1.0f / d)
-                                                            : partingDirection(m_key[i], m_key[j]);
-                                 pushX += toFixed(dir.x * share);
-                                 pushY += toFixed(dir.y * share);
-                             });
+        m_grid.forEachWithin(
+            {m_x[i], m_y[i]}, ri + maxRadius, [&](std::uint32_t j, float dx, float dy, float d2) {
+                const float contact = ri + m_radius[j];
+                if (j == i || d2 >= contact * contact)
+                    return;
+                const std::uint16_t ruleJ = m_rule[j];
+                const int priorityJ = m_priority[ruleJ];
+                // A body that cannot move (fixed, or held by a wall while the other is not)
+                // holds its ground whatever the priorities.
+                const bool jHolds = m_fixed[j] || (m_pinned[j] && !pinnedI);
+                const bool iHolds = pinnedI && !m_pinned[j];
+                (void)iHolds;
+                // i gives way to j when its mask has j's layer and j's priority is not below its
+                // own, or j holds; j to i likewise.
+                const bool iGives = (maskI & m_layers[ruleJ]) && (priorityJ >= priorityI || jHolds);
+                if (!iGives)
+                    return;
+                const bool jGives = !m_fixed[j] && (m_mask[ruleJ] & layersI) &&
+                                    (priorityI >= priorityJ || iHolds) && !jHolds;
+                // A body held by a wall still takes its share: the wall takes the part of it
+                // that points into the wall, and the rest slides it along, which is what undoes
+                // a jam of held bodies.
+                const float part = !jGives ? 1.0f : 0.5f;
+                const float d = std::sqrt(d2);
+                deepest = std::max(deepest, contact - d);
+                const float share = (contact - d) * part;
+                const Vec2 dir =
+                    d > 1e-6f ? Vec2(dx, dy) * (1.0f / d) : partingDirection(m_key[i], m_key[j]);
+                pushX += toFixed(dir.x * share);
+                pushY += toFixed(dir.y * share);
+            });
         m_pushX[i] = pushX;
         m_pushY[i] = pushY;
-        any = any || pushX != 0 || pushY != 0;
     }
-    if (!any)
+    // Overlaps this shallow are left to the next step: nobody would see them.
+    if (deepest < kSettled)
         return false;
+    // Walls win: a pushed body is kept clear of them at once, and one they held is pinned.
     for (std::size_t b = 0; b < n; ++b) {
-        m_x[b] += static_cast<float>(m_pushX[b]) * kFixedToMetres;
-        m_y[b] += static_cast<float>(m_pushY[b]) * kFixedToMetres;
+        if (m_pushX[b] == 0 && m_pushY[b] == 0)
+            continue;
+        const Vec2 pushed{m_x[b] + static_cast<float>(m_pushX[b]) * kFixedToMetres,
+                          m_y[b] + static_cast<float>(m_pushY[b]) * kFixedToMetres};
+        bool held = false;
+        const Vec2 kept = geometry.keepClear({m_fromX[b], m_fromY[b]}, pushed, m_radius[b], &held);
+        m_x[b] = kept.x;
+        m_y[b] = kept.y;
+        if (held)
+            m_pinned[b] = 1;
     }
     return true;
 }
 
 std::size_t BodyPass::run(std::vector<std::unique_ptr<Group>>& groups,
                           const std::vector<BodyGroupRule>& rules, bool hasPlayer, Vec2 player,
-                          float playerRadius)
+                          float playerRadius, const StaticGeometry& geometry, float dt, int rounds)
 {
     gatherBodies(groups, rules, hasPlayer, player, playerRadius, Positions::Planned);
+    // Bodies planned against a wall start pinned.
+    const std::size_t n = m_x.size();
+    m_pinned.assign(n, 0);
+    for (std::size_t b = 0; b < n; ++b)
+        if (!m_fixed[b] && geometry.bodyOverlap({m_x[b], m_y[b]}, m_radius[b] + kTouching) > 0.0f)
+            m_pinned[b] = 1;
     bool moved = false;
-    for (int round = 0; round < kRounds; ++round) {
-        if (!pushRound())
+    for (int round = 0; round < rounds; ++round) {
+        if (!pushRound(geometry))
             break;
         moved = true;
     }
     if (!moved)
         return 0;
+    // The pushes are motion like any other: the bodies' velocities say so.
+    const float inverseDt = 1.0f / dt;
     std::size_t count = 0;
     for (std::size_t g = 0; g < groups.size(); ++g) {
         AgentArrays& a = groups[g]->agents;
@@ -170,6 +209,8 @@ std::size_t BodyPass::run(std::vector<std::unique_ptr<Group>>& groups,
         for (std::size_t i = 0; i < a.size(); ++i) {
             const std::size_t b = start + i;
             if (m_x[b] != a.nx[i] || m_y[b] != a.ny[i]) {
+                a.nvx[i] += (m_x[b] - a.nx[i]) * inverseDt;
+                a.nvy[i] += (m_y[b] - a.ny[i]) * inverseDt;
                 a.nx[i] = m_x[b];
                 a.ny[i] = m_y[b];
                 ++count;
@@ -185,30 +226,31 @@ float BodyPass::deepestOverlap(std::uint32_t i, float reach,
     const float ri = m_radius[i];
     const std::uint16_t ruleI = m_rule[i];
     float deepest = 0.0f;
-    m_grid.forEachWithin({m_x[i], m_y[i]}, ri + reach, [&](std::uint32_t j, float, float, float d2) {
-        const float contact = ri + m_radius[j];
-        if (j == i || d2 >= contact * contact)
-            return;
-        const std::uint16_t ruleJ = m_rule[j];
-        if (!(m_mask[ruleI] & m_layers[ruleJ]) && !(m_mask[ruleJ] & m_layers[ruleI]))
-            return; // these two were never meant to be solid to each other
-        const float depth = contact - std::sqrt(d2);
-        deepest = std::max(deepest, depth);
-        if (depth <= kPenetrationTolerance || m_key[j] < m_key[i])
-            return; // shallow, or the pair is tallied from j
-        for (const std::uint16_t rule : {ruleI, ruleJ}) {
-            if (rule >= groups.size())
-                continue; // the player has no metrics of its own
-            GroupMetrics& m = groups[rule]->metrics;
-            if (ruleI == ruleJ) {
-                ++m.penetrations;
-                m.maxPenetration = std::max(m.maxPenetration, depth);
-                break;
+    m_grid.forEachWithin(
+        {m_x[i], m_y[i]}, ri + reach, [&](std::uint32_t j, float, float, float d2) {
+            const float contact = ri + m_radius[j];
+            if (j == i || d2 >= contact * contact)
+                return;
+            const std::uint16_t ruleJ = m_rule[j];
+            if (!(m_mask[ruleI] & m_layers[ruleJ]) && !(m_mask[ruleJ] & m_layers[ruleI]))
+                return; // these two were never meant to be solid to each other
+            const float depth = contact - std::sqrt(d2);
+            deepest = std::max(deepest, depth);
+            if (depth <= kPenetrationTolerance || m_key[j] < m_key[i])
+                return; // shallow, or the pair is tallied from j
+            for (const std::uint16_t rule : {ruleI, ruleJ}) {
+                if (rule >= groups.size())
+                    continue; // the player has no metrics of its own
+                GroupMetrics& m = groups[rule]->metrics;
+                if (ruleI == ruleJ) {
+                    ++m.penetrations;
+                    m.maxPenetration = std::max(m.maxPenetration, depth);
+                    break;
+                }
+                ++m.crossPenetrations;
+                m.crossMaxPenetration = std::max(m.crossMaxPenetration, depth);
             }
-            ++m.crossPenetrations;
-            m.crossMaxPenetration = std::max(m.crossMaxPenetration, depth);
-        }
-    });
+        });
     return deepest;
 }
 
@@ -243,7 +285,8 @@ void BodyPass::measure(std::vector<std::unique_ptr<Group>>& groups,
                 m.wallOverlapAt = at;
             }
             float& seconds = overlapTime[a.id[i]];
-            seconds = deepestOverlap(b, reach, groups) > kPenetrationTolerance ? seconds + dt : 0.0f;
+            seconds =
+                deepestOverlap(b, reach, groups) > kPenetrationTolerance ? seconds + dt : 0.0f;
             if (seconds > m.overlapSeconds) {
                 m.overlapSeconds = seconds;
                 m.overlapAgent = id;
@@ -256,10 +299,10 @@ void BodyPass::measure(std::vector<std::unique_ptr<Group>>& groups,
 std::size_t BodyPass::memoryBytes() const
 {
     return (m_x.capacity() + m_y.capacity() + m_radius.capacity()) * sizeof(float) +
-           m_rule.capacity() * sizeof(std::uint16_t) + m_fixed.capacity() +
+           (m_fromX.capacity() + m_fromY.capacity()) * sizeof(float) +
+           m_rule.capacity() * sizeof(std::uint16_t) + m_fixed.capacity() + m_pinned.capacity() +
            m_key.capacity() * sizeof(std::uint64_t) +
-           (m_pushX.capacity() + m_pushY.capacity()) * sizeof(std::int64_t) +
-           m_grid.memoryBytes();
+           (m_pushX.capacity() + m_pushY.capacity()) * sizeof(std::int64_t) + m_grid.memoryBytes();
 }
 
 } // namespace shoal

@@ -2,8 +2,11 @@
 /// Bodies are solid against each other, across groups: after every group has planned, one
 /// pass over all agents (one grid for all groups) pushes overlapping bodies apart, as each
 /// group's CollisionDesc says (layers, mask, priority). The player is a body too, pushed by
-/// nobody. The pass moves planned positions only; the world then keeps every body clear of
-/// the walls (StaticGeometry::keepClear), so walls always win.
+/// nobody. Walls always win: every round keeps the pushed bodies clear of the walls
+/// (StaticGeometry::keepClear), and a body a wall holds is "pinned" for the next round: the
+/// bodies pressing on it give way instead, whatever their priority, so a crowd against a wall
+/// resolves from the wall outward instead of pressing its first row into it. The world keeps
+/// every body clear of the walls once more as it commits.
 ///
 /// Order independence: every push is computed from the planned positions alone (a Jacobi
 /// step, not one body after another), and the pushes on a body are summed in fixed point, so
@@ -39,7 +42,10 @@ public:
     std::vector<BodyGroupRule> rules;
 
     /// Rounds of pushes per step: one resolves a pair; crowds pressed together need another.
-    static constexpr int kRounds = 2;
+    static constexpr int kRounds = 8;
+    /// Rounds when a world is built: spawn areas asked to hold many bodies start them
+    /// overlapping, and they are parted before the first step.
+    static constexpr int kSettleRounds = 64;
 
     /// Pushes the planned positions (agents.nx, ny) of every group apart. `rules[g]` belongs
     /// to groups[g]. A player that leads no group is the body at `player` (radius
@@ -47,7 +53,8 @@ public:
     /// fixed. Returns how many bodies were moved.
     std::size_t run(std::vector<std::unique_ptr<Group>>& groups,
                     const std::vector<BodyGroupRule>& rules, bool hasPlayer, Vec2 player,
-                    float playerRadius);
+                    float playerRadius, const StaticGeometry& geometry, float dt,
+                    int rounds = kRounds);
 
     /// What a user would notice of the bodies after a step, into each group's metrics:
     /// overlaps within the group and with other groups' bodies (pairs that collide, deeper
@@ -73,16 +80,19 @@ private:
     /// measure(): the deepest overlap of body i with any body it collides with, tallying
     /// each pair once into the groups' penetration counts.
     float deepestOverlap(std::uint32_t i, float reach, std::vector<std::unique_ptr<Group>>& groups);
-    /// One round: the push on every body from the overlaps at the current positions.
-    bool pushRound();
+    /// One round: the push on every body from the overlaps at the current positions, then
+    /// the pushed bodies kept clear of the walls.
+    bool pushRound(const StaticGeometry& geometry);
 
     // Every body, in group order (the player last), as structure of arrays.
     std::vector<float> m_x, m_y;
     std::vector<float> m_radius;
-    std::vector<std::uint16_t> m_rule;    ///< index into rules (the player: rules.size())
-    std::vector<std::uint8_t> m_fixed;    ///< never moved
-    std::vector<std::uint64_t> m_key;     ///< group and stable id: ties between bodies
-    std::vector<std::int64_t> m_pushX;    ///< this round's push, fixed point
+    std::vector<std::uint16_t> m_rule;   ///< index into rules (the player: rules.size())
+    std::vector<float> m_fromX, m_fromY; ///< where each body starts the step
+    std::vector<std::uint8_t> m_fixed;   ///< never moved
+    std::vector<std::uint8_t> m_pinned;  ///< held by a wall: others give way to it
+    std::vector<std::uint64_t> m_key;    ///< group and stable id: ties between bodies
+    std::vector<std::int64_t> m_pushX;   ///< this round's push, fixed point
     std::vector<std::int64_t> m_pushY;
     std::vector<std::uint32_t> m_groupStart; ///< first body of each group, and the end
     std::vector<std::uint32_t> m_layers, m_mask;

@@ -137,6 +137,7 @@ std::unique_ptr<World> World::createValidated(const SceneDesc& scene)
         world->m_groups.push_back(std::move(group));
     }
     world->updateBodyRules();
+    world->settleBodies();
     world->rebuildIndexes();
     world->computeAllMetrics();
     return world;
@@ -368,7 +369,7 @@ void World::step()
     // every body is kept clear of the walls as it commits: walls win.
     updateBodyRules();
     m_bodies->run(m_groups, m_bodies->rules, playerIsLoneBody(), m_playerNext.position,
-                  playerRadius());
+                  playerRadius(), *m_geometry, m_dt);
 
     // Phase 3: commit all at once.
     for (std::size_t g = 0; g < m_groups.size(); ++g) {
@@ -392,6 +393,26 @@ void World::step(int count)
 float World::playerRadius() const
 {
     return playerParamsFrom(m_playerValues).radius;
+}
+
+void World::settleBodies()
+{
+    // The spawned places as plans to stay put: the body pass parts what overlaps (keeping
+    // clear of the walls), and the result is where the agents start.
+    for (auto& group : m_groups) {
+        AgentArrays& a = group->agents;
+        a.nx = a.px;
+        a.ny = a.py;
+        a.nvx.assign(a.size(), 0.0f);
+        a.nvy.assign(a.size(), 0.0f);
+    }
+    m_bodies->run(m_groups, m_bodies->rules, playerIsLoneBody(), m_player.position, playerRadius(),
+                  *m_geometry, m_dt, BodyPass::kSettleRounds);
+    for (auto& group : m_groups) {
+        AgentArrays& a = group->agents;
+        a.px = a.nx;
+        a.py = a.ny;
+    }
 }
 
 void World::updateBodyRules()
