@@ -336,7 +336,7 @@ void GroupListPanel::addGroup(BehaviourKind kind)
     const GroupDesc group = makeCentredGroup(scene, kind);
     const int index = static_cast<int>(scene.groups.size());
     showMessage(QString());
-    m_document->undoStack()->push(new AddGroupCommand(m_document, index, group));
+    m_document->undoStack()->push(makeAddGroupCommand(m_document, index, group));
     m_selection->select(index);
 }
 
