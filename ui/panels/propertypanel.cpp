@@ -1,5 +1,6 @@
 #include "panels/propertypanel.h"
 
+#include "document/agentcount.h"
 #include "document/commands.h"
 #include "document/document.h"
 #include "document/groupcommands.h"
@@ -111,11 +112,6 @@ QPixmap selectionSwatch(const SceneDesc& scene, const QList<int>& groups, int si
     return pixmap;
 }
 
-int agentCount(const GroupDesc& group)
-{
-    return (group.spawn ? group.spawn->count : 0) + static_cast<int>(group.agents.size());
-}
-
 /// The Leads row's tooltip, laid out as a ParamRow's.
 QString leadsToolTip()
 {
@@ -196,6 +192,9 @@ PropertyPanel::PropertyPanel(Document* document, GroupSelection* selection,
     connect(m_document, &Document::changed, this, &PropertyPanel::onDocumentChanged);
     connect(m_controller, &SimulationController::stateChanged, this,
             [this] { m_speedRow->setValue(m_controller->speed()); });
+    connect(m_controller, &SimulationController::stepped, this, &PropertyPanel::refreshHeaderCount);
+    connect(m_controller, &SimulationController::worldRebuilt, this,
+            &PropertyPanel::refreshHeaderCount);
 
     rebuildGroupRows();
     refreshSceneSection();
@@ -403,27 +402,16 @@ void PropertyPanel::refreshGroupSection()
     m_header->show();
     const GroupDesc& first = scene.groups[static_cast<std::size_t>(groups.first())];
     m_swatch->setPixmap(selectionSwatch(scene, groups, m_swatch->width()));
-    int agents = 0;
-    QStringList names;
     QStringList families;
     for (int g : groups) {
-        const GroupDesc& group = scene.groups[static_cast<std::size_t>(g)];
-        agents += agentCount(group);
-        names.append(qs(group.name));
-        const QString family = qs(std::string(behaviourLabel(group.kind)));
+        const QString family =
+            qs(std::string(behaviourLabel(scene.groups[static_cast<std::size_t>(g)].kind)));
         if (!families.contains(family))
             families.append(family);
     }
-    const QString agentText = agents == 1 ? tr("1 agent") : tr("%1 agents").arg(agents);
-    if (groups.size() == 1) {
-        m_title->setText(qs(first.name));
-        m_subtitle->setText(QStringLiteral("%1 \u00b7 %2").arg(families.first(), agentText));
-    } else {
-        m_title->setText(tr("%n groups", nullptr, int(groups.size())));
-        m_subtitle->setText(QStringLiteral("%1 \u00b7 %2 \u00b7 %3")
-                                .arg(families.join(QStringLiteral(", ")), agentText,
-                                     names.join(QStringLiteral(", "))));
-    }
+    m_title->setText(groups.size() == 1 ? qs(first.name)
+                                        : tr("%n groups", nullptr, int(groups.size())));
+    refreshHeaderCount();
 
     if (!one) {
         m_groupSectionTitle->setText(tr("Parameters"));
@@ -446,6 +434,34 @@ void PropertyPanel::refreshGroupSection()
             mixed = mixed || scene.groups[static_cast<std::size_t>(g)].params[p] != value;
         m_groupRows[i]->setValue(value, mixed);
     }
+}
+
+void PropertyPanel::refreshHeaderCount()
+{
+    const SceneDesc& scene = m_document->scene();
+    QList<int> groups;
+    int kind = -1;
+    selectedFamily(&groups, &kind);
+    if (groups.isEmpty())
+        return;
+    int agents = 0;
+    QStringList names;
+    QStringList families;
+    for (int g : groups) {
+        const GroupDesc& group = scene.groups[static_cast<std::size_t>(g)];
+        agents += groupAgentCount(scene, g, m_controller->runningGroup(g));
+        names.append(qs(group.name));
+        const QString family = qs(std::string(behaviourLabel(group.kind)));
+        if (!families.contains(family))
+            families.append(family);
+    }
+    const QString agentText = agents == 1 ? tr("1 agent") : tr("%1 agents").arg(agents);
+    if (groups.size() == 1)
+        m_subtitle->setText(QStringLiteral("%1 \u00b7 %2").arg(families.first(), agentText));
+    else
+        m_subtitle->setText(QStringLiteral("%1 \u00b7 %2 \u00b7 %3")
+                                .arg(families.join(QStringLiteral(", ")), agentText,
+                                     names.join(QStringLiteral(", "))));
 }
 
 void PropertyPanel::refreshSceneSection()

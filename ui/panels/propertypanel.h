@@ -78,6 +78,8 @@ private:
     void refreshSceneSection();
     /// Lists the groups the player can lead again when they changed, and shows its choice.
     void refreshLeads();
+    /// The header's agent count, from the running world once it has stepped.
+    void refreshHeaderCount();
     void alignColumns();
     void clearGroupErrors();
 
