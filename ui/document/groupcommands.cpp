@@ -9,6 +9,39 @@
 
 namespace shoal::ui {
 
+QUndoCommand* makeAddGroupCommand(Document* document, int index, const GroupDesc& group,
+                                  const QString& text)
+{
+    const SceneDesc& scene = document->scene();
+    const QString name = text.isEmpty() ? undoText(GroupList::kAddText) : text;
+    if (!playerTakesNewGroup(scene, group)) {
+        auto* add = new AddGroupCommand(document, index, group);
+        add->setText(name);
+        return add;
+    }
+    // The group first, then the link: every scene on the way is valid, undo unlinks first.
+    auto* command = new QUndoCommand(name);
+    new AddGroupCommand(document, index, group, command);
+    PlayerDesc player = scene.player;
+    player.group = group.name;
+    new SetPlayerCommand(document, 0, player, true, command);
+    return command;
+}
+
+QUndoCommand* makeLeadGroupCommand(Document* document, const std::string& name)
+{
+    PlayerDesc player = document->scene().player;
+    if (player.group == name)
+        return nullptr;
+    player.group = name;
+    auto* command = new SetPlayerCommand(document, 0, player, true);
+    command->setText(name.empty()
+                         ? undoText(QT_TRANSLATE_NOOP("UndoCommands", "Player Leads No Group"))
+                         : QCoreApplication::translate("UndoCommands", "Player Leads %1")
+                               .arg(QString::fromStdString(name)));
+    return command;
+}
+
 QUndoCommand* makeRenameGroupCommand(Document* document, int group, const std::string& name)
 {
     const SceneDesc& scene = document->scene();

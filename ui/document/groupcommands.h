@@ -1,7 +1,7 @@
 #pragma once
-/// Group edits made from the group list that the generic commands of commands.h do not
-/// cover: renaming a group together with the references to it, and removing groups with or
-/// without a spawn area.
+/// Group edits that the generic commands of commands.h do not cover: adding a group the user
+/// creates (the player may take it), choosing the group the player leads, renaming a group
+/// together with the references to it, and removing groups with or without a spawn area.
 
 #include "document/commands.h"
 
@@ -10,6 +10,17 @@
 #include <string>
 
 namespace shoal::ui {
+
+/// Adds `group` (created by the user: the group list's Add menu, a painted spawn area) at
+/// `index` (-1 = append) in one step; a fish school also becomes the player's group when the
+/// player is enabled and leads none (playerTakesNewGroup()), so undo unlinks it too. `text`
+/// names the step in the history (empty: "Add Group").
+QUndoCommand* makeAddGroupCommand(Document* document, int index, const GroupDesc& group,
+                                  const QString& text = QString());
+
+/// The player leads the group called `name` (a fish school or a leader-following group;
+/// empty = none) from now on, as one step. Null when it leads that group already.
+QUndoCommand* makeLeadGroupCommand(Document* document, const std::string& name);
 
 /// Renames `group` and every reference to it (swarms chasing it, the player leading it) in
 /// one step. Null when the name is unchanged.

@@ -153,6 +153,21 @@ Rect itemExtent(const SceneDesc& scene, const ItemRef& ref)
     return {};
 }
 
+bool playerTakesNewGroup(const SceneDesc& scene, const GroupDesc& group)
+{
+    return group.kind == BehaviourKind::FishSchool && scene.player.enabled &&
+           scene.player.group.empty();
+}
+
+void insertNewGroup(SceneDesc& scene, int index, const GroupDesc& group)
+{
+    const bool led = playerTakesNewGroup(scene, group);
+    const std::size_t at = index < 0 ? scene.groups.size() : static_cast<std::size_t>(index);
+    scene.groups.insert(scene.groups.begin() + static_cast<std::ptrdiff_t>(at), group);
+    if (led)
+        scene.player.group = group.name;
+}
+
 std::string uniqueGroupName(const SceneDesc& scene, const std::string& base)
 {
     if (scene.groupIndex(base) < 0)

@@ -27,6 +27,14 @@ Point2 clampMoveOffset(const SceneDesc& scene, const ItemRefs& refs, Point2 offs
 /// The axis-aligned box around a referenced thing, in metres (a point for markers).
 Rect itemExtent(const SceneDesc& scene, const ItemRef& ref);
 
+/// True when a group the user creates (a new group, a painted spawn area) becomes the
+/// player's group with it: a fish school, in a level whose player is enabled and leads none.
+bool playerTakesNewGroup(const SceneDesc& scene, const GroupDesc& group);
+
+/// Inserts a group the user creates at `index` (-1 = append), and makes it the player's group
+/// when playerTakesNewGroup() says so: what makeAddGroupCommand() does to the document.
+void insertNewGroup(SceneDesc& scene, int index, const GroupDesc& group);
+
 /// `base` if no group has that name, else "base 2", "base 3", ...
 std::string uniqueGroupName(const SceneDesc& scene, const std::string& base);
 

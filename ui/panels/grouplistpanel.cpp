@@ -1,10 +1,12 @@
 #include "panels/grouplistpanel.h"
 
+#include "document/agentcount.h"
 #include "document/commands.h"
 #include "document/document.h"
 #include "document/groupcommands.h"
 #include "document/groupselection.h"
 #include "document/qtstrings.h"
+#include "simulation/simulationcontroller.h"
 
 #include <QColorDialog>
 #include <QEvent>
@@ -34,11 +36,6 @@ Color fromQColor(const QColor& c)
 {
     return Color{static_cast<std::uint8_t>(c.red()), static_cast<std::uint8_t>(c.green()),
                  static_cast<std::uint8_t>(c.blue()), static_cast<std::uint8_t>(c.alpha())};
-}
-
-int agentCount(const GroupDesc& group)
-{
-    return (group.spawn ? group.spawn->count : 0) + static_cast<int>(group.agents.size());
 }
 
 QColor defaultPicker(const QColor& initial, const QString& title, QWidget* parent)
@@ -140,6 +137,45 @@ GroupListPanel::GroupListPanel(Document* document, GroupSelection* selection, QW
     rebuild();
 }
 
+void GroupListPanel::setSimulation(SimulationController* controller)
+{
+    if (m_controller)
+        disconnect(m_controller, nullptr, this, nullptr);
+    m_controller = controller;
+    if (m_controller) {
+        connect(m_controller, &SimulationController::stepped, this, &GroupListPanel::refreshCounts);
+        connect(m_controller, &SimulationController::worldRebuilt, this,
+                &GroupListPanel::refreshCounts);
+    }
+    refreshCounts();
+}
+
+QString GroupListPanel::countText(int group) const
+{
+    const GroupState* running = m_controller ? m_controller->runningGroup(group) : nullptr;
+    return QString::number(groupAgentCount(m_document->scene(), group, running));
+}
+
+void GroupListPanel::refreshCounts()
+{
+    if (m_tree->topLevelItemCount() != static_cast<int>(m_document->scene().groups.size()))
+        return; // a rebuild is on its way
+    bool changed = false;
+    {
+        const QSignalBlocker blocker(m_tree);
+        for (int group = 0; group < m_tree->topLevelItemCount(); ++group) {
+            QTreeWidgetItem* item = m_tree->topLevelItem(group);
+            const QString text = countText(group);
+            if (item->text(AgentsColumn) != text) {
+                item->setText(AgentsColumn, text);
+                changed = true;
+            }
+        }
+    }
+    if (changed)
+        m_tree->viewport()->update();
+}
+
 bool GroupListPanel::isGroupVisible(int group) const
 {
     const auto& groups = m_document->scene().groups;
@@ -210,7 +246,7 @@ void GroupListPanel::updateItem(int group)
         item->setToolTip(NameColumn, tr("Tick to show the group in the view; double-click the "
                                         "name to rename it"));
         item->setText(FamilyColumn, qs(std::string(behaviourLabel(desc.kind))));
-        item->setText(AgentsColumn, QString::number(agentCount(desc)));
+        item->setText(AgentsColumn, countText(group));
         const QColor text = m_tree->palette().color(
             isGroupVisible(group) ? QPalette::Text : QPalette::PlaceholderText);
         for (int column = 0; column < m_tree->columnCount(); ++column)
@@ -227,6 +263,10 @@ void GroupListPanel::onDocumentChanged(const Change& change)
     if (change.kind == ChangeKind::SceneReset) {
         m_hidden.clear();
         rebuild();
+        return;
+    }
+    if (change.kind == ChangeKind::Player) {
+        refreshCounts(); // the group the player leads counts it
         return;
     }
     if (change.kind != ChangeKind::Groups)
@@ -336,7 +376,7 @@ void GroupListPanel::addGroup(BehaviourKind kind)
     const GroupDesc group = makeCentredGroup(scene, kind);
     const int index = static_cast<int>(scene.groups.size());
     showMessage(QString());
-    m_document->undoStack()->push(new AddGroupCommand(m_document, index, group));
+    m_document->undoStack()->push(makeAddGroupCommand(m_document, index, group));
     m_selection->select(index);
 }
 

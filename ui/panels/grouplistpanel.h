@@ -1,7 +1,9 @@
 #pragma once
 /// The group list (a dock's widget): one row per group with its visibility check box, colour
 /// swatch, name (edit inline to rename), family and agent count; buttons to add a group of a
-/// family, remove, and recolour. Its selection and GroupSelection follow each other. Whether a
+/// family, remove, and recolour. The agent count follows the running world while it runs
+/// (groupAgentCount(), the rule the view's labels share). Its selection and GroupSelection
+/// follow each other. Whether a
 /// group is shown is editor state, not part of the level: the render layer asks
 /// isGroupVisible() and listens to groupVisibilityChanged().
 
@@ -26,6 +28,7 @@ namespace shoal::ui {
 
 class Document;
 class GroupSelection;
+class SimulationController;
 struct Change;
 
 /// A rounded square in a group's body colour with a dot of its accent (`size` px).
@@ -50,6 +53,8 @@ public:
     GroupListPanel(Document* document, GroupSelection* selection, QWidget* parent = nullptr);
 
     bool isGroupVisible(int group) const;
+    /// Counts agents in the running world once it has stepped (without one: as authored).
+    void setSimulation(SimulationController* controller);
     /// Replaces the colour dialog (tests pass a function that answers at once).
     void setColorPicker(ColorPicker picker) { m_colorPicker = std::move(picker); }
 
@@ -79,6 +84,9 @@ protected:
 private:
     void rebuild();
     void updateItem(int group);
+    /// The Agents column of every row, from the running world once it has stepped.
+    void refreshCounts();
+    QString countText(int group) const;
     void onDocumentChanged(const Change& change);
     void onItemChanged(QTreeWidgetItem* item, int column);
     void onTreeSelectionChanged();
@@ -90,6 +98,7 @@ private:
 
     Document* m_document;
     GroupSelection* m_selection;
+    SimulationController* m_controller = nullptr;
     QTreeWidget* m_tree = nullptr;
     QToolButton* m_addButton = nullptr;
     QMenu* m_addMenu = nullptr;

@@ -12,7 +12,6 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QToolButton>
-#include <QWheelEvent>
 
 #include <algorithm>
 #include <cmath>
@@ -20,23 +19,6 @@
 namespace shoal::ui {
 
 namespace {
-
-/// A value widget that takes the mouse wheel only when it has focus: scrolling the panel over
-/// a row must not change the row's value.
-template <class Widget> class FocusWheel : public Widget
-{
-public:
-    using Widget::Widget;
-
-protected:
-    void wheelEvent(QWheelEvent* event) override
-    {
-        if (this->hasFocus())
-            Widget::wheelEvent(event);
-        else
-            event->ignore(); // goes on to the scroll area
-    }
-};
 
 /// A small counter-clockwise arrow, drawn so it looks the same on every platform theme.
 QIcon resetIcon(const QColor& color)

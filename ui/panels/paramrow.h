@@ -7,6 +7,7 @@
 
 #include <shoal/paramspec.h>
 
+#include <QWheelEvent>
 #include <QWidget>
 
 class QComboBox;
@@ -18,6 +19,23 @@ class QSpinBox;
 class QToolButton;
 
 namespace shoal::ui {
+
+/// A value widget that takes the mouse wheel only when it has focus: scrolling the panel over
+/// a row must not change the row's value.
+template <class Widget> class FocusWheel : public Widget
+{
+public:
+    using Widget::Widget;
+
+protected:
+    void wheelEvent(QWheelEvent* event) override
+    {
+        if (this->hasFocus())
+            Widget::wheelEvent(event);
+        else
+            event->ignore(); // goes on to the scroll area
+    }
+};
 
 class ParamRow : public QWidget
 {

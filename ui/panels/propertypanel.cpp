@@ -1,13 +1,16 @@
 #include "panels/propertypanel.h"
 
+#include "document/agentcount.h"
 #include "document/commands.h"
 #include "document/document.h"
+#include "document/groupcommands.h"
 #include "document/groupselection.h"
 #include "document/qtstrings.h"
 #include "panels/grouplistpanel.h"
 #include "panels/paramrow.h"
 #include "simulation/simulationcontroller.h"
 
+#include <QComboBox>
 #include <QFrame>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -109,9 +112,16 @@ QPixmap selectionSwatch(const SceneDesc& scene, const QList<int>& groups, int si
     return pixmap;
 }
 
-int agentCount(const GroupDesc& group)
+/// The Leads row's tooltip, laid out as a ParamRow's.
+QString leadsToolTip()
 {
-    return (group.spawn ? group.spawn->count : 0) + static_cast<int>(group.agents.size());
+    return PropertyPanel::tr(
+        "<p><b>Leads</b> <span style=\"color:gray\">player.group</span></p><p>The group the "
+        "player leads: the player becomes the group's agent 0. A fish school swims round the "
+        "player, and a free fish joins the school when the player touches it. A "
+        "leader-following group follows the player instead of its wandering leader.</p><p><i>"
+        "None, or a fish school or leader-following group of the level. A change restarts the "
+        "simulation.</i></p>");
 }
 
 } // namespace
@@ -182,6 +192,9 @@ PropertyPanel::PropertyPanel(Document* document, GroupSelection* selection,
     connect(m_document, &Document::changed, this, &PropertyPanel::onDocumentChanged);
     connect(m_controller, &SimulationController::stateChanged, this,
             [this] { m_speedRow->setValue(m_controller->speed()); });
+    connect(m_controller, &SimulationController::stepped, this, &PropertyPanel::refreshHeaderCount);
+    connect(m_controller, &SimulationController::worldRebuilt, this,
+            &PropertyPanel::refreshHeaderCount);
 
     rebuildGroupRows();
     refreshSceneSection();
@@ -236,6 +249,7 @@ void PropertyPanel::buildSceneSection(QVBoxLayout* layout)
     subtle.setColor(QPalette::WindowText, subtle.color(QPalette::PlaceholderText));
     m_playerNote->setPalette(subtle);
     layout->addWidget(m_playerNote);
+    layout->addWidget(buildLeadsRow(content));
     const auto& specs = playerParamSpecs();
     for (std::size_t i = 0; i < specs.size(); ++i) {
         auto* row = new ParamRow(specs[i], content);
@@ -246,6 +260,33 @@ void PropertyPanel::buildSceneSection(QVBoxLayout* layout)
         layout->addWidget(row);
         m_playerRows.append(row);
     }
+}
+
+QWidget* PropertyPanel::buildLeadsRow(QWidget* parent)
+{
+    // The columns of a ParamRow with a choice: label, the combo over slider and spin box, the
+    // unit and the reset button (both empty here), so the row lines up with the ones below.
+    auto* row = new QWidget(parent);
+    auto* grid = new QGridLayout(row);
+    grid->setContentsMargins(0, 0, 0, 0);
+    grid->setHorizontalSpacing(6);
+    m_leadsLabel = new QLabel(tr("Leads"), row);
+    m_leadsLabel->setToolTip(leadsToolTip());
+    m_leadsCombo = new FocusWheel<QComboBox>(row);
+    m_leadsCombo->setFocusPolicy(Qt::StrongFocus);
+    m_leadsCombo->setIconSize(QSize(14, 14));
+    m_leadsCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_leadsCombo->setMinimumContentsLength(8);
+    m_leadsCombo->setToolTip(leadsToolTip());
+    m_leadsUnitSpace = new QWidget(row);
+    m_leadsResetSpace = new QWidget(row);
+    grid->addWidget(m_leadsLabel, 0, 0);
+    grid->addWidget(m_leadsCombo, 0, 1, 1, 2);
+    grid->addWidget(m_leadsUnitSpace, 0, 3);
+    grid->addWidget(m_leadsResetSpace, 0, 4);
+    grid->setColumnStretch(1, 1);
+    connect(m_leadsCombo, &QComboBox::activated, this, &PropertyPanel::chooseLead);
+    return row;
 }
 
 ParamRow* PropertyPanel::groupRow(const QString& key) const
@@ -361,27 +402,16 @@ void PropertyPanel::refreshGroupSection()
     m_header->show();
     const GroupDesc& first = scene.groups[static_cast<std::size_t>(groups.first())];
     m_swatch->setPixmap(selectionSwatch(scene, groups, m_swatch->width()));
-    int agents = 0;
-    QStringList names;
     QStringList families;
     for (int g : groups) {
-        const GroupDesc& group = scene.groups[static_cast<std::size_t>(g)];
-        agents += agentCount(group);
-        names.append(qs(group.name));
-        const QString family = qs(std::string(behaviourLabel(group.kind)));
+        const QString family =
+            qs(std::string(behaviourLabel(scene.groups[static_cast<std::size_t>(g)].kind)));
         if (!families.contains(family))
             families.append(family);
     }
-    const QString agentText = agents == 1 ? tr("1 agent") : tr("%1 agents").arg(agents);
-    if (groups.size() == 1) {
-        m_title->setText(qs(first.name));
-        m_subtitle->setText(QStringLiteral("%1 \u00b7 %2").arg(families.first(), agentText));
-    } else {
-        m_title->setText(tr("%n groups", nullptr, int(groups.size())));
-        m_subtitle->setText(QStringLiteral("%1 \u00b7 %2 \u00b7 %3")
-                                .arg(families.join(QStringLiteral(", ")), agentText,
-                                     names.join(QStringLiteral(", "))));
-    }
+    m_title->setText(groups.size() == 1 ? qs(first.name)
+                                        : tr("%n groups", nullptr, int(groups.size())));
+    refreshHeaderCount();
 
     if (!one) {
         m_groupSectionTitle->setText(tr("Parameters"));
@@ -406,6 +436,34 @@ void PropertyPanel::refreshGroupSection()
     }
 }
 
+void PropertyPanel::refreshHeaderCount()
+{
+    const SceneDesc& scene = m_document->scene();
+    QList<int> groups;
+    int kind = -1;
+    selectedFamily(&groups, &kind);
+    if (groups.isEmpty())
+        return;
+    int agents = 0;
+    QStringList names;
+    QStringList families;
+    for (int g : groups) {
+        const GroupDesc& group = scene.groups[static_cast<std::size_t>(g)];
+        agents += groupAgentCount(scene, g, m_controller->runningGroup(g));
+        names.append(qs(group.name));
+        const QString family = qs(std::string(behaviourLabel(group.kind)));
+        if (!families.contains(family))
+            families.append(family);
+    }
+    const QString agentText = agents == 1 ? tr("1 agent") : tr("%1 agents").arg(agents);
+    if (groups.size() == 1)
+        m_subtitle->setText(QStringLiteral("%1 \u00b7 %2").arg(families.first(), agentText));
+    else
+        m_subtitle->setText(QStringLiteral("%1 \u00b7 %2 \u00b7 %3")
+                                .arg(families.join(QStringLiteral(", ")), agentText,
+                                     names.join(QStringLiteral(", "))));
+}
+
 void PropertyPanel::refreshSceneSection()
 {
     const SceneDesc& scene = m_document->scene();
@@ -417,11 +475,70 @@ void PropertyPanel::refreshSceneSection()
     m_speedRow->setValue(m_controller->speed());
     const bool hasParams = scene.player.params.size() == playerParamSpecs().size();
     m_playerNote->setVisible(!scene.player.enabled);
+    refreshLeads();
     for (int i = 0; i < m_playerRows.size(); ++i) {
         m_playerRows[i]->setEnabled(scene.player.enabled && hasParams);
         if (hasParams)
             m_playerRows[i]->setValue(scene.player.params[static_cast<std::size_t>(i)]);
     }
+}
+
+void PropertyPanel::refreshLeads()
+{
+    const SceneDesc& scene = m_document->scene();
+    const PlayerDesc& player = scene.player;
+    std::vector<LeadChoice> choices;
+    for (const GroupDesc& group : scene.groups)
+        if (playerCanLead(group.kind))
+            choices.push_back({group.name, group.color, group.accent, true});
+    const bool listed =
+        std::any_of(choices.begin(), choices.end(),
+                    [&player](const LeadChoice& choice) { return choice.name == player.group; });
+    // A scene that names a group the player cannot lead (it says so on the status bar) shows
+    // that name rather than pretending the player leads none.
+    if (!player.group.empty() && !listed)
+        choices.push_back({player.group, {}, {}, false});
+
+    const QSignalBlocker blocker(m_leadsCombo);
+    if (choices != m_leadsListed || m_leadsCombo->count() == 0) {
+        m_leadsCombo->clear();
+        // A blank swatch, so "None" lines up with the groups' names.
+        QPixmap blank(14, 14);
+        blank.fill(Qt::transparent);
+        m_leadsCombo->addItem(QIcon(blank), tr("None"), QString());
+        m_leadsCombo->setItemData(0, tr("The player swims alone"), Qt::ToolTipRole);
+        for (const LeadChoice& choice : choices) {
+            const int at = m_leadsCombo->count();
+            if (!choice.usable) {
+                m_leadsCombo->addItem(tr("%1 (cannot be led)").arg(qs(choice.name)),
+                                      qs(choice.name));
+                continue;
+            }
+            const GroupDesc& group =
+                scene.groups[static_cast<std::size_t>(scene.groupIndex(choice.name))];
+            m_leadsCombo->addItem(QIcon(groupSwatchPixmap(choice.color, choice.accent, 14)),
+                                  qs(choice.name), qs(choice.name));
+            m_leadsCombo->setItemData(at, qs(std::string(behaviourLabel(group.kind))),
+                                      Qt::ToolTipRole);
+        }
+        m_leadsListed = choices;
+    }
+    m_leadsCombo->setCurrentIndex(std::max(0, m_leadsCombo->findData(qs(player.group))));
+    m_leadsCombo->setEnabled(player.enabled);
+    m_leadsLabel->setEnabled(player.enabled);
+}
+
+void PropertyPanel::chooseLead(int index)
+{
+    const std::string name = m_leadsCombo->itemData(index).toString().toStdString();
+    const int group = m_document->scene().groupIndex(name);
+    if (!name.empty() &&
+        (group < 0 || !playerCanLead(m_document->scene().groups[std::size_t(group)].kind))) {
+        refreshLeads(); // the "cannot be led" entry: nothing to choose
+        return;
+    }
+    if (QUndoCommand* command = makeLeadGroupCommand(m_document, name))
+        m_document->undoStack()->push(command);
 }
 
 void PropertyPanel::alignColumns()
@@ -434,9 +551,14 @@ void PropertyPanel::alignColumns()
         labelWidth = std::max(labelWidth, row->labelWidthHint());
         unitWidth = std::max(unitWidth, row->unitWidthHint());
     }
+    labelWidth = std::max(labelWidth,
+                          m_leadsLabel->fontMetrics().horizontalAdvance(m_leadsLabel->text()) + 4);
     for (ParamRow* row : rows)
         row->setColumnWidths(labelWidth, unitWidth);
     m_seedLabel->setFixedWidth(labelWidth);
+    m_leadsLabel->setFixedWidth(labelWidth);
+    m_leadsUnitSpace->setFixedWidth(unitWidth);
+    m_leadsResetSpace->setFixedWidth(m_timeStepRow->resetButton()->sizeHint().width());
     m_newSeedButton->setFixedWidth(m_timeStepRow->resetButton()->sizeHint().width());
     // A dock narrower than the rows would clip them (there is no horizontal scroll bar).
     const QMargins margins = m_rowsWidget->parentWidget()->layout()->contentsMargins();

@@ -1,13 +1,20 @@
 #pragma once
 /// The property panel (a dock's widget), generated from the core's ParamSpec tables: every
 /// parameter of the selected groups' family as a ParamRow, then the scene's settings (time
-/// step, seed, simulation speed) and the player's parameters. Edits go through undo commands
+/// step, seed, simulation speed) and the player: the group it leads and its parameters. Edits
+/// go through undo commands
 /// (a slider drag is one step); the running world follows through the SimulationController.
 /// A value that breaks a rule between parameters is refused with a message under its row.
+
+#include <shoal/scenedesc.h>
 
 #include <QList>
 #include <QWidget>
 
+#include <string>
+#include <vector>
+
+class QComboBox;
 class QLabel;
 class QLineEdit;
 class QToolButton;
@@ -39,12 +46,29 @@ public:
     ParamRow* timeStepRow() const { return m_timeStepRow; }
     ParamRow* speedRow() const { return m_speedRow; }
     QLineEdit* seedEdit() const { return m_seedEdit; }
+    /// The player's "Leads" choice: "None", then every group the player can lead (fish
+    /// schools and leader-following groups, in scene order; the item data is the name).
+    QComboBox* leadsCombo() const { return m_leadsCombo; }
     /// What the group section says instead of rows ("No group selected", mixed families), or
     /// empty when it shows rows.
     QString groupMessage() const;
 
 private:
+    /// A group as the Leads combo shows it.
+    struct LeadChoice
+    {
+        std::string name;
+        Color color;
+        Color accent;
+        bool usable = true; ///< false: the scene names a group the player cannot lead
+        bool operator==(const LeadChoice& o) const
+        {
+            return name == o.name && color == o.color && accent == o.accent && usable == o.usable;
+        }
+    };
+
     void buildSceneSection(QVBoxLayout* layout);
+    QWidget* buildLeadsRow(QWidget* parent);
     void onSelectionChanged();
     void onDocumentChanged(const Change& change);
     /// The selected groups that exist, and the family they share (false when mixed or none).
@@ -52,12 +76,17 @@ private:
     void rebuildGroupRows();
     void refreshGroupSection();
     void refreshSceneSection();
+    /// Lists the groups the player can lead again when they changed, and shows its choice.
+    void refreshLeads();
+    /// The header's agent count, from the running world once it has stepped.
+    void refreshHeaderCount();
     void alignColumns();
     void clearGroupErrors();
 
     void editGroupParam(ParamRow* row, int paramIndex, double value, bool commit);
     void editPlayerParam(ParamRow* row, int paramIndex, double value, bool commit);
     void editTimeStep(double value, bool commit);
+    void chooseLead(int index);
     void applySeed();
     void newSeed();
 
@@ -90,6 +119,12 @@ private:
     QToolButton* m_newSeedButton = nullptr;
     ParamRow* m_speedRow = nullptr;
     QLabel* m_playerNote = nullptr;
+    QLabel* m_leadsLabel = nullptr;
+    QComboBox* m_leadsCombo = nullptr;
+    QWidget* m_leadsUnitSpace = nullptr;  ///< as wide as the rows' unit column
+    QWidget* m_leadsResetSpace = nullptr; ///< as wide as the rows' reset button
+    /// What the Leads combo lists after "None" (and, last, a name it cannot lead).
+    std::vector<LeadChoice> m_leadsListed;
     QList<ParamRow*> m_playerRows;
 
     const ParamRow* m_chainRow = nullptr;

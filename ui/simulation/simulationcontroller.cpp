@@ -47,6 +47,16 @@ SimulationController::SimulationController(Document* document, QObject* parent)
 
 SimulationController::~SimulationController() = default;
 
+const GroupState* SimulationController::runningGroup(int group) const
+{
+    // Between a document change and the rebuild it causes, the world may still run the old
+    // list of groups: then its indices mean nothing for the document's.
+    if (!m_world || m_world->stepCount() == 0 || group < 0 || group >= m_world->groupCount() ||
+        m_document->scene().groups.size() != m_built.groups.size())
+        return nullptr;
+    return &m_world->group(group);
+}
+
 int SimulationController::maxStepsPerTick() const
 {
     return static_cast<int>(std::ceil(kCatchUpStepsAt1x * std::max(1.0, m_speed)));

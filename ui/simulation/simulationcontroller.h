@@ -30,6 +30,9 @@ public:
     World* world() { return m_world.get(); }
     const World* world() const { return m_world.get(); }
     QString lastError() const { return m_lastError; }
+    /// Group `group` of the running world once it has left its first step, else null: a world
+    /// just built (or restarted) still shows the level as authored.
+    const GroupState* runningGroup(int group) const;
 
     bool isPlaying() const { return m_playing; }
     /// Simulation speed factor, 0.25 to 4.

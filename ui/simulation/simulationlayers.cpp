@@ -1,5 +1,6 @@
 #include "simulation/simulationlayers.h"
 
+#include "document/agentcount.h"
 #include "document/groupselection.h"
 #include "simulation/agentlayeritem.h"
 #include "simulation/overlayitem.h"
@@ -24,6 +25,11 @@ SimulationLayers::SimulationLayers(EditorScene* scene, SimulationController* con
         m_overlay->setZValue(OverlayItem::kZValue);
         m_scene->addItem(m_overlay);
     }
+    // The labels count the running world's agents, by the group list's rule.
+    scene->setAgentCountQuery([scene, controller = m_controller](int group) {
+        const GroupState* running = controller ? controller->runningGroup(group) : nullptr;
+        return groupAgentCount(scene->document()->scene(), group, running);
+    });
     connect(controller, &SimulationController::worldRebuilt, this, &SimulationLayers::rebuild);
     connect(controller, &SimulationController::stepped, this, &SimulationLayers::sync);
     connect(scene->document(), &Document::changed, this, &SimulationLayers::onDocumentChanged);
@@ -39,6 +45,7 @@ SimulationLayers::~SimulationLayers()
     if (m_scene) {
         qDeleteAll(m_layers);
         delete m_overlay;
+        m_scene->setAgentCountQuery({});
     }
 }
 
@@ -77,6 +84,7 @@ void SimulationLayers::sync()
         if (kind == ItemKind::Pickup || kind == ItemKind::PlayerStart)
             item->setOpacity(started ? kFadedOpacity : 1.0);
     }
+    m_scene->refreshLabels();
 }
 
 void SimulationLayers::recolor()

@@ -4,7 +4,8 @@
 /// debug OverlayItem, rebuilt when the world is rebuilt, synced after every step, coloured
 /// from the document's groups and hidden for the groups the group list hides. While the world
 /// has left its first step, the authored pickups and player start fade (they show where
-/// things start, and the world layer shows where they are now).
+/// things start, and the world layer shows where they are now), and the spawn areas' labels
+/// count the running groups' agents.
 
 #include "viewport/editorscene.h"
 

@@ -3,6 +3,7 @@
 #include <shoal/sketch.h>
 
 #include "document/commands.h"
+#include "document/groupcommands.h"
 #include "document/sceneedits.h"
 #include "viewport/editorscene.h"
 #include "viewport/items/previewitem.h"
@@ -104,11 +105,11 @@ void SpawnAreaTool::mouseReleased(QGraphicsSceneMouseEvent* event)
     group.spawn = SpawnAreaDesc{r, m_count};
     if (familyView(m_family).takesTarget)
         group.target = Point2{(r.min.x + r.max.x) / 2.0, (r.min.y + r.max.y) / 2.0};
+    const int index = int(current.groups.size());
     SceneDesc candidate = current;
-    candidate.groups.push_back(group);
-    const int index = int(candidate.groups.size()) - 1;
-    auto* command = new AddGroupCommand(document(), index, group);
-    command->setText(
+    insertNewGroup(candidate, index, group);
+    QUndoCommand* command = makeAddGroupCommand(
+        document(), index, group,
         tr("Add %1 '%2'").arg(style::kindLabel(m_family), QString::fromStdString(group.name)));
     if (pushChecked(command, candidate))
         scene()->setSelectedRefs({{ItemKind::SpawnArea, index}});

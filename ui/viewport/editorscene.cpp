@@ -2,6 +2,7 @@
 
 #include <shoal/sketch.h>
 
+#include "document/agentcount.h"
 #include "document/commands.h"
 #include "document/groupselection.h"
 #include "document/sceneedits.h"
@@ -142,12 +143,49 @@ void EditorScene::rebuildAll()
     updateSceneRect();
 }
 
-void EditorScene::syncLabels()
+QList<SpawnAreaItem*> EditorScene::spawnAreas() const
 {
     QList<SpawnAreaItem*> areas;
     for (const auto& [ref, item] : m_items)
         if (ref.kind == ItemKind::SpawnArea)
             areas.append(static_cast<SpawnAreaItem*>(item));
+    return areas;
+}
+
+int EditorScene::agentCount(int group) const
+{
+    return m_agentCount ? m_agentCount(group) : groupAgentCount(m_document->scene(), group);
+}
+
+void EditorScene::setAgentCountQuery(std::function<int(int group)> query)
+{
+    m_agentCount = std::move(query);
+    syncLabels();
+}
+
+void EditorScene::refreshLabels()
+{
+    const QList<SpawnAreaItem*> areas = spawnAreas();
+    for (int i = 0; i < areas.size() && i < m_labels.size(); ++i) {
+        if (m_labels[i]->text() != areas[i]->label(agentCount(areas[i]->ref().index))) {
+            syncLabels(); // a wider or narrower text may overlap another label now
+            return;
+        }
+    }
+}
+
+QString EditorScene::groupLabel(int group) const
+{
+    const QList<SpawnAreaItem*> areas = spawnAreas();
+    for (int i = 0; i < areas.size() && i < m_labels.size(); ++i)
+        if (areas[i]->ref().index == group)
+            return m_labels[i]->text();
+    return QString();
+}
+
+void EditorScene::syncLabels()
+{
+    const QList<SpawnAreaItem*> areas = spawnAreas();
     while (m_labels.size() > areas.size())
         delete m_labels.takeLast();
     while (m_labels.size() < areas.size()) {
@@ -173,7 +211,7 @@ void EditorScene::syncLabels()
     const double ppm = 1.0 / m_metresPerPixel;
     for (int i = 0; i < areas.size(); ++i) {
         QGraphicsSimpleTextItem* label = m_labels[i];
-        label->setText(areas[i]->label());
+        label->setText(areas[i]->label(agentCount(areas[i]->ref().index)));
         label->setPos(areas[i]->labelAnchor());
         // Just above the area's top-left corner on screen, whatever the zoom.
         const QRectF text = label->boundingRect();

@@ -14,6 +14,7 @@
 #include <QGraphicsSimpleTextItem>
 #include <QPointer>
 
+#include <functional>
 #include <map>
 #include <optional>
 
@@ -21,6 +22,7 @@ namespace shoal::ui {
 
 class EditableItem;
 class HandleItem;
+class SpawnAreaItem;
 
 class EditorScene : public QGraphicsScene
 {
@@ -77,6 +79,15 @@ public:
     /// squad of the scene; -1 if there is none.
     int targetSquad() const;
 
+    // --- Group labels ---------------------------------------------------------------------------
+    /// How many agents a group's label says it has. Without a query the authored count
+    /// (groupAgentCount()); SimulationLayers answers with the running world's.
+    void setAgentCountQuery(std::function<int(int group)> query);
+    /// Relabels the spawn areas whose count changed (the world stepped).
+    void refreshLabels();
+    /// The label on `group`'s spawn area ("school · Fish school · 9"), or empty without one.
+    QString groupLabel(int group) const;
+
     // --- View scale and grid -------------------------------------------------------------------
     void setMetresPerPixel(double metresPerPixel);
     double metresPerPixel() const { return m_metresPerPixel; }
@@ -124,6 +135,8 @@ private:
     void syncGroupSelectionFromScene();
     /// One label per spawn area, above the agents, from the items' text and anchor.
     void syncLabels();
+    QList<SpawnAreaItem*> spawnAreas() const;
+    int agentCount(int group) const;
     void syncSceneFromGroupSelection();
 
     Document* m_document;
@@ -132,6 +145,7 @@ private:
     std::map<ItemRef, EditableItem*> m_items;
     QList<HandleItem*> m_handles;
     QList<QGraphicsSimpleTextItem*> m_labels;
+    std::function<int(int)> m_agentCount;
     ItemRefs m_selection;
     std::optional<ItemRef> m_hovered;
     QPointer<GroupSelection> m_groups;

@@ -173,6 +173,7 @@ void MainWindow::createDocks()
     addDockWidget(Qt::LeftDockWidgetArea, history);
 
     m_groupList = new GroupListPanel(m_document, m_groupSelection);
+    m_groupList->setSimulation(m_simulation);
     connect(m_groupList, &GroupListPanel::groupVisibilityChanged, m_agentLayers,
             &SimulationLayers::setGroupVisible);
     m_agentLayers->setVisibilityQuery(

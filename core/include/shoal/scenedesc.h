@@ -162,6 +162,13 @@ struct GroupDesc
     }
 };
 
+/// Whether the player may lead a group of `kind` (PlayerDesc::group): a fish school (the
+/// player is its player fish) or a leader-following group (the player replaces its leader).
+constexpr bool playerCanLead(BehaviourKind kind)
+{
+    return kind == BehaviourKind::FishSchool || kind == BehaviourKind::LeaderFollow;
+}
+
 /// The player: steered by the pointer. When it leads a fish school it is that school's
 /// player fish; when it leads a leader-following group it replaces the wandering leader.
 struct PlayerDesc

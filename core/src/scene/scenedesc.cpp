@@ -250,7 +250,7 @@ std::optional<Error> checkPlayer(const SceneDesc& scene)
         if (led < 0)
             return Error{"player.group: there is no group named '" + player.group + "'"};
         const BehaviourKind kind = scene.groups[static_cast<std::size_t>(led)].kind;
-        if (kind != BehaviourKind::FishSchool && kind != BehaviourKind::LeaderFollow)
+        if (!playerCanLead(kind))
             return Error{"player.group: '" + player.group + "' is a " +
                          std::string(behaviourKey(kind)) +
                          " group; the player can lead only a fishSchool or leaderFollow group"};

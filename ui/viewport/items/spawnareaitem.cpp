@@ -22,14 +22,16 @@ void SpawnAreaItem::sync(const SceneDesc& scene)
     prepareGeometryChange();
     m_rect = QRectF(QPointF(r.min.x, r.min.y), QPointF(r.max.x, r.max.y));
     m_color = style::toQColor(group.color);
-    const QString name = QString::fromStdString(group.name);
-    const QString family = style::kindLabel(group.kind);
-    // "swarm · 60", "school · Fish school · 8": the family only when the name does not say it.
-    m_label =
-        (name.compare(family, Qt::CaseInsensitive) == 0
-             ? QStringLiteral("%1 \u00b7 %2").arg(name).arg(group.spawn->count)
-             : QStringLiteral("%1 \u00b7 %2 \u00b7 %3").arg(name, family).arg(group.spawn->count));
+    m_name = QString::fromStdString(group.name);
+    m_family = style::kindLabel(group.kind);
     update();
+}
+
+QString SpawnAreaItem::label(int agents) const
+{
+    return m_name.compare(m_family, Qt::CaseInsensitive) == 0
+               ? QStringLiteral("%1 \u00b7 %2").arg(m_name).arg(agents)
+               : QStringLiteral("%1 \u00b7 %2 \u00b7 %3").arg(m_name, m_family).arg(agents);
 }
 
 bool SpawnAreaItem::hitTest(QPointF scenePos, double mpp) const

@@ -1,7 +1,7 @@
 #pragma once
 /// A group's spawn area: a dashed rectangle tinted with the group's colour. Its label (the
 /// group's name, family and agent count) is a separate item the EditorScene keeps above the
-/// agents, placed with labelAnchor().
+/// agents, placed with labelAnchor(); the scene supplies the count (groupAgentCount()).
 
 #include "viewport/items/editableitem.h"
 
@@ -22,7 +22,8 @@ public:
     QRectF boundingRect() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
-    QString label() const { return m_label; }
+    /// "swarm · 60", "school · Fish school · 9": the family only when the name does not say it.
+    QString label(int agents) const;
     /// Scene point the label sits on (its bottom-left corner is the area's top-left on screen).
     QPointF labelAnchor() const { return QPointF(m_rect.left(), m_rect.bottom()); }
 
@@ -32,7 +33,8 @@ protected:
 private:
     QRectF m_rect;
     QColor m_color;
-    QString m_label;
+    QString m_name;
+    QString m_family;
 };
 
 } // namespace shoal::ui
