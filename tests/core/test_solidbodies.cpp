@@ -232,7 +232,8 @@ void TestSolidBodies::tanksFromEverySideOfACircle()
     for (int k = 0; k < 12; ++k) {
         const double a = k * 2.0 * 3.14159265358979 / 12.0;
         GroupDesc tank = makeDefaultGroup(BehaviourKind::TankSquad, "tank" + std::to_string(k));
-        tank.agents.push_back({{25.0 * std::cos(a), 25.0 * std::sin(a)}, a * 180.0 / 3.14159 + 180});
+        tank.agents.push_back(
+            {{25.0 * std::cos(a), 25.0 * std::sin(a)}, a * 180.0 / 3.14159 + 180});
         tank.target = Point2{-25.0 * std::cos(a), -25.0 * std::sin(a)};
         scene.groups.push_back(tank);
     }
@@ -274,7 +275,8 @@ void TestSolidBodies::schoolInACorridor()
     scene.player.enabled = true;
     scene.player.group = "school";
     scene.player.position = {-40.0, 0.0};
-    scene.groups.push_back(spawned(BehaviourKind::FishSchool, "school", {{-42.0, -2.5}, {-30.0, 2.5}}, 30));
+    scene.groups.push_back(
+        spawned(BehaviourKind::FishSchool, "school", {{-42.0, -2.5}, {-30.0, 2.5}}, 30));
     auto world = buildWorld(scene);
     QVERIFY(world);
     VERIFY_SOLID(watch(*world, 2400, route({{40.0f, 0.0f}, {-40.0f, 1.0f}}, 1200)));
@@ -287,7 +289,8 @@ void TestSolidBodies::swarmRoundObstacles()
         scene.obstacles.push_back(circleObstacle(-15.0 + 6.0 * k, (k % 2) ? 4.0 : -4.0, 2.0));
     scene.player.enabled = true;
     scene.player.position = {25.0, 0.0};
-    scene.groups.push_back(spawned(BehaviourKind::Swarm, "swarm", {{-35.0, -10.0}, {-25.0, 10.0}}, 200));
+    scene.groups.push_back(
+        spawned(BehaviourKind::Swarm, "swarm", {{-35.0, -10.0}, {-25.0, 10.0}}, 200));
     auto world = buildWorld(scene);
     QVERIFY(world);
     VERIFY_SOLID(watch(*world, 1800, route({{25.0f, 0.0f}, {-30.0f, 0.0f}, {25.0f, 5.0f}}, 600)));
@@ -299,7 +302,8 @@ void TestSolidBodies::swarmThroughASquad()
     // shoved aside (the tanks have the higher priority), never through.
     SceneDesc scene = emptyScene(40.0, 30.0);
     scene.groups.push_back(squad("squad", {{-4.0, -6.0}, {4.0, 6.0}}, 6, {0.0, 0.0}));
-    scene.groups.push_back(spawned(BehaviourKind::Swarm, "swarm", {{-35.0, -8.0}, {-25.0, 8.0}}, 120));
+    scene.groups.push_back(
+        spawned(BehaviourKind::Swarm, "swarm", {{-35.0, -8.0}, {-25.0, 8.0}}, 120));
     scene.player.enabled = true;
     scene.player.position = {30.0, 0.0};
     auto world = buildWorld(scene);
@@ -329,8 +333,9 @@ void TestSolidBodies::crowdsPressedIntoWalls()
     box.points = {{-5.0, -15.0}, {2.0, -15.0}, {2.0, -8.0}, {-5.0, -8.0}};
     scene.obstacles.push_back(box);
     const double tankFactor = family == BehaviourKind::TankSquad ? 2.0 : 1.0;
-    GroupDesc crowd = spawned(family, "crowd", {{-55.0, -35.0}, {-55.0 + 40.0 * tankFactor / 2.0, 35.0}},
-                              family == BehaviourKind::TankSquad ? 300 : 2000);
+    GroupDesc crowd =
+        spawned(family, "crowd", {{-55.0, -35.0}, {-55.0 + 40.0 * tankFactor / 2.0, 35.0}},
+                family == BehaviourKind::TankSquad ? 300 : 2000);
     if (family == BehaviourKind::TankSquad)
         crowd.target = Point2{30.0, 0.0};
     scene.player.enabled = true;
@@ -342,7 +347,9 @@ void TestSolidBodies::crowdsPressedIntoWalls()
     QVERIFY(world);
     // The player stands behind the wall (the swarm and the school want it); worms follow the
     // pointer, held there.
-    const Worst worst = watch(*world, 900, [](World& w, int) { w.setPointer({30.0f, 0.0f}, true); });
+    const Worst worst = watch(*world, 900, [](World& w, int) {
+        w.setPointer({30.0f, 0.0f}, true);
+    });
     VERIFY_SOLID(worst);
 }
 
@@ -369,10 +376,10 @@ void TestSolidBodies::priorityDecidesWhoGivesWay()
     scene.groups[1].collision.priority = 1;
     auto equal = buildWorld(scene);
     equal->step();
-    const float movedA = distance({equal->group(0).agents.px[0], equal->group(0).agents.py[0]},
-                                  Vec2(0.0f, 0.0f));
-    const float movedB = distance({equal->group(1).agents.px[0], equal->group(1).agents.py[0]},
-                                  Vec2(1.0f, 0.0f));
+    const float movedA =
+        distance({equal->group(0).agents.px[0], equal->group(0).agents.py[0]}, Vec2(0.0f, 0.0f));
+    const float movedB =
+        distance({equal->group(1).agents.px[0], equal->group(1).agents.py[0]}, Vec2(1.0f, 0.0f));
     QVERIFY2(std::fabs(movedA - movedB) < 0.02f && movedA > 0.5f,
              qPrintable(QStringLiteral("%1 / %2").arg(double(movedA)).arg(double(movedB))));
 }
@@ -418,7 +425,8 @@ void TestSolidBodies::resultIsIndependentOfGroupOrder()
             const double x0 = g.name == "a" ? -18.0 : 12.0;
             g.spawn.reset();
             for (int k = 0; k < 6; ++k)
-                g.agents.push_back({{x0 + 3.5 * (k % 2), -6.0 + 3.5 * k}, g.name == "a" ? 0.0 : 180.0});
+                g.agents.push_back(
+                    {{x0 + 3.5 * (k % 2), -6.0 + 3.5 * k}, g.name == "a" ? 0.0 : 180.0});
         }
     auto first = buildWorld(scene);
     auto second = buildWorld(swapped);

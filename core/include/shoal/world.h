@@ -133,6 +133,9 @@ private:
     /// The player as a body of its own: when it is on and leads no group.
     bool playerIsLoneBody() const { return m_player.enabled && m_player.group < 0; }
     float playerRadius() const;
+    /// Whether some group may meet bodies other than its own (then families look for them).
+    bool bodiesMeetOthers() const;
+    void indexBodies();
     void commitGroup(Group& group, float radius);
     void rebuildIndexes();
     void computeAllMetrics();

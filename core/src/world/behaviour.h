@@ -20,6 +20,7 @@
 namespace shoal {
 
 class Behaviour;
+class BodyPass;
 
 class Group;
 
@@ -35,6 +36,10 @@ struct StepContext
     const std::vector<std::unique_ptr<Group>>* groups = nullptr;
     std::vector<PickupState>* pickups = nullptr;
     NeighbourSearch search = NeighbourSearch::Grid;
+    /// Every body of every group where the step starts, when a group may meet bodies other
+    /// than its own (null in a world of one group and no lone player): families steer round
+    /// them with BodyPass::othersNear().
+    const BodyPass* bodies = nullptr;
 };
 
 /// One group as the world runs it: what a viewer sees (GroupState) plus what only the

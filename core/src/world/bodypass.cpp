@@ -185,6 +185,7 @@ std::size_t BodyPass::run(std::vector<std::unique_ptr<Group>>& groups,
                           const std::vector<BodyGroupRule>& rules, bool hasPlayer, Vec2 player,
                           float playerRadius, const StaticGeometry& geometry, float dt, int rounds)
 {
+    m_indexed = false;
     gatherBodies(groups, rules, hasPlayer, player, playerRadius, Positions::Planned);
     // Bodies planned against a wall start pinned.
     const std::size_t n = m_x.size();
@@ -254,14 +255,44 @@ float BodyPass::deepestOverlap(std::uint32_t i, float reach,
     return deepest;
 }
 
-void BodyPass::measure(std::vector<std::unique_ptr<Group>>& groups,
-                       const std::vector<BodyGroupRule>& rules, bool hasPlayer, Vec2 player,
-                       float playerRadius, const StaticGeometry& geometry, float dt)
+void BodyPass::index(std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer, Vec2 player,
+                     float playerRadius)
 {
     gatherBodies(groups, rules, hasPlayer, player, playerRadius, Positions::Committed);
-    const std::size_t n = m_x.size();
-    const float reach = maxRadius();
-    m_grid.build(m_x.data(), m_y.data(), n, std::max(2.0f * reach, 0.1f));
+    m_indexRadius = maxRadius();
+    m_grid.build(m_x.data(), m_y.data(), m_x.size(), std::max(2.0f * m_indexRadius, 0.1f));
+    m_indexed = true;
+}
+
+BodyPass::Nearby BodyPass::othersNear(int group, Vec2 p, float radius, Vec2 forward,
+                                      float look) const
+{
+    Nearby out;
+    out.gapAhead = look;
+    const std::uint32_t mask = m_mask[static_cast<std::size_t>(group)];
+    const int priority = m_priority[static_cast<std::size_t>(group)];
+    const float reach = radius + m_indexRadius + std::max(radius, look);
+    m_grid.forEachWithin(p, reach, [&](std::uint32_t j, float dx, float dy, float d2) {
+        const std::uint16_t rule = m_rule[j];
+        if (rule == group || !(mask & m_layers[rule]) ||
+            (m_priority[rule] < priority && !m_fixed[j]))
+            return;
+        const float d = std::sqrt(d2);
+        const float gap = d - radius - m_radius[j];
+        if (gap < radius && d > 1e-6f)
+            out.away += Vec2(dx, dy) * ((1.0f - std::max(gap, 0.0f) / radius) / d);
+        // Ahead: within 60 degrees of the heading (dx, dy point from j to p).
+        const float along = -(dx * forward.x + dy * forward.y);
+        if (along > 0.5f * d)
+            out.gapAhead = std::min(out.gapAhead, gap);
+    });
+    return out;
+}
+
+void BodyPass::measure(std::vector<std::unique_ptr<Group>>& groups, const StaticGeometry& geometry,
+                       float dt)
+{
+    const float reach = m_indexRadius;
     m_overlapTime.resize(groups.size());
     for (std::size_t g = 0; g < groups.size(); ++g) {
         Group& group = *groups[g];

@@ -56,13 +56,33 @@ public:
                     float playerRadius, const StaticGeometry& geometry, float dt,
                     int rounds = kRounds);
 
+    /// After a commit (and at build): indexes every body where it now is, for measure() and
+    /// for the families' next plan (othersNear()).
+    void index(std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer, Vec2 player,
+               float playerRadius);
+    /// Whether index() ran since the last run() (which reuses the arrays).
+    bool indexed() const { return m_indexed; }
+
+    /// What a body of group `group` at p (radius `radius`, heading `forward`) sees of the
+    /// bodies of other groups it gives way to (its mask has their layer, their priority is
+    /// not below its own): `away`, the sum of unit vectors away from those within its own
+    /// radius of touching, each weighted by how near (1 when touching); `gapAhead`, the room
+    /// to the nearest of them within 60 degrees of `forward` (surface to surface, at most
+    /// `look`). Families add `away` to their separation, so bodies steer round each other
+    /// rather than only being pushed. Reads the index.
+    struct Nearby
+    {
+        Vec2 away;
+        float gapAhead = 0.0f;
+    };
+    Nearby othersNear(int group, Vec2 p, float radius, Vec2 forward, float look) const;
+
     /// What a user would notice of the bodies after a step, into each group's metrics:
     /// overlaps within the group and with other groups' bodies (pairs that collide, deeper
     /// than kPenetrationTolerance), how long each body has been overlapping without a break
-    /// (the longest per group), and body-wall overlaps. Reads the committed positions.
-    void measure(std::vector<std::unique_ptr<Group>>& groups,
-                 const std::vector<BodyGroupRule>& rules, bool hasPlayer, Vec2 player,
-                 float playerRadius, const StaticGeometry& geometry, float dt);
+    /// (the longest per group), and body-wall overlaps. Reads the index.
+    void measure(std::vector<std::unique_ptr<Group>>& groups, const StaticGeometry& geometry,
+                 float dt);
 
     std::size_t memoryBytes() const;
 
@@ -98,6 +118,8 @@ private:
     std::vector<std::uint32_t> m_layers, m_mask;
     std::vector<int> m_priority;
     UniformGrid m_grid;
+    bool m_indexed = false;
+    float m_indexRadius = 0.0f; ///< the largest radius in the index
     /// Per group, per agent id: how long the body has overlapped another without a break, s.
     std::vector<std::vector<float>> m_overlapTime;
 };

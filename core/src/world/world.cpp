@@ -295,6 +295,10 @@ void World::rebuildIndexes()
         group->grid.build(a.px.data(), a.py.data(), a.size(), group->behaviour->gridCells());
         group->bruteForce.build(a.px.data(), a.py.data(), a.size(), 0.0f);
     }
+    // One index of every body for the families to steer round other groups' bodies (and
+    // for the metrics); a world of one group without a lone player needs it only to measure.
+    if (bodiesMeetOthers() || m_metricsEnabled)
+        indexBodies();
     m_indexesDirty = false;
 }
 
@@ -336,6 +340,7 @@ StepContext World::context() const
     ctx.pointer = m_pointer;
     ctx.groups = &m_groups;
     ctx.search = m_search;
+    ctx.bodies = m_bodies->indexed() && bodiesMeetOthers() ? m_bodies.get() : nullptr;
     return ctx;
 }
 
@@ -484,8 +489,19 @@ void World::computeAllMetrics()
 {
     for (auto& group : m_groups)
         m_meter->measure(*group);
-    m_bodies->measure(m_groups, m_bodies->rules, playerIsLoneBody(), m_player.position,
-                      playerRadius(), *m_geometry, m_dt);
+    if (!m_bodies->indexed())
+        indexBodies();
+    m_bodies->measure(m_groups, *m_geometry, m_dt);
+}
+
+bool World::bodiesMeetOthers() const
+{
+    return m_groups.size() > 1 || (playerIsLoneBody() && !m_groups.empty());
+}
+
+void World::indexBodies()
+{
+    m_bodies->index(m_groups, playerIsLoneBody(), m_player.position, playerRadius());
 }
 
 std::uint64_t World::stateHash() const
