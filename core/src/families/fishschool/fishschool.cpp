@@ -52,7 +52,9 @@ const F kFishFields[] = {
       ParamType::Integer},
      &FishSchoolParams::neighborCount},
     {{"pickRadius", "Pick radius", "m", 0.05, 10.0, 0.05, 1.0,
-      "A free fish joins the school for good when the player swims this close (the seed's 50 px)."},
+      "A free fish joins the school for good when the player swims this close (the "
+      "article's 50 px). Free fish wait within half of it of where they were placed, so a "
+      "player that passes that close to the spot always picks them up."},
      &FishSchoolParams::pickRadius},
     {{"speedEasing", "Speed easing", "1/s", 0.1, 20.0, 0.1, 2.0,
       "How fast a member's speed eases toward moveSpeed (the seed's lerp factor). Low: slow "
@@ -74,7 +76,8 @@ const F kFishFields[] = {
       "Size of a fish for drawing and the overlap metric; keep it under keepMinDistance / 2."},
      &FishSchoolParams::radius},
     {{"idleDrift", "Idle drift", "m/s", 0.0, 5.0, 0.05, 0.3,
-      "Speed at which free fish meander while waiting to be picked up. 0 = they wait still."},
+      "Speed at which free fish meander while waiting to be picked up, never farther than "
+      "half the pick radius from where they were placed. 0 = they wait still."},
      &FishSchoolParams::idleDrift},
 };
 
