@@ -16,9 +16,9 @@ using F = ParamField<WormParams>;
 // clang-format off
 const F kWormFields[] = {
     {{"speed", "Speed", "m/s", 0.1, 20.0, 0.1, 2.5,
-      "How fast the head crawls. A worm never stops on its own (the seed is an endless "
-      "runner); only a wall in stop mode halts it. Faster worms travel further between "
-      "joints' decisions, so they answer the pointer a little later."},
+      "How fast the head crawls. A worm never stops on its own (the article's is an endless "
+      "runner); only a wall halts it. Faster worms travel further between joints' "
+      "decisions, so they answer the pointer a little later."},
      &WormParams::speed},
     {{"length", "Length", "m", 0.2, 200.0, 0.1, 6.0,
       "Body length from head to tail; every coin eaten adds growthPerCoin. The head segment "
@@ -32,15 +32,15 @@ const F kWormFields[] = {
      &WormParams::width},
     {{"minSegmentLength", "Min segment length", "m", 0.02, 20.0, 0.01, 0.5,
       "The head segment must be this long before the worm may turn again: the spacing of "
-      "joints. Short segments with a small maxTurnAngle make the smooth snake of the seed; "
+      "joints. Short segments with a small maxTurnAngle make the article's smooth snake; "
       "long ones make an angular worm that answers the pointer later. Turning radius is "
       "about minSegmentLength / (2 sin(maxTurnAngle / 2))."},
      &WormParams::minSegmentLength},
     {{"maxTurnAngle", "Max turn per joint", "deg", 1.0, 90.0, 1.0, 30.0,
       "The sharpest bend at one joint. A sharper turn is split into transition segments, "
-      "one joint per minSegmentLength of travel. 10-15 with short segments looks rounded; "
-      "90 gives square corners. At most 90, so a mitre never sticks out more than "
-      "width / sqrt(2)."},
+      "one joint per minSegmentLength of travel. 10-15 with short segments looks rounded "
+      "(the article's advice); 90 gives square corners. At most 90, the article's limit, so "
+      "a mitre never sticks out more than width / sqrt(2)."},
      &WormParams::maxTurnAngle, ParamScale::Degrees},
     {{"growthPerCoin", "Growth per coin", "m", 0.0, 20.0, 0.1, 0.0,
       "How much longer the worm gets for each coin it eats: the tail stays put until the "
@@ -63,7 +63,7 @@ const F kWormFields[] = {
     {{"wanderTurn", "Wander turn", "deg", 0.0, 90.0, 1.0, 15.0,
       "Without a target, each joint turns by a random angle of up to this (never more than "
       "maxTurnAngle), so idle worms meander instead of running in straight lines. "
-      "0 = straight ahead."},
+      "0 = straight ahead, as the article's worm crawls between touches."},
      &WormParams::wanderTurn, ParamScale::Degrees},
     {{"arriveDistance", "Arrive distance", "m", 0.05, 50.0, 0.05, 1.0,
       "After the pointer is released a worm keeps heading for the last pressed point until "
