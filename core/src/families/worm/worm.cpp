@@ -586,45 +586,46 @@ float WormBehaviour::wallAwareHeading(int w, Vec2 head, float wanted, float step
     }
     // The closest to the wanted direction with a clear feeler and a way out; else the
     // closest with a way out and room for its first segment (it turns late, but it turns).
-    const float firstLeg = std::min(look, segmentChord(stepLength));
-    for (const bool needFeeler : {true, false}) {
-        float best = candidate;
-        float bestDeviation = 10.0f; // above any |angle|: nothing yet
-        bool tried[7] = {};
-        for (;;) {
-            int next = -1;
-            for (int k = 0; k < count; ++k)
-                if (!tried[k] && reach[k] >= (needFeeler ? look : firstLeg) &&
-                    (next < 0 || deviation[k] < deviation[next]))
-                    next = k;
-            if (next < 0)
-                break;
-            tried[next] = true;
-            if (hasWayOut(head, options[next], stepLength, geometry)) {
-                best = options[next];
-                bestDeviation = deviation[next];
-                break;
-            }
-        }
-        if (bestDeviation < 10.0f)
-            return best;
+    int order[7];
+    for (int k = 0; k < count; ++k) {
+        int j = k;
+        for (; j > 0 && deviation[order[j - 1]] > deviation[k]; --j)
+            order[j] = order[j - 1];
+        order[j] = k;
     }
-    // Walled in (a corner, a pocket, a wall met head-on): the furthest feeler would point
-    // into the corner. Turn as hard as allowed toward the side whose turning circle is
-    // clear, else toward the side that is more open.
-    const bool leftClear =
-        circleIsClear(head, heading + p.maxTurnAngle, 1.0f, stepLength, geometry);
-    const bool rightClear =
-        circleIsClear(head, heading - p.maxTurnAngle, -1.0f, stepLength, geometry);
-    const float reachRight = reach[0], reachLeft = reach[4];
-    float turnLeft = 0.0f;
+    bool checked[7] = {}, wayOut[7] = {};
+    for (const float needed : {look, std::min(look, segmentChord(stepLength))}) {
+        for (int j = 0; j < count; ++j) {
+            const int k = order[j];
+            if (reach[k] < needed)
+                continue;
+            if (!checked[k]) {
+                checked[k] = true;
+                wayOut[k] = hasWayOut(head, options[k], stepLength, geometry);
+            }
+            if (wayOut[k])
+                return options[k];
+        }
+    }
+    return walledInTurn(w, head, wanted, reach[4], reach[0], stepLength, geometry);
+}
+
+float WormBehaviour::walledInTurn(int w, Vec2 head, float wanted, float reachLeft, float reachRight,
+                                  float stepLength, const StaticGeometry& geometry) const
+{
+    // A corner, a pocket, a wall met head-on: the furthest feeler would point into the
+    // corner. Turn as hard as allowed toward the side whose turning circle is clear, else
+    // toward the side that is more open.
+    const float turn = m_params.maxTurnAngle;
+    const float heading = m_heading[static_cast<std::size_t>(w)];
+    const bool leftClear = circleIsClear(head, heading + turn, 1.0f, stepLength, geometry);
+    const bool rightClear = circleIsClear(head, heading - turn, -1.0f, stepLength, geometry);
+    float side = wrapAngle(wanted - heading) >= 0.0f ? 1.0f : -1.0f;
     if (leftClear != rightClear)
-        turnLeft = leftClear ? 1.0f : -1.0f;
+        side = leftClear ? 1.0f : -1.0f;
     else if (reachLeft != reachRight)
-        turnLeft = reachLeft > reachRight ? 1.0f : -1.0f;
-    else
-        turnLeft = wrapAngle(wanted - heading) >= 0.0f ? 1.0f : -1.0f;
-    return heading + turnLeft * p.maxTurnAngle;
+        side = reachLeft > reachRight ? 1.0f : -1.0f;
+    return heading + side * turn;
 }
 
 float WormBehaviour::turnBase(int w) const

@@ -141,6 +141,11 @@ private:
     /// leaves a way out. `stepLength` = speed x dt, m.
     float wallAwareHeading(int w, Vec2 head, float wanted, float stepLength,
                            const StaticGeometry& geometry) const;
+    /// wallAwareHeading with no turn that is clear and leaves a way out: the hardest turn
+    /// toward the side with a way out, else the side whose feeler (`reachLeft`,
+    /// `reachRight`, m) reaches further, else toward `wanted`.
+    float walledInTurn(int w, Vec2 head, float wanted, float reachLeft, float reachRight,
+                       float stepLength, const StaticGeometry& geometry) const;
     /// Whether the worm, making a joint onto `heading` at `head`, could then circle at its
     /// sharpest turn (maxTurnAngle at every joint) to the left (side +1) or the right (-1)
     /// without its head meeting geometry.
