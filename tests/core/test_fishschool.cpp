@@ -46,6 +46,8 @@ class TestFishSchool : public QObject
 private slots:
     void playerPicksUpEveryFreeFishOnItsPath();
     void freeFishBeyondPickRadiusStayFree();
+    void freeFishStayTetheredToTheirSpot_data();
+    void freeFishStayTetheredToTheirSpot();
     void schoolKeepsItsBand_data();
     void schoolKeepsItsBand();
     void schoolFollowsThePlayer();
@@ -87,6 +89,80 @@ void TestFishSchool::freeFishBeyondPickRadiusStayFree()
     world->step(60 * 25);
     QCOMPARE(membersInSchool(*world, 0), 1); // only the player
     QVERIFY(world->player().position.x > 30.0f);
+}
+
+void TestFishSchool::freeFishStayTetheredToTheirSpot_data()
+{
+    QTest::addColumn<double>("pickRadius");
+    QTest::addColumn<double>("idleDrift");
+    QTest::newRow("defaults") << 1.0 << 0.3;
+    QTest::newRow("restless") << 1.0 << 2.0;
+    QTest::newRow("small pick radius") << 0.4 << 0.3;
+    QTest::newRow("large pick radius, restless") << 3.0 << 1.5;
+}
+
+void TestFishSchool::freeFishStayTetheredToTheirSpot()
+{
+    QFETCH(double, pickRadius);
+    QFETCH(double, idleDrift);
+    // Free fish in the corners of a walled pen, along its walls, touching a post and in a
+    // crowd, while a school without a player mills among them and the player's school swims
+    // laps well away from them.
+    SceneDesc scene = schoolScene(12);
+    scene.walls.push_back({{{-10.0, -10.0}, {10.0, -10.0}, {10.0, 10.0}, {-10.0, 10.0}}, true});
+    scene.obstacles.push_back(circleObstacle(3.0, 3.0, 1.5));
+    scene.player.position = {-30.0, 0.0};
+    scene.groups[0].spawn = SpawnAreaDesc{{{-34.0, -3.0}, {-26.0, 3.0}}, 12};
+    setParam(scene.groups[0], "pickRadius", pickRadius);
+    setParam(scene.groups[0], "idleDrift", idleDrift);
+    GroupDesc others = makeDefaultGroup(BehaviourKind::FishSchool, "others");
+    others.spawn = SpawnAreaDesc{{{-9.0, -9.0}, {9.0, 9.0}}, 60};
+    scene.groups.push_back(others);
+    const double in = 9.65; // 0.35 m from the walls: a body radius and a little
+    for (const Point2 spot : std::initializer_list<Point2>{{in, in},
+                                                           {-in, in},
+                                                           {in, -in},
+                                                           {-in, -in},
+                                                           {0.0, in},
+                                                           {in, 0.0},
+                                                           {-in, 2.0},
+                                                           {3.0, 4.85},
+                                                           {4.85, 3.0},
+                                                           {1.15, 3.0},
+                                                           {0.0, 0.0},
+                                                           {-5.0, -5.0}})
+        scene.pickups.push_back({PickupKind::Fish, spot});
+    for (int k = 0; k < 9; ++k) // a crowd, 0.3 m apart
+        scene.pickups.push_back({PickupKind::Fish, {-5.0 + 0.3 * (k % 3), 5.0 + 0.3 * (k / 3)}});
+    auto world = buildWorld(scene);
+    QVERIFY(world);
+    const GroupState& school = world->group(0);
+    const int members = membersInSchool(*world, 0);
+    // Where each free fish was placed, by its stable id.
+    std::vector<Vec2> spot(school.agents.size(), Vec2{});
+    std::vector<bool> free(school.agents.size(), false);
+    for (std::size_t i = 0; i < school.agents.size(); ++i) {
+        free[school.agents.id[i]] = !(school.agents.flags[i] & kAgentInSchool);
+        spot[school.agents.id[i]] = {school.agents.px[i], school.agents.py[i]};
+    }
+    QCOMPARE(int(std::count(free.begin(), free.end(), true)), int(scene.pickups.size()));
+    const Vec2 lap[4] = {{-20, -20}, {-20, 20}, {-35, 20}, {-35, -20}};
+    double farthest = 0.0;
+    for (int step = 0; step < 60 * 120; ++step) {
+        world->setPointer(lap[(step / 300) % 4], true);
+        world->step();
+        const AgentArrays& a = school.agents;
+        for (std::size_t i = 0; i < a.size(); ++i)
+            if (free[a.id[i]])
+                farthest = std::max(farthest, double(distance({a.px[i], a.py[i]}, spot[a.id[i]])));
+    }
+    const double tether = 0.5 * pickRadius; // what the idleDrift and pickRadius tooltips promise
+    qInfo("farthest a free fish got from its spot: %.4f m (tether %.2f m)", farthest, tether);
+    QCOMPARE(membersInSchool(*world, 0), members); // nobody was picked up: all stayed free
+    QVERIFY2(farthest <= tether + 1e-5, qPrintable(QString::number(farthest)));
+    QVERIFY(farthest > 0.5 * tether); // not vacuous: they did meander
+    for (int g = 0; g < 2; ++g)
+        QCOMPARE(world->group(g).metrics.totalWallCrossings, std::int64_t(0));
 }
 
 void TestFishSchool::schoolKeepsItsBand_data()

@@ -247,6 +247,7 @@ private slots:
     void atomicWriterWithoutCommitLeavesNothing();
     void loadMissingFileFails();
     void docsParameterTablesAreCurrent();
+    void paramTablesSpeakOfTheArticles();
     void docsExampleIsCanonical();
     void numbersAreShortestAndExact();
     void loadedSceneIsBuiltWithoutASecondCheck();
@@ -839,6 +840,30 @@ void TestSceneFile::docsParameterTablesAreCurrent()
             QStringLiteral("docs/scene-format.md parameter tables are out of date: replace "
                            "the text between the markers with %1")
                 .arg(out)));
+    }
+}
+
+void TestSceneFile::paramTablesSpeakOfTheArticles()
+{
+    // What a user reads (labels, units, choices, tooltips) names the reference articles as
+    // "the article", never by the project's word for them. No table has a random seed
+    // parameter (that is simulation.seed), so no exception is needed.
+    std::vector<std::pair<std::string, const std::vector<ParamSpec>*>> tables;
+    for (BehaviourKind kind : kAllBehaviourKinds)
+        tables.push_back({std::string(behaviourKey(kind)), &paramSpecs(kind)});
+    tables.push_back({"player", &playerParamSpecs()});
+    for (const auto& [name, specs] : tables) {
+        for (const ParamSpec& spec : *specs) {
+            std::vector<std::string> texts = {spec.key, spec.label, spec.unit, spec.tooltip};
+            texts.insert(texts.end(), spec.choices.begin(), spec.choices.end());
+            for (const std::string& text : texts) {
+                const QString shown = QString::fromStdString(text);
+                QVERIFY2(!shown.contains(QLatin1String("seed"), Qt::CaseInsensitive),
+                         qPrintable(QStringLiteral("%1.%2: %3")
+                                        .arg(QString::fromStdString(name),
+                                             QString::fromStdString(spec.key), shown)));
+            }
+        }
     }
 }
 

@@ -19,8 +19,9 @@ using namespace shoal::test;
 
 namespace {
 
-// Directions are measured only on segments at least this long: a point 20 m from the origin
-// is resolved to about 2e-6 m in float, which on a 5 cm segment is 4e-5 rad.
+// The head and tail segments' directions are measured only while at least this long: a point
+// 20 m from the origin is resolved to about 2e-6 m in float, which on a 5 cm segment is
+// 4e-5 rad.
 constexpr double kMeasurable = 0.05;
 constexpr double kTurnTolerance = 1e-4;   // rad
 constexpr double kLengthTolerance = 1e-3; // m
@@ -75,12 +76,16 @@ double segmentLength(const std::vector<Vec2>& p, std::size_t k)
     return std::hypot(double(p[k].x) - p[k + 1].x, double(p[k].y) - p[k + 1].y);
 }
 
-/// Largest bend at an interior joint whose two segments are long enough to measure.
+/// Largest bend at any joint. Only the head and tail segments, which grow from and shrink to
+/// nothing, are left out while too short to have a measurable direction; every segment
+/// between two joints is measured.
 double maxJointTurn(const std::vector<Vec2>& p)
 {
     double worst = 0.0;
+    const std::size_t tail = p.size() - 2;
     for (std::size_t k = 1; k + 1 < p.size(); ++k) {
-        if (segmentLength(p, k - 1) < kMeasurable || segmentLength(p, k) < kMeasurable)
+        if ((k == 1 && segmentLength(p, 0) < kMeasurable) ||
+            (k == tail && segmentLength(p, tail) < kMeasurable))
             continue;
         const double ax = double(p[k - 1].x) - p[k].x, ay = double(p[k - 1].y) - p[k].y;
         const double bx = double(p[k].x) - p[k + 1].x, by = double(p[k].y) - p[k + 1].y;
@@ -176,6 +181,8 @@ private slots:
     void stopModeCrawlsOffWhenSteeredAlongTheWall();
     void slideModeGlidesAlongTheWall_data();
     void slideModeGlidesAlongTheWall();
+    void jointsStayWithinMaxTurnAngleAtWalls_data();
+    void jointsStayWithinMaxTurnAngleAtWalls();
     void spawnedBodiesStayClearOfGeometry();
     void wanderingWormsKeepCrawlingAmongObstacles_data();
     void wanderingWormsKeepCrawlingAmongObstacles();
@@ -610,6 +617,81 @@ void TestWorm::slideModeGlidesAlongTheWall()
         QVERIFY2(lowest < -12.0f, qPrintable(QString::number(lowest)));
     else
         QVERIFY(highest - lowest > 2.0f);
+}
+
+void TestWorm::jointsStayWithinMaxTurnAngleAtWalls_data()
+{
+    QTest::addColumn<double>("wallResponse");
+    QTest::addColumn<double>("maxTurnAngle");
+    QTest::addColumn<QString>("drive");
+    for (double response : {1.0, 0.0}) {
+        for (double turn : {10.0, 30.0, 60.0, 90.0}) {
+            for (const char* drive : {"corner", "head-on", "circling"}) {
+                const QString name = QStringLiteral("%1, %2 deg, %3")
+                                         .arg(response > 0.5 ? "slide" : "stop")
+                                         .arg(turn)
+                                         .arg(QLatin1String(drive));
+                QTest::newRow(qPrintable(name)) << response << turn << QString::fromLatin1(drive);
+            }
+        }
+    }
+}
+
+void TestWorm::jointsStayWithinMaxTurnAngleAtWalls()
+{
+    QFETCH(double, wallResponse);
+    QFETCH(double, maxTurnAngle);
+    QFETCH(QString, drive);
+    // A walled box with a pocket and a post, worms spread over it, driven into its corners,
+    // head-on into its walls, or after a pointer circling beyond them.
+    SceneDesc scene = emptyScene(12.0, 12.0);
+    scene.walls.push_back({{{-10.0, -10.0}, {10.0, -10.0}, {10.0, 10.0}, {-10.0, 10.0}}, true});
+    scene.walls.push_back({{{-4.0, 10.0}, {-4.0, 4.0}, {-1.0, 4.0}, {-1.0, 10.0}}, false});
+    scene.obstacles.push_back(circleObstacle(4.0, -3.0, 1.5));
+    WormSetup setup;
+    setup.wallResponse = wallResponse;
+    setup.maxTurnAngle = maxTurnAngle;
+    setup.minSegmentLength = maxTurnAngle > 45.0 ? 0.6 : 0.5;
+    setup.wanderTurn = 20.0;
+    GroupDesc group = wormGroup(setup);
+    group.spawn = SpawnAreaDesc{{{-9.0, -9.0}, {9.0, 9.0}}, 24};
+    scene.groups.push_back(group);
+    auto world = buildWorld(scene);
+    QVERIFY(world);
+    const WormBehaviour& worm = wormsOf(*world);
+    const double limit = degToRad(float(maxTurnAngle)) + 1e-3;
+    const Point2 corners[4] = {{14.0, 14.0}, {-14.0, -14.0}, {14.0, -14.0}, {-2.5, 30.0}};
+    std::vector<Vec2> points;
+    double worst = 0.0;
+    for (int step = 0; step < 60 * 40; ++step) {
+        const int leg = step / (60 * 5);
+        Vec2 pointer;
+        if (drive == QLatin1String("corner"))
+            pointer = {float(corners[leg % 4].x), float(corners[leg % 4].y)};
+        else if (drive == QLatin1String("head-on"))
+            pointer = leg % 2 ? Vec2{0.0f, 30.0f} : Vec2{30.0f, 0.0f};
+        else
+            pointer = {16.0f * std::cos(step / 90.0f), 16.0f * std::sin(step / 90.0f)};
+        world->setPointer(pointer, (step / 120) % 3 != 2);
+        const std::vector<Vec2> before = heads(*world);
+        world->step();
+        QVERIFY(!anyHeadMotionCrosses(*world, before));
+        for (int w = 0; w < worm.wormCount(); ++w) {
+            worm.joints(w, points);
+            QVERIFY(!bodyCrossesGeometry(*world, points));
+            worst = std::max(worst, maxJointTurn(points));
+        }
+    }
+    const GroupMetrics& m = world->group(0).metrics;
+    qInfo("sharpest joint %.2f deg (limit %.0f), %d of %d worms stuck",
+          double(radToDeg(float(worst))), maxTurnAngle, m.stuck, worm.wormCount());
+    QCOMPARE(m.totalWallCrossings, std::int64_t(0));
+    QVERIFY2(worst <= limit, qPrintable(QStringLiteral("bend %1 deg").arg(radToDeg(float(worst)))));
+    // Sliding worms keep a way out (room to circle at their sharpest turn): none is cornered
+    // here, where every one of these turning circles fits (stop-mode worms halt, as they
+    // should).
+    if (wallResponse > 0.5)
+        QCOMPARE(m.stuck, 0);
 }
 
 void TestWorm::spawnedBodiesStayClearOfGeometry()

@@ -20,7 +20,7 @@ const std::vector<ParamSpec>& playerParamSpecs()
          0.1,
          3.4,
          "How fast the player swims toward the pointer while the button is held (the fish "
-         "seed's 170 px/s). Faster outruns the school; the school catches up at its own "
+         "article's 170 px/s). Faster outruns the school; the school catches up at its own "
          "moveSpeed.",
          ParamType::Real,
          {}},
@@ -32,7 +32,7 @@ const std::vector<ParamSpec>& playerParamSpecs()
          0.05,
          0.8,
          "Length of the ray cast ahead before each move: the player stops this far short of "
-         "a wall (the seed's 40 px). Longer keeps it further from walls; shorter lets it "
+         "a wall (the fish article's 40 px). Longer keeps it further from walls; shorter lets it "
          "squeeze through narrow gaps.",
          ParamType::Real,
          {}},
@@ -54,7 +54,8 @@ const std::vector<ParamSpec>& playerParamSpecs()
          0.01,
          0.2,
          "The player stops when it is this close to the pointer, so it does not circle the "
-         "cursor.",
+         "cursor (the fish article's player never stops: it keeps swimming the way it was "
+         "clicked).",
          ParamType::Real,
          {}},
     };

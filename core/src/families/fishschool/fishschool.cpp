@@ -13,68 +13,79 @@ using F = ParamField<FishSchoolParams>;
 
 const F kFishFields[] = {
     {{"moveSpeed", "Move speed", "m/s", 0.1, 30.0, 0.1, 3.4,
-      "Cruising speed of school members (the seed's 170 px/s). Faster keeps up with a quick "
+      "Cruising speed of school members (the article's 170 px/s). Faster keeps up with a quick "
       "player; slower makes a lazier school that strings out behind it."},
      &FishSchoolParams::moveSpeed},
     {{"rotateSpeed", "Turn rate", "deg/s", 10.0, 1440.0, 5.0, 320.0,
-      "Most a member turns per second. High: twitchy, tight formations; low: wide, graceful "
-      "arcs that drift out of the band in sharp turns."},
+      "Most a member turns per second (the article's rotateSpeed 40, which its rotation "
+      "scales by 8: 320 deg/s). High: twitchy, tight formations; low: wide, graceful arcs "
+      "that drift out of the band in sharp turns."},
      &FishSchoolParams::rotateSpeed,
      ParamScale::Degrees},
     {{"neighborRadius", "Neighbour radius", "m", 0.1, 20.0, 0.1, 3.0,
-      "Members closer than this are neighbours: they are kept in the band and aligned with. "
-      "Must exceed keepMaxDistance. Larger: smoother, more global school, slower to compute."},
+      "Members closer than this are neighbours: they are kept in the band and aligned with "
+      "(the article's 500 px; 3 m sees about ten school mates, 10 m about a hundred for the "
+      "same spacing). Must exceed keepMaxDistance. Larger: smoother, more global school, "
+      "slower to compute."},
      &FishSchoolParams::neighborRadius},
     {{"keepMinDistance", "Keep min distance", "m", 0.05, 10.0, 0.05, 1.6,
-      "Inner edge of the distance band: closer neighbours push a member away (the seed's 80 px)."},
+      "Inner edge of the distance band: closer neighbours push a member away (the article's "
+      "80 px)."},
      &FishSchoolParams::keepMinDistance},
     {{"keepMaxDistance", "Keep max distance", "m", 0.05, 15.0, 0.05, 2.0,
       "Outer edge of the band: farther neighbours (within the neighbour radius) pull a member "
-      "closer (the seed's 100 px). A narrow band looks drilled; a wide one looks loose."},
+      "closer (the article's 100 px). A narrow band looks drilled; a wide one looks loose."},
      &FishSchoolParams::keepMaxDistance},
     {{"keepWeight", "Keep weight", "", 0.0, 5.0, 0.05, 1.0,
-      "How much keeping the band matters against aligning. Higher holds spacing at the cost "
-      "of heading agreement."},
+      "How much keeping the band matters against aligning (the article's 1). Higher holds "
+      "spacing at the cost of heading agreement."},
      &FishSchoolParams::keepWeight},
     {{"moveWeight", "Align weight", "", 0.0, 5.0, 0.05, 0.8,
-      "How much a member follows its neighbours' movement. Higher: a polarised school that "
-      "turns as one; lower: a milling swarm."},
+      "How much a member follows its neighbours' movement (the article's 0.8). Higher: a "
+      "polarised school that turns as one; lower: a milling swarm."},
      &FishSchoolParams::moveWeight},
     {{"followWeight", "Follow weight", "", 0.0, 5.0, 0.05, 0.6,
       "How strongly members match the player fish's velocity, and how hard a member that "
-      "lost all its neighbours heads back to the player (the seed's members never see the "
-      "player, so its school could not follow). 0 = the seed."},
+      "lost all its neighbours heads back to the player (the article's members never see "
+      "the player, so its school could not follow). 0 = the article."},
      &FishSchoolParams::followWeight},
     {{"neighborCount", "Band neighbours", "", 1.0, 16.0, 1.0, 4.0,
       "A member closes up on the school until at least half of this many of its nearest "
       "neighbours sit within keepMaxDistance (a fish watches its closest few, not the whole "
-      "school). More: a denser, stiffer school; fewer: a looser school that may string out.",
+      "school; the article keeps the band to every neighbour in the radius, which squeezes a "
+      "school into a ball). More: a denser, stiffer school; fewer: a looser school that may "
+      "string out.",
       ParamType::Integer},
      &FishSchoolParams::neighborCount},
     {{"pickRadius", "Pick radius", "m", 0.05, 10.0, 0.05, 1.0,
-      "A free fish joins the school for good when the player swims this close (the seed's 50 px)."},
+      "A free fish joins the school for good when the player swims this close (the "
+      "article's 50 px). Free fish wait within half of it of where they were placed, so a "
+      "player that passes that close to the spot always picks them up."},
      &FishSchoolParams::pickRadius},
     {{"speedEasing", "Speed easing", "1/s", 0.1, 20.0, 0.1, 2.0,
-      "How fast a member's speed eases toward moveSpeed (the seed's lerp factor). Low: slow "
+      "How fast a member's speed eases toward moveSpeed (the article's lerp factor 2). Low: slow "
       "starts and stops; high: abrupt."},
      &FishSchoolParams::speedEasing},
     {{"turnDeadZone", "Turn dead zone", "deg", 0.0, 45.0, 0.5, 11.5,
-      "No turning while the wanted direction is within this angle of the heading: the seed's "
+      "No turning while the wanted direction is within this angle of the heading: the article's "
       "anti-shake (dot 0.98). Larger is calmer but less precise."},
      &FishSchoolParams::turnDeadZone,
      ParamScale::Degrees},
     {{"turnSlowdown", "Turn slowdown", "", 0.0, 1.0, 0.05, 0.8,
-      "Share of speed lost while turning hard (0: none; 1: stop to turn on the spot)."},
+      "Share of speed lost while turning hard (the article's 0.8; 0: none; 1: stop to turn on "
+      "the spot)."},
      &FishSchoolParams::turnSlowdown},
     {{"rayLength", "Wall ray", "m", 0.05, 5.0, 0.05, 0.8,
       "Ray cast ahead before each move and feeler length: members steer off walls within it "
-      "and never move into one (the seed's 40 px)."},
+      "and never move into one (the article's 40 px)."},
      &FishSchoolParams::rayLength},
     {{"radius", "Body radius", "m", 0.05, 5.0, 0.05, 0.3,
       "Size of a fish for drawing and the overlap metric; keep it under keepMinDistance / 2."},
      &FishSchoolParams::radius},
     {{"idleDrift", "Idle drift", "m/s", 0.0, 5.0, 0.05, 0.3,
-      "Speed at which free fish meander while waiting to be picked up. 0 = they wait still."},
+      "Speed at which free fish meander while waiting to be picked up, never farther than "
+      "half the pick radius from where they were placed. 0 = they wait still, as in the "
+      "article."},
      &FishSchoolParams::idleDrift},
 };
 

@@ -9,7 +9,7 @@
 /// alignment uses every neighbour, not only those outside the band, and matches their
 /// velocity rather than a normalised direction, so a school settles when the player rests;
 /// zero vectors are never normalised; rotateSpeed is a real turn rate in deg/s; free fish
-/// wait near where they were placed.
+/// wait within half the pick radius of where they were placed (a hard bound on every move).
 
 #include "scene/paramtable.h"
 #include "world/behaviour.h"

@@ -21,9 +21,6 @@ namespace shoal {
 namespace {
 
 constexpr float kWallWeight = 2.0f; // feelers beat the band: a school must not pile into walls
-// A free fish wanders at most about this far (m) from where it was placed (half a pick
-// radius), so the player finds it where the designer put it.
-constexpr float kIdleTether = 0.5f;
 
 /// The band sum a school member's scan computes besides its counts, nearest and alignment.
 enum class BandSum
@@ -125,9 +122,35 @@ template <class V> SHOAL_FORCE_INLINE inline void truncateToUnit(V& x, V& y)
     y = y * scale;
 }
 
-/// A free fish: meander near where it was placed (`home`, set the first time it is seen);
-/// join for good when the player comes close. It joins after the loop (`joined`), so
-/// neighbours planning this step still see it as free (no dependence on agent order).
+/// The move from `pos` to `next` held to the tether: it never ends farther than `tether` from
+/// `home`. A move leaving the circle stops where it crosses it, so the fish stays on the path
+/// the geometry allowed (a part of a move that crosses no wall crosses none); one that
+/// starts outside (the pick radius was just made smaller) may only come closer.
+inline Vec2 tetheredMove(Vec2 pos, Vec2 next, Vec2 home, float tether)
+{
+    const float tether2 = tether * tether;
+    if (distanceSquared(next, home) <= tether2)
+        return next;
+    const Vec2 from = pos - home;
+    const float from2 = from.lengthSquared();
+    if (from2 > tether2)
+        return distanceSquared(next, home) <= from2 ? next : pos;
+    // |from + t move| = tether for t in [0, 1]: the root of a t^2 + 2 b t + c with c <= 0.
+    const Vec2 move = next - pos;
+    const float a = move.lengthSquared();
+    const float b = dot(from, move);
+    const float c = from2 - tether2;
+    const float t = (std::sqrt(std::max(0.0f, b * b - a * c)) - b) / a;
+    const Vec2 clipped = pos + move * clampf(t, 0.0f, 1.0f);
+    // (Rounding may leave the crossing a hair outside: then the fish waits where it is.)
+    return distanceSquared(clipped, home) <= tether2 ? clipped : pos;
+}
+
+/// A free fish: meander near where it was placed (`home`, set the first time it is seen),
+/// never farther from it than half the pick radius, so a player that passes within that of
+/// the spot always picks it up; join for good when the player comes close. It joins after
+/// the loop (`joined`), so neighbours planning this step still see it as free (no dependence
+/// on agent order).
 SHOAL_FORCE_INLINE inline void planFreeFish(AgentArrays& a, std::size_t i, std::uint8_t flags,
                                             float room, const SchoolStep& step, float& homeX,
                                             float& homeY, std::vector<std::uint32_t>& joined)
@@ -144,17 +167,21 @@ SHOAL_FORCE_INLINE inline void planFreeFish(AgentArrays& a, std::size_t i, std::
     }
     const Vec2 home{homeX, homeY};
     Vec2 wish = fromAngle(heading + signedNoise(step.seed, step.step / 30, i, 1) * 1.2f);
+    // Steered home from half the tether on; the bound on the move (tetheredMove) holds.
+    const float tether = 0.5f * p.pickRadius;
+    const float pullFrom = 0.5f * tether;
     const float away = distance(pos, home);
-    if (away > kIdleTether)
-        wish += (home - pos) / away * ((away - kIdleTether) / kIdleTether);
+    if (away > pullFrom)
+        wish += (home - pos) / away * ((away - pullFrom) / pullFrom);
     const Vec2 forward = fromAngle(heading);
     wish += geometry.feelerAvoidance(pos, forward, p.rayLength, room) * kWallWeight;
     const DriveResult r =
         drive(heading, forward, wish.normalizedOr(forward), p.idleDrift, step.drive);
     bool blocked = false;
     const Vec2 want = pos + r.forward * (r.speed * step.dt);
-    const Vec2 next =
-        geometry.constrainMove(pos, want, p.radius, WallResponse::Slide, &blocked, room);
+    const Vec2 next = tetheredMove(
+        pos, geometry.constrainMove(pos, want, p.radius, WallResponse::Slide, &blocked, room), home,
+        tether);
     a.nx[i] = next.x;
     a.ny[i] = next.y;
     a.nvx[i] = (next.x - pos.x) * step.inverseDt;

@@ -52,7 +52,8 @@ const ParamField<P> kFields[] = {
      &P::leaderSpeed},
     {{"leaderBehindDistance", "Behind distance", "m", 0.0, 20.0, 0.1, 2.0,
       "Distance behind the leader (against its motion) of the point followers arrive at; the "
-      "evade zone is centred the same distance ahead of it (the seed's LEADER_BEHIND_DIST). "
+      "evade zone is centred the same distance ahead of it (the article's LEADER_BEHIND_DIST, "
+      "2 m). "
       "Larger keeps followers further back.", ParamType::Real, {}}, &P::leaderBehindDistance},
     {{"slowingRadius", "Slowing radius", "m", 0.05, 20.0, 0.05, 2.0,
       "Followers slow down linearly inside this distance of the point behind the leader. "

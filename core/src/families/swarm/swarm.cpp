@@ -15,24 +15,26 @@ const F kSwarmFields[] = {
       "larger minAllowedRadius or pushStrength to keep apart."},
      &SwarmParams::speed},
     {{"minAllowedRadius", "Scatter radius", "m", 0.05, 20.0, 0.05, 1.0,
-      "R: enemies closer than this push each other apart by (R - d). Larger: a wider, "
-      "sparser swarm; smaller: a dense clump."},
+      "R: enemies closer than this push each other apart by (R - d) (the article's example "
+      "is 25 px, 0.5 m, less than two of our enemies' radii). Larger: a wider, sparser "
+      "swarm; smaller: a dense clump."},
      &SwarmParams::minAllowedRadius},
     {{"pushStrength", "Push strength", "", 0.0, 1.0, 0.05, 0.5,
-      "Share of (R - d) each enemy of a pair moves per step. The seed uses 1 for each, which "
+      "Share of (R - d) each enemy of a pair moves per step. The article uses 1 for each, which "
       "overshoots (the pair ends up 2(R - d) apart) and jitters; 0.5 splits the gap evenly."},
      &SwarmParams::pushStrength},
     {{"settleFactor", "Settle factor", "", 0.0, 1.0, 0.05, 0.95,
       "An enemy stops pressing toward the target while one ahead of it is closer than "
       "settleFactor x R, so a swarm around a still player settles into a disc instead of "
-      "crushing into a point. 0 = always press (the seed)."},
+      "crushing into a point. 0 = always press (the article)."},
      &SwarmParams::settleFactor},
     {{"stopDistance", "Stop distance", "m", 0.0, 20.0, 0.05, 0.6,
-      "Enemies stop seeking this close to the target."},
+      "Enemies stop seeking this close to the target (the article's enemies seek all the "
+      "way, onto the player)."},
      &SwarmParams::stopDistance},
     {{"feelerLength", "Feeler length", "m", 0.0, 20.0, 0.1, 1.5,
       "Feelers ahead that turn an enemy's seek along a wall instead of into it, so a swarm "
-      "flows around obstacles toward the player. 0 = the seed (it only slides once it "
+      "flows around obstacles toward the player. 0 = the article (it only slides once it "
       "touches). Longer: smoother detours, more ray casts near walls."},
      &SwarmParams::feelerLength},
     {{"wallWeight", "Wall weight", "", 0.0, 10.0, 0.1, 1.5,

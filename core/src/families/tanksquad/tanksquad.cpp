@@ -11,51 +11,60 @@ using F = ParamField<TankSquadParams>;
 
 const F kTankFields[] = {
     {{"moveSpeed", "Move speed", "m/s", 0.1, 30.0, 0.1, 5.0,
-      "Top speed of a tank (the seed's moveSpeed 5)."},
+      "Top speed of a tank (the article's moveSpeed 5, in Unity units: m/s)."},
      &TankSquadParams::moveSpeed},
     {{"rotateSpeed", "Turn rate", "deg/s", 5.0, 720.0, 5.0, 90.0,
-      "Most a tank turns per second. Low values make wide arcs; tanks that cannot turn tightly "
-      "enough to reach a target near them reverse instead."},
+      "Most a tank turns per second (the article's 20 deg/s, on which a tank at 5 m/s turns "
+      "on a 14 m radius; 90 deg/s: 3.2 m). Low values make wide arcs; tanks that cannot turn "
+      "tightly enough to reach a target near them reverse instead."},
      &TankSquadParams::rotateSpeed,
      ParamScale::Degrees},
     {{"targetWeight", "Target weight", "", 0.0, 5.0, 0.05, 1.25,
-      "Pull toward the squad target against keeping distance and aligning (the seed's 1.25). "
+      "Pull toward the squad target against keeping distance and aligning (the article's "
+      "1.25). "
       "Higher: a direct, crowded approach; lower: a loose formation that drifts."},
      &TankSquadParams::targetWeight},
     {{"targetCloseDistance", "Slow-down distance", "m", 0.1, 200.0, 0.5, 20.0,
       "Inside this distance the pull toward the target, and with it the speed, scales down "
-      "linearly: tanks brake as they arrive (the seed's 20)."},
+      "linearly: tanks brake as they arrive (the article's 20 m)."},
      &TankSquadParams::targetCloseDistance},
     {{"arriveDistance", "Arrive distance", "m", 0.1, 100.0, 0.1, 3.0,
       "A tank this close to the target has arrived and eases to a stop; so does a tank that "
-      "touches an arrived one nearer the target, so the squad parks around it."},
+      "touches an arrived one nearer the target, so the squad parks around it (the article "
+      "stops a tank only within its minMoveCheck, 0.2 m, which a whole squad cannot reach)."},
      &TankSquadParams::arriveDistance},
     {{"keepDistance", "Keep distance", "m", 0.1, 100.0, 0.1, 6.0,
-      "Members closer than this push apart and count as neighbours for alignment (the seed's "
-      "10). Must exceed two body radii."},
+      "Members closer than this push apart and count as neighbours for alignment (the "
+      "article's 10 m; at 10 m a squad of 20 of our 3 m tanks parks up to 28 m from its "
+      "target, at 6 m within 18 m). Must exceed two body radii."},
      &TankSquadParams::keepDistance},
     {{"keepWeight", "Keep weight", "", 0.0, 5.0, 0.05, 1.0,
-      "How hard members avoid each other. Higher spreads the squad; lower lets it bunch up."},
+      "How hard members avoid each other (the article's 1). Higher spreads the squad; lower "
+      "lets it bunch up."},
      &TankSquadParams::keepWeight},
     {{"moveWeight", "Align weight", "", 0.0, 5.0, 0.05, 0.8,
-      "How much a tank copies its neighbours' movement. Higher: a column that moves as one."},
+      "How much a tank copies its neighbours' movement (the article's 0.8). Higher: a column "
+      "that moves as one."},
      &TankSquadParams::moveWeight},
     {{"speedEasing", "Speed easing", "1/s", 0.1, 20.0, 0.1, 2.0,
-      "How fast speed eases toward its goal (the seed's lerp factor 2). Low: heavy tanks."},
+      "How fast speed eases toward its goal (the article's lerp factor 2). Low: heavy tanks."},
      &TankSquadParams::speedEasing},
     {{"turnDeadZone", "Turn dead zone", "deg", 0.0, 45.0, 0.5, 11.5,
-      "No turning while the wanted direction is within this angle: the seed's anti-shake."},
+      "No turning while the wanted direction is within this angle: the article's anti-shake "
+      "(dot 0.98)."},
      &TankSquadParams::turnDeadZone,
      ParamScale::Degrees},
     {{"turnSlowdown", "Turn slowdown", "", 0.0, 1.0, 0.05, 0.8,
-      "Share of speed lost while turning hard (the seed's 0.8)."},
+      "Share of speed lost while turning hard (the article's 0.8)."},
      &TankSquadParams::turnSlowdown},
     {{"reverseDistance", "Reverse distance", "m", 0.0, 100.0, 0.5, 15.0,
-      "A target behind the tank (forward dot below -0.2) and closer than this is reached by "
-      "backing up instead of a U-turn. 0 never reverses."},
+      "A target behind the tank (forward dot below -0.2, the article's test) and closer than "
+      "this is reached by backing up instead of a U-turn (the article backs up at any "
+      "distance). 0 never reverses."},
      &TankSquadParams::reverseDistance},
     {{"reverseSpeed", "Reverse speed", "", 0.05, 1.0, 0.05, 0.6,
-      "Backing-up speed as a share of moveSpeed."},
+      "Backing-up speed as a share of moveSpeed (the article eases toward -8 x its speed but "
+      "takes its turn slowdown off every frame: it creeps back at about 0.13 at 60 fps)."},
      &TankSquadParams::reverseSpeed},
     {{"feelerLength", "Feeler length", "m", 0.0, 20.0, 0.1, 4.0,
       "Feelers ahead that steer a tank off walls. Longer: earlier, smoother avoidance and more "

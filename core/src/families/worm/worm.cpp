@@ -16,9 +16,9 @@ using F = ParamField<WormParams>;
 // clang-format off
 const F kWormFields[] = {
     {{"speed", "Speed", "m/s", 0.1, 20.0, 0.1, 2.5,
-      "How fast the head crawls. A worm never stops on its own (the seed is an endless "
-      "runner); only a wall in stop mode halts it. Faster worms travel further between "
-      "joints' decisions, so they answer the pointer a little later."},
+      "How fast the head crawls. A worm never stops on its own (the article's is an endless "
+      "runner); only a wall halts it. Faster worms travel further between joints' "
+      "decisions, so they answer the pointer a little later."},
      &WormParams::speed},
     {{"length", "Length", "m", 0.2, 200.0, 0.1, 6.0,
       "Body length from head to tail; every coin eaten adds growthPerCoin. The head segment "
@@ -32,15 +32,15 @@ const F kWormFields[] = {
      &WormParams::width},
     {{"minSegmentLength", "Min segment length", "m", 0.02, 20.0, 0.01, 0.5,
       "The head segment must be this long before the worm may turn again: the spacing of "
-      "joints. Short segments with a small maxTurnAngle make the smooth snake of the seed; "
+      "joints. Short segments with a small maxTurnAngle make the article's smooth snake; "
       "long ones make an angular worm that answers the pointer later. Turning radius is "
       "about minSegmentLength / (2 sin(maxTurnAngle / 2))."},
      &WormParams::minSegmentLength},
     {{"maxTurnAngle", "Max turn per joint", "deg", 1.0, 90.0, 1.0, 30.0,
       "The sharpest bend at one joint. A sharper turn is split into transition segments, "
-      "one joint per minSegmentLength of travel. 10-15 with short segments looks rounded; "
-      "90 gives square corners. At most 90, so a mitre never sticks out more than "
-      "width / sqrt(2)."},
+      "one joint per minSegmentLength of travel. 10-15 with short segments looks rounded "
+      "(the article's advice); 90 gives square corners. At most 90, the article's limit, so "
+      "a mitre never sticks out more than width / sqrt(2)."},
      &WormParams::maxTurnAngle, ParamScale::Degrees},
     {{"growthPerCoin", "Growth per coin", "m", 0.0, 20.0, 0.1, 0.0,
       "How much longer the worm gets for each coin it eats: the tail stays put until the "
@@ -51,17 +51,19 @@ const F kWormFields[] = {
      &WormParams::eatRadius},
     {{"wallResponse", "At a wall", "", 0.0, 1.0, 1.0, 1.0,
       "stop: the head halts width / 2 short of the wall and the tail waits with it (the "
-      "seed's crash); it crawls on only if a turn of at most maxTurnAngle toward its target "
-      "leads along or away from the wall. slide: at every joint the worm feels about one "
-      "turning radius ahead and bends along walls and out of corners before it meets them; "
-      "a head that still meets a wall glides along it, with a joint sharper than "
-      "maxTurnAngle only where the wall leaves no room for a gentler one.",
+      "article's crash); it crawls on only if a turn of at most maxTurnAngle toward its "
+      "target leads along or away from the wall. slide: at every joint the worm feels about "
+      "one turning radius ahead and bends along walls and out of corners before it meets "
+      "them, and takes only turns that leave it room to circle at its sharpest turn, so it "
+      "never crawls into a pocket narrower than its turning circle; a head that still meets "
+      "a wall glides along it where that is a turn of at most maxTurnAngle, else it halts "
+      "as in stop mode. Either way no joint bends more than maxTurnAngle.",
       ParamType::Choice, {"stop", "slide"}},
      &WormParams::wallResponse},
     {{"wanderTurn", "Wander turn", "deg", 0.0, 90.0, 1.0, 15.0,
       "Without a target, each joint turns by a random angle of up to this (never more than "
       "maxTurnAngle), so idle worms meander instead of running in straight lines. "
-      "0 = straight ahead."},
+      "0 = straight ahead, as the article's worm crawls between touches."},
      &WormParams::wanderTurn, ParamScale::Degrees},
     {{"arriveDistance", "Arrive distance", "m", 0.05, 50.0, 0.05, 1.0,
       "After the pointer is released a worm keeps heading for the last pressed point until "
@@ -99,10 +101,19 @@ const std::array<ParamRule<WormParams>, 1> kWormRules = {{
 constexpr float kTurnEpsilon = 1e-3f; // rad: a smaller difference keeps the worm straight
 constexpr float kZeroLength = 1e-6f;  // m
 constexpr float kMinLeg = 1e-4f;      // m, shortest move made against a wall
+// m: a head segment this much short of minSegmentLength may turn, so that a length of a whole
+// number of steps is not missed by rounding (a joint a step later makes another circle).
+constexpr float kJointSlack = 1e-4f;
 constexpr int kSpawnAttempts = 32;
 constexpr int kCapacitySlack = 8;
 constexpr float kMaxLookAhead = 8.0f; // m, cap on the slide look-ahead beyond one segment
 constexpr float kMinMitreDenominator = 0.25f;
+// A worm's turning circle is checked by this many rays from its centre; between two of them a
+// wall is missed only beyond cos(pi / kEscapeRays) of a ray's length, so rays are that much
+// longer than the distance they must cover.
+constexpr int kEscapeRays = 12;
+constexpr float kEscapeRayCover = 0.9659258f; // cos(15 deg)
+constexpr float kEscapeSkin = 0.01f;          // m, kept beyond half the width (rounding)
 
 } // namespace
 
@@ -287,8 +298,9 @@ void WormBehaviour::spawn(Group& group, const GroupDesc& desc, Random& random,
     if (desc.spawn) {
         const Rect& area = desc.spawn->area;
         for (int k = 0; k < spawnCount; ++k) {
-            // Best of a few seeded tries: the whole body fits behind the head, then room to
-            // crawl ahead (no wall within the look-ahead), then the longest body.
+            // Best of a few seeded tries: the whole body fits behind the head, then a way out
+            // (room to circle at its sharpest turn, see hasWayOut), then room to crawl ahead
+            // (no wall within the look-ahead), then the longest body.
             Vec2 bestHead;
             float bestHeading = 0.0f;
             float bestFit = -1.0f;
@@ -303,14 +315,16 @@ void WormBehaviour::spawn(Group& group, const GroupDesc& desc, Random& random,
                 const float fit = fitLength(geometry, p, heading, m_params.length);
                 const bool whole = fit >= m_params.length;
                 const bool roomAhead = !geometry.rayCast(p, p + fromAngle(heading) * look).hit;
-                const int rank = (whole ? 2 : 0) + (roomAhead ? 1 : 0);
+                // (The step is not known yet: segments of exactly minSegmentLength.)
+                const bool wayOut = hasWayOut(p, heading, 0.0f, geometry);
+                const int rank = (whole ? 4 : 0) + (wayOut ? 2 : 0) + (roomAhead ? 1 : 0);
                 if (rank > bestRank || (rank == bestRank && fit > bestFit)) {
                     bestHead = p;
                     bestHeading = heading;
                     bestFit = fit;
                     bestRank = rank;
                 }
-                if (rank == 3)
+                if (rank == 7)
                     break;
             }
             // No clear place for this head at all: one worm fewer, never a worm in a wall.
@@ -445,23 +459,101 @@ float WormBehaviour::lookAhead() const
     return 0.5f * p.width + 2.0f * p.minSegmentLength + std::min(turnRadius, kMaxLookAhead);
 }
 
-float WormBehaviour::wallAwareHeading(int w, Vec2 head, float wanted,
+bool WormBehaviour::circleIsClear(Vec2 head, float heading, float side, float stepLength,
+                                  const StaticGeometry& geometry) const
+{
+    // One segment along `heading`, then the sharpest turn at every joint: a regular polygon
+    // whose joints lie on a circle of radius chord / (2 sin(maxTurnAngle / 2)). The worm can
+    // crawl round it for ever if every chord passes the head's own motion test (a ray with
+    // half the width ahead) and nothing comes within half the width of the circle from
+    // outside (radial rays from its centre, long enough to cover the gaps between them).
+    // The circle is the same at the next joint (its sharpest turn is this polygon's next
+    // chord), so a worm that keeps a way out always has one.
+    const WormParams& p = m_params;
+    const float chord = segmentChord(stepLength);
+    const float clearance = 0.5f * p.width;
+    float halfSine = 0.0f, halfCosine = 1.0f;
+    sinCos(0.5f * p.maxTurnAngle, halfSine, halfCosine);
+    float turnSine = 0.0f, turnCosine = 1.0f;
+    sinCos(p.maxTurnAngle, turnSine, turnCosine);
+    const float radius = chord / (2.0f * halfSine);
+    const int chords = 1 + static_cast<int>(std::ceil(2.0f * kPi / p.maxTurnAngle - 1e-3f));
+    Vec2 dir = fromAngle(heading);
+    Vec2 from = head;
+    Vec2 joint = head + dir * chord;
+    for (int k = 0; k < chords; ++k) {
+        const Vec2 to = from + dir * chord;
+        if (geometry.mayReach(from, chord + clearance) &&
+            geometry.rayCast(from, to + dir * clearance).hit)
+            return false;
+        if (k == 0)
+            joint = to;
+        from = to;
+        dir = rotated(dir, turnCosine, side * turnSine);
+    }
+    const Vec2 first = fromAngle(heading + side * p.maxTurnAngle);
+    const Vec2 centre =
+        joint + first * (0.5f * chord) + first.perp() * (side * radius * halfCosine);
+    const float ring = radius + clearance + kEscapeSkin;
+    if (!geometry.mayReach(centre, ring))
+        return true;
+    if (geometry.isInsideSolid(centre))
+        return false; // (a ray from inside an obstacle would not see its outline)
+    // In fixed directions: the same circle, checked again at the next joint, gives the same
+    // answer.
+    const float rayLength = ring / kEscapeRayCover;
+    float sine = 0.0f, cosine = 1.0f;
+    sinCos(2.0f * kPi / static_cast<float>(kEscapeRays), sine, cosine);
+    Vec2 ray{1.0f, 0.0f};
+    for (int k = 0; k < kEscapeRays; ++k) {
+        if (geometry.rayCast(centre, centre + ray * rayLength).hit)
+            return false;
+        ray = rotated(ray, cosine, sine);
+    }
+    return true;
+}
+
+float WormBehaviour::segmentChord(float stepLength) const
+{
+    // A joint is made at the first step that finds the head segment minSegmentLength long
+    // (less the slack), and the head crawls a whole step each step: segments are a whole
+    // number of steps.
+    const float s = m_params.minSegmentLength;
+    if (!(stepLength > 0.0f))
+        return s;
+    return stepLength * std::ceil((s - kJointSlack) / stepLength);
+}
+
+bool WormBehaviour::hasWayOut(Vec2 head, float heading, float stepLength,
+                              const StaticGeometry& geometry) const
+{
+    return circleIsClear(head, heading, 1.0f, stepLength, geometry) ||
+           circleIsClear(head, heading, -1.0f, stepLength, geometry);
+}
+
+float WormBehaviour::wallAwareHeading(int w, Vec2 head, float wanted, float stepLength,
                                       const StaticGeometry& geometry) const
 {
     // Feelers at joint time, one turning radius and two segments long (the next decision
     // is a segment away). If the turn the worm is about to make runs into geometry, take
     // instead the allowed turn whose feeler is clear and closest to the wanted direction,
     // or, walled in, the hardest turn toward the more open side: the worm bends along walls
-    // and out of corners before it meets them.
+    // and out of corners before it meets them. Every turn it takes must also leave it a way
+    // out (hasWayOut): a worm turns at most maxTurnAngle per joint, so one that runs into a
+    // pocket narrower than its turning circle could only halt there.
     const WormParams& p = m_params;
     const float heading = m_heading[static_cast<std::size_t>(w)];
     const float look = lookAhead();
-    if (!geometry.mayReach(head, look))
+    float halfSine = 0.0f, halfCosine = 1.0f;
+    sinCos(0.5f * p.maxTurnAngle, halfSine, halfCosine);
+    const float circleReach =
+        segmentChord(stepLength) * (1.0f + 1.0f / halfSine) + 0.5f * p.width + kEscapeSkin;
+    if (!geometry.mayReach(head, std::max(look, circleReach)))
         return wanted;
     const float candidate =
         heading + clampf(wrapAngle(wanted - heading), -p.maxTurnAngle, p.maxTurnAngle);
     const RayHit ahead = geometry.rayCast(head, head + fromAngle(candidate) * look);
-    if (!ahead.hit)
+    if (!ahead.hit && hasWayOut(head, candidate, stepLength, geometry))
         return wanted;
     // The options: five turns across the allowed range, and the wall's own direction (both
     // ways) where it is within reach, so a worm running beside a wall lines up with it
@@ -470,43 +562,70 @@ float WormBehaviour::wallAwareHeading(int w, Vec2 head, float wanted,
     int count = 0;
     for (int k = -2; k <= 2; ++k)
         options[count++] = heading + 0.5f * static_cast<float>(k) * p.maxTurnAngle;
-    const float along = angleOf(ahead.normal.perp());
-    for (const float tangent : {along, wrapAngle(along + kPi)})
-        if (std::fabs(wrapAngle(tangent - heading)) <= p.maxTurnAngle)
-            options[count++] = heading + wrapAngle(tangent - heading);
+    if (ahead.hit) {
+        const float along = angleOf(ahead.normal.perp());
+        for (const float tangent : {along, wrapAngle(along + kPi)})
+            if (std::fabs(wrapAngle(tangent - heading)) <= p.maxTurnAngle)
+                options[count++] = heading + wrapAngle(tangent - heading);
+    }
     // A feeler that misses can still run the head in toward the wall it skims at a
     // shallow angle: against the wall found ahead, an option is clear only if it keeps
     // half the width off that wall over the whole look-ahead.
-    const float room = dot(head - ahead.point, ahead.normal) - 0.5f * p.width;
-    float best = candidate;
-    float bestDeviation = 10.0f; // above any |angle|: nothing clear yet
-    float reachRight = 0.0f, reachLeft = 0.0f;
+    const float room = ahead.hit ? dot(head - ahead.point, ahead.normal) - 0.5f * p.width : 0.0f;
+    float reach[7];
+    float deviation[7];
     for (int k = 0; k < count; ++k) {
         const Vec2 dir = fromAngle(options[k]);
         const RayHit hit = geometry.rayCast(head, head + dir * look);
         // How far the head gets along this option before it is too close to geometry.
-        float reach = hit.hit ? hit.fraction * look : look;
-        const float approach = -dot(dir, ahead.normal);
+        reach[k] = hit.hit ? hit.fraction * look : look;
+        const float approach = ahead.hit ? -dot(dir, ahead.normal) : 0.0f;
         if (approach > 0.0f)
-            reach = std::min(reach, std::max(0.0f, room) / approach);
-        const float deviation = std::fabs(wrapAngle(wanted - options[k]));
-        if (reach >= look && deviation < bestDeviation) {
-            best = options[k];
-            bestDeviation = deviation;
-        }
-        if (k == 0)
-            reachRight = reach;
-        if (k == 4)
-            reachLeft = reach;
+            reach[k] = std::min(reach[k], std::max(0.0f, room) / approach);
+        deviation[k] = std::fabs(wrapAngle(wanted - options[k]));
     }
-    if (bestDeviation < 10.0f)
-        return best;
-    // Walled in ahead (a corner, a pocket, a wall met head-on): the furthest feeler would
-    // point into the corner. Turn as hard as allowed toward the side that is more open.
-    const float turnLeft = reachLeft != reachRight
-                               ? (reachLeft > reachRight ? 1.0f : -1.0f)
-                               : (wrapAngle(wanted - heading) >= 0.0f ? 1.0f : -1.0f);
-    return heading + turnLeft * p.maxTurnAngle;
+    // The closest to the wanted direction with a clear feeler and a way out; else the
+    // closest with a way out and room for its first segment (it turns late, but it turns).
+    int order[7];
+    for (int k = 0; k < count; ++k) {
+        int j = k;
+        for (; j > 0 && deviation[order[j - 1]] > deviation[k]; --j)
+            order[j] = order[j - 1];
+        order[j] = k;
+    }
+    bool checked[7] = {}, wayOut[7] = {};
+    for (const float needed : {look, std::min(look, segmentChord(stepLength))}) {
+        for (int j = 0; j < count; ++j) {
+            const int k = order[j];
+            if (reach[k] < needed)
+                continue;
+            if (!checked[k]) {
+                checked[k] = true;
+                wayOut[k] = hasWayOut(head, options[k], stepLength, geometry);
+            }
+            if (wayOut[k])
+                return options[k];
+        }
+    }
+    return walledInTurn(w, head, wanted, reach[4], reach[0], stepLength, geometry);
+}
+
+float WormBehaviour::walledInTurn(int w, Vec2 head, float wanted, float reachLeft, float reachRight,
+                                  float stepLength, const StaticGeometry& geometry) const
+{
+    // A corner, a pocket, a wall met head-on: the furthest feeler would point into the
+    // corner. Turn as hard as allowed toward the side whose turning circle is clear, else
+    // toward the side that is more open.
+    const float turn = m_params.maxTurnAngle;
+    const float heading = m_heading[static_cast<std::size_t>(w)];
+    const bool leftClear = circleIsClear(head, heading + turn, 1.0f, stepLength, geometry);
+    const bool rightClear = circleIsClear(head, heading - turn, -1.0f, stepLength, geometry);
+    float side = wrapAngle(wanted - heading) >= 0.0f ? 1.0f : -1.0f;
+    if (leftClear != rightClear)
+        side = leftClear ? 1.0f : -1.0f;
+    else if (reachLeft != reachRight)
+        side = reachLeft > reachRight ? 1.0f : -1.0f;
+    return heading + side * turn;
 }
 
 float WormBehaviour::turnBase(int w) const
@@ -600,9 +719,8 @@ float WormBehaviour::bendAtWall(int w, float wanted, float rest, const RayHit& s
     float bendTo = base;
     bool bend = false;
     if (slide) {
-        // Glide along the tangent nearest the direction the bend is measured from. It is
-        // within 90 degrees of it; sharper than maxTurnAngle only when the worm met the wall
-        // steeper than the look-ahead could prevent.
+        // Glide along the tangent nearest the direction the bend is measured from, if that
+        // is a joint of at most maxTurnAngle (the look-ahead makes a steeper meeting rare).
         const Vec2 from = fromAngle(base);
         Vec2 along = from - surface.normal * dot(from, surface.normal);
         if (along.lengthSquared() < 1e-6f) {
@@ -611,15 +729,17 @@ float WormBehaviour::bendAtWall(int w, float wanted, float rest, const RayHit& s
                 along = -along;
         }
         bendTo = angleOf(along);
-        bend = true;
         // In a corner that way is walled too: glide the other way.
         bool blockedThere = false;
         if (distance(at, advance(bendTo, at, rest, geometry, &blockedThere, nullptr)) < kMinLeg)
             bendTo = angleOf(-along);
-    } else if (m_hasTarget[i]) {
-        // Stop: a bend toward the target, within maxTurnAngle, and only one that leads along
-        // or away from the wall: a worm pressing on the wall stays halted rather than growing
-        // a joint every step.
+        bend = std::fabs(wrapAngle(bendTo - base)) <= m_params.maxTurnAngle;
+    }
+    if (!bend && (slide || m_hasTarget[i])) {
+        // Stop, or a glide that would bend sharper than maxTurnAngle: a bend toward where the
+        // worm wants to go, within maxTurnAngle, and only one that leads along or away from
+        // the wall: a worm pressing on the wall stays halted rather than growing a joint
+        // every step.
         bendTo = limitedTurn(w, wanted);
         bend = dot(fromAngle(bendTo), surface.normal) >= 0.0f;
     }
@@ -660,9 +780,9 @@ void WormBehaviour::stepWorm(Group& group, int w, const StepContext& ctx)
     float wanted = wish.heading;
 
     // Turns happen only at joints: once the head segment has reached minSegmentLength.
-    if (m_segLength[slot(w, 0)] >= p.minSegmentLength) {
+    if (m_segLength[slot(w, 0)] >= p.minSegmentLength - kJointSlack) {
         if (p.response() == WallResponse::Slide && geometry)
-            wanted = wallAwareHeading(w, head, wanted, *geometry);
+            wanted = wallAwareHeading(w, head, wanted, p.speed * ctx.dt, *geometry);
         if (std::fabs(wrapAngle(wanted - m_heading[i])) > kTurnEpsilon)
             setHeadingAtJoint(w, limitedTurn(w, wanted));
     }

@@ -11,7 +11,9 @@
 /// Steering: while the pointer is held every worm heads for it; after release each worm keeps
 /// the last pressed point until its head is within arriveDistance, then wanders.
 /// Walls: the head moves leg by leg through StaticGeometry::constrainMove's stop test, so the
-/// path, and with it the body, never crosses geometry (see the wallResponse tooltip).
+/// path, and with it the body, never crosses geometry, and no joint bends more than
+/// maxTurnAngle there either: where the two conflict the worm halts. Sliding worms keep a way
+/// out so that this is rare (see wallAwareHeading and the wallResponse tooltip).
 ///
 /// Fixes to the seed: the turn is re-aimed at the target at every joint instead of replaying
 /// a remembered angle, so a moving pointer is followed; the line-intersection join is computed
@@ -136,7 +138,26 @@ private:
     float limitedTurn(int w, float wanted) const;
     /// Feeler length: half the width, two segments and a turning radius (capped), m.
     float lookAhead() const;
-    float wallAwareHeading(int w, Vec2 head, float wanted, const StaticGeometry& geometry) const;
+    /// At a joint in slide mode: `wanted`, or the allowed turn that keeps clear of walls and
+    /// leaves a way out. `stepLength` = speed x dt, m.
+    float wallAwareHeading(int w, Vec2 head, float wanted, float stepLength,
+                           const StaticGeometry& geometry) const;
+    /// wallAwareHeading with no turn that is clear and leaves a way out: the hardest turn
+    /// toward the side with a way out, else the side whose feeler (`reachLeft`,
+    /// `reachRight`, m) reaches further, else toward `wanted`.
+    float walledInTurn(int w, Vec2 head, float wanted, float reachLeft, float reachRight,
+                       float stepLength, const StaticGeometry& geometry) const;
+    /// Whether the worm, making a joint onto `heading` at `head`, could then circle at its
+    /// sharpest turn (maxTurnAngle at every joint) to the left (side +1) or the right (-1)
+    /// without its head meeting geometry.
+    bool circleIsClear(Vec2 head, float heading, float side, float stepLength,
+                       const StaticGeometry& geometry) const;
+    /// How long a segment is when its joint is made: minSegmentLength rounded up to whole
+    /// steps of `stepLength` m (a joint is made at the first step that finds it long enough).
+    float segmentChord(float stepLength) const;
+    /// circleIsClear to either side: a way out the worm can always take.
+    bool hasWayOut(Vec2 head, float heading, float stepLength,
+                   const StaticGeometry& geometry) const;
     /// The heading a turn is measured from: the head segment's, or the segment behind an
     /// empty head segment (then the turn re-aims that joint).
     float turnBase(int w) const;
