@@ -138,6 +138,34 @@ float StaticGeometry::surfaceDistance(Vec2 p, float reach) const
     return best;
 }
 
+RayHit StaticGeometry::nearestSurface(Vec2 p, float reach) const
+{
+    RayHit best;
+    float bestDistance = reach;
+    auto consider = [&](Vec2 point) {
+        const float d = distance(p, point);
+        if (d < bestDistance && d > 1e-9f) {
+            bestDistance = d;
+            best.hit = true;
+            best.point = point;
+            best.normal = (p - point) / d;
+        }
+    };
+    forEachFeatureNear(p, reach, [&](std::int32_t item) {
+        if (item >= 0) {
+            const Segment& s = m_segments[static_cast<std::size_t>(item)];
+            const Vec2 ab = s.b - s.a;
+            const float len2 = ab.lengthSquared();
+            const float t = len2 > 0.0f ? clamp01(dot(p - s.a, ab) / len2) : 0.0f;
+            consider(s.a + ab * t);
+        } else {
+            const Circle& c = m_circles[static_cast<std::size_t>(~item)];
+            consider(c.center + (p - c.center).normalizedOr({1.0f, 0.0f}) * c.radius);
+        }
+    });
+    return best;
+}
+
 float StaticGeometry::pushOut(Vec2& q, Vec2 from, float radius) const
 {
     // Deepest surface first, a few rounds: a concave corner resolves one wall per round, and

@@ -151,6 +151,10 @@ public:
     /// Exact distance from p to the nearest surface (wall, obstacle outline, circle, bounds),
     /// or `reach` when none is nearer than that.
     float surfaceDistance(Vec2 p, float reach) const;
+    /// The nearest surface point to p within `reach`, and the unit normal from it toward p
+    /// (hit false when nothing is that near). Families that steer along a surface the
+    /// solid-body rule stopped them at (the worm's head) read its direction here.
+    RayHit nearestSurface(Vec2 p, float reach) const;
     /// How far a body of `radius` at p overlaps the nearest surface (0 when clear), m.
     float bodyOverlap(Vec2 p, float radius) const
     {

@@ -61,6 +61,7 @@ void BodyPass::gatherBodies(std::vector<std::unique_ptr<Group>>& groups,
         const Group& group = *groups[g];
         const AgentArrays& a = group.agents;
         const BodyGroupRule& rule = rules[g];
+        const bool askEach = group.behaviour->someAgentsHoldPlace();
         m_groupStart[g] = static_cast<std::uint32_t>(b);
         for (std::size_t i = 0; i < a.size(); ++i, ++b) {
             m_x[b] = planned ? a.nx[i] : a.px[i];
@@ -69,7 +70,8 @@ void BodyPass::gatherBodies(std::vector<std::unique_ptr<Group>>& groups,
             m_fromY[b] = a.py[i];
             m_radius[b] = rule.radius;
             m_rule[b] = static_cast<std::uint16_t>(g);
-            m_fixed[b] = rule.fixed || (group.playerLed && i == 0);
+            m_fixed[b] = rule.fixed || (group.playerLed && i == 0) ||
+                         (askEach && group.behaviour->agentHoldsPlace(group, i));
             m_key[b] = (static_cast<std::uint64_t>(g) << 32) | a.id[i];
         }
     }
