@@ -208,6 +208,23 @@ public:
     virtual const AgentBodies* bodies() const { return nullptr; }
 };
 
+/// What a body sees of the bodies of other groups (see othersNear()).
+struct OtherBodies
+{
+    /// Sum of unit vectors away from the bodies within a radius of touching, each weighted
+    /// by how near (1 when touching): a family adds it to its separation.
+    Vec2 away;
+    /// Surface-to-surface room to the nearest of them within 60 degrees ahead, at most the
+    /// `look` asked for.
+    float gapAhead = 0.0f;
+};
+
+/// The bodies of other groups that agent `group`'s body at p (radius, heading `forward`)
+/// gives way to: their mask and priority rules as the body pass applies them. Nothing in a
+/// world where the group meets no other bodies (ctx.bodies is null).
+OtherBodies othersNear(const StepContext& ctx, const Group& group, Vec2 p, float radius,
+                       Vec2 forward, float look);
+
 /// A new behaviour of `kind` with default parameters.
 std::unique_ptr<Behaviour> makeBehaviour(BehaviourKind kind);
 

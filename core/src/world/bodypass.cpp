@@ -266,10 +266,17 @@ void BodyPass::index(std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer
     m_indexed = true;
 }
 
-BodyPass::Nearby BodyPass::othersNear(int group, Vec2 p, float radius, Vec2 forward,
-                                      float look) const
+OtherBodies othersNear(const StepContext& ctx, const Group& group, Vec2 p, float radius,
+                       Vec2 forward, float look)
 {
-    Nearby out;
+    if (!ctx.bodies)
+        return {{}, look};
+    return ctx.bodies->othersNear(group.index, p, radius, forward, look);
+}
+
+OtherBodies BodyPass::othersNear(int group, Vec2 p, float radius, Vec2 forward, float look) const
+{
+    OtherBodies out;
     out.gapAhead = look;
     const std::uint32_t mask = m_mask[static_cast<std::size_t>(group)];
     const int priority = m_priority[static_cast<std::size_t>(group)];

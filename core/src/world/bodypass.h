@@ -13,6 +13,7 @@
 /// the result is the same whatever the order of agents, groups or grid cells.
 
 #include "kernels/uniformgrid.h"
+#include "world/behaviour.h"
 #include <shoal/scenedesc.h>
 #include <shoal/vec2.h>
 
@@ -22,7 +23,6 @@
 
 namespace shoal {
 
-class Group;
 class StaticGeometry;
 
 /// One group as the pass sees it.
@@ -70,12 +70,7 @@ public:
     /// to the nearest of them within 60 degrees of `forward` (surface to surface, at most
     /// `look`). Families add `away` to their separation, so bodies steer round each other
     /// rather than only being pushed. Reads the index.
-    struct Nearby
-    {
-        Vec2 away;
-        float gapAhead = 0.0f;
-    };
-    Nearby othersNear(int group, Vec2 p, float radius, Vec2 forward, float look) const;
+    OtherBodies othersNear(int group, Vec2 p, float radius, Vec2 forward, float look) const;
 
     /// What a user would notice of the bodies after a step, into each group's metrics:
     /// overlaps within the group and with other groups' bodies (pairs that collide, deeper

@@ -564,6 +564,10 @@ template <class Search> void FishSchoolBehaviour::planWith(Group& group, const S
         if (SHOAL_UNLIKELY(!(p.rayLength < room)))
             wall = geometry.feelerAvoidance(pos, fromAngle(a.heading[i]), p.rayLength, room) *
                    kWallWeight;
+        // Other groups' bodies: kept apart from like the walls.
+        if (ctx.bodies)
+            wall += othersNear(ctx, group, pos, p.radius, fromAngle(a.heading[i]), 0.0f).away *
+                    kWallWeight;
         queueMember(members, a, i, flags, room, sums, nearest, now, wall);
         if (members.count == V::kWidth)
             steerMembers<V>(members, step, a);

@@ -309,7 +309,9 @@ void LeaderFollowBehaviour::wander(Group& group, const StepContext& ctx)
     m_wanderY[0] = offset.y;
     const Vec2 target = leaderPos + leaderFwd * p.wanderDistance + offset;
     const Vec2 desired = seek(leaderPos, target, leaderMax);
-    const Vec2 force = (desired - leaderVel) + wall * (p.maxSpeed * p.wallWeight);
+    const Vec2 others = othersNear(ctx, group, leaderPos, p.radius, leaderFwd, 0.0f).away;
+    const Vec2 force = (desired - leaderVel) + wall * (p.maxSpeed * p.wallWeight) +
+                       others * (p.maxSpeed * p.separationWeight);
     integrate(group, ctx, 0, force, leaderMax, room);
     a.goalDistance[0] = 0.0f;
     a.flags[0] |= kAgentAtGoal; // a wanderer has no goal to be away from
@@ -340,6 +342,9 @@ void LeaderFollowBehaviour::plan(Group& group, const StepContext& ctx)
         Vec2 force =
             (arrive(pos, leader.behind, p.maxSpeed, p.slowingRadius) - vel) * p.arriveWeight;
         force += separation(group, ctx, p, i, pos);
+        // Other groups' bodies: kept apart from like fellow followers.
+        force += othersNear(ctx, group, pos, p.radius, forwardOf(vel, a.heading[i]), 0.0f).away *
+                 (p.maxSpeed * p.separationWeight);
         if (evade2 > 0.0f && distanceSquared(pos, leader.ahead) < evade2)
             force += evasion(p, leader, i, pos, vel);
 

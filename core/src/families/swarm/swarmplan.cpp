@@ -152,6 +152,9 @@ template <class Search> void SwarmBehaviour::planWith(Group& group, const StepCo
         if (s.overlaps > 1)
             push *= 1.0f / static_cast<float>(s.overlaps);
         push = truncated(push * p.pushStrength, maxPush);
+        // Other groups' bodies: a sidestep of up to a full stride away from them.
+        const OtherBodies others = othersNear(ctx, group, pos, p.radius, seekDir, R);
+        push += truncated(others.away, 1.0f) * (p.speed * dt);
 
         float seekScale = seeking ? 1.0f : 0.0f;
         if (seeking && settle > 0.0f && s.aheadNearest < R) {

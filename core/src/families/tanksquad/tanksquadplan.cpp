@@ -269,9 +269,14 @@ template <class Search> void TankSquadBehaviour::planWith(Group& group, const St
         Vec2 direction = toTargetDir * p.targetWeight;
         if (t.dist < p.targetCloseDistance)
             direction *= t.dist / p.targetCloseDistance;
-        const SquadScan scan =
+        SquadScan scan =
             scanSquad(search, p, t, !targetMoved && t.dist < parkRadius, m_sortedVx.data(),
                       m_sortedVy.data(), m_sortedArrived.data(), ctx.seed);
+        // Other groups' bodies: kept apart from like squad mates, and braked for ahead.
+        const OtherBodies others =
+            othersNear(ctx, group, t.pos, p.radius, t.forward, p.keepDistance);
+        scan.keep += others.away;
+        scan.gapAhead = std::min(scan.gapAhead, others.gapAhead);
         const bool arrived = parks(!targetMoved && (a.flags[i] & kAgentArrived), scan, group, p,
                                    t.dist, parkRadius, targetMoved);
 
