@@ -90,6 +90,29 @@ public:
         }
     }
 
+    /// Calls f(cell) for every cell (row-major index) the box of the query circle at p
+    /// overlaps: for callers that keep a tag per cell and skip whole cells by it.
+    template <class F> void forEachCellWithin(Vec2 p, float radius, F&& f) const
+    {
+        if (m_count == 0)
+            return;
+        const float reach = radius * 1.0001f + 1e-5f;
+        const float fx0 = (p.x - reach - m_originX) * m_invColumn;
+        const float fy0 = (p.y - reach - m_originY) * m_invRow;
+        const float fx1 = (p.x + reach - m_originX) * m_invColumn;
+        const float fy1 = (p.y + reach - m_originY) * m_invRow;
+        if (!(fx1 >= 0.0f && fy1 >= 0.0f && fx0 < m_colsF && fy0 < m_rowsF))
+            return;
+        const int x0 = fx0 > 0.0f ? static_cast<int>(fx0) : 0;
+        const int y0 = fy0 > 0.0f ? static_cast<int>(fy0) : 0;
+        const int x1 = fx1 < m_colsF - 1.0f ? static_cast<int>(fx1) : m_cols - 1;
+        const int y1 = fy1 < m_rowsF - 1.0f ? static_cast<int>(fy1) : m_rows - 1;
+        for (int y = y0; y <= y1; ++y)
+            for (int x = x0; x <= x1; ++x)
+                f(y * m_cols + x);
+    }
+    int cellCount() const { return m_cols * m_rows; }
+
     /// Point coordinates in slot order, readable kLanePadding past size().
     const float* slotX() const { return m_sortedX.data(); }
     const float* slotY() const { return m_sortedY.data(); }

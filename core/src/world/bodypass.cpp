@@ -17,6 +17,14 @@ namespace {
 /// are exact and the largest push a level allows fits many times over in 64 bits.
 constexpr float kFixedScale = 16777216.0f;
 constexpr float kFixedToMetres = 1.0f / kFixedScale;
+/// Pairs nearer than touching plus this fraction of the first body's radius are followed
+/// through the rounds (the pushes of a round move a body by at most an overlap).
+constexpr float kContactMargin = 0.25f;
+/// Blocks of the index's coarse map are at least this wide, m.
+constexpr float kBlockSize = 4.0f;
+/// Block tags of the index: no body, or bodies of several rules.
+constexpr std::uint16_t kEmptyCell = 0xFFFF;
+constexpr std::uint16_t kMixedCell = 0xFFFE;
 /// Rounds stop once no overlap is deeper than this, m.
 constexpr float kSettled = 2e-3f;
 /// A body planned this near a wall (m) counts as held by it.
@@ -108,67 +116,97 @@ float BodyPass::maxRadius() const
     return r;
 }
 
-bool BodyPass::pushRound(const StaticGeometry& geometry)
+void BodyPass::findContacts(const StaticGeometry& geometry)
 {
+    // One grid and one query per body per step: every pair nearer than touching plus a
+    // margin (what later rounds may push them) is listed once; the rounds then visit the
+    // list only, so a crowd squeezed somewhere does not cost a pass over every body.
+    m_contacts.clear();
+    m_involved.clear();
     const std::size_t n = m_x.size();
     const float maxRadius = this->maxRadius();
     if (n < 2 || maxRadius <= 0.0f)
-        return false;
+        return;
     m_grid.build(m_x.data(), m_y.data(), n, 2.0f * maxRadius);
-    m_pushX.assign(n, 0);
-    m_pushY.assign(n, 0);
-    float deepest = 0.0f;
-    // Bodies in cell order: the neighbour reads walk memory coherently.
+    m_mark.assign(n, 0);
     for (std::size_t k = 0; k < n; ++k) {
         const std::uint32_t i = m_grid.sortedIndex(static_cast<std::uint32_t>(k));
-        if (m_fixed[i])
-            continue;
         const float ri = m_radius[i];
-        const std::uint16_t ruleI = m_rule[i];
-        const std::uint32_t maskI = m_mask[ruleI];
-        const std::uint32_t layersI = m_layers[ruleI];
-        const int priorityI = m_priority[ruleI];
-        const bool pinnedI = m_pinned[i];
-        std::int64_t pushX = 0, pushY = 0;
-        m_grid.forEachWithin(
-            {m_x[i], m_y[i]}, ri + maxRadius, [&](std::uint32_t j, float dx, float dy, float d2) {
-                const float contact = ri + m_radius[j];
-                if (j == i || d2 >= contact * contact)
-                    return;
-                const std::uint16_t ruleJ = m_rule[j];
-                const int priorityJ = m_priority[ruleJ];
-                // A body that cannot move (fixed, or held by a wall while the other is not)
-                // holds its ground whatever the priorities.
-                const bool jHolds = m_fixed[j] || (m_pinned[j] && !pinnedI);
-                const bool iHolds = pinnedI && !m_pinned[j];
-                (void)iHolds;
-                // i gives way to j when its mask has j's layer and j's priority is not below its
-                // own, or j holds; j to i likewise.
-                const bool iGives = (maskI & m_layers[ruleJ]) && (priorityJ >= priorityI || jHolds);
-                if (!iGives)
-                    return;
-                const bool jGives = !m_fixed[j] && (m_mask[ruleJ] & layersI) &&
-                                    (priorityI >= priorityJ || iHolds) && !jHolds;
-                // A body held by a wall still takes its share: the wall takes the part of it
-                // that points into the wall, and the rest slides it along, which is what undoes
-                // a jam of held bodies.
-                const float part = !jGives ? 1.0f : 0.5f;
-                const float d = std::sqrt(d2);
-                deepest = std::max(deepest, contact - d);
-                const float share = (contact - d) * part;
-                const Vec2 dir =
-                    d > 1e-6f ? Vec2(dx, dy) * (1.0f / d) : partingDirection(m_key[i], m_key[j]);
-                pushX += toFixed(dir.x * share);
-                pushY += toFixed(dir.y * share);
-            });
-        m_pushX[i] = pushX;
-        m_pushY[i] = pushY;
+        const float margin = kContactMargin * ri;
+        m_grid.forEachWithin({m_x[i], m_y[i]}, ri + maxRadius + margin,
+                             [&](std::uint32_t j, float, float, float d2) {
+                                 const float reach = ri + m_radius[j] + margin;
+                                 if (j <= i || d2 >= reach * reach)
+                                     return;
+                                 m_contacts.push_back({i, j});
+                                 for (const std::uint32_t b : {i, j})
+                                     if (!m_mark[b]) {
+                                         m_mark[b] = 1;
+                                         m_involved.push_back(b);
+                                     }
+                             });
+    }
+    // Bodies planned against a wall start pinned (only those in contact matter).
+    for (const std::uint32_t b : m_involved)
+        m_pinned[b] =
+            !m_fixed[b] && geometry.bodyOverlap({m_x[b], m_y[b]}, m_radius[b] + kTouching) > 0.0f;
+}
+
+float BodyPass::giveWay(std::uint32_t i, std::uint32_t j) const
+{
+    // i gives way to j when its mask has j's layer and j's priority is not below its own, or
+    // j holds its ground (fixed, or held by a wall while i is not); j to i likewise. Two that
+    // give way to each other share the overlap. A body held by a wall still takes its share:
+    // the wall takes the part of it that points into the wall, and the rest slides it along,
+    // which is what undoes a jam of held bodies.
+    if (m_fixed[i])
+        return 0.0f;
+    const std::uint16_t ruleI = m_rule[i], ruleJ = m_rule[j];
+    const int priorityI = m_priority[ruleI], priorityJ = m_priority[ruleJ];
+    const bool jHolds = m_fixed[j] || (m_pinned[j] && !m_pinned[i]);
+    const bool iHolds = m_pinned[i] && !m_pinned[j];
+    const bool iGives = (m_mask[ruleI] & m_layers[ruleJ]) && (priorityJ >= priorityI || jHolds);
+    if (!iGives)
+        return 0.0f;
+    const bool jGives = !m_fixed[j] && !jHolds && (m_mask[ruleJ] & m_layers[ruleI]) &&
+                        (priorityI >= priorityJ || iHolds);
+    return jGives ? 0.5f : 1.0f;
+}
+
+bool BodyPass::pushRound(const StaticGeometry& geometry)
+{
+    for (const std::uint32_t b : m_involved) {
+        m_pushX[b] = 0;
+        m_pushY[b] = 0;
+    }
+    float deepest = 0.0f;
+    for (const Contact& c : m_contacts) {
+        const float dx = m_x[c.a] - m_x[c.b];
+        const float dy = m_y[c.a] - m_y[c.b];
+        const float contact = m_radius[c.a] + m_radius[c.b];
+        const float d2 = dx * dx + dy * dy;
+        if (d2 >= contact * contact)
+            continue;
+        const float partA = giveWay(c.a, c.b);
+        const float partB = giveWay(c.b, c.a);
+        if (partA == 0.0f && partB == 0.0f)
+            continue; // never meant to be solid to each other, or both fixed
+        const float d = std::sqrt(d2);
+        const float depth = contact - d;
+        deepest = std::max(deepest, depth);
+        const Vec2 dir =
+            d > 1e-6f ? Vec2(dx, dy) * (1.0f / d) : partingDirection(m_key[c.a], m_key[c.b]);
+        // Each side's push in fixed point: sums in any order are exact.
+        m_pushX[c.a] += toFixed(dir.x * (depth * partA));
+        m_pushY[c.a] += toFixed(dir.y * (depth * partA));
+        m_pushX[c.b] -= toFixed(dir.x * (depth * partB));
+        m_pushY[c.b] -= toFixed(dir.y * (depth * partB));
     }
     // Overlaps this shallow are left to the next step: nobody would see them.
     if (deepest < kSettled)
         return false;
     // Walls win: a pushed body is kept clear of them at once, and one they held is pinned.
-    for (std::size_t b = 0; b < n; ++b) {
+    for (const std::uint32_t b : m_involved) {
         if (m_pushX[b] == 0 && m_pushY[b] == 0)
             continue;
         const Vec2 pushed{m_x[b] + static_cast<float>(m_pushX[b]) * kFixedToMetres,
@@ -189,12 +227,13 @@ std::size_t BodyPass::run(std::vector<std::unique_ptr<Group>>& groups,
 {
     m_indexed = false;
     gatherBodies(groups, rules, hasPlayer, player, playerRadius, Positions::Planned);
-    // Bodies planned against a wall start pinned.
     const std::size_t n = m_x.size();
-    m_pinned.assign(n, 0);
-    for (std::size_t b = 0; b < n; ++b)
-        if (!m_fixed[b] && geometry.bodyOverlap({m_x[b], m_y[b]}, m_radius[b] + kTouching) > 0.0f)
-            m_pinned[b] = 1;
+    m_pinned.resize(n);
+    m_pushX.resize(n);
+    m_pushY.resize(n);
+    findContacts(geometry);
+    if (m_contacts.empty())
+        return 0;
     bool moved = false;
     for (int round = 0; round < rounds; ++round) {
         if (!pushRound(geometry))
@@ -263,6 +302,28 @@ void BodyPass::index(std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer
     gatherBodies(groups, rules, hasPlayer, player, playerRadius, Positions::Committed);
     m_indexRadius = maxRadius();
     m_grid.build(m_x.data(), m_y.data(), m_x.size(), std::max(2.0f * m_indexRadius, 0.1f));
+    // A coarse map of which rule each block of the level holds, when all its bodies share
+    // one: othersNear returns at once for a body whose blocks hold only its own group, which
+    // is nearly every body, so a world of many groups pays for the few that meet.
+    m_blockOrigin = m_grid.origin();
+    m_blockSize = std::max(kBlockSize, 4.0f * m_indexRadius);
+    const float inverse = 1.0f / m_blockSize;
+    float maxX = m_blockOrigin.x, maxY = m_blockOrigin.y;
+    for (std::size_t b = 0; b < m_x.size(); ++b) {
+        maxX = std::max(maxX, m_x[b]);
+        maxY = std::max(maxY, m_y[b]);
+    }
+    m_blockCols = static_cast<int>((maxX - m_blockOrigin.x) * inverse) + 1;
+    m_blockRows = static_cast<int>((maxY - m_blockOrigin.y) * inverse) + 1;
+    m_blockRule.assign(static_cast<std::size_t>(m_blockCols) * m_blockRows, kEmptyCell);
+    for (std::size_t b = 0; b < m_x.size(); ++b) {
+        const int cx =
+            std::min(m_blockCols - 1, static_cast<int>((m_x[b] - m_blockOrigin.x) * inverse));
+        const int cy =
+            std::min(m_blockRows - 1, static_cast<int>((m_y[b] - m_blockOrigin.y) * inverse));
+        std::uint16_t& tag = m_blockRule[static_cast<std::size_t>(cy) * m_blockCols + cx];
+        tag = tag == kEmptyCell || tag == m_rule[b] ? m_rule[b] : kMixedCell;
+    }
     m_indexed = true;
 }
 
@@ -281,19 +342,49 @@ OtherBodies BodyPass::othersNear(int group, Vec2 p, float radius, Vec2 forward, 
     const std::uint32_t mask = m_mask[static_cast<std::size_t>(group)];
     const int priority = m_priority[static_cast<std::size_t>(group)];
     const float reach = radius + m_indexRadius + std::max(radius, look);
-    m_grid.forEachWithin(p, reach, [&](std::uint32_t j, float dx, float dy, float d2) {
-        const std::uint16_t rule = m_rule[j];
-        if (rule == group || !(mask & m_layers[rule]) ||
-            (m_priority[rule] < priority && !m_fixed[j]))
-            return;
-        const float d = std::sqrt(d2);
-        const float gap = d - radius - m_radius[j];
-        if (gap < radius && d > 1e-6f)
-            out.away += Vec2(dx, dy) * ((1.0f - std::max(gap, 0.0f) / radius) / d);
-        // Ahead: within 60 degrees of the heading (dx, dy point from j to p).
-        const float along = -(dx * forward.x + dy * forward.y);
-        if (along > 0.5f * d)
-            out.gapAhead = std::min(out.gapAhead, gap);
+    // The blocks the query touches: done if they hold nobody else.
+    const float inverse = 1.0f / m_blockSize;
+    const int bx0 =
+        std::max(0, static_cast<int>(std::floor((p.x - reach - m_blockOrigin.x) * inverse)));
+    const int by0 =
+        std::max(0, static_cast<int>(std::floor((p.y - reach - m_blockOrigin.y) * inverse)));
+    const int bx1 =
+        std::min(m_blockCols - 1, static_cast<int>((p.x + reach - m_blockOrigin.x) * inverse));
+    const int by1 =
+        std::min(m_blockRows - 1, static_cast<int>((p.y + reach - m_blockOrigin.y) * inverse));
+    bool others = false;
+    for (int y = by0; y <= by1 && !others; ++y)
+        for (int x = bx0; x <= bx1; ++x) {
+            const std::uint16_t tag = m_blockRule[static_cast<std::size_t>(y) * m_blockCols + x];
+            if (tag != kEmptyCell && tag != group) {
+                others = true;
+                break;
+            }
+        }
+    if (!others)
+        return out;
+    const float* xs = m_grid.slotX();
+    const float* ys = m_grid.slotY();
+    m_grid.forEachCellWithin(p, reach, [&](int c) {
+        for (std::uint32_t k = m_grid.cellBegin(c); k < m_grid.cellEnd(c); ++k) {
+            const std::uint32_t j = m_grid.sortedIndex(k);
+            const std::uint16_t rule = m_rule[j];
+            if (rule == group || !(mask & m_layers[rule]) ||
+                (m_priority[rule] < priority && !m_fixed[j]))
+                continue;
+            const float dx = p.x - xs[k], dy = p.y - ys[k];
+            const float d2 = dx * dx + dy * dy;
+            if (d2 > reach * reach)
+                continue;
+            const float d = std::sqrt(d2);
+            const float gap = d - radius - m_radius[j];
+            if (gap < radius && d > 1e-6f)
+                out.away += Vec2(dx, dy) * ((1.0f - std::max(gap, 0.0f) / radius) / d);
+            // Ahead: within 60 degrees of the heading (dx, dy point from j to p).
+            const float along = -(dx * forward.x + dy * forward.y);
+            if (along > 0.5f * d)
+                out.gapAhead = std::min(out.gapAhead, gap);
+        }
     });
     return out;
 }

@@ -95,8 +95,12 @@ private:
     /// measure(): the deepest overlap of body i with any body it collides with, tallying
     /// each pair once into the groups' penetration counts.
     float deepestOverlap(std::uint32_t i, float reach, std::vector<std::unique_ptr<Group>>& groups);
-    /// One round: the push on every body from the overlaps at the current positions, then
-    /// the pushed bodies kept clear of the walls.
+    /// The pairs of bodies near enough to meet this step, once, from one grid.
+    void findContacts(const StaticGeometry& geometry);
+    /// The part of the overlap of i with j that i takes (0, 1/2 or 1).
+    float giveWay(std::uint32_t i, std::uint32_t j) const;
+    /// One round over the contacts: the push on every body from the overlaps at the current
+    /// positions, then the pushed bodies kept clear of the walls. False once settled.
     bool pushRound(const StaticGeometry& geometry);
 
     // Every body, in group order (the player last), as structure of arrays.
@@ -110,10 +114,23 @@ private:
     std::vector<std::int64_t> m_pushX;   ///< this round's push, fixed point
     std::vector<std::int64_t> m_pushY;
     std::vector<std::uint32_t> m_groupStart; ///< first body of each group, and the end
+    struct Contact
+    {
+        std::uint32_t a, b;
+    };
+    std::vector<Contact> m_contacts;       ///< this step's pairs near enough to meet
+    std::vector<std::uint32_t> m_involved; ///< the bodies in them, each once
+    std::vector<std::uint8_t> m_mark;      ///< scratch: body already in m_involved
     std::vector<std::uint32_t> m_layers, m_mask;
     std::vector<int> m_priority;
     UniformGrid m_grid;
     bool m_indexed = false;
+    // The index's coarse map: per block (row-major), its bodies' one rule, or a tag.
+    std::vector<std::uint16_t> m_blockRule;
+    Vec2 m_blockOrigin;
+    float m_blockSize = 4.0f;
+    int m_blockCols = 0;
+    int m_blockRows = 0;
     float m_indexRadius = 0.0f; ///< the largest radius in the index
     /// Per group, per agent id: how long the body has overlapped another without a break, s.
     std::vector<std::vector<float>> m_overlapTime;
