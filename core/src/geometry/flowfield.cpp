@@ -222,42 +222,51 @@ void FlowOccupancy::buildClearance()
 
 bool FlowOccupancy::lineOfSight(int from, int dx, int dy) const
 {
-    // Marched in Chebyshev units t (0 at `from`'s centre, `major` at the target's): from a
-    // point in a cell of clearance k, every cell within k - 1 is free, so the ray may jump
-    // k - 1 units; beside a blocked cell it steps from cell boundary to cell boundary, and
-    // through a cell corner only past two free sides (the moves' rule).
-    const int major = std::max(std::abs(dx), std::abs(dy));
-    if (major == 0)
-        return m_free[from] != 0;
-    const float stepX = static_cast<float>(dx) / static_cast<float>(major);
-    const float stepY = static_cast<float>(dy) / static_cast<float>(major);
-    const int sx = (dx > 0) - (dx < 0), sy = (dy > 0) - (dy < 0);
-    float t = 0.0f;
+    // Walked in whole steps m along the major axis, Bresenham style in integers (exact, no
+    // division per step): `minor` is the cell row the ray is in at step m and `error`
+    // 2 m |minor d| + |major d| - 2 |major d| minor, in [0, 2 |major d|). From a point in a
+    // cell of clearance k every cell within k - 1 is free, so the walk jumps k - 1 steps;
+    // beside a blocked cell it takes one step, visiting the cell the ray crosses into first
+    // (both, when it passes exactly through their corner: the moves' no-cutting rule).
+    const int adx = std::abs(dx), ady = std::abs(dy);
+    const bool xMajor = adx >= ady;
+    const long long major = xMajor ? adx : ady, minorD = xMajor ? ady : adx;
+    const int majorStep = xMajor ? (dx > 0 ? 1 : -1) : (dy > 0 ? m_stride : -m_stride);
+    const int minorStep = xMajor ? (dy >= 0 ? m_stride : -m_stride) : (dx >= 0 ? 1 : -1);
+    long long m = 0, minor = 0, error = major;
+    int s = from;
     for (;;) {
-        const float x = stepX * t, y = stepY * t;
-        const int ix = static_cast<int>(std::floor(x + 0.5f));
-        const int iy = static_cast<int>(std::floor(y + 0.5f));
-        const int k = m_clearance[from + ix + iy * m_stride];
+        const int k = m_clearance[s];
         if (k == 0)
             return false;
-        const float left = static_cast<float>(major) - t;
-        if (left <= static_cast<float>(k - 1))
+        if (major - m <= k - 1)
             return true;
         if (k >= 2) {
-            t += static_cast<float>(k - 1);
+            const long long jump = k - 1;
+            m += jump;
+            error += 2 * minorD * jump;
+            const long long rows = error / (2 * major);
+            minor += rows;
+            error -= rows * 2 * major;
+            s = from + static_cast<int>(m) * majorStep + static_cast<int>(minor) * minorStep;
             continue;
         }
-        const float exitX = sx != 0 ? (static_cast<float>(ix) + 0.5f * sx) / stepX
-                                    : std::numeric_limits<float>::infinity();
-        const float exitY = sy != 0 ? (static_cast<float>(iy) + 0.5f * sy) / stepY
-                                    : std::numeric_limits<float>::infinity();
-        if (std::fabs(exitX - exitY) < 1e-4f &&
-            !(m_free[from + ix + sx + iy * m_stride] && m_free[from + ix + (iy + sy) * m_stride]))
-            return false;
-        // A thousandth of a cell past the boundary, and never standing still (far along a
-        // long ray that step can be below a float's resolution).
-        const float next = std::min(exitX, exitY) + 1e-3f;
-        t = next > t ? next : std::nextafter(t, static_cast<float>(major));
+        const long long before = error;
+        error += 2 * minorD;
+        if (error >= 2 * major) {
+            // Which boundary comes first: the row's (> 0), the column's (< 0), or both (0).
+            const long long side = before + minorD - 2 * major;
+            if (side >= 0 && !m_free[s + minorStep])
+                return false;
+            if (side <= 0 && !m_free[s + majorStep])
+                return false;
+            error -= 2 * major;
+            ++minor;
+            s += majorStep + minorStep;
+        } else {
+            s += majorStep;
+        }
+        ++m;
     }
 }
 
@@ -529,11 +538,12 @@ void FlowField::settle(std::int32_t c)
             }
             int ax, ay;
             const std::int32_t far = m_anchor[n];
-            offsetTo(far, ax, ay);
-            if (far == n || !anchorInSight(c, far, ax, ay))
+            if (far == n)
                 continue;
+            offsetTo(far, ax, ay);
+            // The length first: only a shorter run is worth a line of sight.
             const float viaAnchor = lengthThrough(far, ax, ay);
-            if (viaAnchor < best) {
+            if (viaAnchor < best && anchorInSight(c, far, ax, ay)) {
                 best = viaAnchor;
                 anchor = far;
                 dx = ax;
