@@ -61,9 +61,9 @@ public:
                 m_origin.y + (static_cast<float>(row) + 0.5f) * m_cell};
     }
     std::size_t freeCellCount() const { return m_freeCount; }
-    /// Whether the segment from the centre of `column`, `row` to the centre of the cell
-    /// (dx, dy) cells away runs through free cells only (so it keeps at least
-    /// inflation() - 0.71 cell from geometry).
+    /// Whether the segment from the centre of cell (`column`, `row`) of the grid to the
+    /// centre of the cell (dx, dy) cells away runs through free cells only (so it keeps at
+    /// least inflation() - 0.71 cell from geometry); false when it leaves the grid.
     bool lineOfSight(int column, int row, int dx, int dy) const
     {
         return lineOfSight(slot(column, row), dx, dy);
