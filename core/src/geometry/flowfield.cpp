@@ -1,0 +1,596 @@
+#include "geometry/flowfield.h"
+#include "geometry/staticgeometry.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+
+namespace shoal {
+
+namespace {
+
+// The 8 moves: the axes first (k = 0..3), then the diagonals (4..7), so that the opposite
+// of move k is always k ^ 2. Diagonal k runs between axes k - 4 and (k - 3) & 3.
+constexpr int kMoveX[8] = {1, 0, -1, 0, 1, -1, -1, 1};
+constexpr int kMoveY[8] = {0, 1, 0, -1, 1, 1, -1, -1};
+constexpr float kSqrt2 = 1.41421356f;
+
+// Segments are rasterised in pieces no longer than this, so a long diagonal wall visits a
+// band of cells along itself rather than its whole bounding box.
+constexpr float kPieceLength = 2.0f;
+
+/// The move (0..7) by (dx, dy), each in -1..1, not both 0.
+int moveIndex(int dx, int dy)
+{
+    constexpr int kIndex[9] = {6, 3, 7, 2, -1, 0, 5, 1, 4};
+    return kIndex[(dy + 1) * 3 + dx + 1];
+}
+
+float distanceSquaredToSegment(Vec2 p, Vec2 a, Vec2 b)
+{
+    const Vec2 ab = b - a;
+    const float len2 = ab.lengthSquared();
+    float t = len2 > 0.0f ? dot(p - a, ab) / len2 : 0.0f;
+    t = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
+    return distanceSquared(p, a + ab * t);
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------
+// FlowOccupancy
+
+float FlowOccupancy::cellSizeFor(float bodyRadius, Vec2 levelSize)
+{
+    // Half the radius keeps every door of 3 radii open at any angle (see inflation()), but a
+    // rebuild sweeps every cell, about 30 ns each: 0.5 m cells keep a 100 m level near
+    // 40,000 cells and 1 ms, and a goal walking at 3.4 m/s changes cell every 9 steps at
+    // 60 Hz. Small bodies trade their narrowest doors for that (a caller with a small level
+    // can ask for finer cells); past 1 m the grid would blur corners for no gain.
+    float cell = std::min(1.0f, std::max(0.5f, 0.5f * bodyRadius));
+    const double width = std::max(0.0f, levelSize.x), height = std::max(0.0f, levelSize.y);
+    while ((std::ceil(width / cell) + 2.0) * (std::ceil(height / cell) + 2.0) >
+           static_cast<double>(kMaxCells))
+        cell *= 2.0f;
+    return cell;
+}
+
+FlowOccupancy::FlowOccupancy(const StaticGeometry& geometry, float bodyRadius)
+    : FlowOccupancy(geometry, bodyRadius,
+                    cellSizeFor(bodyRadius, geometry.boundsMax() - geometry.boundsMin()))
+{
+}
+
+FlowOccupancy::FlowOccupancy(const StaticGeometry& geometry, float bodyRadius, float cellSize)
+{
+    m_radius = std::max(0.0f, bodyRadius);
+    m_cell = cellSize > 0.0f ? cellSize : 1.0f;
+    m_invCell = 1.0f / m_cell;
+    // Three rules, the strictest wins. The margin: paths keep off the surfaces. A door
+    // narrower than 2 radii must stay shut: between its jambs the free space on either side
+    // leaves a waist of 2 sqrt(inflation^2 - r^2), which must be wider than a cell so that no
+    // move spans it. And no move between free centres may cross geometry: every point of a
+    // move is within 0.71 cell of a free end, so 0.75 cell clears it.
+    m_inflation = std::max((1.0f + kMarginFraction) *
+                               std::sqrt(m_radius * m_radius + 0.25f * m_cell * m_cell),
+                           0.75f * m_cell);
+    m_origin = geometry.boundsMin();
+    const Vec2 size = geometry.boundsMax() - geometry.boundsMin();
+    m_cols = std::max(1, static_cast<int>(std::ceil(size.x * m_invCell)));
+    m_rows = std::max(1, static_cast<int>(std::ceil(size.y * m_invCell)));
+    m_colsF = static_cast<float>(m_cols);
+    m_rowsF = static_cast<float>(m_rows);
+    m_stride = m_cols + 2;
+    m_invStride = 1.0 / m_stride;
+    for (int k = 0; k < 8; ++k)
+        m_offset[k] = kMoveX[k] + kMoveY[k] * m_stride;
+
+    const std::size_t slots = static_cast<std::size_t>(m_stride) * (m_rows + 2);
+    m_free.assign(slots, 0);
+    // The bounds first: a centre must keep the inflation from each side of the level (this
+    // also blocks the last column or row where the grid overhangs the bounds).
+    const Vec2 lo = geometry.boundsMin() + Vec2(m_inflation, m_inflation);
+    const Vec2 hi = geometry.boundsMax() - Vec2(m_inflation, m_inflation);
+    for (int r = 0; r < m_rows; ++r)
+        for (int c = 0; c < m_cols; ++c) {
+            const Vec2 p = cellCentre(c, r);
+            m_free[slot(c, r)] = p.x >= lo.x && p.x <= hi.x && p.y >= lo.y && p.y <= hi.y;
+        }
+    markNearGeometry(geometry);
+    clearSolidInteriors(geometry);
+    m_freeCount = static_cast<std::size_t>(std::count(m_free.begin(), m_free.end(), 1));
+    buildMoves();
+    buildClearance();
+    buildEscapes(geometry);
+}
+
+void FlowOccupancy::markNearGeometry(const StaticGeometry& geometry)
+{
+    // Visits the cells whose centres may be within `reach` of the box [lo, hi] and blocks
+    // those for which isNear(centre) holds.
+    auto blockNear = [&](Vec2 lo, Vec2 hi, float reach, auto&& isNear) {
+        const int c0 =
+            std::max(0, static_cast<int>(std::floor((lo.x - reach - m_origin.x) * m_invCell)));
+        const int r0 =
+            std::max(0, static_cast<int>(std::floor((lo.y - reach - m_origin.y) * m_invCell)));
+        const int c1 = std::min(
+            m_cols - 1, static_cast<int>(std::floor((hi.x + reach - m_origin.x) * m_invCell)));
+        const int r1 = std::min(
+            m_rows - 1, static_cast<int>(std::floor((hi.y + reach - m_origin.y) * m_invCell)));
+        for (int r = r0; r <= r1; ++r)
+            for (int c = c0; c <= c1; ++c) {
+                std::uint8_t& free = m_free[slot(c, r)];
+                if (free && isNear(cellCentre(c, r)))
+                    free = 0;
+            }
+    };
+    const float inflation2 = m_inflation * m_inflation;
+    for (const Segment& s : geometry.segments()) {
+        const int pieces =
+            std::max(1, static_cast<int>(std::ceil(distance(s.a, s.b) / kPieceLength)));
+        for (int k = 0; k < pieces; ++k) {
+            const Vec2 a = s.a + (s.b - s.a) * (static_cast<float>(k) / pieces);
+            const Vec2 b = k + 1 == pieces ? s.b : s.a + (s.b - s.a) * (float(k + 1) / pieces);
+            blockNear({std::min(a.x, b.x), std::min(a.y, b.y)},
+                      {std::max(a.x, b.x), std::max(a.y, b.y)}, m_inflation,
+                      [&](Vec2 p) { return distanceSquaredToSegment(p, a, b) < inflation2; });
+        }
+    }
+    for (const Circle& circle : geometry.circles()) {
+        // The disc and its rim alike: a centre inside is nearer than radius + inflation too.
+        const float reach = circle.radius + m_inflation;
+        blockNear(circle.center, circle.center, reach,
+                  [&](Vec2 p) { return distanceSquared(p, circle.center) < reach * reach; });
+    }
+}
+
+void FlowOccupancy::clearSolidInteriors(const StaticGeometry& geometry)
+{
+    // What is left free is far from every edge, so a solid polygon's inside is whole
+    // 4-connected regions: two free centres a cell apart cannot have an edge between them
+    // (see inflation()). One point-in-solid test per region (its lowest slot, for a fixed
+    // answer) tells inside from outside; rooms inside closed walls stay free, unreachable.
+    std::vector<std::uint8_t> seen(m_free.size(), 0);
+    std::vector<std::int32_t> stack, region;
+    for (std::size_t s0 = 0; s0 < m_free.size(); ++s0) {
+        if (!m_free[s0] || seen[s0])
+            continue;
+        region.clear();
+        stack.assign(1, static_cast<std::int32_t>(s0));
+        seen[s0] = 1;
+        while (!stack.empty()) {
+            const std::int32_t s = stack.back();
+            stack.pop_back();
+            region.push_back(s);
+            for (int k = 0; k < 4; ++k) {
+                const std::int32_t n = s + m_offset[k];
+                if (m_free[n] && !seen[n]) {
+                    seen[n] = 1;
+                    stack.push_back(n);
+                }
+            }
+        }
+        if (geometry.isInsideSolid(slotCentre(static_cast<int>(s0))))
+            for (const std::int32_t s : region)
+                m_free[s] = 0;
+    }
+}
+
+void FlowOccupancy::buildMoves()
+{
+    m_moves.assign(m_free.size(), 0);
+    for (int r = 0; r < m_rows; ++r)
+        for (int c = 0; c < m_cols; ++c) {
+            const int s = slot(c, r);
+            if (!m_free[s])
+                continue;
+            unsigned moves = 0;
+            for (int k = 0; k < 4; ++k)
+                moves |= static_cast<unsigned>(m_free[s + m_offset[k]]) << k;
+            // A diagonal only past two free sides: no cutting a blocked corner.
+            for (int k = 4; k < 8; ++k) {
+                const unsigned sides = (1u << (k - 4)) | (1u << ((k - 3) & 3));
+                if ((moves & sides) == sides && m_free[s + m_offset[k]])
+                    moves |= 1u << k;
+            }
+            m_moves[s] = static_cast<std::uint8_t>(moves);
+        }
+}
+
+void FlowOccupancy::buildClearance()
+{
+    // The Chebyshev distance to the nearest blocked cell, exact in two sweeps (each cell
+    // takes the four neighbours already swept + 1); blocked cells and the frame are 0.
+    m_clearance.assign(m_free.size(), 0);
+    const int n = static_cast<int>(m_free.size());
+    for (int s = m_stride + 1; s < n - m_stride - 1; ++s) {
+        if (!m_free[s])
+            continue;
+        const int before = std::min({m_clearance[s - 1], m_clearance[s - m_stride - 1],
+                                     m_clearance[s - m_stride], m_clearance[s - m_stride + 1]});
+        m_clearance[s] = static_cast<std::uint8_t>(std::min(255, before + 1));
+    }
+    for (int s = n - m_stride - 2; s > m_stride; --s) {
+        if (!m_free[s])
+            continue;
+        const int after = std::min({m_clearance[s + 1], m_clearance[s + m_stride + 1],
+                                    m_clearance[s + m_stride], m_clearance[s + m_stride - 1]});
+        m_clearance[s] = static_cast<std::uint8_t>(std::min<int>(m_clearance[s], after + 1));
+    }
+}
+
+bool FlowOccupancy::lineOfSight(int from, int dx, int dy) const
+{
+    // Walked in whole steps m along the major axis, Bresenham style in integers (exact, no
+    // division per step): `minor` is the cell row the ray is in at step m and `error`
+    // 2 m |minor d| + |major d| - 2 |major d| minor, in [0, 2 |major d|). From a point in a
+    // cell of clearance k every cell within k - 1 is free, so the walk jumps k - 1 steps;
+    // beside a blocked cell it takes one step, visiting the cell the ray crosses into first
+    // (both, when it passes exactly through their corner: the moves' no-cutting rule).
+    const int adx = std::abs(dx), ady = std::abs(dy);
+    const bool xMajor = adx >= ady;
+    const long long major = xMajor ? adx : ady, minorD = xMajor ? ady : adx;
+    const int majorStep = xMajor ? (dx > 0 ? 1 : -1) : (dy > 0 ? m_stride : -m_stride);
+    const int minorStep = xMajor ? (dy >= 0 ? m_stride : -m_stride) : (dx >= 0 ? 1 : -1);
+    long long m = 0, minor = 0, error = major;
+    int s = from;
+    for (;;) {
+        const int k = m_clearance[s];
+        if (k == 0)
+            return false;
+        if (major - m <= k - 1)
+            return true;
+        if (k >= 2) {
+            const long long jump = k - 1;
+            m += jump;
+            error += 2 * minorD * jump;
+            const long long rows = error / (2 * major);
+            minor += rows;
+            error -= rows * 2 * major;
+            s = from + static_cast<int>(m) * majorStep + static_cast<int>(minor) * minorStep;
+            continue;
+        }
+        const long long before = error;
+        error += 2 * minorD;
+        if (error >= 2 * major) {
+            // Which boundary comes first: the row's (> 0), the column's (< 0), or both (0).
+            const long long side = before + minorD - 2 * major;
+            if (side >= 0 && !m_free[s + minorStep])
+                return false;
+            if (side <= 0 && !m_free[s + majorStep])
+                return false;
+            error -= 2 * major;
+            ++minor;
+            s += majorStep + minorStep;
+        } else {
+            s += majorStep;
+        }
+        ++m;
+    }
+}
+
+void FlowOccupancy::buildEscapes(const StaticGeometry& geometry)
+{
+    // A body hugging a wall sits in a blocked cell (its centre is nearer than the
+    // inflation). It follows a free cell reached from its cell's centre without crossing
+    // geometry: first the blocked cells beside free ones (the nearest such neighbour, axes
+    // before diagonals), then ring by ring inwards, as far as the inflation reaches. The
+    // crossing test keeps a cell on a thin wall's near side from escaping to the far side.
+    m_escape.assign(m_free.size(), 0);
+    std::vector<std::int32_t> frontier, next;
+    for (int r = 0; r < m_rows; ++r)
+        for (int c = 0; c < m_cols; ++c) {
+            const int s = slot(c, r);
+            if (m_free[s]) {
+                m_escape[s] = s;
+                continue;
+            }
+            for (int k = 0; k < 8; ++k) {
+                const int n = s + m_offset[k];
+                if (m_free[n] && !geometry.segmentCrosses(slotCentre(s), slotCentre(n))) {
+                    m_escape[s] = n;
+                    frontier.push_back(s);
+                    break;
+                }
+            }
+        }
+    const int layers = static_cast<int>(std::ceil(m_inflation * m_invCell)) + 1;
+    for (int layer = 1; layer < layers && !frontier.empty(); ++layer) {
+        next.clear();
+        for (const std::int32_t b : frontier)
+            for (int k = 0; k < 8; ++k) {
+                const std::int32_t n = b + m_offset[k];
+                if (m_escape[n] != 0 || !innerSlot(n) ||
+                    geometry.segmentCrosses(slotCentre(n), slotCentre(b)))
+                    continue;
+                m_escape[n] = m_escape[b];
+                next.push_back(n);
+            }
+        frontier.swap(next);
+    }
+}
+
+std::size_t FlowOccupancy::memoryBytes() const
+{
+    return sizeof(*this) + m_free.capacity() + m_moves.capacity() + m_clearance.capacity() +
+           m_escape.capacity() * sizeof(std::int32_t);
+}
+
+// ---------------------------------------------------------------------------------------
+// FlowField
+
+FlowField::FlowField(const StaticGeometry& geometry, float bodyRadius)
+    : FlowField(std::make_shared<const FlowOccupancy>(geometry, bodyRadius))
+{
+}
+
+FlowField::FlowField(std::shared_ptr<const FlowOccupancy> occupancy)
+    : m_occupancy(std::move(occupancy))
+{
+    allocate();
+    reset();
+}
+
+void FlowField::allocate()
+{
+    const std::size_t slots = m_occupancy->m_free.size();
+    m_cost.assign(slots, 0.0f);
+    m_distance.assign(slots, 0.0f);
+    m_direction.assign(slots, Vec2());
+    m_anchor.assign(slots, -1);
+    m_parent.assign(slots, 0);
+    m_axisQueue.assign(slots, 0);
+    m_diagonalQueue.assign(slots, 0);
+}
+
+void FlowField::reset()
+{
+    std::fill(m_cost.begin(), m_cost.end(), kUnreachable);
+    std::fill(m_distance.begin(), m_distance.end(), kUnreachable);
+    std::fill(m_direction.begin(), m_direction.end(), Vec2());
+    std::fill(m_anchor.begin(), m_anchor.end(), -1);
+}
+
+bool FlowField::setGoal(Vec2 goal)
+{
+    m_goal = goal;
+    m_hasGoal = true;
+    const int raw = m_occupancy->slotAt(goal);
+    if (raw == m_rawGoalSlot)
+        return false;
+    m_rawGoalSlot = raw;
+    const int target = snapGoal(raw);
+    // Two blocked cells snapping to the same free cell lead to the same field.
+    if (target == m_goalSlot)
+        return false;
+    m_goalSlot = target;
+    m_routedGoal = target >= 0 ? m_occupancy->slotCentre(target) : goal;
+    rebuild();
+    return true;
+}
+
+void FlowField::clearGoal()
+{
+    m_hasGoal = false;
+    m_rawGoalSlot = -1;
+    m_goalSlot = -1;
+    reset();
+}
+
+void FlowField::setOccupancy(std::shared_ptr<const FlowOccupancy> occupancy)
+{
+    const bool resize = occupancy->m_free.size() != m_occupancy->m_free.size();
+    m_occupancy = std::move(occupancy);
+    if (resize)
+        allocate();
+    m_rawGoalSlot = -1;
+    m_goalSlot = -1;
+    if (m_hasGoal)
+        setGoal(m_goal);
+    else
+        reset();
+}
+
+int FlowField::snapGoal(int rawSlot) const
+{
+    const FlowOccupancy& occ = *m_occupancy;
+    if (occ.m_free[rawSlot])
+        return rawSlot;
+    if (occ.m_escape[rawSlot] != 0)
+        return occ.m_escape[rawSlot];
+    // Deep inside geometry: the free cell whose centre is nearest this cell's centre, ring
+    // by ring (a cell k rings out is at least k cells away), ties to the lower slot.
+    const int row0 = rawSlot / occ.m_stride - 1;
+    const int col0 = rawSlot - (row0 + 1) * occ.m_stride - 1;
+    int best = -1;
+    long bestD2 = 0;
+    auto consider = [&](int c, int r) {
+        if (c < 0 || r < 0 || c >= occ.m_cols || r >= occ.m_rows)
+            return;
+        const int s = occ.slot(c, r);
+        const long d2 =
+            static_cast<long>(c - col0) * (c - col0) + static_cast<long>(r - row0) * (r - row0);
+        if (occ.m_free[s] && (best < 0 || d2 < bestD2 || (d2 == bestD2 && s < best))) {
+            best = s;
+            bestD2 = d2;
+        }
+    };
+    const int rings = std::max(occ.m_cols, occ.m_rows);
+    for (int k = 1; k <= rings; ++k) {
+        if (best >= 0 && static_cast<long>(k) * k > bestD2)
+            break;
+        for (int i = -k; i <= k; ++i) {
+            consider(col0 + i, row0 - k);
+            consider(col0 + i, row0 + k);
+        }
+        for (int i = -k + 1; i <= k - 1; ++i) {
+            consider(col0 - k, row0 + i);
+            consider(col0 + k, row0 + i);
+        }
+    }
+    return best;
+}
+
+void FlowField::rebuild()
+{
+    ++m_rebuilds;
+    reset();
+    if (m_goalSlot < 0)
+        return;
+    const FlowOccupancy& occ = *m_occupancy;
+    const std::uint8_t* moves = occ.m_moves.data();
+    const int* offset = occ.m_offset;
+    float* cost = m_cost.data();
+    std::uint8_t* parent = m_parent.data();
+    const std::int32_t* anchor = m_anchor.data();
+    std::int32_t* axisQueue = m_axisQueue.data();
+    std::int32_t* diagonalQueue = m_diagonalQueue.data();
+    std::size_t axisHead = 0, axisTail = 0, diagonalHead = 0, diagonalTail = 0;
+
+    // Dijkstra with two FIFO queues. Cells are settled in increasing cost, so the costs
+    // pushed onto each queue (settled cost + 1, or + sqrt 2) never decrease: the cheaper of
+    // the two heads is the cheapest cell left. A queued cell whose cost later dropped keeps
+    // its old entry; heads already settled are skipped, and comparing heads by their current
+    // cost still picks the cheapest cell.
+    cost[m_goalSlot] = 0.0f;
+    axisQueue[axisTail++] = m_goalSlot;
+    for (;;) {
+        while (axisHead < axisTail && anchor[axisQueue[axisHead]] >= 0)
+            ++axisHead;
+        while (diagonalHead < diagonalTail && anchor[diagonalQueue[diagonalHead]] >= 0)
+            ++diagonalHead;
+        std::int32_t c;
+        if (axisHead < axisTail && (diagonalHead == diagonalTail ||
+                                    cost[axisQueue[axisHead]] <= cost[diagonalQueue[diagonalHead]]))
+            c = axisQueue[axisHead++];
+        else if (diagonalHead < diagonalTail)
+            c = diagonalQueue[diagonalHead++];
+        else
+            break;
+        settle(c);
+        const float here = cost[c];
+        const unsigned legal = moves[c];
+        for (int k = 0; k < 4; ++k) {
+            const std::int32_t n = c + offset[k];
+            const float via = here + 1.0f;
+            if ((legal >> k & 1u) && via < cost[n]) {
+                cost[n] = via;
+                parent[n] = static_cast<std::uint8_t>(k ^ 2);
+                axisQueue[axisTail++] = n;
+            }
+        }
+        for (int k = 4; k < 8; ++k) {
+            const std::int32_t n = c + offset[k];
+            const float via = here + kSqrt2;
+            if ((legal >> k & 1u) && via < cost[n]) {
+                cost[n] = via;
+                parent[n] = static_cast<std::uint8_t>(k ^ 2);
+                diagonalQueue[diagonalTail++] = n;
+            }
+        }
+    }
+}
+
+void FlowField::settle(std::int32_t c)
+{
+    if (c == m_goalSlot) {
+        m_anchor[c] = c;
+        m_distance[c] = 0.0f;
+        return; // direction stays zero: the goal is in this cell
+    }
+    const FlowOccupancy& occ = *m_occupancy;
+    const int rowC = occ.rowOf(c), columnC = c - rowC * occ.m_stride;
+    auto offsetTo = [&](std::int32_t x, int& dx, int& dy) {
+        const int row = occ.rowOf(x);
+        dx = x - row * occ.m_stride - columnC;
+        dy = row - rowC;
+    };
+    auto lengthThrough = [&](std::int32_t x, int dx, int dy) {
+        return m_distance[x] + std::sqrt(static_cast<float>(dx * dx + dy * dy)) * occ.m_cell;
+    };
+    // The parent settled first, so its anchor is known: keep it if this cell sees it too
+    // (a straight run to the goal or to the corner it rounds), the common case.
+    const int move = m_parent[c];
+    const std::int32_t parent = c + occ.m_offset[move];
+    std::int32_t anchor = m_anchor[parent];
+    int dx, dy;
+    offsetTo(anchor, dx, dy);
+    if (anchor != parent && !anchorInSight(c, anchor, dx, dy)) {
+        // At the edge of a shadow: the shortest run in sight through a settled neighbour's
+        // anchor, or through the neighbour itself (the parent always qualifies). Taking the
+        // parent alone would leave a chain of one-cell kinks along the shadow's edge.
+        anchor = parent;
+        dx = kMoveX[move];
+        dy = kMoveY[move];
+        float best = lengthThrough(parent, dx, dy);
+        const unsigned legal = occ.m_moves[c];
+        for (int k = 0; k < 8; ++k) {
+            const std::int32_t n = c + occ.m_offset[k];
+            if (!(legal >> k & 1u) || m_anchor[n] < 0)
+                continue;
+            const float viaNeighbour = lengthThrough(n, kMoveX[k], kMoveY[k]);
+            if (viaNeighbour < best) {
+                best = viaNeighbour;
+                anchor = n;
+                dx = kMoveX[k];
+                dy = kMoveY[k];
+            }
+            int ax, ay;
+            const std::int32_t far = m_anchor[n];
+            if (far == n)
+                continue;
+            offsetTo(far, ax, ay);
+            // The length first: only a shorter run is worth a line of sight.
+            const float viaAnchor = lengthThrough(far, ax, ay);
+            if (viaAnchor < best && anchorInSight(c, far, ax, ay)) {
+                best = viaAnchor;
+                anchor = far;
+                dx = ax;
+                dy = ay;
+            }
+        }
+    }
+    m_anchor[c] = anchor;
+    const float cells = std::sqrt(static_cast<float>(dx * dx + dy * dy));
+    const float inverse = 1.0f / cells;
+    m_distance[c] = m_distance[anchor] + cells * occ.m_cell;
+    m_direction[c] = {static_cast<float>(dx) * inverse, static_cast<float>(dy) * inverse};
+}
+
+bool FlowField::anchorInSight(std::int32_t c, std::int32_t anchor, int dx, int dy) const
+{
+    // The common case costs two lookups: the cells the ray to the anchor passes between
+    // next (one along an axis or a diagonal, else the axis and the diagonal neighbour) head
+    // for the same anchor, or are it. Then the ray stays inside the triangle their own rays
+    // make with the anchor, which they found clear. Otherwise (at the seam of two anchors'
+    // regions, which is where most such neighbours disagree) the ray is marched.
+    const FlowOccupancy& occ = *m_occupancy;
+    auto sharesAnchor = [&](int sx, int sy) {
+        const std::int32_t q = c + sx + sy * occ.m_stride;
+        return q == anchor || m_anchor[q] == anchor;
+    };
+    const int sx = (dx > 0) - (dx < 0), sy = (dy > 0) - (dy < 0);
+    const int ax = std::abs(dx), ay = std::abs(dy);
+    bool shared;
+    if (ay == 0)
+        shared = sharesAnchor(sx, 0);
+    else if (ax == 0)
+        shared = sharesAnchor(0, sy);
+    else if (ax == ay)
+        shared = (occ.m_moves[c] >> moveIndex(sx, sy) & 1u) && sharesAnchor(sx, sy);
+    else
+        shared = (ax > ay ? sharesAnchor(sx, 0) : sharesAnchor(0, sy)) && sharesAnchor(sx, sy);
+    return shared || occ.lineOfSight(c, dx, dy);
+}
+
+std::size_t FlowField::memoryBytes() const
+{
+    return sizeof(*this) + (m_cost.capacity() + m_distance.capacity()) * sizeof(float) +
+           m_direction.capacity() * sizeof(Vec2) +
+           (m_anchor.capacity() + m_axisQueue.capacity() + m_diagonalQueue.capacity()) *
+               sizeof(std::int32_t) +
+           m_parent.capacity();
+}
+
+} // namespace shoal

@@ -1,0 +1,256 @@
+#pragma once
+/// Routing round static geometry for goal-seeking groups: the level's free space for one body
+/// radius on a grid (FlowOccupancy, built once per geometry and radius, shared), and per goal
+/// a flow field over it (FlowField): the path length to the goal and the direction to follow
+/// from every cell, so a whole group routes with one lookup per agent.
+
+#include <shoal/vec2.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <vector>
+
+namespace shoal {
+
+class StaticGeometry;
+
+/// Where a body of one radius can be: a grid over the level's bounds whose cell is free when
+/// its centre keeps inflation() metres from every wall, obstacle and the bounds (exact
+/// distances to segments and circles, and nothing inside a solid polygon), the legal
+/// 8-neighbour moves between free cells, and for each blocked cell near free space the free
+/// cell a body there escapes to. Immutable once built: the FlowFields of several goals (or
+/// groups of the same radius) share one. Rebuild it when the geometry changes.
+class FlowOccupancy
+{
+public:
+    /// The cell size the two-argument constructor uses: half the body radius, clamped to
+    /// [0.5 m, 1 m] (finer costs a rebuild more than a step affords on a 100 m level), grown
+    /// by powers of two until the level has at most kMaxCells cells.
+    static float cellSizeFor(float bodyRadius, Vec2 levelSize);
+    static constexpr std::size_t kMaxCells = std::size_t(1) << 22;
+    /// The clearance a free cell's centre keeps beyond the body radius, as a fraction of it:
+    /// paths stay off the surfaces, and a door exactly 2 radii wide stays shut.
+    static constexpr float kMarginFraction = 0.05f;
+
+    /// `bodyRadius` in metres (>= 0); the cell size from cellSizeFor(). Allocates and costs
+    /// a few milliseconds: build it when the level or the radius changes, not per step.
+    FlowOccupancy(const StaticGeometry& geometry, float bodyRadius);
+    /// Same, with `cellSize` metres (> 0) chosen by the caller.
+    FlowOccupancy(const StaticGeometry& geometry, float bodyRadius, float cellSize);
+
+    float bodyRadius() const { return m_radius; }
+    /// How far a free cell's centre is from all geometry, m: (1 + kMarginFraction) *
+    /// sqrt(r^2 + (cell / 2)^2), at least 0.75 cell. So a door (or any gap) narrower than
+    /// 2 radii is always shut, no move between free cells crosses geometry, and a gap is
+    /// always open when wider than 2 * inflation + cell (along an axis) or + 1.41 cell (at
+    /// any angle): with the default cells, 3 radii for bodies of 1 m and more, about 1.4 m
+    /// and 1.6 m for a 0.35 m body. Gaps in between open or shut with the grid's alignment.
+    float inflation() const { return m_inflation; }
+    float cellSize() const { return m_cell; }
+    /// The corner of cell (0, 0): the bounds' minimum corner. Cell (c, r) spans
+    /// origin + [c, c + 1) x [r, r + 1) cells.
+    Vec2 origin() const { return m_origin; }
+    int columns() const { return m_cols; }
+    int rows() const { return m_rows; }
+    bool blocked(int column, int row) const { return m_free[slot(column, row)] == 0; }
+    Vec2 cellCentre(int column, int row) const
+    {
+        return {m_origin.x + (static_cast<float>(column) + 0.5f) * m_cell,
+                m_origin.y + (static_cast<float>(row) + 0.5f) * m_cell};
+    }
+    std::size_t freeCellCount() const { return m_freeCount; }
+    /// Whether the segment from the centre of cell (`column`, `row`) of the grid to the
+    /// centre of the cell (dx, dy) cells away runs through free cells only (so it keeps at
+    /// least inflation() - 0.71 cell from geometry); false when it leaves the grid.
+    bool lineOfSight(int column, int row, int dx, int dy) const
+    {
+        return lineOfSight(slot(column, row), dx, dy);
+    }
+    std::size_t memoryBytes() const;
+
+private:
+    friend class FlowField;
+
+    // The grid is stored with a one-cell blocked frame (stride = columns + 2), so every
+    // neighbour of an inner cell is a valid slot and the search needs no bounds tests.
+    int slot(int column, int row) const { return (row + 1) * m_stride + column + 1; }
+    /// The slot of the cell holding p; points outside the grid (and NaN) clamp to the border.
+    int slotAt(Vec2 p) const
+    {
+        const float fx = (p.x - m_origin.x) * m_invCell;
+        const float fy = (p.y - m_origin.y) * m_invCell;
+        const int column = fx >= 0.0f ? (fx < m_colsF ? static_cast<int>(fx) : m_cols - 1) : 0;
+        const int row = fy >= 0.0f ? (fy < m_rowsF ? static_cast<int>(fy) : m_rows - 1) : 0;
+        return slot(column, row);
+    }
+    /// The row of slot s in the framed grid, without an integer division: s + 0.5 keeps the
+    /// quotient at least half a slot from a whole number, far beyond double rounding.
+    int rowOf(int s) const { return static_cast<int>((s + 0.5) * m_invStride); }
+    Vec2 slotCentre(int s) const
+    {
+        const int row = rowOf(s);
+        return cellCentre(s - row * m_stride - 1, row - 1);
+    }
+    bool innerSlot(int s) const
+    {
+        const int row = s / m_stride, column = s - row * m_stride;
+        return row >= 1 && row <= m_rows && column >= 1 && column <= m_cols;
+    }
+
+    void markNearGeometry(const StaticGeometry& geometry);
+    void clearSolidInteriors(const StaticGeometry& geometry);
+    void buildMoves();
+    void buildClearance();
+    bool lineOfSight(int fromSlot, int dx, int dy) const;
+    void buildEscapes(const StaticGeometry& geometry);
+
+    float m_radius = 0.0f;
+    float m_inflation = 0.0f;
+    float m_cell = 1.0f;
+    float m_invCell = 1.0f;
+    Vec2 m_origin;
+    int m_cols = 0;
+    int m_rows = 0;
+    float m_colsF = 0.0f;
+    float m_rowsF = 0.0f;
+    int m_stride = 0;
+    double m_invStride = 1.0;
+    std::size_t m_freeCount = 0;
+    int m_offset[8] = {}; ///< slot offsets of the 8 neighbours (FlowField's move order)
+
+    std::vector<std::uint8_t> m_free;  ///< per slot: 1 when a body's centre may be there
+    std::vector<std::uint8_t> m_moves; ///< per slot: bit k = the move to neighbour k is legal
+    /// Per slot: the Chebyshev distance in cells to the nearest blocked cell (0 if blocked),
+    /// at most 255: how far a line of sight may jump.
+    std::vector<std::uint8_t> m_clearance;
+    /// Per slot: the free slot whose field a body here follows: itself when free; for a
+    /// blocked cell within reach of free space, a free cell reached from its centre without
+    /// crossing geometry; else slot 0, a frame slot that is never reachable.
+    std::vector<std::int32_t> m_escape;
+};
+
+/// A flow field toward one goal over a FlowOccupancy: for every cell, the length of the
+/// shortest path to the goal that keeps the body's clearance, and the unit direction to
+/// follow, pointing straight at the goal (or at the corner to round next) when that is in
+/// sight, so agents do not zig-zag along grid diagonals. One field serves a whole group.
+///
+/// setGoal() recomputes only when the goal moves to another cell: a Dijkstra search over
+/// 8-neighbour moves (1 and sqrt 2 cells; no diagonal past a blocked cell) run with two FIFO
+/// queues orders the cells; as each settles it takes an "anchor", the point it heads for:
+/// its parent's anchor (the goal cell, or the corner cell the route bends at) when that is
+/// in line of sight, else, at the edge of a shadow, the best anchor in sight among its
+/// neighbours' (or a neighbour itself). Distances run through the anchors (any-angle, not
+/// grid steps). Deterministic (no threads, no hashing, fixed visiting order), and no
+/// allocation after construction: every buffer is sized for the occupancy once.
+class FlowField
+{
+public:
+    /// A field with its own occupancy for `bodyRadius` metres over `geometry`.
+    FlowField(const StaticGeometry& geometry, float bodyRadius);
+    /// A field over a shared occupancy (several goals of the same radius).
+    explicit FlowField(std::shared_ptr<const FlowOccupancy> occupancy);
+
+    /// Routes to `goal` (m). Recomputes the field only when the goal's cell differs from the
+    /// last one (returns true when it did): the field depends on the goal's cell, not on
+    /// where in it the goal is. A goal whose cell is blocked (inside or hugging geometry)
+    /// snaps to a free cell: the one its cell escapes to (see FlowOccupancy), else the free
+    /// cell whose centre is nearest the goal cell's centre (routedGoal() says where).
+    bool setGoal(Vec2 goal);
+    /// No goal: every direction is zero and every distance infinite.
+    void clearGoal();
+    /// The geometry changed: routes over `occupancy` from now on, recomputing for the current
+    /// goal. Buffers are reallocated only when the cell count differs.
+    void setOccupancy(std::shared_ptr<const FlowOccupancy> occupancy);
+
+    /// The unit direction to follow from p toward the goal: a cell lookup and a precomputed
+    /// vector. Zero in the goal cell (the goal is in plain sight there: steer to it directly),
+    /// where the goal is unreachable, and without a goal. A blocked cell (a body hugging a
+    /// wall) follows the free cell it escapes to; points outside the grid use the border cell.
+    Vec2 direction(Vec2 p) const
+    {
+        return m_direction[m_occupancy->m_escape[m_occupancy->slotAt(p)]];
+    }
+    /// The path length from p to the goal, m: straight to the anchor its cell heads for (the
+    /// goal cell's centre, or the corner it rounds next), then the anchor's own distance;
+    /// +infinity when unreachable. Same cell rules as direction(). Along direction() it falls
+    /// cell by cell; within a cell it can rise by a fraction of one where the route changes
+    /// anchor (measured: under 0.6 cell). Costs a square root more than direction().
+    float distance(Vec2 p) const
+    {
+        const FlowOccupancy& occ = *m_occupancy;
+        const std::int32_t anchor = m_anchor[occ.m_escape[occ.slotAt(p)]];
+        if (anchor < 0)
+            return kUnreachable;
+        return m_distance[anchor] + shoal::distance(p, occ.slotCentre(anchor));
+    }
+    bool reachable(Vec2 p) const { return distance(p) < kUnreachable; }
+
+    bool hasGoal() const { return m_hasGoal; }
+    /// The goal as last given to setGoal().
+    Vec2 goal() const { return m_goal; }
+    /// The centre of the cell the field leads to (the goal's cell, or the one it snapped to);
+    /// meaningless when routable() is false.
+    Vec2 routedGoal() const { return m_routedGoal; }
+    /// A goal is set and has a free cell to route to.
+    bool routable() const { return m_goalSlot >= 0; }
+    /// The field was computed this many times (setGoal calls that returned true, and
+    /// setOccupancy with a goal).
+    std::uint64_t rebuildCount() const { return m_rebuilds; }
+
+    /// What a viewer draws: the grid (cell (c, r) spans origin + [c, c + 1) x [r, r + 1)
+    /// cells), which cells are blocked, each free cell's distance from its centre (+infinity
+    /// when unreachable or blocked) and direction.
+    const FlowOccupancy& occupancy() const { return *m_occupancy; }
+    const std::shared_ptr<const FlowOccupancy>& sharedOccupancy() const { return m_occupancy; }
+    float cellSize() const { return m_occupancy->cellSize(); }
+    Vec2 origin() const { return m_occupancy->origin(); }
+    int columns() const { return m_occupancy->columns(); }
+    int rows() const { return m_occupancy->rows(); }
+    bool cellBlocked(int column, int row) const { return m_occupancy->blocked(column, row); }
+    float cellDistance(int column, int row) const
+    {
+        return m_distance[m_occupancy->slot(column, row)];
+    }
+    Vec2 cellDirection(int column, int row) const
+    {
+        return m_direction[m_occupancy->slot(column, row)];
+    }
+    /// This field's buffers (not the shared occupancy: ask it for its own).
+    std::size_t memoryBytes() const;
+
+    static constexpr float kUnreachable = std::numeric_limits<float>::infinity();
+
+private:
+    void allocate();
+    void reset();
+    int snapGoal(int rawSlot) const;
+    void rebuild();
+    void settle(std::int32_t c);
+    bool anchorInSight(std::int32_t c, std::int32_t anchor, int dx, int dy) const;
+
+    std::shared_ptr<const FlowOccupancy> m_occupancy;
+    Vec2 m_goal;
+    Vec2 m_routedGoal;
+    bool m_hasGoal = false;
+    std::int32_t m_rawGoalSlot = -1; ///< the slot setGoal last saw (before snapping)
+    std::int32_t m_goalSlot = -1;    ///< the free slot the field leads to, -1 for none
+    std::uint64_t m_rebuilds = 0;
+
+    // Per slot, structure of arrays. m_cost is the search's octile path length in cells;
+    // m_distance the answer in metres, through the anchors.
+    std::vector<float> m_cost;
+    std::vector<float> m_distance;
+    std::vector<Vec2> m_direction;      ///< unit, or zero (goal cell, unreachable); read as a pair
+    std::vector<std::int32_t> m_anchor; ///< -1 until settled; then the slot it heads for
+    std::vector<std::uint8_t> m_parent; ///< the move (0..7) from a cell to its parent
+    // The search's two queues, one per move length: each receives costs in increasing order,
+    // so the smaller head is the next cell to settle (no heap). A cell enters each queue at
+    // most once (only a strictly shorter path re-queues it), so a queue never needs more
+    // slots than the grid has.
+    std::vector<std::int32_t> m_axisQueue;
+    std::vector<std::int32_t> m_diagonalQueue;
+};
+
+} // namespace shoal

@@ -1,0 +1,577 @@
+// The flow field routes a body round static geometry: following direction() from behind a
+// wall reaches the goal without crossing anything, a door opens exactly for the bodies that
+// fit, the field is recomputed only when the goal changes cell, builds are bit-identical, and
+// nothing is allocated once a field exists. The benchmarks measure a rebuild on a 100 m level.
+
+#include "geometry/flowfield.h"
+#include "geometry/staticgeometry.h"
+#include "math/random.h"
+#include "testsupport.h"
+
+#include <QtTest>
+
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <vector>
+
+// Every allocation of the test binary is counted, so a test can prove a section allocates
+// nothing (the core library is linked statically, so its `new` comes here too).
+namespace {
+long g_allocations = 0;
+}
+void* operator new(std::size_t size)
+{
+    ++g_allocations;
+    if (void* p = std::malloc(size ? size : 1))
+        return p;
+    throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept
+{
+    std::free(p);
+}
+void operator delete(void* p, std::size_t) noexcept
+{
+    std::free(p);
+}
+
+using namespace shoal;
+using namespace shoal::test;
+
+namespace {
+
+WallDesc wall(std::vector<Point2> points, bool closed = false)
+{
+    WallDesc w;
+    w.points = std::move(points);
+    w.closed = closed;
+    return w;
+}
+
+/// A 40 x 24 m level with an L-shaped wall: its long leg along y = 4 from x = -14 to 4, its
+/// short leg down to y = -8, a pocket south-west of the corner.
+SceneDesc lWallScene()
+{
+    SceneDesc scene = emptyScene(20.0, 12.0);
+    scene.walls.push_back(wall({{-14.0, 4.0}, {4.0, 4.0}, {4.0, -8.0}}));
+    return scene;
+}
+
+/// A thin wall across a 40 x 24 m level through `centre`, turned `angleDeg` from the vertical,
+/// with a gap of `door` metres centred on `centre`.
+SceneDesc doorScene(Vec2 centre, float angleDeg, float door)
+{
+    SceneDesc scene = emptyScene(20.0, 12.0);
+    const float a = degToRad(angleDeg);
+    const Vec2 along{std::sin(a), std::cos(a)};
+    auto at = [&](float t) {
+        const Vec2 p = centre + along * t;
+        return Point2{p.x, p.y};
+    };
+    scene.walls.push_back(wall({at(-40.0f), at(-0.5f * door)}));
+    scene.walls.push_back(wall({at(0.5f * door), at(40.0f)}));
+    return scene;
+}
+
+/// Where following a field from `start` led.
+struct Trace
+{
+    Vec2 end;
+    int steps = 0;
+    bool crossed = false;   ///< a step crossed geometry (StaticGeometry::segmentCrosses)
+    bool stopped = false;   ///< direction() became zero (the goal cell, or unreachable)
+    float worstRise = 0.0f; ///< the largest increase of distance() from one step to the next
+    /// Whether distance(), sampled after every cell's length of travel, always fell.
+    bool fallsCellByCell = true;
+    float startDistance = 0.0f;
+};
+
+/// Integrates 2 cm steps along direction() (a quarter of the smallest cell or less), checking
+/// each against the exact crossing test, for at most `maxSteps`.
+Trace follow(const FlowField& field, const StaticGeometry& geometry, Vec2 start,
+             int maxSteps = 20000)
+{
+    constexpr float kStep = 0.02f;
+    const int stepsPerCell = static_cast<int>(std::ceil(field.cellSize() / kStep));
+    Trace trace;
+    trace.startDistance = field.distance(start);
+    Vec2 p = start;
+    float last = trace.startDistance, sampled = trace.startDistance;
+    for (; trace.steps < maxSteps; ++trace.steps) {
+        const Vec2 d = field.direction(p);
+        if (d == Vec2()) {
+            trace.stopped = true;
+            break;
+        }
+        const Vec2 next = p + d * kStep;
+        if (geometry.segmentCrosses(p, next)) {
+            trace.crossed = true;
+            break;
+        }
+        p = next;
+        const float now = field.distance(p);
+        trace.worstRise = std::max(trace.worstRise, now - last);
+        last = now;
+        if ((trace.steps + 1) % stepsPerCell == 0) {
+            trace.fallsCellByCell = trace.fallsCellByCell && now < sampled;
+            sampled = now;
+        }
+    }
+    trace.end = p;
+    return trace;
+}
+
+/// Fails the calling test unless following from `start` ends in the goal's cell (within a
+/// cell of the goal) without crossing geometry, with distance() falling all the way at the
+/// scale of a cell (within one it may rise a little where the route's anchor changes).
+void expectReaches(const FlowField& field, const StaticGeometry& geometry, Vec2 start)
+{
+    const Trace trace = follow(field, geometry, start);
+    const QString where = QStringLiteral("from (%1, %2), ended at (%3, %4) after %5 steps")
+                              .arg(start.x)
+                              .arg(start.y)
+                              .arg(trace.end.x)
+                              .arg(trace.end.y)
+                              .arg(trace.steps);
+    QVERIFY2(!trace.crossed, qPrintable(QStringLiteral("crossed geometry ") + where));
+    QVERIFY2(trace.stopped, qPrintable(QStringLiteral("never arrived ") + where));
+    QVERIFY2(distance(trace.end, field.goal()) <= field.cellSize() * 1.4143f,
+             qPrintable(QStringLiteral("stopped short of the goal ") + where));
+    QVERIFY2(trace.fallsCellByCell,
+             qPrintable(QStringLiteral("distance rose over a cell's travel ") + where));
+    QVERIFY2(trace.worstRise <= 0.6f * field.cellSize(),
+             qPrintable(QStringLiteral("distance rose by %1 ").arg(trace.worstRise) + where));
+    // The path is at least the straight line, and no worse than a detour of 60 %.
+    QVERIFY(trace.startDistance >= distance(start, field.routedGoal()) - field.cellSize());
+    QVERIFY(trace.steps * 0.02f < 1.6f * trace.startDistance + 1.0f);
+}
+
+/// A 100 x 100 m level: 60 walls (straight, or bent once) and 100 obstacles (circles and
+/// boxes), placed by a seeded stream.
+SceneDesc clutteredScene(std::uint64_t seed)
+{
+    SceneDesc scene = emptyScene(50.0, 50.0);
+    Random random(seed);
+    for (int i = 0; i < 60; ++i) {
+        const Vec2 a{random.uniform(-45.0f, 45.0f), random.uniform(-45.0f, 45.0f)};
+        const float heading = random.uniform(-kPi, kPi), length = random.uniform(3.0f, 12.0f);
+        const Vec2 b = a + Vec2(std::cos(heading), std::sin(heading)) * length;
+        WallDesc w = wall({{a.x, a.y}, {b.x, b.y}});
+        if (i % 3 == 0) {
+            const Vec2 c = b + Vec2(-std::sin(heading), std::cos(heading)) * (0.5f * length);
+            w.points.push_back({c.x, c.y});
+        }
+        scene.walls.push_back(w);
+    }
+    for (int i = 0; i < 100; ++i) {
+        const float x = random.uniform(-45.0f, 45.0f), y = random.uniform(-45.0f, 45.0f);
+        if (i % 2 == 0) {
+            scene.obstacles.push_back(circleObstacle(x, y, random.uniform(0.5f, 2.0f)));
+            continue;
+        }
+        const float hw = random.uniform(0.5f, 2.5f), hh = random.uniform(0.5f, 2.5f);
+        ObstacleDesc box;
+        box.points = {{x - hw, y - hh}, {x + hw, y - hh}, {x + hw, y + hh}, {x - hw, y + hh}};
+        scene.obstacles.push_back(box);
+    }
+    return scene;
+}
+
+/// The field's per-cell distances and directions as raw bits, for exact comparisons.
+std::vector<std::uint32_t> fieldBits(const FlowField& field)
+{
+    std::vector<std::uint32_t> bits;
+    for (int r = 0; r < field.rows(); ++r)
+        for (int c = 0; c < field.columns(); ++c) {
+            const float values[3] = {field.cellDistance(c, r), field.cellDirection(c, r).x,
+                                     field.cellDirection(c, r).y};
+            for (const float v : values) {
+                std::uint32_t u;
+                std::memcpy(&u, &v, sizeof u);
+                bits.push_back(u);
+            }
+        }
+    return bits;
+}
+
+double millisecondsSince(std::chrono::steady_clock::time_point start)
+{
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+        .count();
+}
+
+} // namespace
+
+class TestFlowField : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void roundAnLWall_data();
+    void roundAnLWall();
+    void throughADoorOnlyWhenTheBodyFits_data();
+    void throughADoorOnlyWhenTheBodyFits();
+    void recomputesOnlyWhenTheGoalChangesCell();
+    void goalInsideGeometrySnapsToAFreeCell_data();
+    void goalInsideGeometrySnapsToAFreeCell();
+    void bodyHuggingAWallFollowsItsSide();
+    void closedRoomIsUnreachable();
+    void pointsOutsideTheGridUseTheBorder();
+    void identicalBuildsGiveIdenticalFields();
+    void noAllocationOnceBuilt();
+    void cellSizeRule_data();
+    void cellSizeRule();
+    void benchRebuild_data();
+    void benchRebuild();
+    void reportCosts();
+};
+
+void TestFlowField::roundAnLWall_data()
+{
+    QTest::addColumn<float>("radius");
+    QTest::addColumn<float>("startX");
+    QTest::addColumn<float>("startY");
+    QTest::newRow("swarm, from the pocket") << 0.35f << -2.0f << -2.0f;
+    QTest::newRow("swarm, from the far corner") << 0.35f << -18.0f << -10.0f;
+    QTest::newRow("swarm, from above the wall") << 0.35f << -10.0f << 9.0f;
+    QTest::newRow("tank, from the pocket") << 1.5f << -2.0f << -2.0f;
+    QTest::newRow("tank, from the far corner") << 1.5f << -17.0f << -9.5f;
+    QTest::newRow("follower, from the pocket") << 0.5f << 2.0f << 2.0f;
+}
+
+void TestFlowField::roundAnLWall()
+{
+    QFETCH(float, radius);
+    QFETCH(float, startX);
+    QFETCH(float, startY);
+    const StaticGeometry geometry(lWallScene());
+    FlowField field(geometry, radius);
+    QVERIFY(field.setGoal({12.0f, -4.0f}));
+    const Vec2 start{startX, startY};
+    QVERIFY(field.reachable(start));
+    // Behind the wall: the path is longer than the straight line, by the detour round an end.
+    QVERIFY(geometry.segmentCrosses(start, field.goal()));
+    QVERIFY(field.distance(start) > distance(start, field.goal()) + 0.5f);
+    expectReaches(field, geometry, start);
+}
+
+void TestFlowField::throughADoorOnlyWhenTheBodyFits_data()
+{
+    QTest::addColumn<float>("radius");
+    QTest::addColumn<float>("cell"); // 0: the default rule
+    QTest::addColumn<float>("door"); // m
+    QTest::addColumn<float>("offset");
+    QTest::addColumn<float>("angle");
+    QTest::addColumn<bool>("passable");
+    // A door just under two radii is shut wherever it falls on the grid, at any angle.
+    for (const float radius : {0.35f, 1.0f, 1.5f})
+        for (const float offset : {0.0f, 0.13f, 0.27f, 0.41f})
+            for (const float angle : {0.0f, 45.0f, 20.0f})
+                QTest::addRow("r %.2f, door 1.95 r, offset %.2f, %.0f deg", radius, offset, angle)
+                    << radius << 0.0f << 1.95f * radius << offset << angle << false;
+    // Three radii is open for the bodies the default cells guarantee it for (1 m and more),
+    // and for a small body on cells of half its radius.
+    for (const float radius : {1.0f, 1.5f})
+        for (const float offset : {0.0f, 0.13f, 0.27f, 0.41f})
+            for (const float angle : {0.0f, 45.0f, 20.0f})
+                QTest::addRow("r %.2f, door 3 r, offset %.2f, %.0f deg", radius, offset, angle)
+                    << radius << 0.0f << 3.0f * radius << offset << angle << true;
+    for (const float offset : {0.0f, 0.05f, 0.11f})
+        for (const float angle : {0.0f, 45.0f})
+            QTest::addRow("r 0.35 on 0.175 m cells, door 3 r, offset %.2f, %.0f deg", offset, angle)
+                << 0.35f << 0.175f << 1.05f << offset << angle << true;
+    // On the default 0.5 m cells a 0.35 m body is promised doors of 1.6 m at any angle.
+    for (const float offset : {0.0f, 0.13f, 0.27f, 0.41f})
+        for (const float angle : {0.0f, 45.0f})
+            QTest::addRow("r 0.35, door 1.65 m, offset %.2f, %.0f deg", offset, angle)
+                << 0.35f << 0.0f << 1.65f << offset << angle << true;
+}
+
+void TestFlowField::throughADoorOnlyWhenTheBodyFits()
+{
+    QFETCH(float, radius);
+    QFETCH(float, cell);
+    QFETCH(float, door);
+    QFETCH(float, offset);
+    QFETCH(float, angle);
+    QFETCH(bool, passable);
+    const Vec2 centre{offset, 0.5f * offset};
+    const StaticGeometry geometry(doorScene(centre, angle, door));
+    auto occupancy = cell > 0.0f ? std::make_shared<const FlowOccupancy>(geometry, radius, cell)
+                                 : std::make_shared<const FlowOccupancy>(geometry, radius);
+    FlowField field(occupancy);
+    const float a = degToRad(angle);
+    const Vec2 across{std::cos(a), -std::sin(a)};
+    const Vec2 start = centre - across * 8.0f + Vec2(0.0f, 3.0f);
+    field.setGoal(centre + across * 8.0f - Vec2(0.0f, 2.0f));
+    QVERIFY(field.routable());
+    QVERIFY(!occupancy->blocked(static_cast<int>((start.x + 20.0f) / occupancy->cellSize()),
+                                static_cast<int>((start.y + 12.0f) / occupancy->cellSize())));
+    if (!passable) {
+        QVERIFY(!field.reachable(start));
+        QCOMPARE(field.distance(start), FlowField::kUnreachable);
+        QCOMPARE(field.direction(start), Vec2());
+        return;
+    }
+    QVERIFY(field.reachable(start));
+    expectReaches(field, geometry, start);
+}
+
+void TestFlowField::recomputesOnlyWhenTheGoalChangesCell()
+{
+    const StaticGeometry geometry(lWallScene());
+    FlowField field(geometry, 0.35f);
+    const float cell = field.cellSize();
+    // The centre of a free cell, and points inside the same cell either side of it.
+    const Vec2 centre = field.occupancy().cellCentre(60, 10);
+    QVERIFY(!field.cellBlocked(60, 10));
+    QVERIFY(field.setGoal(centre));
+    QCOMPARE(field.rebuildCount(), std::uint64_t(1));
+    const std::vector<std::uint32_t> before = fieldBits(field);
+    for (const Vec2 nudge : {Vec2(0.4f, 0.0f), Vec2(-0.45f, 0.3f), Vec2(0.2f, -0.49f)}) {
+        QVERIFY(!field.setGoal(centre + nudge * cell));
+        QCOMPARE(field.goal(), centre + nudge * cell); // the goal is kept, the field stays
+    }
+    QCOMPARE(field.rebuildCount(), std::uint64_t(1));
+    QVERIFY(fieldBits(field) == before);
+    // One cell over: a new field, leading to the new cell.
+    QVERIFY(field.setGoal(centre + Vec2(cell, 0.0f)));
+    QCOMPARE(field.rebuildCount(), std::uint64_t(2));
+    QVERIFY(fieldBits(field) != before);
+    QCOMPARE(field.routedGoal(), field.occupancy().cellCentre(61, 10));
+    // And back again: the same field as the first time.
+    QVERIFY(field.setGoal(centre));
+    QVERIFY(fieldBits(field) == before);
+}
+
+void TestFlowField::goalInsideGeometrySnapsToAFreeCell_data()
+{
+    QTest::addColumn<float>("radius");
+    QTest::addColumn<bool>("circle");
+    QTest::newRow("swarm, circle") << 0.35f << true;
+    QTest::newRow("swarm, box") << 0.35f << false;
+    QTest::newRow("tank, circle") << 1.5f << true;
+    QTest::newRow("tank, box") << 1.5f << false;
+}
+
+void TestFlowField::goalInsideGeometrySnapsToAFreeCell()
+{
+    QFETCH(float, radius);
+    QFETCH(bool, circle);
+    SceneDesc scene = lWallScene();
+    if (circle) {
+        scene.obstacles.push_back(circleObstacle(12.0, -4.0, 2.5));
+    } else {
+        ObstacleDesc box;
+        box.points = {{9.0, -6.0}, {15.0, -6.0}, {15.0, -2.5}, {9.0, -2.5}};
+        scene.obstacles.push_back(box);
+    }
+    const StaticGeometry geometry(scene);
+    FlowField field(geometry, radius);
+    const Vec2 goal{12.0f, -4.0f};
+    QVERIFY(geometry.isInsideSolid(goal));
+    QVERIFY(field.setGoal(goal));
+    QVERIFY(field.routable());
+    // The routed goal is outside the obstacle by the body's radius, near the side it is on.
+    const Vec2 routed = field.routedGoal();
+    QVERIFY(!geometry.isInsideSolid(routed, radius));
+    QVERIFY(distance(routed, goal) <
+            (circle ? 2.5f : 1.75f) + field.occupancy().inflation() + field.cellSize() * 1.5f);
+    QCOMPARE(field.distance(routed), 0.0f);
+    // Agents still get there, from behind the wall too.
+    const Trace trace = follow(field, geometry, {-2.0f, -2.0f});
+    QVERIFY(!trace.crossed);
+    QVERIFY(trace.stopped);
+    QVERIFY(distance(trace.end, routed) <= field.cellSize() * 0.7072f);
+}
+
+void TestFlowField::bodyHuggingAWallFollowsItsSide()
+{
+    // A body pressed against the L's inner side, nearer than its radius: its cell is blocked,
+    // yet it gets a direction, and following it never crosses the wall it hugs.
+    const StaticGeometry geometry(lWallScene());
+    for (const float radius : {0.35f, 1.5f}) {
+        FlowField field(geometry, radius);
+        field.setGoal({12.0f, -4.0f});
+        for (const Vec2 start : {Vec2(0.0f, 4.0f - 0.8f * radius), Vec2(4.0f - 0.7f * radius, 0.0f),
+                                 Vec2(4.0f + 0.8f * radius, -1.0f)}) {
+            const FlowOccupancy& occ = field.occupancy();
+            const int c = static_cast<int>((start.x - occ.origin().x) / occ.cellSize());
+            const int r = static_cast<int>((start.y - occ.origin().y) / occ.cellSize());
+            QVERIFY(occ.blocked(c, r));
+            QVERIFY(field.reachable(start));
+            QVERIFY(field.direction(start) != Vec2());
+            const Trace trace = follow(field, geometry, start);
+            QVERIFY(!trace.crossed);
+            QVERIFY(trace.stopped);
+            QVERIFY(distance(trace.end, field.goal()) <= field.cellSize() * 1.4143f);
+        }
+    }
+}
+
+void TestFlowField::closedRoomIsUnreachable()
+{
+    SceneDesc scene = lWallScene();
+    scene.walls.push_back(wall({{8.0, 5.0}, {16.0, 5.0}, {16.0, 10.0}, {8.0, 10.0}}, true));
+    const StaticGeometry geometry(scene);
+    FlowField field(geometry, 0.35f);
+    const Vec2 inside{12.0f, 7.5f}, outside{-10.0f, -8.0f};
+    field.setGoal({12.0f, -4.0f});
+    QVERIFY(field.reachable(outside));
+    QVERIFY(!field.reachable(inside));
+    QCOMPARE(field.direction(inside), Vec2());
+    // The other way round: only the room reaches a goal inside it.
+    QVERIFY(field.setGoal({10.0f, 6.5f}));
+    QVERIFY(field.reachable(inside));
+    QVERIFY(!field.reachable(outside));
+    expectReaches(field, geometry, {15.0f, 9.0f});
+    field.clearGoal();
+    QVERIFY(!field.reachable(inside));
+    QCOMPARE(field.direction(inside), Vec2());
+}
+
+void TestFlowField::pointsOutsideTheGridUseTheBorder()
+{
+    const StaticGeometry geometry(lWallScene());
+    FlowField field(geometry, 0.35f);
+    field.setGoal({12.0f, -4.0f});
+    QCOMPARE(field.direction({-500.0f, 0.3f}), field.direction({-19.99f, 0.3f}));
+    QCOMPARE(field.direction({0.3f, 800.0f}), field.direction({0.3f, 11.99f}));
+    QCOMPARE(field.direction({900.0f, -900.0f}), field.direction({19.99f, -11.99f}));
+    QVERIFY(field.reachable({900.0f, -900.0f}));
+    const Vec2 nan{std::nanf(""), 0.0f};
+    const Vec2 d = field.direction(nan);
+    QVERIFY(std::isfinite(d.x) && std::isfinite(d.y));
+}
+
+void TestFlowField::identicalBuildsGiveIdenticalFields()
+{
+    const SceneDesc scene = clutteredScene(7);
+    const StaticGeometry first(scene), second(scene);
+    for (const float radius : {0.35f, 1.5f}) {
+        FlowField a(first, radius), b(second, radius);
+        a.setGoal({40.0f, 40.0f});
+        // b visits other goals first: nothing of them may linger.
+        b.setGoal({-30.0f, 10.0f});
+        b.setGoal({0.0f, -44.0f});
+        b.setGoal({40.0f, 40.0f});
+        QVERIFY(fieldBits(a) == fieldBits(b));
+        int reachable = 0;
+        for (int r = 0; r < a.rows(); ++r)
+            for (int c = 0; c < a.columns(); ++c)
+                reachable += a.cellDistance(c, r) < FlowField::kUnreachable;
+        QVERIFY(reachable > a.rows() * a.columns() / 3); // a real field, not an empty one
+    }
+}
+
+void TestFlowField::noAllocationOnceBuilt()
+{
+    const SceneDesc scene = clutteredScene(7);
+    const StaticGeometry geometry(scene);
+    auto occupancy = std::make_shared<const FlowOccupancy>(geometry, 0.35f);
+    auto sameSize = std::make_shared<const FlowOccupancy>(geometry, 0.35f);
+    FlowField field(occupancy);
+    Random random(9);
+    const long before = g_allocations;
+    float sum = 0.0f;
+    for (int i = 0; i < 50; ++i) {
+        field.setGoal({random.uniform(-45.0f, 45.0f), random.uniform(-45.0f, 45.0f)});
+        for (int k = 0; k < 100; ++k)
+            sum +=
+                field.direction({random.uniform(-50.0f, 50.0f), random.uniform(-50.0f, 50.0f)}).x;
+    }
+    field.setGoal({12.0f, 300.0f}); // outside the bounds: the border, snapped
+    field.clearGoal();
+    field.setOccupancy(sameSize);
+    field.setGoal({1.0f, 1.0f});
+    QCOMPARE(g_allocations - before, 0L);
+    QVERIFY(std::isfinite(sum));
+}
+
+void TestFlowField::cellSizeRule_data()
+{
+    QTest::addColumn<float>("radius");
+    QTest::addColumn<float>("size");
+    QTest::addColumn<float>("cell");
+    QTest::newRow("swarm") << 0.35f << 100.0f << 0.5f;
+    QTest::newRow("follower") << 1.0f << 100.0f << 0.5f;
+    QTest::newRow("tank") << 1.5f << 100.0f << 0.75f;
+    QTest::newRow("big") << 3.0f << 100.0f << 1.0f;
+    QTest::newRow("swarm, 3 km level") << 0.35f << 3000.0f << 2.0f;
+}
+
+void TestFlowField::cellSizeRule()
+{
+    QFETCH(float, radius);
+    QFETCH(float, size);
+    QFETCH(float, cell);
+    QCOMPARE(FlowOccupancy::cellSizeFor(radius, {size, size}), cell);
+    const double side = std::ceil(size / cell) + 2.0;
+    QVERIFY(side * side <= double(FlowOccupancy::kMaxCells));
+}
+
+void TestFlowField::benchRebuild_data()
+{
+    QTest::addColumn<float>("radius");
+    QTest::newRow("swarm 0.35 m") << 0.35f;
+    QTest::newRow("tank 1.5 m") << 1.5f;
+}
+
+void TestFlowField::benchRebuild()
+{
+    // A measurement, not a pass/fail timing: two goals a cell apart, so every iteration
+    // recomputes the whole field.
+    QFETCH(float, radius);
+    const StaticGeometry geometry(clutteredScene(7));
+    FlowField field(geometry, radius);
+    const Vec2 goals[2] = {{40.0f, 40.0f}, {40.0f + field.cellSize(), 40.0f}};
+    int i = 0;
+    QBENCHMARK
+    {
+        field.setGoal(goals[i++ & 1]);
+    }
+    QVERIFY(field.routable());
+}
+
+void TestFlowField::reportCosts()
+{
+    // The figures the design rests on, printed (not checked): occupancy build, rebuild (the
+    // best of 40 random goals and the mean), a query, and memory, on the cluttered level.
+    const StaticGeometry geometry(clutteredScene(7));
+    for (const float radius : {0.35f, 1.5f}) {
+        auto start = std::chrono::steady_clock::now();
+        auto occupancy = std::make_shared<const FlowOccupancy>(geometry, radius);
+        const double buildMs = millisecondsSince(start);
+        FlowField field(occupancy);
+        Random random(3);
+        double best = 1e9, total = 0.0;
+        for (int k = 0; k < 40; ++k) {
+            const Vec2 goal{random.uniform(-45.0f, 45.0f), random.uniform(-45.0f, 45.0f)};
+            start = std::chrono::steady_clock::now();
+            field.setGoal(goal);
+            const double ms = millisecondsSince(start);
+            best = std::min(best, ms);
+            total += ms;
+        }
+        std::vector<Vec2> agents(10000);
+        for (Vec2& p : agents)
+            p = {random.uniform(-50.0f, 50.0f), random.uniform(-50.0f, 50.0f)};
+        Vec2 sum;
+        start = std::chrono::steady_clock::now();
+        for (int rep = 0; rep < 20; ++rep)
+            for (const Vec2& p : agents)
+                sum += field.direction(p);
+        const double queryNs = millisecondsSince(start) * 1e6 / (20.0 * agents.size());
+        qInfo("r %.2f m: %d x %d cells of %.2f m (%zu free); occupancy %.2f ms, %zu KB; "
+              "rebuild best %.3f ms, mean %.3f ms; field %zu KB; direction() %.1f ns (%g)",
+              double(radius), field.columns(), field.rows(), double(field.cellSize()),
+              occupancy->freeCellCount(), buildMs, occupancy->memoryBytes() / 1024, best,
+              total / 40.0, field.memoryBytes() / 1024, queryNs, double(sum.x));
+    }
+}
+
+QTEST_GUILESS_MAIN(TestFlowField)
+#include "test_flowfield.moc"
