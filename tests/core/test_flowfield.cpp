@@ -4,6 +4,7 @@
 // nothing is allocated once a field exists. The benchmarks measure a rebuild on a 100 m level.
 
 #include "geometry/flowfield.h"
+#include "geometry/flowroute.h"
 #include "geometry/staticgeometry.h"
 #include "math/random.h"
 #include "testsupport.h"
@@ -220,6 +221,12 @@ private slots:
     void bodyHuggingAWallFollowsItsSide();
     void closedRoomIsUnreachable();
     void pointsOutsideTheGridUseTheBorder();
+    void bendsOnlyWhereTheGoalIsOutOfSight();
+    void windowIsTheLevelsCells();
+    void windowRoutesInsideItself();
+    void levelSharesOneOccupancyPerRadius();
+    void routeFollowsRadiusAndLevel();
+    void localRouteMovesItsWindow();
     void identicalBuildsGiveIdenticalFields();
     void noAllocationOnceBuilt();
     void cellSizeRule_data();
@@ -445,6 +452,139 @@ void TestFlowField::pointsOutsideTheGridUseTheBorder()
     const Vec2 nan{std::nanf(""), 0.0f};
     const Vec2 d = field.direction(nan);
     QVERIFY(std::isfinite(d.x) && std::isfinite(d.y));
+}
+
+void TestFlowField::bendsOnlyWhereTheGoalIsOutOfSight()
+{
+    const StaticGeometry geometry(lWallScene());
+    FlowField field(geometry, 0.35f);
+    field.setGoal({12.0f, -4.0f});
+    const Vec2 straight{0.6f, 0.8f};
+    // In the open, east of the short leg: the goal is in sight, steer() keeps the body's own
+    // line to it.
+    for (const Vec2 p : {Vec2{10.0f, 6.0f}, Vec2{15.0f, -10.0f}, Vec2{12.1f, -4.1f}}) {
+        QVERIFY(!field.bends(p));
+        QCOMPARE(field.steer(p, straight), straight);
+    }
+    // In the pocket behind the wall: the route bends round an end, steer() follows it.
+    for (const Vec2 p : {Vec2{-2.0f, -2.0f}, Vec2{-10.0f, 9.0f}}) {
+        QVERIFY(geometry.segmentCrosses(p, field.goal()));
+        QVERIFY(field.bends(p));
+        QCOMPARE(field.steer(p, straight), field.direction(p));
+    }
+    // No route: straight on.
+    field.clearGoal();
+    QVERIFY(!field.bends({-2.0f, -2.0f}));
+    QCOMPARE(field.steer({-2.0f, -2.0f}, straight), straight);
+}
+
+void TestFlowField::windowIsTheLevelsCells()
+{
+    const StaticGeometry geometry(lWallScene());
+    const FlowOccupancy level(geometry, 0.35f);
+    const FlowOccupancy window(level, {-3.2f, -6.9f}, {9.1f, 7.3f});
+    QCOMPARE(window.cellSize(), level.cellSize());
+    QCOMPARE(window.inflation(), level.inflation());
+    // Whole cells of the level: the window starts on the cell holding its corner.
+    const int c0 = static_cast<int>((-3.2f + 20.0f) / level.cellSize());
+    const int r0 = static_cast<int>((-6.9f + 12.0f) / level.cellSize());
+    QCOMPARE(window.origin().x, level.cellCentre(c0, r0).x - 0.5f * level.cellSize());
+    QCOMPARE(window.columns(), static_cast<int>((9.1f + 20.0f) / level.cellSize()) - c0 + 1);
+    for (int r = 0; r < window.rows(); ++r)
+        for (int c = 0; c < window.columns(); ++c)
+            QCOMPARE(window.blocked(c, r), level.blocked(c0 + c, r0 + r));
+    QVERIFY(window.contains({0.0f, 0.0f}));
+    QVERIFY(!window.contains({-5.0f, 0.0f}));
+    QVERIFY(!window.freeAt({-5.0f, 0.0f}));
+    QVERIFY(window.freeAt({0.0f, 0.0f}));
+    QVERIFY(!window.freeAt({4.0f, 0.0f})); // on the short leg
+    // A window past the level's edge is clipped to it.
+    const FlowOccupancy clipped(level, {15.0f, 5.0f}, {40.0f, 40.0f});
+    QCOMPARE(clipped.columns() * clipped.cellSize(), 5.0f);
+}
+
+void TestFlowField::windowRoutesInsideItself()
+{
+    const StaticGeometry geometry(lWallScene());
+    const auto level = std::make_shared<const FlowOccupancy>(geometry, 0.35f);
+    // A window round the short leg: from the pocket the way round the leg's south end stays
+    // inside it; the way round the long leg's west end does not exist in it.
+    FlowField field(
+        std::make_shared<const FlowOccupancy>(*level, Vec2{-6.0f, -11.5f}, Vec2{14.0f, 11.5f}));
+    field.setGoal({10.0f, 2.0f});
+    expectReaches(field, geometry, {0.0f, -2.0f});
+    FlowField narrow(
+        std::make_shared<const FlowOccupancy>(*level, Vec2{-6.0f, -6.0f}, Vec2{14.0f, 11.5f}));
+    narrow.setGoal({10.0f, 2.0f});
+    QVERIFY(!narrow.reachable({0.0f, -2.0f}));
+    QVERIFY(!narrow.bends({0.0f, -2.0f}));
+}
+
+void TestFlowField::levelSharesOneOccupancyPerRadius()
+{
+    const StaticGeometry geometry(lWallScene());
+    auto swarm = geometry.flowOccupancy(0.35f);
+    QCOMPARE(geometry.flowOccupancy(0.35f), swarm);
+    auto tank = geometry.flowOccupancy(1.5f);
+    QVERIFY(tank != swarm);
+    QCOMPARE(tank->bodyRadius(), 1.5f);
+    QCOMPARE(swarm->bodyRadius(), 0.35f);
+    // One nobody holds is dropped when another radius is asked for.
+    std::weak_ptr<const FlowOccupancy> dropped = tank;
+    tank.reset();
+    QVERIFY(!dropped.expired());
+    geometry.flowOccupancy(1.0f);
+    QVERIFY(dropped.expired());
+    QCOMPARE(geometry.flowOccupancy(0.35f), swarm);
+}
+
+void TestFlowField::routeFollowsRadiusAndLevel()
+{
+    SceneDesc scene = lWallScene();
+    auto geometry = std::make_unique<StaticGeometry>(scene);
+    FlowRoute route;
+    QVERIFY(!route.active());
+    QCOMPARE(route.steer({-2.0f, -2.0f}, {1.0f, 0.0f}), Vec2(1.0f, 0.0f));
+    const Vec2 goal{12.0f, -4.0f};
+    route.update(*geometry, 0.35f, goal);
+    QVERIFY(route.bends({-2.0f, -2.0f}));
+    const std::uint64_t builds = route.field()->rebuildCount();
+    const std::uint64_t changes = route.occupancyChanges();
+    // Nothing changed: no rebuild.
+    route.update(*geometry, 0.35f, goal + Vec2(0.01f, 0.0f));
+    QCOMPARE(route.field()->rebuildCount(), builds);
+    // Another radius: the level's occupancy for it.
+    route.update(*geometry, 1.5f, goal);
+    QCOMPARE(route.field()->sharedOccupancy(), geometry->flowOccupancy(1.5f));
+    QVERIFY(route.occupancyChanges() > changes);
+    // The level replaced by one without the wall: the route goes straight.
+    scene.walls.clear();
+    geometry = std::make_unique<StaticGeometry>(scene);
+    route.update(*geometry, 1.5f, goal);
+    QVERIFY(!route.bends({-2.0f, -2.0f}));
+    QCOMPARE(route.field()->sharedOccupancy(), geometry->flowOccupancy(1.5f));
+    route.clear();
+    QVERIFY(!route.bends({-2.0f, -2.0f}));
+}
+
+void TestFlowField::localRouteMovesItsWindow()
+{
+    const StaticGeometry geometry(lWallScene());
+    FlowRoute route;
+    route.updateLocal(geometry, 0.35f, {6.0f, 0.0f}, 5.0f);
+    // The window reaches 16 m round the goal (clipped to the level): inside it the way round
+    // the short leg's south end bends; outside it bodies go straight.
+    QVERIFY(route.bends({2.0f, 0.0f}));
+    QVERIFY(!route.bends({-15.0f, -10.0f}));
+    QCOMPARE(route.steer({-15.0f, -10.0f}, {0.0f, 1.0f}), Vec2(0.0f, 1.0f));
+    const std::uint64_t windows = route.occupancyChanges();
+    // A goal moving within reach keeps the window; one that went further moves it.
+    route.updateLocal(geometry, 0.35f, {13.5f, 1.0f}, 5.0f);
+    QCOMPARE(route.occupancyChanges(), windows);
+    route.updateLocal(geometry, 0.35f, {14.5f, 1.0f}, 5.0f);
+    QCOMPARE(route.occupancyChanges(), windows + 1);
+    QVERIFY(route.field()->occupancy().contains({18.0f, 1.0f}));
+    QVERIFY(route.memoryBytes() > route.field()->memoryBytes());
 }
 
 void TestFlowField::identicalBuildsGiveIdenticalFields()

@@ -105,6 +105,52 @@ FlowOccupancy::FlowOccupancy(const StaticGeometry& geometry, float bodyRadius, f
     buildEscapes(geometry);
 }
 
+FlowOccupancy::FlowOccupancy(const FlowOccupancy& level, Vec2 windowMin, Vec2 windowMax)
+{
+    m_radius = level.m_radius;
+    m_inflation = level.m_inflation;
+    m_cell = level.m_cell;
+    m_invCell = level.m_invCell;
+    auto cellOf = [&](float at, float origin, int count) {
+        const float f = std::floor((at - origin) * m_invCell);
+        return f <= 0.0f ? 0
+                         : (f >= static_cast<float>(count - 1) ? count - 1 : static_cast<int>(f));
+    };
+    const int c0 = cellOf(windowMin.x, level.m_origin.x, level.m_cols);
+    const int r0 = cellOf(windowMin.y, level.m_origin.y, level.m_rows);
+    const int c1 = std::max(c0, cellOf(windowMax.x, level.m_origin.x, level.m_cols));
+    const int r1 = std::max(r0, cellOf(windowMax.y, level.m_origin.y, level.m_rows));
+    m_origin = {level.m_origin.x + static_cast<float>(c0) * m_cell,
+                level.m_origin.y + static_cast<float>(r0) * m_cell};
+    m_cols = c1 - c0 + 1;
+    m_rows = r1 - r0 + 1;
+    m_colsF = static_cast<float>(m_cols);
+    m_rowsF = static_cast<float>(m_rows);
+    m_stride = m_cols + 2;
+    m_invStride = 1.0 / m_stride;
+    for (int k = 0; k < 8; ++k)
+        m_offset[k] = kMoveX[k] + kMoveY[k] * m_stride;
+
+    const std::size_t slots = static_cast<std::size_t>(m_stride) * (m_rows + 2);
+    m_free.assign(slots, 0);
+    m_escape.assign(slots, 0);
+    for (int r = 0; r < m_rows; ++r)
+        for (int c = 0; c < m_cols; ++c) {
+            const int from = level.slot(c0 + c, r0 + r);
+            m_free[slot(c, r)] = level.m_free[from];
+            // The level's escape, if it lies in the window (the frame slot 0 otherwise).
+            const int e = level.m_escape[from];
+            if (e == 0)
+                continue;
+            const int row = level.rowOf(e) - 1, column = e - (row + 1) * level.m_stride - 1;
+            if (column >= c0 && column <= c1 && row >= r0 && row <= r1)
+                m_escape[slot(c, r)] = slot(column - c0, row - r0);
+        }
+    m_freeCount = static_cast<std::size_t>(std::count(m_free.begin(), m_free.end(), 1));
+    buildMoves();
+    buildClearance();
+}
+
 void FlowOccupancy::markNearGeometry(const StaticGeometry& geometry)
 {
     // Visits the cells whose centres may be within `reach` of the box [lo, hi] and blocks

@@ -39,6 +39,12 @@ public:
     FlowOccupancy(const StaticGeometry& geometry, float bodyRadius);
     /// Same, with `cellSize` metres (> 0) chosen by the caller.
     FlowOccupancy(const StaticGeometry& geometry, float bodyRadius, float cellSize);
+    /// A window of `level`: its whole cells that overlap [windowMin, windowMax] (at least one
+    /// cell, clipped to the level), with the same radius, inflation and cells. Routes over it
+    /// never leave the window (its edge is blocked, like the bounds), and a blocked cell whose
+    /// escape lies outside it escapes nowhere. A copy, with no geometry queries: cheap enough
+    /// to follow a goal that keeps moving (a 32 m window of 0.5 m cells: a few microseconds).
+    FlowOccupancy(const FlowOccupancy& level, Vec2 windowMin, Vec2 windowMax);
 
     float bodyRadius() const { return m_radius; }
     /// How far a free cell's centre is from all geometry, m: (1 + kMarginFraction) *
@@ -61,6 +67,14 @@ public:
                 m_origin.y + (static_cast<float>(row) + 0.5f) * m_cell};
     }
     std::size_t freeCellCount() const { return m_freeCount; }
+    /// Whether p lies on the grid (cell (0, 0) to (columns - 1, rows - 1)).
+    bool contains(Vec2 p) const
+    {
+        const float fx = (p.x - m_origin.x) * m_invCell, fy = (p.y - m_origin.y) * m_invCell;
+        return fx >= 0.0f && fy >= 0.0f && fx < m_colsF && fy < m_rowsF;
+    }
+    /// Whether a body's centre may be at p: p is on the grid and its cell is free.
+    bool freeAt(Vec2 p) const { return contains(p) && m_free[slotAt(p)] != 0; }
     /// Whether the segment from the centre of cell (`column`, `row`) of the grid to the
     /// centre of the cell (dx, dy) cells away runs through free cells only (so it keeps at
     /// least inflation() - 0.71 cell from geometry); false when it leaves the grid.
@@ -186,6 +200,23 @@ public:
         return m_distance[anchor] + shoal::distance(p, occ.slotCentre(anchor));
     }
     bool reachable(Vec2 p) const { return distance(p) < kUnreachable; }
+    /// Whether the route from p bends before the goal: the goal is reachable but not in sight
+    /// from p's cell (it heads for a corner first). Where this is false a body may as well
+    /// head straight for the goal itself: the goal is in sight, or there is no route.
+    bool bends(Vec2 p) const
+    {
+        const std::int32_t anchor = m_anchor[m_occupancy->m_escape[m_occupancy->slotAt(p)]];
+        return anchor >= 0 && anchor != m_goalSlot;
+    }
+    /// What a body at p follows: direction(p) where the route bends(), else `straight` (the
+    /// body's own line to the goal, exact where the field's cells would round it). One cell
+    /// lookup.
+    Vec2 steer(Vec2 p, Vec2 straight) const
+    {
+        const std::int32_t s = m_occupancy->m_escape[m_occupancy->slotAt(p)];
+        const std::int32_t anchor = m_anchor[s];
+        return anchor >= 0 && anchor != m_goalSlot ? m_direction[s] : straight;
+    }
 
     bool hasGoal() const { return m_hasGoal; }
     /// The goal as last given to setGoal().

@@ -1,4 +1,5 @@
 #include "geometry/staticgeometry.h"
+#include "geometry/flowfield.h"
 #include "math/fastmath.h"
 
 #include <box2d/box2d.h>
@@ -190,6 +191,19 @@ void StaticGeometry::buildFixtureBuckets()
 }
 
 StaticGeometry::~StaticGeometry() = default;
+
+std::shared_ptr<const FlowOccupancy> StaticGeometry::flowOccupancy(float bodyRadius) const
+{
+    for (const auto& occupancy : m_occupancies)
+        if (occupancy->bodyRadius() == std::max(0.0f, bodyRadius))
+            return occupancy;
+    // A radius edited by dragging a slider asks for one occupancy per value it passes.
+    m_occupancies.erase(std::remove_if(m_occupancies.begin(), m_occupancies.end(),
+                                       [](const auto& o) { return o.use_count() == 1; }),
+                        m_occupancies.end());
+    m_occupancies.push_back(std::make_shared<const FlowOccupancy>(*this, bodyRadius));
+    return m_occupancies.back();
+}
 
 void StaticGeometry::addEdgeChain(const std::vector<Vec2>& points, bool closed)
 {

@@ -18,6 +18,8 @@ class b2World;
 
 namespace shoal {
 
+class FlowOccupancy;
+
 struct RayHit
 {
     bool hit = false;
@@ -176,6 +178,14 @@ public:
     Vec2 boundsMin() const { return m_boundsMin; }
     Vec2 boundsMax() const { return m_boundsMax; }
 
+    /// The free space of this level for bodies of `bodyRadius` m (see FlowOccupancy), built
+    /// on the first request (a few milliseconds) and shared by every caller asking for the
+    /// same radius: the flow fields of every group of that size. A replaced level
+    /// (World::replaceGeometry) is a new StaticGeometry with occupancies of its own, so a
+    /// field still holding an old one can tell. Occupancies nobody else holds any more are
+    /// dropped when another is built. Not thread-safe: the step is single-threaded.
+    std::shared_ptr<const FlowOccupancy> flowOccupancy(float bodyRadius) const;
+
     /// Ray casts made so far (the bench reports them).
     std::uint64_t rayCastCount() const { return m_rayCasts; }
     std::size_t fixtureCount() const { return m_fixtures; }
@@ -228,6 +238,9 @@ private:
 
     mutable std::uint64_t m_rayCasts = 0;
     std::size_t m_fixtures = 0;
+
+    /// flowOccupancy()'s cache, one per radius asked for.
+    mutable std::vector<std::shared_ptr<const FlowOccupancy>> m_occupancies;
 };
 
 } // namespace shoal

@@ -1,0 +1,76 @@
+#pragma once
+/// A group's way round static geometry to the one point it heads for: a FlowField over the
+/// free space its level shares for the group's body radius, kept current with a couple of
+/// comparisons per step. A family owns one per group goal and asks it, per agent, whether the
+/// way to the goal bends and which way to go.
+
+#include "geometry/flowfield.h"
+
+#include <cstdint>
+#include <memory>
+
+namespace shoal {
+
+class StaticGeometry;
+
+/// One goal's flow field for a group, rebuilt only when it has to: when the goal moves to
+/// another cell, when the body radius changes (a parameter edit: the field moves to the
+/// occupancy of the new radius) and when the level is replaced (World::replaceGeometry makes a
+/// new StaticGeometry, whose occupancies are its own). A local route covers only a window of
+/// the level round its goal (followers, whose goal is a few metres from them): the window
+/// moves when the goal nears its edge.
+class FlowRoute
+{
+public:
+    /// Routes to `goal` (m) over the whole level, for bodies of `bodyRadius` m. Costs a lookup
+    /// of the level's shared occupancy and a cell test when nothing changed; a rebuild
+    /// otherwise (about 1-3 ms on a 100 m level, see FlowField).
+    void update(const StaticGeometry& geometry, float bodyRadius, Vec2 goal);
+    /// Routes to `goal` within a square window of the level reaching at least `reach` m (> 0)
+    /// from the goal: the window reaches twice that, rounded up to whole 4 m, from where the
+    /// goal was when it was placed, and is placed again once the goal has gone half of it
+    /// from there (or bodies need more room). Bodies outside the window head straight for the
+    /// goal.
+    void updateLocal(const StaticGeometry& geometry, float bodyRadius, Vec2 goal, float reach);
+    /// No goal: steer() hands back the straight direction everywhere. Keeps the buffers.
+    void clear() { m_active = false; }
+
+    bool active() const { return m_active; }
+    /// Whether the way from p to the goal bends round geometry first (see FlowField::bends):
+    /// then follow direction(p); else the goal is in sight (or out of reach, or the route is
+    /// inactive) and a body heads straight for it.
+    bool bends(Vec2 p) const { return m_active && covers(p) && m_field->bends(p); }
+    /// The unit direction to follow from p (meaningful where bends(p)).
+    Vec2 direction(Vec2 p) const { return m_field->direction(p); }
+    /// The length of the way from p to the goal, m (meaningful where bends(p)).
+    float pathDistance(Vec2 p) const { return m_field->distance(p); }
+    /// direction(p) where the way bends, else `straight`: one cell lookup.
+    Vec2 steer(Vec2 p, Vec2 straight) const
+    {
+        return m_active && covers(p) ? m_field->steer(p, straight) : straight;
+    }
+
+    /// The field, or null before the first update; a viewer draws it.
+    const FlowField* field() const { return m_field.get(); }
+    /// Counts the times the field moved to another occupancy (another radius, another level,
+    /// another window): what depends on the free space (the squad's parking spots) is laid out
+    /// again when this changes.
+    std::uint64_t occupancyChanges() const { return m_occupancyChanges; }
+    /// The field's buffers, and the window's cells for a local route (a level's shared
+    /// occupancy belongs to the level).
+    std::size_t memoryBytes() const;
+
+private:
+    bool covers(Vec2 p) const { return !m_local || m_field->occupancy().contains(p); }
+    void useOccupancy(std::shared_ptr<const FlowOccupancy> occupancy);
+
+    std::shared_ptr<const FlowOccupancy> m_level; ///< the level's, for this radius
+    std::unique_ptr<FlowField> m_field;
+    bool m_active = false;
+    bool m_local = false;
+    float m_reach = 0.0f;   ///< local: how far round the window's centre the goal may go
+    Vec2 m_windowCentre;    ///< local: where the goal was when the window was placed
+    std::uint64_t m_occupancyChanges = 0;
+};
+
+} // namespace shoal
