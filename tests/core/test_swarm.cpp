@@ -37,6 +37,7 @@ private slots:
     void chasesAMovingPlayer();
     void chasesAnotherGroupsLeader();
     void coincidentEnemiesSplit();
+    void goesRoundAnLWallToThePlayer();
 };
 
 void TestSwarm::settlesAroundStillPlayerWithoutMelding_data()
@@ -126,6 +127,48 @@ void TestSwarm::coincidentEnemiesSplit()
     QVERIFY2(m.nearestMin > 0.7f, qPrintable(QString::number(m.nearestMin)));
     for (float x : world->group(0).agents.px)
         QVERIFY(std::isfinite(x));
+}
+
+void TestSwarm::goesRoundAnLWallToThePlayer()
+{
+    // The player stands north-east of an L-shaped wall whose corner points at it; the swarm
+    // starts inside the L, where the straight way to the player runs into the corner.
+    SceneDesc scene = swarmScene(0);
+    scene.bounds = {{-30.0, -30.0}, {30.0, 30.0}};
+    scene.walls.push_back({{{-20.0, 5.0}, {5.0, 5.0}, {5.0, -20.0}}, false});
+    scene.groups[0].spawn = SpawnAreaDesc{{{-20.0, -20.0}, {-5.0, -5.0}}, 200};
+    scene.player.position = {15.0, 15.0};
+    auto world = buildWorld(scene);
+    QVERIFY(world);
+    const Vec2 player{15.0f, 15.0f}, corner{5.0f, 5.0f};
+    auto meanStraightDistance = [&] {
+        const AgentArrays& a = world->group(0).agents;
+        double sum = 0.0;
+        for (std::size_t i = 0; i < a.size(); ++i)
+            sum += distance(Vec2{a.px[i], a.py[i]}, player);
+        return static_cast<float>(sum / static_cast<double>(a.size()));
+    };
+    const float start = meanStraightDistance();
+    world->step(60 * 40);
+    const GroupMetrics& m = world->group(0).metrics;
+    const AgentArrays& a = world->group(0).agents;
+    int insideL = 0, inCorner = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        if (a.px[i] < corner.x && a.py[i] < corner.y) {
+            ++insideL;
+            inCorner += distance({a.px[i], a.py[i]}, corner) < 4.0f;
+        }
+    }
+    qInfo("mean distance to the player %.1f -> %.1f m (straight %.1f); %d of %zu still inside "
+          "the L, %d in its corner",
+          start, m.goalDistanceMean, meanStraightDistance(), insideL, a.size(), inCorner);
+    // Round the wall to the player: 200 enemies spaced about R = 1 m settle in a disc of
+    // about 8 m (mean radius 5 m); and nobody is left pressed into the inside of the corner.
+    QVERIFY2(m.goalDistanceMean < 0.3f * start, qPrintable(QString::number(m.goalDistanceMean)));
+    QVERIFY2(meanStraightDistance() < 10.0f, qPrintable(QString::number(meanStraightDistance())));
+    QVERIFY2(inCorner <= 2, qPrintable(QString::number(inCorner)));
+    QVERIFY2(insideL <= 4, qPrintable(QString::number(insideL)));
+    QCOMPARE(m.totalWallCrossings, std::int64_t(0));
 }
 
 QTEST_GUILESS_MAIN(TestSwarm)

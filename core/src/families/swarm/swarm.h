@@ -6,8 +6,10 @@
 /// Fixes to the seed: the push is shared between the two enemies of a pair (pushStrength),
 /// which stops the overshoot jitter; and an enemy stops pressing toward the target while one
 /// ahead of it is already close (settleFactor), so a swarm around a still player settles
-/// into a disc instead of crushing into one point.
+/// into a disc instead of crushing into one point. And a wall between an enemy and its goal
+/// is gone round, along the swarm's flow field, instead of pressed into.
 
+#include "geometry/flowroute.h"
 #include "scene/paramtable.h"
 #include "world/behaviour.h"
 
@@ -49,10 +51,14 @@ public:
     std::optional<Vec2> goal(const Group& group, const StepContext& ctx) const override;
     /// A swarm feels along the way to its goal, not along its heading.
     FeelerUse feelers() const override { return {m_params.feelerLength, true}; }
+    std::size_t memoryBytes() const override { return m_route.memoryBytes(); }
+    /// The way round walls to the goal, as the last step planned it.
+    const FlowRoute& route() const { return m_route; }
 
 private:
     template <class Search> void planWith(Group& group, const StepContext& ctx);
     SwarmParams m_params;
+    FlowRoute m_route; ///< to the goal, shared by the whole swarm
 };
 
 /// Where a swarm group heads: the player, or agent 0 of the group it chases.

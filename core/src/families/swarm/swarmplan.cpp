@@ -1,5 +1,6 @@
 // The swarm's plan, in the seed's rules: every enemy seeks its goal (the player or a chased
-// leader) at `speed`, turned along walls ahead; it scatters, pushing away by (R - d) from
+// leader) at `speed`, round the walls between (the swarm's flow field), turned along walls
+// ahead; it scatters, pushing away by (R - d) from
 // every enemy closer than R, the push shared between the pair and averaged over the
 // overlaps; and it stops pressing while an enemy ahead of it is already close.
 
@@ -14,6 +15,9 @@
 namespace shoal {
 
 namespace {
+
+/// How much closer than at the goal enemies rounding a corner may crowd before they ease off.
+constexpr float kRoundingSqueeze = 0.8f;
 
 /// What one enemy's scatter scan found.
 struct Scatter
@@ -131,6 +135,12 @@ template <class Search> void SwarmBehaviour::planWith(Group& group, const StepCo
     // Never push further than R in one step, however many neighbours overlap.
     const float maxPush = R;
     const float inverseDt = 1.0f / dt;
+    // One field for the swarm, rebuilt only when the goal changes cell.
+    if (hasGoal)
+        m_route.update(geometry, p.radius, goal);
+    else
+        m_route.clear();
+    const FlowRoute& route = m_route;
 
     // Agents visited in cell order: neighbours and the clearance grid stay in cache.
     for (std::size_t k = 0; k < n; ++k) {
@@ -138,8 +148,15 @@ template <class Search> void SwarmBehaviour::planWith(Group& group, const StepCo
         const Vec2 pos{a.px[i], a.py[i]};
         const float room = geometry.clearance(pos); // one lookup serves the feelers and the move
         const Vec2 toGoal = goal - pos;
-        const float goalDistance = toGoal.length();
+        float goalDistance = toGoal.length();
         Vec2 seekDir = goalDistance > 1e-6f ? toGoal * (1.0f / goalDistance) : Vec2{};
+        // Round the walls between it and the goal: the field's way, and its length (an enemy
+        // behind a thin wall from the player is not there yet).
+        const bool rounding = route.bends(pos);
+        if (rounding) {
+            seekDir = route.direction(pos);
+            goalDistance = route.pathDistance(pos);
+        }
         seekDir = seekAlongWalls(geometry, p, pos, room, seekDir, i);
         const bool seeking = hasGoal && goalDistance > p.stopDistance;
 
@@ -157,9 +174,15 @@ template <class Search> void SwarmBehaviour::planWith(Group& group, const StepCo
         push += truncated(others.away, 1.0f) * (p.speed * dt);
 
         float seekScale = seeking ? 1.0f : 0.0f;
-        if (seeking && settle > 0.0f && s.aheadNearest < R) {
+        // A swarm rounding a corner funnels toward it: easing off at the goal's spacing there
+        // would jam everyone behind, so it eases off only once squeezed closer (it still does,
+        // or a crowd pressing through a door crushes).
+        const float squeeze = rounding ? kRoundingSqueeze : 1.0f;
+        if (seeking && settle > 0.0f && s.aheadNearest < R * squeeze) {
             // Ease off between R and settle x R: full press when nobody is in the way.
-            seekScale = R > settle ? clamp01((s.aheadNearest - settle) / (R - settle)) : 0.0f;
+            seekScale =
+                R > settle ? clamp01((s.aheadNearest - settle * squeeze) / ((R - settle) * squeeze))
+                           : 0.0f;
         }
         const float seekLength =
             std::fmin(p.speed * dt, std::fmax(0.0f, goalDistance - p.stopDistance));
