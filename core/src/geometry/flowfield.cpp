@@ -388,6 +388,7 @@ void FlowField::allocate()
     m_parent.assign(slots, 0);
     m_axisQueue.assign(slots, 0);
     m_diagonalQueue.assign(slots, 0);
+    m_bends.assign((slots + 63) / 64, 0);
 }
 
 void FlowField::reset()
@@ -396,6 +397,7 @@ void FlowField::reset()
     std::fill(m_distance.begin(), m_distance.end(), kUnreachable);
     std::fill(m_direction.begin(), m_direction.end(), Vec2());
     std::fill(m_anchor.begin(), m_anchor.end(), -1);
+    std::fill(m_bends.begin(), m_bends.end(), 0);
 }
 
 bool FlowField::setGoal(Vec2 goal)
@@ -536,6 +538,18 @@ void FlowField::rebuild()
             }
         }
     }
+    markBends();
+}
+
+void FlowField::markBends()
+{
+    const std::int32_t* escape = m_occupancy->m_escape.data();
+    const std::size_t slots = m_anchor.size();
+    for (std::size_t s = 0; s < slots; ++s) {
+        const std::int32_t anchor = m_anchor[static_cast<std::size_t>(escape[s])];
+        if (anchor >= 0 && anchor != m_goalSlot)
+            m_bends[s >> 6] |= std::uint64_t(1) << (s & 63);
+    }
 }
 
 void FlowField::settle(std::int32_t c)
@@ -636,7 +650,7 @@ std::size_t FlowField::memoryBytes() const
            m_direction.capacity() * sizeof(Vec2) +
            (m_anchor.capacity() + m_axisQueue.capacity() + m_diagonalQueue.capacity()) *
                sizeof(std::int32_t) +
-           m_parent.capacity();
+           m_parent.capacity() + m_bends.capacity() * sizeof(std::uint64_t);
 }
 
 } // namespace shoal

@@ -203,19 +203,16 @@ public:
     /// Whether the route from p bends before the goal: the goal is reachable but not in sight
     /// from p's cell (it heads for a corner first). Where this is false a body may as well
     /// head straight for the goal itself: the goal is in sight, or there is no route.
-    bool bends(Vec2 p) const
-    {
-        const std::int32_t anchor = m_anchor[m_occupancy->m_escape[m_occupancy->slotAt(p)]];
-        return anchor >= 0 && anchor != m_goalSlot;
-    }
+    /// One bit per cell: where agents are sparse (a tank per 36 cells) the bits of a whole
+    /// level stay in cache while the cells themselves would not.
+    bool bends(Vec2 p) const { return bendsAt(m_occupancy->slotAt(p)); }
     /// What a body at p follows: direction(p) where the route bends(), else `straight` (the
-    /// body's own line to the goal, exact where the field's cells would round it). One cell
-    /// lookup.
+    /// body's own line to the goal, exact where the field's cells would round it). A bit
+    /// lookup, and a cell lookup where it bends.
     Vec2 steer(Vec2 p, Vec2 straight) const
     {
-        const std::int32_t s = m_occupancy->m_escape[m_occupancy->slotAt(p)];
-        const std::int32_t anchor = m_anchor[s];
-        return anchor >= 0 && anchor != m_goalSlot ? m_direction[s] : straight;
+        const int s = m_occupancy->slotAt(p);
+        return bendsAt(s) ? m_direction[m_occupancy->m_escape[s]] : straight;
     }
 
     bool hasGoal() const { return m_hasGoal; }
@@ -260,6 +257,11 @@ private:
     void rebuild();
     void settle(std::int32_t c);
     bool anchorInSight(std::int32_t c, std::int32_t anchor, int dx, int dy) const;
+    void markBends();
+    bool bendsAt(int slot) const
+    {
+        return (m_bends[static_cast<std::size_t>(slot) >> 6] >> (slot & 63)) & 1u;
+    }
 
     std::shared_ptr<const FlowOccupancy> m_occupancy;
     Vec2 m_goal;
@@ -282,6 +284,8 @@ private:
     // slots than the grid has.
     std::vector<std::int32_t> m_axisQueue;
     std::vector<std::int32_t> m_diagonalQueue;
+    /// Per slot (as looked up, before its escape), one bit: the route from there bends.
+    std::vector<std::uint64_t> m_bends;
 };
 
 } // namespace shoal

@@ -68,8 +68,8 @@ private:
     std::unique_ptr<FlowField> m_field;
     bool m_active = false;
     bool m_local = false;
-    float m_reach = 0.0f;   ///< local: how far round the window's centre the goal may go
-    Vec2 m_windowCentre;    ///< local: where the goal was when the window was placed
+    float m_reach = 0.0f; ///< local: how far round the window's centre the goal may go
+    Vec2 m_windowCentre;  ///< local: where the goal was when the window was placed
     std::uint64_t m_occupancyChanges = 0;
 };
 
