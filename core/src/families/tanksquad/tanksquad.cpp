@@ -28,10 +28,12 @@ const F kTankFields[] = {
       "Inside this distance the pull toward the target, and with it the speed, scales down "
       "linearly: tanks brake as they arrive (the article's 20 m)."},
      &TankSquadParams::targetCloseDistance},
-    {{"arriveDistance", "Arrive distance", "m", 0.1, 100.0, 0.1, 3.0,
-      "A tank this close to the target has arrived and eases to a stop; so does a tank that "
-      "touches an arrived one nearer the target, so the squad parks around it (the article "
-      "stops a tank only within its minMoveCheck, 0.2 m, which a whole squad cannot reach)."},
+    {{"arriveDistance", "Arrive distance", "m", 0.1, 100.0, 0.1, 0.2,
+      "A tank this close to its parking spot has arrived and eases to a stop (the article's "
+      "minMoveCheck, 0.2 m, for its one tank and the target). Every tank of a squad has a "
+      "spot of its own round the target, keepDistance + 2 x this apart, so the parked squad "
+      "keeps its distance however far off its spot each tank stops. Larger: tanks park "
+      "sooner, further apart."},
      &TankSquadParams::arriveDistance},
     {{"keepDistance", "Keep distance", "m", 0.1, 100.0, 0.1, 6.0,
       "Members closer than this push apart and count as neighbours for alignment (the "

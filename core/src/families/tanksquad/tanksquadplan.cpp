@@ -1,13 +1,16 @@
-// The tank squad's plan, in the seed's rules: every tank heads for the target, keeps apart
-// from and aligns with the tanks within keepDistance (one four-lane scan that also measures
-// the room ahead and behind for braking), parks once it reaches the target or touches a
-// parked tank nearer it, reverses to a target close behind, and drives with a limited turn
-// rate, braking so it stops before it touches the tank in its way.
+// The tank squad's plan, in the seed's rules: every tank heads for the target (round walls,
+// along the squad's flow field) and then for the parking spot it claimed, keeps apart from and
+// aligns with the tanks within keepDistance (one four-lane scan that also measures the room
+// ahead and behind for braking), parks once it reaches its spot, reverses to a goal close
+// behind, and drives with a limited turn rate, braking so it stops before it touches any tank
+// it is closing on.
 
 #include "families/tanksquad/tanksquad.h"
 
 #include "kernels/neighbourscan.h"
+#include "math/assignment.h"
 #include "math/fastmath.h"
+#include "math/statehash.h"
 #include "steering/steering.h"
 
 #include <algorithm>
@@ -19,6 +22,18 @@ namespace {
 
 // The seed's "target is behind" test: forward dot direction-to-target below this.
 constexpr float kBehindDot = -0.2f;
+// The squad's tanks on their way are given their spots again this often (steps), so a
+// tank that was overtaken or held up takes the spot that now suits it.
+constexpr int kReassignSteps = 30;
+// A tank keeps its spot unless another is shorter by more than this (m): no dithering
+// between two about as good.
+constexpr float kKeepSpotBonus = 0.5f;
+// Later arrivals pay this much more per metre (the last tank 1 + this), so that of two tanks
+// coming in one behind the other the first takes the far spot.
+constexpr float kLaterArrival = 1.0f;
+// Near its spot a tank drives no slower than this share of the speed it could still stop
+// from (speedEasing x distance): it coasts a quarter of the way after parking.
+constexpr float kCreep = 0.5f;
 
 /// What one tank's neighbour scan found.
 struct SquadScan
@@ -27,8 +42,12 @@ struct SquadScan
     Vec2 align;                 ///< sum of their velocities
     float gapAhead = 0.0f;      ///< bumper to bumper to the nearest tank in front, m
     bool parkedAhead = false;   ///< that tank is parked
-    float gapBehind = 0.0f;     ///< bumper to bumper to the nearest tank behind, m
     bool touchesParked = false; ///< a parked tank nearer the target touches this one
+    /// How far the tank may drive forward (backward) before it touches a tank it closes on,
+    /// anywhere in its front (rear) half: driving s along the heading shortens the way to a
+    /// tank at angle a off the nose by at most s cos a, so the room is gap / cos a.
+    float roomAhead = 0.0f;
+    float roomBehind = 0.0f;
 };
 
 /// One tank as its plan sees it.
@@ -39,18 +58,33 @@ struct Tank
     Vec2 pos;
     Vec2 forward;
     Vec2 target;
-    float dist = 0.0f; ///< to the target
+    float dist = 0.0f;  ///< to its goal (its spot, or the target)
+    float way = 0.0f;   ///< how far it had to go at the step's start (its goalDistance)
+    bool stuck = false; ///< held up for two seconds
+    float id = 0.0f;    ///< its identity, as a float (exact below 2^24)
+};
+
+/// What the scan reads of the neighbours, in cell order.
+struct SquadLanes
+{
+    const float* vx;
+    const float* vy;
+    const std::uint32_t* arrived; ///< lane masks: parked
+    const float* way;             ///< goalDistance
+    const float* id;
 };
 
 /// Keep distance (v1) and align (v2) within keepDistance, a lane of neighbours at a time.
-/// Also the room in front of and behind the hull (bumper to bumper, m) for braking, whether
-/// the nearest tank in front is parked, and (with `checkParked`) whether an arrived member
-/// nearer the target touches this one (then this tank has arrived too).
+/// A tank keeps its distance from the tanks ahead of it on the way (less far to go; the same,
+/// and a lower identity), not from those behind: two abeam at a door would otherwise push
+/// each other off it for ever; now one goes first. Also the room in front of and behind the
+/// hull (bumper to bumper, m) for braking, whether the nearest tank in front is parked, and
+/// (with `checkParked`) whether an arrived member nearer the target touches this one (then
+/// this tank has arrived too).
 template <class Search>
-SHOAL_FORCE_INLINE inline SquadScan
-scanSquad(const Search& search, const TankSquadParams& p, const Tank& t, bool checkParked,
-          const float* sortedVx, const float* sortedVy, const std::uint32_t* sortedArrived,
-          std::uint64_t seed)
+SHOAL_FORCE_INLINE inline SquadScan scanSquad(const Search& search, const TankSquadParams& p,
+                                              const Tank& t, bool checkParked,
+                                              const SquadLanes& lanes, std::uint64_t seed)
 {
     using V = typename Search::Lanes;
     using Mask = typename V::Mask;
@@ -66,45 +100,63 @@ scanSquad(const Search& search, const TankSquadParams& p, const Tank& t, bool ch
     const V fromTargetX(t.pos.x - t.target.x);
     const V fromTargetY(t.pos.y - t.target.y);
     const V dist2(t.dist * t.dist);
+    const V myWay(t.way);
+    const V myId(t.id);
+    // A stuck tank stops braking for the tanks behind it on the way (even nose to nose): in a
+    // jam the one with the least way to go drives on, and the jam unwinds behind it.
+    const Mask noseCone = V(t.stuck ? 0.0f : 1.0f) > V(0.5f);
+    const V vGlancing(0.05f);
     V alignX, alignY, keepX, keepY;
     V gapAheadLanes(keepDistance);
-    V gapBehindLanes(keepDistance);
+    V roomAheadLanes(keepDistance);
+    V roomBehindLanes(keepDistance);
     Mask parkedAheadLanes = noLanes<V>();
     Mask arrivedLanes = noLanes<V>();
     Mask touched = noLanes<V>();
-    scanNeighbours(search, t.pos, keepDistance, t.slot,
-                   [&](std::uint32_t slot, V dx, V dy, V d2, Mask in) SHOAL_FORCE_INLINE {
-                       alignX += masked(in, V::load(sortedVx + slot));
-                       alignY += masked(in, V::load(sortedVy + slot));
-                       // Lanes exactly on top of this tank are left to touchingSplit.
-                       const Mask touching = in & (d2 < vTouching);
-                       touched = touched | touching;
-                       const Mask pushing = andNot(touching, in);
-                       const V d = sqrt(d2); // (near) zero only on lanes the masks drop
-                       const V s = (one - d * vInverseKeep) / d;
-                       keepX += masked(pushing, dx * s);
-                       keepY += masked(pushing, dy * s);
-                       // Within 60 degrees of the nose (along > 0: the other is in front) or the
-                       // tail.
-                       const V along = vZero - (dx * forwardX + dy * forwardY);
-                       const Mask cone = pushing & (along * along > vQuarter * d2);
-                       const Mask inFront = along > vZero;
-                       const V gap = d - vHull;
-                       const Mask parked = V::loadMask(sortedArrived + slot);
-                       const Mask closerAhead = cone & inFront & (gap < gapAheadLanes);
-                       parkedAheadLanes =
-                           (closerAhead & parked) | andNot(closerAhead, parkedAheadLanes);
-                       gapAheadLanes = select(closerAhead, gap, gapAheadLanes);
-                       gapBehindLanes =
-                           min(gapBehindLanes, select(andNot(inFront, cone), gap, gapBehindLanes));
-                       if (checkParked) {
-                           // The other's offset from the target is (pos - target) - (dx, dy).
-                           const V ox = fromTargetX - dx;
-                           const V oy = fromTargetY - dy;
-                           arrivedLanes =
-                               arrivedLanes | (pushing & parked & (ox * ox + oy * oy < dist2));
-                       }
-                   });
+    scanNeighbours(
+        search, t.pos, keepDistance, t.slot,
+        [&](std::uint32_t slot, V dx, V dy, V d2, Mask in) SHOAL_FORCE_INLINE {
+            alignX += masked(in, V::load(lanes.vx + slot));
+            alignY += masked(in, V::load(lanes.vy + slot));
+            // Lanes exactly on top of this tank are left to touchingSplit.
+            const Mask touching = in & (d2 < vTouching);
+            touched = touched | touching;
+            const Mask pushing = andNot(touching, in);
+            const V d = sqrt(d2); // (near) zero only on lanes the masks drop
+            const V s = (one - d * vInverseKeep) / d;
+            const V theirWay = V::load(lanes.way + slot);
+            const Mask ahead =
+                (theirWay < myWay) | ((theirWay <= myWay) & (V::load(lanes.id + slot) < myId));
+            keepX += masked(pushing & ahead, dx * s);
+            keepY += masked(pushing & ahead, dy * s);
+            // Within 60 degrees of the nose (along > 0: the other is in front) or the
+            // tail.
+            const V along = vZero - (dx * forwardX + dy * forwardY);
+            const Mask cone = pushing & (along * along > vQuarter * d2);
+            const Mask inFront = along > vZero;
+            const V gap = d - vHull;
+            const Mask parked = V::loadMask(lanes.arrived + slot);
+            const Mask closerAhead = cone & inFront & (gap < gapAheadLanes);
+            parkedAheadLanes = (closerAhead & parked) | andNot(closerAhead, parkedAheadLanes);
+            gapAheadLanes = select(closerAhead, gap, gapAheadLanes);
+            // Braking: driving s along the heading closes on a tank at angle a off
+            // the nose by s cos a, so the room is gap / cos a (the glancing ones
+            // barely count). For the tanks that are parked, ahead on the way or in
+            // the nose (tail) cone: one behind, off to the side, gives way instead,
+            // or two touching side by side at a door would hold each other there
+            // for ever.
+            const V room = max(gap, vZero) * d / max(abs(along), vGlancing * d);
+            const Mask closing = pushing & ((cone & noseCone) | ahead | parked);
+            roomAheadLanes = min(roomAheadLanes, select(closing & inFront, room, roomAheadLanes));
+            roomBehindLanes =
+                min(roomBehindLanes, select(andNot(inFront, closing), room, roomBehindLanes));
+            if (checkParked) {
+                // The other's offset from the target is (pos - target) - (dx, dy).
+                const V ox = fromTargetX - dx;
+                const V oy = fromTargetY - dy;
+                arrivedLanes = arrivedLanes | (pushing & parked & (ox * ox + oy * oy < dist2));
+            }
+        });
     SquadScan out;
     out.keep = {keepX.sum(), keepY.sum()};
     if (SHOAL_UNLIKELY(any(touched)))
@@ -120,21 +172,37 @@ scanSquad(const Search& search, const TankSquadParams& p, const Tank& t, bool ch
             out.parkedAhead = (parkedBits >> l) & 1;
         }
     }
-    out.gapBehind = minLane(gapBehindLanes);
+    out.roomAhead = minLane(roomAheadLanes);
+    out.roomBehind = minLane(roomBehindLanes);
     out.touchesParked = any(arrivedLanes);
     return out;
 }
 
-/// Whether the tank parks this step: it was parked (and the target stayed), reached the
-/// target, touches a parked tank nearer it, has its nose against a parked tank near the
-/// squad's parking disc (as close as it gets), or the squad has no target.
+/// How a tank heads for its goal this step.
+enum class Heading : std::uint8_t
+{
+    Spot,    ///< toward its spot, in the squad
+    Parking, ///< among the spots: keeping apart, not copying the others' movement
+    Alone,   ///< its spot is near: straight there, keeping apart and aligning no more
+    Overflow ///< no spot for it: toward the target, parks against the parked tanks
+};
+
+/// Whether the tank parks this step: it was parked (and the target stayed), or the squad has
+/// no target; a tank with a spot once it is inside arriveDistance of it; one without (more
+/// tanks than spots) when it reaches the target, touches a parked tank nearer it, or has its
+/// nose against a parked tank near the squad's parking disc (as close as it gets).
 SHOAL_FORCE_INLINE inline bool parks(bool wasParked, const SquadScan& scan, const Group& group,
                                      const TankSquadParams& p, float dist, float parkRadius,
-                                     bool targetMoved)
+                                     bool resettle, Heading heading)
 {
-    return wasParked || scan.touchesParked || (group.hasTarget && dist < p.arriveDistance) ||
-           (!targetMoved && scan.parkedAhead && scan.gapAhead < 0.5f && dist < 2.0f * parkRadius) ||
-           !group.hasTarget;
+    if (wasParked || !group.hasTarget)
+        return true;
+    if (heading == Heading::Alone)
+        return dist < p.arriveDistance;
+    if (heading != Heading::Overflow)
+        return false;
+    return scan.touchesParked || dist < p.arriveDistance ||
+           (!resettle && scan.parkedAhead && scan.gapAhead < 0.5f && dist < 2.0f * parkRadius);
 }
 
 /// What a tank's rules want this step: a direction, a cruise speed (negative reversing) and
@@ -150,11 +218,13 @@ struct TankWish
 /// Parked: no more steering, ease to a stop (what ends the orbiting and jostling of the
 /// seed, where separation kept every tank driving forever). Otherwise the target's pull
 /// (`targetPull`) plus keeping apart, aligning and the walls; a target close behind is reached
-/// by reversing.
+/// by reversing (not a corner of the route round a wall: where the route bends a tank turns
+/// toward it, or it would back and fill on the edge of the cells that see the target).
 SHOAL_FORCE_INLINE inline TankWish tankWish(const TankSquadParams& p,
                                             const StaticGeometry& geometry, const Tank& t,
                                             float room, const SquadScan& scan, Vec2 toTargetDir,
-                                            bool arrived, Vec2 targetPull)
+                                            bool arrived, Vec2 targetPull, Heading heading,
+                                            bool rounding)
 {
     TankWish wish;
     if (arrived) {
@@ -163,11 +233,17 @@ SHOAL_FORCE_INLINE inline TankWish tankWish(const TankSquadParams& p,
     }
     wish.cruise = p.moveSpeed;
     wish.direction = targetPull;
-    wish.direction +=
-        scan.keep.normalizedOr({}) * p.keepWeight + scan.align.normalizedOr({}) * p.moveWeight;
+    // Near its spot a tank drives there alone: the spots keep the distance, and pushing
+    // apart would only push it off its place (braking still keeps it clear of the others).
+    // Among the spots, copying the movement of tanks bound for other spots would only lead
+    // it away from its own.
+    if (heading != Heading::Alone)
+        wish.direction += scan.keep.normalizedOr({}) * p.keepWeight;
+    if (heading == Heading::Spot || heading == Heading::Overflow)
+        wish.direction += scan.align.normalizedOr({}) * p.moveWeight;
     wish.direction +=
         geometry.feelerAvoidance(t.pos, t.forward, p.feelerLength, room) * p.wallWeight;
-    if (dot(t.forward, toTargetDir) < kBehindDot && t.dist < p.reverseDistance) {
+    if (!rounding && dot(t.forward, toTargetDir) < kBehindDot && t.dist < p.reverseDistance) {
         wish.reverse = true;
         wish.cruise = -p.moveSpeed * p.reverseSpeed;
         wish.flags = kAgentReversing;
@@ -179,8 +255,8 @@ SHOAL_FORCE_INLINE inline TankWish tankWish(const TankSquadParams& p,
 /// want; a parked tank coasts to a stop. The speed is capped so that, braking at
 /// speedEasing, the tank stops before it touches a tank in its way (the seed only steers
 /// apart, and a fast tank still rams a parked one).
-SHOAL_FORCE_INLINE inline void driveTank(AgentArrays& a, const Tank& t, const Group& group,
-                                         const TankSquadParams& p, const StaticGeometry& geometry,
+SHOAL_FORCE_INLINE inline void driveTank(AgentArrays& a, const Tank& t, const TankSquadParams& p,
+                                         const StaticGeometry& geometry,
                                          const DriveSettings& settings, float dt, float room,
                                          Vec2 direction, float cruiseGoal, bool arrived,
                                          bool reverse, const SquadScan& scan, bool& blocked)
@@ -196,9 +272,9 @@ SHOAL_FORCE_INLINE inline void driveTank(AgentArrays& a, const Tank& t, const Gr
     if (!arrived)
         r = drive(heading, t.forward, direction, cruise, settings, reverse);
     if (r.speed > 0.0f)
-        r.speed = std::min(r.speed, std::max(0.0f, scan.gapAhead) * p.speedEasing);
+        r.speed = std::min(r.speed, std::max(0.0f, scan.roomAhead) * p.speedEasing);
     else if (r.speed < 0.0f)
-        r.speed = std::max(r.speed, -std::max(0.0f, scan.gapBehind) * p.speedEasing);
+        r.speed = std::max(r.speed, -std::max(0.0f, scan.roomBehind) * p.speedEasing);
     const Vec2 want = t.pos + r.forward * (r.speed * dt);
     const Vec2 next =
         geometry.constrainMove(t.pos, want, p.radius, WallResponse::Slide, &blocked, room);
@@ -208,7 +284,54 @@ SHOAL_FORCE_INLINE inline void driveTank(AgentArrays& a, const Tank& t, const Gr
     a.nvy[i] = (next.y - t.pos.y) * (1.0f / dt);
     a.nheading[i] = r.heading;
     a.nspeed[i] = std::fabs(cruise) < 1e-3f ? 0.0f : cruise;
-    a.goalDistance[i] = group.hasTarget ? t.dist : 0.0f;
+}
+
+/// Where a tank heads this step, which way, and how far it has to go.
+struct TankGoal
+{
+    Vec2 point;            ///< its spot, or the target
+    Vec2 direction;        ///< unit: straight there, or along the route round a wall
+    float distance = 0.0f; ///< straight, or along the route where that matters
+    /// The squad target's distance (along the route where that matters): the goal metric, and
+    /// who is ahead of whom on the way.
+    float toTarget = 0.0f;
+    Heading heading = Heading::Overflow;
+    bool rounding = false; ///< along the route round a wall
+};
+
+/// `nearWay`: below this straight distance the rules tell a longer way from a shorter one
+/// (slowing down, reversing, parking, who goes first), so the route's length is looked up;
+/// further out the straight one does (the route is no shorter).
+SHOAL_FORCE_INLINE inline TankGoal tankGoal(const Group& group, const FlowRoute& route,
+                                            const ParkingSpots& spots, int spot,
+                                            const TankSquadParams& p, Vec2 pos, Vec2 forward,
+                                            float nearWay, float parkingZone)
+{
+    TankGoal g;
+    if (!group.hasTarget) {
+        g.point = pos; // without a target a squad holds where it is
+        g.direction = forward;
+        return g;
+    }
+    g.point = spot >= 0 ? spots.spot(spot) : group.target;
+    const Vec2 to = g.point - pos;
+    g.distance = to.length();
+    g.direction = to.normalizedOr(forward);
+    g.toTarget = spot >= 0 ? distance(pos, group.target) : g.distance;
+    const bool nearSpot = spot >= 0 && g.distance < p.keepDistance;
+    g.heading = spot < 0
+                    ? Heading::Overflow
+                    : (nearSpot ? Heading::Alone
+                                : (g.toTarget < parkingZone ? Heading::Parking : Heading::Spot));
+    // A wall between the tank and the target: the squad's route round it, and its length.
+    // (Spots are in sight of the target; one close by is driven to straight.)
+    if (!nearSpot && route.bends(pos)) {
+        g.rounding = true;
+        g.direction = route.direction(pos);
+        if (g.toTarget < nearWay)
+            g.distance = g.toTarget = route.pathDistance(pos);
+    }
+    return g;
 }
 
 } // namespace
@@ -231,22 +354,37 @@ template <class Search> void TankSquadBehaviour::planWith(Group& group, const St
     if (m_nextFlags.size() < n)
         m_nextFlags.resize(n);
 
-    // Touching a parked tank parks a tank only inside the disc the whole squad needs around
-    // the target (hexagonal packing at keepDistance, with some slack); further out it keeps
-    // driving and slides round the parked ones, so a squad parks around its target instead
-    // of in a queue along the way it came.
+    // Touching a parked tank parks a tank without a spot only inside the disc the whole squad
+    // needs around the target (hexagonal packing at keepDistance, with some slack).
     const float parkRadius =
         p.arriveDistance + 0.6f * p.keepDistance * std::sqrt(static_cast<float>(n));
+    const float nearWay =
+        std::max({p.targetCloseDistance, p.reverseDistance, 2.0f * parkRadius, p.keepDistance});
 
-    // A new target: everybody sets off again.
+    // A new target: everybody sets off again, round the walls in the way, for new spots.
     const bool targetMoved = group.targetVersion != m_seenTargetVersion;
     m_seenTargetVersion = group.targetVersion;
+    if (group.hasTarget)
+        m_route.update(geometry, p.radius, group.target);
+    else
+        m_route.clear();
+    const bool resettle = keepSpotsCurrent(group, geometry, targetMoved);
+    // Within this of the target a tank bound for a spot is among the spots.
+    const float parkingZone = m_spots.reach() + p.keepDistance;
+    if (group.hasTarget && m_spots.size() > 0 && !resettle)
+        moveUpPastStuckTanks(group);
+    if (group.hasTarget && m_spots.size() > 0 && (resettle || reassignDue(group)))
+        assignSpots(group, resettle);
 
     // Neighbour attributes in cell order (contiguous reads); agents visited in cell order.
     search.gather(a.vx.data(), m_sortedVx);
     search.gather(a.vy.data(), m_sortedVy);
     search.gather(a.flags.data(), m_sortedArrived,
                   [](std::uint8_t f) { return (f & kAgentArrived) ? ~0u : 0u; });
+    search.gather(a.goalDistance.data(), m_sortedWay);
+    search.gather(a.id.data(), m_sortedId, [](std::uint32_t id) { return static_cast<float>(id); });
+    const SquadLanes lanes{m_sortedVx.data(), m_sortedVy.data(), m_sortedArrived.data(),
+                           m_sortedWay.data(), m_sortedId.data()};
 
     for (std::size_t k = 0; k < n; ++k) {
         Tank t;
@@ -256,40 +394,270 @@ template <class Search> void TankSquadBehaviour::planWith(Group& group, const St
         t.pos = {a.px[i], a.py[i]};
         const float room = geometry.clearance(t.pos); // one lookup serves the feelers and the move
         t.forward = fromAngle(a.heading[i]);
-        // Without a target a squad holds where it is.
-        t.target = group.hasTarget ? group.target : t.pos;
-        const Vec2 toTarget = t.target - t.pos;
-        t.dist = toTarget.length();
-        const Vec2 toTargetDir = toTarget.normalizedOr(t.forward);
+        const TankGoal goal = tankGoal(group, m_route, m_spots, m_spotOf[i], p, t.pos, t.forward,
+                                       nearWay, parkingZone);
+        t.target = goal.point;
+        t.dist = goal.distance;
         std::uint8_t flags =
             a.flags[i] & static_cast<std::uint8_t>(~(kAgentBlocked | kAgentReversing));
-        if (targetMoved)
+        if (resettle)
             flags &= static_cast<std::uint8_t>(~(kAgentArrived | kAgentAtGoal));
 
-        Vec2 direction = toTargetDir * p.targetWeight;
+        Vec2 direction = goal.direction * p.targetWeight;
         if (t.dist < p.targetCloseDistance)
             direction *= t.dist / p.targetCloseDistance;
+        // The last metres to a spot at no less than the speed it can stop from there: the
+        // seed's slowdown alone creeps the last metre for seconds.
+        if (goal.heading == Heading::Alone)
+            direction = direction.normalizedOr({}) *
+                        std::max(direction.length(),
+                                 std::min(1.0f, kCreep * p.speedEasing * t.dist / p.moveSpeed));
+        const bool overflow = goal.heading == Heading::Overflow;
+        t.way = a.goalDistance[i];
+        t.stuck = (a.flags[i] & kAgentStuck) != 0;
+        t.id = static_cast<float>(a.id[i]);
         SquadScan scan =
-            scanSquad(search, p, t, !targetMoved && t.dist < parkRadius, m_sortedVx.data(),
-                      m_sortedVy.data(), m_sortedArrived.data(), ctx.seed);
+            scanSquad(search, p, t, overflow && !resettle && t.dist < parkRadius, lanes, ctx.seed);
         // Other groups' bodies: kept apart from like squad mates, and braked for ahead.
         const OtherBodies others =
             othersNear(ctx, group, t.pos, p.radius, t.forward, p.keepDistance);
         scan.keep += others.away;
         scan.gapAhead = std::min(scan.gapAhead, others.gapAhead);
-        const bool arrived = parks(!targetMoved && (a.flags[i] & kAgentArrived), scan, group, p,
-                                   t.dist, parkRadius, targetMoved);
+        scan.roomAhead = std::min(scan.roomAhead, others.gapAhead);
+        const bool arrived = parks(!resettle && (a.flags[i] & kAgentArrived), scan, group, p,
+                                   t.dist, parkRadius, resettle, goal.heading);
 
-        const TankWish wish = tankWish(p, geometry, t, room, scan, toTargetDir, arrived, direction);
+        const TankWish wish = tankWish(p, geometry, t, room, scan, goal.direction, arrived,
+                                       direction, goal.heading, goal.rounding);
         flags |= wish.flags;
         bool blocked = false;
-        driveTank(a, t, group, p, geometry, settings, dt, room, wish.direction, wish.cruise,
-                  arrived, wish.reverse, scan, blocked);
+        driveTank(a, t, p, geometry, settings, dt, room, wish.direction, wish.cruise, arrived,
+                  wish.reverse, scan, blocked);
+        a.goalDistance[i] = goal.toTarget;
         // Flags go to a scratch copy: neighbours planning this step must see the old ones.
         m_nextFlags[i] = flags | (blocked ? kAgentBlocked : 0);
     }
     std::copy(m_nextFlags.begin(), m_nextFlags.begin() + static_cast<std::ptrdiff_t>(n),
               a.flags.begin());
+}
+
+bool TankSquadBehaviour::keepSpotsCurrent(const Group& group, const StaticGeometry& geometry,
+                                          bool targetMoved)
+{
+    const TankSquadParams& p = m_params;
+    const std::size_t n = group.agents.size();
+    const float spacing = p.keepDistance + 2.0f * p.arriveDistance;
+    const bool current = !targetMoved && m_layout.valid && m_layout.count == n &&
+                         m_layout.spacing == spacing && m_layout.radius == p.radius &&
+                         m_layout.occupancyChanges == m_route.occupancyChanges();
+    if (current)
+        return false;
+    m_spotOf.assign(n, -1);
+    m_keepsSpot.assign(n, 0);
+    // Spots for squads the assignment is quick for (O(n^3)); a bigger one parks the seed's
+    // way, against the tanks parked nearer the target.
+    if (group.hasTarget && n <= kMaxSquadWithSpots)
+        m_spots.layOut(group.target, arrivalDirection(group), spacing, n, geometry, p.radius,
+                       m_route.field());
+    else
+        m_spots.clear();
+    m_layout = {true, n, spacing, p.radius, m_route.occupancyChanges()};
+    return true;
+}
+
+Vec2 TankSquadBehaviour::arrivalDirection(const Group& group) const
+{
+    const AgentArrays& a = group.agents;
+    const std::size_t n = a.size();
+    if (n == 0)
+        return {};
+    double sx = 0.0, sy = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+        sx += a.px[i];
+        sy += a.py[i];
+    }
+    const Vec2 centre{static_cast<float>(sx / static_cast<double>(n)),
+                      static_cast<float>(sy / static_cast<double>(n))};
+    double spread2 = 0.0;
+    for (std::size_t i = 0; i < n; ++i)
+        spread2 += distanceSquared({a.px[i], a.py[i]}, centre);
+    const float spread = static_cast<float>(std::sqrt(spread2 / static_cast<double>(n)));
+    // Round its target already (further from it than its own spread is wide): no side.
+    if (distance(centre, group.target) <= spread)
+        return {};
+    // The way in is the route's last leg: follow the route from the centre until the target
+    // is in sight (a cell at a time, and no further than the level is wide).
+    Vec2 at = centre;
+    if (const FlowField* field = m_route.field()) {
+        const int steps = 2 * (field->columns() + field->rows());
+        for (int k = 0; k < steps && m_route.bends(at); ++k)
+            at += m_route.direction(at) * field->cellSize();
+    }
+    return (group.target - at).normalizedOr({});
+}
+
+bool TankSquadBehaviour::reassignDue(const Group& group)
+{
+    // Now and then while tanks are on their way.
+    if (m_reassignIn > 0 && --m_reassignIn > 0)
+        return false;
+    const AgentArrays& a = group.agents;
+    bool underWay = false;
+    for (std::size_t i = 0; i < a.size() && !underWay; ++i)
+        underWay = !(a.flags[i] & kAgentArrived) && m_spotOf[i] >= 0;
+    if (!underWay)
+        return false;
+    m_reassignIn = kReassignSteps;
+    return true;
+}
+
+void TankSquadBehaviour::moveUpPastStuckTanks(Group& group)
+{
+    // A tank held up for two seconds by a parked one in front of it, on the way to a spot
+    // further in, takes that tank's spot, and the parked tank moves up to the spot further
+    // in: a queue moving up, instead of a tank waiting for ever behind one that will not go.
+    AgentArrays& a = group.agents;
+    const std::size_t n = a.size();
+    for (std::size_t i = 0; i < n; ++i) {
+        const int mine = m_spotOf[i];
+        if (mine < 0 || !(a.flags[i] & kAgentStuck) || (a.flags[i] & kAgentArrived))
+            continue;
+        const Vec2 pos{a.px[i], a.py[i]};
+        const Vec2 forward = fromAngle(a.heading[i]);
+        const float myWay = distance(pos, m_spots.spot(mine));
+        std::size_t best = n;
+        float bestD2 = m_params.keepDistance * m_params.keepDistance;
+        for (std::size_t j = 0; j < n; ++j) {
+            const int theirs = m_spotOf[j];
+            if (j == i || theirs < 0 || !(a.flags[j] & kAgentArrived))
+                continue;
+            const Vec2 other{a.px[j], a.py[j]};
+            const float d2 = distanceSquared(pos, other);
+            // In front of it, its spot nearer than this tank's own, this tank's spot nearer
+            // to it than to this tank.
+            if (d2 < bestD2 && dot(other - pos, forward) > 0.0f &&
+                distance(pos, m_spots.spot(theirs)) < myWay &&
+                distance(other, m_spots.spot(mine)) < myWay) {
+                best = j;
+                bestD2 = d2;
+            }
+        }
+        if (best == n)
+            continue;
+        std::swap(m_spotOf[i], m_spotOf[best]);
+        a.flags[best] &= static_cast<std::uint8_t>(~(kAgentArrived | kAgentAtGoal));
+        // Both keep these spots until they park: the least total way would send them back.
+        m_keepsSpot[i] = m_keepsSpot[best] = 1;
+    }
+}
+
+Vec2 TankSquadBehaviour::wayIn(Vec2 from) const
+{
+    // Where a tank's route comes into sight of the target: along it, a cell at a time.
+    const FlowField* field = m_route.field();
+    if (!field)
+        return from;
+    const int steps = 2 * (field->columns() + field->rows());
+    for (int k = 0; k < steps && m_route.bends(from); ++k)
+        from += m_route.direction(from) * field->cellSize();
+    return from;
+}
+
+void TankSquadBehaviour::assignSpots(const Group& group, bool fresh)
+{
+    // The tanks under way share the spots parked tanks do not hold, by least total way (from
+    // where each comes into sight of the target): straight ways that do not cross, so the
+    // first in takes the far spots and nobody drives through a parked tank. A tank keeps its
+    // spot unless another is clearly shorter.
+    const AgentArrays& a = group.agents;
+    const std::size_t n = a.size();
+    m_rows.clear();
+    m_held.assign(m_spots.size(), 0);
+    if (fresh)
+        std::fill(m_keepsSpot.begin(), m_keepsSpot.end(), 0);
+    for (std::size_t i = 0; i < n; ++i) {
+        if (!fresh && ((a.flags[i] & kAgentArrived) || m_keepsSpot[i]) && m_spotOf[i] >= 0)
+            m_held[static_cast<std::size_t>(m_spotOf[i])] = 1;
+        else
+            m_rows.push_back(static_cast<std::uint32_t>(i));
+    }
+    m_columns.clear();
+    for (std::size_t k = 0; k < m_spots.size(); ++k)
+        if (!m_held[k])
+            m_columns.push_back(static_cast<std::uint32_t>(k));
+    if (m_rows.empty())
+        return;
+    // How far each has to go, for the order they arrive in; and where each comes in.
+    m_entries.resize(m_rows.size());
+    m_order.resize(m_rows.size());
+    float nearest = 0.0f, furthest = 0.0f;
+    for (std::size_t r = 0; r < m_rows.size(); ++r) {
+        const std::size_t i = m_rows[r];
+        const Vec2 pos{a.px[i], a.py[i]};
+        m_entries[r] = wayIn(pos);
+        m_order[r] = distance(pos, m_entries[r]) + distance(m_entries[r], group.target);
+        nearest = r == 0 ? m_order[r] : std::min(nearest, m_order[r]);
+        furthest = r == 0 ? m_order[r] : std::max(furthest, m_order[r]);
+    }
+    const std::size_t tanks = m_rows.size(), spots = m_columns.size();
+    const bool tanksAreRows = tanks <= spots;
+    const std::size_t rows = tanksAreRows ? tanks : spots, columns = tanksAreRows ? spots : tanks;
+    m_cost.resize(rows * columns);
+    for (std::size_t r = 0; r < tanks; ++r) {
+        const std::size_t i = m_rows[r];
+        const float later =
+            1.0f + kLaterArrival * (m_order[r] - nearest) / (furthest - nearest + 1.0f);
+        for (std::size_t c = 0; c < spots; ++c) {
+            const int k = static_cast<int>(m_columns[c]);
+            float cost = distance(m_entries[r], m_spots.spot(k)) * later;
+            if (m_spotOf[i] == k)
+                cost -= kKeepSpotBonus;
+            m_cost[tanksAreRows ? r * columns + c : c * columns + r] = cost;
+        }
+    }
+    const std::vector<int> taken = solveAssignment(m_cost, rows, columns, m_assignment);
+    for (const std::uint32_t i : m_rows)
+        m_spotOf[i] = -1;
+    for (std::size_t r = 0; r < rows; ++r) {
+        const std::size_t tank = tanksAreRows ? r : static_cast<std::size_t>(taken[r]);
+        const std::size_t spot = tanksAreRows ? static_cast<std::size_t>(taken[r]) : r;
+        m_spotOf[m_rows[tank]] = static_cast<std::int32_t>(m_columns[spot]);
+    }
+}
+
+void TankSquadBehaviour::permuteAgents(const std::vector<std::uint32_t>& order)
+{
+    if (m_spotOf.size() != order.size())
+        return; // not laid out for these agents: the next plan lays out afresh
+    m_permuted.resize(order.size());
+    for (std::size_t k = 0; k < order.size(); ++k)
+        m_permuted[k] = m_spotOf[order[k]];
+    m_spotOf.swap(m_permuted);
+    m_held.resize(order.size());
+    for (std::size_t k = 0; k < order.size(); ++k)
+        m_held[k] = m_keepsSpot[order[k]];
+    m_keepsSpot.swap(m_held);
+}
+
+void TankSquadBehaviour::hashState(std::uint64_t& h) const
+{
+    m_spots.hash(h);
+    hashVector(h, m_spotOf);
+    hashVector(h, m_keepsSpot);
+}
+
+std::size_t TankSquadBehaviour::memoryBytes() const
+{
+    return m_nextFlags.capacity() + m_sortedArrived.capacity() * sizeof(std::uint32_t) +
+           (m_sortedVx.capacity() + m_sortedVy.capacity() + m_sortedWay.capacity() +
+            m_sortedId.capacity()) *
+               sizeof(float) +
+           (m_spotOf.capacity() + m_permuted.capacity()) * sizeof(std::int32_t) +
+           m_spots.memoryBytes() + m_route.memoryBytes() + m_held.capacity() +
+           m_keepsSpot.capacity() +
+           (m_rows.capacity() + m_columns.capacity()) * sizeof(std::uint32_t) +
+           m_entries.capacity() * sizeof(Vec2) +
+           (m_order.capacity() + m_cost.capacity()) * sizeof(float);
 }
 
 } // namespace shoal
