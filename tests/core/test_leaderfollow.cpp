@@ -136,6 +136,8 @@ private slots:
     void deterministic();
     void liveParamChange();
     void playerLedFollowersTrailThePlayer();
+    void followersGoRoundAWallToThePointBehind_data();
+    void followersGoRoundAWallToThePointBehind();
 };
 
 void TestLeaderFollow::paramTable()
@@ -444,6 +446,56 @@ void TestLeaderFollow::playerLedFollowersTrailThePlayer()
         QVERIFY(group.agents.px[i] < player.x);
         QVERIFY(distance(position(group, i), player) < 6.0f);
     }
+}
+
+void TestLeaderFollow::followersGoRoundAWallToThePointBehind_data()
+{
+    QTest::addColumn<quint64>("seed");
+    QTest::addColumn<int>("followers");
+    QTest::addColumn<double>("playerY");
+    QTest::newRow("8 followers") << quint64(3) << 8 << -6.0;
+    QTest::newRow("12 followers") << quint64(5) << 12 << -6.0;
+    QTest::newRow("4 followers, player far down the wall") << quint64(8) << 4 << -16.0;
+}
+
+void TestLeaderFollow::followersGoRoundAWallToThePointBehind()
+{
+    // The player stands east of a wall, facing away from it; its followers start west of
+    // the wall, and the point behind the player is reached only round the wall's north end.
+    QFETCH(quint64, seed);
+    QFETCH(int, followers);
+    QFETCH(double, playerY);
+    SceneDesc scene = followScene(seed, followers, 30.0, {8.0, playerY});
+    scene.groups[0].agents.clear();
+    scene.groups[0].spawn->area = {{-14.0, -10.0}, {-6.0, -2.0}};
+    scene.walls.push_back({{{0.0, -30.0}, {0.0, 6.0}}, false});
+    scene.player.enabled = true;
+    scene.player.group = "followers";
+    scene.player.position = {8.0, playerY};
+    scene.player.heading = 0.0;
+    auto world = test::buildWorld(scene);
+    QVERIFY(world);
+    const GroupState& group = world->group(0);
+    world->step(static_cast<int>(std::lround(40.0 / world->dt())));
+    const Group& full = WorldAccess::group(*world, 0);
+    const auto& behaviour = static_cast<const LeaderFollowBehaviour&>(*full.behaviour);
+    const Vec2 behind = behaviour.overlay(full).behind;
+    int wrongSide = 0;
+    float furthest = 0.0f;
+    for (std::size_t i = 1; i < group.agents.size(); ++i) {
+        wrongSide += group.agents.px[i] < 0.0f;
+        furthest = std::max(furthest, distance(position(group, i), behind));
+    }
+    // Round the wall and gathered at the point behind: the followers crowd a disc of about
+    // half the separation radius times the square root of their number.
+    const float crowd =
+        0.5f * static_cast<float>(kSeparationRadius) * std::sqrt(static_cast<float>(followers));
+    qInfo("%d followers: %d on the wrong side of the wall, furthest %.2f m from the point "
+          "behind (crowd radius %.2f m)",
+          followers, wrongSide, furthest, crowd);
+    QCOMPARE(wrongSide, 0);
+    QVERIFY2(furthest < 2.0f * crowd + 1.5f, qPrintable(QString::number(furthest)));
+    QCOMPARE(group.metrics.totalWallCrossings, std::int64_t(0));
 }
 
 QTEST_GUILESS_MAIN(TestLeaderFollow)

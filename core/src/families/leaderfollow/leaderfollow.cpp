@@ -113,6 +113,11 @@ const std::array<ParamRule<P>, 1> kRules = {{
      }},
 }};
 
+// The window of the followers' route reaches this much further than the furthest follower
+// is from the point behind, and no further than kMaxRouteReach round the point (m).
+constexpr float kRouteMargin = 4.0f;
+constexpr float kMaxRouteReach = 32.0f;
+
 // Below this speed (m/s) a vehicle's velocity gives no direction: its heading is used, and
 // its facing is left alone (the seed's guard against normalising a zero velocity).
 constexpr float kTinySpeed = 0.02f;
@@ -336,11 +341,32 @@ void LeaderFollowBehaviour::plan(Group& group, const StepContext& ctx)
     if (!group.playerLed)
         wander(group, ctx);
 
+    // The way round walls to the point behind, only while a wall is between it and some
+    // follower (seen last step): a field over a window round the point, as wide as the group.
+    if (m_wallBetween && ctx.geometry)
+        m_route.updateLocal(*ctx.geometry, p.radius, leader.behind,
+                            std::min(kMaxRouteReach, m_spread + kRouteMargin));
+    else
+        m_route.clear();
+    bool wallBetween = false;
+    float spread = 0.0f;
+
     for (std::size_t i = 1; i < n; ++i) {
         const Vec2 pos{a.px[i], a.py[i]};
         const Vec2 vel{a.vx[i], a.vy[i]};
-        Vec2 force =
-            (arrive(pos, leader.behind, p.maxSpeed, p.slowingRadius) - vel) * p.arriveWeight;
+        // One clearance look-up serves the wall test, the feelers and the move.
+        const float room = ctx.geometry ? ctx.geometry->clearance(pos) : 0.0f;
+        const float straight = distance(pos, leader.behind);
+        spread = std::max(spread, straight);
+        wallBetween = wallBetween || (ctx.geometry && room < straight &&
+                                      ctx.geometry->segmentCrosses(pos, leader.behind));
+        Vec2 desired = arrive(pos, leader.behind, p.maxSpeed, p.slowingRadius);
+        if (m_route.bends(pos)) {
+            // Behind a wall from the point: round it, slowing only near the point.
+            const float way = m_route.pathDistance(pos);
+            desired = m_route.direction(pos) * (p.maxSpeed * std::min(1.0f, way / p.slowingRadius));
+        }
+        Vec2 force = (desired - vel) * p.arriveWeight;
         force += separation(group, ctx, p, i, pos);
         // Other groups' bodies: kept apart from like fellow followers.
         force += othersNear(ctx, group, pos, p.radius, forwardOf(vel, a.heading[i]), 0.0f).away *
@@ -348,8 +374,6 @@ void LeaderFollowBehaviour::plan(Group& group, const StepContext& ctx)
         if (evade2 > 0.0f && distanceSquared(pos, leader.ahead) < evade2)
             force += evasion(p, leader, i, pos, vel);
 
-        // One clearance look-up serves the feelers and the move.
-        const float room = ctx.geometry ? ctx.geometry->clearance(pos) : 0.0f;
         const Vec2 forward = forwardOf(vel, a.heading[i]);
         if (ctx.geometry)
             force += ctx.geometry->feelerAvoidance(pos, forward, p.feelerLength, room) *
@@ -357,13 +381,14 @@ void LeaderFollowBehaviour::plan(Group& group, const StepContext& ctx)
 
         integrate(group, ctx, i, force, p.maxSpeed, room);
 
-        const float goal = distance(pos, leader.behind);
-        a.goalDistance[i] = goal;
-        if (goal < atGoalRadius)
+        a.goalDistance[i] = straight;
+        if (straight < atGoalRadius)
             a.flags[i] |= kAgentAtGoal;
         else
             a.flags[i] &= static_cast<std::uint8_t>(~kAgentAtGoal);
     }
+    m_wallBetween = wallBetween;
+    m_spread = spread;
 }
 
 LeaderFollowOverlay LeaderFollowBehaviour::overlay(const Group& group) const
@@ -390,13 +415,15 @@ LeaderFollowOverlay LeaderFollowBehaviour::overlay(const Group& group) const
 
 std::size_t LeaderFollowBehaviour::memoryBytes() const
 {
-    return (m_wanderX.capacity() + m_wanderY.capacity()) * sizeof(float);
+    return (m_wanderX.capacity() + m_wanderY.capacity()) * sizeof(float) + m_route.memoryBytes();
 }
 
 void LeaderFollowBehaviour::hashState(std::uint64_t& h) const
 {
     hashVector(h, m_wanderX);
     hashVector(h, m_wanderY);
+    hashValue(h, m_wallBetween);
+    hashValue(h, m_spread);
 }
 
 } // namespace shoal

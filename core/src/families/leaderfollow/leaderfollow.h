@@ -16,8 +16,11 @@
 /// followers keep their separation from the leader's body too (the evade zone starts half a
 /// metre ahead of it, so a leader turning into its group used to walk through them); a
 /// wandering leader that meets a wall turns its wander target away from it, so it does not
-/// keep pressing into the wall and squeezing followers against it.
+/// keep pressing into the wall and squeezing followers against it; a follower with a wall
+/// between it and the point behind goes round it, along a flow field the group keeps over a
+/// window round that point while any follower needs it.
 
+#include "geometry/flowroute.h"
 #include "scene/paramtable.h"
 #include "world/behaviour.h"
 
@@ -94,6 +97,9 @@ public:
     std::optional<Vec2> goal(const Group& group, const StepContext& ctx) const override;
     FeelerUse feelers() const override { return {m_params.feelerLength, false}; }
     const char* agentState(const Group& group, std::size_t i) const override;
+    /// The followers' way round walls to the point behind the leader (active only while a
+    /// wall is between some follower and the point).
+    const FlowRoute& route() const { return m_route; }
 
 private:
     void ensureWanderState(const Group& group);
@@ -108,6 +114,9 @@ private:
     // the circle). Only a wandering leader uses its entry; sized with the group.
     std::vector<float> m_wanderX;
     std::vector<float> m_wanderY;
+    FlowRoute m_route;
+    bool m_wallBetween = false; ///< last step, a wall was between a follower and the point
+    float m_spread = 0.0f;      ///< last step, the furthest follower from the point, m
 };
 
 } // namespace shoal
