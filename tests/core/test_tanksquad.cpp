@@ -109,6 +109,7 @@ private slots:
     void replacedWallsAreRoutedRound();
     void assignmentHasTheLeastCost();
     void spotsAreApartAndOnTheTargetsSide();
+    void sketchShowsSpotsAndTheWayRound();
 };
 
 void TestTankSquad::squadArrivesAndComesToRest_data()
@@ -436,6 +437,34 @@ void TestTankSquad::spotsAreApartAndOnTheTargetsSide()
     // No room at all: no spots.
     spots.layOut(target, {}, 6.4f, 0, geometry, 1.5f, route.field());
     QCOMPARE(spots.size(), std::size_t(0));
+}
+
+void TestTankSquad::sketchShowsSpotsAndTheWayRound()
+{
+    // Behind a wall: arrows along the way round it for the tanks it bends for, a ring on
+    // every spot, and the tanks under way joined to theirs.
+    SceneDesc scene = squadScene(6, {20.0, 0.0});
+    scene.walls.push_back({{{0.0, -50.0}, {0.0, 30.0}}, false});
+    auto world = buildWorld(scene);
+    QVERIFY(world);
+    world->step(10);
+    SketchRequest request;
+    request.viewMin = {-80.0f, -50.0f};
+    request.viewMax = {80.0f, 50.0f};
+    request.pixelsPerMetre = 10.0f;
+    Sketch sketch;
+    world->sketch(0, request, sketch);
+    const auto count = [&](SketchTone tone, SketchStroke stroke) {
+        return std::count_if(sketch.lines.begin(), sketch.lines.end(), [&](const SketchLine& l) {
+            return l.style.tone == tone && l.style.stroke == stroke;
+        });
+    };
+    const auto rings = std::count_if(sketch.marks.begin(), sketch.marks.end(), [](const auto& m) {
+        return m.shape == SketchMark::Shape::Circle && m.style.tone == SketchTone::Good;
+    });
+    QCOMPARE(count(SketchTone::Cool, SketchStroke::Solid), 6); // all six are behind the wall
+    QCOMPARE(count(SketchTone::Good, SketchStroke::Dotted), 6);
+    QCOMPARE(rings, 6);
 }
 
 QTEST_GUILESS_MAIN(TestTankSquad)

@@ -1,6 +1,7 @@
 #pragma once
 /// Small helpers the families share when they describe themselves to a viewer (sketch.h).
 
+#include "geometry/flowroute.h"
 #include "world/behaviour.h"
 
 #include <shoal/paramspec.h>
@@ -44,6 +45,29 @@ void agentCircles(const Group& group, const SketchRequest& request, float radius
         const Vec2 at{a.px[i], a.py[i]};
         if (request.visible(at, radius))
             out.circles.push_back({at, radius, toneOf(i)});
+    }
+}
+
+/// Where a group's route round walls leads the agents it bends for: a short arrow of
+/// `length` metres from each such agent on screen along the route (blue, like a clear way),
+/// unless more agents than the request allows are on screen. Agents that see their goal
+/// get none: they head straight for it.
+inline void routeArrows(const Group& group, const SketchRequest& request, const FlowRoute& route,
+                        float length, Sketch& out)
+{
+    if (!route.active())
+        return;
+    const AgentArrays& a = group.agents;
+    if (visibleAgents(a, request, length) > request.maxAgentCircles)
+        return;
+    const SketchStyle style{SketchTone::Cool, SketchStroke::Solid, 1.5f};
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        const Vec2 at{a.px[i], a.py[i]};
+        if (!request.visible(at, length) || !route.bends(at))
+            continue;
+        const Vec2 tip = at + route.direction(at) * length;
+        out.lines.push_back({at, tip, style});
+        out.marks.push_back({tip, SketchMark::Shape::Dot, 2.0f, style});
     }
 }
 

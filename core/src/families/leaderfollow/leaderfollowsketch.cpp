@@ -1,6 +1,7 @@
 // What leader following shows a viewer: the leader's wander circle and target, the point
-// followers arrive at behind it with the radius they slow down in, and the zone ahead of it
-// they get out of; its feelers; who is leading, following or evading.
+// followers arrive at behind it with the radius they slow down in, the way round a wall to
+// it, and the zone ahead of it they get out of; its feelers; who is leading, following or
+// evading.
 
 #include "families/leaderfollow/leaderfollow.h"
 
@@ -17,8 +18,8 @@ const FamilyView& leaderFollowView()
         v.overlayKey = "leaderPoints";
         v.overlayLabel = "Wander Circle, Behind Point and Evade Zone (Leader)";
         v.overlayToolTip =
-            "The leader's wander circle and target, the point followers arrive at behind it, and "
-            "the zone ahead of it they get out of.";
+            "The leader's wander circle and target, the point followers arrive at behind it (and "
+            "the way round a wall to it), and the zone ahead of it they get out of.";
         v.glyph = FamilyView::Glyph::Chevron;
         v.dimUnlessFlag = 0;
         v.restingFlag = 0;
@@ -63,6 +64,7 @@ void LeaderFollowBehaviour::sketch(const Group& group, const StepContext& ctx,
                          {SketchTone::Good, SketchStroke::None, 1.0f, 0, true}});
     if (labels)
         out.labels.push_back({o.behind, "behind", SketchTone::Good});
+    sketch::routeArrows(group, request, m_route, p.separationRadius, out);
 
     if (!o.wanders)
         return;

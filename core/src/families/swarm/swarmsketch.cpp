@@ -1,6 +1,6 @@
 // What the swarm shows a viewer: half the scatter radius round every enemy (orange while it
-// overlaps another, so the pair pushes apart), the goal with its stop distance; its
-// feelers, cast toward the goal as the plan casts them.
+// overlaps another, so the pair pushes apart), the goal with its stop distance, the way round
+// walls; its feelers, cast toward the goal as the plan casts them.
 
 #include "families/swarm/swarm.h"
 
@@ -16,7 +16,7 @@ const FamilyView& swarmView()
         v.overlayLabel = "Scatter Radius (Swarm)";
         v.overlayToolTip =
             "Half the scatter radius around every enemy: overlapping circles push apart (drawn "
-            "orange). The goal with its stop distance.";
+            "orange). The goal with its stop distance, and the way round walls (blue arrows).";
         v.glyph = FamilyView::Glyph::Dart;
         v.dimUnlessFlag = 0;
         v.restingFlag = 0;
@@ -56,6 +56,7 @@ void SwarmBehaviour::sketch(const Group& group, const StepContext& ctx,
     const std::optional<Vec2> goal = this->goal(group, ctx);
     if (!goal)
         return;
+    sketch::routeArrows(group, request, m_route, R, out);
     const Vec2 target = *goal;
     out.circles.push_back({target, p.stopDistance, {SketchTone::Goal, SketchStroke::Solid, 1.5f}});
     out.marks.push_back(

@@ -1,6 +1,7 @@
 // What the tank squad shows a viewer: half the keep distance round every tank (green once
-// parked), the target with its arrive disc and close-distance circle; its feelers; what
-// each tank is doing.
+// parked), the target with its arrive disc and close-distance circle, the parking spots
+// round it (each tank's own joined to it), the way round walls; its feelers; what each tank
+// is doing.
 
 #include "families/tanksquad/tanksquad.h"
 
@@ -15,7 +16,8 @@ const FamilyView& tankSquadView()
         v.overlayKey = "squadRanges";
         v.overlayLabel = "Keep Distance and Target Radius (Squad)";
         v.overlayToolTip =
-            "The squad target with its arrive radius and close-distance circle; half the keep "
+            "The squad target with its arrive radius and close-distance circle, the spots the "
+            "squad parks on (each tank joined to its own) and the way round walls; half the keep "
             "distance around every tank (touching circles are within keep distance).";
         v.glyph = FamilyView::Glyph::Tank;
         v.dimUnlessFlag = 0;
@@ -46,6 +48,22 @@ void TankSquadBehaviour::sketch(const Group& group, const StepContext& ctx,
         out);
     if (!group.hasTarget)
         return;
+    sketch::routeArrows(group, request, m_route, 0.5f * p.keepDistance, out);
+    // The spots, and each tank under way joined to its own.
+    const SketchStyle spotStyle{SketchTone::Good, SketchStroke::Solid, 1.0f, 170};
+    for (std::size_t k = 0; k < m_spots.size(); ++k) {
+        const Vec2 spot = m_spots.spot(static_cast<int>(k));
+        if (request.visible(spot, p.arriveDistance))
+            out.marks.push_back({spot, SketchMark::Shape::Circle, 3.0f, spotStyle});
+    }
+    if (sketch::visibleAgents(a, request, 0.0f) <= request.maxAgentCircles)
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            const int spot = spotOf(i);
+            const Vec2 at{a.px[i], a.py[i]};
+            if (spot >= 0 && !(a.flags[i] & kAgentArrived) && request.visible(at))
+                out.lines.push_back(
+                    {at, m_spots.spot(spot), {SketchTone::Good, SketchStroke::Dotted, 1.0f, 120}});
+        }
     const Vec2 target = group.target;
     out.circles.push_back(
         {target, p.targetCloseDistance, {SketchTone::Goal, SketchStroke::Dashed, 1.0f, 90}});
