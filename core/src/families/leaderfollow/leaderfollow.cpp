@@ -117,6 +117,9 @@ const std::array<ParamRule<P>, 1> kRules = {{
 // is from the point behind, and no further than kMaxRouteReach round the point (m).
 constexpr float kRouteMargin = 4.0f;
 constexpr float kMaxRouteReach = 32.0f;
+// Whether a wall is between a follower and the point behind is asked of each follower once
+// in this many steps (a route a few steps late is no matter; the test is most of its cost).
+constexpr int kWallTestSteps = 4;
 
 // Below this speed (m/s) a vehicle's velocity gives no direction: its heading is used, and
 // its facing is left alone (the seed's guard against normalising a zero velocity).
@@ -342,12 +345,21 @@ void LeaderFollowBehaviour::plan(Group& group, const StepContext& ctx)
         wander(group, ctx);
 
     // The way round walls to the point behind, only while a wall is between it and some
-    // follower (seen last step): a field over a window round the point, as wide as the group.
-    if (m_wallBetween && ctx.geometry)
-        m_route.updateLocal(*ctx.geometry, p.radius, leader.behind,
+    // follower (seen in the last kWallTestSteps steps): a field over a window round the point,
+    // as wide as the group. A point off the level (a leader backed against its edge) is no
+    // goal to route to.
+    const StaticGeometry* geometry = ctx.geometry;
+    if (m_wallSeenFor > 0 && geometry)
+        m_route.updateLocal(*geometry, p.radius, leader.behind,
                             std::min(kMaxRouteReach, m_spread + kRouteMargin));
     else
         m_route.clear();
+    m_wallSeenFor = std::max(0, m_wallSeenFor - 1);
+    const bool pointOnLevel = geometry && leader.behind.x > geometry->boundsMin().x + p.radius &&
+                              leader.behind.y > geometry->boundsMin().y + p.radius &&
+                              leader.behind.x < geometry->boundsMax().x - p.radius &&
+                              leader.behind.y < geometry->boundsMax().y - p.radius;
+    const std::uint64_t testTurn = ctx.step % kWallTestSteps;
     bool wallBetween = false;
     float spread = 0.0f;
 
@@ -358,8 +370,9 @@ void LeaderFollowBehaviour::plan(Group& group, const StepContext& ctx)
         const float room = ctx.geometry ? ctx.geometry->clearance(pos) : 0.0f;
         const float straight = distance(pos, leader.behind);
         spread = std::max(spread, straight);
-        wallBetween = wallBetween || (ctx.geometry && room < straight &&
-                                      ctx.geometry->segmentCrosses(pos, leader.behind));
+        // Each follower is asked every kWallTestSteps steps, the nearer ones never.
+        if (pointOnLevel && !wallBetween && i % kWallTestSteps == testTurn && room < straight)
+            wallBetween = geometry->segmentCrosses(pos, leader.behind);
         Vec2 desired = arrive(pos, leader.behind, p.maxSpeed, p.slowingRadius);
         if (m_route.bends(pos)) {
             // Behind a wall from the point: round it, slowing only near the point.
@@ -387,7 +400,8 @@ void LeaderFollowBehaviour::plan(Group& group, const StepContext& ctx)
         else
             a.flags[i] &= static_cast<std::uint8_t>(~kAgentAtGoal);
     }
-    m_wallBetween = wallBetween;
+    if (wallBetween)
+        m_wallSeenFor = kWallTestSteps;
     m_spread = spread;
 }
 
@@ -422,7 +436,7 @@ void LeaderFollowBehaviour::hashState(std::uint64_t& h) const
 {
     hashVector(h, m_wanderX);
     hashVector(h, m_wanderY);
-    hashValue(h, m_wallBetween);
+    hashValue(h, m_wallSeenFor);
     hashValue(h, m_spread);
 }
 

@@ -115,8 +115,9 @@ private:
     std::vector<float> m_wanderX;
     std::vector<float> m_wanderY;
     FlowRoute m_route;
-    bool m_wallBetween = false; ///< last step, a wall was between a follower and the point
-    float m_spread = 0.0f;      ///< last step, the furthest follower from the point, m
+    int m_wallSeenFor =
+        0; ///< steps the route stays on: a wall was between a follower and the point
+    float m_spread = 0.0f; ///< last step, the furthest follower from the point, m
 };
 
 } // namespace shoal
