@@ -358,8 +358,6 @@ template <class Search> void TankSquadBehaviour::planWith(Group& group, const St
     // needs around the target (hexagonal packing at keepDistance, with some slack).
     const float parkRadius =
         p.arriveDistance + 0.6f * p.keepDistance * std::sqrt(static_cast<float>(n));
-    const float nearWay =
-        std::max({p.targetCloseDistance, p.reverseDistance, 2.0f * parkRadius, p.keepDistance});
 
     // A new target: everybody sets off again, round the walls in the way, for new spots.
     const bool targetMoved = group.targetVersion != m_seenTargetVersion;
@@ -371,6 +369,11 @@ template <class Search> void TankSquadBehaviour::planWith(Group& group, const St
     const bool resettle = keepSpotsCurrent(group, geometry, targetMoved);
     // Within this of the target a tank bound for a spot is among the spots.
     const float parkingZone = m_spots.reach() + p.keepDistance;
+    // Where slowing down, reversing and who goes first at a door tell a longer way from a
+    // shorter one: the route's length is looked up there (a cache miss per tank), the
+    // straight one does further out.
+    const float nearWay =
+        std::max({p.targetCloseDistance, p.reverseDistance, parkingZone + p.keepDistance});
     if (group.hasTarget && m_spots.size() > 0 && !resettle)
         moveUpPastStuckTanks(group);
     if (group.hasTarget && m_spots.size() > 0 && (resettle || reassignDue(group)))
