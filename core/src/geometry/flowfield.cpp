@@ -543,12 +543,17 @@ void FlowField::rebuild()
 
 void FlowField::markBends()
 {
+    // Per slot as looked up: whether the route bends, and (for a blocked slot) the direction
+    // of the free slot it escapes to. Escapes are free, so no slot read here is written.
     const std::int32_t* escape = m_occupancy->m_escape.data();
     const std::size_t slots = m_anchor.size();
     for (std::size_t s = 0; s < slots; ++s) {
-        const std::int32_t anchor = m_anchor[static_cast<std::size_t>(escape[s])];
+        const auto e = static_cast<std::size_t>(escape[s]);
+        const std::int32_t anchor = m_anchor[e];
         if (anchor >= 0 && anchor != m_goalSlot)
             m_bends[s >> 6] |= std::uint64_t(1) << (s & 63);
+        if (e != s)
+            m_direction[s] = m_direction[e];
     }
 }
 

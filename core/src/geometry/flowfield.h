@@ -182,10 +182,7 @@ public:
     /// vector. Zero in the goal cell (the goal is in plain sight there: steer to it directly),
     /// where the goal is unreachable, and without a goal. A blocked cell (a body hugging a
     /// wall) follows the free cell it escapes to; points outside the grid use the border cell.
-    Vec2 direction(Vec2 p) const
-    {
-        return m_direction[m_occupancy->m_escape[m_occupancy->slotAt(p)]];
-    }
+    Vec2 direction(Vec2 p) const { return m_direction[m_occupancy->slotAt(p)]; }
     /// The path length from p to the goal, m: straight to the anchor its cell heads for (the
     /// goal cell's centre, or the corner it rounds next), then the anchor's own distance;
     /// +infinity when unreachable. Same cell rules as direction(). Along direction() it falls
@@ -212,7 +209,7 @@ public:
     Vec2 steer(Vec2 p, Vec2 straight) const
     {
         const int s = m_occupancy->slotAt(p);
-        return bendsAt(s) ? m_direction[m_occupancy->m_escape[s]] : straight;
+        return bendsAt(s) ? m_direction[s] : straight;
     }
 
     bool hasGoal() const { return m_hasGoal; }
@@ -229,7 +226,8 @@ public:
 
     /// What a viewer draws: the grid (cell (c, r) spans origin + [c, c + 1) x [r, r + 1)
     /// cells), which cells are blocked, each free cell's distance from its centre (+infinity
-    /// when unreachable or blocked) and direction.
+    /// when unreachable or blocked) and direction (for a blocked cell, the direction of the
+    /// free cell it escapes to: what a body there follows).
     const FlowOccupancy& occupancy() const { return *m_occupancy; }
     const std::shared_ptr<const FlowOccupancy>& sharedOccupancy() const { return m_occupancy; }
     float cellSize() const { return m_occupancy->cellSize(); }
@@ -275,7 +273,9 @@ private:
     // m_distance the answer in metres, through the anchors.
     std::vector<float> m_cost;
     std::vector<float> m_distance;
-    std::vector<Vec2> m_direction;      ///< unit, or zero (goal cell, unreachable); read as a pair
+    /// Per slot, unit or zero (goal cell, unreachable), read as a pair; a blocked slot holds
+    /// its escape's, so a lookup is one load.
+    std::vector<Vec2> m_direction;
     std::vector<std::int32_t> m_anchor; ///< -1 until settled; then the slot it heads for
     std::vector<std::uint8_t> m_parent; ///< the move (0..7) from a cell to its parent
     // The search's two queues, one per move length: each receives costs in increasing order,

@@ -141,6 +141,7 @@ template <class Search> void SwarmBehaviour::planWith(Group& group, const StepCo
     else
         m_route.clear();
     const FlowRoute& route = m_route;
+    const float nearWay = p.stopDistance + p.speed * dt;
 
     // Agents visited in cell order: neighbours and the clearance grid stay in cache.
     for (std::size_t k = 0; k < n; ++k) {
@@ -150,12 +151,14 @@ template <class Search> void SwarmBehaviour::planWith(Group& group, const StepCo
         const Vec2 toGoal = goal - pos;
         float goalDistance = toGoal.length();
         Vec2 seekDir = goalDistance > 1e-6f ? toGoal * (1.0f / goalDistance) : Vec2{};
-        // Round the walls between it and the goal: the field's way, and its length (an enemy
-        // behind a thin wall from the player is not there yet).
+        // Round the walls between it and the goal: the field's way, and near the goal its
+        // length (an enemy behind a thin wall from the player is not there yet; further out
+        // the way is no shorter than the straight line, and the rules tell no difference).
         const bool rounding = route.bends(pos);
         if (rounding) {
             seekDir = route.direction(pos);
-            goalDistance = route.pathDistance(pos);
+            if (goalDistance < nearWay)
+                goalDistance = route.pathDistance(pos);
         }
         seekDir = seekAlongWalls(geometry, p, pos, room, seekDir, i);
         const bool seeking = hasGoal && goalDistance > p.stopDistance;
