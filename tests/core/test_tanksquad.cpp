@@ -110,6 +110,7 @@ private slots:
     void assignmentHasTheLeastCost();
     void spotsAreApartAndOnTheTargetsSide();
     void sketchShowsSpotsAndTheWayRound();
+    void editedSpacingAndRadiusReparkTheSquad();
 };
 
 void TestTankSquad::squadArrivesAndComesToRest_data()
@@ -465,6 +466,31 @@ void TestTankSquad::sketchShowsSpotsAndTheWayRound()
     QCOMPARE(count(SketchTone::Cool, SketchStroke::Solid), 6); // all six are behind the wall
     QCOMPARE(count(SketchTone::Good, SketchStroke::Dotted), 6);
     QCOMPARE(rings, 6);
+}
+
+void TestTankSquad::editedSpacingAndRadiusReparkTheSquad()
+{
+    // A parked squad behind a wall with a door; then smaller tanks (another occupancy, another
+    // route) kept further apart: it parks again at the new spacing, on the target's side.
+    SceneDesc scene = squadScene(9, {20.0, 0.0});
+    scene.walls.push_back({{{0.0, -50.0}, {0.0, -4.0}}, false});
+    scene.walls.push_back({{{0.0, 4.0}, {0.0, 50.0}}, false});
+    auto world = buildWorld(scene);
+    QVERIFY(world);
+    world->step(60 * 90);
+    QVERIFY(!world->setParam(0, "keepDistance", 9.0));
+    QVERIFY(!world->setParam(0, "radius", 1.0));
+    QCOMPARE(squadParams(*world).radius, 1.0f);
+    world->step(60 * 60);
+    const Parking park = parking(*world, {20.0f, 0.0f}, {1.0f, 0.0f});
+    const AgentArrays& a = world->group(0).agents;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        QVERIFY(a.flags[i] & kAgentArrived);
+        QVERIFY(a.px[i] > 0.0f);
+    }
+    qInfo("respaced: nearest %.2f m, furthest %.1f m from the target", park.nearestMin,
+          park.furthest);
+    QVERIFY2(park.nearestMin >= 9.0f - 0.5f, qPrintable(QString::number(park.nearestMin)));
 }
 
 QTEST_GUILESS_MAIN(TestTankSquad)
