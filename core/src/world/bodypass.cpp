@@ -1,6 +1,7 @@
 #include "world/bodypass.h"
 
 #include "geometry/staticgeometry.h"
+#include "kernels/neighbourscan.h"
 #include "math/fastmath.h"
 #include "math/random.h"
 #include "world/behaviour.h"
@@ -108,6 +109,14 @@ void BodyPass::gatherBodies(std::vector<std::unique_ptr<Group>>& groups,
     }
 }
 
+std::size_t BodyPass::bodyCount(const std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer)
+{
+    std::size_t n = hasPlayer ? 1 : 0;
+    for (const auto& group : groups)
+        n += group->agents.size();
+    return n;
+}
+
 float BodyPass::maxRadius() const
 {
     float r = 0.0f;
@@ -116,36 +125,69 @@ float BodyPass::maxRadius() const
     return r;
 }
 
-void BodyPass::findContacts(const StaticGeometry& geometry)
+void BodyPass::findContacts(const UniformGrid& grid, std::size_t covered, float maxMove)
 {
-    // One grid and one query per body per step: every pair nearer than touching plus a
-    // margin (what later rounds may push them) is listed once; the rounds then visit the
-    // list only, so a crowd squeezed somewhere does not cost a pass over every body.
-    m_contacts.clear();
-    m_involved.clear();
+    // One query per body per step in a grid of where the step began (the index, or the one
+    // group's own grid), with distances taken where the bodies are planned to be: every pair
+    // nearer than touching plus a margin (what later rounds may push them) is listed once.
+    // The rounds then visit the list only, so a crowd squeezed somewhere does not cost a
+    // pass over every body. Bodies past `covered` (the player, when the grid is a group's)
+    // are not in the grid: they look for their contacts in it themselves.
+    using V = UniformGrid::Lanes;
     const std::size_t n = m_x.size();
     const float maxRadius = this->maxRadius();
-    if (n < 2 || maxRadius <= 0.0f)
-        return;
-    m_grid.build(m_x.data(), m_y.data(), n, 2.0f * maxRadius);
     m_mark.assign(n, 0);
-    for (std::size_t k = 0; k < n; ++k) {
-        const std::uint32_t i = m_grid.sortedIndex(static_cast<std::uint32_t>(k));
+    m_slotX.resize(covered + kLanePadding);
+    m_slotY.resize(covered + kLanePadding);
+    m_slotRadius.resize(covered + kLanePadding);
+    for (std::size_t k = 0; k < covered; ++k) {
+        const std::uint32_t b = grid.sortedIndex(static_cast<std::uint32_t>(k));
+        m_slotX[k] = m_x[b];
+        m_slotY[k] = m_y[b];
+        m_slotRadius[k] = m_radius[b];
+    }
+    for (std::size_t k = covered; k < covered + kLanePadding; ++k)
+        m_slotX[k] = m_slotY[k] = m_slotRadius[k] = 0.0f;
+    const float* radii = m_slotRadius.data();
+    auto note = [&](std::uint32_t i, std::uint32_t j) {
+        m_contacts.push_back({i, j});
+        for (const std::uint32_t b : {i, j})
+            if (!m_mark[b]) {
+                m_mark[b] = 1;
+                m_involved.push_back(b);
+            }
+    };
+    auto query = [&](std::uint32_t i, std::uint32_t self, bool outside) {
         const float ri = m_radius[i];
         const float margin = kContactMargin * ri;
-        m_grid.forEachWithin({m_x[i], m_y[i]}, ri + maxRadius + margin,
-                             [&](std::uint32_t j, float, float, float d2) {
-                                 const float reach = ri + m_radius[j] + margin;
-                                 if (j <= i || d2 >= reach * reach)
-                                     return;
-                                 m_contacts.push_back({i, j});
-                                 for (const std::uint32_t b : {i, j})
-                                     if (!m_mark[b]) {
-                                         m_mark[b] = 1;
-                                         m_involved.push_back(b);
-                                     }
-                             });
-    }
+        const float radius = ri + maxRadius + margin;
+        const V vReach(ri + margin);
+        // Four candidates at a time; the rare lanes in reach are listed one by one.
+        scanNeighbours(grid, {m_fromX[i], m_fromY[i]}, radius + 2.0f * maxMove, m_slotX.data(),
+                       m_slotY.data(), {m_x[i], m_y[i]}, radius, self,
+                       [&](std::uint32_t slot, V, V, V d2, typename V::Mask in) {
+                           const V reach = vReach + V::load(radii + slot);
+                           const int bits = laneBits(in & (d2 < reach * reach));
+                           if (bits == 0)
+                               return;
+                           for (int l = 0; l < V::kWidth; ++l) {
+                               if (!((bits >> l) & 1))
+                                   continue;
+                               const std::uint32_t j = grid.sortedIndex(slot + l);
+                               if (outside || j > i) // else listed from j
+                                   note(i, j);
+                           }
+                       });
+    };
+    for (std::size_t k = 0; k < covered; ++k)
+        query(grid.sortedIndex(static_cast<std::uint32_t>(k)), static_cast<std::uint32_t>(k),
+              false);
+    for (std::size_t b = covered; b < n; ++b)
+        query(static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(covered), true);
+}
+
+void BodyPass::pinContacts(const StaticGeometry& geometry)
+{
     // Bodies planned against a wall start pinned (only those in contact matter).
     for (const std::uint32_t b : m_involved)
         m_pinned[b] =
@@ -223,15 +265,40 @@ bool BodyPass::pushRound(const StaticGeometry& geometry)
 
 std::size_t BodyPass::run(std::vector<std::unique_ptr<Group>>& groups,
                           const std::vector<BodyGroupRule>& rules, bool hasPlayer, Vec2 player,
-                          float playerRadius, const StaticGeometry& geometry, float dt, int rounds)
+                          float playerRadius, const StaticGeometry& geometry, float dt, int rounds,
+                          const UniformGrid* startGrid)
 {
-    m_indexed = false;
+    // The index (of where this step began) serves when it holds these same bodies.
+    const bool indexHolds = m_indexed && m_indexCount == bodyCount(groups, hasPlayer);
+    m_indexed = false; // its arrays are reused from here on
     gatherBodies(groups, rules, hasPlayer, player, playerRadius, Positions::Planned);
     const std::size_t n = m_x.size();
     m_pinned.resize(n);
     m_pushX.resize(n);
     m_pushY.resize(n);
-    findContacts(geometry);
+    m_contacts.clear();
+    m_involved.clear();
+    const float maxRadius = this->maxRadius();
+    if (n < 2 || maxRadius <= 0.0f)
+        return 0;
+    float maxMove2 = 0.0f;
+    for (std::size_t b = 0; b < n; ++b)
+        maxMove2 = std::max(maxMove2, distanceSquared({m_x[b], m_y[b]}, {m_fromX[b], m_fromY[b]}));
+    const float maxMove = std::sqrt(maxMove2);
+    const UniformGrid* grid = indexHolds ? &m_grid : startGrid;
+    std::size_t covered = indexHolds ? n : (startGrid ? startGrid->size() : 0);
+    if (!grid || covered > n || maxMove > 2.0f * maxRadius) {
+        // No grid of where the step began, or bodies that jumped: a grid of the plans.
+        const float cell = 2.0f * maxRadius + kContactMargin * maxRadius;
+        m_grid.build(m_x.data(), m_y.data(), n, GridCellShape{cell, cell * (1.0f / 3.0f)});
+        m_fromX = m_x;
+        m_fromY = m_y;
+        findContacts(m_grid, n, 0.0f);
+        gatherBodies(groups, rules, hasPlayer, player, playerRadius, Positions::Planned);
+    } else {
+        findContacts(*grid, covered, maxMove);
+    }
+    pinContacts(geometry);
     if (m_contacts.empty())
         return 0;
     bool moved = false;
@@ -300,6 +367,7 @@ void BodyPass::index(std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer
                      float playerRadius)
 {
     gatherBodies(groups, rules, hasPlayer, player, playerRadius, Positions::Committed);
+    m_indexCount = m_x.size();
     m_indexRadius = maxRadius();
     m_grid.build(m_x.data(), m_y.data(), m_x.size(), std::max(2.0f * m_indexRadius, 0.1f));
     // A coarse map of which rule each block of the level holds, when all its bodies share
@@ -335,10 +403,43 @@ OtherBodies othersNear(const StepContext& ctx, const Group& group, Vec2 p, float
     return ctx.bodies->othersNear(group.index, p, radius, forward, look);
 }
 
+void BodyPass::notePlayer(bool lone, Vec2 at, float radius)
+{
+    m_lonePlayer = lone;
+    m_playerAt = at;
+    m_playerRadius = radius;
+}
+
+namespace {
+
+/// Adds what a body at p (radius, heading) sees of one other body at q (radius rq).
+void seeBody(OtherBodies& out, Vec2 p, float radius, Vec2 forward, Vec2 q, float rq)
+{
+    const float dx = p.x - q.x, dy = p.y - q.y;
+    const float d = std::sqrt(dx * dx + dy * dy);
+    const float gap = d - radius - rq;
+    if (gap < radius && d > 1e-6f)
+        out.away += Vec2(dx, dy) * ((1.0f - std::max(gap, 0.0f) / radius) / d);
+    // Ahead: within 60 degrees of the heading (dx, dy point from q to p).
+    const float along = -(dx * forward.x + dy * forward.y);
+    if (along > 0.5f * d)
+        out.gapAhead = std::min(out.gapAhead, gap);
+}
+
+} // namespace
+
 OtherBodies BodyPass::othersNear(int group, Vec2 p, float radius, Vec2 forward, float look) const
 {
     OtherBodies out;
     out.gapAhead = look;
+    if (!m_indexed) {
+        // A world of one group: the lone player is the only other body (on layer 1).
+        const CollisionDesc& own = rules[static_cast<std::size_t>(group)].collision;
+        if (m_lonePlayer && (own.mask & 1u) &&
+            distance(p, m_playerAt) < 2.0f * radius + m_playerRadius + look)
+            seeBody(out, p, radius, forward, m_playerAt, m_playerRadius);
+        return out;
+    }
     const std::uint32_t mask = m_mask[static_cast<std::size_t>(group)];
     const int priority = m_priority[static_cast<std::size_t>(group)];
     const float reach = radius + m_indexRadius + std::max(radius, look);
@@ -372,18 +473,8 @@ OtherBodies BodyPass::othersNear(int group, Vec2 p, float radius, Vec2 forward, 
             if (rule == group || !(mask & m_layers[rule]) ||
                 (m_priority[rule] < priority && !m_fixed[j]))
                 continue;
-            const float dx = p.x - xs[k], dy = p.y - ys[k];
-            const float d2 = dx * dx + dy * dy;
-            if (d2 > reach * reach)
-                continue;
-            const float d = std::sqrt(d2);
-            const float gap = d - radius - m_radius[j];
-            if (gap < radius && d > 1e-6f)
-                out.away += Vec2(dx, dy) * ((1.0f - std::max(gap, 0.0f) / radius) / d);
-            // Ahead: within 60 degrees of the heading (dx, dy point from j to p).
-            const float along = -(dx * forward.x + dy * forward.y);
-            if (along > 0.5f * d)
-                out.gapAhead = std::min(out.gapAhead, gap);
+            if (distanceSquared(p, {xs[k], ys[k]}) <= reach * reach)
+                seeBody(out, p, radius, forward, {xs[k], ys[k]}, m_radius[j]);
         }
     });
     return out;

@@ -297,7 +297,8 @@ void World::rebuildIndexes()
     }
     // One index of every body for the families to steer round other groups' bodies (and
     // for the metrics); a world of one group without a lone player needs it only to measure.
-    if (bodiesMeetOthers() || m_metricsEnabled)
+    m_bodies->notePlayer(playerIsLoneBody(), m_player.position, playerRadius());
+    if (m_groups.size() > 1 || m_metricsEnabled)
         indexBodies();
     m_indexesDirty = false;
 }
@@ -340,7 +341,7 @@ StepContext World::context() const
     ctx.pointer = m_pointer;
     ctx.groups = &m_groups;
     ctx.search = m_search;
-    ctx.bodies = m_bodies->indexed() && bodiesMeetOthers() ? m_bodies.get() : nullptr;
+    ctx.bodies = bodiesMeetOthers() ? m_bodies.get() : nullptr;
     return ctx;
 }
 
@@ -373,8 +374,13 @@ void World::step()
     // Phase 2: bodies are solid. Overlapping bodies of every group are pushed apart, then
     // every body is kept clear of the walls as it commits: walls win.
     updateBodyRules();
+    // A lone group's own grid is a grid of where the step began: contacts are found in it.
+    const UniformGrid* startGrid =
+        m_groups.size() == 1 && m_groups[0]->grid.size() == m_groups[0]->agents.size()
+            ? &m_groups[0]->grid
+            : nullptr;
     m_bodies->run(m_groups, m_bodies->rules, playerIsLoneBody(), m_playerNext.position,
-                  playerRadius(), *m_geometry, m_dt);
+                  playerRadius(), *m_geometry, m_dt, BodyPass::kRounds, startGrid);
 
     // Phase 3: commit all at once.
     for (std::size_t g = 0; g < m_groups.size(); ++g) {
@@ -403,20 +409,26 @@ float World::playerRadius() const
 void World::settleBodies()
 {
     // The spawned places as plans to stay put: the body pass parts what overlaps (keeping
-    // clear of the walls), and the result is where the agents start.
-    for (auto& group : m_groups) {
-        AgentArrays& a = group->agents;
-        a.nx = a.px;
-        a.ny = a.py;
-        a.nvx.assign(a.size(), 0.0f);
-        a.nvy.assign(a.size(), 0.0f);
-    }
-    m_bodies->run(m_groups, m_bodies->rules, playerIsLoneBody(), m_player.position, playerRadius(),
-                  *m_geometry, m_dt, BodyPass::kSettleRounds);
-    for (auto& group : m_groups) {
-        AgentArrays& a = group->agents;
-        a.px = a.nx;
-        a.py = a.ny;
+    // clear of the walls), a few times over, as each pass finds the contacts its pushes
+    // made; the result is where the agents start.
+    for (int pass = 0; pass < BodyPass::kSettlePasses; ++pass) {
+        for (auto& group : m_groups) {
+            AgentArrays& a = group->agents;
+            a.nx = a.px;
+            a.ny = a.py;
+            a.nvx.assign(a.size(), 0.0f);
+            a.nvy.assign(a.size(), 0.0f);
+        }
+        const std::size_t moved =
+            m_bodies->run(m_groups, m_bodies->rules, playerIsLoneBody(), m_player.position,
+                          playerRadius(), *m_geometry, m_dt, BodyPass::kRounds);
+        for (auto& group : m_groups) {
+            AgentArrays& a = group->agents;
+            a.px = a.nx;
+            a.py = a.ny;
+        }
+        if (moved == 0)
+            break;
     }
 }
 
