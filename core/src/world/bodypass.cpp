@@ -56,57 +56,83 @@ void BodyPass::gatherBodies(std::vector<std::unique_ptr<Group>>& groups,
     std::size_t n = hasPlayer ? 1 : 0;
     for (const auto& group : groups)
         n += group->agents.size();
+    m_groups = &groups;
     m_x.resize(n);
     m_y.resize(n);
-    m_fromX.resize(n);
-    m_fromY.resize(n);
-    m_radius.resize(n);
     m_rule.resize(n);
     m_fixed.resize(n);
-    m_key.resize(n);
     m_groupStart.resize(groups.size() + 1);
+    // Positions, the rule and whether the body is fixed: everything else is looked up by
+    // rule (radiusOf) or, for the few bodies in contact, in the groups (fromOf, keyOf).
+    float maxMove2 = 0.0f;
     std::size_t b = 0;
     for (std::size_t g = 0; g < groups.size(); ++g) {
         const Group& group = *groups[g];
         const AgentArrays& a = group.agents;
-        const BodyGroupRule& rule = rules[g];
-        const bool askEach = group.behaviour->someAgentsHoldPlace();
+        const std::size_t count = a.size();
         m_groupStart[g] = static_cast<std::uint32_t>(b);
-        for (std::size_t i = 0; i < a.size(); ++i, ++b) {
-            m_x[b] = planned ? a.nx[i] : a.px[i];
-            m_y[b] = planned ? a.ny[i] : a.py[i];
-            m_fromX[b] = a.px[i];
-            m_fromY[b] = a.py[i];
-            m_radius[b] = rule.radius;
-            m_rule[b] = static_cast<std::uint16_t>(g);
-            m_fixed[b] = rule.fixed || (group.playerLed && i == 0) ||
-                         (askEach && group.behaviour->agentHoldsPlace(group, i));
-            m_key[b] = (static_cast<std::uint64_t>(g) << 32) | a.id[i];
-        }
+        const float* xs = planned ? a.nx.data() : a.px.data();
+        const float* ys = planned ? a.ny.data() : a.py.data();
+        std::copy(xs, xs + count, m_x.begin() + static_cast<std::ptrdiff_t>(b));
+        std::copy(ys, ys + count, m_y.begin() + static_cast<std::ptrdiff_t>(b));
+        std::fill_n(m_rule.begin() + static_cast<std::ptrdiff_t>(b), count,
+                    static_cast<std::uint16_t>(g));
+        std::fill_n(m_fixed.begin() + static_cast<std::ptrdiff_t>(b), count,
+                    rules[g].fixed ? 1 : 0);
+        if (group.playerLed && count > 0)
+            m_fixed[b] = 1;
+        if (group.behaviour->someAgentsHoldPlace())
+            for (std::size_t i = 0; i < count; ++i)
+                if (group.behaviour->agentHoldsPlace(group, i))
+                    m_fixed[b + i] = 1;
+        if (planned)
+            for (std::size_t i = 0; i < count; ++i) {
+                const float dx = a.nx[i] - a.px[i], dy = a.ny[i] - a.py[i];
+                maxMove2 = std::max(maxMove2, dx * dx + dy * dy);
+            }
+        b += count;
     }
     m_groupStart[groups.size()] = static_cast<std::uint32_t>(b);
+    m_maxMove = std::sqrt(maxMove2);
     // The per-rule tables, with the player's rule last: on layer 1, pushed by nobody.
     m_layers.resize(rules.size() + 1);
     m_mask.resize(rules.size() + 1);
     m_priority.resize(rules.size() + 1);
+    m_ruleRadius.resize(rules.size() + 1);
     for (std::size_t r = 0; r < rules.size(); ++r) {
         m_layers[r] = rules[r].collision.layers;
         m_mask[r] = rules[r].collision.mask;
         m_priority[r] = rules[r].collision.priority;
+        m_ruleRadius[r] = rules[r].radius;
     }
     m_layers[rules.size()] = 1u;
     m_mask[rules.size()] = 0u;
     m_priority[rules.size()] = kMaxCollisionPriority + 1;
+    m_ruleRadius[rules.size()] = playerRadius;
     if (hasPlayer) {
         m_x[b] = player.x;
         m_y[b] = player.y;
-        m_fromX[b] = player.x;
-        m_fromY[b] = player.y;
-        m_radius[b] = playerRadius;
         m_rule[b] = static_cast<std::uint16_t>(rules.size());
         m_fixed[b] = 1;
-        m_key[b] = ~std::uint64_t{0};
     }
+}
+
+Vec2 BodyPass::fromOf(std::size_t b) const
+{
+    const std::size_t g = m_rule[b];
+    if (g >= m_groups->size())
+        return m_playerAt; // the lone player, where the step began
+    const AgentArrays& a = (*m_groups)[g]->agents;
+    const std::size_t i = b - m_groupStart[g];
+    return {a.px[i], a.py[i]};
+}
+
+std::uint64_t BodyPass::keyOf(std::size_t b) const
+{
+    const std::size_t g = m_rule[b];
+    if (g >= m_groups->size())
+        return ~std::uint64_t{0};
+    return (static_cast<std::uint64_t>(g) << 32) | (*m_groups)[g]->agents.id[b - m_groupStart[g]];
 }
 
 std::size_t BodyPass::bodyCount(const std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer)
@@ -119,9 +145,13 @@ std::size_t BodyPass::bodyCount(const std::vector<std::unique_ptr<Group>>& group
 
 float BodyPass::maxRadius() const
 {
+    // Over the rules that have bodies (the player's only when it is one).
     float r = 0.0f;
-    for (float radius : m_radius)
-        r = std::max(r, radius);
+    for (std::size_t g = 0; g + 1 < m_groupStart.size(); ++g)
+        if (m_groupStart[g + 1] > m_groupStart[g])
+            r = std::max(r, m_ruleRadius[g]);
+    if (m_x.size() > m_groupStart.back())
+        r = std::max(r, m_ruleRadius.back());
     return r;
 }
 
@@ -144,7 +174,7 @@ void BodyPass::findContacts(const UniformGrid& grid, std::size_t covered, float 
         const std::uint32_t b = grid.sortedIndex(static_cast<std::uint32_t>(k));
         m_slotX[k] = m_x[b];
         m_slotY[k] = m_y[b];
-        m_slotRadius[k] = m_radius[b];
+        m_slotRadius[k] = radiusOf(b);
     }
     for (std::size_t k = covered; k < covered + kLanePadding; ++k)
         m_slotX[k] = m_slotY[k] = m_slotRadius[k] = 0.0f;
@@ -157,14 +187,14 @@ void BodyPass::findContacts(const UniformGrid& grid, std::size_t covered, float 
                 m_involved.push_back(b);
             }
     };
-    auto query = [&](std::uint32_t i, std::uint32_t self, bool outside) {
-        const float ri = m_radius[i];
+    auto query = [&](std::uint32_t i, std::uint32_t self, bool outside, Vec2 from) {
+        const float ri = radiusOf(i);
         const float margin = kContactMargin * ri;
         const float radius = ri + maxRadius + margin;
         const V vReach(ri + margin);
         // Four candidates at a time; the rare lanes in reach are listed one by one.
-        scanNeighbours(grid, {m_fromX[i], m_fromY[i]}, radius + 2.0f * maxMove, m_slotX.data(),
-                       m_slotY.data(), {m_x[i], m_y[i]}, radius, self,
+        scanNeighbours(grid, from, radius + 2.0f * maxMove, m_slotX.data(), m_slotY.data(),
+                       {m_x[i], m_y[i]}, radius, self,
                        [&](std::uint32_t slot, V, V, V d2, typename V::Mask in) {
                            const V reach = vReach + V::load(radii + slot);
                            const int bits = laneBits(in & (d2 < reach * reach));
@@ -179,11 +209,15 @@ void BodyPass::findContacts(const UniformGrid& grid, std::size_t covered, float 
                            }
                        });
     };
+    // Each body's query is centred where it began: the grid's own copy of that place.
+    const float* startX = grid.slotX();
+    const float* startY = grid.slotY();
     for (std::size_t k = 0; k < covered; ++k)
-        query(grid.sortedIndex(static_cast<std::uint32_t>(k)), static_cast<std::uint32_t>(k),
-              false);
+        query(grid.sortedIndex(static_cast<std::uint32_t>(k)), static_cast<std::uint32_t>(k), false,
+              {startX[k], startY[k]});
     for (std::size_t b = covered; b < n; ++b)
-        query(static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(covered), true);
+        query(static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(covered), true,
+              maxMove > 0.0f ? fromOf(b) : Vec2{m_x[b], m_y[b]});
 }
 
 void BodyPass::pinContacts(const StaticGeometry& geometry)
@@ -191,7 +225,7 @@ void BodyPass::pinContacts(const StaticGeometry& geometry)
     // Bodies planned against a wall start pinned (only those in contact matter).
     for (const std::uint32_t b : m_involved)
         m_pinned[b] =
-            !m_fixed[b] && geometry.bodyOverlap({m_x[b], m_y[b]}, m_radius[b] + kTouching) > 0.0f;
+            !m_fixed[b] && geometry.bodyOverlap({m_x[b], m_y[b]}, radiusOf(b) + kTouching) > 0.0f;
 }
 
 float BodyPass::giveWay(std::uint32_t i, std::uint32_t j) const
@@ -225,7 +259,7 @@ bool BodyPass::pushRound(const StaticGeometry& geometry)
     for (const Contact& c : m_contacts) {
         const float dx = m_x[c.a] - m_x[c.b];
         const float dy = m_y[c.a] - m_y[c.b];
-        const float contact = m_radius[c.a] + m_radius[c.b];
+        const float contact = radiusOf(c.a) + radiusOf(c.b);
         const float d2 = dx * dx + dy * dy;
         if (d2 >= contact * contact)
             continue;
@@ -237,7 +271,7 @@ bool BodyPass::pushRound(const StaticGeometry& geometry)
         const float depth = contact - d;
         deepest = std::max(deepest, depth);
         const Vec2 dir =
-            d > 1e-6f ? Vec2(dx, dy) * (1.0f / d) : partingDirection(m_key[c.a], m_key[c.b]);
+            d > 1e-6f ? Vec2(dx, dy) * (1.0f / d) : partingDirection(keyOf(c.a), keyOf(c.b));
         // Each side's push in fixed point: sums in any order are exact.
         m_pushX[c.a] += toFixed(dir.x * (depth * partA));
         m_pushY[c.a] += toFixed(dir.y * (depth * partA));
@@ -254,7 +288,7 @@ bool BodyPass::pushRound(const StaticGeometry& geometry)
         const Vec2 pushed{m_x[b] + static_cast<float>(m_pushX[b]) * kFixedToMetres,
                           m_y[b] + static_cast<float>(m_pushY[b]) * kFixedToMetres};
         bool held = false;
-        const Vec2 kept = geometry.keepClear({m_fromX[b], m_fromY[b]}, pushed, m_radius[b], &held);
+        const Vec2 kept = geometry.keepClear(fromOf(b), pushed, radiusOf(b), &held);
         m_x[b] = kept.x;
         m_y[b] = kept.y;
         if (held)
@@ -281,20 +315,14 @@ std::size_t BodyPass::run(std::vector<std::unique_ptr<Group>>& groups,
     const float maxRadius = this->maxRadius();
     if (n < 2 || maxRadius <= 0.0f)
         return 0;
-    float maxMove2 = 0.0f;
-    for (std::size_t b = 0; b < n; ++b)
-        maxMove2 = std::max(maxMove2, distanceSquared({m_x[b], m_y[b]}, {m_fromX[b], m_fromY[b]}));
-    const float maxMove = std::sqrt(maxMove2);
+    const float maxMove = m_maxMove;
     const UniformGrid* grid = indexHolds ? &m_grid : startGrid;
     std::size_t covered = indexHolds ? n : (startGrid ? startGrid->size() : 0);
     if (!grid || covered > n || maxMove > 2.0f * maxRadius) {
         // No grid of where the step began, or bodies that jumped: a grid of the plans.
         const float cell = 2.0f * maxRadius + kContactMargin * maxRadius;
         m_grid.build(m_x.data(), m_y.data(), n, GridCellShape{cell, cell * (1.0f / 3.0f)});
-        m_fromX = m_x;
-        m_fromY = m_y;
         findContacts(m_grid, n, 0.0f);
-        gatherBodies(groups, rules, hasPlayer, player, playerRadius, Positions::Planned);
     } else {
         findContacts(*grid, covered, maxMove);
     }
@@ -332,12 +360,12 @@ std::size_t BodyPass::run(std::vector<std::unique_ptr<Group>>& groups,
 float BodyPass::deepestOverlap(std::uint32_t i, float reach,
                                std::vector<std::unique_ptr<Group>>& groups)
 {
-    const float ri = m_radius[i];
+    const float ri = radiusOf(i);
     const std::uint16_t ruleI = m_rule[i];
     float deepest = 0.0f;
     m_grid.forEachWithin(
         {m_x[i], m_y[i]}, ri + reach, [&](std::uint32_t j, float, float, float d2) {
-            const float contact = ri + m_radius[j];
+            const float contact = ri + radiusOf(j);
             if (j == i || d2 >= contact * contact)
                 return;
             const std::uint16_t ruleJ = m_rule[j];
@@ -345,7 +373,7 @@ float BodyPass::deepestOverlap(std::uint32_t i, float reach,
                 return; // these two were never meant to be solid to each other
             const float depth = contact - std::sqrt(d2);
             deepest = std::max(deepest, depth);
-            if (depth <= kPenetrationTolerance || m_key[j] < m_key[i])
+            if (depth <= kPenetrationTolerance || j < i)
                 return; // shallow, or the pair is tallied from j
             for (const std::uint16_t rule : {ruleI, ruleJ}) {
                 if (rule >= groups.size())
@@ -435,8 +463,8 @@ OtherBodies BodyPass::othersNear(int group, Vec2 p, float radius, Vec2 forward, 
     if (!m_indexed) {
         // A world of one group: the lone player is the only other body (on layer 1).
         const CollisionDesc& own = rules[static_cast<std::size_t>(group)].collision;
-        if (m_lonePlayer && (own.mask & 1u) &&
-            distance(p, m_playerAt) < 2.0f * radius + m_playerRadius + look)
+        const float reach = 2.0f * radius + m_playerRadius + look;
+        if (m_lonePlayer && (own.mask & 1u) && distanceSquared(p, m_playerAt) < reach * reach)
             seeBody(out, p, radius, forward, m_playerAt, m_playerRadius);
         return out;
     }
@@ -474,7 +502,7 @@ OtherBodies BodyPass::othersNear(int group, Vec2 p, float radius, Vec2 forward, 
                 (m_priority[rule] < priority && !m_fixed[j]))
                 continue;
             if (distanceSquared(p, {xs[k], ys[k]}) <= reach * reach)
-                seeBody(out, p, radius, forward, {xs[k], ys[k]}, m_radius[j]);
+                seeBody(out, p, radius, forward, {xs[k], ys[k]}, radiusOf(j));
         }
     });
     return out;
@@ -520,10 +548,8 @@ void BodyPass::measure(std::vector<std::unique_ptr<Group>>& groups, const Static
 
 std::size_t BodyPass::memoryBytes() const
 {
-    return (m_x.capacity() + m_y.capacity() + m_radius.capacity()) * sizeof(float) +
-           (m_fromX.capacity() + m_fromY.capacity()) * sizeof(float) +
+    return (m_x.capacity() + m_y.capacity()) * sizeof(float) +
            m_rule.capacity() * sizeof(std::uint16_t) + m_fixed.capacity() + m_pinned.capacity() +
-           m_key.capacity() * sizeof(std::uint64_t) +
            (m_pushX.capacity() + m_pushY.capacity()) * sizeof(std::int64_t) + m_grid.memoryBytes();
 }
 

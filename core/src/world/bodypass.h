@@ -98,6 +98,10 @@ private:
                       const std::vector<BodyGroupRule>& rules, bool hasPlayer, Vec2 player,
                       float playerRadius, Positions positions);
     float maxRadius() const;
+    float radiusOf(std::size_t b) const { return m_ruleRadius[m_rule[b]]; }
+    /// Where body b began the step, and its group and stable id (ties between bodies).
+    Vec2 fromOf(std::size_t b) const;
+    std::uint64_t keyOf(std::size_t b) const;
     /// measure(): the deepest overlap of body i with any body it collides with, tallying
     /// each pair once into the groups' penetration counts.
     float deepestOverlap(std::uint32_t i, float reach, std::vector<std::unique_ptr<Group>>& groups);
@@ -115,13 +119,10 @@ private:
 
     // Every body, in group order (the player last), as structure of arrays.
     std::vector<float> m_x, m_y;
-    std::vector<float> m_radius;
-    std::vector<std::uint16_t> m_rule;   ///< index into rules (the player: rules.size())
-    std::vector<float> m_fromX, m_fromY; ///< where each body starts the step
-    std::vector<std::uint8_t> m_fixed;   ///< never moved
-    std::vector<std::uint8_t> m_pinned;  ///< held by a wall: others give way to it
-    std::vector<std::uint64_t> m_key;    ///< group and stable id: ties between bodies
-    std::vector<std::int64_t> m_pushX;   ///< this round's push, fixed point
+    std::vector<std::uint16_t> m_rule;  ///< index into rules (the player: rules.size())
+    std::vector<std::uint8_t> m_fixed;  ///< never moved
+    std::vector<std::uint8_t> m_pinned; ///< held by a wall: others give way to it
+    std::vector<std::int64_t> m_pushX;  ///< this round's push, fixed point
     std::vector<std::int64_t> m_pushY;
     std::vector<std::uint32_t> m_groupStart; ///< first body of each group, and the end
     struct Contact
@@ -139,6 +140,9 @@ private:
     float m_playerRadius = 0.0f;
     std::vector<std::uint32_t> m_layers, m_mask;
     std::vector<int> m_priority;
+    std::vector<float> m_ruleRadius;
+    const std::vector<std::unique_ptr<Group>>* m_groups = nullptr; ///< the last gathered
+    float m_maxMove = 0.0f; ///< the largest planned move of the last gather, m
     UniformGrid m_grid;
     bool m_indexed = false;
     // The index's coarse map: per block (row-major), its bodies' one rule, or a tag.

@@ -457,12 +457,15 @@ void World::commitGroup(Group& group, float radius)
     for (std::size_t k = 0; k < n; ++k) {
         const std::size_t i = ordered ? group.grid.sortedIndex(static_cast<std::uint32_t>(k)) : k;
         const Vec2 from{a.px[i], a.py[i]};
+        // One look-up serves the solid-body rule and the crossing test.
+        const float clearFrom = m_geometry->clearance(from);
         // Solid against the walls: the body never ends nearer a surface than its radius, and
         // never gets there through one. (The player keeps clear in planPlayer; bodies that
         // follow their family's own paths, radius 0 here, in their family.)
         if (radius > 0.0f && !(group.playerLed && i == 0)) {
             bool adjusted = false;
-            const Vec2 kept = m_geometry->keepClear(from, {a.nx[i], a.ny[i]}, radius, &adjusted);
+            const Vec2 kept =
+                m_geometry->keepClear(from, {a.nx[i], a.ny[i]}, radius, &adjusted, clearFrom);
             if (adjusted) {
                 a.nx[i] = kept.x;
                 a.ny[i] = kept.y;
@@ -474,8 +477,8 @@ void World::commitGroup(Group& group, float radius)
         // The exact, Box2D-independent check: only motions that could reach geometry.
         const Vec2 to{a.nx[i], a.ny[i]};
         const float moved2 = distanceSquared(from, to);
-        const float reach = m_geometry->clearance(from);
-        if (moved2 > 0.0f && moved2 >= reach * reach && m_geometry->segmentCrosses(from, to)) {
+        if (moved2 > 0.0f && moved2 >= clearFrom * clearFrom &&
+            m_geometry->segmentCrosses(from, to)) {
             if (crossings++ == 0) {
                 group.metrics.crossingAgent = static_cast<int>(a.id[i]);
                 group.metrics.crossingFrom = from;
