@@ -79,15 +79,15 @@ std::uint64_t pinnedHash(BehaviourKind kind)
 {
     switch (kind) {
     case BehaviourKind::FishSchool:
-        return 0xfdce39bb652f5525ull;
+        return 0x964d56064fcf0881ull;
     case BehaviourKind::TankSquad:
-        return 0x79d06fb9b6f562a9ull;
+        return 0x602e76192ad3ca78ull;
     case BehaviourKind::Swarm:
-        return 0x0d0c2c2e5292a258ull;
+        return 0x76944f6be201ee7aull;
     case BehaviourKind::LeaderFollow:
-        return 0x03f1a9eb712e4558ull;
+        return 0xb2aa54e31afdab53ull;
     case BehaviourKind::Worm:
-        return 0x08b0e0a2a74b46f8ull;
+        return 0x477cfeac2d9372b0ull;
     }
     return 0;
 }
