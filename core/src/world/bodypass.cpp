@@ -50,7 +50,7 @@ Vec2 partingDirection(std::uint64_t self, std::uint64_t other)
 
 void BodyPass::gatherBodies(std::vector<std::unique_ptr<Group>>& groups,
                             const std::vector<BodyGroupRule>& rules, bool hasPlayer, Vec2 player,
-                            float playerRadius, Positions positions)
+                            float playerRadius, Positions positions, Hold hold)
 {
     const bool planned = positions == Positions::Planned;
     std::size_t n = hasPlayer ? 1 : 0;
@@ -81,7 +81,7 @@ void BodyPass::gatherBodies(std::vector<std::unique_ptr<Group>>& groups,
                     rules[g].fixed ? 1 : 0);
         if (group.playerLed && count > 0)
             m_fixed[b] = 1;
-        if (group.behaviour->someAgentsHoldPlace())
+        if (hold == Hold::AllFixed && group.behaviour->someAgentsHoldPlace())
             for (std::size_t i = 0; i < count; ++i)
                 if (group.behaviour->agentHoldsPlace(group, i))
                     m_fixed[b + i] = 1;
@@ -300,12 +300,12 @@ bool BodyPass::pushRound(const StaticGeometry& geometry)
 std::size_t BodyPass::run(std::vector<std::unique_ptr<Group>>& groups,
                           const std::vector<BodyGroupRule>& rules, bool hasPlayer, Vec2 player,
                           float playerRadius, const StaticGeometry& geometry, float dt, int rounds,
-                          const UniformGrid* startGrid)
+                          const UniformGrid* startGrid, Hold hold)
 {
     // The index (of where this step began) serves when it holds these same bodies.
     const bool indexHolds = m_indexed && m_indexCount == bodyCount(groups, hasPlayer);
     m_indexed = false; // its arrays are reused from here on
-    gatherBodies(groups, rules, hasPlayer, player, playerRadius, Positions::Planned);
+    gatherBodies(groups, rules, hasPlayer, player, playerRadius, Positions::Planned, hold);
     const std::size_t n = m_x.size();
     m_pinned.resize(n);
     m_pushX.resize(n);

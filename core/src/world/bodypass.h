@@ -47,6 +47,15 @@ public:
     /// overlapping, and they are parted before the first step.
     static constexpr int kSettlePasses = 16;
 
+    /// Which bodies hold their ground in run(): every fixed one (a step), or only the
+    /// player and groups that keep their own bodies (settling a new world: free fish are
+    /// parted too, and wait where they settle).
+    enum class Hold
+    {
+        AllFixed,
+        OnlyFixedGroups
+    };
+
     /// Pushes the planned positions (agents.nx, ny) of every group apart. `rules[g]` belongs
     /// to groups[g]. A player that leads no group is the body at `player` (radius
     /// `playerRadius`, none when `hasPlayer` is false); agent 0 of a player-led group is
@@ -57,7 +66,8 @@ public:
     std::size_t run(std::vector<std::unique_ptr<Group>>& groups,
                     const std::vector<BodyGroupRule>& rules, bool hasPlayer, Vec2 player,
                     float playerRadius, const StaticGeometry& geometry, float dt,
-                    int rounds = kRounds, const UniformGrid* startGrid = nullptr);
+                    int rounds = kRounds, const UniformGrid* startGrid = nullptr,
+                    Hold hold = Hold::AllFixed);
 
     /// After a commit (and at build): indexes every body where it now is, for measure() and
     /// for the families' next plan (othersNear()).
@@ -96,7 +106,7 @@ private:
     };
     void gatherBodies(std::vector<std::unique_ptr<Group>>& groups,
                       const std::vector<BodyGroupRule>& rules, bool hasPlayer, Vec2 player,
-                      float playerRadius, Positions positions);
+                      float playerRadius, Positions positions, Hold hold = Hold::AllFixed);
     float maxRadius() const;
     float radiusOf(std::size_t b) const { return m_ruleRadius[m_rule[b]]; }
     /// Where body b began the step, and its group and stable id (ties between bodies).

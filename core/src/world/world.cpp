@@ -408,9 +408,24 @@ float World::playerRadius() const
 
 void World::settleBodies()
 {
-    // The spawned places as plans to stay put: the body pass parts what overlaps (keeping
-    // clear of the walls), a few times over, as each pass finds the contacts its pushes
-    // made; the result is where the agents start.
+    // Where the agents start: every body kept clear of the walls (a body placed against one),
+    // then the spawned places as plans to stay put, which the body pass parts where they
+    // overlap (free fish too: their spot is where they settle), a few times over, as each
+    // pass finds the contacts its pushes made.
+    for (std::size_t g = 0; g < m_groups.size(); ++g) {
+        AgentArrays& a = m_groups[g]->agents;
+        const BodyGroupRule& rule = m_bodies->rules[g];
+        if (rule.fixed)
+            continue;
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            if (m_groups[g]->playerLed && i == 0)
+                continue;
+            const Vec2 kept =
+                m_geometry->keepClear({a.px[i], a.py[i]}, {a.px[i], a.py[i]}, rule.radius);
+            a.px[i] = kept.x;
+            a.py[i] = kept.y;
+        }
+    }
     for (int pass = 0; pass < BodyPass::kSettlePasses; ++pass) {
         for (auto& group : m_groups) {
             AgentArrays& a = group->agents;
@@ -419,9 +434,9 @@ void World::settleBodies()
             a.nvx.assign(a.size(), 0.0f);
             a.nvy.assign(a.size(), 0.0f);
         }
-        const std::size_t moved =
-            m_bodies->run(m_groups, m_bodies->rules, playerIsLoneBody(), m_player.position,
-                          playerRadius(), *m_geometry, m_dt, BodyPass::kRounds);
+        const std::size_t moved = m_bodies->run(
+            m_groups, m_bodies->rules, playerIsLoneBody(), m_player.position, playerRadius(),
+            *m_geometry, m_dt, BodyPass::kRounds, nullptr, BodyPass::Hold::OnlyFixedGroups);
         for (auto& group : m_groups) {
             AgentArrays& a = group->agents;
             a.px = a.nx;
