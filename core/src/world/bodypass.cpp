@@ -28,6 +28,9 @@ constexpr std::uint16_t kEmptyCell = 0xFFFF;
 constexpr std::uint16_t kMixedCell = 0xFFFE;
 /// Rounds stop once no overlap is deeper than this, m.
 constexpr float kSettled = 2e-3f;
+/// After this many rounds, a body still overlapping by more than kSqueezed (m) is pinned.
+constexpr int kSqueezeRounds = 3;
+constexpr float kSqueezed = 0.02f;
 /// A body planned this near a wall (m) counts as held by it.
 constexpr float kTouching = 0.02f;
 
@@ -249,11 +252,12 @@ float BodyPass::giveWay(std::uint32_t i, std::uint32_t j) const
     return jGives ? 0.5f : 1.0f;
 }
 
-bool BodyPass::pushRound(const StaticGeometry& geometry)
+bool BodyPass::pushRound(const StaticGeometry& geometry, int round)
 {
     for (const std::uint32_t b : m_involved) {
         m_pushX[b] = 0;
         m_pushY[b] = 0;
+        m_squeeze[b] = 0.0f;
     }
     float deepest = 0.0f;
     for (const Contact& c : m_contacts) {
@@ -277,7 +281,18 @@ bool BodyPass::pushRound(const StaticGeometry& geometry)
         m_pushY[c.a] += toFixed(dir.y * (depth * partA));
         m_pushX[c.b] -= toFixed(dir.x * (depth * partB));
         m_pushY[c.b] -= toFixed(dir.y * (depth * partB));
+        if (partA > 0.0f)
+            m_squeeze[c.a] = std::max(m_squeeze[c.a], depth);
+        if (partB > 0.0f)
+            m_squeeze[c.b] = std::max(m_squeeze[c.b], depth);
     }
+    // A body still squeezed after a few rounds has nowhere to go (between a wall, a fixed
+    // body or bodies of higher priority): it holds its ground from now on, and the bodies
+    // pressing on it give way instead, whatever their priority.
+    if (round >= kSqueezeRounds)
+        for (const std::uint32_t b : m_involved)
+            if (m_squeeze[b] > kSqueezed)
+                m_pinned[b] = 1;
     // Overlaps this shallow are left to the next step: nobody would see them.
     if (deepest < kSettled)
         return false;
@@ -308,6 +323,7 @@ std::size_t BodyPass::run(std::vector<std::unique_ptr<Group>>& groups,
     gatherBodies(groups, rules, hasPlayer, player, playerRadius, Positions::Planned, hold);
     const std::size_t n = m_x.size();
     m_pinned.resize(n);
+    m_squeeze.resize(n);
     m_pushX.resize(n);
     m_pushY.resize(n);
     m_contacts.clear();
@@ -331,7 +347,7 @@ std::size_t BodyPass::run(std::vector<std::unique_ptr<Group>>& groups,
         return 0;
     bool moved = false;
     for (int round = 0; round < rounds; ++round) {
-        if (!pushRound(geometry))
+        if (!pushRound(geometry, round))
             break;
         moved = true;
     }

@@ -42,7 +42,7 @@ public:
     std::vector<BodyGroupRule> rules;
 
     /// Rounds of pushes per step: one resolves a pair; crowds pressed together need another.
-    static constexpr int kRounds = 8;
+    static constexpr int kRounds = 16;
     /// Passes when a world is built: spawn areas asked to hold many bodies start them
     /// overlapping, and they are parted before the first step.
     static constexpr int kSettlePasses = 16;
@@ -125,13 +125,14 @@ private:
     float giveWay(std::uint32_t i, std::uint32_t j) const;
     /// One round over the contacts: the push on every body from the overlaps at the current
     /// positions, then the pushed bodies kept clear of the walls. False once settled.
-    bool pushRound(const StaticGeometry& geometry);
+    bool pushRound(const StaticGeometry& geometry, int round);
 
     // Every body, in group order (the player last), as structure of arrays.
     std::vector<float> m_x, m_y;
     std::vector<std::uint16_t> m_rule;  ///< index into rules (the player: rules.size())
     std::vector<std::uint8_t> m_fixed;  ///< never moved
-    std::vector<std::uint8_t> m_pinned; ///< held by a wall: others give way to it
+    std::vector<std::uint8_t> m_pinned; ///< held (by a wall, or squeezed): others give way to it
+    std::vector<float> m_squeeze;       ///< this round's deepest overlap it gave way in
     std::vector<std::int64_t> m_pushX;  ///< this round's push, fixed point
     std::vector<std::int64_t> m_pushY;
     std::vector<std::uint32_t> m_groupStart; ///< first body of each group, and the end
