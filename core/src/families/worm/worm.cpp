@@ -121,6 +121,8 @@ constexpr float kMaxProofDisc = 0.5f;
 // m: the surface that stopped the head beside its leg is looked for this far ahead of the
 // stop, where it is nearer than any surface the head merely glides along.
 constexpr float kContactProbe = 5e-3f;
+// m beyond half the width and the leg that a leg's distance queries look (rounding).
+constexpr float kClearReachSkin = 1e-3f;
 
 /// Distance from p to the nearest surface, or `reach` if none is nearer: the clearance grid
 /// answers far from geometry without a query.
@@ -630,16 +632,23 @@ float WormBehaviour::wallAwareHeading(int w, Vec2 head, float wanted, float step
     // shallow angle: against the wall found ahead, an option is clear only if it keeps
     // half the width off that wall over the whole look-ahead.
     const float room = ahead.hit ? dot(head - ahead.point, ahead.normal) - 0.5f * p.width : 0.0f;
-    float reach[7];
     float deviation[7];
-    for (int k = 0; k < count; ++k) {
-        const Vec2 dir = fromAngle(options[k]);
-        reach[k] = feelerReach(geometry, head, dir, look, nullptr);
-        const float approach = ahead.hit ? -dot(dir, ahead.normal) : 0.0f;
-        if (approach > 0.0f)
-            reach[k] = std::min(reach[k], std::max(0.0f, room) / approach);
+    for (int k = 0; k < count; ++k)
         deviation[k] = std::fabs(wrapAngle(wanted - options[k]));
-    }
+    // How far the head gets along an option, felt only when the search comes to it.
+    float reach[7];
+    bool felt[7] = {};
+    auto reachOf = [&](int k) {
+        if (!felt[k]) {
+            felt[k] = true;
+            const Vec2 dir = fromAngle(options[k]);
+            reach[k] = feelerReach(geometry, head, dir, look, nullptr);
+            const float approach = ahead.hit ? -dot(dir, ahead.normal) : 0.0f;
+            if (approach > 0.0f)
+                reach[k] = std::min(reach[k], std::max(0.0f, room) / approach);
+        }
+        return reach[k];
+    };
     // The closest to the wanted direction with a clear feeler and a way out; else the
     // closest with a way out and room for its first segment (it turns late, but it turns).
     int order[7];
@@ -653,7 +662,7 @@ float WormBehaviour::wallAwareHeading(int w, Vec2 head, float wanted, float step
     for (const float needed : {clear, std::min(clear, segmentChord(stepLength))}) {
         for (int j = 0; j < count; ++j) {
             const int k = order[j];
-            if (reach[k] < needed)
+            if (reachOf(k) < needed)
                 continue;
             if (!checked[k]) {
                 checked[k] = true;
@@ -663,7 +672,7 @@ float WormBehaviour::wallAwareHeading(int w, Vec2 head, float wanted, float step
                 return options[k];
         }
     }
-    return walledInTurn(w, head, wanted, reach[4], reach[0], stepLength, geometry);
+    return walledInTurn(w, head, wanted, reachOf(4), reachOf(0), stepLength, geometry);
 }
 
 float WormBehaviour::walledInTurn(int w, Vec2 head, float wanted, float reachLeft, float reachRight,
@@ -730,7 +739,7 @@ float WormBehaviour::clearRun(const StaticGeometry& geometry, Vec2 from, Vec2 di
     const float clearance = 0.5f * m_params.width;
     if (surface)
         *surface = RayHit{};
-    const float reach = clearance + length + 1e-3f;
+    const float reach = clearance + length + kClearReachSkin;
     if (length <= 0.0f || geometry.clearance(from) >= reach)
         return std::max(length, 0.0f);
     // Ahead: the first surface the centre line meets. On a slant the head stops where it is
@@ -791,7 +800,9 @@ Vec2 WormBehaviour::advance(float heading, Vec2 from, float length, const Static
     *blocked = false;
     if (surface)
         *surface = RayHit{};
-    if (!geometry || length <= 0.0f)
+    // Far from everything (the common case) the leg is free without a query.
+    if (!geometry || length <= 0.0f ||
+        geometry->clearance(from) >= 0.5f * m_params.width + length + kClearReachSkin)
         return from + dir * length;
     const float run = clearRun(*geometry, from, dir, length, surface);
     if (run >= length)
