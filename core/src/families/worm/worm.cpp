@@ -26,9 +26,10 @@ const F kWormFields[] = {
       "bodies hold more joints: memory and time grow with length / minSegmentLength."},
      &WormParams::length},
     {{"width", "Width", "m", 0.05, 5.0, 0.05, 0.6,
-      "Width of the ribbon drawn along the body; the head keeps width / 2 from walls. A "
-      "wider worm needs minSegmentLength of at least width x tan(maxTurnAngle / 2), or its "
-      "mitred joints would fold over each other."},
+      "Width of the ribbon drawn along the body; the head keeps width / 2 from every "
+      "surface, corners and wall ends included. A wider worm needs minSegmentLength of at "
+      "least width x tan(maxTurnAngle / 2), or its mitred joints would fold over each "
+      "other."},
      &WormParams::width},
     {{"minSegmentLength", "Min segment length", "m", 0.02, 20.0, 0.01, 0.5,
       "The head segment must be this long before the worm may turn again: the spacing of "
@@ -50,14 +51,15 @@ const F kWormFields[] = {
       "A coin whose centre comes this close to the head is eaten. 0 = the worm never eats."},
      &WormParams::eatRadius},
     {{"wallResponse", "At a wall", "", 0.0, 1.0, 1.0, 1.0,
-      "stop: the head halts width / 2 short of the wall and the tail waits with it (the "
-      "article's crash); it crawls on only if a turn of at most maxTurnAngle toward its "
-      "target leads along or away from the wall. slide: at every joint the worm feels about "
-      "one turning radius ahead and bends along walls and out of corners before it meets "
-      "them, and takes only turns that leave it room to circle at its sharpest turn, so it "
-      "never crawls into a pocket narrower than its turning circle; a head that still meets "
-      "a wall glides along it where that is a turn of at most maxTurnAngle, else it halts "
-      "as in stop mode. Either way no joint bends more than maxTurnAngle.",
+      "stop: the head halts width / 2 short of the wall (or of a corner or wall end beside "
+      "its way) and the tail waits with it (the article's crash); it crawls on only if a "
+      "turn of at most maxTurnAngle toward its target leads along or away from the wall. "
+      "slide: at every joint the worm feels about one turning radius ahead and bends along "
+      "walls and out of corners before it meets them, and takes only turns that leave it "
+      "room to circle at its sharpest turn, so it never crawls into a pocket narrower than "
+      "its turning circle; a head that still meets a wall (or a corner's tip) glides along "
+      "it where that is a turn of at most maxTurnAngle, else it halts as in stop mode. "
+      "Either way no joint bends more than maxTurnAngle.",
       ParamType::Choice, {"stop", "slide"}},
      &WormParams::wallResponse},
     {{"wanderTurn", "Wander turn", "deg", 0.0, 90.0, 1.0, 15.0,
