@@ -711,8 +711,7 @@ float WormBehaviour::feelerReach(const StaticGeometry& geometry, Vec2 head, Vec2
     // half the width is not met by them.
     const Vec2 side = dir.perp() * std::max(0.0f, clearance - 2.0f * kClearSlack);
     float reach = look;
-    float firstStop = kMaxLookAhead + look;
-    RayHit first;
+    RayHit first; // the surface that stops the head first
     for (const Vec2 offset : {Vec2{}, side, -side}) {
         const Vec2 from = head + offset;
         const RayHit hit = geometry.rayCast(from, from + dir * look);
@@ -724,11 +723,9 @@ float WormBehaviour::feelerReach(const StaticGeometry& geometry, Vec2 head, Vec2
         if (approach > 1e-6f)
             stop = std::min(stop, (dot(head - hit.point, hit.normal) - clearance) / approach);
         stop = std::max(0.0f, stop);
-        reach = std::min(reach, stop);
-        if (stop < firstStop) {
-            firstStop = stop;
+        if (!first.hit || stop < reach)
             first = hit;
-        }
+        reach = std::min(reach, stop);
     }
     if (surface)
         *surface = first;
