@@ -28,9 +28,12 @@ constexpr std::uint16_t kEmptyCell = 0xFFFF;
 constexpr std::uint16_t kMixedCell = 0xFFFE;
 /// Rounds stop once no overlap is deeper than this, m.
 constexpr float kSettled = 2e-3f;
-/// After this many rounds, a body still overlapping by more than kSqueezed (m) is pinned.
-constexpr int kSqueezeRounds = 3;
+/// A body overlapping by more than kSqueezed (m) that a round shrank by less than a tenth is
+/// pinned.
 constexpr float kSqueezed = 0.02f;
+constexpr float kNoProgress = 0.9f;
+/// Over-relaxation of the averaged pushes of a body in several overlaps.
+constexpr float kOverRelax = 1.5f;
 /// A body planned this near a wall (m) counts as held by it.
 constexpr float kTouching = 0.02f;
 
@@ -257,7 +260,9 @@ bool BodyPass::pushRound(const StaticGeometry& geometry, int round)
     for (const std::uint32_t b : m_involved) {
         m_pushX[b] = 0;
         m_pushY[b] = 0;
+        m_lastSqueeze[b] = round == 0 ? 0.0f : m_squeeze[b];
         m_squeeze[b] = 0.0f;
+        m_pushes[b] = 0;
     }
     float deepest = 0.0f;
     for (const Contact& c : m_contacts) {
@@ -281,17 +286,21 @@ bool BodyPass::pushRound(const StaticGeometry& geometry, int round)
         m_pushY[c.a] += toFixed(dir.y * (depth * partA));
         m_pushX[c.b] -= toFixed(dir.x * (depth * partB));
         m_pushY[c.b] -= toFixed(dir.y * (depth * partB));
-        if (partA > 0.0f)
+        if (partA > 0.0f) {
             m_squeeze[c.a] = std::max(m_squeeze[c.a], depth);
-        if (partB > 0.0f)
+            ++m_pushes[c.a];
+        }
+        if (partB > 0.0f) {
             m_squeeze[c.b] = std::max(m_squeeze[c.b], depth);
+            ++m_pushes[c.b];
+        }
     }
-    // A body still squeezed after a few rounds has nowhere to go (between a wall, a fixed
-    // body or bodies of higher priority): it holds its ground from now on, and the bodies
-    // pressing on it give way instead, whatever their priority.
-    if (round >= kSqueezeRounds)
+    // A body whose overlap a round of pushes did not shrink has nowhere to go (between a
+    // wall, a fixed body or bodies of higher priority): it holds its ground from now on, and
+    // the bodies pressing on it give way instead, whatever their priority.
+    if (round > 0)
         for (const std::uint32_t b : m_involved)
-            if (m_squeeze[b] > kSqueezed)
+            if (m_squeeze[b] > kSqueezed && m_squeeze[b] >= kNoProgress * m_lastSqueeze[b])
                 m_pinned[b] = 1;
     // Overlaps this shallow are left to the next step: nobody would see them.
     if (deepest < kSettled)
@@ -300,8 +309,14 @@ bool BodyPass::pushRound(const StaticGeometry& geometry, int round)
     for (const std::uint32_t b : m_involved) {
         if (m_pushX[b] == 0 && m_pushY[b] == 0)
             continue;
-        const Vec2 pushed{m_x[b] + static_cast<float>(m_pushX[b]) * kFixedToMetres,
-                          m_y[b] + static_cast<float>(m_pushY[b]) * kFixedToMetres};
+        // Averaged over the body's overlaps and over-relaxed (as position-based dynamics
+        // does): summed, a body wedged among k others is thrown k times too far and a crowd
+        // boils instead of settling.
+        const float scale = m_pushes[b] > 1
+                                ? kOverRelax * kFixedToMetres / static_cast<float>(m_pushes[b])
+                                : kFixedToMetres;
+        const Vec2 pushed{m_x[b] + static_cast<float>(m_pushX[b]) * scale,
+                          m_y[b] + static_cast<float>(m_pushY[b]) * scale};
         bool held = false;
         const Vec2 kept = geometry.keepClear(fromOf(b), pushed, radiusOf(b), &held);
         m_x[b] = kept.x;
@@ -324,6 +339,8 @@ std::size_t BodyPass::run(std::vector<std::unique_ptr<Group>>& groups,
     const std::size_t n = m_x.size();
     m_pinned.resize(n);
     m_squeeze.resize(n);
+    m_lastSqueeze.resize(n);
+    m_pushes.resize(n);
     m_pushX.resize(n);
     m_pushY.resize(n);
     m_contacts.clear();

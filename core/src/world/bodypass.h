@@ -129,11 +129,13 @@ private:
 
     // Every body, in group order (the player last), as structure of arrays.
     std::vector<float> m_x, m_y;
-    std::vector<std::uint16_t> m_rule;  ///< index into rules (the player: rules.size())
-    std::vector<std::uint8_t> m_fixed;  ///< never moved
-    std::vector<std::uint8_t> m_pinned; ///< held (by a wall, or squeezed): others give way to it
-    std::vector<float> m_squeeze;       ///< this round's deepest overlap it gave way in
-    std::vector<std::int64_t> m_pushX;  ///< this round's push, fixed point
+    std::vector<std::uint16_t> m_rule;   ///< index into rules (the player: rules.size())
+    std::vector<std::uint8_t> m_fixed;   ///< never moved
+    std::vector<std::uint8_t> m_pinned;  ///< held (by a wall, or squeezed): others give way to it
+    std::vector<float> m_squeeze;        ///< this round's deepest overlap it gave way in
+    std::vector<float> m_lastSqueeze;    ///< the round before's
+    std::vector<std::uint16_t> m_pushes; ///< this round's overlaps it gave way in
+    std::vector<std::int64_t> m_pushX;   ///< this round's push, fixed point
     std::vector<std::int64_t> m_pushY;
     std::vector<std::uint32_t> m_groupStart; ///< first body of each group, and the end
     struct Contact
