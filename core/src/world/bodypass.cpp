@@ -161,6 +161,14 @@ float BodyPass::maxRadius() const
     return r;
 }
 
+bool BodyPass::wallBetween(const StaticGeometry& geometry, Vec2 a, Vec2 b)
+{
+    const float clearA = geometry.clearance(a), clearB = geometry.clearance(b);
+    if (clearA + clearB > distance(a, b))
+        return false; // nothing lies between them
+    return geometry.rayCast(a, b).hit;
+}
+
 void BodyPass::findContacts(const UniformGrid& grid, std::size_t covered, float maxMove)
 {
     // One query per body per step in a grid of where the step began (the index, or the one
@@ -186,6 +194,9 @@ void BodyPass::findContacts(const UniformGrid& grid, std::size_t covered, float 
         m_slotX[k] = m_slotY[k] = m_slotRadius[k] = 0.0f;
     const float* radii = m_slotRadius.data();
     auto note = [&](std::uint32_t i, std::uint32_t j) {
+        // Bodies on either side of a wall do not touch, however near their centres are.
+        if (m_geometry && wallBetween(*m_geometry, {m_x[i], m_y[i]}, {m_x[j], m_y[j]}))
+            return;
         m_contacts.push_back({i, j});
         for (const std::uint32_t b : {i, j})
             if (!m_mark[b]) {
@@ -274,6 +285,7 @@ bool BodyPass::pushRound(const StaticGeometry& geometry, int round)
             continue;
         const float partA = giveWay(c.a, c.b);
         const float partB = giveWay(c.b, c.a);
+
         if (partA == 0.0f && partB == 0.0f)
             continue; // never meant to be solid to each other, or both fixed
         const float d = std::sqrt(d2);
@@ -335,6 +347,7 @@ std::size_t BodyPass::run(std::vector<std::unique_ptr<Group>>& groups,
     // The index (of where this step began) serves when it holds these same bodies.
     const bool indexHolds = m_indexed && m_indexCount == bodyCount(groups, hasPlayer);
     m_indexed = false; // its arrays are reused from here on
+    m_geometry = &geometry;
     gatherBodies(groups, rules, hasPlayer, player, playerRadius, Positions::Planned, hold);
     const std::size_t n = m_x.size();
     m_pinned.resize(n);
@@ -391,7 +404,8 @@ std::size_t BodyPass::run(std::vector<std::unique_ptr<Group>>& groups,
 }
 
 float BodyPass::deepestOverlap(std::uint32_t i, float reach,
-                               std::vector<std::unique_ptr<Group>>& groups)
+                               std::vector<std::unique_ptr<Group>>& groups,
+                               const StaticGeometry& geometry)
 {
     const float ri = radiusOf(i);
     const std::uint16_t ruleI = m_rule[i];
@@ -404,6 +418,11 @@ float BodyPass::deepestOverlap(std::uint32_t i, float reach,
             const std::uint16_t ruleJ = m_rule[j];
             if (!(m_mask[ruleI] & m_layers[ruleJ]) && !(m_mask[ruleJ] & m_layers[ruleI]))
                 return; // these two were never meant to be solid to each other
+            // Either side of a wall (the exact test, not the body pass's own) is no overlap.
+            const Vec2 pi{m_x[i], m_y[i]}, pj{m_x[j], m_y[j]};
+            if (geometry.clearance(pi) + geometry.clearance(pj) <= std::sqrt(d2) &&
+                geometry.segmentCrosses(pi, pj))
+                return;
             const float depth = contact - std::sqrt(d2);
             deepest = std::max(deepest, depth);
             if (depth <= kPenetrationTolerance || j < i)
@@ -568,8 +587,9 @@ void BodyPass::measure(std::vector<std::unique_ptr<Group>>& groups, const Static
                 m.wallOverlapAt = at;
             }
             float& seconds = overlapTime[a.id[i]];
-            seconds =
-                deepestOverlap(b, reach, groups) > kPenetrationTolerance ? seconds + dt : 0.0f;
+            seconds = deepestOverlap(b, reach, groups, geometry) > kPenetrationTolerance
+                          ? seconds + dt
+                          : 0.0f;
             if (seconds > m.overlapSeconds) {
                 m.overlapSeconds = seconds;
                 m.overlapAgent = id;

@@ -114,7 +114,10 @@ private:
     std::uint64_t keyOf(std::size_t b) const;
     /// measure(): the deepest overlap of body i with any body it collides with, tallying
     /// each pair once into the groups' penetration counts.
-    float deepestOverlap(std::uint32_t i, float reach, std::vector<std::unique_ptr<Group>>& groups);
+    float deepestOverlap(std::uint32_t i, float reach, std::vector<std::unique_ptr<Group>>& groups,
+                         const StaticGeometry& geometry);
+    /// Whether a wall or obstacle lies between two centres (then the bodies do not touch).
+    static bool wallBetween(const StaticGeometry& geometry, Vec2 a, Vec2 b);
     /// The pairs of bodies near enough to meet this step, each once, from `grid` of where
     /// the step began (its first `covered` bodies; none moved more than maxMove).
     void findContacts(const UniformGrid& grid, std::size_t covered, float maxMove);
@@ -155,7 +158,8 @@ private:
     std::vector<int> m_priority;
     std::vector<float> m_ruleRadius;
     const std::vector<std::unique_ptr<Group>>* m_groups = nullptr; ///< the last gathered
-    float m_maxMove = 0.0f; ///< the largest planned move of the last gather, m
+    float m_maxMove = 0.0f;                     ///< the largest planned move of the last gather, m
+    const StaticGeometry* m_geometry = nullptr; ///< of the running pass
     UniformGrid m_grid;
     bool m_indexed = false;
     // The index's coarse map: per block (row-major), its bodies' one rule, or a tag.

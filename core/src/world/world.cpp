@@ -371,9 +371,15 @@ void World::step()
         }
     }
 
-    // Phase 2: bodies are solid. Overlapping bodies of every group are pushed apart, then
-    // every body is kept clear of the walls as it commits: walls win.
+    // Phase 2: bodies are solid. Every body is kept clear of the walls (so the body pass
+    // sees where the bodies will be), overlapping bodies of every group are pushed apart,
+    // and every body is kept clear of the walls again as it commits: walls win.
     updateBodyRules();
+    for (std::size_t g = 0; g < m_groups.size(); ++g) {
+        const BodyGroupRule& rule = m_bodies->rules[g];
+        if (!rule.fixed)
+            keepGroupClear(*m_groups[g], rule.radius);
+    }
     // A lone group's own grid is a grid of where the step began: contacts are found in it.
     const UniformGrid* startGrid =
         m_groups.size() == 1 && m_groups[0]->grid.size() == m_groups[0]->agents.size()
@@ -459,6 +465,35 @@ void World::updateBodyRules()
     }
 }
 
+void World::keepAgentClear(AgentArrays& a, std::size_t i, Vec2 from, float radius, float clearFrom,
+                           float inverseDt) const
+{
+    bool adjusted = false;
+    const Vec2 kept = m_geometry->keepClear(from, {a.nx[i], a.ny[i]}, radius, &adjusted, clearFrom);
+    if (adjusted) {
+        a.nx[i] = kept.x;
+        a.ny[i] = kept.y;
+        a.nvx[i] = (kept.x - from.x) * inverseDt;
+        a.nvy[i] = (kept.y - from.y) * inverseDt;
+        a.flags[i] |= kAgentBlocked;
+    }
+}
+
+void World::keepGroupClear(Group& group, float radius)
+{
+    AgentArrays& a = group.agents;
+    const float inverseDt = 1.0f / m_dt;
+    const std::size_t n = a.size();
+    const bool ordered = group.grid.size() == n;
+    for (std::size_t k = 0; k < n; ++k) {
+        const std::size_t i = ordered ? group.grid.sortedIndex(static_cast<std::uint32_t>(k)) : k;
+        if (group.playerLed && i == 0)
+            continue;
+        const Vec2 from{a.px[i], a.py[i]};
+        keepAgentClear(a, i, from, radius, m_geometry->clearance(from), inverseDt);
+    }
+}
+
 void World::commitGroup(Group& group, float radius)
 {
     AgentArrays& a = group.agents;
@@ -477,18 +512,8 @@ void World::commitGroup(Group& group, float radius)
         // Solid against the walls: the body never ends nearer a surface than its radius, and
         // never gets there through one. (The player keeps clear in planPlayer; bodies that
         // follow their family's own paths, radius 0 here, in their family.)
-        if (radius > 0.0f && !(group.playerLed && i == 0)) {
-            bool adjusted = false;
-            const Vec2 kept =
-                m_geometry->keepClear(from, {a.nx[i], a.ny[i]}, radius, &adjusted, clearFrom);
-            if (adjusted) {
-                a.nx[i] = kept.x;
-                a.ny[i] = kept.y;
-                a.nvx[i] = (kept.x - from.x) * inverseDt;
-                a.nvy[i] = (kept.y - from.y) * inverseDt;
-                a.flags[i] |= kAgentBlocked;
-            }
-        }
+        if (radius > 0.0f && !(group.playerLed && i == 0))
+            keepAgentClear(a, i, from, radius, clearFrom, inverseDt);
         // The exact, Box2D-independent check: only motions that could reach geometry.
         const Vec2 to{a.nx[i], a.ny[i]};
         const float moved2 = distanceSquared(from, to);
