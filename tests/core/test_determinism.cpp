@@ -79,15 +79,15 @@ std::uint64_t pinnedHash(BehaviourKind kind)
 {
     switch (kind) {
     case BehaviourKind::FishSchool:
-        return 0x964d56064fcf0881ull;
+        return 0x9a9b028b475c60dfull;
     case BehaviourKind::TankSquad:
-        return 0x602e76192ad3ca78ull;
+        return 0x7c52f3017efdc350ull;
     case BehaviourKind::Swarm:
-        return 0x76944f6be201ee7aull;
+        return 0x158d79ed21ec40e0ull;
     case BehaviourKind::LeaderFollow:
-        return 0xb2aa54e31afdab53ull;
+        return 0x64baee12b28f1ca0ull;
     case BehaviourKind::Worm:
-        return 0x477cfeac2d9372b0ull;
+        return 0x6cc7565d7a847808ull;
     }
     return 0;
 }
