@@ -108,6 +108,24 @@ check("two runs of 200 steps give the same hash (${hash1} / ${hash2})" hash1 STR
 expect_contains("${r1_out}" "wall crossings: 0\n" "the demo crosses no wall")
 expect_contains("${r1_out}" "checks: passed" "the demo passes the runtime checks")
 
+# A body that cannot fit (a level 0.1 m tall, bodies 0.35 m across) fails the run's checks,
+# and the message names the group, the agent, the step and the place.
+file(WRITE "${WORK_DIR}/squeezed.json" [=[
+{"format": "shoal-scene", "version": 2, "bounds": {"min": [-5, 0], "max": [5, 0.1]},
+ "player": {"enabled": false},
+ "groups": [{"name": "bees", "kind": "swarm", "agents": [{"position": [0, 0.05]}]}]}
+]=])
+run_cli(rq run squeezed.json --steps 30)
+expect_code(rq 1 "run: a body that does not fit fails the checks")
+expect_contains("${rq_out}" "checks: FAILED" "the summary says the checks failed")
+expect_contains("${rq_err}" "group 'bees' agent 0 overlaps a wall or obstacle by 0.300 m at step 0, at (0.00, 0.05) m (at most 0.05 m is allowed)" "the failure names group, agent, step and place")
+run_cli(rqj run squeezed.json --steps 30 --json)
+expect_code(rqj 1 "run --json: a body that does not fit fails the checks")
+string(JSON passed ERROR_VARIABLE jsonError GET "${rqj_out}" passed)
+check("run --json says \"passed\": false (${passed})" passed STREQUAL "OFF")
+string(JSON firstFailure ERROR_VARIABLE jsonError GET "${rqj_out}" failures 0)
+expect_contains("${firstFailure}" "agent 0 overlaps a wall" "run --json lists the failures")
+
 run_cli(rs run demo --steps 200 --seed 12345)
 hash_of(hashSeed "${rs_out}")
 expect_code(rs 0 "run --seed")

@@ -79,15 +79,15 @@ std::uint64_t pinnedHash(BehaviourKind kind)
 {
     switch (kind) {
     case BehaviourKind::FishSchool:
-        return 0xfdce39bb652f5525ull;
+        return 0x9a9b028b475c60dfull;
     case BehaviourKind::TankSquad:
-        return 0x79d06fb9b6f562a9ull;
+        return 0x7c52f3017efdc350ull;
     case BehaviourKind::Swarm:
-        return 0x0d0c2c2e5292a258ull;
+        return 0x158d79ed21ec40e0ull;
     case BehaviourKind::LeaderFollow:
-        return 0x03f1a9eb712e4558ull;
+        return 0x64baee12b28f1ca0ull;
     case BehaviourKind::Worm:
-        return 0x08b0e0a2a74b46f8ull;
+        return 0x6cc7565d7a847808ull;
     }
     return 0;
 }

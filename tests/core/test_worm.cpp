@@ -6,6 +6,8 @@
 #include "families/worm/worm.h"
 #include "testsupport.h"
 
+#include "geometry/staticgeometry.h"
+
 #include <QtTest>
 
 #include <algorithm>
@@ -183,6 +185,10 @@ private slots:
     void slideModeGlidesAlongTheWall();
     void jointsStayWithinMaxTurnAngleAtWalls_data();
     void jointsStayWithinMaxTurnAngleAtWalls();
+    void headsKeepHalfTheWidthRoundCorners_data();
+    void headsKeepHalfTheWidthRoundCorners();
+    void cornerBesideTheWayBendsOrHaltsTheHead_data();
+    void cornerBesideTheWayBendsOrHaltsTheHead();
     void spawnedBodiesStayClearOfGeometry();
     void wanderingWormsKeepCrawlingAmongObstacles_data();
     void wanderingWormsKeepCrawlingAmongObstacles();
@@ -692,6 +698,196 @@ void TestWorm::jointsStayWithinMaxTurnAngleAtWalls()
     // should).
     if (wallResponse > 0.5)
         QCOMPARE(m.stuck, 0);
+}
+
+void TestWorm::headsKeepHalfTheWidthRoundCorners_data()
+{
+    QTest::addColumn<QString>("feature");
+    QTest::addColumn<double>("wallResponse");
+    QTest::addColumn<double>("maxTurnAngle");
+    for (const char* feature : {"box corner", "wall end", "circle", "posts"})
+        for (double response : {1.0, 0.0})
+            for (double turn : {30.0, 90.0}) {
+                const QString name = QStringLiteral("%1, %2, %3 deg")
+                                         .arg(QLatin1String(feature))
+                                         .arg(response > 0.5 ? "slide" : "stop")
+                                         .arg(turn);
+                QTest::newRow(qPrintable(name)) << QString::fromLatin1(feature) << response << turn;
+            }
+}
+
+void TestWorm::headsKeepHalfTheWidthRoundCorners()
+{
+    // Worms chasing a pointer that circles a convex corner, a wall's free end or a circle:
+    // they are pulled round it from every side, pressed against it, and slip past it at every
+    // angle. The head is a solid body of half the width: at no step is its centre nearer any
+    // surface than that, beside its leg as well as ahead.
+    QFETCH(QString, feature);
+    QFETCH(double, wallResponse);
+    QFETCH(double, maxTurnAngle);
+    SceneDesc scene = emptyScene(20.0, 20.0);
+    if (feature == QLatin1String("box corner")) {
+        ObstacleDesc box;
+        box.points = {{-3.0, -3.0}, {3.0, -3.0}, {3.0, 3.0}, {-3.0, 3.0}};
+        scene.obstacles.push_back(box);
+    } else if (feature == QLatin1String("wall end")) {
+        scene.walls.push_back({{{0.0, -20.0}, {0.0, 0.0}}, false});
+    } else if (feature == QLatin1String("posts")) {
+        for (int i = -3; i <= 3; ++i)
+            for (int j = -3; j <= 3; ++j)
+                scene.obstacles.push_back(circleObstacle(1.7 * i, 1.7 * j, 0.05));
+    } else {
+        scene.obstacles.push_back(circleObstacle(0.0, 0.0, 3.0));
+    }
+    WormSetup setup;
+    setup.wallResponse = wallResponse;
+    setup.maxTurnAngle = maxTurnAngle;
+    setup.minSegmentLength = maxTurnAngle > 45.0 ? 0.6 : 0.5;
+    GroupDesc group = wormGroup(setup);
+    // Some start against the feature, half the width off it, crawling along it toward the
+    // corner, the wall's end or round the circle; the rest anywhere about it.
+    const double half = 0.5 * setup.width;
+    for (int k = 0; k < 8; ++k) {
+        const double t = -2.5 + 0.6 * k;
+        const double side = k % 2 ? 1.0 : -1.0;
+        if (feature == QLatin1String("box corner"))
+            group.agents.push_back({{t, side * (3.0 + half)}, side > 0 ? 0.0 : 180.0});
+        else if (feature == QLatin1String("wall end"))
+            group.agents.push_back({{side * half, -4.0 + 0.4 * k}, 90.0});
+        else if (feature == QLatin1String("circle"))
+            group.agents.push_back(
+                {{(3.0 + half) * std::cos(0.8 * k), (3.0 + half) * std::sin(0.8 * k)},
+                 radToDeg(0.8f * k) + 90.0 * side});
+    }
+    group.spawn = SpawnAreaDesc{{{-12.0, -12.0}, {12.0, 12.0}}, 32};
+    scene.groups.push_back(group);
+    auto world = buildWorld(scene);
+    QVERIFY(world);
+    const WormBehaviour& worm = wormsOf(*world);
+    const StaticGeometry& geometry = WorldAccess::geometry(*world);
+    const double limit = degToRad(float(maxTurnAngle)) + 1e-3;
+    std::vector<Vec2> points;
+    float deepest = 0.0f;
+    int contacts = 0;
+    int nearby = 0;
+    QString where;
+    for (int step = 0; step < 60 * 30; ++step) {
+        const float angle = 0.35f * float(step) / 60.0f;
+        world->setPointer({5.5f * std::cos(angle), 5.5f * std::sin(angle)}, true);
+        const std::vector<Vec2> before = heads(*world);
+        world->step();
+        QVERIFY(!anyHeadMotionCrosses(*world, before));
+        const AgentArrays& a = world->group(0).agents;
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            const Vec2 head{a.px[i], a.py[i]};
+            const float overlap = geometry.bodyOverlap(head, float(half));
+            if (overlap > deepest) {
+                deepest = overlap;
+                where = QStringLiteral("worm %1 at step %2 (%3, %4)")
+                            .arg(i)
+                            .arg(step)
+                            .arg(double(head.x))
+                            .arg(double(head.y));
+            }
+            if (geometry.bodyOverlap(head, float(half) + 0.02f) > 0.0f)
+                ++contacts;
+            if (geometry.bodyOverlap(head, float(half) + 0.1f) > 0.0f)
+                ++nearby;
+        }
+        if (step % 10 == 0)
+            for (int w = 0; w < worm.wormCount(); ++w) {
+                worm.joints(w, points);
+                QVERIFY(!bodyCrossesGeometry(*world, points));
+                QVERIFY2(maxJointTurn(points) <= limit,
+                         qPrintable(QStringLiteral("worm %1 step %2").arg(w).arg(step)));
+            }
+    }
+    qInfo("deepest head overlap %.4f m (%s); head-steps within 2 cm of touching %d, within "
+          "10 cm %d",
+          double(deepest), qPrintable(where), contacts, nearby);
+    QVERIFY2(deepest <= 0.005f, qPrintable(QStringLiteral("%1 m, %2").arg(deepest).arg(where)));
+    // Not vacuous: stop-mode worms are pressed against the feature and slip along it; sliding
+    // ones feel it ahead and bend round it before they touch, but close by.
+    if (wallResponse < 0.5)
+        QVERIFY2(contacts > 1000, qPrintable(QString::number(contacts)));
+    else
+        QVERIFY2(nearby > 20, qPrintable(QString::number(nearby)));
+    QCOMPARE(world->group(0).metrics.totalWallCrossings, std::int64_t(0));
+}
+
+void TestWorm::cornerBesideTheWayBendsOrHaltsTheHead_data()
+{
+    QTest::addColumn<QString>("feature");
+    QTest::addColumn<double>("wallResponse");
+    for (const char* feature : {"box corner", "wall end", "circle"})
+        for (double response : {1.0, 0.0})
+            QTest::newRow(qPrintable(QStringLiteral("%1, %2")
+                                         .arg(QLatin1String(feature))
+                                         .arg(response > 0.5 ? "slide" : "stop")))
+                << QString::fromLatin1(feature) << response;
+}
+
+void TestWorm::cornerBesideTheWayBendsOrHaltsTheHead()
+{
+    // A worm crawls along y = 0 toward a pointer straight ahead, a joint just made, when a
+    // corner, a wall's end or a circle is drawn 0.27 m to the side of its way, closer than
+    // half the width (0.3 m) and before its next joint (when it would look ahead). Its centre
+    // line misses it; its head must not. Sliding, the head meets it and glides past along the
+    // tangent there (a bend of 24 degrees at the corner and the wall's end, less at the
+    // circle) without losing speed; stopping, it halts half the width off it.
+    QFETCH(QString, feature);
+    QFETCH(double, wallResponse);
+    WormSetup setup;
+    setup.wallResponse = wallResponse;
+    SceneDesc scene = oneWormScene(setup, {0.0, 0.0}, 10.0, 20.0);
+    auto world = buildWorld(scene);
+    QVERIFY(world);
+    const WormBehaviour& worm = wormsOf(*world);
+    world->setPointer({19.0f, 0.0f}, true);
+    world->step(2); // the first step turns onto the pointer: a joint
+    const Vec2 tip{0.45f, 0.27f};
+    if (feature == QLatin1String("box corner")) {
+        ObstacleDesc box;
+        box.points = {{0.45, 0.27}, {3.0, 0.27}, {3.0, 3.0}, {0.45, 3.0}};
+        scene.obstacles.push_back(box);
+    } else if (feature == QLatin1String("wall end")) {
+        scene.walls.push_back({{{0.45, 0.27}, {0.45, 10.0}}, false});
+    } else {
+        scene.obstacles.push_back(circleObstacle(0.45, 1.27, 1.0));
+    }
+    QVERIFY(!world->replaceGeometry(scene));
+    const StaticGeometry& geometry = WorldAccess::geometry(*world);
+    const AgentArrays& a = world->group(0).agents;
+    QVERIFY(std::fabs(a.heading[0]) < 1e-4f && std::fabs(a.py[0]) < 0.01f);
+    std::vector<Vec2> points;
+    float deepest = 0.0f, slowest = 1e9f, steepest = 0.0f;
+    bool halted = false;
+    for (int step = 0; step < 60; ++step) {
+        const std::vector<Vec2> before = heads(*world);
+        world->step();
+        QVERIFY(!anyHeadMotionCrosses(*world, before));
+        deepest = std::max(deepest, geometry.bodyOverlap({a.px[0], a.py[0]}, 0.3f));
+        slowest = std::min(slowest, a.speed[0]);
+        steepest = std::max(steepest, -a.heading[0]);
+        halted = halted || (a.speed[0] < 1e-3f && (a.flags[0] & kAgentBlocked));
+        worm.joints(0, points);
+        QVERIFY(maxJointTurn(points) <= degToRad(30.0f) + kTurnTolerance);
+        QVERIFY(!bodyCrossesGeometry(*world, points));
+    }
+    qInfo("deepest overlap %.4f m, slowest %.3f m/s, steepest bend %.1f deg", double(deepest),
+          double(slowest), double(radToDeg(steepest)));
+    QVERIFY2(deepest <= 0.005f, qPrintable(QString::number(deepest)));
+    if (wallResponse > 0.5) {
+        QVERIFY2(slowest > 0.95f * 2.5f, qPrintable(QString::number(slowest)));
+        QVERIFY2(a.px[0] > tip.x + 1.0f, qPrintable(QString::number(a.px[0]))); // past it
+        // It met it: nothing else would turn it off the way to the pointer.
+        QVERIFY2(steepest > degToRad(5.0f), qPrintable(QString::number(steepest)));
+    } else {
+        QVERIFY(halted);
+        QVERIFY2(a.px[0] < tip.x, qPrintable(QString::number(a.px[0])));
+        const float gap = geometry.surfaceDistance({a.px[0], a.py[0]}, 1.0f);
+        QVERIFY2(gap < 0.305f, qPrintable(QString::number(gap)));
+    }
 }
 
 void TestWorm::spawnedBodiesStayClearOfGeometry()

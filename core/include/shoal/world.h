@@ -136,6 +136,12 @@ private:
     /// Whether some group may meet bodies other than its own (then families look for them).
     bool bodiesMeetOthers() const;
     void indexBodies();
+    /// The solid-body rule for one planned agent (StaticGeometry::keepClear), its velocity
+    /// following the kept place.
+    void keepAgentClear(AgentArrays& a, std::size_t i, Vec2 from, float radius, float clearFrom,
+                        float inverseDt) const;
+    /// Every planned agent of the group kept clear of the walls (before the body pass).
+    void keepGroupClear(Group& group, float radius);
     void commitGroup(Group& group, float radius);
     void rebuildIndexes();
     void computeAllMetrics();

@@ -140,9 +140,16 @@ public:
     /// result differs from `to`.
     Vec2 keepClear(Vec2 from, Vec2 to, float radius, bool* adjusted = nullptr) const
     {
-        // The common case, inline: both ends are far enough from everything.
+        return keepClear(from, to, radius, adjusted, clearance(from));
+    }
+    /// Same, with `clearFrom` = clearance(from) already looked up by the caller.
+    Vec2 keepClear(Vec2 from, Vec2 to, float radius, bool* adjusted, float clearFrom) const
+    {
+        // The common case, inline: both ends are far enough from everything (the lower
+        // bounds of their clearances add up to more than the move).
         const float clearTo = clearance(to);
-        if (clearTo >= radius && clearance(from) + clearTo > distance(from, to)) {
+        const float sum = clearFrom + clearTo;
+        if (clearTo >= radius && sum * sum > distanceSquared(from, to)) {
             if (adjusted)
                 *adjusted = false;
             return to;

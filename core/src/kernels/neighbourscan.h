@@ -26,10 +26,15 @@ namespace shoal {
 ///
 /// `xs` and `ys` are the points in slot order (the search's own, or a copy of them in which
 /// points the kernel must never see are NaN: they are never in range).
+///
+/// The runs are those of the query round `rangeCentre` within `rangeRadius`: the search's
+/// cells may hold the points where they were while `xs`, `ys` say where they are now (the
+/// body pass finds this step's contacts in the grid of where the step began); the range
+/// must then cover how far the points moved.
 template <int kGroupsPerRun = 1, class Search, class Kernel>
-SHOAL_FORCE_INLINE inline void scanNeighbours(const Search& search, const float* xs,
-                                              const float* ys, Vec2 p, float radius,
-                                              std::uint32_t self, Kernel&& kernel)
+SHOAL_FORCE_INLINE inline void
+scanNeighbours(const Search& search, Vec2 rangeCentre, float rangeRadius, const float* xs,
+               const float* ys, Vec2 p, float radius, std::uint32_t self, Kernel&& kernel)
 {
     using V = typename Search::Lanes;
     static_assert(V::kWidth * kGroupsPerRun - 1 <= static_cast<int>(kLanePadding),
@@ -37,43 +42,55 @@ SHOAL_FORCE_INLINE inline void scanNeighbours(const Search& search, const float*
     const V px(p.x);
     const V py(p.y);
     const V r2(radius * radius);
-    search.forEachRange(p, radius, [&](std::uint32_t begin, std::uint32_t end) SHOAL_FORCE_INLINE {
-        if constexpr (V::kWidth > 1) {
-            const typename V::Slots selfLanes = V::everyLane(self);
-            const typename V::Slots endLanes = V::everyLane(end);
-            typename V::Slots lanes = V::slotsFrom(begin);
-            auto lanesAt = [&](std::uint32_t slot) SHOAL_FORCE_INLINE {
-                const V dx = px - V::load(xs + slot);
-                const V dy = py - V::load(ys + slot);
-                const V d2 = dx * dx + dy * dy;
-                kernel(slot, dx, dy, d2, (d2 <= r2) & V::validLanes(lanes, endLanes, selfLanes));
-                lanes = V::nextGroup(lanes);
-            };
-            std::uint32_t slot = begin;
-            for (int group = 0; group < kGroupsPerRun; ++group, slot += V::kWidth)
-                lanesAt(slot);
-            for (; slot < end; slot += V::kWidth)
-                lanesAt(slot);
-        } else {
-            // The reference: the seed's loop, one pair at a time, skipping those out of range
-            // (split around `self`, so the loop tests nothing but the distance).
-            auto pairs = [&](std::uint32_t from, std::uint32_t to) SHOAL_FORCE_INLINE {
-                for (std::uint32_t k = from; k < to; ++k) {
-                    const V dx = px - V::load(xs + k);
-                    const V dy = py - V::load(ys + k);
+    search.forEachRange(
+        rangeCentre, rangeRadius, [&](std::uint32_t begin, std::uint32_t end) SHOAL_FORCE_INLINE {
+            if constexpr (V::kWidth > 1) {
+                const typename V::Slots selfLanes = V::everyLane(self);
+                const typename V::Slots endLanes = V::everyLane(end);
+                typename V::Slots lanes = V::slotsFrom(begin);
+                auto lanesAt = [&](std::uint32_t slot) SHOAL_FORCE_INLINE {
+                    const V dx = px - V::load(xs + slot);
+                    const V dy = py - V::load(ys + slot);
                     const V d2 = dx * dx + dy * dy;
-                    if (SHOAL_UNLIKELY(d2.v <= r2.v))
-                        kernel(k, dx, dy, d2, typename V::Mask{true});
-                }
-            };
-            const std::uint32_t split = self < begin ? begin : (self < end ? self : end);
-            pairs(begin, split);
-            pairs(split == self ? split + 1 : split, end);
-        }
-    });
+                    kernel(slot, dx, dy, d2,
+                           (d2 <= r2) & V::validLanes(lanes, endLanes, selfLanes));
+                    lanes = V::nextGroup(lanes);
+                };
+                std::uint32_t slot = begin;
+                for (int group = 0; group < kGroupsPerRun; ++group, slot += V::kWidth)
+                    lanesAt(slot);
+                for (; slot < end; slot += V::kWidth)
+                    lanesAt(slot);
+            } else {
+                // The reference: the seed's loop, one pair at a time, skipping those out of range
+                // (split around `self`, so the loop tests nothing but the distance).
+                auto pairs = [&](std::uint32_t from, std::uint32_t to) SHOAL_FORCE_INLINE {
+                    for (std::uint32_t k = from; k < to; ++k) {
+                        const V dx = px - V::load(xs + k);
+                        const V dy = py - V::load(ys + k);
+                        const V d2 = dx * dx + dy * dy;
+                        if (SHOAL_UNLIKELY(d2.v <= r2.v))
+                            kernel(k, dx, dy, d2, typename V::Mask{true});
+                    }
+                };
+                const std::uint32_t split = self < begin ? begin : (self < end ? self : end);
+                pairs(begin, split);
+                pairs(split == self ? split + 1 : split, end);
+            }
+        });
 }
 
 /// The same over the search's own points.
+/// The same with the runs round p itself.
+template <int kGroupsPerRun = 1, class Search, class Kernel>
+SHOAL_FORCE_INLINE inline void scanNeighbours(const Search& search, const float* xs,
+                                              const float* ys, Vec2 p, float radius,
+                                              std::uint32_t self, Kernel&& kernel)
+{
+    scanNeighbours<kGroupsPerRun>(search, p, radius, xs, ys, p, radius, self,
+                                  std::forward<Kernel>(kernel));
+}
+
 template <int kGroupsPerRun = 1, class Search, class Kernel>
 SHOAL_FORCE_INLINE inline void scanNeighbours(const Search& search, Vec2 p, float radius,
                                               std::uint32_t self, Kernel&& kernel)

@@ -66,21 +66,9 @@ public:
     /// the counting sort). The kernels in neighbourscan.h test these runs four at a time.
     template <class F> SHOAL_FORCE_INLINE void forEachRange(Vec2 p, float radius, F&& f) const
     {
-        if (m_count == 0)
+        int x0, y0, x1, y1;
+        if (!cellBox(p, radius, x0, y0, x1, y1))
             return;
-        // Visit exactly the cells the query's bounding box overlaps, clipped to the grid (the
-        // box is padded a hair so rounding can never drop a point at exactly `radius`).
-        const float reach = radius * 1.0001f + 1e-5f;
-        const float fx0 = (p.x - reach - m_originX) * m_invColumn;
-        const float fy0 = (p.y - reach - m_originY) * m_invRow;
-        const float fx1 = (p.x + reach - m_originX) * m_invColumn;
-        const float fy1 = (p.y + reach - m_originY) * m_invRow;
-        if (!(fx1 >= 0.0f && fy1 >= 0.0f && fx0 < m_colsF && fy0 < m_rowsF))
-            return; // entirely outside the grid (or NaN): nothing can be in range
-        const int x0 = fx0 > 0.0f ? static_cast<int>(fx0) : 0;
-        const int y0 = fy0 > 0.0f ? static_cast<int>(fy0) : 0;
-        const int x1 = fx1 < m_colsF - 1.0f ? static_cast<int>(fx1) : m_cols - 1;
-        const int y1 = fy1 < m_rowsF - 1.0f ? static_cast<int>(fy1) : m_rows - 1;
         for (int y = y0; y <= y1; ++y) {
             const std::uint32_t rowBase = static_cast<std::uint32_t>(y) * m_cols;
             const std::uint32_t begin = m_cellStart[rowBase + x0];
@@ -94,19 +82,9 @@ public:
     /// overlaps: for callers that keep a tag per cell and skip whole cells by it.
     template <class F> void forEachCellWithin(Vec2 p, float radius, F&& f) const
     {
-        if (m_count == 0)
+        int x0, y0, x1, y1;
+        if (!cellBox(p, radius, x0, y0, x1, y1))
             return;
-        const float reach = radius * 1.0001f + 1e-5f;
-        const float fx0 = (p.x - reach - m_originX) * m_invColumn;
-        const float fy0 = (p.y - reach - m_originY) * m_invRow;
-        const float fx1 = (p.x + reach - m_originX) * m_invColumn;
-        const float fy1 = (p.y + reach - m_originY) * m_invRow;
-        if (!(fx1 >= 0.0f && fy1 >= 0.0f && fx0 < m_colsF && fy0 < m_rowsF))
-            return;
-        const int x0 = fx0 > 0.0f ? static_cast<int>(fx0) : 0;
-        const int y0 = fy0 > 0.0f ? static_cast<int>(fy0) : 0;
-        const int x1 = fx1 < m_colsF - 1.0f ? static_cast<int>(fx1) : m_cols - 1;
-        const int y1 = fy1 < m_rowsF - 1.0f ? static_cast<int>(fy1) : m_rows - 1;
         for (int y = y0; y <= y1; ++y)
             for (int x = x0; x <= x1; ++x)
                 f(y * m_cols + x);
@@ -154,6 +132,26 @@ public:
     std::size_t memoryBytes() const;
 
 private:
+    /// The cells (inclusive) the query's bounding box overlaps, clipped to the grid (the box
+    /// is padded a hair so rounding can never drop a point at exactly `radius`); false when
+    /// it misses the grid entirely (or p is NaN): nothing can be in range.
+    SHOAL_FORCE_INLINE bool cellBox(Vec2 p, float radius, int& x0, int& y0, int& x1, int& y1) const
+    {
+        if (m_count == 0)
+            return false;
+        const float reach = radius * 1.0001f + 1e-5f;
+        const float fx0 = (p.x - reach - m_originX) * m_invColumn;
+        const float fy0 = (p.y - reach - m_originY) * m_invRow;
+        const float fx1 = (p.x + reach - m_originX) * m_invColumn;
+        const float fy1 = (p.y + reach - m_originY) * m_invRow;
+        if (!(fx1 >= 0.0f && fy1 >= 0.0f && fx0 < m_colsF && fy0 < m_rowsF))
+            return false;
+        x0 = fx0 > 0.0f ? static_cast<int>(fx0) : 0;
+        y0 = fy0 > 0.0f ? static_cast<int>(fy0) : 0;
+        x1 = fx1 < m_colsF - 1.0f ? static_cast<int>(fx1) : m_cols - 1;
+        y1 = fy1 < m_rowsF - 1.0f ? static_cast<int>(fy1) : m_rows - 1;
+        return true;
+    }
     static int cellCoord(float offset, float inverseSize)
     {
         const int c = static_cast<int>(offset * inverseSize);

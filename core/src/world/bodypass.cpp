@@ -1,6 +1,7 @@
 #include "world/bodypass.h"
 
 #include "geometry/staticgeometry.h"
+#include "kernels/neighbourscan.h"
 #include "math/fastmath.h"
 #include "math/random.h"
 #include "world/behaviour.h"
@@ -27,6 +28,12 @@ constexpr std::uint16_t kEmptyCell = 0xFFFF;
 constexpr std::uint16_t kMixedCell = 0xFFFE;
 /// Rounds stop once no overlap is deeper than this, m.
 constexpr float kSettled = 2e-3f;
+/// A body overlapping by more than kSqueezed (m) that a round shrank by less than a tenth is
+/// pinned.
+constexpr float kSqueezed = 0.02f;
+constexpr float kNoProgress = 0.9f;
+/// Over-relaxation of the averaged pushes of a body in several overlaps.
+constexpr float kOverRelax = 1.5f;
 /// A body planned this near a wall (m) counts as held by it.
 constexpr float kTouching = 0.02f;
 
@@ -49,107 +56,193 @@ Vec2 partingDirection(std::uint64_t self, std::uint64_t other)
 
 void BodyPass::gatherBodies(std::vector<std::unique_ptr<Group>>& groups,
                             const std::vector<BodyGroupRule>& rules, bool hasPlayer, Vec2 player,
-                            float playerRadius, Positions positions)
+                            float playerRadius, Positions positions, Hold hold)
 {
     const bool planned = positions == Positions::Planned;
     std::size_t n = hasPlayer ? 1 : 0;
     for (const auto& group : groups)
         n += group->agents.size();
+    m_groups = &groups;
     m_x.resize(n);
     m_y.resize(n);
-    m_fromX.resize(n);
-    m_fromY.resize(n);
-    m_radius.resize(n);
     m_rule.resize(n);
     m_fixed.resize(n);
-    m_key.resize(n);
     m_groupStart.resize(groups.size() + 1);
+    // Positions, the rule and whether the body is fixed: everything else is looked up by
+    // rule (radiusOf) or, for the few bodies in contact, in the groups (fromOf, keyOf).
+    float maxMove2 = 0.0f;
     std::size_t b = 0;
     for (std::size_t g = 0; g < groups.size(); ++g) {
         const Group& group = *groups[g];
         const AgentArrays& a = group.agents;
-        const BodyGroupRule& rule = rules[g];
-        const bool askEach = group.behaviour->someAgentsHoldPlace();
+        const std::size_t count = a.size();
         m_groupStart[g] = static_cast<std::uint32_t>(b);
-        for (std::size_t i = 0; i < a.size(); ++i, ++b) {
-            m_x[b] = planned ? a.nx[i] : a.px[i];
-            m_y[b] = planned ? a.ny[i] : a.py[i];
-            m_fromX[b] = a.px[i];
-            m_fromY[b] = a.py[i];
-            m_radius[b] = rule.radius;
-            m_rule[b] = static_cast<std::uint16_t>(g);
-            m_fixed[b] = rule.fixed || (group.playerLed && i == 0) ||
-                         (askEach && group.behaviour->agentHoldsPlace(group, i));
-            m_key[b] = (static_cast<std::uint64_t>(g) << 32) | a.id[i];
-        }
+        const float* xs = planned ? a.nx.data() : a.px.data();
+        const float* ys = planned ? a.ny.data() : a.py.data();
+        std::copy(xs, xs + count, m_x.begin() + static_cast<std::ptrdiff_t>(b));
+        std::copy(ys, ys + count, m_y.begin() + static_cast<std::ptrdiff_t>(b));
+        std::fill_n(m_rule.begin() + static_cast<std::ptrdiff_t>(b), count,
+                    static_cast<std::uint16_t>(g));
+        std::fill_n(m_fixed.begin() + static_cast<std::ptrdiff_t>(b), count,
+                    rules[g].fixed ? 1 : 0);
+        if (group.playerLed && count > 0)
+            m_fixed[b] = 1;
+        if (hold == Hold::AllFixed && group.behaviour->someAgentsHoldPlace())
+            for (std::size_t i = 0; i < count; ++i)
+                if (group.behaviour->agentHoldsPlace(group, i))
+                    m_fixed[b + i] = 1;
+        if (planned)
+            for (std::size_t i = 0; i < count; ++i) {
+                const float dx = a.nx[i] - a.px[i], dy = a.ny[i] - a.py[i];
+                maxMove2 = std::max(maxMove2, dx * dx + dy * dy);
+            }
+        b += count;
     }
     m_groupStart[groups.size()] = static_cast<std::uint32_t>(b);
+    m_maxMove = std::sqrt(maxMove2);
     // The per-rule tables, with the player's rule last: on layer 1, pushed by nobody.
     m_layers.resize(rules.size() + 1);
     m_mask.resize(rules.size() + 1);
     m_priority.resize(rules.size() + 1);
+    m_ruleRadius.resize(rules.size() + 1);
     for (std::size_t r = 0; r < rules.size(); ++r) {
         m_layers[r] = rules[r].collision.layers;
         m_mask[r] = rules[r].collision.mask;
         m_priority[r] = rules[r].collision.priority;
+        m_ruleRadius[r] = rules[r].radius;
     }
     m_layers[rules.size()] = 1u;
     m_mask[rules.size()] = 0u;
     m_priority[rules.size()] = kMaxCollisionPriority + 1;
+    m_ruleRadius[rules.size()] = playerRadius;
     if (hasPlayer) {
         m_x[b] = player.x;
         m_y[b] = player.y;
-        m_fromX[b] = player.x;
-        m_fromY[b] = player.y;
-        m_radius[b] = playerRadius;
         m_rule[b] = static_cast<std::uint16_t>(rules.size());
         m_fixed[b] = 1;
-        m_key[b] = ~std::uint64_t{0};
     }
+}
+
+Vec2 BodyPass::fromOf(std::size_t b) const
+{
+    const std::size_t g = m_rule[b];
+    if (g >= m_groups->size())
+        return m_playerAt; // the lone player, where the step began
+    const AgentArrays& a = (*m_groups)[g]->agents;
+    const std::size_t i = b - m_groupStart[g];
+    return {a.px[i], a.py[i]};
+}
+
+std::uint64_t BodyPass::keyOf(std::size_t b) const
+{
+    const std::size_t g = m_rule[b];
+    if (g >= m_groups->size())
+        return ~std::uint64_t{0};
+    return (static_cast<std::uint64_t>(g) << 32) | (*m_groups)[g]->agents.id[b - m_groupStart[g]];
+}
+
+std::size_t BodyPass::bodyCount(const std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer)
+{
+    std::size_t n = hasPlayer ? 1 : 0;
+    for (const auto& group : groups)
+        n += group->agents.size();
+    return n;
 }
 
 float BodyPass::maxRadius() const
 {
+    // Over the rules that have bodies (the player's only when it is one).
     float r = 0.0f;
-    for (float radius : m_radius)
-        r = std::max(r, radius);
+    for (std::size_t g = 0; g + 1 < m_groupStart.size(); ++g)
+        if (m_groupStart[g + 1] > m_groupStart[g])
+            r = std::max(r, m_ruleRadius[g]);
+    if (m_x.size() > m_groupStart.back())
+        r = std::max(r, m_ruleRadius.back());
     return r;
 }
 
-void BodyPass::findContacts(const StaticGeometry& geometry)
+bool BodyPass::wallBetween(const StaticGeometry& geometry, Vec2 a, Vec2 b)
 {
-    // One grid and one query per body per step: every pair nearer than touching plus a
-    // margin (what later rounds may push them) is listed once; the rounds then visit the
-    // list only, so a crowd squeezed somewhere does not cost a pass over every body.
-    m_contacts.clear();
-    m_involved.clear();
+    const float clearA = geometry.clearance(a), clearB = geometry.clearance(b);
+    if (clearA + clearB > distance(a, b))
+        return false; // nothing lies between them
+    return geometry.rayCast(a, b).hit;
+}
+
+void BodyPass::findContacts(const UniformGrid& grid, std::size_t covered, float maxMove)
+{
+    // One query per body per step in a grid of where the step began (the index, or the one
+    // group's own grid), with distances taken where the bodies are planned to be: every pair
+    // nearer than touching plus a margin (what later rounds may push them) is listed once.
+    // The rounds then visit the list only, so a crowd squeezed somewhere does not cost a
+    // pass over every body. Bodies past `covered` (the player, when the grid is a group's)
+    // are not in the grid: they look for their contacts in it themselves.
+    using V = UniformGrid::Lanes;
     const std::size_t n = m_x.size();
     const float maxRadius = this->maxRadius();
-    if (n < 2 || maxRadius <= 0.0f)
-        return;
-    m_grid.build(m_x.data(), m_y.data(), n, 2.0f * maxRadius);
     m_mark.assign(n, 0);
-    for (std::size_t k = 0; k < n; ++k) {
-        const std::uint32_t i = m_grid.sortedIndex(static_cast<std::uint32_t>(k));
-        const float ri = m_radius[i];
-        const float margin = kContactMargin * ri;
-        m_grid.forEachWithin({m_x[i], m_y[i]}, ri + maxRadius + margin,
-                             [&](std::uint32_t j, float, float, float d2) {
-                                 const float reach = ri + m_radius[j] + margin;
-                                 if (j <= i || d2 >= reach * reach)
-                                     return;
-                                 m_contacts.push_back({i, j});
-                                 for (const std::uint32_t b : {i, j})
-                                     if (!m_mark[b]) {
-                                         m_mark[b] = 1;
-                                         m_involved.push_back(b);
-                                     }
-                             });
+    m_slotX.resize(covered + kLanePadding);
+    m_slotY.resize(covered + kLanePadding);
+    m_slotRadius.resize(covered + kLanePadding);
+    for (std::size_t k = 0; k < covered; ++k) {
+        const std::uint32_t b = grid.sortedIndex(static_cast<std::uint32_t>(k));
+        m_slotX[k] = m_x[b];
+        m_slotY[k] = m_y[b];
+        m_slotRadius[k] = radiusOf(b);
     }
+    for (std::size_t k = covered; k < covered + kLanePadding; ++k)
+        m_slotX[k] = m_slotY[k] = m_slotRadius[k] = 0.0f;
+    const float* radii = m_slotRadius.data();
+    auto note = [&](std::uint32_t i, std::uint32_t j) {
+        // Bodies on either side of a wall do not touch, however near their centres are.
+        if (m_geometry && wallBetween(*m_geometry, {m_x[i], m_y[i]}, {m_x[j], m_y[j]}))
+            return;
+        m_contacts.push_back({i, j});
+        for (const std::uint32_t b : {i, j})
+            if (!m_mark[b]) {
+                m_mark[b] = 1;
+                m_involved.push_back(b);
+            }
+    };
+    auto query = [&](std::uint32_t i, std::uint32_t self, bool outside, Vec2 from) {
+        const float ri = radiusOf(i);
+        const float margin = kContactMargin * ri;
+        const float radius = ri + maxRadius + margin;
+        const V vReach(ri + margin);
+        // Four candidates at a time; the rare lanes in reach are listed one by one.
+        scanNeighbours(grid, from, radius + 2.0f * maxMove, m_slotX.data(), m_slotY.data(),
+                       {m_x[i], m_y[i]}, radius, self,
+                       [&](std::uint32_t slot, V, V, V d2, typename V::Mask in) {
+                           const V reach = vReach + V::load(radii + slot);
+                           const int bits = laneBits(in & (d2 < reach * reach));
+                           if (bits == 0)
+                               return;
+                           for (int l = 0; l < V::kWidth; ++l) {
+                               if (!((bits >> l) & 1))
+                                   continue;
+                               const std::uint32_t j = grid.sortedIndex(slot + l);
+                               if (outside || j > i) // else listed from j
+                                   note(i, j);
+                           }
+                       });
+    };
+    // Each body's query is centred where it began: the grid's own copy of that place.
+    const float* startX = grid.slotX();
+    const float* startY = grid.slotY();
+    for (std::size_t k = 0; k < covered; ++k)
+        query(grid.sortedIndex(static_cast<std::uint32_t>(k)), static_cast<std::uint32_t>(k), false,
+              {startX[k], startY[k]});
+    for (std::size_t b = covered; b < n; ++b)
+        query(static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(covered), true,
+              maxMove > 0.0f ? fromOf(b) : Vec2{m_x[b], m_y[b]});
+}
+
+void BodyPass::pinContacts(const StaticGeometry& geometry)
+{
     // Bodies planned against a wall start pinned (only those in contact matter).
     for (const std::uint32_t b : m_involved)
         m_pinned[b] =
-            !m_fixed[b] && geometry.bodyOverlap({m_x[b], m_y[b]}, m_radius[b] + kTouching) > 0.0f;
+            !m_fixed[b] && geometry.bodyOverlap({m_x[b], m_y[b]}, radiusOf(b) + kTouching) > 0.0f;
 }
 
 float BodyPass::giveWay(std::uint32_t i, std::uint32_t j) const
@@ -173,35 +266,54 @@ float BodyPass::giveWay(std::uint32_t i, std::uint32_t j) const
     return jGives ? 0.5f : 1.0f;
 }
 
-bool BodyPass::pushRound(const StaticGeometry& geometry)
+bool BodyPass::pushRound(const StaticGeometry& geometry, int round)
 {
     for (const std::uint32_t b : m_involved) {
         m_pushX[b] = 0;
         m_pushY[b] = 0;
+        m_lastSqueeze[b] = round == 0 ? 0.0f : m_squeeze[b];
+        m_squeeze[b] = 0.0f;
+        m_pushes[b] = 0;
     }
     float deepest = 0.0f;
     for (const Contact& c : m_contacts) {
         const float dx = m_x[c.a] - m_x[c.b];
         const float dy = m_y[c.a] - m_y[c.b];
-        const float contact = m_radius[c.a] + m_radius[c.b];
+        const float contact = radiusOf(c.a) + radiusOf(c.b);
         const float d2 = dx * dx + dy * dy;
         if (d2 >= contact * contact)
             continue;
         const float partA = giveWay(c.a, c.b);
         const float partB = giveWay(c.b, c.a);
+
         if (partA == 0.0f && partB == 0.0f)
             continue; // never meant to be solid to each other, or both fixed
         const float d = std::sqrt(d2);
         const float depth = contact - d;
         deepest = std::max(deepest, depth);
         const Vec2 dir =
-            d > 1e-6f ? Vec2(dx, dy) * (1.0f / d) : partingDirection(m_key[c.a], m_key[c.b]);
+            d > 1e-6f ? Vec2(dx, dy) * (1.0f / d) : partingDirection(keyOf(c.a), keyOf(c.b));
         // Each side's push in fixed point: sums in any order are exact.
         m_pushX[c.a] += toFixed(dir.x * (depth * partA));
         m_pushY[c.a] += toFixed(dir.y * (depth * partA));
         m_pushX[c.b] -= toFixed(dir.x * (depth * partB));
         m_pushY[c.b] -= toFixed(dir.y * (depth * partB));
+        if (partA > 0.0f) {
+            m_squeeze[c.a] = std::max(m_squeeze[c.a], depth);
+            ++m_pushes[c.a];
+        }
+        if (partB > 0.0f) {
+            m_squeeze[c.b] = std::max(m_squeeze[c.b], depth);
+            ++m_pushes[c.b];
+        }
     }
+    // A body whose overlap a round of pushes did not shrink has nowhere to go (between a
+    // wall, a fixed body or bodies of higher priority): it holds its ground from now on, and
+    // the bodies pressing on it give way instead, whatever their priority.
+    if (round > 0)
+        for (const std::uint32_t b : m_involved)
+            if (m_squeeze[b] > kSqueezed && m_squeeze[b] >= kNoProgress * m_lastSqueeze[b])
+                m_pinned[b] = 1;
     // Overlaps this shallow are left to the next step: nobody would see them.
     if (deepest < kSettled)
         return false;
@@ -209,10 +321,16 @@ bool BodyPass::pushRound(const StaticGeometry& geometry)
     for (const std::uint32_t b : m_involved) {
         if (m_pushX[b] == 0 && m_pushY[b] == 0)
             continue;
-        const Vec2 pushed{m_x[b] + static_cast<float>(m_pushX[b]) * kFixedToMetres,
-                          m_y[b] + static_cast<float>(m_pushY[b]) * kFixedToMetres};
+        // Averaged over the body's overlaps and over-relaxed (as position-based dynamics
+        // does): summed, a body wedged among k others is thrown k times too far and a crowd
+        // boils instead of settling.
+        const float scale = m_pushes[b] > 1
+                                ? kOverRelax * kFixedToMetres / static_cast<float>(m_pushes[b])
+                                : kFixedToMetres;
+        const Vec2 pushed{m_x[b] + static_cast<float>(m_pushX[b]) * scale,
+                          m_y[b] + static_cast<float>(m_pushY[b]) * scale};
         bool held = false;
-        const Vec2 kept = geometry.keepClear({m_fromX[b], m_fromY[b]}, pushed, m_radius[b], &held);
+        const Vec2 kept = geometry.keepClear(fromOf(b), pushed, radiusOf(b), &held);
         m_x[b] = kept.x;
         m_y[b] = kept.y;
         if (held)
@@ -223,20 +341,43 @@ bool BodyPass::pushRound(const StaticGeometry& geometry)
 
 std::size_t BodyPass::run(std::vector<std::unique_ptr<Group>>& groups,
                           const std::vector<BodyGroupRule>& rules, bool hasPlayer, Vec2 player,
-                          float playerRadius, const StaticGeometry& geometry, float dt, int rounds)
+                          float playerRadius, const StaticGeometry& geometry, float dt, int rounds,
+                          const UniformGrid* startGrid, Hold hold)
 {
-    m_indexed = false;
-    gatherBodies(groups, rules, hasPlayer, player, playerRadius, Positions::Planned);
+    // The index (of where this step began) serves when it holds these same bodies.
+    const bool indexHolds = m_indexed && m_indexCount == bodyCount(groups, hasPlayer);
+    m_indexed = false; // its arrays are reused from here on
+    m_geometry = &geometry;
+    gatherBodies(groups, rules, hasPlayer, player, playerRadius, Positions::Planned, hold);
     const std::size_t n = m_x.size();
     m_pinned.resize(n);
+    m_squeeze.resize(n);
+    m_lastSqueeze.resize(n);
+    m_pushes.resize(n);
     m_pushX.resize(n);
     m_pushY.resize(n);
-    findContacts(geometry);
+    m_contacts.clear();
+    m_involved.clear();
+    const float maxRadius = this->maxRadius();
+    if (n < 2 || maxRadius <= 0.0f)
+        return 0;
+    const float maxMove = m_maxMove;
+    const UniformGrid* grid = indexHolds ? &m_grid : startGrid;
+    std::size_t covered = indexHolds ? n : (startGrid ? startGrid->size() : 0);
+    if (!grid || covered > n || maxMove > 2.0f * maxRadius) {
+        // No grid of where the step began, or bodies that jumped: a grid of the plans.
+        const float cell = 2.0f * maxRadius + kContactMargin * maxRadius;
+        m_grid.build(m_x.data(), m_y.data(), n, GridCellShape{cell, cell * (1.0f / 3.0f)});
+        findContacts(m_grid, n, 0.0f);
+    } else {
+        findContacts(*grid, covered, maxMove);
+    }
+    pinContacts(geometry);
     if (m_contacts.empty())
         return 0;
     bool moved = false;
     for (int round = 0; round < rounds; ++round) {
-        if (!pushRound(geometry))
+        if (!pushRound(geometry, round))
             break;
         moved = true;
     }
@@ -263,22 +404,28 @@ std::size_t BodyPass::run(std::vector<std::unique_ptr<Group>>& groups,
 }
 
 float BodyPass::deepestOverlap(std::uint32_t i, float reach,
-                               std::vector<std::unique_ptr<Group>>& groups)
+                               std::vector<std::unique_ptr<Group>>& groups,
+                               const StaticGeometry& geometry)
 {
-    const float ri = m_radius[i];
+    const float ri = radiusOf(i);
     const std::uint16_t ruleI = m_rule[i];
     float deepest = 0.0f;
     m_grid.forEachWithin(
         {m_x[i], m_y[i]}, ri + reach, [&](std::uint32_t j, float, float, float d2) {
-            const float contact = ri + m_radius[j];
+            const float contact = ri + radiusOf(j);
             if (j == i || d2 >= contact * contact)
                 return;
             const std::uint16_t ruleJ = m_rule[j];
             if (!(m_mask[ruleI] & m_layers[ruleJ]) && !(m_mask[ruleJ] & m_layers[ruleI]))
                 return; // these two were never meant to be solid to each other
+            // Either side of a wall (the exact test, not the body pass's own) is no overlap.
+            const Vec2 pi{m_x[i], m_y[i]}, pj{m_x[j], m_y[j]};
+            if (geometry.clearance(pi) + geometry.clearance(pj) <= std::sqrt(d2) &&
+                geometry.segmentCrosses(pi, pj))
+                return;
             const float depth = contact - std::sqrt(d2);
             deepest = std::max(deepest, depth);
-            if (depth <= kPenetrationTolerance || m_key[j] < m_key[i])
+            if (depth <= kPenetrationTolerance || j < i)
                 return; // shallow, or the pair is tallied from j
             for (const std::uint16_t rule : {ruleI, ruleJ}) {
                 if (rule >= groups.size())
@@ -300,6 +447,7 @@ void BodyPass::index(std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer
                      float playerRadius)
 {
     gatherBodies(groups, rules, hasPlayer, player, playerRadius, Positions::Committed);
+    m_indexCount = m_x.size();
     m_indexRadius = maxRadius();
     m_grid.build(m_x.data(), m_y.data(), m_x.size(), std::max(2.0f * m_indexRadius, 0.1f));
     // A coarse map of which rule each block of the level holds, when all its bodies share
@@ -335,10 +483,43 @@ OtherBodies othersNear(const StepContext& ctx, const Group& group, Vec2 p, float
     return ctx.bodies->othersNear(group.index, p, radius, forward, look);
 }
 
+void BodyPass::notePlayer(bool lone, Vec2 at, float radius)
+{
+    m_lonePlayer = lone;
+    m_playerAt = at;
+    m_playerRadius = radius;
+}
+
+namespace {
+
+/// Adds what a body at p (radius, heading) sees of one other body at q (radius rq).
+void seeBody(OtherBodies& out, Vec2 p, float radius, Vec2 forward, Vec2 q, float rq)
+{
+    const float dx = p.x - q.x, dy = p.y - q.y;
+    const float d = std::sqrt(dx * dx + dy * dy);
+    const float gap = d - radius - rq;
+    if (gap < radius && d > 1e-6f)
+        out.away += Vec2(dx, dy) * ((1.0f - std::max(gap, 0.0f) / radius) / d);
+    // Ahead: within 60 degrees of the heading (dx, dy point from q to p).
+    const float along = -(dx * forward.x + dy * forward.y);
+    if (along > 0.5f * d)
+        out.gapAhead = std::min(out.gapAhead, gap);
+}
+
+} // namespace
+
 OtherBodies BodyPass::othersNear(int group, Vec2 p, float radius, Vec2 forward, float look) const
 {
     OtherBodies out;
     out.gapAhead = look;
+    if (!m_indexed) {
+        // A world of one group: the lone player is the only other body (on layer 1).
+        const CollisionDesc& own = rules[static_cast<std::size_t>(group)].collision;
+        const float reach = 2.0f * radius + m_playerRadius + look;
+        if (m_lonePlayer && (own.mask & 1u) && distanceSquared(p, m_playerAt) < reach * reach)
+            seeBody(out, p, radius, forward, m_playerAt, m_playerRadius);
+        return out;
+    }
     const std::uint32_t mask = m_mask[static_cast<std::size_t>(group)];
     const int priority = m_priority[static_cast<std::size_t>(group)];
     const float reach = radius + m_indexRadius + std::max(radius, look);
@@ -372,18 +553,8 @@ OtherBodies BodyPass::othersNear(int group, Vec2 p, float radius, Vec2 forward, 
             if (rule == group || !(mask & m_layers[rule]) ||
                 (m_priority[rule] < priority && !m_fixed[j]))
                 continue;
-            const float dx = p.x - xs[k], dy = p.y - ys[k];
-            const float d2 = dx * dx + dy * dy;
-            if (d2 > reach * reach)
-                continue;
-            const float d = std::sqrt(d2);
-            const float gap = d - radius - m_radius[j];
-            if (gap < radius && d > 1e-6f)
-                out.away += Vec2(dx, dy) * ((1.0f - std::max(gap, 0.0f) / radius) / d);
-            // Ahead: within 60 degrees of the heading (dx, dy point from j to p).
-            const float along = -(dx * forward.x + dy * forward.y);
-            if (along > 0.5f * d)
-                out.gapAhead = std::min(out.gapAhead, gap);
+            if (distanceSquared(p, {xs[k], ys[k]}) <= reach * reach)
+                seeBody(out, p, radius, forward, {xs[k], ys[k]}, radiusOf(j));
         }
     });
     return out;
@@ -416,8 +587,9 @@ void BodyPass::measure(std::vector<std::unique_ptr<Group>>& groups, const Static
                 m.wallOverlapAt = at;
             }
             float& seconds = overlapTime[a.id[i]];
-            seconds =
-                deepestOverlap(b, reach, groups) > kPenetrationTolerance ? seconds + dt : 0.0f;
+            seconds = deepestOverlap(b, reach, groups, geometry) > kPenetrationTolerance
+                          ? seconds + dt
+                          : 0.0f;
             if (seconds > m.overlapSeconds) {
                 m.overlapSeconds = seconds;
                 m.overlapAgent = id;
@@ -429,10 +601,8 @@ void BodyPass::measure(std::vector<std::unique_ptr<Group>>& groups, const Static
 
 std::size_t BodyPass::memoryBytes() const
 {
-    return (m_x.capacity() + m_y.capacity() + m_radius.capacity()) * sizeof(float) +
-           (m_fromX.capacity() + m_fromY.capacity()) * sizeof(float) +
+    return (m_x.capacity() + m_y.capacity()) * sizeof(float) +
            m_rule.capacity() * sizeof(std::uint16_t) + m_fixed.capacity() + m_pinned.capacity() +
-           m_key.capacity() * sizeof(std::uint64_t) +
            (m_pushX.capacity() + m_pushY.capacity()) * sizeof(std::int64_t) + m_grid.memoryBytes();
 }
 

@@ -42,24 +42,40 @@ public:
     std::vector<BodyGroupRule> rules;
 
     /// Rounds of pushes per step: one resolves a pair; crowds pressed together need another.
-    static constexpr int kRounds = 8;
-    /// Rounds when a world is built: spawn areas asked to hold many bodies start them
+    static constexpr int kRounds = 16;
+    /// Passes when a world is built: spawn areas asked to hold many bodies start them
     /// overlapping, and they are parted before the first step.
-    static constexpr int kSettleRounds = 64;
+    static constexpr int kSettlePasses = 16;
+
+    /// Which bodies hold their ground in run(): every fixed one (a step), or only the
+    /// player and groups that keep their own bodies (settling a new world: free fish are
+    /// parted too, and wait where they settle).
+    enum class Hold
+    {
+        AllFixed,
+        OnlyFixedGroups
+    };
 
     /// Pushes the planned positions (agents.nx, ny) of every group apart. `rules[g]` belongs
     /// to groups[g]. A player that leads no group is the body at `player` (radius
     /// `playerRadius`, none when `hasPlayer` is false); agent 0 of a player-led group is
-    /// fixed. Returns how many bodies were moved.
+    /// fixed. `startGrid`, when given, is a grid of where the step began whose first bodies
+    /// are its points in order (a lone group's own grid): contacts are found in it (or in the
+    /// index, when it holds these bodies) instead of a grid built for the plans. Returns how
+    /// many bodies were moved.
     std::size_t run(std::vector<std::unique_ptr<Group>>& groups,
                     const std::vector<BodyGroupRule>& rules, bool hasPlayer, Vec2 player,
                     float playerRadius, const StaticGeometry& geometry, float dt,
-                    int rounds = kRounds);
+                    int rounds = kRounds, const UniformGrid* startGrid = nullptr,
+                    Hold hold = Hold::AllFixed);
 
     /// After a commit (and at build): indexes every body where it now is, for measure() and
     /// for the families' next plan (othersNear()).
     void index(std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer, Vec2 player,
                float playerRadius);
+    /// Where the lone player is (a player that leads no group), each step: in a world of one
+    /// group the families see it through othersNear() without an index.
+    void notePlayer(bool lone, Vec2 at, float radius);
     /// Whether index() ran since the last run() (which reuses the arrays).
     bool indexed() const { return m_indexed; }
 
@@ -90,27 +106,38 @@ private:
     };
     void gatherBodies(std::vector<std::unique_ptr<Group>>& groups,
                       const std::vector<BodyGroupRule>& rules, bool hasPlayer, Vec2 player,
-                      float playerRadius, Positions positions);
+                      float playerRadius, Positions positions, Hold hold = Hold::AllFixed);
     float maxRadius() const;
+    float radiusOf(std::size_t b) const { return m_ruleRadius[m_rule[b]]; }
+    /// Where body b began the step, and its group and stable id (ties between bodies).
+    Vec2 fromOf(std::size_t b) const;
+    std::uint64_t keyOf(std::size_t b) const;
     /// measure(): the deepest overlap of body i with any body it collides with, tallying
     /// each pair once into the groups' penetration counts.
-    float deepestOverlap(std::uint32_t i, float reach, std::vector<std::unique_ptr<Group>>& groups);
-    /// The pairs of bodies near enough to meet this step, once, from one grid.
-    void findContacts(const StaticGeometry& geometry);
+    float deepestOverlap(std::uint32_t i, float reach, std::vector<std::unique_ptr<Group>>& groups,
+                         const StaticGeometry& geometry);
+    /// Whether a wall or obstacle lies between two centres (then the bodies do not touch).
+    static bool wallBetween(const StaticGeometry& geometry, Vec2 a, Vec2 b);
+    /// The pairs of bodies near enough to meet this step, each once, from `grid` of where
+    /// the step began (its first `covered` bodies; none moved more than maxMove).
+    void findContacts(const UniformGrid& grid, std::size_t covered, float maxMove);
+    /// Bodies in contact that their plan puts against a wall start the rounds pinned.
+    void pinContacts(const StaticGeometry& geometry);
+    static std::size_t bodyCount(const std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer);
     /// The part of the overlap of i with j that i takes (0, 1/2 or 1).
     float giveWay(std::uint32_t i, std::uint32_t j) const;
     /// One round over the contacts: the push on every body from the overlaps at the current
     /// positions, then the pushed bodies kept clear of the walls. False once settled.
-    bool pushRound(const StaticGeometry& geometry);
+    bool pushRound(const StaticGeometry& geometry, int round);
 
     // Every body, in group order (the player last), as structure of arrays.
     std::vector<float> m_x, m_y;
-    std::vector<float> m_radius;
     std::vector<std::uint16_t> m_rule;   ///< index into rules (the player: rules.size())
-    std::vector<float> m_fromX, m_fromY; ///< where each body starts the step
     std::vector<std::uint8_t> m_fixed;   ///< never moved
-    std::vector<std::uint8_t> m_pinned;  ///< held by a wall: others give way to it
-    std::vector<std::uint64_t> m_key;    ///< group and stable id: ties between bodies
+    std::vector<std::uint8_t> m_pinned;  ///< held (by a wall, or squeezed): others give way to it
+    std::vector<float> m_squeeze;        ///< this round's deepest overlap it gave way in
+    std::vector<float> m_lastSqueeze;    ///< the round before's
+    std::vector<std::uint16_t> m_pushes; ///< this round's overlaps it gave way in
     std::vector<std::int64_t> m_pushX;   ///< this round's push, fixed point
     std::vector<std::int64_t> m_pushY;
     std::vector<std::uint32_t> m_groupStart; ///< first body of each group, and the end
@@ -121,8 +148,18 @@ private:
     std::vector<Contact> m_contacts;       ///< this step's pairs near enough to meet
     std::vector<std::uint32_t> m_involved; ///< the bodies in them, each once
     std::vector<std::uint8_t> m_mark;      ///< scratch: body already in m_involved
+    std::vector<float> m_slotX, m_slotY;   ///< planned positions in the grid's slot order
+    std::vector<float> m_slotRadius;       ///< radii in the grid's slot order (scratch)
+    std::size_t m_indexCount = 0;          ///< bodies in the index
+    bool m_lonePlayer = false;
+    Vec2 m_playerAt;
+    float m_playerRadius = 0.0f;
     std::vector<std::uint32_t> m_layers, m_mask;
     std::vector<int> m_priority;
+    std::vector<float> m_ruleRadius;
+    const std::vector<std::unique_ptr<Group>>* m_groups = nullptr; ///< the last gathered
+    float m_maxMove = 0.0f;                     ///< the largest planned move of the last gather, m
+    const StaticGeometry* m_geometry = nullptr; ///< of the running pass
     UniformGrid m_grid;
     bool m_indexed = false;
     // The index's coarse map: per block (row-major), its bodies' one rule, or a tag.

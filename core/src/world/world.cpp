@@ -297,7 +297,8 @@ void World::rebuildIndexes()
     }
     // One index of every body for the families to steer round other groups' bodies (and
     // for the metrics); a world of one group without a lone player needs it only to measure.
-    if (bodiesMeetOthers() || m_metricsEnabled)
+    m_bodies->notePlayer(playerIsLoneBody(), m_player.position, playerRadius());
+    if (m_groups.size() > 1 || m_metricsEnabled)
         indexBodies();
     m_indexesDirty = false;
 }
@@ -340,7 +341,7 @@ StepContext World::context() const
     ctx.pointer = m_pointer;
     ctx.groups = &m_groups;
     ctx.search = m_search;
-    ctx.bodies = m_bodies->indexed() && bodiesMeetOthers() ? m_bodies.get() : nullptr;
+    ctx.bodies = bodiesMeetOthers() ? m_bodies.get() : nullptr;
     return ctx;
 }
 
@@ -370,11 +371,22 @@ void World::step()
         }
     }
 
-    // Phase 2: bodies are solid. Overlapping bodies of every group are pushed apart, then
-    // every body is kept clear of the walls as it commits: walls win.
+    // Phase 2: bodies are solid. Every body is kept clear of the walls (so the body pass
+    // sees where the bodies will be), overlapping bodies of every group are pushed apart,
+    // and every body is kept clear of the walls again as it commits: walls win.
     updateBodyRules();
+    for (std::size_t g = 0; g < m_groups.size(); ++g) {
+        const BodyGroupRule& rule = m_bodies->rules[g];
+        if (!rule.fixed)
+            keepGroupClear(*m_groups[g], rule.radius);
+    }
+    // A lone group's own grid is a grid of where the step began: contacts are found in it.
+    const UniformGrid* startGrid =
+        m_groups.size() == 1 && m_groups[0]->grid.size() == m_groups[0]->agents.size()
+            ? &m_groups[0]->grid
+            : nullptr;
     m_bodies->run(m_groups, m_bodies->rules, playerIsLoneBody(), m_playerNext.position,
-                  playerRadius(), *m_geometry, m_dt);
+                  playerRadius(), *m_geometry, m_dt, BodyPass::kRounds, startGrid);
 
     // Phase 3: commit all at once.
     for (std::size_t g = 0; g < m_groups.size(); ++g) {
@@ -402,21 +414,42 @@ float World::playerRadius() const
 
 void World::settleBodies()
 {
-    // The spawned places as plans to stay put: the body pass parts what overlaps (keeping
-    // clear of the walls), and the result is where the agents start.
-    for (auto& group : m_groups) {
-        AgentArrays& a = group->agents;
-        a.nx = a.px;
-        a.ny = a.py;
-        a.nvx.assign(a.size(), 0.0f);
-        a.nvy.assign(a.size(), 0.0f);
+    // Where the agents start: every body kept clear of the walls (a body placed against one),
+    // then the spawned places as plans to stay put, which the body pass parts where they
+    // overlap (free fish too: their spot is where they settle), a few times over, as each
+    // pass finds the contacts its pushes made.
+    for (std::size_t g = 0; g < m_groups.size(); ++g) {
+        AgentArrays& a = m_groups[g]->agents;
+        const BodyGroupRule& rule = m_bodies->rules[g];
+        if (rule.fixed)
+            continue;
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            if (m_groups[g]->playerLed && i == 0)
+                continue;
+            const Vec2 kept =
+                m_geometry->keepClear({a.px[i], a.py[i]}, {a.px[i], a.py[i]}, rule.radius);
+            a.px[i] = kept.x;
+            a.py[i] = kept.y;
+        }
     }
-    m_bodies->run(m_groups, m_bodies->rules, playerIsLoneBody(), m_player.position, playerRadius(),
-                  *m_geometry, m_dt, BodyPass::kSettleRounds);
-    for (auto& group : m_groups) {
-        AgentArrays& a = group->agents;
-        a.px = a.nx;
-        a.py = a.ny;
+    for (int pass = 0; pass < BodyPass::kSettlePasses; ++pass) {
+        for (auto& group : m_groups) {
+            AgentArrays& a = group->agents;
+            a.nx = a.px;
+            a.ny = a.py;
+            a.nvx.assign(a.size(), 0.0f);
+            a.nvy.assign(a.size(), 0.0f);
+        }
+        const std::size_t moved = m_bodies->run(
+            m_groups, m_bodies->rules, playerIsLoneBody(), m_player.position, playerRadius(),
+            *m_geometry, m_dt, BodyPass::kRounds, nullptr, BodyPass::Hold::OnlyFixedGroups);
+        for (auto& group : m_groups) {
+            AgentArrays& a = group->agents;
+            a.px = a.nx;
+            a.py = a.ny;
+        }
+        if (moved == 0)
+            break;
     }
 }
 
@@ -429,6 +462,35 @@ void World::updateBodyRules()
         rules[g].radius = group.behaviour->bodyRadius();
         rules[g].collision = group.collision;
         rules[g].fixed = group.behaviour->keepsOwnBodies();
+    }
+}
+
+void World::keepAgentClear(AgentArrays& a, std::size_t i, Vec2 from, float radius, float clearFrom,
+                           float inverseDt) const
+{
+    bool adjusted = false;
+    const Vec2 kept = m_geometry->keepClear(from, {a.nx[i], a.ny[i]}, radius, &adjusted, clearFrom);
+    if (adjusted) {
+        a.nx[i] = kept.x;
+        a.ny[i] = kept.y;
+        a.nvx[i] = (kept.x - from.x) * inverseDt;
+        a.nvy[i] = (kept.y - from.y) * inverseDt;
+        a.flags[i] |= kAgentBlocked;
+    }
+}
+
+void World::keepGroupClear(Group& group, float radius)
+{
+    AgentArrays& a = group.agents;
+    const float inverseDt = 1.0f / m_dt;
+    const std::size_t n = a.size();
+    const bool ordered = group.grid.size() == n;
+    for (std::size_t k = 0; k < n; ++k) {
+        const std::size_t i = ordered ? group.grid.sortedIndex(static_cast<std::uint32_t>(k)) : k;
+        if (group.playerLed && i == 0)
+            continue;
+        const Vec2 from{a.px[i], a.py[i]};
+        keepAgentClear(a, i, from, radius, m_geometry->clearance(from), inverseDt);
     }
 }
 
@@ -445,25 +507,18 @@ void World::commitGroup(Group& group, float radius)
     for (std::size_t k = 0; k < n; ++k) {
         const std::size_t i = ordered ? group.grid.sortedIndex(static_cast<std::uint32_t>(k)) : k;
         const Vec2 from{a.px[i], a.py[i]};
+        // One look-up serves the solid-body rule and the crossing test.
+        const float clearFrom = m_geometry->clearance(from);
         // Solid against the walls: the body never ends nearer a surface than its radius, and
         // never gets there through one. (The player keeps clear in planPlayer; bodies that
         // follow their family's own paths, radius 0 here, in their family.)
-        if (radius > 0.0f && !(group.playerLed && i == 0)) {
-            bool adjusted = false;
-            const Vec2 kept = m_geometry->keepClear(from, {a.nx[i], a.ny[i]}, radius, &adjusted);
-            if (adjusted) {
-                a.nx[i] = kept.x;
-                a.ny[i] = kept.y;
-                a.nvx[i] = (kept.x - from.x) * inverseDt;
-                a.nvy[i] = (kept.y - from.y) * inverseDt;
-                a.flags[i] |= kAgentBlocked;
-            }
-        }
+        if (radius > 0.0f && !(group.playerLed && i == 0))
+            keepAgentClear(a, i, from, radius, clearFrom, inverseDt);
         // The exact, Box2D-independent check: only motions that could reach geometry.
         const Vec2 to{a.nx[i], a.ny[i]};
         const float moved2 = distanceSquared(from, to);
-        const float reach = m_geometry->clearance(from);
-        if (moved2 > 0.0f && moved2 >= reach * reach && m_geometry->segmentCrosses(from, to)) {
+        if (moved2 > 0.0f && moved2 >= clearFrom * clearFrom &&
+            m_geometry->segmentCrosses(from, to)) {
             if (crossings++ == 0) {
                 group.metrics.crossingAgent = static_cast<int>(a.id[i]);
                 group.metrics.crossingFrom = from;

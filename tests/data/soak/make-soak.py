@@ -60,7 +60,7 @@ groups = [
     {"name": "blue squad", "kind": "tankSquad", "spawn": dict(area(70, -60, 40, 40), count=600), "target": [20, -20]},
     {"name": "convoy", "kind": "leaderFollow", "spawn": dict(area(0, 0, 30, 30), count=1800)},
     {"name": "raiders", "kind": "swarm", "chase": "convoy", "spawn": dict(area(0, 80, 35, 25), count=2700)},
-    {"name": "worms", "kind": "worm", "spawn": dict(area(0, -80, 40, 30), count=300)},
+    {"name": "worms", "kind": "worm", "spawn": dict(area(0, -95, 25, 15), count=300)},
 ]
 
 scene = {

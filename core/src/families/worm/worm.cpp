@@ -26,9 +26,10 @@ const F kWormFields[] = {
       "bodies hold more joints: memory and time grow with length / minSegmentLength."},
      &WormParams::length},
     {{"width", "Width", "m", 0.05, 5.0, 0.05, 0.6,
-      "Width of the ribbon drawn along the body; the head keeps width / 2 from walls. A "
-      "wider worm needs minSegmentLength of at least width x tan(maxTurnAngle / 2), or its "
-      "mitred joints would fold over each other."},
+      "Width of the ribbon drawn along the body; the head keeps width / 2 from every "
+      "surface, corners and wall ends included. A wider worm needs minSegmentLength of at "
+      "least width x tan(maxTurnAngle / 2), or its mitred joints would fold over each "
+      "other."},
      &WormParams::width},
     {{"minSegmentLength", "Min segment length", "m", 0.02, 20.0, 0.01, 0.5,
       "The head segment must be this long before the worm may turn again: the spacing of "
@@ -50,14 +51,15 @@ const F kWormFields[] = {
       "A coin whose centre comes this close to the head is eaten. 0 = the worm never eats."},
      &WormParams::eatRadius},
     {{"wallResponse", "At a wall", "", 0.0, 1.0, 1.0, 1.0,
-      "stop: the head halts width / 2 short of the wall and the tail waits with it (the "
-      "article's crash); it crawls on only if a turn of at most maxTurnAngle toward its "
-      "target leads along or away from the wall. slide: at every joint the worm feels about "
-      "one turning radius ahead and bends along walls and out of corners before it meets "
-      "them, and takes only turns that leave it room to circle at its sharpest turn, so it "
-      "never crawls into a pocket narrower than its turning circle; a head that still meets "
-      "a wall glides along it where that is a turn of at most maxTurnAngle, else it halts "
-      "as in stop mode. Either way no joint bends more than maxTurnAngle.",
+      "stop: the head halts width / 2 short of the wall (or of a corner or wall end beside "
+      "its way) and the tail waits with it (the article's crash); it crawls on only if a "
+      "turn of at most maxTurnAngle toward its target leads along or away from the wall. "
+      "slide: at every joint the worm feels about one turning radius ahead and bends along "
+      "walls and out of corners before it meets them, and takes only turns that leave it "
+      "room to circle at its sharpest turn, so it never crawls into a pocket narrower than "
+      "its turning circle; a head that still meets a wall (or a corner's tip) glides along "
+      "it where that is a turn of at most maxTurnAngle, else it halts as in stop mode. "
+      "Either way no joint bends more than maxTurnAngle.",
       ParamType::Choice, {"stop", "slide"}},
      &WormParams::wallResponse},
     {{"wanderTurn", "Wander turn", "deg", 0.0, 90.0, 1.0, 15.0,
@@ -108,12 +110,97 @@ constexpr int kSpawnAttempts = 32;
 constexpr int kCapacitySlack = 8;
 constexpr float kMaxLookAhead = 8.0f; // m, cap on the slide look-ahead beyond one segment
 constexpr float kMinMitreDenominator = 0.25f;
-// A worm's turning circle is checked by this many rays from its centre; between two of them a
-// wall is missed only beyond cos(pi / kEscapeRays) of a ray's length, so rays are that much
-// longer than the distance they must cover.
-constexpr int kEscapeRays = 12;
-constexpr float kEscapeRayCover = 0.9659258f; // cos(15 deg)
-constexpr float kEscapeSkin = 0.01f;          // m, kept beyond half the width (rounding)
+constexpr float kEscapeSkin = 0.01f; // m, kept beyond half the width (rounding)
+// The head as a solid body: its centre may come this much nearer a surface than half the
+// width (m). A head that glides along a wall at exactly half the width has this margin for
+// the proofs below, and a user never sees it.
+constexpr float kClearSlack = 2e-3f;
+// Halvings of a leg the proof may make before it falls back to the disc round a piece's start.
+constexpr int kProofDepth = 5;
+// m: how far beside a leg a proof may centre its free disc (further means a query over more
+// cells; a longer leg is split instead).
+constexpr float kMaxProofDisc = 0.5f;
+// m: the surface that stopped the head beside its leg is looked for this far ahead of the
+// stop, where it is nearer than any surface the head merely glides along.
+constexpr float kContactProbe = 5e-3f;
+// m beyond half the width and the leg that a leg's distance queries look (rounding).
+constexpr float kClearReachSkin = 1e-3f;
+
+/// Distance from p to the nearest surface, or `reach` if none is nearer: the clearance grid
+/// answers far from geometry without a query.
+float distanceWithin(const StaticGeometry& geometry, Vec2 p, float reach)
+{
+    return geometry.clearance(p) >= reach ? reach : geometry.surfaceDistance(p, reach);
+}
+
+/// Whether the leg a -> b keeps `keep` m from every surface by one disc that holds no
+/// surface, centred away from the surface nearest its midpoint m (`dm` from it). The disc is the
+/// smallest that keeps `keep` off that surface's line and holds both ends, touching the line
+/// where that is smallest (beside the midpoint for a leg along a wall, the near end for a leg
+/// leaving it); one query tells whether any other surface comes into it.
+bool freeDiscHolds(const StaticGeometry& geometry, Vec2 a, Vec2 b, Vec2 m, float dm, float keep)
+{
+    if (dm - keep >= 0.5f * distance(a, b))
+        return true; // the disc round the midpoint
+    const RayHit nearest = geometry.nearestSurface(m, dm + 1e-3f);
+    if (!nearest.hit)
+        return false;
+    const Vec2 n = nearest.normal;
+    const Vec2 along = n.perp();
+    // Depths past the line kept `keep` off the surface, and positions along it.
+    const float ha = dot(a - nearest.point, n) - keep;
+    const float hb = dot(b - nearest.point, n) - keep;
+    if (!(ha > 0.0f && hb > 0.0f))
+        return false;
+    const float ta = dot(a - nearest.point, along);
+    const float tb = dot(b - nearest.point, along);
+    // A disc of radius rho touching that line at t holds a point (t', h) if
+    // (t' - t)^2 + h^2 <= 2 rho h.
+    auto radiusAt = [&](float t) {
+        return std::max(((ta - t) * (ta - t) + ha * ha) / (2.0f * ha),
+                        ((tb - t) * (tb - t) + hb * hb) / (2.0f * hb));
+    };
+    float bestT = ta;
+    float bestRadius = radiusAt(ta);
+    for (const float t : {0.75f * ta + 0.25f * tb, 0.5f * (ta + tb), 0.25f * ta + 0.75f * tb, tb}) {
+        const float rho = radiusAt(t);
+        if (rho < bestRadius) {
+            bestRadius = rho;
+            bestT = t;
+        }
+    }
+    if (bestRadius > kMaxProofDisc)
+        return false;
+    const Vec2 centre = nearest.point + along * bestT + n * (keep + bestRadius);
+    const float needed = std::max(distance(centre, a), distance(centre, b)) + keep;
+    return distanceWithin(geometry, centre, needed + 1e-4f) >= needed;
+}
+
+/// How far along the leg from + dir t (t0 <= t <= t1) is proved to keep `keep` m from every
+/// surface, by distances alone: returns the t reached (t1 if all). d0, d1: the distances from
+/// the ends to the nearest surface. A surface point is at least d0 from the start and d1 from
+/// the end, so a leg shorter than (d0 - keep) + (d1 - keep) is clear; else one free disc may
+/// hold it; else it is halved.
+float provedRun(const StaticGeometry& geometry, Vec2 from, Vec2 dir, float t0, float d0, float t1,
+                float d1, float keep, int depth)
+{
+    const float length = t1 - t0;
+    if ((d0 - keep) + (d1 - keep) > length)
+        return t1;
+    const Vec2 a = from + dir * t0;
+    const Vec2 b = from + dir * t1;
+    const float tm = 0.5f * (t0 + t1);
+    const Vec2 m = from + dir * tm;
+    const float dm = distanceWithin(geometry, m, keep + 0.5f * length + 1e-3f);
+    if (freeDiscHolds(geometry, a, b, m, dm, keep))
+        return t1;
+    if (depth == 0)
+        return t0 + clampf(d0 - keep, 0.0f, length); // the disc round the start
+    const float reached = provedRun(geometry, from, dir, t0, d0, tm, dm, keep, depth - 1);
+    if (reached < tm)
+        return reached;
+    return provedRun(geometry, from, dir, tm, dm, t1, d1, keep, depth - 1);
+}
 
 } // namespace
 
@@ -463,54 +550,25 @@ bool WormBehaviour::circleIsClear(Vec2 head, float heading, float side, float st
                                   const StaticGeometry& geometry) const
 {
     // One segment along `heading`, then the sharpest turn at every joint: a regular polygon
-    // whose joints lie on a circle of radius chord / (2 sin(maxTurnAngle / 2)). The worm can
-    // crawl round it for ever if every chord passes the head's own motion test (a ray with
-    // half the width ahead) and nothing comes within half the width of the circle from
-    // outside (radial rays from its centre, long enough to cover the gaps between them).
-    // The circle is the same at the next joint (its sharpest turn is this polygon's next
-    // chord), so a worm that keeps a way out always has one.
+    // whose joints lie on a circle of radius chord / (2 sin(maxTurnAngle / 2)), the head one
+    // of them. The worm can crawl round it for ever if no surface comes within half the width
+    // of the circle: one distance query from its centre, which sees a corner or a wall's end
+    // as it sees a wall (the head's own legs stop at all three). The circle is the same at the
+    // next joint (its sharpest turn is this polygon's next chord), so a worm that keeps a way
+    // out always has one.
     const WormParams& p = m_params;
     const float chord = segmentChord(stepLength);
-    const float clearance = 0.5f * p.width;
     float halfSine = 0.0f, halfCosine = 1.0f;
     sinCos(0.5f * p.maxTurnAngle, halfSine, halfCosine);
-    float turnSine = 0.0f, turnCosine = 1.0f;
-    sinCos(p.maxTurnAngle, turnSine, turnCosine);
     const float radius = chord / (2.0f * halfSine);
-    const int chords = 1 + static_cast<int>(std::ceil(2.0f * kPi / p.maxTurnAngle - 1e-3f));
-    Vec2 dir = fromAngle(heading);
-    Vec2 from = head;
-    Vec2 joint = head + dir * chord;
-    for (int k = 0; k < chords; ++k) {
-        const Vec2 to = from + dir * chord;
-        if (geometry.mayReach(from, chord + clearance) &&
-            geometry.rayCast(from, to + dir * clearance).hit)
-            return false;
-        if (k == 0)
-            joint = to;
-        from = to;
-        dir = rotated(dir, turnCosine, side * turnSine);
-    }
+    const Vec2 joint = head + fromAngle(heading) * chord;
     const Vec2 first = fromAngle(heading + side * p.maxTurnAngle);
     const Vec2 centre =
         joint + first * (0.5f * chord) + first.perp() * (side * radius * halfCosine);
-    const float ring = radius + clearance + kEscapeSkin;
-    if (!geometry.mayReach(centre, ring))
-        return true;
-    if (geometry.isInsideSolid(centre))
-        return false; // (a ray from inside an obstacle would not see its outline)
-    // In fixed directions: the same circle, checked again at the next joint, gives the same
-    // answer.
-    const float rayLength = ring / kEscapeRayCover;
-    float sine = 0.0f, cosine = 1.0f;
-    sinCos(2.0f * kPi / static_cast<float>(kEscapeRays), sine, cosine);
-    Vec2 ray{1.0f, 0.0f};
-    for (int k = 0; k < kEscapeRays; ++k) {
-        if (geometry.rayCast(centre, centre + ray * rayLength).hit)
-            return false;
-        ray = rotated(ray, cosine, sine);
-    }
-    return true;
+    // The disc holds the head, which is outside every obstacle: free of surfaces, it is
+    // outside them all.
+    const float ring = radius + 0.5f * p.width + kEscapeSkin;
+    return distanceWithin(geometry, centre, ring) >= ring;
 }
 
 float WormBehaviour::segmentChord(float stepLength) const
@@ -552,8 +610,12 @@ float WormBehaviour::wallAwareHeading(int w, Vec2 head, float wanted, float step
         return wanted;
     const float candidate =
         heading + clampf(wrapAngle(wanted - heading), -p.maxTurnAngle, p.maxTurnAngle);
-    const RayHit ahead = geometry.rayCast(head, head + fromAngle(candidate) * look);
-    if (!ahead.hit && hasWayOut(head, candidate, stepLength, geometry))
+    // How far the head gets along an option is what counts as clear, as it does for the
+    // head's own legs: a corner or a wall's end beside the way stops it as a wall ahead does.
+    const float clear = look - 0.5f * p.width;
+    RayHit ahead;
+    if (feelerReach(geometry, head, fromAngle(candidate), look, &ahead) >= clear &&
+        hasWayOut(head, candidate, stepLength, geometry))
         return wanted;
     // The options: five turns across the allowed range, and the wall's own direction (both
     // ways) where it is within reach, so a worm running beside a wall lines up with it
@@ -572,18 +634,23 @@ float WormBehaviour::wallAwareHeading(int w, Vec2 head, float wanted, float step
     // shallow angle: against the wall found ahead, an option is clear only if it keeps
     // half the width off that wall over the whole look-ahead.
     const float room = ahead.hit ? dot(head - ahead.point, ahead.normal) - 0.5f * p.width : 0.0f;
-    float reach[7];
     float deviation[7];
-    for (int k = 0; k < count; ++k) {
-        const Vec2 dir = fromAngle(options[k]);
-        const RayHit hit = geometry.rayCast(head, head + dir * look);
-        // How far the head gets along this option before it is too close to geometry.
-        reach[k] = hit.hit ? hit.fraction * look : look;
-        const float approach = ahead.hit ? -dot(dir, ahead.normal) : 0.0f;
-        if (approach > 0.0f)
-            reach[k] = std::min(reach[k], std::max(0.0f, room) / approach);
+    for (int k = 0; k < count; ++k)
         deviation[k] = std::fabs(wrapAngle(wanted - options[k]));
-    }
+    // How far the head gets along an option, felt only when the search comes to it.
+    float reach[7];
+    bool felt[7] = {};
+    auto reachOf = [&](int k) {
+        if (!felt[k]) {
+            felt[k] = true;
+            const Vec2 dir = fromAngle(options[k]);
+            reach[k] = feelerReach(geometry, head, dir, look, nullptr);
+            const float approach = ahead.hit ? -dot(dir, ahead.normal) : 0.0f;
+            if (approach > 0.0f)
+                reach[k] = std::min(reach[k], std::max(0.0f, room) / approach);
+        }
+        return reach[k];
+    };
     // The closest to the wanted direction with a clear feeler and a way out; else the
     // closest with a way out and room for its first segment (it turns late, but it turns).
     int order[7];
@@ -594,10 +661,10 @@ float WormBehaviour::wallAwareHeading(int w, Vec2 head, float wanted, float step
         order[j] = k;
     }
     bool checked[7] = {}, wayOut[7] = {};
-    for (const float needed : {look, std::min(look, segmentChord(stepLength))}) {
+    for (const float needed : {clear, std::min(clear, segmentChord(stepLength))}) {
         for (int j = 0; j < count; ++j) {
             const int k = order[j];
-            if (reach[k] < needed)
+            if (reachOf(k) < needed)
                 continue;
             if (!checked[k]) {
                 checked[k] = true;
@@ -607,7 +674,7 @@ float WormBehaviour::wallAwareHeading(int w, Vec2 head, float wanted, float step
                 return options[k];
         }
     }
-    return walledInTurn(w, head, wanted, reach[4], reach[0], stepLength, geometry);
+    return walledInTurn(w, head, wanted, reachOf(4), reachOf(0), stepLength, geometry);
 }
 
 float WormBehaviour::walledInTurn(int w, Vec2 head, float wanted, float reachLeft, float reachRight,
@@ -636,35 +703,113 @@ float WormBehaviour::turnBase(int w) const
     return angleOf(segmentDirection(w, 1, fromAngle(m_heading[i])));
 }
 
+float WormBehaviour::feelerReach(const StaticGeometry& geometry, Vec2 head, Vec2 dir, float look,
+                                 RayHit* surface) const
+{
+    const float clearance = 0.5f * m_params.width;
+    // The side rays run a little inside the head's width, so a wall the head glides along at
+    // half the width is not met by them.
+    const Vec2 side = dir.perp() * std::max(0.0f, clearance - 2.0f * kClearSlack);
+    float reach = look;
+    RayHit first; // the surface that stops the head first
+    for (const Vec2 offset : {Vec2{}, side, -side}) {
+        const Vec2 from = head + offset;
+        const RayHit hit = geometry.rayCast(from, from + dir * look);
+        if (!hit.hit)
+            continue;
+        // The head stops half the width off the line of the surface met (as in clearRun).
+        float stop = hit.fraction * look;
+        const float approach = -dot(dir, hit.normal);
+        if (approach > 1e-6f)
+            stop = std::min(stop, (dot(head - hit.point, hit.normal) - clearance) / approach);
+        stop = std::max(0.0f, stop);
+        if (!first.hit || stop < reach)
+            first = hit;
+        reach = std::min(reach, stop);
+    }
+    if (surface)
+        *surface = first;
+    return reach;
+}
+
+float WormBehaviour::clearRun(const StaticGeometry& geometry, Vec2 from, Vec2 dir, float length,
+                              RayHit* surface) const
+{
+    const float clearance = 0.5f * m_params.width;
+    if (surface)
+        *surface = RayHit{};
+    const float reach = clearance + length + kClearReachSkin;
+    if (length <= 0.0f || geometry.clearance(from) >= reach)
+        return std::max(length, 0.0f);
+    // Ahead: the first surface the centre line meets. On a slant the head stops where it is
+    // half the width off that surface's line, which the ray alone does not see.
+    float run = length;
+    const RayHit ahead = geometry.rayCast(from, from + dir * (length + clearance));
+    if (ahead.hit) {
+        float stop = ahead.fraction * (length + clearance) - clearance;
+        const float approach = -dot(dir, ahead.normal);
+        if (approach > 1e-6f)
+            stop = std::min(stop, (dot(from - ahead.point, ahead.normal) - clearance) / approach);
+        run = clampf(stop, 0.0f, length);
+    }
+    // Beside the leg (a convex corner, a wall's end, a circle) by distances: the part of the
+    // leg proved to keep half the width. A head that is nearer already (placed there, or the
+    // walls were redrawn under it) may move, but never nearer.
+    const float d0 = distanceWithin(geometry, from, reach);
+    const float full = clearance - kClearSlack;
+    const float keep = d0 >= full ? full : std::max(d0 - kClearSlack, 0.5f * d0);
+    float proved = run;
+    if (run > 0.0f) {
+        const float d1 = distanceWithin(geometry, from + dir * run, reach);
+        proved = provedRun(geometry, from, dir, 0.0f, d0, run, d1, keep, kProofDepth);
+    }
+    if (proved >= run) {
+        if (surface && run < length)
+            *surface = ahead;
+        return run;
+    }
+    // Stopped beside the leg, somewhere between keep and half the width off what stopped it:
+    // the surface nearest just ahead of the stop, with the normal from its nearest point (a
+    // corner's tip) toward the head. Back off along the leg to half the width off that
+    // surface's line (as the ray's stop does), so that a head gliding on along it has the
+    // slack to spare.
+    const Vec2 at = from + dir * proved;
+    const float probe = std::min(kContactProbe, length - proved);
+    RayHit blocker = geometry.nearestSurface(at + dir * probe, clearance + probe);
+    if (!blocker.hit)
+        blocker = geometry.nearestSurface(at, clearance + kContactProbe);
+    if (blocker.hit) {
+        const float approach = -dot(dir, blocker.normal);
+        const float shortBy = clearance - dot(at - blocker.point, blocker.normal);
+        if (approach > 1e-3f && shortBy > 0.0f)
+            proved = std::max(0.0f, proved - shortBy / approach);
+    }
+    if (surface)
+        *surface = blocker;
+    return proved;
+}
+
 Vec2 WormBehaviour::advance(float heading, Vec2 from, float length, const StaticGeometry* geometry,
                             bool* blocked, RayHit* surface) const
 {
-    // Along the heading only, and through the geometry's stop test: every leg of the head's
-    // path is a straight, checked motion, so the body (the path) never crosses a wall.
-    const float clearance = 0.5f * m_params.width;
+    // Along the heading only, and as a solid body (clearRun): every leg of the head's path is
+    // a straight motion that keeps half the width from every surface, so the body (the path)
+    // never crosses a wall.
     const Vec2 dir = fromAngle(heading);
-    const Vec2 to = from + dir * length;
     *blocked = false;
     if (surface)
         *surface = RayHit{};
-    if (!geometry || length <= 0.0f)
-        return to;
-    Vec2 next = geometry->constrainMove(from, to, clearance, WallResponse::Stop, blocked);
-    if (!*blocked)
-        return next;
-    // constrainMove keeps the clearance along the motion, which on a slant is less than
-    // half the width square to the surface: shorten the move so the ribbon stays off it.
-    const RayHit hit = geometry->rayCast(from, to + dir * clearance);
-    if (surface)
-        *surface = hit;
-    const float approach = -dot(dir, hit.normal);
-    if (hit.hit && approach > 1e-6f) {
-        const float gap = dot(from - hit.point, hit.normal) - clearance;
-        next = from + dir * clampf(gap / approach, 0.0f, distance(from, next));
-    }
+    // Far from everything (the common case) the leg is free without a query.
+    if (!geometry || length <= 0.0f ||
+        geometry->clearance(from) >= 0.5f * m_params.width + length + kClearReachSkin)
+        return from + dir * length;
+    const float run = clearRun(*geometry, from, dir, length, surface);
+    if (run >= length)
+        return from + dir * length;
+    *blocked = true;
     // A crumb of motion against the wall (rounding) would leave a crumb of a head
     // segment, and the next bend would make a joint on it each step: stay put instead.
-    return distance(from, next) < kMinLeg ? from : next;
+    return run < kMinLeg ? from : from + dir * run;
 }
 
 void WormBehaviour::plan(Group& group, const StepContext& ctx)

@@ -10,10 +10,15 @@
 ///
 /// Steering: while the pointer is held every worm heads for it; after release each worm keeps
 /// the last pressed point until its head is within arriveDistance, then wanders.
-/// Walls: the head moves leg by leg through StaticGeometry::constrainMove's stop test, so the
-/// path, and with it the body, never crosses geometry, and no joint bends more than
-/// maxTurnAngle there either: where the two conflict the worm halts. Sliding worms keep a way
-/// out so that this is rare (see wallAwareHeading and the wallResponse tooltip).
+/// Walls: the head is a solid body of half the width, kept by the worm itself (the world never
+/// moves a worm's head, see keepsOwnBodies). It moves leg by leg, each leg only as far as its
+/// centre stays half the width from every surface, ahead, beside the leg and round convex
+/// corners and wall ends alike (clearRun), so the path, and with it the body, never crosses
+/// geometry. What stops it (a corner's tip too) bends it along (slide) or halts it, and no joint
+/// bends more than maxTurnAngle there either: where the two conflict the worm halts. The
+/// look-ahead and the way-out check see surfaces as the legs do, so sliding worms bend round
+/// corners before they touch and halting is rare (see wallAwareHeading and the wallResponse
+/// tooltip).
 ///
 /// Fixes to the seed: the turn is re-aimed at the target at every joint instead of replaying
 /// a remembered angle, so a moving pointer is followed; the line-intersection join is computed
@@ -161,6 +166,21 @@ private:
     /// The heading a turn is measured from: the head segment's, or the segment behind an
     /// empty head segment (then the turn re-aims that joint).
     float turnBase(int w) const;
+    /// The look-ahead's clearRun: how far the head gets from `head` along the unit `dir`, up
+    /// to `look` m, before it comes within half the width of a surface, by three rays (along
+    /// the centre line and either side of it), each stopping the head half the width off the
+    /// line of the surface it meets. `surface` (optional): the surface that stops it first.
+    float feelerReach(const StaticGeometry& geometry, Vec2 head, Vec2 dir, float look,
+                      RayHit* surface) const;
+    /// How far the head gets from `from` along the unit `dir`, up to `length` m, as a solid
+    /// body: its centre never comes nearer any surface than half the width (a couple of
+    /// millimetres of slack), beside the leg and round corners as well as ahead. `surface`
+    /// (optional) gets what stopped it: the surface met ahead, or the surface point nearest the
+    /// head where it stopped beside the leg, with the normal from that point toward the head.
+    float clearRun(const StaticGeometry& geometry, Vec2 from, Vec2 dir, float length,
+                   RayHit* surface) const;
+    /// Where the head gets moving `length` m along `heading` from `from` (clearRun);
+    /// `blocked` is set when geometry shortened the move.
     Vec2 advance(float heading, Vec2 from, float length, const StaticGeometry* geometry,
                  bool* blocked, RayHit* surface) const;
     /// Where worm w heads this step: the pointer, the last pressed point, or a wander.
