@@ -251,8 +251,9 @@ private slots:
     void docsExampleIsCanonical();
     void numbersAreShortestAndExact();
     void loadedSceneIsBuiltWithoutASecondCheck();
-    void version1FilesMigrate_data();
-    void version1FilesMigrate();
+    void olderFilesMigrate_data();
+    void olderFilesMigrate();
+    void version2SquadsParkOnSpots();
     void collisionRoundTrips();
     void badCollision_data();
     void badCollision();
@@ -381,7 +382,7 @@ void TestSceneFile::serializedLayoutIsReadable()
     const std::string text = serializeScene(scene);
 
     QVERIFY2(text.rfind(
-                 "{\n  \"format\": \"shoal-scene\",\n  \"version\": 2,\n  \"name\": \"layout\",\n",
+                 "{\n  \"format\": \"shoal-scene\",\n  \"version\": 3,\n  \"name\": \"layout\",\n",
                  0) == 0,
              text.c_str());
     QVERIFY(text.find("  \"bounds\": {\"min\": [-40, -25], \"max\": [40, 25]},\n") !=
@@ -938,33 +939,78 @@ void TestSceneFile::loadedSceneIsBuiltWithoutASecondCheck()
     QVERIFY(World::create(broken).error().message.find("simulation.dt") != std::string::npos);
 }
 
-void TestSceneFile::version1FilesMigrate_data()
+void TestSceneFile::olderFilesMigrate_data()
 {
     QTest::addColumn<QString>("path");
-    const QDir dir(kDataDir + QStringLiteral("/scenes/v1"));
-    const QStringList files = dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
-    QVERIFY2(files.size() >= 6, "tests/data/scenes/v1 should hold the version 1 goldens");
-    for (const QString& name : files)
-        QTest::newRow(qPrintable(name)) << dir.filePath(name);
+    QTest::addColumn<int>("version");
+    for (int version = 1; version < kSceneFormatVersion; ++version) {
+        const QDir dir(kDataDir + QStringLiteral("/scenes/v%1").arg(version));
+        const QStringList files =
+            dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
+        QVERIFY2(files.size() >= 6, qPrintable(QStringLiteral("%1 should hold the version %2 "
+                                                              "goldens")
+                                                   .arg(dir.path())
+                                                   .arg(version)));
+        for (const QString& name : files)
+            QTest::newRow(qPrintable(QStringLiteral("v%1/").arg(version) + name))
+                << dir.filePath(name) << version;
+    }
 }
 
-void TestSceneFile::version1FilesMigrate()
+void TestSceneFile::olderFilesMigrate()
 {
-    // A file written by a version 1 Shoal loads as the same level, with every group colliding
-    // as its family does by default, and saves as today's golden of it, byte for byte.
+    // A file written by an older Shoal loads as the same level, climbing the migration
+    // ladder: a version 1 group collides as its family does by default (version 2), and a
+    // squad's arriveDistance is measured from its parking spot (version 3). Saved, it is
+    // today's golden of it, byte for byte.
     QFETCH(QString, path);
+    QFETCH(int, version);
     const std::string old = readBytes(path);
-    QVERIFY(old.find("\"version\": 1,") != std::string::npos);
+    QVERIFY(old.find("\"version\": " + std::to_string(version) + ",") != std::string::npos);
     const Expected<SceneDesc> migrated = parseScene(old, path.toStdString());
     QVERIFY2(migrated.ok(), migrated.ok() ? "" : migrated.error().message.c_str());
-    for (const GroupDesc& group : migrated->groups)
-        QVERIFY(group.collision == defaultCollision(group.kind));
+    if (version == 1)
+        for (const GroupDesc& group : migrated->groups)
+            QVERIFY(group.collision == defaultCollision(group.kind));
     const QString current = kDataDir + QStringLiteral("/scenes/") + QFileInfo(path).fileName();
     const std::string golden = readBytes(current);
     QVERIFY2(!golden.empty(), qPrintable(current));
     QCOMPARE(serializeScene(*migrated), golden);
     const Expected<SceneDesc> fromGolden = parseScene(golden, "golden.json");
     QVERIFY(fromGolden.ok() && *fromGolden == *migrated);
+}
+
+void TestSceneFile::version2SquadsParkOnSpots()
+{
+    // Version 2's arriveDistance was how near the target the first tank came before the rest
+    // parked against it; version 3 measures it from each tank's own spot. Values above the
+    // article's 0.2 m become 0.2 m, smaller ones keep, and no other family's key is touched.
+    const auto scene = [](const char* arrive) {
+        return std::string(R"({"format": "shoal-scene", "version": 2,
+            "bounds": {"min": [-10, -10], "max": [10, 10]},
+            "player": {"params": {"arriveDistance": 4}},
+            "groups": [{"name": "t", "kind": "tankSquad", "params": {"arriveDistance": )") +
+               arrive + R"(}, "spawn": {"min": [-5, -5], "max": [5, 5], "count": 3}}]})";
+    };
+    const int arrive = paramIndex(paramSpecs(BehaviourKind::TankSquad), "arriveDistance");
+    const int playerArrive = paramIndex(playerParamSpecs(), "arriveDistance");
+    QVERIFY(arrive >= 0 && playerArrive >= 0);
+    const auto arriveOf = [arrive](const SceneDesc& desc) {
+        return desc.groups.at(0).params.at(static_cast<std::size_t>(arrive));
+    };
+    const Expected<SceneDesc> far = parseScene(scene("3"), "v2.json");
+    QVERIFY2(far.ok(), far.ok() ? "" : far.error().message.c_str());
+    QCOMPARE(arriveOf(*far), 0.2);
+    const Expected<SceneDesc> near = parseScene(scene("0.15"), "v2.json");
+    QVERIFY2(near.ok(), near.ok() ? "" : near.error().message.c_str());
+    QCOMPARE(arriveOf(*near), 0.15);
+    QCOMPARE(far->player.params.at(static_cast<std::size_t>(playerArrive)), 4.0);
+    // A version 3 file means what it says.
+    std::string current = scene("3");
+    current.replace(current.find("\"version\": 2"), 12, "\"version\": 3");
+    const Expected<SceneDesc> kept = parseScene(current, "v3.json");
+    QVERIFY2(kept.ok(), kept.ok() ? "" : kept.error().message.c_str());
+    QCOMPARE(arriveOf(*kept), 3.0);
 }
 
 void TestSceneFile::collisionRoundTrips()
@@ -1021,7 +1067,7 @@ void TestSceneFile::badCollision()
 {
     QFETCH(QString, collision);
     QFETCH(QString, expected);
-    const std::string text = R"({"format": "shoal-scene", "version": 2,
+    const std::string text = R"({"format": "shoal-scene", "version": 3,
         "bounds": {"min": [-10, -10], "max": [10, 10]},
         "groups": [{"name": "g", "kind": "swarm", "collision": )" +
                              collision.toStdString() + "}]}";

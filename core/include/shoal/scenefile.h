@@ -17,7 +17,7 @@ namespace shoal {
 
 /// The format version this build writes, and the newest it reads. Older files are migrated
 /// one version at a time on load; newer ones are refused.
-constexpr int kSceneFormatVersion = 2;
+constexpr int kSceneFormatVersion = 3;
 
 /// Parses a whole scene file held in `text`. `fileName` is only used to start every error
 /// message (e.g. "demo.json:3:14: ..." or "demo.json: groups[2].spawn.count: ...").

@@ -730,7 +730,31 @@ void migrateFrom1(Json& document)
     (void)document;
 }
 
-constexpr std::array<Migration, kSceneFormatVersion - 1> kMigrations = {migrateFrom1};
+/// 2 -> 3: every tank of a squad parks on a spot of its own round the target, and a tank
+/// squad's "arriveDistance" became how near its spot a tank stops (the article's 0.2 m). In
+/// version 2 it was how near the target the squad's first tank had to come before the rest
+/// parked against it, which a whole squad needed a few metres for; spots now place the squad
+/// by themselves, and spots are keepDistance + 2 x arriveDistance apart, so an old value
+/// above 0.2 m would spread the parked squad by twice that. It becomes 0.2 m; smaller values
+/// keep.
+void migrateFrom2(Json& document)
+{
+    const auto groups = document.find("groups");
+    if (groups == document.end() || !groups->is_array())
+        return; // the reader reports a missing or malformed list with its place
+    for (Json& group : *groups) {
+        if (!group.is_object() || group.value("kind", Json()) != "tankSquad")
+            continue;
+        const auto params = group.find("params");
+        if (params == group.end() || !params->is_object())
+            continue;
+        const auto arrive = params->find("arriveDistance");
+        if (arrive != params->end() && arrive->is_number() && arrive->get<double>() > 0.2)
+            *arrive = 0.2;
+    }
+}
+
+constexpr std::array<Migration, kSceneFormatVersion - 1> kMigrations = {migrateFrom1, migrateFrom2};
 
 void migrate(Json& document, int fromVersion)
 {

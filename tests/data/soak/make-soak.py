@@ -65,7 +65,7 @@ groups = [
 
 scene = {
     "format": "shoal-scene",
-    "version": 2,
+    "version": 3,
     "name": "Soak: 10,000 agents, 68 walls, 120 obstacles",
     "bounds": {"min": [-HALF, -HALF], "max": [HALF, HALF]},
     "simulation": {"dt": 1.0 / 60.0, "seed": 7},
