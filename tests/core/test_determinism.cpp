@@ -81,11 +81,11 @@ std::uint64_t pinnedHash(BehaviourKind kind)
     case BehaviourKind::FishSchool:
         return 0x9a9b028b475c60dfull;
     case BehaviourKind::TankSquad:
-        return 0x7c52f3017efdc350ull;
+        return 0x4b19f5f15dd57d17ull;
     case BehaviourKind::Swarm:
-        return 0x158d79ed21ec40e0ull;
+        return 0xf8e0d222e57b458eull;
     case BehaviourKind::LeaderFollow:
-        return 0x64baee12b28f1ca0ull;
+        return 0xbf0fa81a6a6d8273ull;
     case BehaviourKind::Worm:
         return 0x6cc7565d7a847808ull;
     }
