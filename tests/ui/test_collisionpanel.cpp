@@ -380,6 +380,22 @@ void TestCollisionPanel::summaryNamesWhoGivesWay()
 
     f.selection.setGroups({kSchool, kSquad});
     QVERIFY(section->summary().isEmpty());
+
+    // The user guide's example: the swarm through the school, not through the tanks.
+    Fixture g(demoScene());
+    constexpr int kSwarm = 2;
+    g.selection.select(kSwarm);
+    for (LayerGrid* grid : {g.section()->layersGrid(), g.section()->maskGrid()}) {
+        clickLayer(grid, 2);
+        clickLayer(grid, 1);
+    }
+    g.selection.select(kSquad);
+    clickLayer(g.section()->layersGrid(), 2);
+    g.selection.select(kSwarm);
+    const QStringList swarm = g.section()->summary();
+    QCOMPARE(swarm.value(0), QStringLiteral("Gives way to: squad"));
+    QVERIFY2(swarm.last().startsWith(QStringLiteral("Passes through: school,")),
+             qPrintable(swarm.join(QLatin1Char('|'))));
 }
 
 void TestCollisionPanel::savedAndLoaded()
