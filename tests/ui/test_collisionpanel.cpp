@@ -13,10 +13,13 @@
 #include "uitestsupport.h"
 #include <shoal/scenefile.h>
 
+#include <QContextMenuEvent>
 #include <QLabel>
+#include <QMenu>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QToolButton>
 #include <QtTest>
 
@@ -125,6 +128,7 @@ private slots:
     void clickingALayerIsOneUndoStep();
     void dragSwitchesSeveralLayersInOneStep();
     void keyboardSwitchesTheFocusedLayer();
+    void contextMenuSetsAllNoneOrOne();
     void maskEditAndReset();
     void priorityEditsAreOneStepEach();
     void multiSelectionEditsEveryGroupInOneStep();
@@ -246,6 +250,45 @@ void TestCollisionPanel::keyboardSwitchesTheFocusedLayer()
     QTest::keyClick(grid, Qt::Key_Space);
     QCOMPARE(f.collision(kSchool).layers, layer(1));
     QCOMPARE(f.stack()->count(), 2);
+}
+
+/// Opens `grid`'s context menu over layer `n` and picks the entry whose text starts with `entry`.
+static void pickFromMenu(LayerGrid* grid, int n, const QString& entry)
+{
+    bool picked = false;
+    QTimer::singleShot(0, grid, [&] {
+        if (auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget())) {
+            for (QAction* action : menu->actions())
+                if (action->text().startsWith(entry)) {
+                    picked = true;
+                    menu->close();
+                    action->trigger();
+                    return;
+                }
+            menu->close();
+        }
+    });
+    const QPoint at = grid->cellRect(n).center();
+    QContextMenuEvent event(QContextMenuEvent::Mouse, at, grid->mapToGlobal(at));
+    QApplication::sendEvent(grid, &event);
+    QVERIFY2(picked, qPrintable(entry));
+}
+
+void TestCollisionPanel::contextMenuSetsAllNoneOrOne()
+{
+    Fixture f(demoScene());
+    f.selection.select(kSchool);
+    LayerGrid* grid = f.section()->maskGrid();
+    pickFromMenu(grid, 5, QStringLiteral("All Layers"));
+    QCOMPARE(f.collision(kSchool).mask, 0xffffffffu);
+    QCOMPARE(layerListText(f.collision(kSchool).mask), QStringLiteral("all"));
+    pickFromMenu(grid, 7, QStringLiteral("Only Layer 7"));
+    QCOMPARE(f.collision(kSchool).mask, layer(7));
+    pickFromMenu(grid, 7, QStringLiteral("No Layers"));
+    QCOMPARE(f.collision(kSchool).mask, 0u);
+    QCOMPARE(f.stack()->count(), 3);
+    f.stack()->undo();
+    QCOMPARE(f.collision(kSchool).mask, layer(7));
 }
 
 void TestCollisionPanel::maskEditAndReset()
