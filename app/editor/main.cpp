@@ -3,6 +3,7 @@
 // exits; `--stress N` adds N agents to the level; `--bench-render` measures the viewport.
 
 #include "document/document.h"
+#include "document/groupselection.h"
 #include "renderbench.h"
 #include "simulation/simulationcontroller.h"
 #include "stressscene.h"
@@ -73,7 +74,8 @@ struct EditorOptions
     int stress = 0;
     int width = 1600;
     int height = 1000;
-    QString scene; ///< empty: the embedded demo
+    QString scene;      ///< empty: the embedded demo
+    QStringList select; ///< names of the groups selected once the level is open
 };
 
 /// Parses the command line; returns an exit code when it is refused (the message printed).
@@ -102,7 +104,12 @@ std::variant<EditorOptions, int> parseOptions(QApplication& app)
     const QCommandLineOption size(
         QStringLiteral("size"), QStringLiteral("Window size for --screenshot (default 1600x1000)."),
         QStringLiteral("WxH"), QStringLiteral("1600x1000"));
-    parser.addOptions({screenshot, steps, stress, benchRender, size});
+    const QCommandLineOption select(
+        QStringLiteral("select"),
+        QStringLiteral("Select the group called <name> once the level is open, so Properties "
+                       "shows it (repeat to select several)."),
+        QStringLiteral("name"));
+    parser.addOptions({screenshot, steps, stress, benchRender, size, select});
     parser.addPositionalArgument(
         QStringLiteral("scene"),
         QStringLiteral("Scene file to open (the embedded demo without one)."),
@@ -115,6 +122,7 @@ std::variant<EditorOptions, int> parseOptions(QApplication& app)
     };
     EditorOptions options;
     options.screenshot = parser.value(screenshot);
+    options.select = parser.values(select);
     if (!parseCount(parser.value(steps), 0, &options.steps))
         return refuse("--steps needs a whole number >= 0", parser.value(steps));
     if (parser.isSet(stress) && !parseCount(parser.value(stress), 0, &options.stress))
@@ -191,6 +199,19 @@ int main(int argc, char** argv)
     if (options.stress > 0) {
         Document* document = window.document();
         document->resetScene(withStressAgents(document->scene(), options.stress), QString());
+    }
+    if (!options.select.isEmpty()) {
+        QList<int> groups;
+        for (const QString& name : options.select) {
+            const int group = window.document()->scene().groupIndex(name.toStdString());
+            if (group < 0) {
+                std::fprintf(stderr, "shoal: --select: the level has no group named '%s'\n",
+                             qPrintable(name));
+                return 2;
+            }
+            groups.append(group);
+        }
+        window.groupSelection()->setGroups(groups);
     }
     if (screenshotMode)
         return takeScreenshot(window, options);

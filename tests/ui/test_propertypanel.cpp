@@ -702,7 +702,7 @@ void TestPropertyPanel::screenshots()
     second.params[static_cast<std::size_t>(fishParam("moveSpeed"))] = 5.0;
     scene.groups.push_back(second);
     Fixture f(scene);
-    f.panel.resize(f.panel.minimumWidth(), 1040);
+    f.panel.resize(f.panel.minimumWidth(), 1400); // tall enough for every row: no scroll bar
     const QString dir = qEnvironmentVariable("SHOAL_SCREENSHOT_DIR");
     QString problem;
     auto shoot = [&](const char* name, const QString& refused = {}) {

@@ -42,6 +42,34 @@ QUndoCommand* makeLeadGroupCommand(Document* document, const std::string& name)
     return command;
 }
 
+QUndoCommand* makeSetCollisionCommand(Document* document, const QList<int>& groups,
+                                      const std::vector<CollisionDesc>& collisions,
+                                      const QString& text)
+{
+    const SceneDesc& scene = document->scene();
+    std::vector<GroupDesc> changed;
+    QList<int> indices;
+    for (qsizetype i = 0; i < groups.size() && std::size_t(i) < collisions.size(); ++i) {
+        const GroupDesc& group = scene.groups[static_cast<std::size_t>(groups[i])];
+        if (group.collision == collisions[std::size_t(i)])
+            continue;
+        changed.push_back(group);
+        changed.back().collision = collisions[std::size_t(i)];
+        indices.append(groups[i]);
+    }
+    if (changed.empty())
+        return nullptr;
+    if (changed.size() == 1) {
+        auto* command = new SetGroupCommand(document, indices.first(), changed.front(), true);
+        command->setText(text);
+        return command;
+    }
+    auto* command = new QUndoCommand(text);
+    for (qsizetype i = 0; i < indices.size(); ++i)
+        new SetGroupCommand(document, indices[i], changed[std::size_t(i)], true, command);
+    return command;
+}
+
 QUndoCommand* makeRenameGroupCommand(Document* document, int group, const std::string& name)
 {
     const SceneDesc& scene = document->scene();

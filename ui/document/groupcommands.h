@@ -8,6 +8,7 @@
 #include <QList>
 
 #include <string>
+#include <vector>
 
 namespace shoal::ui {
 
@@ -29,6 +30,12 @@ QUndoCommand* makeRenameGroupCommand(Document* document, int group, const std::s
 /// Removes `groups` (any order) in one step, clearing the references to them first (a swarm's
 /// chase, the group the player leads) so the scene stays valid. Null when `groups` is empty.
 QUndoCommand* makeRemoveGroupsCommand(Document* document, const QList<int>& groups);
+
+/// Gives each group of `groups` the collision of the same index in `collisions`, as one step
+/// named `text`. Null when no group's collision changes.
+QUndoCommand* makeSetCollisionCommand(Document* document, const QList<int>& groups,
+                                      const std::vector<CollisionDesc>& collisions,
+                                      const QString& text);
 
 /// A new group of `kind` with default parameters, a unique name and a spawn area at the
 /// centre of the level sized for the family's usual count.

@@ -20,7 +20,33 @@ namespace shoal::ui {
 
 namespace {
 
-/// A small counter-clockwise arrow, drawn so it looks the same on every platform theme.
+QString tooltipFor(const ParamSpec& spec)
+{
+    QString range;
+    if (spec.type == ParamType::Choice) {
+        QStringList choices;
+        for (const std::string& choice : spec.choices)
+            choices.append(qs(choice));
+        range = ParamRow::tr("One of: %1").arg(choices.join(QStringLiteral(", ")));
+    } else {
+        const QString unit = spec.unit.empty() ? QString() : QStringLiteral(" ") + qs(spec.unit);
+        range = ParamRow::tr("Range %1 to %2%3, default %4")
+                    .arg(qs(formatNumber(spec.minValue)), qs(formatNumber(spec.maxValue)), unit,
+                         qs(formatNumber(spec.defaultValue)));
+    }
+    const QString defaultText =
+        spec.type == ParamType::Choice
+            ? ParamRow::tr(", default %1")
+                  .arg(qs(spec.choices[static_cast<std::size_t>(spec.defaultValue)]))
+            : QString();
+    return QStringLiteral(
+               "<p><b>%1</b> <span style=\"color:gray\">%2</span></p><p>%3</p><p><i>%4%5</i></p>")
+        .arg(qs(spec.label).toHtmlEscaped(), qs(spec.key).toHtmlEscaped(),
+             qs(spec.tooltip).toHtmlEscaped(), range.toHtmlEscaped(), defaultText.toHtmlEscaped());
+}
+
+} // namespace
+
 QIcon resetIcon(const QColor& color)
 {
     QIcon icon;
@@ -48,33 +74,6 @@ QIcon resetIcon(const QColor& color)
     }
     return icon;
 }
-
-QString tooltipFor(const ParamSpec& spec)
-{
-    QString range;
-    if (spec.type == ParamType::Choice) {
-        QStringList choices;
-        for (const std::string& choice : spec.choices)
-            choices.append(qs(choice));
-        range = ParamRow::tr("One of: %1").arg(choices.join(QStringLiteral(", ")));
-    } else {
-        const QString unit = spec.unit.empty() ? QString() : QStringLiteral(" ") + qs(spec.unit);
-        range = ParamRow::tr("Range %1 to %2%3, default %4")
-                    .arg(qs(formatNumber(spec.minValue)), qs(formatNumber(spec.maxValue)), unit,
-                         qs(formatNumber(spec.defaultValue)));
-    }
-    const QString defaultText =
-        spec.type == ParamType::Choice
-            ? ParamRow::tr(", default %1")
-                  .arg(qs(spec.choices[static_cast<std::size_t>(spec.defaultValue)]))
-            : QString();
-    return QStringLiteral(
-               "<p><b>%1</b> <span style=\"color:gray\">%2</span></p><p>%3</p><p><i>%4%5</i></p>")
-        .arg(qs(spec.label).toHtmlEscaped(), qs(spec.key).toHtmlEscaped(),
-             qs(spec.tooltip).toHtmlEscaped(), range.toHtmlEscaped(), defaultText.toHtmlEscaped());
-}
-
-} // namespace
 
 int decimalsFor(double value, int maxDecimals)
 {

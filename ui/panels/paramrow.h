@@ -7,6 +7,7 @@
 
 #include <shoal/paramspec.h>
 
+#include <QIcon>
 #include <QWheelEvent>
 #include <QWidget>
 
@@ -106,6 +107,10 @@ private:
     QToolButton* m_reset = nullptr;
     QLabel* m_error = nullptr;
 };
+
+/// The reset-to-default button's icon: a small counter-clockwise arrow, drawn so it looks the
+/// same on every platform theme.
+QIcon resetIcon(const QColor& color);
 
 /// Decimals needed to show `value` exactly (to 1e-9), at most `maxDecimals`.
 int decimalsFor(double value, int maxDecimals = 6);

@@ -6,6 +6,7 @@
 #include "document/groupcommands.h"
 #include "document/groupselection.h"
 #include "document/qtstrings.h"
+#include "panels/collisionsection.h"
 #include "panels/grouplistpanel.h"
 #include "panels/paramrow.h"
 #include "simulation/simulationcontroller.h"
@@ -183,6 +184,14 @@ PropertyPanel::PropertyPanel(Document* document, GroupSelection* selection,
     m_rowsLayout->setContentsMargins(0, 0, 0, 0);
     m_rowsLayout->setSpacing(2);
     layout->addWidget(m_rowsWidget);
+
+    m_collisionTitle = makeSectionTitle(tr("Collision"), content);
+    layout->addWidget(m_collisionTitle);
+    m_collisionRule = makeRule(content);
+    layout->addWidget(m_collisionRule);
+    m_collision = new CollisionSection(m_document, content);
+    m_collision->setContentsMargins(0, 3, 0, 0);
+    layout->addWidget(m_collision);
 
     buildSceneSection(layout);
     layout->addStretch(1);
@@ -385,6 +394,12 @@ void PropertyPanel::refreshGroupSection()
     int kind = -1;
     const bool one = selectedFamily(&groups, &kind);
     m_editGroups = one ? groups : QList<int>();
+    // Collision is the same for every family: it is shown for any selection.
+    for (QWidget* widget : {static_cast<QWidget*>(m_collisionTitle), m_collisionRule,
+                            static_cast<QWidget*>(m_collision)})
+        widget->setVisible(!groups.isEmpty());
+    if (!groups.isEmpty())
+        m_collision->setGroups(groups);
 
     if (groups.isEmpty()) {
         m_header->hide();
@@ -553,8 +568,10 @@ void PropertyPanel::alignColumns()
     }
     labelWidth = std::max(labelWidth,
                           m_leadsLabel->fontMetrics().horizontalAdvance(m_leadsLabel->text()) + 4);
+    labelWidth = std::max(labelWidth, m_collision->labelWidthHint());
     for (ParamRow* row : rows)
         row->setColumnWidths(labelWidth, unitWidth);
+    m_collision->setColumnWidths(labelWidth, unitWidth);
     m_seedLabel->setFixedWidth(labelWidth);
     m_leadsLabel->setFixedWidth(labelWidth);
     m_leadsUnitSpace->setFixedWidth(unitWidth);

@@ -1,10 +1,10 @@
 #pragma once
 /// The property panel (a dock's widget), generated from the core's ParamSpec tables: every
-/// parameter of the selected groups' family as a ParamRow, then the scene's settings (time
-/// step, seed, simulation speed) and the player: the group it leads and its parameters. Edits
-/// go through undo commands
-/// (a slider drag is one step); the running world follows through the SimulationController.
-/// A value that breaks a rule between parameters is refused with a message under its row.
+/// parameter of the selected groups' family as a ParamRow, their collision (CollisionSection,
+/// for groups of any families), then the scene's settings (time step, seed, simulation speed) and
+/// the player: the group it leads and its parameters. Edits go through undo commands (a slider drag
+/// is one step); the running world follows through the SimulationController. A value that breaks a
+/// rule between parameters is refused with a message under its row.
 
 #include <shoal/scenedesc.h>
 
@@ -23,6 +23,7 @@ class QVBoxLayout;
 
 namespace shoal::ui {
 
+class CollisionSection;
 class Document;
 class GroupSelection;
 class ParamRow;
@@ -43,6 +44,8 @@ public:
     /// The group row, player row of that key, or null.
     ParamRow* groupRow(const QString& key) const;
     ParamRow* playerRow(const QString& key) const;
+    /// The selected groups' collision (hidden with no group selected).
+    CollisionSection* collisionSection() const { return m_collision; }
     ParamRow* timeStepRow() const { return m_timeStepRow; }
     ParamRow* speedRow() const { return m_speedRow; }
     QLineEdit* seedEdit() const { return m_seedEdit; }
@@ -110,6 +113,9 @@ private:
     QVBoxLayout* m_rowsLayout = nullptr;
     QList<ParamRow*> m_groupRows;
     int m_rowsKind = -1;
+    QLabel* m_collisionTitle = nullptr;
+    QWidget* m_collisionRule = nullptr;
+    CollisionSection* m_collision = nullptr;
     QList<int> m_editGroups;
 
     ParamRow* m_timeStepRow = nullptr;

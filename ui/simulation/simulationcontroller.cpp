@@ -294,8 +294,9 @@ bool SimulationController::applyGroupInPlace(int group)
     const GroupDesc& desc = scene.groups[static_cast<std::size_t>(group)];
     GroupDesc& built = m_built.groups[static_cast<std::size_t>(group)];
     const int chase = desc.chase.empty() ? -1 : scene.groupIndex(desc.chase);
+    // The world takes its bodies' collision rule at build: a new one rebuilds it.
     if (desc.kind != built.kind || desc.spawn != built.spawn || !(desc.agents == built.agents) ||
-        chase != m_builtChase[static_cast<std::size_t>(group)])
+        chase != m_builtChase[static_cast<std::size_t>(group)] || desc.collision != built.collision)
         return false;
     if (desc.target != built.target) {
         if (!desc.target)

@@ -83,7 +83,8 @@ private:
     bool applyPlayer(int paramIndex);
     void applyGeometry();
     /// A group change that only touched what the world does not run on (name, colours) or
-    /// the squad target is applied in place; anything else needs a rebuild.
+    /// the squad target is applied in place; anything else (its spawn, agents, chase,
+    /// collision) needs a rebuild.
     bool applyGroupInPlace(int group);
 
     Document* m_document;
