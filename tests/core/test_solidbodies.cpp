@@ -128,6 +128,7 @@ private slots:
     void crowdsPressedIntoWalls();
     void priorityDecidesWhoGivesWay();
     void layersDecideWhoCollides();
+    void collisionChangesWhileRunning();
     void resultIsIndependentOfGroupOrder();
 };
 
@@ -409,6 +410,37 @@ void TestSolidBodies::layersDecideWhoCollides()
             0.01f);
     QVERIFY(distance({masked->group(1).agents.px[0], masked->group(1).agents.py[0]},
                      {masked->group(0).agents.px[0], masked->group(0).agents.py[0]}) >= 2.999f);
+}
+
+void TestSolidBodies::collisionChangesWhileRunning()
+{
+    // A designer edits who collides while the world runs: the next step follows the new rule
+    // and nothing else changes; a rule out of range is refused and changes nothing.
+    SceneDesc scene = emptyScene(20.0, 20.0);
+    GroupDesc a = makeDefaultGroup(BehaviourKind::TankSquad, "a");
+    a.agents.push_back({{0.0, 0.0}, 0.0});
+    a.collision = {1u, 0u, 2};
+    GroupDesc b = makeDefaultGroup(BehaviourKind::TankSquad, "b");
+    b.agents.push_back({{1.0, 0.0}, 180.0});
+    b.collision = {2u, 0u, 2};
+    scene.groups.push_back(a);
+    scene.groups.push_back(b);
+    auto world = buildWorld(scene);
+    const auto gap = [&world] {
+        return distance({world->group(0).agents.px[0], world->group(0).agents.py[0]},
+                        {world->group(1).agents.px[0], world->group(1).agents.py[0]});
+    };
+    world->step();
+    QVERIFY(gap() < 1.1f); // nobody masks anybody: they overlap
+    QVERIFY(world->setCollision(1, {2u, 1u | 2u, 4 * kMaxCollisionPriority}).has_value());
+    QVERIFY(world->setCollision(2, {2u, 1u, 1}).has_value());
+    world->step();
+    QVERIFY(gap() < 1.1f); // the refused edits changed nothing
+    QVERIFY(!world->setCollision(1, {2u, 1u | 2u, 2}));
+    world->step();
+    QVERIFY2(gap() >= 2.999f, qPrintable(QString::number(gap())));
+    QVERIFY(distance({world->group(0).agents.px[0], world->group(0).agents.py[0]}, Vec2(0, 0)) <
+            0.01f); // b gave way, a stayed
 }
 
 void TestSolidBodies::resultIsIndependentOfGroupOrder()

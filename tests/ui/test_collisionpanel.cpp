@@ -479,41 +479,55 @@ void TestCollisionPanel::savedAndLoaded()
 void TestCollisionPanel::runningWorldFollowsWhilePlaying()
 {
     Fixture f(twoTanks());
-    const float contact = f.controller.world()->bodyRadius(0) + f.controller.world()->bodyRadius(1);
+    const World* world = f.controller.world();
+    const float contact = world->bodyRadius(0) + world->bodyRadius(1);
     f.controller.play();
     f.controller.advance(0.2);
     // Solid: the overlap placed in the file is parted.
     QVERIFY2(tankDistance(f.controller) > contact - 0.02f,
              qPrintable(QString::number(tankDistance(f.controller))));
 
-    // Both masks cleared in one step: the world is rebuilt, keeps playing, and the tanks
-    // pass through each other.
+    // Both masks cleared in one step: the running world takes the new rule in place, as it
+    // does a parameter edit. It is not rebuilt: it keeps its step count and every body stays
+    // where it is.
+    const std::uint64_t steps = world->stepCount();
+    const Vec2 left = tankAt(f.controller, 0);
     f.selection.setGroups({0, 1});
     clickLayer(f.section()->maskGrid(), 1);
     QCOMPARE(f.collision(0).mask, 0u);
     QCOMPARE(f.collision(1).mask, 0u);
     QCOMPARE(f.stack()->count(), 1);
+    QVERIFY(f.controller.world() == world);
+    QCOMPARE(world->stepCount(), steps);
+    QVERIFY(tankAt(f.controller, 0) == left);
+    QCOMPARE(world->collision(0).mask, 0u);
+    QCOMPARE(world->collision(1).mask, 0u);
     QVERIFY(f.controller.isPlaying());
     f.controller.advance(0.2);
-    QVERIFY(f.controller.world()->stepCount() > 0);
-    QVERIFY2(tankDistance(f.controller) < 0.35f,
-             qPrintable(QString::number(tankDistance(f.controller))));
+    QVERIFY(world->stepCount() > steps);
 
-    // Undo: solid again.
+    // Undo: solid again, in place too.
     f.stack()->undo();
     QCOMPARE(f.collision(0).mask, layer(1));
+    QCOMPARE(world->collision(0).mask, layer(1));
+    QCOMPARE(world->collision(1).mask, layer(1));
     f.controller.advance(0.2);
+    QVERIFY(world->stepCount() > steps);
     QVERIFY(tankDistance(f.controller) > contact - 0.02f);
 
-    // One tank on a layer the other's mask lacks, and its own mask cleared: apart again
-    // they are not pushed (a mask names layers, not groups).
+    // One tank moved to layer 2 alone, with its own mask cleared.
     f.selection.select(1);
     clickLayer(f.section()->layersGrid(), 2);
     clickLayer(f.section()->layersGrid(), 1);
     clickLayer(f.section()->maskGrid(), 1);
-    f.controller.advance(0.2);
-    QVERIFY(tankDistance(f.controller) < 0.35f);
+    QCOMPARE(world->collision(1).layers, layer(2));
+    QCOMPARE(world->collision(1).mask, 0u);
     f.controller.pause();
+
+    // Restart builds the level as the document has it: the tanks, placed overlapping, now
+    // pass through each other (a mask names layers, not groups: the left tank's mask lacks 2).
+    f.controller.restart();
+    QVERIFY(tankDistance(f.controller) < 0.35f);
 }
 
 void TestCollisionPanel::priorityReachesTheWorld()
@@ -521,10 +535,13 @@ void TestCollisionPanel::priorityReachesTheWorld()
     Fixture f(twoTanks());
     // Equal priorities: both tanks move to part the overlap.
     QVERIFY(std::fabs(tankAt(f.controller, 0).x) > 0.05f);
-    // The left tank outranks the right one: it stays where it was placed, the other moves.
+    // The left tank outranks the right one: the running world takes it at once...
     f.selection.select(0);
     typeInto(f.section()->prioritySpin(), QStringLiteral("3"));
     QCOMPARE(f.collision(0).priority, 3);
+    QCOMPARE(f.controller.world()->collision(0).priority, 3);
+    // ... and a restart shows it: the left tank stays where it was placed, the other moves.
+    f.controller.restart();
     f.controller.stepOnce();
     QVERIFY2(std::fabs(tankAt(f.controller, 0).x) < 1e-4f,
              qPrintable(QString::number(tankAt(f.controller, 0).x)));

@@ -294,10 +294,14 @@ bool SimulationController::applyGroupInPlace(int group)
     const GroupDesc& desc = scene.groups[static_cast<std::size_t>(group)];
     GroupDesc& built = m_built.groups[static_cast<std::size_t>(group)];
     const int chase = desc.chase.empty() ? -1 : scene.groupIndex(desc.chase);
-    // The world takes its bodies' collision rule at build: a new one rebuilds it.
     if (desc.kind != built.kind || desc.spawn != built.spawn || !(desc.agents == built.agents) ||
-        chase != m_builtChase[static_cast<std::size_t>(group)] || desc.collision != built.collision)
+        chase != m_builtChase[static_cast<std::size_t>(group)])
         return false;
+    if (desc.collision != built.collision) {
+        if (m_world->setCollision(group, desc.collision))
+            return false; // the document checked it; a refusal rebuilds and reports there
+        built.collision = desc.collision;
+    }
     if (desc.target != built.target) {
         if (!desc.target)
             return false;

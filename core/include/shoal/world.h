@@ -67,6 +67,13 @@ public:
     std::optional<Error> setPlayerParam(int index, double value);
     std::optional<Error> setPlayerParam(const std::string& key, double value);
     double param(int group, const std::string& key) const;
+    /// Changes how a group's bodies meet other bodies (its layers, mask and priority) on the
+    /// running world; it takes effect on the next step, and every agent stays where it is.
+    /// Refuses (and changes nothing) an unknown group or a priority outside 0 to
+    /// kMaxCollisionPriority.
+    std::optional<Error> setCollision(int group, const CollisionDesc& collision);
+    /// The group's collision rule as the world runs it.
+    const CollisionDesc& collision(int group) const;
 
     /// 64-bit hash of every agent's state, the player, pickups and the step count.
     std::uint64_t stateHash() const;

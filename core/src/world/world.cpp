@@ -212,6 +212,25 @@ std::optional<Error> World::setParam(int groupIndex, int index, double value)
     return std::nullopt;
 }
 
+std::optional<Error> World::setCollision(int groupIndex, const CollisionDesc& collision)
+{
+    if (groupIndex < 0 || groupIndex >= groupCount())
+        return noGroup(groupIndex);
+    Group& group = *m_groups[groupIndex];
+    if (collision.priority < 0 || collision.priority > kMaxCollisionPriority)
+        return Error{"group '" + group.name + "': collision priority " +
+                     std::to_string(collision.priority) + " is out of range; allowed 0 to " +
+                     std::to_string(kMaxCollisionPriority)};
+    // The body pass reads every group's rule afresh at each step (updateBodyRules).
+    group.collision = collision;
+    return std::nullopt;
+}
+
+const CollisionDesc& World::collision(int groupIndex) const
+{
+    return m_groups.at(static_cast<std::size_t>(groupIndex))->collision;
+}
+
 std::optional<Error> World::setParam(int groupIndex, const std::string& key, double value)
 {
     if (groupIndex < 0 || groupIndex >= groupCount())
