@@ -104,6 +104,11 @@ public:
     /// `look`). Families add `away` to their separation, so bodies steer round each other
     /// rather than only being pushed. Reads the index.
     OtherBodies othersNear(int group, Vec2 p, float radius, Vec2 forward, float look) const;
+    /// The bodies of other groups (and the lone player) that a body of group `group` at p
+    /// (radius `radius`) meets (either's mask has the other's layer), with a gap to it below
+    /// `reach`: up to `capacity` of them into `out`, nearest first. Returns how many. Reads
+    /// the index (bodiesnear.cpp).
+    int bodiesNear(int group, Vec2 p, float radius, float reach, NearBody* out, int capacity) const;
 
     /// What a user would notice of the bodies after a step, into each group's metrics:
     /// overlaps within the group and with other groups' bodies (pairs that collide, deeper
