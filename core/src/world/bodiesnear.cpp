@@ -31,8 +31,8 @@ void keepNearest(NearBody* out, int& count, int capacity, const NearBody& body)
 
 } // namespace
 
-int bodiesNear(const StepContext& ctx, const Group& group, std::size_t self, Vec2 p,
-               float radius, float reach, NearBody* out, int capacity)
+int bodiesNear(const StepContext& ctx, const Group& group, std::size_t self, Vec2 p, float radius,
+               float reach, NearBody* out, int capacity)
 {
     if (capacity <= 0)
         return 0;

@@ -24,7 +24,8 @@ bool BodyPass::addLateContacts(const UniformGrid& grid, std::size_t covered, flo
     bool any = false;
     for (std::size_t k = 0; k < involved; ++k) {
         const std::uint32_t b = m_involved[k];
-        furthest = std::max(furthest, distanceSquared({m_x[b], m_y[b]}, {m_roundX[b], m_roundY[b]}));
+        furthest =
+            std::max(furthest, distanceSquared({m_x[b], m_y[b]}, {m_roundX[b], m_roundY[b]}));
         any = any || shoved(b);
     }
     if (!any)

@@ -22,6 +22,10 @@ constexpr float kGlideSlack = 1e-4f;
 
 void WormBehaviour::gatherNear(const Group& group, int w, Vec2 head, const StepContext& ctx)
 {
+    // Nothing to meet (a world of worms alone, crawling over each other): no query at all.
+    m_nearCount = 0;
+    if (!ctx.bodies && !(group.collision.mask & group.collision.layers))
+        return;
     // This step's leg and a bend's leg after it, and what the look-ahead feels.
     const float reach = lookAhead() + 2.0f * m_params.speed * ctx.dt;
     m_nearCount = bodiesNear(ctx, group, static_cast<std::size_t>(w), head, 0.5f * m_params.width,
