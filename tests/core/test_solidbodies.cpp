@@ -2,7 +2,8 @@
 // radius, nobody ever crosses one) and against each other, within and across groups. Each
 // scenario is one a player would notice going wrong: squads meeting head on or crossing,
 // tanks from every side of a circle, a hallway, a squeeze, a school in a corridor, a swarm
-// round obstacles and through a squad, and crowds of every family pressed into walls.
+// round obstacles and through a squad, crowds of every family pressed into walls, and the
+// bodies that are never pushed (worm heads, the player) among the others.
 
 #include "testsupport.h"
 
@@ -126,6 +127,8 @@ private slots:
     void swarmThroughASquad();
     void crowdsPressedIntoWalls_data();
     void crowdsPressedIntoWalls();
+    void bodiesThatHoldLeaveRoom_data();
+    void bodiesThatHoldLeaveRoom();
     void priorityDecidesWhoGivesWay();
     void layersDecideWhoCollides();
     void collisionChangesWhileRunning();
@@ -352,6 +355,125 @@ void TestSolidBodies::crowdsPressedIntoWalls()
         w.setPointer({30.0f, 0.0f}, true);
     });
     VERIFY_SOLID(worst);
+}
+
+namespace {
+
+/// A worm of `name` with hand-placed heads (x, y, heading in degrees).
+GroupDesc worms(const std::string& name, std::initializer_list<AgentDesc> heads)
+{
+    GroupDesc group = makeDefaultGroup(BehaviourKind::Worm, name);
+    for (const AgentDesc& head : heads)
+        group.agents.push_back(head);
+    return group;
+}
+
+/// The scenes of bodiesThatHoldLeaveRoom, by row: the scene and where the pointer is held.
+struct HoldScene
+{
+    SceneDesc scene;
+    Vec2 pointer;
+    int steps = 900;
+};
+
+HoldScene holdScene(const std::string& row)
+{
+    HoldScene out;
+    SceneDesc& scene = out.scene;
+    scene = emptyScene(40.0, 30.0);
+    if (row == "worm at a parked squad") {
+        // Tanks parked against a wall, straight in the worm's way: they cannot give way, so
+        // the worm must go round them (or stop) rather than sit on them.
+        scene.walls.push_back({{{6.0, -30.0}, {6.0, 30.0}}, false});
+        scene.groups.push_back(squad("squad", {{-3.0, -5.0}, {5.0, 5.0}}, 6, {4.5, 0.0}));
+        scene.groups.push_back(worms("worm", {{{-25.0, 0.5}, 0.0}, {{-25.0, -3.0}, 10.0}}));
+        out.pointer = {4.0f, 0.0f};
+        out.steps = 1500;
+    } else if (row == "worm head and player squeeze a fish") {
+        // A corridor too narrow to pass in: the worm and the player head for the fish
+        // between them (the pointer sits on it), and neither is pushed by the body pass.
+        scene.walls.push_back({{{-20.0, -0.55}, {20.0, -0.55}}, false});
+        scene.walls.push_back({{{-20.0, 0.55}, {20.0, 0.55}}, false});
+        GroupDesc school = makeDefaultGroup(BehaviourKind::FishSchool, "fish");
+        school.agents.push_back({{0.0, 0.0}, 90.0});
+        scene.groups.push_back(school);
+        scene.groups.push_back(worms("worm", {{{-6.0, 0.0}, 0.0}}));
+        scene.player.enabled = true;
+        scene.player.position = {3.0, 0.0};
+        out.pointer = {0.0f, 0.0f};
+    } else if (row == "worm at a free fish") {
+        // A free fish holds its place (the player, waiting at the pointer, is too far away
+        // to pick it up): the worm crawling at it goes round it.
+        scene.groups.push_back(makeDefaultGroup(BehaviourKind::FishSchool, "school"));
+        scene.pickups.push_back({PickupKind::Fish, {0.0, 0.0}});
+        scene.groups.push_back(worms("worm", {{{-8.0, 0.0}, 0.0}}));
+        scene.player.enabled = true;
+        scene.player.group = "school";
+        scene.player.position = {8.0, 0.0};
+        out.pointer = {8.0f, 0.0f};
+    } else if (row == "two worms meeting head on") {
+        // Two worms solid to each other (their mask has layer 1) crawl at each other and
+        // then circle the same pointer.
+        for (const char* name : {"east", "west"}) {
+            const bool east = name[0] == 'e';
+            GroupDesc group = worms(name, {{{east ? -12.0 : 12.0, 0.0}, east ? 0.0 : 180.0}});
+            group.collision.mask = 1u;
+            scene.groups.push_back(group);
+        }
+        out.pointer = {0.0f, 0.0f};
+        out.steps = 1500;
+    } else if (row == "player pushing a swarm into a wall") {
+        // The swarm chases the player, and the player swims into the corner it is pressed
+        // into.
+        scene.walls.push_back({{{2.0, -8.0}, {10.0, 0.0}, {2.0, 8.0}}, false});
+        scene.groups.push_back(
+            spawned(BehaviourKind::Swarm, "swarm", {{4.0, -3.0}, {9.0, 3.0}}, 60));
+        scene.player.enabled = true;
+        scene.player.position = {0.0, 0.0};
+        out.pointer = {12.0f, 0.0f};
+    } else if (row == "swarm spawned among tanks") {
+        // Two spawn areas on top of each other, the tanks packed: the world parts them as
+        // it is built, and they stay parted.
+        scene.groups.push_back(squad("squad", {{-10.0, -10.0}, {10.0, 10.0}}, 40, {0.0, 0.0}));
+        scene.groups.push_back(
+            spawned(BehaviourKind::Swarm, "swarm", {{-8.0, -8.0}, {8.0, 8.0}}, 150));
+        scene.player.enabled = true;
+        scene.player.position = {30.0, 0.0};
+        out.pointer = {30.0f, 0.0f};
+        out.steps = 600;
+    }
+    return out;
+}
+
+} // namespace
+
+void TestSolidBodies::bodiesThatHoldLeaveRoom_data()
+{
+    QTest::addColumn<QString>("row");
+    for (const char* row : {"worm at a parked squad", "worm head and player squeeze a fish",
+                            "worm at a free fish", "two worms meeting head on",
+                            "player pushing a swarm into a wall", "swarm spawned among tanks"})
+        QTest::newRow(row) << QString::fromLatin1(row);
+}
+
+void TestSolidBodies::bodiesThatHoldLeaveRoom()
+{
+    // Bodies the body pass never pushes (worm heads, on their path; the player, steered)
+    // must not squeeze another body for good, nor sit on each other: the worm keeps its head
+    // off bodies, the player gives way to a body that cannot move, and a new world parts
+    // overlapping spawn areas.
+    QFETCH(QString, row);
+    const HoldScene setup = holdScene(row.toStdString());
+    auto world = buildWorld(setup.scene);
+    QVERIFY(world);
+    // Nobody starts overlapping.
+    for (int g = 0; g < world->groupCount(); ++g)
+        QVERIFY2(world->group(g).metrics.crossMaxPenetration <= kPenetrationTolerance &&
+                     world->group(g).metrics.maxPenetration <= kPenetrationTolerance,
+                 qPrintable(QString::fromStdString(world->group(g).name)));
+    const Vec2 pointer = setup.pointer;
+    VERIFY_SOLID(
+        watch(*world, setup.steps, [pointer](World& w, int) { w.setPointer(pointer, true); }));
 }
 
 void TestSolidBodies::priorityDecidesWhoGivesWay()

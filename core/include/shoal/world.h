@@ -137,6 +137,9 @@ private:
     void updateBodyRules();
     /// At build: parts the bodies a spawn area placed overlapping, before the first step.
     void settleBodies();
+    /// After the body pass: `player` takes the place the pass left it (it gives way to bodies
+    /// that cannot move), its velocity the move from `from`.
+    void takePlayerFromBodies(PlayerState& player, Vec2 from);
     /// The player as a body of its own: when it is on and leads no group.
     bool playerIsLoneBody() const { return m_player.enabled && m_player.group < 0; }
     float playerRadius() const;

@@ -219,6 +219,23 @@ struct OtherBodies
     float gapAhead = 0.0f;
 };
 
+/// One body near another, as bodiesNear() lists it.
+struct NearBody
+{
+    Vec2 at;
+    float radius = 0.0f;
+    float gap = 0.0f; ///< surface to surface (negative: they overlap), m
+};
+
+/// Up to `capacity` bodies that agent `self` of `group`, its body at p (radius), meets with a
+/// gap below `reach`, nearest first; how many. Those of other groups (and the lone player)
+/// it meets either way round (either's mask has the other's layer; none where ctx.bodies is
+/// null), and its own group's other agents when the group is solid to itself. othersNear()
+/// sums what a body gives way to; this lists what a body that gives way to nobody (a worm's
+/// head) must not run into.
+int bodiesNear(const StepContext& ctx, const Group& group, std::size_t self, Vec2 p, float radius,
+               float reach, NearBody* out, int capacity);
+
 /// The bodies of other groups that agent `group`'s body at p (radius, heading `forward`)
 /// gives way to: their mask and priority rules as the body pass applies them. Nothing in a
 /// world where the group meets no other bodies (ctx.bodies is null).

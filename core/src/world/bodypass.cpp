@@ -18,9 +18,6 @@ namespace {
 /// are exact and the largest push a level allows fits many times over in 64 bits.
 constexpr float kFixedScale = 16777216.0f;
 constexpr float kFixedToMetres = 1.0f / kFixedScale;
-/// Pairs nearer than touching plus this fraction of the first body's radius are followed
-/// through the rounds (the pushes of a round move a body by at most an overlap).
-constexpr float kContactMargin = 0.25f;
 /// Blocks of the index's coarse map are at least this wide, m.
 constexpr float kBlockSize = 4.0f;
 /// Block tags of the index: no body, or bodies of several rules.
@@ -34,8 +31,6 @@ constexpr float kSqueezed = 0.02f;
 constexpr float kNoProgress = 0.9f;
 /// Over-relaxation of the averaged pushes of a body in several overlaps.
 constexpr float kOverRelax = 1.5f;
-/// A body planned this near a wall (m) counts as held by it.
-constexpr float kTouching = 0.02f;
 
 std::int64_t toFixed(float metres)
 {
@@ -84,13 +79,13 @@ void BodyPass::gatherBodies(std::vector<std::unique_ptr<Group>>& groups,
         std::fill_n(m_rule.begin() + static_cast<std::ptrdiff_t>(b), count,
                     static_cast<std::uint16_t>(g));
         std::fill_n(m_fixed.begin() + static_cast<std::ptrdiff_t>(b), count,
-                    rules[g].fixed ? 1 : 0);
+                    rules[g].fixed ? kFollowsPath : kMoves);
         if (group.playerLed && count > 0)
-            m_fixed[b] = 1;
+            m_fixed[b] = kSteered;
         if (hold == Hold::AllFixed && group.behaviour->someAgentsHoldPlace())
             for (std::size_t i = 0; i < count; ++i)
                 if (group.behaviour->agentHoldsPlace(group, i))
-                    m_fixed[b + i] = 1;
+                    m_fixed[b + i] = kHoldsPlace;
         if (planned)
             for (std::size_t i = 0; i < count; ++i) {
                 const float dx = a.nx[i] - a.px[i], dy = a.ny[i] - a.py[i];
@@ -119,7 +114,7 @@ void BodyPass::gatherBodies(std::vector<std::unique_ptr<Group>>& groups,
         m_x[b] = player.x;
         m_y[b] = player.y;
         m_rule[b] = static_cast<std::uint16_t>(rules.size());
-        m_fixed[b] = 1;
+        m_fixed[b] = kSteered;
     }
 }
 
@@ -240,9 +235,12 @@ void BodyPass::findContacts(const UniformGrid& grid, std::size_t covered, float 
 void BodyPass::pinContacts(const StaticGeometry& geometry)
 {
     // Bodies planned against a wall start pinned (only those in contact matter).
-    for (const std::uint32_t b : m_involved)
+    for (const std::uint32_t b : m_involved) {
         m_pinned[b] =
             !m_fixed[b] && geometry.bodyOverlap({m_x[b], m_y[b]}, radiusOf(b) + kTouching) > 0.0f;
+        m_roundX[b] = m_x[b];
+        m_roundY[b] = m_y[b];
+    }
 }
 
 float BodyPass::giveWay(std::uint32_t i, std::uint32_t j) const
@@ -252,16 +250,27 @@ float BodyPass::giveWay(std::uint32_t i, std::uint32_t j) const
     // give way to each other share the overlap. A body held by a wall still takes its share:
     // the wall takes the part of it that points into the wall, and the rest slides it along,
     // which is what undoes a jam of held bodies.
-    if (m_fixed[i])
-        return 0.0f;
+    const std::uint8_t holdI = m_fixed[i], holdJ = m_fixed[j];
     const std::uint16_t ruleI = m_rule[i], ruleJ = m_rule[j];
+    if (holdI != kMoves) {
+        // One that holds gives way, whole, to a firmer one, and the player also to one that
+        // cannot move, if the two meet at all (the player's mask is empty, so either mask
+        // counts). A worm head never does: its family keeps it off other bodies.
+        const bool meets = (m_mask[ruleI] & m_layers[ruleJ]) || (m_mask[ruleJ] & m_layers[ruleI]);
+        const bool firmer = holdJ > holdI || (holdI == kSteered && holdJ == kMoves && m_pinned[j]);
+        return holdI != kFollowsPath && meets && firmer ? 1.0f : 0.0f;
+    }
+    // Held, it holds against the player, which gives way to it.
+    if (m_pinned[i] && holdJ == kSteered &&
+        ((m_mask[ruleI] & m_layers[ruleJ]) || (m_mask[ruleJ] & m_layers[ruleI])))
+        return 0.0f;
     const int priorityI = m_priority[ruleI], priorityJ = m_priority[ruleJ];
-    const bool jHolds = m_fixed[j] || (m_pinned[j] && !m_pinned[i]);
+    const bool jHolds = holdJ != kMoves || (m_pinned[j] && !m_pinned[i]);
     const bool iHolds = m_pinned[i] && !m_pinned[j];
     const bool iGives = (m_mask[ruleI] & m_layers[ruleJ]) && (priorityJ >= priorityI || jHolds);
     if (!iGives)
         return 0.0f;
-    const bool jGives = !m_fixed[j] && !jHolds && (m_mask[ruleJ] & m_layers[ruleI]) &&
+    const bool jGives = holdJ == kMoves && !jHolds && (m_mask[ruleJ] & m_layers[ruleI]) &&
                         (priorityI >= priorityJ || iHolds);
     return jGives ? 0.5f : 1.0f;
 }
@@ -287,7 +296,7 @@ bool BodyPass::pushRound(const StaticGeometry& geometry, int round)
         const float partB = giveWay(c.b, c.a);
 
         if (partA == 0.0f && partB == 0.0f)
-            continue; // never meant to be solid to each other, or both fixed
+            continue; // never meant to be solid to each other, or neither can give way
         const float d = std::sqrt(d2);
         const float depth = contact - d;
         deepest = std::max(deepest, depth);
@@ -356,6 +365,8 @@ std::size_t BodyPass::run(std::vector<std::unique_ptr<Group>>& groups,
     m_pushes.resize(n);
     m_pushX.resize(n);
     m_pushY.resize(n);
+    m_roundX.resize(n);
+    m_roundY.resize(n);
     m_contacts.clear();
     m_involved.clear();
     const float maxRadius = this->maxRadius();
@@ -364,14 +375,16 @@ std::size_t BodyPass::run(std::vector<std::unique_ptr<Group>>& groups,
     const float maxMove = m_maxMove;
     const UniformGrid* grid = indexHolds ? &m_grid : startGrid;
     std::size_t covered = indexHolds ? n : (startGrid ? startGrid->size() : 0);
+    float gridMove = maxMove;
     if (!grid || covered > n || maxMove > 2.0f * maxRadius) {
         // No grid of where the step began, or bodies that jumped: a grid of the plans.
         const float cell = 2.0f * maxRadius + kContactMargin * maxRadius;
         m_grid.build(m_x.data(), m_y.data(), n, GridCellShape{cell, cell * (1.0f / 3.0f)});
-        findContacts(m_grid, n, 0.0f);
-    } else {
-        findContacts(*grid, covered, maxMove);
+        grid = &m_grid;
+        covered = n;
+        gridMove = 0.0f;
     }
+    findContacts(*grid, covered, gridMove);
     pinContacts(geometry);
     if (m_contacts.empty())
         return 0;
@@ -381,6 +394,10 @@ std::size_t BodyPass::run(std::vector<std::unique_ptr<Group>>& groups,
             break;
         moved = true;
     }
+    if (moved && addLateContacts(*grid, covered, gridMove))
+        for (int round = 0; round < rounds / 2; ++round)
+            if (!pushRound(geometry, round))
+                break;
     if (!moved)
         return 0;
     // The pushes are motion like any other: the bodies' velocities say so.
@@ -508,6 +525,27 @@ void seeBody(OtherBodies& out, Vec2 p, float radius, Vec2 forward, Vec2 q, float
 
 } // namespace
 
+bool BodyPass::othersInBlocks(int group, Vec2 p, float reach) const
+{
+    // The blocks within reach of p: whether any holds a body of another group.
+    const float inverse = 1.0f / m_blockSize;
+    const int bx0 =
+        std::max(0, static_cast<int>(std::floor((p.x - reach - m_blockOrigin.x) * inverse)));
+    const int by0 =
+        std::max(0, static_cast<int>(std::floor((p.y - reach - m_blockOrigin.y) * inverse)));
+    const int bx1 =
+        std::min(m_blockCols - 1, static_cast<int>((p.x + reach - m_blockOrigin.x) * inverse));
+    const int by1 =
+        std::min(m_blockRows - 1, static_cast<int>((p.y + reach - m_blockOrigin.y) * inverse));
+    for (int y = by0; y <= by1; ++y)
+        for (int x = bx0; x <= bx1; ++x) {
+            const std::uint16_t tag = m_blockRule[static_cast<std::size_t>(y) * m_blockCols + x];
+            if (tag != kEmptyCell && tag != group)
+                return true;
+        }
+    return false;
+}
+
 OtherBodies BodyPass::othersNear(int group, Vec2 p, float radius, Vec2 forward, float look) const
 {
     OtherBodies out;
@@ -523,26 +561,7 @@ OtherBodies BodyPass::othersNear(int group, Vec2 p, float radius, Vec2 forward, 
     const std::uint32_t mask = m_mask[static_cast<std::size_t>(group)];
     const int priority = m_priority[static_cast<std::size_t>(group)];
     const float reach = radius + m_indexRadius + std::max(radius, look);
-    // The blocks the query touches: done if they hold nobody else.
-    const float inverse = 1.0f / m_blockSize;
-    const int bx0 =
-        std::max(0, static_cast<int>(std::floor((p.x - reach - m_blockOrigin.x) * inverse)));
-    const int by0 =
-        std::max(0, static_cast<int>(std::floor((p.y - reach - m_blockOrigin.y) * inverse)));
-    const int bx1 =
-        std::min(m_blockCols - 1, static_cast<int>((p.x + reach - m_blockOrigin.x) * inverse));
-    const int by1 =
-        std::min(m_blockRows - 1, static_cast<int>((p.y + reach - m_blockOrigin.y) * inverse));
-    bool others = false;
-    for (int y = by0; y <= by1 && !others; ++y)
-        for (int x = bx0; x <= bx1; ++x) {
-            const std::uint16_t tag = m_blockRule[static_cast<std::size_t>(y) * m_blockCols + x];
-            if (tag != kEmptyCell && tag != group) {
-                others = true;
-                break;
-            }
-        }
-    if (!others)
+    if (!othersInBlocks(group, p, reach))
         return out;
     const float* xs = m_grid.slotX();
     const float* ys = m_grid.slotY();

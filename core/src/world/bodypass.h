@@ -2,11 +2,11 @@
 /// Bodies are solid against each other, across groups: after every group has planned, one
 /// pass over all agents (one grid for all groups) pushes overlapping bodies apart, as each
 /// group's CollisionDesc says (layers, mask, priority). The player is a body too, pushed by
-/// nobody. Walls always win: every round keeps the pushed bodies clear of the walls
-/// (StaticGeometry::keepClear), and a body a wall holds is "pinned" for the next round: the
-/// bodies pressing on it give way instead, whatever their priority, so a crowd against a wall
-/// resolves from the wall outward instead of pressing its first row into it. The world keeps
-/// every body clear of the walls once more as it commits.
+/// nobody but a body that cannot move (see Holding). Walls always win: every round keeps the
+/// pushed bodies clear of the walls (StaticGeometry::keepClear), and a body a wall holds is
+/// "pinned" for the next round: the bodies pressing on it give way instead, whatever their
+/// priority, so a crowd against a wall resolves from the wall outward instead of pressing its
+/// first row into it. The world keeps every body clear of the walls once more as it commits.
 ///
 /// Order independence: every push is computed from the planned positions alone (a Jacobi
 /// step, not one body after another), and the pushes on a body are summed in fixed point, so
@@ -35,6 +35,19 @@ struct BodyGroupRule
     bool fixed = false;
 };
 
+/// How firmly a body holds its place in BodyPass::run(), weakest first. A body that holds
+/// still gives way to a firmer one, and the player also to a body that cannot move (held by
+/// a wall or squeezed): otherwise a body between two that hold, or between the player and a
+/// wall, could never get out.
+enum Holding : std::uint8_t
+{
+    kMoves = 0,   ///< pushed as the collision rules say
+    kHoldsPlace,  ///< a free fish, tethered to its spot: gives way only to the firmer
+    kSteered,     ///< the player: goes where it is steered, and stops at what cannot move
+    kFollowsPath, ///< a worm head: never moved (its body is its path); its family keeps it
+                  ///< off other bodies
+};
+
 class BodyPass
 {
 public:
@@ -45,7 +58,7 @@ public:
     static constexpr int kRounds = 16;
     /// Passes when a world is built: spawn areas asked to hold many bodies start them
     /// overlapping, and they are parted before the first step.
-    static constexpr int kSettlePasses = 16;
+    static constexpr int kSettlePasses = 32;
 
     /// Which bodies hold their ground in run(): every fixed one (a step), or only the
     /// player and groups that keep their own bodies (settling a new world: free fish are
@@ -69,6 +82,10 @@ public:
                     int rounds = kRounds, const UniformGrid* startGrid = nullptr,
                     Hold hold = Hold::AllFixed);
 
+    /// Where run() left the lone player (a player that leads no group; run() had hasPlayer):
+    /// it gives way to bodies that cannot move, as a led player's agent 0 does in its group.
+    Vec2 lonePlayerAt() const { return {m_x.back(), m_y.back()}; }
+
     /// After a commit (and at build): indexes every body where it now is, for measure() and
     /// for the families' next plan (othersNear()).
     void index(std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer, Vec2 player,
@@ -87,6 +104,11 @@ public:
     /// `look`). Families add `away` to their separation, so bodies steer round each other
     /// rather than only being pushed. Reads the index.
     OtherBodies othersNear(int group, Vec2 p, float radius, Vec2 forward, float look) const;
+    /// The bodies of other groups (and the lone player) that a body of group `group` at p
+    /// (radius `radius`) meets (either's mask has the other's layer), with a gap to it below
+    /// `reach`: up to `capacity` of them into `out`, nearest first. Returns how many. Reads
+    /// the index (bodiesnear.cpp).
+    int bodiesNear(int group, Vec2 p, float radius, float reach, NearBody* out, int capacity) const;
 
     /// What a user would notice of the bodies after a step, into each group's metrics:
     /// overlaps within the group and with other groups' bodies (pairs that collide, deeper
@@ -98,6 +120,13 @@ public:
     std::size_t memoryBytes() const;
 
 private:
+    /// Pairs nearer than touching plus this fraction of the first body's radius are followed
+    /// through the rounds (a round's pushes move a body by at most an overlap; pairs that
+    /// more rounds bring together are added late, see addLateContacts).
+    static constexpr float kContactMargin = 0.25f;
+    /// A body planned this near a wall (m) counts as held by it.
+    static constexpr float kTouching = 0.02f;
+
     /// Which positions gatherBodies reads.
     enum class Positions
     {
@@ -108,6 +137,8 @@ private:
                       const std::vector<BodyGroupRule>& rules, bool hasPlayer, Vec2 player,
                       float playerRadius, Positions positions, Hold hold = Hold::AllFixed);
     float maxRadius() const;
+    /// Whether the index's blocks within `reach` of p hold a body of a group but `group`.
+    bool othersInBlocks(int group, Vec2 p, float reach) const;
     float radiusOf(std::size_t b) const { return m_ruleRadius[m_rule[b]]; }
     /// Where body b began the step, and its group and stable id (ties between bodies).
     Vec2 fromOf(std::size_t b) const;
@@ -121,8 +152,14 @@ private:
     /// The pairs of bodies near enough to meet this step, each once, from `grid` of where
     /// the step began (its first `covered` bodies; none moved more than maxMove).
     void findContacts(const UniformGrid& grid, std::size_t covered, float maxMove);
-    /// Bodies in contact that their plan puts against a wall start the rounds pinned.
+    /// Bodies in contact that their plan puts against a wall start the rounds pinned (and
+    /// where each starts them is noted, for addLateContacts).
     void pinContacts(const StaticGeometry& geometry);
+    /// After the rounds: the rounds' pushes can carry a body further than the margin its
+    /// contacts were found with (a swarm agent shoved by a tank into its neighbour). The
+    /// pairs such bodies now overlap that are not listed yet are added, from the same grid
+    /// (bodycontacts.cpp). Whether any was.
+    bool addLateContacts(const UniformGrid& grid, std::size_t covered, float maxMove);
     static std::size_t bodyCount(const std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer);
     /// The part of the overlap of i with j that i takes (0, 1/2 or 1).
     float giveWay(std::uint32_t i, std::uint32_t j) const;
@@ -133,7 +170,7 @@ private:
     // Every body, in group order (the player last), as structure of arrays.
     std::vector<float> m_x, m_y;
     std::vector<std::uint16_t> m_rule;   ///< index into rules (the player: rules.size())
-    std::vector<std::uint8_t> m_fixed;   ///< never moved
+    std::vector<std::uint8_t> m_fixed;   ///< how firmly it holds (Holding; kMoves = 0)
     std::vector<std::uint8_t> m_pinned;  ///< held (by a wall, or squeezed): others give way to it
     std::vector<float> m_squeeze;        ///< this round's deepest overlap it gave way in
     std::vector<float> m_lastSqueeze;    ///< the round before's
@@ -147,6 +184,7 @@ private:
     };
     std::vector<Contact> m_contacts;       ///< this step's pairs near enough to meet
     std::vector<std::uint32_t> m_involved; ///< the bodies in them, each once
+    std::vector<float> m_roundX, m_roundY; ///< where the involved bodies began the rounds
     std::vector<std::uint8_t> m_mark;      ///< scratch: body already in m_involved
     std::vector<float> m_slotX, m_slotY;   ///< planned positions in the grid's slot order
     std::vector<float> m_slotRadius;       ///< radii in the grid's slot order (scratch)

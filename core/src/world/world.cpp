@@ -406,6 +406,7 @@ void World::step()
             : nullptr;
     m_bodies->run(m_groups, m_bodies->rules, playerIsLoneBody(), m_playerNext.position,
                   playerRadius(), *m_geometry, m_dt, BodyPass::kRounds, startGrid);
+    takePlayerFromBodies(m_playerNext, m_player.position);
 
     // Phase 3: commit all at once.
     for (std::size_t g = 0; g < m_groups.size(); ++g) {
@@ -431,12 +432,35 @@ float World::playerRadius() const
     return playerParamsFrom(m_playerValues).radius;
 }
 
+void World::takePlayerFromBodies(PlayerState& player, Vec2 from)
+{
+    // The player gives way to a body that cannot move (BodyPass::run): it ends where the
+    // pass left it, its body in the pass (a lone player) or agent 0 of the group it leads.
+    if (!player.enabled)
+        return;
+    Vec2 at = player.position;
+    if (playerIsLoneBody()) {
+        if (!m_groups.empty())
+            at = m_bodies->lonePlayerAt();
+    } else if (player.group >= 0) {
+        const AgentArrays& a = m_groups[static_cast<std::size_t>(player.group)]->agents;
+        if (a.size() > 0)
+            at = {a.nx[0], a.ny[0]};
+    }
+    if (at == player.position)
+        return;
+    player.position = at;
+    player.velocity = (at - from) / m_dt;
+    player.speed = player.velocity.length();
+}
+
 void World::settleBodies()
 {
     // Where the agents start: every body kept clear of the walls (a body placed against one),
     // then the spawned places as plans to stay put, which the body pass parts where they
     // overlap (free fish too: their spot is where they settle), a few times over, as each
-    // pass finds the contacts its pushes made.
+    // pass finds the contacts its pushes made. The player is where the passes leave it.
+    m_bodies->notePlayer(playerIsLoneBody(), m_player.position, playerRadius());
     for (std::size_t g = 0; g < m_groups.size(); ++g) {
         AgentArrays& a = m_groups[g]->agents;
         const BodyGroupRule& rule = m_bodies->rules[g];
@@ -467,6 +491,10 @@ void World::settleBodies()
             a.px = a.nx;
             a.py = a.ny;
         }
+        takePlayerFromBodies(m_player, m_player.position);
+        m_player.velocity = {};
+        m_player.speed = 0.0f;
+        m_bodies->notePlayer(playerIsLoneBody(), m_player.position, playerRadius());
         if (moved == 0)
             break;
     }

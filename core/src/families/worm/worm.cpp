@@ -590,7 +590,7 @@ bool WormBehaviour::hasWayOut(Vec2 head, float heading, float stepLength,
 }
 
 float WormBehaviour::wallAwareHeading(int w, Vec2 head, float wanted, float stepLength,
-                                      const StaticGeometry& geometry) const
+                                      const StaticGeometry* walls) const
 {
     // Feelers at joint time, one turning radius and two segments long (the next decision
     // is a segment away). If the turn the worm is about to make runs into geometry, take
@@ -598,7 +598,8 @@ float WormBehaviour::wallAwareHeading(int w, Vec2 head, float wanted, float step
     // or, walled in, the hardest turn toward the more open side: the worm bends along walls
     // and out of corners before it meets them. Every turn it takes must also leave it a way
     // out (hasWayOut): a worm turns at most maxTurnAngle per joint, so one that runs into a
-    // pocket narrower than its turning circle could only halt there.
+    // pocket narrower than its turning circle could only halt there. Bodies near (other
+    // groups' agents, the player) stop a feeler as a wall does.
     const WormParams& p = m_params;
     const float heading = m_heading[static_cast<std::size_t>(w)];
     const float look = lookAhead();
@@ -606,7 +607,9 @@ float WormBehaviour::wallAwareHeading(int w, Vec2 head, float wanted, float step
     sinCos(0.5f * p.maxTurnAngle, halfSine, halfCosine);
     const float circleReach =
         segmentChord(stepLength) * (1.0f + 1.0f / halfSine) + 0.5f * p.width + kEscapeSkin;
-    if (!geometry.mayReach(head, std::max(look, circleReach)))
+    if (walls && !walls->mayReach(head, std::max(look, circleReach)))
+        walls = nullptr;
+    if (!walls && m_nearCount == 0)
         return wanted;
     const float candidate =
         heading + clampf(wrapAngle(wanted - heading), -p.maxTurnAngle, p.maxTurnAngle);
@@ -614,8 +617,14 @@ float WormBehaviour::wallAwareHeading(int w, Vec2 head, float wanted, float step
     // head's own legs: a corner or a wall's end beside the way stops it as a wall ahead does.
     const float clear = look - 0.5f * p.width;
     RayHit ahead;
-    if (feelerReach(geometry, head, fromAngle(candidate), look, &ahead) >= clear &&
-        hasWayOut(head, candidate, stepLength, geometry))
+    auto feel = [&](Vec2 dir, RayHit* surface) {
+        const float wall = walls ? feelerReach(*walls, head, dir, look, surface) : look;
+        return m_nearCount > 0 ? bodyRun(head, dir, wall, nullptr) : wall;
+    };
+    auto wayOutOf = [&](float option) {
+        return !walls || hasWayOut(head, option, stepLength, *walls);
+    };
+    if (feel(fromAngle(candidate), &ahead) >= clear && wayOutOf(candidate))
         return wanted;
     // The options: five turns across the allowed range, and the wall's own direction (both
     // ways) where it is within reach, so a worm running beside a wall lines up with it
@@ -644,7 +653,7 @@ float WormBehaviour::wallAwareHeading(int w, Vec2 head, float wanted, float step
         if (!felt[k]) {
             felt[k] = true;
             const Vec2 dir = fromAngle(options[k]);
-            reach[k] = feelerReach(geometry, head, dir, look, nullptr);
+            reach[k] = feel(dir, nullptr);
             const float approach = ahead.hit ? -dot(dir, ahead.normal) : 0.0f;
             if (approach > 0.0f)
                 reach[k] = std::min(reach[k], std::max(0.0f, room) / approach);
@@ -668,25 +677,26 @@ float WormBehaviour::wallAwareHeading(int w, Vec2 head, float wanted, float step
                 continue;
             if (!checked[k]) {
                 checked[k] = true;
-                wayOut[k] = hasWayOut(head, options[k], stepLength, geometry);
+                wayOut[k] = wayOutOf(options[k]);
             }
             if (wayOut[k])
                 return options[k];
         }
     }
-    return walledInTurn(w, head, wanted, reachOf(4), reachOf(0), stepLength, geometry);
+    return walledInTurn(w, head, wanted, reachOf(4), reachOf(0), stepLength, walls);
 }
 
 float WormBehaviour::walledInTurn(int w, Vec2 head, float wanted, float reachLeft, float reachRight,
-                                  float stepLength, const StaticGeometry& geometry) const
+                                  float stepLength, const StaticGeometry* walls) const
 {
     // A corner, a pocket, a wall met head-on: the furthest feeler would point into the
     // corner. Turn as hard as allowed toward the side whose turning circle is clear, else
     // toward the side that is more open.
     const float turn = m_params.maxTurnAngle;
     const float heading = m_heading[static_cast<std::size_t>(w)];
-    const bool leftClear = circleIsClear(head, heading + turn, 1.0f, stepLength, geometry);
-    const bool rightClear = circleIsClear(head, heading - turn, -1.0f, stepLength, geometry);
+    const bool leftClear = !walls || circleIsClear(head, heading + turn, 1.0f, stepLength, *walls);
+    const bool rightClear =
+        !walls || circleIsClear(head, heading - turn, -1.0f, stepLength, *walls);
     float side = wrapAngle(wanted - heading) >= 0.0f ? 1.0f : -1.0f;
     if (leftClear != rightClear)
         side = leftClear ? 1.0f : -1.0f;
@@ -790,20 +800,34 @@ float WormBehaviour::clearRun(const StaticGeometry& geometry, Vec2 from, Vec2 di
 }
 
 Vec2 WormBehaviour::advance(float heading, Vec2 from, float length, const StaticGeometry* geometry,
-                            bool* blocked, RayHit* surface) const
+                            bool* blocked, RayHit* surface, bool* byBody) const
 {
     // Along the heading only, and as a solid body (clearRun): every leg of the head's path is
     // a straight motion that keeps half the width from every surface, so the body (the path)
-    // never crosses a wall.
+    // never crosses a wall. Bodies near stop it as well (bodyRun).
     const Vec2 dir = fromAngle(heading);
     *blocked = false;
     if (surface)
         *surface = RayHit{};
-    // Far from everything (the common case) the leg is free without a query.
-    if (!geometry || length <= 0.0f ||
-        geometry->clearance(from) >= 0.5f * m_params.width + length + kClearReachSkin)
+    if (byBody)
+        *byBody = false;
+    if (length <= 0.0f)
         return from + dir * length;
-    const float run = clearRun(*geometry, from, dir, length, surface);
+    float run = length;
+    // Far from everything (the common case) the leg is free without a query.
+    if (geometry && geometry->clearance(from) < 0.5f * m_params.width + length + kClearReachSkin)
+        run = clearRun(*geometry, from, dir, length, surface);
+    if (m_nearCount > 0) {
+        RayHit contact;
+        const float body = bodyRun(from, dir, run, &contact);
+        if (body < run) {
+            run = body;
+            if (surface)
+                *surface = contact;
+            if (byBody)
+                *byBody = true;
+        }
+    }
     if (run >= length)
         return from + dir * length;
     *blocked = true;
@@ -821,6 +845,7 @@ void WormBehaviour::plan(Group& group, const StepContext& ctx)
             continue;
         stepWorm(group, w, ctx);
     }
+    m_nearCount = 0;
 }
 
 SHOAL_FORCE_INLINE inline WormBehaviour::Aim WormBehaviour::aim(const Group& group, int w,
@@ -853,12 +878,12 @@ SHOAL_FORCE_INLINE inline WormBehaviour::Aim WormBehaviour::aim(const Group& gro
 }
 
 float WormBehaviour::bendAtWall(int w, float wanted, float rest, const RayHit& surface,
-                                const StaticGeometry* geometry)
+                                const StaticGeometry* geometry, bool byBody)
 {
     // The wall shortened the move. The head bends where it stopped, and the rest of the step
     // goes along the new heading, so the body is still exactly the path.
     const std::size_t i = static_cast<std::size_t>(w);
-    const bool slide = m_params.response() == WallResponse::Slide;
+    const bool slide = byBody || m_params.response() == WallResponse::Slide;
     const Vec2 at = fixedJoint(w, 0);
     const float base = turnBase(w);
     float bendTo = base;
@@ -921,25 +946,29 @@ void WormBehaviour::stepWorm(Group& group, int w, const StepContext& ctx)
     const std::size_t i = static_cast<std::size_t>(w);
     const StaticGeometry* geometry = ctx.geometry;
     const Vec2 head = fixedJoint(w, 0);
+    gatherNear(group, w, head, ctx);
     const Aim wish = aim(group, w, head, ctx);
     float wanted = wish.heading;
 
     // Turns happen only at joints: once the head segment has reached minSegmentLength.
     if (m_segLength[slot(w, 0)] >= p.minSegmentLength - kJointSlack) {
-        if (p.response() == WallResponse::Slide && geometry)
-            wanted = wallAwareHeading(w, head, wanted, p.speed * ctx.dt, *geometry);
+        const bool slide = p.response() == WallResponse::Slide && geometry;
+        if (slide || m_nearCount > 0)
+            wanted =
+                wallAwareHeading(w, head, wanted, p.speed * ctx.dt, slide ? geometry : nullptr);
         if (std::fabs(wrapAngle(wanted - m_heading[i])) > kTurnEpsilon)
             setHeadingAtJoint(w, limitedTurn(w, wanted));
     }
 
     const float stepLength = p.speed * ctx.dt;
     bool blocked = false;
+    bool byBody = false;
     RayHit surface;
-    float moved =
-        distance(head, advance(m_heading[i], head, stepLength, geometry, &blocked, &surface));
+    float moved = distance(
+        head, advance(m_heading[i], head, stepLength, geometry, &blocked, &surface, &byBody));
     advanceHead(w, moved);
     if (blocked && surface.hit && stepLength - moved > kZeroLength)
-        moved += bendAtWall(w, wanted, stepLength - moved, surface, geometry);
+        moved += bendAtWall(w, wanted, stepLength - moved, surface, geometry, byBody);
     const Vec2 next = fixedJoint(w, 0);
     m_bodyLength[i] = std::min(static_cast<double>(length(w)), m_bodyLength[i] + moved);
     trimTail(w);

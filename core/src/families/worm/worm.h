@@ -10,6 +10,11 @@
 ///
 /// Steering: while the pointer is held every worm heads for it; after release each worm keeps
 /// the last pressed point until its head is within arriveDistance, then wanders.
+/// Bodies: the head is solid to other bodies too, and nobody moves it (its body is its path),
+/// so the worm keeps it off them itself: a leg stops short of every body it meets
+/// (bodiesNear), and never brings the head nearer one it already touches; the look-ahead
+/// steers round bodies ahead as round walls, and a head stopped by one bends along it (or
+/// halts, as at a wall, until the way clears).
 /// Walls: the head is a solid body of half the width, kept by the worm itself (the world never
 /// moves a worm's head, see keepsOwnBodies). It moves leg by leg, each leg only as far as its
 /// centre stays half the width from every surface, ahead, beside the leg and round convex
@@ -145,13 +150,15 @@ private:
     float lookAhead() const;
     /// At a joint in slide mode: `wanted`, or the allowed turn that keeps clear of walls and
     /// leaves a way out. `stepLength` = speed x dt, m.
+    /// `walls` null: only the bodies near (m_near) are steered round (stop mode, or no
+    /// wall within reach).
     float wallAwareHeading(int w, Vec2 head, float wanted, float stepLength,
-                           const StaticGeometry& geometry) const;
+                           const StaticGeometry* walls) const;
     /// wallAwareHeading with no turn that is clear and leaves a way out: the hardest turn
     /// toward the side with a way out, else the side whose feeler (`reachLeft`,
     /// `reachRight`, m) reaches further, else toward `wanted`.
     float walledInTurn(int w, Vec2 head, float wanted, float reachLeft, float reachRight,
-                       float stepLength, const StaticGeometry& geometry) const;
+                       float stepLength, const StaticGeometry* walls) const;
     /// Whether the worm, making a joint onto `heading` at `head`, could then circle at its
     /// sharpest turn (maxTurnAngle at every joint) to the left (side +1) or the right (-1)
     /// without its head meeting geometry.
@@ -179,10 +186,18 @@ private:
     /// head where it stopped beside the leg, with the normal from that point toward the head.
     float clearRun(const StaticGeometry& geometry, Vec2 from, Vec2 dir, float length,
                    RayHit* surface) const;
-    /// Where the head gets moving `length` m along `heading` from `from` (clearRun);
-    /// `blocked` is set when geometry shortened the move.
+    /// Where the head gets moving `length` m along `heading` from `from` (clearRun, and
+    /// bodyRun against the bodies near); `blocked` is set when geometry or a body shortened
+    /// the move, `byBody` (optional) when it was a body.
     Vec2 advance(float heading, Vec2 from, float length, const StaticGeometry* geometry,
-                 bool* blocked, RayHit* surface) const;
+                 bool* blocked, RayHit* surface, bool* byBody = nullptr) const;
+    /// How far the head gets from `from` along the unit `dir`, up to `length` m, before it
+    /// comes within a skin of touching a body near it (m_near); a body it already touches
+    /// stops it only if the move leads nearer that body's centre. `contact` (optional): the
+    /// body's surface point and the normal from it toward the head, when one stopped it.
+    float bodyRun(Vec2 from, Vec2 dir, float length, RayHit* contact) const;
+    /// Lists the bodies the head of worm w at `head` may meet this step or see ahead.
+    void gatherNear(const Group& group, int w, Vec2 head, const StepContext& ctx);
     /// Where worm w heads this step: the pointer, the last pressed point, or a wander.
     struct Aim
     {
@@ -193,8 +208,10 @@ private:
     Aim aim(const Group& group, int w, Vec2 head, const StepContext& ctx);
     /// A wall stopped the head `rest` m short: bend along it (slide) or toward the target
     /// (stop) and crawl on. Returns how far the head went after the bend.
+    /// `byBody`: a body stopped it, and the head bends along the body whatever the wall
+    /// response.
     float bendAtWall(int w, float wanted, float rest, const RayHit& surface,
-                     const StaticGeometry* geometry);
+                     const StaticGeometry* geometry, bool byBody);
     /// Coins within eatRadius of the head are eaten; the body grows by growthPerCoin each.
     void eatCoins(int w, Vec2 head, const StepContext& ctx);
     void stepWorm(Group& group, int w, const StepContext& ctx);
@@ -217,6 +234,11 @@ private:
     std::vector<float> m_grown;       ///< m gained from coins
     std::vector<float> m_targetX, m_targetY;
     std::vector<std::uint8_t> m_hasTarget;
+
+    /// The bodies near the head being stepped (gatherNear), nearest first: scratch of plan().
+    static constexpr int kNearCapacity = 16;
+    NearBody m_near[kNearCapacity];
+    int m_nearCount = 0;
 };
 
 } // namespace shoal
