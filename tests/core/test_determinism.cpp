@@ -83,7 +83,7 @@ std::uint64_t pinnedHash(BehaviourKind kind)
     case BehaviourKind::TankSquad:
         return 0x4b19f5f15dd57d17ull;
     case BehaviourKind::Swarm:
-        return 0xf8e0d222e57b458eull;
+        return 0xa5aeac8e128394a8ull;
     case BehaviourKind::LeaderFollow:
         return 0xbf0fa81a6a6d8273ull;
     case BehaviourKind::Worm:
