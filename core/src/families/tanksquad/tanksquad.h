@@ -95,6 +95,16 @@ private:
     Vec2 wayIn(Vec2 from) const;
 
     TankSquadParams m_params;
+    /// Numbers the neighbour scan works with, held here rather than written as literals in
+    /// it: from a literal the compiler rebuilds the lanes inside the scan's loop, two
+    /// instructions apiece, where it now keeps them or reads them from memory.
+    struct ScanNumbers
+    {
+        float one = 1.0f;
+        float quarter = 0.25f;   ///< cos^2 of 60 degrees: the nose and tail cones
+        float glancing = 0.05f;  ///< the least cosine a closing tank counts with
+        float touching = 1e-12f; ///< kTouchingDistance2: on top of each other (m^2)
+    } m_scanNumbers;
     std::uint32_t m_seenTargetVersion = 0;
     FlowRoute m_route; ///< to the target, shared by the whole squad
     ParkingSpots m_spots;

@@ -75,23 +75,25 @@ struct SquadLanes
     const float* id;
 };
 
-/// The scan's lanes of the squad's parameters: the same for every tank of a step, so they are
-/// made once per step rather than once per tank.
+/// The scan's lanes of the squad's parameters and numbers: the same for every tank of a step,
+/// so they are made once per step rather than once per tank.
 template <class V> struct ScanConstants
 {
-    explicit ScanConstants(const TankSquadParams& p)
+    template <class Numbers>
+    ScanConstants(const TankSquadParams& p, const Numbers& numbers)
         : range(p.keepDistance), keepDistance(p.keepDistance), inverseKeep(1.0f / p.keepDistance),
-          hull(2.0f * p.radius)
+          hull(2.0f * p.radius), one(numbers.one), quarter(numbers.quarter),
+          glancing(numbers.glancing), touching(numbers.touching)
     {
     }
     float range; ///< keepDistance
     V keepDistance;
     V inverseKeep;
     V hull; ///< two radii: bumper to bumper at this distance
-    V one{1.0f};
-    V quarter{0.25f}; ///< cos^2 of 60 degrees: the nose and tail cones
-    V touching{kTouchingDistance2};
-    V glancing{0.05f}; ///< the least cosine a closing tank counts with
+    V one;
+    V quarter;
+    V glancing;
+    V touching;
     V zero{0.0f};
 };
 
@@ -417,7 +419,8 @@ template <class Search> void TankSquadBehaviour::planWith(Group& group, const St
                            m_sortedWay.data(), m_sortedId.data()};
 
     const FlowRoute::Cells route = m_route.cells();
-    const ScanConstants<typename Search::Lanes> constants(p);
+    static_assert(ScanNumbers{}.touching == kTouchingDistance2, "the scan's touching distance");
+    const ScanConstants<typename Search::Lanes> constants(p, m_scanNumbers);
     for (std::size_t k = 0; k < n; ++k) {
         Tank t;
         t.i = search.sortedIndex(static_cast<std::uint32_t>(k));
