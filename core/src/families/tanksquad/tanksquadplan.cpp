@@ -109,12 +109,12 @@ struct ScanNeeds
 /// and a lower identity), not from those behind: two abeam at a door would otherwise push
 /// each other off it for ever; now one goes first. Also the room in front of and behind the
 /// hull (bumper to bumper, m) for braking, whether the nearest tank in front is parked, and
-/// (with `needs.touchesParked`) whether an arrived member nearer the target touches this one
-/// (then this tank has arrived too).
-template <class Search>
+/// (with kTouchesParked) whether an arrived member nearer the target touches this one (then
+/// this tank has arrived too). The room behind only with kRoomBehind.
+template <bool kTouchesParked, bool kRoomBehind, class Search>
 SHOAL_FORCE_INLINE inline SquadScan
-scanSquad(const Search& search, const ScanConstants<typename Search::Lanes>& c, const Tank& t,
-          ScanNeeds needs, const SquadLanes& lanes, std::uint64_t seed)
+scanSquadFor(const Search& search, const ScanConstants<typename Search::Lanes>& c, const Tank& t,
+             const SquadLanes& lanes, std::uint64_t seed)
 {
     using V = typename Search::Lanes;
     using Mask = typename V::Mask;
@@ -174,10 +174,10 @@ scanSquad(const Search& search, const ScanConstants<typename Search::Lanes>& c, 
             const V room = max(gap, c.zero) * d / max(abs(toward), c.glancing * d);
             const Mask closing = pushing & ((cone & noseCone) | ahead | parked);
             roomAheadLanes = min(roomAheadLanes, select(closing & inFront, room, roomAheadLanes));
-            if (needs.roomBehind)
+            if (kRoomBehind)
                 roomBehindLanes =
                     min(roomBehindLanes, select(andNot(inFront, closing), room, roomBehindLanes));
-            if (needs.touchesParked) {
+            if (kTouchesParked) {
                 // The other's offset from the target is (pos - target) - (dx, dy).
                 const V ox = fromTargetX - dx;
                 const V oy = fromTargetY - dy;
@@ -201,9 +201,23 @@ scanSquad(const Search& search, const ScanConstants<typename Search::Lanes>& c, 
         }
     }
     out.roomAhead = minLane(roomAheadLanes);
-    out.roomBehind = needs.roomBehind ? minLane(roomBehindLanes) : keepDistance;
+    out.roomBehind = kRoomBehind ? minLane(roomBehindLanes) : keepDistance;
     out.touchesParked = any(arrivedLanes);
     return out;
+}
+
+/// scanSquadFor() with what `needs` asks for: one loop per combination, as a test in every
+/// lane group would cost about what it saves.
+template <class Search>
+SHOAL_FORCE_INLINE inline SquadScan
+scanSquad(const Search& search, const ScanConstants<typename Search::Lanes>& c, const Tank& t,
+          ScanNeeds needs, const SquadLanes& lanes, std::uint64_t seed)
+{
+    if (needs.touchesParked)
+        return needs.roomBehind ? scanSquadFor<true, true>(search, c, t, lanes, seed)
+                                : scanSquadFor<true, false>(search, c, t, lanes, seed);
+    return needs.roomBehind ? scanSquadFor<false, true>(search, c, t, lanes, seed)
+                            : scanSquadFor<false, false>(search, c, t, lanes, seed);
 }
 
 /// How a tank heads for its goal this step.
