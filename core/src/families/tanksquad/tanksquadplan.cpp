@@ -79,7 +79,7 @@ struct SquadLanes
 /// so they are made once per step rather than once per tank.
 template <class V> struct ScanConstants
 {
-    template <class Numbers>
+    template <class Numbers> // TankSquadBehaviour::ScanNumbers
     ScanConstants(const TankSquadParams& p, const Numbers& numbers)
         : range(p.keepDistance), keepDistance(p.keepDistance), inverseKeep(1.0f / p.keepDistance),
           hull(2.0f * p.radius), one(numbers.one), quarter(numbers.quarter),
