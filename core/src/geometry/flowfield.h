@@ -68,11 +68,7 @@ public:
     }
     std::size_t freeCellCount() const { return m_freeCount; }
     /// Whether p lies on the grid (cell (0, 0) to (columns - 1, rows - 1)).
-    bool contains(Vec2 p) const
-    {
-        const float fx = (p.x - m_origin.x) * m_invCell, fy = (p.y - m_origin.y) * m_invCell;
-        return fx >= 0.0f && fy >= 0.0f && fx < m_colsF && fy < m_rowsF;
-    }
+    bool contains(Vec2 p) const { return placement().contains(p); }
     /// Whether a body's centre may be at p: p is on the grid and its cell is free.
     bool freeAt(Vec2 p) const { return contains(p) && m_free[slotAt(p)] != 0; }
     /// Whether the segment from the centre of cell (`column`, `row`) of the grid to the
@@ -84,6 +80,39 @@ public:
     }
     std::size_t memoryBytes() const;
 
+    /// Where the grid lies: the maths of contains() and of finding a point's slot, in a value
+    /// a loop over many points can keep in registers (FlowField::Cells).
+    struct Placement
+    {
+        Vec2 origin;
+        float invCell = 1.0f;
+        float colsF = 0.0f;
+        float rowsF = 0.0f;
+        int cols = 0;
+        int rows = 0;
+        int stride = 0;
+
+        bool contains(Vec2 p) const
+        {
+            const float fx = (p.x - origin.x) * invCell, fy = (p.y - origin.y) * invCell;
+            return fx >= 0.0f && fy >= 0.0f && fx < colsF && fy < rowsF;
+        }
+        /// The slot of the cell holding p; points outside the grid (and NaN) clamp to the
+        /// border.
+        int slotAt(Vec2 p) const
+        {
+            const float fx = (p.x - origin.x) * invCell;
+            const float fy = (p.y - origin.y) * invCell;
+            const int column = fx >= 0.0f ? (fx < colsF ? static_cast<int>(fx) : cols - 1) : 0;
+            const int row = fy >= 0.0f ? (fy < rowsF ? static_cast<int>(fy) : rows - 1) : 0;
+            return (row + 1) * stride + column + 1;
+        }
+    };
+    Placement placement() const
+    {
+        return {m_origin, m_invCell, m_colsF, m_rowsF, m_cols, m_rows, m_stride};
+    }
+
 private:
     friend class FlowField;
 
@@ -91,14 +120,7 @@ private:
     // neighbour of an inner cell is a valid slot and the search needs no bounds tests.
     int slot(int column, int row) const { return (row + 1) * m_stride + column + 1; }
     /// The slot of the cell holding p; points outside the grid (and NaN) clamp to the border.
-    int slotAt(Vec2 p) const
-    {
-        const float fx = (p.x - m_origin.x) * m_invCell;
-        const float fy = (p.y - m_origin.y) * m_invCell;
-        const int column = fx >= 0.0f ? (fx < m_colsF ? static_cast<int>(fx) : m_cols - 1) : 0;
-        const int row = fy >= 0.0f ? (fy < m_rowsF ? static_cast<int>(fy) : m_rows - 1) : 0;
-        return slot(column, row);
-    }
+    int slotAt(Vec2 p) const { return placement().slotAt(p); }
     /// The row of slot s in the framed grid, without an integer division: s + 0.5 keeps the
     /// quotient at least half a slot from a whole number, far beyond double rounding.
     int rowOf(int s) const { return static_cast<int>((s + 0.5) * m_invStride); }
@@ -188,14 +210,7 @@ public:
     /// +infinity when unreachable. Same cell rules as direction(). Along direction() it falls
     /// cell by cell; within a cell it can rise by a fraction of one where the route changes
     /// anchor (measured: under 0.6 cell). Costs a square root more than direction().
-    float distance(Vec2 p) const
-    {
-        const FlowOccupancy& occ = *m_occupancy;
-        const std::int32_t anchor = m_anchor[occ.m_escape[occ.slotAt(p)]];
-        if (anchor < 0)
-            return kUnreachable;
-        return m_distance[anchor] + shoal::distance(p, occ.slotCentre(anchor));
-    }
+    float distance(Vec2 p) const { return distanceAt(m_occupancy->slotAt(p), p); }
     bool reachable(Vec2 p) const { return distance(p) < kUnreachable; }
     /// Whether the route from p bends before the goal: the goal is reachable but not in sight
     /// from p's cell (it heads for a corner first). Where this is false a body may as well
@@ -210,6 +225,34 @@ public:
     {
         const int s = m_occupancy->slotAt(p);
         return bendsAt(s) ? m_direction[s] : straight;
+    }
+
+    /// What a loop over many agents looks up, copied out of the field and its occupancy: held
+    /// in a local, it stays in registers, where the field's members would be loaded again
+    /// after every store to an agent's arrays (a float store may alias them). Valid until
+    /// the field is rebuilt or moves to another occupancy.
+    struct Cells
+    {
+        FlowOccupancy::Placement grid;
+        const std::uint64_t* bends = nullptr;
+
+        int slotAt(Vec2 p) const { return grid.slotAt(p); }
+        /// bends() of the points in `slot`.
+        bool bendsAt(int slot) const
+        {
+            return (bends[static_cast<std::size_t>(slot) >> 6] >> (slot & 63)) & 1u;
+        }
+    };
+    Cells cells() const { return {m_occupancy->placement(), m_bends.data()}; }
+    /// direction(p) and distance(p) for p in slot `slot` (slotAt(p), looked up already).
+    Vec2 directionAt(int slot) const { return m_direction[slot]; }
+    float distanceAt(int slot, Vec2 p) const
+    {
+        const FlowOccupancy& occ = *m_occupancy;
+        const std::int32_t anchor = m_anchor[occ.m_escape[slot]];
+        if (anchor < 0)
+            return kUnreachable;
+        return m_distance[anchor] + shoal::distance(p, occ.slotCentre(anchor));
     }
 
     bool hasGoal() const { return m_hasGoal; }

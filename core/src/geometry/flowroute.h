@@ -50,6 +50,31 @@ public:
         return m_active && covers(p) ? m_field->steer(p, straight) : straight;
     }
 
+    /// bends(), direction() and pathDistance() for a loop over many bodies (see
+    /// FlowField::Cells): a value to keep in a local while the route stays as it is, which
+    /// asks for a point's cell once.
+    struct Cells
+    {
+        const FlowField* field = nullptr; ///< null when the route is inactive
+        FlowField::Cells cells;
+        bool local = false;
+
+        /// bends(p); `slot` is p's cell when it does (for direction() and pathDistance()).
+        bool bends(Vec2 p, int& slot) const
+        {
+            if (!field || (local && !cells.grid.contains(p)))
+                return false;
+            slot = cells.slotAt(p);
+            return cells.bendsAt(slot);
+        }
+        Vec2 direction(int slot) const { return field->directionAt(slot); }
+        float pathDistance(int slot, Vec2 p) const { return field->distanceAt(slot, p); }
+    };
+    Cells cells() const
+    {
+        return m_active ? Cells{m_field.get(), m_field->cells(), m_local} : Cells{};
+    }
+
     /// The field, or null before the first update; a viewer draws it.
     const FlowField* field() const { return m_field.get(); }
     /// Counts the times the field moved to another occupancy (another radius, another level,

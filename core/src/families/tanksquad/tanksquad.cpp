@@ -110,4 +110,14 @@ void TankSquadBehaviour::setParams(const ParamValues& values)
     m_params = paramsFrom(kTankFields, values);
 }
 
+void TankSquadBehaviour::spawn(Group& group, const GroupDesc& desc, Random& random,
+                               const StaticGeometry& geometry)
+{
+    Behaviour::spawn(group, desc, random, geometry);
+    // The first plan updates the route with the same level, radius and target: a lookup and
+    // a cell test. (A target or radius set before it is routed to there, as before.)
+    if (group.hasTarget)
+        m_route.update(geometry, m_params.radius, group.target);
+}
+
 } // namespace shoal

@@ -55,6 +55,11 @@ public:
     static constexpr std::size_t kMaxSquadWithSpots = 64;
 
     void setParams(const ParamValues& values) override;
+    /// Places the tanks as every family does, and routes to the target already: the level's
+    /// free space and the field are built with the world, not in its first step (tens of
+    /// milliseconds on a large level, a stalled first frame).
+    void spawn(Group& group, const GroupDesc& desc, Random& random,
+               const StaticGeometry& geometry) override;
     void plan(Group& group, const StepContext& ctx) override;
     bool allowsReordering() const override { return true; }
     float queryRadius() const override { return m_params.keepDistance; }
@@ -95,6 +100,16 @@ private:
     Vec2 wayIn(Vec2 from) const;
 
     TankSquadParams m_params;
+    /// Numbers the neighbour scan works with, held here rather than written as literals in
+    /// it: from a literal the compiler rebuilds the lanes inside the scan's loop, two
+    /// instructions apiece, where it now keeps them or reads them from memory.
+    struct ScanNumbers
+    {
+        float one = 1.0f;
+        float quarter = 0.25f;   ///< cos^2 of 60 degrees: the nose and tail cones
+        float glancing = 0.05f;  ///< the least cosine a closing tank counts with
+        float touching = 1e-12f; ///< kTouchingDistance2: on top of each other (m^2)
+    } m_scanNumbers;
     std::uint32_t m_seenTargetVersion = 0;
     FlowRoute m_route; ///< to the target, shared by the whole squad
     ParkingSpots m_spots;

@@ -58,10 +58,11 @@ struct Tank
     Vec2 pos;
     Vec2 forward;
     Vec2 target;
-    float dist = 0.0f;  ///< to its goal (its spot, or the target)
-    float way = 0.0f;   ///< how far it had to go at the step's start (its goalDistance)
-    bool stuck = false; ///< held up for two seconds
-    float id = 0.0f;    ///< its identity, as a float (exact below 2^24)
+    float dist = 0.0f;   ///< to its goal (its spot, or the target)
+    float way = 0.0f;    ///< how far it had to go at the step's start (its goalDistance)
+    bool stuck = false;  ///< held up for two seconds
+    float id = 0.0f;     ///< its identity, as a float (exact below 2^24)
+    float actual = 0.0f; ///< the speed it moved at last step, along its heading (signed)
 };
 
 /// What the scan reads of the neighbours, in cell order.
@@ -74,27 +75,49 @@ struct SquadLanes
     const float* id;
 };
 
+/// The scan's lanes of the squad's parameters and numbers: the same for every tank of a step,
+/// so they are made once per step rather than once per tank.
+template <class V> struct ScanConstants
+{
+    template <class Numbers> // TankSquadBehaviour::ScanNumbers
+    ScanConstants(const TankSquadParams& p, const Numbers& numbers)
+        : range(p.keepDistance), keepDistance(p.keepDistance), inverseKeep(1.0f / p.keepDistance),
+          hull(2.0f * p.radius), one(numbers.one), quarter(numbers.quarter),
+          glancing(numbers.glancing), touching(numbers.touching)
+    {
+    }
+    float range; ///< keepDistance
+    V keepDistance;
+    V inverseKeep;
+    V hull; ///< two radii: bumper to bumper at this distance
+    V one;
+    V quarter;
+    V glancing;
+    V touching;
+    V zero{0.0f};
+};
+
+/// What of the scan a tank's plan reads this step: the rest is not worked out.
+struct ScanNeeds
+{
+    bool touchesParked = false; ///< whether a parked tank nearer the target touches it
+    bool roomBehind = false;    ///< how far it may back up
+};
+
 /// Keep distance (v1) and align (v2) within keepDistance, a lane of neighbours at a time.
 /// A tank keeps its distance from the tanks ahead of it on the way (less far to go; the same,
 /// and a lower identity), not from those behind: two abeam at a door would otherwise push
 /// each other off it for ever; now one goes first. Also the room in front of and behind the
 /// hull (bumper to bumper, m) for braking, whether the nearest tank in front is parked, and
-/// (with `checkParked`) whether an arrived member nearer the target touches this one (then
-/// this tank has arrived too).
-template <class Search>
-SHOAL_FORCE_INLINE inline SquadScan scanSquad(const Search& search, const TankSquadParams& p,
-                                              const Tank& t, bool checkParked,
-                                              const SquadLanes& lanes, std::uint64_t seed)
+/// (with kTouchesParked) whether an arrived member nearer the target touches this one (then
+/// this tank has arrived too). The room behind only with kRoomBehind.
+template <bool kTouchesParked, bool kRoomBehind, class Search>
+SHOAL_FORCE_INLINE inline SquadScan
+scanSquadFor(const Search& search, const ScanConstants<typename Search::Lanes>& c, const Tank& t,
+             const SquadLanes& lanes, std::uint64_t seed)
 {
     using V = typename Search::Lanes;
     using Mask = typename V::Mask;
-    const float keepDistance = p.keepDistance;
-    const V one(1.0f);
-    const V vInverseKeep(1.0f / keepDistance);
-    const V vHull(2.0f * p.radius);
-    const V vQuarter(0.25f);
-    const V vTouching(kTouchingDistance2);
-    const V vZero(0.0f);
     const V forwardX(t.forward.x);
     const V forwardY(t.forward.y);
     const V fromTargetX(t.pos.x - t.target.x);
@@ -105,36 +128,39 @@ SHOAL_FORCE_INLINE inline SquadScan scanSquad(const Search& search, const TankSq
     // A stuck tank stops braking for the tanks behind it on the way (even nose to nose): in a
     // jam the one with the least way to go drives on, and the jam unwinds behind it.
     const Mask noseCone = V(t.stuck ? 0.0f : 1.0f) > V(0.5f);
-    const V vGlancing(0.05f);
     V alignX, alignY, keepX, keepY;
-    V gapAheadLanes(keepDistance);
-    V roomAheadLanes(keepDistance);
-    V roomBehindLanes(keepDistance);
+    V gapAheadLanes = c.keepDistance;
+    V roomAheadLanes = c.keepDistance;
+    V roomBehindLanes = c.keepDistance;
     Mask parkedAheadLanes = noLanes<V>();
     Mask arrivedLanes = noLanes<V>();
     Mask touched = noLanes<V>();
     scanNeighbours(
-        search, t.pos, keepDistance, t.slot,
+        search, t.pos, c.range, t.slot,
         [&](std::uint32_t slot, V dx, V dy, V d2, Mask in) SHOAL_FORCE_INLINE {
+            // Most lane groups of a query's runs hold no tank within range (a tank has about
+            // five neighbours in some four groups): they would add nothing.
+            if (!any(in))
+                return;
             alignX += masked(in, V::load(lanes.vx + slot));
             alignY += masked(in, V::load(lanes.vy + slot));
             // Lanes exactly on top of this tank are left to touchingSplit.
-            const Mask touching = in & (d2 < vTouching);
+            const Mask touching = in & (d2 < c.touching);
             touched = touched | touching;
             const Mask pushing = andNot(touching, in);
             const V d = sqrt(d2); // (near) zero only on lanes the masks drop
-            const V s = (one - d * vInverseKeep) / d;
+            const V s = (c.one - d * c.inverseKeep) / d;
             const V theirWay = V::load(lanes.way + slot);
             const Mask ahead =
                 (theirWay < myWay) | ((theirWay <= myWay) & (V::load(lanes.id + slot) < myId));
             keepX += masked(pushing & ahead, dx * s);
             keepY += masked(pushing & ahead, dy * s);
-            // Within 60 degrees of the nose (along > 0: the other is in front) or the
-            // tail.
-            const V along = vZero - (dx * forwardX + dy * forwardY);
-            const Mask cone = pushing & (along * along > vQuarter * d2);
-            const Mask inFront = along > vZero;
-            const V gap = d - vHull;
+            // Within 60 degrees of the nose (the other is in front: `toward`, the heading's
+            // share of the way from it to this tank, is negative) or the tail.
+            const V toward = dx * forwardX + dy * forwardY;
+            const Mask cone = pushing & (toward * toward > c.quarter * d2);
+            const Mask inFront = toward < c.zero;
+            const V gap = d - c.hull;
             const Mask parked = V::loadMask(lanes.arrived + slot);
             const Mask closerAhead = cone & inFront & (gap < gapAheadLanes);
             parkedAheadLanes = (closerAhead & parked) | andNot(closerAhead, parkedAheadLanes);
@@ -145,18 +171,20 @@ SHOAL_FORCE_INLINE inline SquadScan scanSquad(const Search& search, const TankSq
             // the nose (tail) cone: one behind, off to the side, gives way instead,
             // or two touching side by side at a door would hold each other there
             // for ever.
-            const V room = max(gap, vZero) * d / max(abs(along), vGlancing * d);
+            const V room = max(gap, c.zero) * d / max(abs(toward), c.glancing * d);
             const Mask closing = pushing & ((cone & noseCone) | ahead | parked);
             roomAheadLanes = min(roomAheadLanes, select(closing & inFront, room, roomAheadLanes));
-            roomBehindLanes =
-                min(roomBehindLanes, select(andNot(inFront, closing), room, roomBehindLanes));
-            if (checkParked) {
+            if (kRoomBehind)
+                roomBehindLanes =
+                    min(roomBehindLanes, select(andNot(inFront, closing), room, roomBehindLanes));
+            if (kTouchesParked) {
                 // The other's offset from the target is (pos - target) - (dx, dy).
                 const V ox = fromTargetX - dx;
                 const V oy = fromTargetY - dy;
                 arrivedLanes = arrivedLanes | (pushing & parked & (ox * ox + oy * oy < dist2));
             }
         });
+    const float keepDistance = c.range;
     SquadScan out;
     out.keep = {keepX.sum(), keepY.sum()};
     if (SHOAL_UNLIKELY(any(touched)))
@@ -173,9 +201,23 @@ SHOAL_FORCE_INLINE inline SquadScan scanSquad(const Search& search, const TankSq
         }
     }
     out.roomAhead = minLane(roomAheadLanes);
-    out.roomBehind = minLane(roomBehindLanes);
+    out.roomBehind = kRoomBehind ? minLane(roomBehindLanes) : keepDistance;
     out.touchesParked = any(arrivedLanes);
     return out;
+}
+
+/// scanSquadFor() with what `needs` asks for: one loop per combination, as a test in every
+/// lane group would cost about what it saves.
+template <class Search>
+SHOAL_FORCE_INLINE inline SquadScan
+scanSquad(const Search& search, const ScanConstants<typename Search::Lanes>& c, const Tank& t,
+          ScanNeeds needs, const SquadLanes& lanes, std::uint64_t seed)
+{
+    if (needs.touchesParked)
+        return needs.roomBehind ? scanSquadFor<true, true>(search, c, t, lanes, seed)
+                                : scanSquadFor<true, false>(search, c, t, lanes, seed);
+    return needs.roomBehind ? scanSquadFor<false, true>(search, c, t, lanes, seed)
+                            : scanSquadFor<false, false>(search, c, t, lanes, seed);
 }
 
 /// How a tank heads for its goal this step.
@@ -217,14 +259,12 @@ struct TankWish
 
 /// Parked: no more steering, ease to a stop (what ends the orbiting and jostling of the
 /// seed, where separation kept every tank driving forever). Otherwise the target's pull
-/// (`targetPull`) plus keeping apart, aligning and the walls; a target close behind is reached
-/// by reversing (not a corner of the route round a wall: where the route bends a tank turns
-/// toward it, or it would back and fill on the edge of the cells that see the target).
+/// (`targetPull`) plus keeping apart, aligning and the walls; with `reverse` (a goal close
+/// behind) the tank backs up to it.
 SHOAL_FORCE_INLINE inline TankWish tankWish(const TankSquadParams& p,
                                             const StaticGeometry& geometry, const Tank& t,
-                                            float room, const SquadScan& scan, Vec2 toTargetDir,
-                                            bool arrived, Vec2 targetPull, Heading heading,
-                                            bool rounding)
+                                            float room, const SquadScan& scan, bool arrived,
+                                            Vec2 targetPull, Heading heading, bool reverse)
 {
     TankWish wish;
     if (arrived) {
@@ -243,7 +283,7 @@ SHOAL_FORCE_INLINE inline TankWish tankWish(const TankSquadParams& p,
         wish.direction += scan.align.normalizedOr({}) * p.moveWeight;
     wish.direction +=
         geometry.feelerAvoidance(t.pos, t.forward, p.feelerLength, room) * p.wallWeight;
-    if (!rounding && dot(t.forward, toTargetDir) < kBehindDot && t.dist < p.reverseDistance) {
+    if (reverse) {
         wish.reverse = true;
         wish.cruise = -p.moveSpeed * p.reverseSpeed;
         wish.flags = kAgentReversing;
@@ -265,8 +305,7 @@ SHOAL_FORCE_INLINE inline void driveTank(AgentArrays& a, const Tank& t, const Ta
     const float heading = a.heading[i];
     // a.speed holds the eased cruise speed (signed); the drive scales it per step. A parked
     // tank coasts down from the speed it actually had, not from its cruise speed.
-    const float actual = dot(Vec2(a.vx[i], a.vy[i]), t.forward);
-    const float cruise = arrived ? ease(actual, 0.0f, p.speedEasing, dt)
+    const float cruise = arrived ? ease(t.actual, 0.0f, p.speedEasing, dt)
                                  : ease(a.speed[i], cruiseGoal, p.speedEasing, dt);
     DriveResult r{heading, t.forward, cruise};
     if (!arrived)
@@ -302,7 +341,7 @@ struct TankGoal
 /// `nearWay`: below this straight distance the rules tell a longer way from a shorter one
 /// (slowing down, reversing, parking, who goes first), so the route's length is looked up;
 /// further out the straight one does (the route is no shorter).
-SHOAL_FORCE_INLINE inline TankGoal tankGoal(const Group& group, const FlowRoute& route,
+SHOAL_FORCE_INLINE inline TankGoal tankGoal(const Group& group, const FlowRoute::Cells& route,
                                             const ParkingSpots& spots, int spot,
                                             const TankSquadParams& p, Vec2 pos, Vec2 forward,
                                             float nearWay, float parkingZone)
@@ -315,8 +354,8 @@ SHOAL_FORCE_INLINE inline TankGoal tankGoal(const Group& group, const FlowRoute&
     }
     g.point = spot >= 0 ? spots.spot(spot) : group.target;
     const Vec2 to = g.point - pos;
-    g.distance = to.length();
-    g.direction = to.normalizedOr(forward);
+    const float length2 = to.lengthSquared();
+    g.distance = std::sqrt(length2);
     g.toTarget = spot >= 0 ? distance(pos, group.target) : g.distance;
     const bool nearSpot = spot >= 0 && g.distance < p.keepDistance;
     g.heading = spot < 0
@@ -325,11 +364,15 @@ SHOAL_FORCE_INLINE inline TankGoal tankGoal(const Group& group, const FlowRoute&
                                 : (g.toTarget < parkingZone ? Heading::Parking : Heading::Spot));
     // A wall between the tank and the target: the squad's route round it, and its length.
     // (Spots are in sight of the target; one close by is driven to straight.)
-    if (!nearSpot && route.bends(pos)) {
+    int cell = 0;
+    if (!nearSpot && route.bends(pos, cell)) {
         g.rounding = true;
-        g.direction = route.direction(pos);
+        g.direction = route.direction(cell);
         if (g.toTarget < nearWay)
-            g.distance = g.toTarget = route.pathDistance(pos);
+            g.distance = g.toTarget = route.pathDistance(cell, pos);
+    } else {
+        // to.normalizedOr(forward), with the length it has already.
+        g.direction = length2 < 1e-12f ? forward : to * (1.0f / g.distance);
     }
     return g;
 }
@@ -389,6 +432,9 @@ template <class Search> void TankSquadBehaviour::planWith(Group& group, const St
     const SquadLanes lanes{m_sortedVx.data(), m_sortedVy.data(), m_sortedArrived.data(),
                            m_sortedWay.data(), m_sortedId.data()};
 
+    const FlowRoute::Cells route = m_route.cells();
+    static_assert(ScanNumbers{}.touching == kTouchingDistance2, "the scan's touching distance");
+    const ScanConstants<typename Search::Lanes> constants(p, m_scanNumbers);
     for (std::size_t k = 0; k < n; ++k) {
         Tank t;
         t.i = search.sortedIndex(static_cast<std::uint32_t>(k));
@@ -397,8 +443,8 @@ template <class Search> void TankSquadBehaviour::planWith(Group& group, const St
         t.pos = {a.px[i], a.py[i]};
         const float room = geometry.clearance(t.pos); // one lookup serves the feelers and the move
         t.forward = fromAngle(a.heading[i]);
-        const TankGoal goal = tankGoal(group, m_route, m_spots, m_spotOf[i], p, t.pos, t.forward,
-                                       nearWay, parkingZone);
+        const TankGoal goal =
+            tankGoal(group, route, m_spots, m_spotOf[i], p, t.pos, t.forward, nearWay, parkingZone);
         t.target = goal.point;
         t.dist = goal.distance;
         std::uint8_t flags =
@@ -416,22 +462,40 @@ template <class Search> void TankSquadBehaviour::planWith(Group& group, const St
                         std::max(direction.length(),
                                  std::min(1.0f, kCreep * p.speedEasing * t.dist / p.moveSpeed));
         const bool overflow = goal.heading == Heading::Overflow;
-        t.way = a.goalDistance[i];
+        t.way = lanes.way[k]; // a.goalDistance[i] and a.id[i], read in order
         t.stuck = (a.flags[i] & kAgentStuck) != 0;
-        t.id = static_cast<float>(a.id[i]);
-        SquadScan scan =
-            scanSquad(search, p, t, overflow && !resettle && t.dist < parkRadius, lanes, ctx.seed);
-        // Other groups' bodies: kept apart from like squad mates, and braked for ahead.
-        const OtherBodies others =
-            othersNear(ctx, group, t.pos, p.radius, t.forward, p.keepDistance);
-        scan.keep += others.away;
-        scan.gapAhead = std::min(scan.gapAhead, others.gapAhead);
-        scan.roomAhead = std::min(scan.roomAhead, others.gapAhead);
-        const bool arrived = parks(!resettle && (a.flags[i] & kAgentArrived), scan, group, p,
-                                   t.dist, parkRadius, resettle, goal.heading);
+        t.id = lanes.id[k];
+        t.actual = dot(Vec2(a.vx[i], a.vy[i]), t.forward);
+        const bool wasParked = !resettle && (a.flags[i] & kAgentArrived);
+        // A goal close behind is reached by reversing (not a corner of the route round a
+        // wall: where the route bends a tank turns toward it, or it would back and fill on
+        // the edge of the cells that see the target).
+        const bool reverse = !goal.rounding && dot(t.forward, goal.direction) < kBehindDot &&
+                             t.dist < p.reverseDistance;
+        // A parked tank only coasts to a stop, at this speed: of its neighbours it only needs
+        // to know how far it may coast, and nothing once it stands still.
+        const bool parked = wasParked || !group.hasTarget;
+        const float coast = parked ? ease(t.actual, 0.0f, p.speedEasing, dt) : 0.0f;
+        SquadScan scan;
+        if (!parked || coast > 0.0f || coast < 0.0f) {
+            ScanNeeds needs;
+            needs.touchesParked = !parked && overflow && !resettle && t.dist < parkRadius;
+            // Only a tank whose speed may ease below zero reads the room behind it.
+            needs.roomBehind =
+                parked ? coast < 0.0f : reverse || a.speed[i] < 0.0f || t.actual < 0.0f;
+            scan = scanSquad(search, constants, t, needs, lanes, ctx.seed);
+            // Other groups' bodies: kept apart from like squad mates, and braked for ahead.
+            const OtherBodies others =
+                othersNear(ctx, group, t.pos, p.radius, t.forward, p.keepDistance);
+            scan.keep += others.away;
+            scan.gapAhead = std::min(scan.gapAhead, others.gapAhead);
+            scan.roomAhead = std::min(scan.roomAhead, others.gapAhead);
+        }
+        const bool arrived =
+            parks(wasParked, scan, group, p, t.dist, parkRadius, resettle, goal.heading);
 
-        const TankWish wish = tankWish(p, geometry, t, room, scan, goal.direction, arrived,
-                                       direction, goal.heading, goal.rounding);
+        const TankWish wish =
+            tankWish(p, geometry, t, room, scan, arrived, direction, goal.heading, reverse);
         flags |= wish.flags;
         bool blocked = false;
         driveTank(a, t, p, geometry, settings, dt, room, wish.direction, wish.cruise, arrived,
