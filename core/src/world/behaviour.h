@@ -144,15 +144,10 @@ public:
     /// walls through StaticGeometry::keepClear in its own plan.
     virtual bool keepsOwnBodies() const { return false; }
     /// Agents that hold their place (the school's free fish, tethered to their spot): the
-    /// world's body pass never moves them, and the bodies meeting them give way.
-    /// someAgentsHoldPlace() says whether agentHoldsPlace() needs asking at all.
-    virtual bool someAgentsHoldPlace() const { return false; }
-    virtual bool agentHoldsPlace(const Group& group, std::size_t i) const
-    {
-        (void)group;
-        (void)i;
-        return false;
-    }
+    /// world's body pass never moves them, and the bodies meeting them give way. They are
+    /// the agents whose flags have none of these bits (0: no agent holds its place), so the
+    /// pass tests a flag per agent rather than asking the family.
+    virtual std::uint8_t placeHeldWithout() const { return 0; }
     /// Whether the world may keep this group's agents in cell order (agent 0 always stays
     /// agent 0). A behaviour that says yes and keeps per-agent state of its own moves that
     /// state in permuteAgents().

@@ -87,10 +87,13 @@ void BodyPass::gatherBodies(std::vector<std::unique_ptr<Group>>& groups,
                     rules[g].fixed ? 1 : 0);
         if (group.playerLed && count > 0)
             m_fixed[b] = 1;
-        if (hold == Hold::AllFixed && group.behaviour->someAgentsHoldPlace())
+        const std::uint8_t heldWithout = group.behaviour->placeHeldWithout();
+        if (hold == Hold::AllFixed && heldWithout != 0) {
+            const std::uint8_t* flags = a.flags.data();
+            std::uint8_t* fixed = m_fixed.data() + b;
             for (std::size_t i = 0; i < count; ++i)
-                if (group.behaviour->agentHoldsPlace(group, i))
-                    m_fixed[b + i] = 1;
+                fixed[i] |= (flags[i] & heldWithout) == 0 ? 1 : 0;
+        }
         if (planned)
             for (std::size_t i = 0; i < count; ++i) {
                 const float dx = a.nx[i] - a.px[i], dy = a.ny[i] - a.py[i];
@@ -342,7 +345,7 @@ bool BodyPass::pushRound(const StaticGeometry& geometry, int round)
 std::size_t BodyPass::run(std::vector<std::unique_ptr<Group>>& groups,
                           const std::vector<BodyGroupRule>& rules, bool hasPlayer, Vec2 player,
                           float playerRadius, const StaticGeometry& geometry, float dt, int rounds,
-                          const UniformGrid* startGrid, Hold hold)
+                          const UniformGrid* startGrid, Hold hold, std::uint8_t* moved)
 {
     // The index (of where this step began) serves when it holds these same bodies.
     const bool indexHolds = m_indexed && m_indexCount == bodyCount(groups, hasPlayer);
@@ -375,29 +378,32 @@ std::size_t BodyPass::run(std::vector<std::unique_ptr<Group>>& groups,
     pinContacts(geometry);
     if (m_contacts.empty())
         return 0;
-    bool moved = false;
+    bool pushed = false;
     for (int round = 0; round < rounds; ++round) {
         if (!pushRound(geometry, round))
             break;
-        moved = true;
+        pushed = true;
     }
-    if (!moved)
+    if (!pushed)
         return 0;
-    // The pushes are motion like any other: the bodies' velocities say so.
+    // The pushes are motion like any other: the bodies' velocities say so. Only bodies in
+    // contact were pushed.
     const float inverseDt = 1.0f / dt;
     std::size_t count = 0;
-    for (std::size_t g = 0; g < groups.size(); ++g) {
+    for (const std::uint32_t b : m_involved) {
+        const std::size_t g = m_rule[b];
+        if (g >= groups.size())
+            continue; // the lone player is never moved
         AgentArrays& a = groups[g]->agents;
-        const std::uint32_t start = m_groupStart[g];
-        for (std::size_t i = 0; i < a.size(); ++i) {
-            const std::size_t b = start + i;
-            if (m_x[b] != a.nx[i] || m_y[b] != a.ny[i]) {
-                a.nvx[i] += (m_x[b] - a.nx[i]) * inverseDt;
-                a.nvy[i] += (m_y[b] - a.ny[i]) * inverseDt;
-                a.nx[i] = m_x[b];
-                a.ny[i] = m_y[b];
-                ++count;
-            }
+        const std::size_t i = b - m_groupStart[g];
+        if (m_x[b] != a.nx[i] || m_y[b] != a.ny[i]) {
+            a.nvx[i] += (m_x[b] - a.nx[i]) * inverseDt;
+            a.nvy[i] += (m_y[b] - a.ny[i]) * inverseDt;
+            a.nx[i] = m_x[b];
+            a.ny[i] = m_y[b];
+            if (moved)
+                moved[b] = 1;
+            ++count;
         }
     }
     return count;

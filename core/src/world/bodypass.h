@@ -62,12 +62,13 @@ public:
     /// fixed. `startGrid`, when given, is a grid of where the step began whose first bodies
     /// are its points in order (a lone group's own grid): contacts are found in it (or in the
     /// index, when it holds these bodies) instead of a grid built for the plans. Returns how
-    /// many bodies were moved.
+    /// many bodies were moved; `moved`, when given (one per agent of every group, in group
+    /// order), is set to 1 for each of them and left alone for the others.
     std::size_t run(std::vector<std::unique_ptr<Group>>& groups,
                     const std::vector<BodyGroupRule>& rules, bool hasPlayer, Vec2 player,
                     float playerRadius, const StaticGeometry& geometry, float dt,
                     int rounds = kRounds, const UniformGrid* startGrid = nullptr,
-                    Hold hold = Hold::AllFixed);
+                    Hold hold = Hold::AllFixed, std::uint8_t* moved = nullptr);
 
     /// After a commit (and at build): indexes every body where it now is, for measure() and
     /// for the families' next plan (othersNear()).
