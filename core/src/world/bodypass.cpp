@@ -123,6 +123,9 @@ void BodyPass::gatherBodies(std::vector<std::unique_ptr<Group>>& groups,
         m_y[b] = player.y;
         m_rule[b] = static_cast<std::uint16_t>(rules.size());
         m_fixed[b] = 1;
+        // The player may move further than any agent: the contact search must allow for it.
+        if (planned)
+            m_maxMove = std::max(m_maxMove, distance(player, m_playerAt));
     }
 }
 
@@ -174,12 +177,13 @@ bool BodyPass::wallBetween(const StaticGeometry& geometry, Vec2 a, Vec2 b)
 
 void BodyPass::findContacts(const UniformGrid& grid, std::size_t covered, float maxMove)
 {
-    // One query per body per step in a grid of where the step began (the index, or the one
-    // group's own grid), with distances taken where the bodies are planned to be: every pair
-    // nearer than touching plus a margin (what later rounds may push them) is listed once.
-    // The rounds then visit the list only, so a crowd squeezed somewhere does not cost a
-    // pass over every body. Bodies past `covered` (the player, when the grid is a group's)
-    // are not in the grid: they look for their contacts in it themselves.
+    // One pass over a grid of where the step began (the index, or the one group's own grid),
+    // with distances taken where the bodies are planned to be: every pair nearer than
+    // touching plus a margin of the pair's first body (by index: what later rounds may push
+    // them) is listed once. The rounds then visit the list only, so a crowd squeezed
+    // somewhere does not cost a pass over every body. Bodies past `covered` (the player,
+    // when the grid is a group's) are not in the grid: they look for their contacts in it
+    // themselves.
     using V = UniformGrid::Lanes;
     const std::size_t n = m_x.size();
     const float maxRadius = this->maxRadius();
@@ -195,6 +199,8 @@ void BodyPass::findContacts(const UniformGrid& grid, std::size_t covered, float 
     }
     for (std::size_t k = covered; k < covered + kLanePadding; ++k)
         m_slotX[k] = m_slotY[k] = m_slotRadius[k] = 0.0f;
+    const float* xs = m_slotX.data();
+    const float* ys = m_slotY.data();
     const float* radii = m_slotRadius.data();
     auto note = [&](std::uint32_t i, std::uint32_t j) {
         // Bodies on either side of a wall do not touch, however near their centres are.
@@ -207,37 +213,74 @@ void BodyPass::findContacts(const UniformGrid& grid, std::size_t covered, float 
                 m_involved.push_back(b);
             }
     };
-    auto query = [&](std::uint32_t i, std::uint32_t self, bool outside, Vec2 from) {
+    // Whether bodies i < j, d2 apart where planned, are near enough to follow: within the
+    // query of i (the radius it reaches any body in, and the pair's own reach).
+    auto near = [&](std::uint32_t i, std::uint32_t j, float d2) {
+        const float ri = radiusOf(i);
+        const float margin = kContactMargin * ri;
+        const float radius = ri + maxRadius + margin;
+        const float reach = ri + margin + radiusOf(j);
+        return d2 <= radius * radius && d2 < reach * reach;
+    };
+
+    // Each pair of the grid's bodies once, from the one that comes first in the grid: the
+    // query round its plan reaches every body planned near enough to it (none is further
+    // than maxMove from where the grid has it), and the pair's own test is that of its first
+    // body by index, so the list does not depend on the grid's order. A lane test that no
+    // pair's reach exceeds comes first; the rare lanes within it are tested one by one.
+    const UniformGrid::CellReach range =
+        grid.cellReach((2.0f + kContactMargin) * maxRadius + maxMove + 1e-3f);
+    const V loose((1.0f + kContactMargin) * 1.001f);
+    const int rows = covered > 0 ? grid.rows() : 0;
+    for (int row = 0; row < rows; ++row) {
+        const std::uint32_t rowEnd = grid.rowBegin(row + 1);
+        for (std::uint32_t k = grid.rowBegin(row); k < rowEnd; ++k) {
+            const std::uint32_t i = grid.sortedIndex(k);
+            const V px(xs[k]), py(ys[k]), pr(radii[k]);
+            grid.forEachLaterRange(
+                {xs[k], ys[k]}, range, k, row,
+                [&](std::uint32_t begin, std::uint32_t end) SHOAL_FORCE_INLINE {
+                    for (std::uint32_t slot = begin; slot < end; slot += V::kWidth) {
+                        const V dx = px - V::load(xs + slot);
+                        const V dy = py - V::load(ys + slot);
+                        const V d2 = dx * dx + dy * dy;
+                        const V reach = (pr + V::load(radii + slot)) * loose;
+                        int bits = laneBits(d2 < reach * reach);
+                        if (bits == 0)
+                            continue;
+                        if (end - slot < static_cast<std::uint32_t>(V::kWidth))
+                            bits &= (1 << (end - slot)) - 1;
+                        for (int l = 0; l < V::kWidth; ++l) {
+                            if (!((bits >> l) & 1))
+                                continue;
+                            const std::uint32_t j = grid.sortedIndex(slot + l);
+                            const std::uint32_t lo = std::min(i, j), hi = std::max(i, j);
+                            if (near(lo, hi, d2.lane(l)))
+                                note(lo, hi);
+                        }
+                    }
+                });
+        }
+    }
+
+    // Bodies outside the grid: every body in it they reach, round where they began.
+    for (std::size_t b = covered; b < n; ++b) {
+        const std::uint32_t i = static_cast<std::uint32_t>(b);
         const float ri = radiusOf(i);
         const float margin = kContactMargin * ri;
         const float radius = ri + maxRadius + margin;
         const V vReach(ri + margin);
-        // Four candidates at a time; the rare lanes in reach are listed one by one.
-        scanNeighbours(grid, from, radius + 2.0f * maxMove, m_slotX.data(), m_slotY.data(),
-                       {m_x[i], m_y[i]}, radius, self,
+        const Vec2 from = maxMove > 0.0f ? fromOf(b) : Vec2{m_x[b], m_y[b]};
+        scanNeighbours(grid, from, radius + 2.0f * maxMove, xs, ys, {m_x[i], m_y[i]}, radius,
+                       static_cast<std::uint32_t>(covered),
                        [&](std::uint32_t slot, V, V, V d2, typename V::Mask in) {
                            const V reach = vReach + V::load(radii + slot);
                            const int bits = laneBits(in & (d2 < reach * reach));
-                           if (bits == 0)
-                               return;
-                           for (int l = 0; l < V::kWidth; ++l) {
-                               if (!((bits >> l) & 1))
-                                   continue;
-                               const std::uint32_t j = grid.sortedIndex(slot + l);
-                               if (outside || j > i) // else listed from j
-                                   note(i, j);
-                           }
+                           for (int l = 0; l < V::kWidth; ++l)
+                               if ((bits >> l) & 1)
+                                   note(i, grid.sortedIndex(slot + l));
                        });
-    };
-    // Each body's query is centred where it began: the grid's own copy of that place.
-    const float* startX = grid.slotX();
-    const float* startY = grid.slotY();
-    for (std::size_t k = 0; k < covered; ++k)
-        query(grid.sortedIndex(static_cast<std::uint32_t>(k)), static_cast<std::uint32_t>(k), false,
-              {startX[k], startY[k]});
-    for (std::size_t b = covered; b < n; ++b)
-        query(static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(covered), true,
-              maxMove > 0.0f ? fromOf(b) : Vec2{m_x[b], m_y[b]});
+    }
 }
 
 void BodyPass::pinContacts(const StaticGeometry& geometry)
