@@ -24,6 +24,17 @@ class BodyPass;
 
 class Group;
 
+/// What othersNear() answers from at once, without the body pass: whether the body index is
+/// built (else the world has one group, and the lone player is the only other body) and
+/// where that player is.
+struct BodyGlance
+{
+    bool indexed = false;
+    bool lonePlayer = false;
+    Vec2 playerAt;
+    float playerRadius = 0.0f;
+};
+
 /// Everything a behaviour may read during the plan phase (and the pickups it may take).
 struct StepContext
 {
@@ -40,6 +51,8 @@ struct StepContext
     /// than its own (null in a world of one group and no lone player): families steer round
     /// them with BodyPass::othersNear().
     const BodyPass* bodies = nullptr;
+    /// The body pass as it stood when the context was made (with `bodies`).
+    BodyGlance bodyGlance;
 };
 
 /// One group as the world runs it: what a viewer sees (GroupState) plus what only the
@@ -214,11 +227,29 @@ struct OtherBodies
     float gapAhead = 0.0f;
 };
 
+/// othersNear() past its quick answers: BodyPass::othersNear.
+OtherBodies othersNearInPass(const StepContext& ctx, const Group& group, Vec2 p, float radius,
+                             Vec2 forward, float look);
+
 /// The bodies of other groups that agent `group`'s body at p (radius, heading `forward`)
 /// gives way to: their mask and priority rules as the body pass applies them. Nothing in a
-/// world where the group meets no other bodies (ctx.bodies is null).
-OtherBodies othersNear(const StepContext& ctx, const Group& group, Vec2 p, float radius,
-                       Vec2 forward, float look);
+/// world where the group meets no other bodies (ctx.bodies is null). Inline: nearly every
+/// body of a world of one group is far from the lone player, and learns so here.
+inline OtherBodies othersNear(const StepContext& ctx, const Group& group, Vec2 p, float radius,
+                              Vec2 forward, float look)
+{
+    if (!ctx.bodies)
+        return {{}, look};
+    const BodyGlance& glance = ctx.bodyGlance;
+    if (!glance.indexed) {
+        // As BodyPass::othersNear tests the lone player (on layer 1).
+        const float reach = 2.0f * radius + glance.playerRadius + look;
+        if (!glance.lonePlayer || !(group.collision.mask & 1u) ||
+            !(distanceSquared(p, glance.playerAt) < reach * reach))
+            return {{}, look};
+    }
+    return othersNearInPass(ctx, group, p, radius, forward, look);
+}
 
 /// A new behaviour of `kind` with default parameters.
 std::unique_ptr<Behaviour> makeBehaviour(BehaviourKind kind);

@@ -21,8 +21,6 @@ constexpr float kFixedToMetres = 1.0f / kFixedScale;
 /// Pairs nearer than touching plus this fraction of the first body's radius are followed
 /// through the rounds (the pushes of a round move a body by at most an overlap).
 constexpr float kContactMargin = 0.25f;
-/// Blocks of the index's coarse map are at least this wide, m.
-constexpr float kBlockSize = 4.0f;
 /// Block tags of the index: no body, or bodies of several rules.
 constexpr std::uint16_t kEmptyCell = 0xFFFF;
 constexpr std::uint16_t kMixedCell = 0xFFFE;
@@ -147,6 +145,23 @@ std::uint64_t BodyPass::keyOf(std::size_t b) const
     return (static_cast<std::uint64_t>(g) << 32) | (*m_groups)[g]->agents.id[b - m_groupStart[g]];
 }
 
+bool BodyPass::someMayGiveWay(const std::vector<std::unique_ptr<Group>>& groups,
+                              const std::vector<BodyGroupRule>& rules, bool hasPlayer)
+{
+    // A body gives way only if it may move and its mask has the other's layer (giveWay).
+    std::uint32_t layers = hasPlayer ? 1u : 0u; // the player's layer
+    for (std::size_t g = 0; g < groups.size(); ++g)
+        if (groups[g]->agents.size() > 0)
+            layers |= rules[g].collision.layers;
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        const Group& group = *groups[g];
+        const std::size_t fixed = group.playerLed ? 1 : 0; // the player, agent 0
+        if (!rules[g].fixed && group.agents.size() > fixed && (rules[g].collision.mask & layers))
+            return true;
+    }
+    return false;
+}
+
 std::size_t BodyPass::bodyCount(const std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer)
 {
     std::size_t n = hasPlayer ? 1 : 0;
@@ -203,6 +218,11 @@ void BodyPass::findContacts(const UniformGrid& grid, std::size_t covered, float 
     const float* ys = m_slotY.data();
     const float* radii = m_slotRadius.data();
     auto note = [&](std::uint32_t i, std::uint32_t j) {
+        // A pair neither of which would give way to the other never pushes: not listed.
+        const std::uint16_t ruleI = m_rule[i], ruleJ = m_rule[j];
+        if (!(!m_fixed[i] && (m_mask[ruleI] & m_layers[ruleJ])) &&
+            !(!m_fixed[j] && (m_mask[ruleJ] & m_layers[ruleI])))
+            return;
         // Bodies on either side of a wall do not touch, however near their centres are.
         if (m_geometry && wallBetween(*m_geometry, {m_x[i], m_y[i]}, {m_x[j], m_y[j]}))
             return;
@@ -394,6 +414,8 @@ std::size_t BodyPass::run(std::vector<std::unique_ptr<Group>>& groups,
     const bool indexHolds = m_indexed && m_indexCount == bodyCount(groups, hasPlayer);
     m_indexed = false; // its arrays are reused from here on
     m_geometry = &geometry;
+    if (!someMayGiveWay(groups, rules, hasPlayer))
+        return 0; // every push would be nothing (worms alone: their heads are all fixed)
     gatherBodies(groups, rules, hasPlayer, player, playerRadius, Positions::Planned, hold);
     const std::size_t n = m_x.size();
     m_pinned.resize(n);
@@ -501,9 +523,10 @@ void BodyPass::index(std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer
     m_grid.build(m_x.data(), m_y.data(), m_x.size(), std::max(2.0f * m_indexRadius, 0.1f));
     // A coarse map of which rule each block of the level holds, when all its bodies share
     // one: othersNear returns at once for a body whose blocks hold only its own group, which
-    // is nearly every body, so a world of many groups pays for the few that meet.
+    // is nearly every body, so a world of many groups pays for the few that meet. Blocks as
+    // wide as a query of its own radius (3 radii) is across: a query touches at most four.
     m_blockOrigin = m_grid.origin();
-    m_blockSize = std::max(kBlockSize, 4.0f * m_indexRadius);
+    m_blockSize = std::max(6.0f * m_indexRadius, m_grid.cellShape().columnWidth);
     const float inverse = 1.0f / m_blockSize;
     float maxX = m_blockOrigin.x, maxY = m_blockOrigin.y;
     for (std::size_t b = 0; b < m_x.size(); ++b) {
@@ -524,11 +547,9 @@ void BodyPass::index(std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer
     m_indexed = true;
 }
 
-OtherBodies othersNear(const StepContext& ctx, const Group& group, Vec2 p, float radius,
-                       Vec2 forward, float look)
+OtherBodies othersNearInPass(const StepContext& ctx, const Group& group, Vec2 p, float radius,
+                             Vec2 forward, float look)
 {
-    if (!ctx.bodies)
-        return {{}, look};
     return ctx.bodies->othersNear(group.index, p, radius, forward, look);
 }
 
@@ -574,10 +595,10 @@ OtherBodies BodyPass::othersNear(int group, Vec2 p, float radius, Vec2 forward, 
     const float reach = radius + m_indexRadius + std::max(radius, look);
     // The blocks the query touches: done if they hold nobody else.
     const float inverse = 1.0f / m_blockSize;
-    const int bx0 =
-        std::max(0, static_cast<int>(std::floor((p.x - reach - m_blockOrigin.x) * inverse)));
-    const int by0 =
-        std::max(0, static_cast<int>(std::floor((p.y - reach - m_blockOrigin.y) * inverse)));
+    const float fx0 = (p.x - reach - m_blockOrigin.x) * inverse;
+    const float fy0 = (p.y - reach - m_blockOrigin.y) * inverse;
+    const int bx0 = fx0 > 0.0f ? static_cast<int>(fx0) : 0;
+    const int by0 = fy0 > 0.0f ? static_cast<int>(fy0) : 0;
     const int bx1 =
         std::min(m_blockCols - 1, static_cast<int>((p.x + reach - m_blockOrigin.x) * inverse));
     const int by1 =

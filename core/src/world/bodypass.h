@@ -79,6 +79,8 @@ public:
     void notePlayer(bool lone, Vec2 at, float radius);
     /// Whether index() ran since the last run() (which reuses the arrays).
     bool indexed() const { return m_indexed; }
+    /// What othersNear() would read first (StepContext::bodyGlance).
+    BodyGlance glance() const { return {m_indexed, m_lonePlayer, m_playerAt, m_playerRadius}; }
 
     /// What a body of group `group` at p (radius `radius`, heading `forward`) sees of the
     /// bodies of other groups it gives way to (its mask has their layer, their priority is
@@ -125,6 +127,10 @@ private:
     /// Bodies in contact that their plan puts against a wall start the rounds pinned.
     void pinContacts(const StaticGeometry& geometry);
     static std::size_t bodyCount(const std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer);
+    /// Whether any body of these groups may give way to another (else no round would move
+    /// anything): some group that is not fixed has in its mask a layer some body is on.
+    static bool someMayGiveWay(const std::vector<std::unique_ptr<Group>>& groups,
+                               const std::vector<BodyGroupRule>& rules, bool hasPlayer);
     /// The part of the overlap of i with j that i takes (0, 1/2 or 1).
     float giveWay(std::uint32_t i, std::uint32_t j) const;
     /// One round over the contacts: the push on every body from the overlaps at the current

@@ -359,6 +359,8 @@ StepContext World::context() const
     ctx.groups = &m_groups;
     ctx.search = m_search;
     ctx.bodies = bodiesMeetOthers() ? m_bodies.get() : nullptr;
+    if (ctx.bodies)
+        ctx.bodyGlance = m_bodies->glance();
     return ctx;
 }
 
