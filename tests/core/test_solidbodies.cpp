@@ -132,6 +132,8 @@ private slots:
     void priorityDecidesWhoGivesWay();
     void layersDecideWhoCollides();
     void collisionChangesWhileRunning();
+    void playerSteersAmongWormsAlone_data();
+    void playerSteersAmongWormsAlone();
     void resultIsIndependentOfGroupOrder();
 };
 
@@ -563,6 +565,37 @@ void TestSolidBodies::collisionChangesWhileRunning()
     QVERIFY2(gap() >= 2.999f, qPrintable(QString::number(gap())));
     QVERIFY(distance({world->group(0).agents.px[0], world->group(0).agents.py[0]}, Vec2(0, 0)) <
             0.01f); // b gave way, a stayed
+}
+
+void TestSolidBodies::playerSteersAmongWormsAlone_data()
+{
+    QTest::addColumn<bool>("wormsMaskThePlayer");
+    QTest::newRow("worms mask nobody (default)") << false;
+    QTest::newRow("worms mask layer 1") << true;
+}
+
+void TestSolidBodies::playerSteersAmongWormsAlone()
+{
+    // A level of worms and the player: whether or not any body may give way, the body pass
+    // never takes the player anywhere it was not steered (a pass with nothing to push
+    // gathers nobody, and leaves the player where it steered).
+    QFETCH(bool, wormsMaskThePlayer);
+    SceneDesc scene = emptyScene(30.0, 30.0);
+    scene.player.enabled = true;
+    scene.player.position = {-20.0, 0.0};
+    GroupDesc worms = spawned(BehaviourKind::Worm, "worms", {{10.0, 10.0}, {20.0, 20.0}}, 3);
+    if (wormsMaskThePlayer)
+        worms.collision.mask = 1u;
+    scene.groups.push_back(worms);
+    auto world = buildWorld(scene);
+    QVERIFY(world);
+    for (int k = 0; k < 120; ++k) {
+        world->setPointer({20.0f, -20.0f}, true);
+        world->step();
+    }
+    const Vec2 at = world->player().position;
+    QVERIFY2(distance(at, Vec2(-20.0f, 0.0f)) > 3.0f,
+             qPrintable(QStringLiteral("%1, %2").arg(at.x).arg(at.y)));
 }
 
 void TestSolidBodies::resultIsIndependentOfGroupOrder()

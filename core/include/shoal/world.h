@@ -146,13 +146,15 @@ private:
     /// Whether some group may meet bodies other than its own (then families look for them).
     bool bodiesMeetOthers() const;
     void indexBodies();
-    /// The solid-body rule for one planned agent (StaticGeometry::keepClear), its velocity
-    /// following the kept place.
-    void keepAgentClear(AgentArrays& a, std::size_t i, Vec2 from, float radius, float clearFrom,
-                        float inverseDt) const;
-    /// Every planned agent of the group kept clear of the walls (before the body pass).
-    void keepGroupClear(Group& group, float radius);
-    void commitGroup(Group& group, float radius);
+    /// Every planned agent of the group kept clear of the walls (before the body pass);
+    /// clearAgain[i] says whether the commit must keep agent i clear again (the rule moved
+    /// it), clearFrom[i] is the clearance where it starts.
+    void keepGroupClear(Group& group, float radius, std::uint8_t* clearAgain, float* clearFrom);
+    /// The step's plans become the state; agents with clearAgain[i] set are kept clear of
+    /// the walls once more first. clearFrom, when given, holds the clearances where the
+    /// agents start (else they are looked up).
+    void commitGroup(Group& group, float radius, const std::uint8_t* clearAgain,
+                     const float* clearFrom);
     void rebuildIndexes();
     void computeAllMetrics();
 
@@ -174,6 +176,10 @@ private:
     std::vector<float> m_permuteScratch;
     std::vector<std::uint32_t> m_permuteIds;
     std::vector<std::uint8_t> m_permuteFlags;
+    /// Per body (every group's agents in order): the commit keeps it clear of the walls
+    /// again, as the first rule or the body pass moved it since its plan.
+    std::vector<std::uint8_t> m_clearAgain;
+    std::vector<float> m_clearFrom;      ///< per body: the clearance where it starts the step
     std::unique_ptr<GroupMeter> m_meter; ///< measures the groups after each step
     std::unique_ptr<BodyPass> m_bodies;  ///< bodies solid across groups, and their metrics
 };

@@ -71,8 +71,10 @@ public:
         const float fy = (p.y - m_boundsMin.y) * m_invCell;
         if (!(fx >= 0.0f && fy >= 0.0f && fx < m_colsF && fy < m_rowsF))
             return 0.0f; // outside the bounds (or NaN): always check
-        return m_clearance[static_cast<std::size_t>(fy) * static_cast<std::size_t>(m_cols) +
-                           static_cast<std::size_t>(fx)];
+        // Through int: both are in [0, cells), and a signed conversion is one instruction.
+        return m_clearance[static_cast<std::size_t>(static_cast<int>(fy)) *
+                               static_cast<std::size_t>(m_cols) +
+                           static_cast<std::size_t>(static_cast<int>(fx))];
     }
     bool mayReach(Vec2 p, float reach) const { return reach >= clearance(p); }
     static constexpr float maxClearance() { return kMaxClearance; }

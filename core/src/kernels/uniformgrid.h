@@ -78,6 +78,58 @@ public:
         }
     }
 
+    /// A query radius in cells (padded as every query's is), worked out once for a scan of
+    /// many queries of one radius (forEachLaterRange).
+    struct CellReach
+    {
+        float columns = 0.0f;
+        float rows = 0.0f;
+    };
+    CellReach cellReach(float radius) const
+    {
+        const float reach = radius * 1.0001f + 1e-5f;
+        return {reach * m_invColumn, reach * m_invRow};
+    }
+
+    /// The half of forEachRange that meets each pair of points once, for a scan that visits
+    /// every slot k in order (its row `row` known): f(begin, end) for the runs that may hold
+    /// points within `reach` of p and come after k: the rest of k's own row up to the
+    /// query's last column, and the query's runs in the rows below it. p need not be where k
+    /// is; a pair of points nearer than the reach to each other's queries is met from
+    /// exactly one of them.
+    template <class F>
+    SHOAL_FORCE_INLINE void forEachLaterRange(Vec2 p, CellReach reach, std::uint32_t k, int row,
+                                              F&& f) const
+    {
+        const float fx = (p.x - m_originX) * m_invColumn;
+        const float fy = (p.y - m_originY) * m_invRow;
+        const float fx0 = fx - reach.columns;
+        const float fx1 = fx + reach.columns;
+        const float fy1 = fy + reach.rows;
+        if (!(fx1 >= 0.0f && fy1 >= 0.0f && fx0 < m_colsF))
+            return; // beside or above the grid, or NaN: nothing in reach
+        const int x0 = fx0 > 0.0f ? static_cast<int>(fx0) : 0;
+        const int x1 = fx1 < m_colsF - 1.0f ? static_cast<int>(fx1) : m_cols - 1;
+        const int y1 = fy1 < m_rowsF - 1.0f ? static_cast<int>(fy1) : m_rows - 1;
+        if (y1 < row)
+            return;
+        const std::uint32_t ownEnd = m_cellStart[static_cast<std::uint32_t>(row) * m_cols + x1 + 1];
+        if (k + 1 < ownEnd)
+            f(k + 1, ownEnd);
+        for (int y = row + 1; y <= y1; ++y) {
+            const std::uint32_t rowBase = static_cast<std::uint32_t>(y) * m_cols;
+            const std::uint32_t begin = m_cellStart[rowBase + x0];
+            const std::uint32_t end = m_cellStart[rowBase + x1 + 1];
+            if (begin < end)
+                f(begin, end);
+        }
+    }
+    /// The slots of row `row`: [rowBegin(row), rowBegin(row + 1)).
+    std::uint32_t rowBegin(int row) const
+    {
+        return m_cellStart[static_cast<std::uint32_t>(row) * m_cols];
+    }
+
     /// Calls f(cell) for every cell (row-major index) the box of the query circle at p
     /// overlaps: for callers that keep a tag per cell and skip whole cells by it.
     template <class F> void forEachCellWithin(Vec2 p, float radius, F&& f) const

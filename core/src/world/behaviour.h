@@ -24,6 +24,17 @@ class BodyPass;
 
 class Group;
 
+/// What othersNear() answers from at once, without the body pass: whether the body index is
+/// built (else the world has one group, and the lone player is the only other body) and
+/// where that player is.
+struct BodyGlance
+{
+    bool indexed = false;
+    bool lonePlayer = false;
+    Vec2 playerAt;
+    float playerRadius = 0.0f;
+};
+
 /// Everything a behaviour may read during the plan phase (and the pickups it may take).
 struct StepContext
 {
@@ -40,6 +51,8 @@ struct StepContext
     /// than its own (null in a world of one group and no lone player): families steer round
     /// them with BodyPass::othersNear().
     const BodyPass* bodies = nullptr;
+    /// The body pass as it stood when the context was made (with `bodies`).
+    BodyGlance bodyGlance;
 };
 
 /// One group as the world runs it: what a viewer sees (GroupState) plus what only the
@@ -144,15 +157,10 @@ public:
     /// walls through StaticGeometry::keepClear in its own plan.
     virtual bool keepsOwnBodies() const { return false; }
     /// Agents that hold their place (the school's free fish, tethered to their spot): the
-    /// world's body pass never moves them, and the bodies meeting them give way.
-    /// someAgentsHoldPlace() says whether agentHoldsPlace() needs asking at all.
-    virtual bool someAgentsHoldPlace() const { return false; }
-    virtual bool agentHoldsPlace(const Group& group, std::size_t i) const
-    {
-        (void)group;
-        (void)i;
-        return false;
-    }
+    /// world's body pass never moves them, and the bodies meeting them give way. They are
+    /// the agents whose flags have none of these bits (0: no agent holds its place), so the
+    /// pass tests a flag per agent rather than asking the family.
+    virtual std::uint8_t placeHeldWithout() const { return 0; }
     /// Whether the world may keep this group's agents in cell order (agent 0 always stays
     /// agent 0). A behaviour that says yes and keeps per-agent state of its own moves that
     /// state in permuteAgents().
@@ -236,11 +244,29 @@ struct NearBody
 int bodiesNear(const StepContext& ctx, const Group& group, std::size_t self, Vec2 p, float radius,
                float reach, NearBody* out, int capacity);
 
+/// othersNear() past its quick answers: BodyPass::othersNear.
+OtherBodies othersNearInPass(const StepContext& ctx, const Group& group, Vec2 p, float radius,
+                             Vec2 forward, float look);
+
 /// The bodies of other groups that agent `group`'s body at p (radius, heading `forward`)
 /// gives way to: their mask and priority rules as the body pass applies them. Nothing in a
-/// world where the group meets no other bodies (ctx.bodies is null).
-OtherBodies othersNear(const StepContext& ctx, const Group& group, Vec2 p, float radius,
-                       Vec2 forward, float look);
+/// world where the group meets no other bodies (ctx.bodies is null). Inline: nearly every
+/// body of a world of one group is far from the lone player, and learns so here.
+inline OtherBodies othersNear(const StepContext& ctx, const Group& group, Vec2 p, float radius,
+                              Vec2 forward, float look)
+{
+    if (!ctx.bodies)
+        return {{}, look};
+    const BodyGlance& glance = ctx.bodyGlance;
+    if (!glance.indexed) {
+        // As BodyPass::othersNear tests the lone player (on layer 1).
+        const float reach = 2.0f * radius + glance.playerRadius + look;
+        if (!glance.lonePlayer || !(group.collision.mask & 1u) ||
+            !(distanceSquared(p, glance.playerAt) < reach * reach))
+            return {{}, look};
+    }
+    return othersNearInPass(ctx, group, p, radius, forward, look);
+}
 
 /// A new behaviour of `kind` with default parameters.
 std::unique_ptr<Behaviour> makeBehaviour(BehaviourKind kind);

@@ -18,8 +18,6 @@ namespace {
 /// are exact and the largest push a level allows fits many times over in 64 bits.
 constexpr float kFixedScale = 16777216.0f;
 constexpr float kFixedToMetres = 1.0f / kFixedScale;
-/// Blocks of the index's coarse map are at least this wide, m.
-constexpr float kBlockSize = 4.0f;
 /// Block tags of the index: no body, or bodies of several rules.
 constexpr std::uint16_t kEmptyCell = 0xFFFF;
 constexpr std::uint16_t kMixedCell = 0xFFFE;
@@ -82,10 +80,16 @@ void BodyPass::gatherBodies(std::vector<std::unique_ptr<Group>>& groups,
                     rules[g].fixed ? kFollowsPath : kMoves);
         if (group.playerLed && count > 0)
             m_fixed[b] = kSteered;
-        if (hold == Hold::AllFixed && group.behaviour->someAgentsHoldPlace())
+        const std::uint8_t heldWithout = group.behaviour->placeHeldWithout();
+        if (hold == Hold::AllFixed && heldWithout != 0) {
+            // A body that holds its place by degree keeps the firmer of the two (the player
+            // leading a school stays steered).
+            const std::uint8_t* flags = a.flags.data();
+            std::uint8_t* fixed = m_fixed.data() + b;
             for (std::size_t i = 0; i < count; ++i)
-                if (group.behaviour->agentHoldsPlace(group, i))
-                    m_fixed[b + i] = kHoldsPlace;
+                if ((flags[i] & heldWithout) == 0)
+                    fixed[i] = std::max<std::uint8_t>(fixed[i], kHoldsPlace);
+        }
         if (planned)
             for (std::size_t i = 0; i < count; ++i) {
                 const float dx = a.nx[i] - a.px[i], dy = a.ny[i] - a.py[i];
@@ -115,6 +119,9 @@ void BodyPass::gatherBodies(std::vector<std::unique_ptr<Group>>& groups,
         m_y[b] = player.y;
         m_rule[b] = static_cast<std::uint16_t>(rules.size());
         m_fixed[b] = kSteered;
+        // The player may move further than any agent: the contact search must allow for it.
+        if (planned)
+            m_maxMove = std::max(m_maxMove, distance(player, m_playerAt));
     }
 }
 
@@ -134,6 +141,34 @@ std::uint64_t BodyPass::keyOf(std::size_t b) const
     if (g >= m_groups->size())
         return ~std::uint64_t{0};
     return (static_cast<std::uint64_t>(g) << 32) | (*m_groups)[g]->agents.id[b - m_groupStart[g]];
+}
+
+bool BodyPass::someMayGiveWay(const std::vector<std::unique_ptr<Group>>& groups,
+                              const std::vector<BodyGroupRule>& rules, bool hasPlayer)
+{
+    // A body gives way only if it may move and its mask has the other's layer (giveWay).
+    std::uint32_t layers = hasPlayer ? 1u : 0u; // the player's layer
+    for (std::size_t g = 0; g < groups.size(); ++g)
+        if (groups[g]->agents.size() > 0)
+            layers |= rules[g].collision.layers;
+    // The player (alone: layer 1, an empty mask; or agent 0 of the group it leads) also
+    // gives way to the worm heads it meets (giveWay): either's mask has the other's layer.
+    std::uint32_t playerLayers = hasPlayer ? 1u : 0u, playerMask = 0u;
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        const Group& group = *groups[g];
+        const std::size_t fixed = group.playerLed ? 1 : 0; // the player, agent 0
+        if (!rules[g].fixed && group.agents.size() > fixed && (rules[g].collision.mask & layers))
+            return true;
+        if (group.playerLed && group.agents.size() > 0) {
+            playerLayers |= rules[g].collision.layers;
+            playerMask |= rules[g].collision.mask;
+        }
+    }
+    for (std::size_t g = 0; g < groups.size(); ++g)
+        if (rules[g].fixed && groups[g]->agents.size() > 0 &&
+            ((rules[g].collision.mask & playerLayers) || (rules[g].collision.layers & playerMask)))
+            return true;
+    return false;
 }
 
 std::size_t BodyPass::bodyCount(const std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer)
@@ -166,12 +201,13 @@ bool BodyPass::wallBetween(const StaticGeometry& geometry, Vec2 a, Vec2 b)
 
 void BodyPass::findContacts(const UniformGrid& grid, std::size_t covered, float maxMove)
 {
-    // One query per body per step in a grid of where the step began (the index, or the one
-    // group's own grid), with distances taken where the bodies are planned to be: every pair
-    // nearer than touching plus a margin (what later rounds may push them) is listed once.
-    // The rounds then visit the list only, so a crowd squeezed somewhere does not cost a
-    // pass over every body. Bodies past `covered` (the player, when the grid is a group's)
-    // are not in the grid: they look for their contacts in it themselves.
+    // One pass over a grid of where the step began (the index, or the one group's own grid),
+    // with distances taken where the bodies are planned to be: every pair nearer than
+    // touching plus a margin of the pair's first body (by index: what later rounds may push
+    // them) is listed once. The rounds then visit the list only, so a crowd squeezed
+    // somewhere does not cost a pass over every body. Bodies past `covered` (the player,
+    // when the grid is a group's) are not in the grid: they look for their contacts in it
+    // themselves.
     using V = UniformGrid::Lanes;
     const std::size_t n = m_x.size();
     const float maxRadius = this->maxRadius();
@@ -187,8 +223,15 @@ void BodyPass::findContacts(const UniformGrid& grid, std::size_t covered, float 
     }
     for (std::size_t k = covered; k < covered + kLanePadding; ++k)
         m_slotX[k] = m_slotY[k] = m_slotRadius[k] = 0.0f;
+    const float* xs = m_slotX.data();
+    const float* ys = m_slotY.data();
     const float* radii = m_slotRadius.data();
     auto note = [&](std::uint32_t i, std::uint32_t j) {
+        // A pair neither of which would give way to the other never pushes: not listed.
+        const std::uint16_t ruleI = m_rule[i], ruleJ = m_rule[j];
+        if (!(!m_fixed[i] && (m_mask[ruleI] & m_layers[ruleJ])) &&
+            !(!m_fixed[j] && (m_mask[ruleJ] & m_layers[ruleI])))
+            return;
         // Bodies on either side of a wall do not touch, however near their centres are.
         if (m_geometry && wallBetween(*m_geometry, {m_x[i], m_y[i]}, {m_x[j], m_y[j]}))
             return;
@@ -199,37 +242,74 @@ void BodyPass::findContacts(const UniformGrid& grid, std::size_t covered, float 
                 m_involved.push_back(b);
             }
     };
-    auto query = [&](std::uint32_t i, std::uint32_t self, bool outside, Vec2 from) {
+    // Whether bodies i < j, d2 apart where planned, are near enough to follow: within the
+    // query of i (the radius it reaches any body in, and the pair's own reach).
+    auto near = [&](std::uint32_t i, std::uint32_t j, float d2) {
+        const float ri = radiusOf(i);
+        const float margin = kContactMargin * ri;
+        const float radius = ri + maxRadius + margin;
+        const float reach = ri + margin + radiusOf(j);
+        return d2 <= radius * radius && d2 < reach * reach;
+    };
+
+    // Each pair of the grid's bodies once, from the one that comes first in the grid: the
+    // query round its plan reaches every body planned near enough to it (none is further
+    // than maxMove from where the grid has it), and the pair's own test is that of its first
+    // body by index, so the list does not depend on the grid's order. A lane test that no
+    // pair's reach exceeds comes first; the rare lanes within it are tested one by one.
+    const UniformGrid::CellReach range =
+        grid.cellReach((2.0f + kContactMargin) * maxRadius + maxMove + 1e-3f);
+    const V loose((1.0f + kContactMargin) * 1.001f);
+    const int rows = covered > 0 ? grid.rows() : 0;
+    for (int row = 0; row < rows; ++row) {
+        const std::uint32_t rowEnd = grid.rowBegin(row + 1);
+        for (std::uint32_t k = grid.rowBegin(row); k < rowEnd; ++k) {
+            const std::uint32_t i = grid.sortedIndex(k);
+            const V px(xs[k]), py(ys[k]), pr(radii[k]);
+            grid.forEachLaterRange(
+                {xs[k], ys[k]}, range, k, row,
+                [&](std::uint32_t begin, std::uint32_t end) SHOAL_FORCE_INLINE {
+                    for (std::uint32_t slot = begin; slot < end; slot += V::kWidth) {
+                        const V dx = px - V::load(xs + slot);
+                        const V dy = py - V::load(ys + slot);
+                        const V d2 = dx * dx + dy * dy;
+                        const V reach = (pr + V::load(radii + slot)) * loose;
+                        int bits = laneBits(d2 < reach * reach);
+                        if (bits == 0)
+                            continue;
+                        if (end - slot < static_cast<std::uint32_t>(V::kWidth))
+                            bits &= (1 << (end - slot)) - 1;
+                        for (int l = 0; l < V::kWidth; ++l) {
+                            if (!((bits >> l) & 1))
+                                continue;
+                            const std::uint32_t j = grid.sortedIndex(slot + l);
+                            const std::uint32_t lo = std::min(i, j), hi = std::max(i, j);
+                            if (near(lo, hi, d2.lane(l)))
+                                note(lo, hi);
+                        }
+                    }
+                });
+        }
+    }
+
+    // Bodies outside the grid: every body in it they reach, round where they began.
+    for (std::size_t b = covered; b < n; ++b) {
+        const std::uint32_t i = static_cast<std::uint32_t>(b);
         const float ri = radiusOf(i);
         const float margin = kContactMargin * ri;
         const float radius = ri + maxRadius + margin;
         const V vReach(ri + margin);
-        // Four candidates at a time; the rare lanes in reach are listed one by one.
-        scanNeighbours(grid, from, radius + 2.0f * maxMove, m_slotX.data(), m_slotY.data(),
-                       {m_x[i], m_y[i]}, radius, self,
+        const Vec2 from = maxMove > 0.0f ? fromOf(b) : Vec2{m_x[b], m_y[b]};
+        scanNeighbours(grid, from, radius + 2.0f * maxMove, xs, ys, {m_x[i], m_y[i]}, radius,
+                       static_cast<std::uint32_t>(covered),
                        [&](std::uint32_t slot, V, V, V d2, typename V::Mask in) {
                            const V reach = vReach + V::load(radii + slot);
                            const int bits = laneBits(in & (d2 < reach * reach));
-                           if (bits == 0)
-                               return;
-                           for (int l = 0; l < V::kWidth; ++l) {
-                               if (!((bits >> l) & 1))
-                                   continue;
-                               const std::uint32_t j = grid.sortedIndex(slot + l);
-                               if (outside || j > i) // else listed from j
-                                   note(i, j);
-                           }
+                           for (int l = 0; l < V::kWidth; ++l)
+                               if ((bits >> l) & 1)
+                                   note(i, grid.sortedIndex(slot + l));
                        });
-    };
-    // Each body's query is centred where it began: the grid's own copy of that place.
-    const float* startX = grid.slotX();
-    const float* startY = grid.slotY();
-    for (std::size_t k = 0; k < covered; ++k)
-        query(grid.sortedIndex(static_cast<std::uint32_t>(k)), static_cast<std::uint32_t>(k), false,
-              {startX[k], startY[k]});
-    for (std::size_t b = covered; b < n; ++b)
-        query(static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(covered), true,
-              maxMove > 0.0f ? fromOf(b) : Vec2{m_x[b], m_y[b]});
+    }
 }
 
 void BodyPass::pinContacts(const StaticGeometry& geometry)
@@ -351,13 +431,17 @@ bool BodyPass::pushRound(const StaticGeometry& geometry, int round)
 std::size_t BodyPass::run(std::vector<std::unique_ptr<Group>>& groups,
                           const std::vector<BodyGroupRule>& rules, bool hasPlayer, Vec2 player,
                           float playerRadius, const StaticGeometry& geometry, float dt, int rounds,
-                          const UniformGrid* startGrid, Hold hold)
+                          const UniformGrid* startGrid, Hold hold, std::uint8_t* moved)
 {
     // The index (of where this step began) serves when it holds these same bodies.
     const bool indexHolds = m_indexed && m_indexCount == bodyCount(groups, hasPlayer);
     m_indexed = false; // its arrays are reused from here on
     m_geometry = &geometry;
+    m_gathered = false;
+    if (!someMayGiveWay(groups, rules, hasPlayer))
+        return 0; // every push would be nothing (worms alone: their heads are all fixed)
     gatherBodies(groups, rules, hasPlayer, player, playerRadius, Positions::Planned, hold);
+    m_gathered = true;
     const std::size_t n = m_x.size();
     m_pinned.resize(n);
     m_squeeze.resize(n);
@@ -388,33 +472,36 @@ std::size_t BodyPass::run(std::vector<std::unique_ptr<Group>>& groups,
     pinContacts(geometry);
     if (m_contacts.empty())
         return 0;
-    bool moved = false;
+    bool pushed = false;
     for (int round = 0; round < rounds; ++round) {
         if (!pushRound(geometry, round))
             break;
-        moved = true;
+        pushed = true;
     }
-    if (moved && addLateContacts(*grid, covered, gridMove))
+    if (pushed && addLateContacts(*grid, covered, gridMove))
         for (int round = 0; round < rounds / 2; ++round)
             if (!pushRound(geometry, round))
                 break;
-    if (!moved)
+    if (!pushed)
         return 0;
-    // The pushes are motion like any other: the bodies' velocities say so.
+    // The pushes are motion like any other: the bodies' velocities say so. Only bodies in
+    // contact were pushed.
     const float inverseDt = 1.0f / dt;
     std::size_t count = 0;
-    for (std::size_t g = 0; g < groups.size(); ++g) {
+    for (const std::uint32_t b : m_involved) {
+        const std::size_t g = m_rule[b];
+        if (g >= groups.size())
+            continue; // the lone player is never moved
         AgentArrays& a = groups[g]->agents;
-        const std::uint32_t start = m_groupStart[g];
-        for (std::size_t i = 0; i < a.size(); ++i) {
-            const std::size_t b = start + i;
-            if (m_x[b] != a.nx[i] || m_y[b] != a.ny[i]) {
-                a.nvx[i] += (m_x[b] - a.nx[i]) * inverseDt;
-                a.nvy[i] += (m_y[b] - a.ny[i]) * inverseDt;
-                a.nx[i] = m_x[b];
-                a.ny[i] = m_y[b];
-                ++count;
-            }
+        const std::size_t i = b - m_groupStart[g];
+        if (m_x[b] != a.nx[i] || m_y[b] != a.ny[i]) {
+            a.nvx[i] += (m_x[b] - a.nx[i]) * inverseDt;
+            a.nvy[i] += (m_y[b] - a.ny[i]) * inverseDt;
+            a.nx[i] = m_x[b];
+            a.ny[i] = m_y[b];
+            if (moved)
+                moved[b] = 1;
+            ++count;
         }
     }
     return count;
@@ -469,9 +556,10 @@ void BodyPass::index(std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer
     m_grid.build(m_x.data(), m_y.data(), m_x.size(), std::max(2.0f * m_indexRadius, 0.1f));
     // A coarse map of which rule each block of the level holds, when all its bodies share
     // one: othersNear returns at once for a body whose blocks hold only its own group, which
-    // is nearly every body, so a world of many groups pays for the few that meet.
+    // is nearly every body, so a world of many groups pays for the few that meet. Blocks as
+    // wide as a query of its own radius (3 radii) is across: a query touches at most four.
     m_blockOrigin = m_grid.origin();
-    m_blockSize = std::max(kBlockSize, 4.0f * m_indexRadius);
+    m_blockSize = std::max(6.0f * m_indexRadius, m_grid.cellShape().columnWidth);
     const float inverse = 1.0f / m_blockSize;
     float maxX = m_blockOrigin.x, maxY = m_blockOrigin.y;
     for (std::size_t b = 0; b < m_x.size(); ++b) {
@@ -492,11 +580,9 @@ void BodyPass::index(std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer
     m_indexed = true;
 }
 
-OtherBodies othersNear(const StepContext& ctx, const Group& group, Vec2 p, float radius,
-                       Vec2 forward, float look)
+OtherBodies othersNearInPass(const StepContext& ctx, const Group& group, Vec2 p, float radius,
+                             Vec2 forward, float look)
 {
-    if (!ctx.bodies)
-        return {{}, look};
     return ctx.bodies->othersNear(group.index, p, radius, forward, look);
 }
 

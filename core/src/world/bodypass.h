@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace shoal {
@@ -75,16 +76,23 @@ public:
     /// fixed. `startGrid`, when given, is a grid of where the step began whose first bodies
     /// are its points in order (a lone group's own grid): contacts are found in it (or in the
     /// index, when it holds these bodies) instead of a grid built for the plans. Returns how
-    /// many bodies were moved.
+    /// many bodies were moved; `moved`, when given (one per agent of every group, in group
+    /// order), is set to 1 for each of them and left alone for the others.
     std::size_t run(std::vector<std::unique_ptr<Group>>& groups,
                     const std::vector<BodyGroupRule>& rules, bool hasPlayer, Vec2 player,
                     float playerRadius, const StaticGeometry& geometry, float dt,
                     int rounds = kRounds, const UniformGrid* startGrid = nullptr,
-                    Hold hold = Hold::AllFixed);
+                    Hold hold = Hold::AllFixed, std::uint8_t* moved = nullptr);
 
     /// Where run() left the lone player (a player that leads no group; run() had hasPlayer):
     /// it gives way to bodies that cannot move, as a led player's agent 0 does in its group.
-    Vec2 lonePlayerAt() const { return {m_x.back(), m_y.back()}; }
+    /// Nothing when the last run() had nothing to push and gathered no bodies.
+    std::optional<Vec2> lonePlayerAt() const
+    {
+        if (!m_gathered || m_x.empty())
+            return std::nullopt;
+        return Vec2{m_x.back(), m_y.back()};
+    }
 
     /// After a commit (and at build): indexes every body where it now is, for measure() and
     /// for the families' next plan (othersNear()).
@@ -95,6 +103,8 @@ public:
     void notePlayer(bool lone, Vec2 at, float radius);
     /// Whether index() ran since the last run() (which reuses the arrays).
     bool indexed() const { return m_indexed; }
+    /// What othersNear() would read first (StepContext::bodyGlance).
+    BodyGlance glance() const { return {m_indexed, m_lonePlayer, m_playerAt, m_playerRadius}; }
 
     /// What a body of group `group` at p (radius `radius`, heading `forward`) sees of the
     /// bodies of other groups it gives way to (its mask has their layer, their priority is
@@ -161,6 +171,10 @@ private:
     /// (bodycontacts.cpp). Whether any was.
     bool addLateContacts(const UniformGrid& grid, std::size_t covered, float maxMove);
     static std::size_t bodyCount(const std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer);
+    /// Whether any body of these groups may give way to another (else no round would move
+    /// anything): some group that is not fixed has in its mask a layer some body is on.
+    static bool someMayGiveWay(const std::vector<std::unique_ptr<Group>>& groups,
+                               const std::vector<BodyGroupRule>& rules, bool hasPlayer);
     /// The part of the overlap of i with j that i takes (0, 1/2 or 1).
     float giveWay(std::uint32_t i, std::uint32_t j) const;
     /// One round over the contacts: the push on every body from the overlaps at the current
@@ -200,6 +214,7 @@ private:
     const StaticGeometry* m_geometry = nullptr; ///< of the running pass
     UniformGrid m_grid;
     bool m_indexed = false;
+    bool m_gathered = false; ///< the last run() gathered the bodies (lonePlayerAt)
     // The index's coarse map: per block (row-major), its bodies' one rule, or a tag.
     std::vector<std::uint16_t> m_blockRule;
     Vec2 m_blockOrigin;

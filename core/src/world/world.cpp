@@ -50,6 +50,23 @@ PlayerParams playerParamsFrom(const ParamValues& values)
     return {get(0), get(1), get(2), get(3)};
 }
 
+/// The solid-body rule for one planned agent (StaticGeometry::keepClear), its velocity
+/// following the kept place. Returns whether it moved the agent.
+bool keepAgentClear(const StaticGeometry& geometry, AgentArrays& a, std::size_t i, Vec2 from,
+                    float radius, float clearFrom, float inverseDt)
+{
+    bool adjusted = false;
+    const Vec2 kept = geometry.keepClear(from, {a.nx[i], a.ny[i]}, radius, &adjusted, clearFrom);
+    if (adjusted) {
+        a.nx[i] = kept.x;
+        a.ny[i] = kept.y;
+        a.nvx[i] = (kept.x - from.x) * inverseDt;
+        a.nvy[i] = (kept.y - from.y) * inverseDt;
+        a.flags[i] |= kAgentBlocked;
+    }
+    return adjusted;
+}
+
 Error noGroup(int index)
 {
     return Error{"no group with index " + std::to_string(index)};
@@ -361,6 +378,8 @@ StepContext World::context() const
     ctx.groups = &m_groups;
     ctx.search = m_search;
     ctx.bodies = bodiesMeetOthers() ? m_bodies.get() : nullptr;
+    if (ctx.bodies)
+        ctx.bodyGlance = m_bodies->glance();
     return ctx;
 }
 
@@ -392,12 +411,21 @@ void World::step()
 
     // Phase 2: bodies are solid. Every body is kept clear of the walls (so the body pass
     // sees where the bodies will be), overlapping bodies of every group are pushed apart,
-    // and every body is kept clear of the walls again as it commits: walls win.
+    // and every body moved since its plan is kept clear of the walls again as it commits:
+    // walls win. (The rule is a function of the start and the plan alone: a body neither
+    // moved would be left where it is, so it is not asked twice.)
     updateBodyRules();
+    m_clearAgain.resize(agentCount());
+    m_clearFrom.resize(m_clearAgain.size());
+    std::size_t offset = 0;
     for (std::size_t g = 0; g < m_groups.size(); ++g) {
         const BodyGroupRule& rule = m_bodies->rules[g];
+        std::uint8_t* clearAgain = m_clearAgain.data() + offset;
         if (!rule.fixed)
-            keepGroupClear(*m_groups[g], rule.radius);
+            keepGroupClear(*m_groups[g], rule.radius, clearAgain, m_clearFrom.data() + offset);
+        else
+            std::fill_n(clearAgain, m_groups[g]->agents.size(), std::uint8_t{0});
+        offset += m_groups[g]->agents.size();
     }
     // A lone group's own grid is a grid of where the step began: contacts are found in it.
     const UniformGrid* startGrid =
@@ -405,13 +433,17 @@ void World::step()
             ? &m_groups[0]->grid
             : nullptr;
     m_bodies->run(m_groups, m_bodies->rules, playerIsLoneBody(), m_playerNext.position,
-                  playerRadius(), *m_geometry, m_dt, BodyPass::kRounds, startGrid);
+                  playerRadius(), *m_geometry, m_dt, BodyPass::kRounds, startGrid,
+                  BodyPass::Hold::AllFixed, m_clearAgain.data());
     takePlayerFromBodies(m_playerNext, m_player.position);
 
     // Phase 3: commit all at once.
+    offset = 0;
     for (std::size_t g = 0; g < m_groups.size(); ++g) {
         const BodyGroupRule& rule = m_bodies->rules[g];
-        commitGroup(*m_groups[g], rule.fixed ? 0.0f : rule.radius);
+        commitGroup(*m_groups[g], rule.fixed ? 0.0f : rule.radius, m_clearAgain.data() + offset,
+                    rule.fixed ? nullptr : m_clearFrom.data() + offset);
+        offset += m_groups[g]->agents.size();
     }
     m_player = m_playerNext;
     ++m_step;
@@ -440,8 +472,8 @@ void World::takePlayerFromBodies(PlayerState& player, Vec2 from)
         return;
     Vec2 at = player.position;
     if (playerIsLoneBody()) {
-        if (!m_groups.empty())
-            at = m_bodies->lonePlayerAt();
+        if (const std::optional<Vec2> pushed = m_bodies->lonePlayerAt())
+            at = *pushed;
     } else if (player.group >= 0) {
         const AgentArrays& a = m_groups[static_cast<std::size_t>(player.group)]->agents;
         if (a.size() > 0)
@@ -512,21 +544,7 @@ void World::updateBodyRules()
     }
 }
 
-void World::keepAgentClear(AgentArrays& a, std::size_t i, Vec2 from, float radius, float clearFrom,
-                           float inverseDt) const
-{
-    bool adjusted = false;
-    const Vec2 kept = m_geometry->keepClear(from, {a.nx[i], a.ny[i]}, radius, &adjusted, clearFrom);
-    if (adjusted) {
-        a.nx[i] = kept.x;
-        a.ny[i] = kept.y;
-        a.nvx[i] = (kept.x - from.x) * inverseDt;
-        a.nvy[i] = (kept.y - from.y) * inverseDt;
-        a.flags[i] |= kAgentBlocked;
-    }
-}
-
-void World::keepGroupClear(Group& group, float radius)
+void World::keepGroupClear(Group& group, float radius, std::uint8_t* clearAgain, float* clearFrom)
 {
     AgentArrays& a = group.agents;
     const float inverseDt = 1.0f / m_dt;
@@ -534,14 +552,15 @@ void World::keepGroupClear(Group& group, float radius)
     const bool ordered = group.grid.size() == n;
     for (std::size_t k = 0; k < n; ++k) {
         const std::size_t i = ordered ? group.grid.sortedIndex(static_cast<std::uint32_t>(k)) : k;
-        if (group.playerLed && i == 0)
-            continue;
         const Vec2 from{a.px[i], a.py[i]};
-        keepAgentClear(a, i, from, radius, m_geometry->clearance(from), inverseDt);
+        clearFrom[i] = m_geometry->clearance(from);
+        clearAgain[i] = !(group.playerLed && i == 0) &&
+                        keepAgentClear(*m_geometry, a, i, from, radius, clearFrom[i], inverseDt);
     }
 }
 
-void World::commitGroup(Group& group, float radius)
+void World::commitGroup(Group& group, float radius, const std::uint8_t* clearAgain,
+                        const float* clearFrom)
 {
     AgentArrays& a = group.agents;
     const std::size_t n = a.size();
@@ -555,16 +574,18 @@ void World::commitGroup(Group& group, float radius)
         const std::size_t i = ordered ? group.grid.sortedIndex(static_cast<std::uint32_t>(k)) : k;
         const Vec2 from{a.px[i], a.py[i]};
         // One look-up serves the solid-body rule and the crossing test.
-        const float clearFrom = m_geometry->clearance(from);
+        const float clearFromHere = clearFrom ? clearFrom[i] : m_geometry->clearance(from);
         // Solid against the walls: the body never ends nearer a surface than its radius, and
-        // never gets there through one. (The player keeps clear in planPlayer; bodies that
-        // follow their family's own paths, radius 0 here, in their family.)
-        if (radius > 0.0f && !(group.playerLed && i == 0))
-            keepAgentClear(a, i, from, radius, clearFrom, inverseDt);
+        // never gets there through one. Asked again only of bodies moved since their plan
+        // was kept clear (by that, or by the body pass): it would leave the others where
+        // they are. (The player keeps clear in planPlayer; bodies that follow their family's
+        // own paths, radius 0 here, in their family.)
+        if (radius > 0.0f && clearAgain[i])
+            keepAgentClear(*m_geometry, a, i, from, radius, clearFromHere, inverseDt);
         // The exact, Box2D-independent check: only motions that could reach geometry.
         const Vec2 to{a.nx[i], a.ny[i]};
         const float moved2 = distanceSquared(from, to);
-        if (moved2 > 0.0f && moved2 >= clearFrom * clearFrom &&
+        if (moved2 > 0.0f && moved2 >= clearFromHere * clearFromHere &&
             m_geometry->segmentCrosses(from, to)) {
             if (crossings++ == 0) {
                 group.metrics.crossingAgent = static_cast<int>(a.id[i]);

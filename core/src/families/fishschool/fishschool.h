@@ -55,12 +55,9 @@ public:
     std::size_t memoryBytes() const override;
     void hashState(std::uint64_t& h) const override;
     bool allowsReordering() const override { return true; }
-    /// Free fish wait on their tether: the school goes round them.
-    bool someAgentsHoldPlace() const override { return true; }
-    bool agentHoldsPlace(const Group& group, std::size_t i) const override
-    {
-        return !isActive(group, i);
-    }
+    /// Free fish (not in the school, see isActive) wait on their tether: the school goes
+    /// round them.
+    std::uint8_t placeHeldWithout() const override { return kAgentInSchool; }
     void permuteAgents(const std::vector<std::uint32_t>& order) override;
     void adoptPickups(Group& group, std::vector<PickupState>& pickups, Random& random) override;
     void sketch(const Group& group, const StepContext& ctx, const SketchRequest& request,
