@@ -41,6 +41,20 @@ float distanceSquaredToSegment(Vec2 p, Vec2 a, Vec2 b)
 // ---------------------------------------------------------------------------------------
 // FlowOccupancy
 
+std::size_t FlowOccupancy::place(Vec2 origin, int columns, int rows)
+{
+    m_origin = origin;
+    m_cols = columns;
+    m_rows = rows;
+    m_colsF = static_cast<float>(m_cols);
+    m_rowsF = static_cast<float>(m_rows);
+    m_stride = m_cols + 2;
+    m_invStride = 1.0 / m_stride;
+    for (int k = 0; k < 8; ++k)
+        m_offset[k] = kMoveX[k] + kMoveY[k] * m_stride;
+    return static_cast<std::size_t>(m_stride) * (m_rows + 2);
+}
+
 float FlowOccupancy::cellSizeFor(float bodyRadius, Vec2 levelSize)
 {
     // Half the radius keeps every door of 3 radii open at any angle (see inflation()), but a
@@ -75,18 +89,10 @@ FlowOccupancy::FlowOccupancy(const StaticGeometry& geometry, float bodyRadius, f
     m_inflation = std::max((1.0f + kMarginFraction) *
                                std::sqrt(m_radius * m_radius + 0.25f * m_cell * m_cell),
                            0.75f * m_cell);
-    m_origin = geometry.boundsMin();
     const Vec2 size = geometry.boundsMax() - geometry.boundsMin();
-    m_cols = std::max(1, static_cast<int>(std::ceil(size.x * m_invCell)));
-    m_rows = std::max(1, static_cast<int>(std::ceil(size.y * m_invCell)));
-    m_colsF = static_cast<float>(m_cols);
-    m_rowsF = static_cast<float>(m_rows);
-    m_stride = m_cols + 2;
-    m_invStride = 1.0 / m_stride;
-    for (int k = 0; k < 8; ++k)
-        m_offset[k] = kMoveX[k] + kMoveY[k] * m_stride;
-
-    const std::size_t slots = static_cast<std::size_t>(m_stride) * (m_rows + 2);
+    const std::size_t slots =
+        place(geometry.boundsMin(), std::max(1, static_cast<int>(std::ceil(size.x * m_invCell))),
+              std::max(1, static_cast<int>(std::ceil(size.y * m_invCell))));
     m_free.assign(slots, 0);
     // The bounds first: a centre must keep the inflation from each side of the level (this
     // also blocks the last column or row where the grid overhangs the bounds).
@@ -120,18 +126,9 @@ FlowOccupancy::FlowOccupancy(const FlowOccupancy& level, Vec2 windowMin, Vec2 wi
     const int r0 = cellOf(windowMin.y, level.m_origin.y, level.m_rows);
     const int c1 = std::max(c0, cellOf(windowMax.x, level.m_origin.x, level.m_cols));
     const int r1 = std::max(r0, cellOf(windowMax.y, level.m_origin.y, level.m_rows));
-    m_origin = {level.m_origin.x + static_cast<float>(c0) * m_cell,
-                level.m_origin.y + static_cast<float>(r0) * m_cell};
-    m_cols = c1 - c0 + 1;
-    m_rows = r1 - r0 + 1;
-    m_colsF = static_cast<float>(m_cols);
-    m_rowsF = static_cast<float>(m_rows);
-    m_stride = m_cols + 2;
-    m_invStride = 1.0 / m_stride;
-    for (int k = 0; k < 8; ++k)
-        m_offset[k] = kMoveX[k] + kMoveY[k] * m_stride;
-
-    const std::size_t slots = static_cast<std::size_t>(m_stride) * (m_rows + 2);
+    const std::size_t slots = place({level.m_origin.x + static_cast<float>(c0) * m_cell,
+                                     level.m_origin.y + static_cast<float>(r0) * m_cell},
+                                    c1 - c0 + 1, r1 - r0 + 1);
     m_free.assign(slots, 0);
     m_escape.assign(slots, 0);
     for (int r = 0; r < m_rows; ++r)

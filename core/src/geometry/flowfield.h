@@ -137,6 +137,9 @@ private:
 
     void markNearGeometry(const StaticGeometry& geometry);
     void clearSolidInteriors(const StaticGeometry& geometry);
+    /// Places the grid (its cells' origin and count) and returns its slot count, frame
+    /// included.
+    std::size_t place(Vec2 origin, int columns, int rows);
     void buildMoves();
     void buildClearance();
     bool lineOfSight(int fromSlot, int dx, int dy) const;
