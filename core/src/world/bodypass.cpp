@@ -614,11 +614,13 @@ void seeBody(OtherBodies& out, Vec2 p, float radius, Vec2 forward, Vec2 q, float
 bool BodyPass::othersInBlocks(int group, Vec2 p, float reach) const
 {
     // The blocks within reach of p: whether any holds a body of another group.
+    // Truncation is floor where it counts: below zero the range starts at block 0 either
+    // way (and a NaN too), and std::floor is a library call without SSE4.1.
     const float inverse = 1.0f / m_blockSize;
-    const int bx0 =
-        std::max(0, static_cast<int>(std::floor((p.x - reach - m_blockOrigin.x) * inverse)));
-    const int by0 =
-        std::max(0, static_cast<int>(std::floor((p.y - reach - m_blockOrigin.y) * inverse)));
+    const float fx0 = (p.x - reach - m_blockOrigin.x) * inverse;
+    const float fy0 = (p.y - reach - m_blockOrigin.y) * inverse;
+    const int bx0 = fx0 > 0.0f ? static_cast<int>(fx0) : 0;
+    const int by0 = fy0 > 0.0f ? static_cast<int>(fy0) : 0;
     const int bx1 =
         std::min(m_blockCols - 1, static_cast<int>((p.x + reach - m_blockOrigin.x) * inverse));
     const int by1 =
