@@ -43,16 +43,16 @@ float distanceSquaredToSegment(Vec2 p, Vec2 a, Vec2 b)
 
 std::size_t FlowOccupancy::place(Vec2 origin, int columns, int rows)
 {
-    m_origin = origin;
-    m_cols = columns;
-    m_rows = rows;
-    m_colsF = static_cast<float>(m_cols);
-    m_rowsF = static_cast<float>(m_rows);
-    m_stride = m_cols + 2;
-    m_invStride = 1.0 / m_stride;
+    m_place.origin = origin;
+    m_place.cols = columns;
+    m_place.rows = rows;
+    m_place.colsF = static_cast<float>(m_place.cols);
+    m_place.rowsF = static_cast<float>(m_place.rows);
+    m_place.stride = m_place.cols + 2;
+    m_invStride = 1.0 / m_place.stride;
     for (int k = 0; k < 8; ++k)
-        m_offset[k] = kMoveX[k] + kMoveY[k] * m_stride;
-    return static_cast<std::size_t>(m_stride) * (m_rows + 2);
+        m_offset[k] = kMoveX[k] + kMoveY[k] * m_place.stride;
+    return static_cast<std::size_t>(m_place.stride) * (m_place.rows + 2);
 }
 
 float FlowOccupancy::cellSizeFor(float bodyRadius, Vec2 levelSize)
@@ -80,7 +80,7 @@ FlowOccupancy::FlowOccupancy(const StaticGeometry& geometry, float bodyRadius, f
 {
     m_radius = std::max(0.0f, bodyRadius);
     m_cell = cellSize > 0.0f ? cellSize : 1.0f;
-    m_invCell = 1.0f / m_cell;
+    m_place.invCell = 1.0f / m_cell;
     // Three rules, the strictest wins. The margin: paths keep off the surfaces. A door
     // narrower than 2 radii must stay shut: between its jambs the free space on either side
     // leaves a waist of 2 sqrt(inflation^2 - r^2), which must be wider than a cell so that no
@@ -90,16 +90,16 @@ FlowOccupancy::FlowOccupancy(const StaticGeometry& geometry, float bodyRadius, f
                                std::sqrt(m_radius * m_radius + 0.25f * m_cell * m_cell),
                            0.75f * m_cell);
     const Vec2 size = geometry.boundsMax() - geometry.boundsMin();
-    const std::size_t slots =
-        place(geometry.boundsMin(), std::max(1, static_cast<int>(std::ceil(size.x * m_invCell))),
-              std::max(1, static_cast<int>(std::ceil(size.y * m_invCell))));
+    const std::size_t slots = place(
+        geometry.boundsMin(), std::max(1, static_cast<int>(std::ceil(size.x * m_place.invCell))),
+        std::max(1, static_cast<int>(std::ceil(size.y * m_place.invCell))));
     m_free.assign(slots, 0);
     // The bounds first: a centre must keep the inflation from each side of the level (this
     // also blocks the last column or row where the grid overhangs the bounds).
     const Vec2 lo = geometry.boundsMin() + Vec2(m_inflation, m_inflation);
     const Vec2 hi = geometry.boundsMax() - Vec2(m_inflation, m_inflation);
-    for (int r = 0; r < m_rows; ++r)
-        for (int c = 0; c < m_cols; ++c) {
+    for (int r = 0; r < m_place.rows; ++r)
+        for (int c = 0; c < m_place.cols; ++c) {
             const Vec2 p = cellCentre(c, r);
             m_free[slot(c, r)] = p.x >= lo.x && p.x <= hi.x && p.y >= lo.y && p.y <= hi.y;
         }
@@ -116,30 +116,30 @@ FlowOccupancy::FlowOccupancy(const FlowOccupancy& level, Vec2 windowMin, Vec2 wi
     m_radius = level.m_radius;
     m_inflation = level.m_inflation;
     m_cell = level.m_cell;
-    m_invCell = level.m_invCell;
+    m_place.invCell = level.m_place.invCell;
     auto cellOf = [&](float at, float origin, int count) {
-        const float f = std::floor((at - origin) * m_invCell);
+        const float f = std::floor((at - origin) * m_place.invCell);
         return f <= 0.0f ? 0
                          : (f >= static_cast<float>(count - 1) ? count - 1 : static_cast<int>(f));
     };
-    const int c0 = cellOf(windowMin.x, level.m_origin.x, level.m_cols);
-    const int r0 = cellOf(windowMin.y, level.m_origin.y, level.m_rows);
-    const int c1 = std::max(c0, cellOf(windowMax.x, level.m_origin.x, level.m_cols));
-    const int r1 = std::max(r0, cellOf(windowMax.y, level.m_origin.y, level.m_rows));
-    const std::size_t slots = place({level.m_origin.x + static_cast<float>(c0) * m_cell,
-                                     level.m_origin.y + static_cast<float>(r0) * m_cell},
+    const int c0 = cellOf(windowMin.x, level.m_place.origin.x, level.m_place.cols);
+    const int r0 = cellOf(windowMin.y, level.m_place.origin.y, level.m_place.rows);
+    const int c1 = std::max(c0, cellOf(windowMax.x, level.m_place.origin.x, level.m_place.cols));
+    const int r1 = std::max(r0, cellOf(windowMax.y, level.m_place.origin.y, level.m_place.rows));
+    const std::size_t slots = place({level.m_place.origin.x + static_cast<float>(c0) * m_cell,
+                                     level.m_place.origin.y + static_cast<float>(r0) * m_cell},
                                     c1 - c0 + 1, r1 - r0 + 1);
     m_free.assign(slots, 0);
     m_escape.assign(slots, 0);
-    for (int r = 0; r < m_rows; ++r)
-        for (int c = 0; c < m_cols; ++c) {
+    for (int r = 0; r < m_place.rows; ++r)
+        for (int c = 0; c < m_place.cols; ++c) {
             const int from = level.slot(c0 + c, r0 + r);
             m_free[slot(c, r)] = level.m_free[from];
             // The level's escape, if it lies in the window (the frame slot 0 otherwise).
             const int e = level.m_escape[from];
             if (e == 0)
                 continue;
-            const int row = level.rowOf(e) - 1, column = e - (row + 1) * level.m_stride - 1;
+            const int row = level.rowOf(e) - 1, column = e - (row + 1) * level.m_place.stride - 1;
             if (column >= c0 && column <= c1 && row >= r0 && row <= r1)
                 m_escape[slot(c, r)] = slot(column - c0, row - r0);
         }
@@ -153,14 +153,16 @@ void FlowOccupancy::markNearGeometry(const StaticGeometry& geometry)
     // Visits the cells whose centres may be within `reach` of the box [lo, hi] and blocks
     // those for which isNear(centre) holds.
     auto blockNear = [&](Vec2 lo, Vec2 hi, float reach, auto&& isNear) {
-        const int c0 =
-            std::max(0, static_cast<int>(std::floor((lo.x - reach - m_origin.x) * m_invCell)));
-        const int r0 =
-            std::max(0, static_cast<int>(std::floor((lo.y - reach - m_origin.y) * m_invCell)));
+        const int c0 = std::max(
+            0, static_cast<int>(std::floor((lo.x - reach - m_place.origin.x) * m_place.invCell)));
+        const int r0 = std::max(
+            0, static_cast<int>(std::floor((lo.y - reach - m_place.origin.y) * m_place.invCell)));
         const int c1 = std::min(
-            m_cols - 1, static_cast<int>(std::floor((hi.x + reach - m_origin.x) * m_invCell)));
+            m_place.cols - 1,
+            static_cast<int>(std::floor((hi.x + reach - m_place.origin.x) * m_place.invCell)));
         const int r1 = std::min(
-            m_rows - 1, static_cast<int>(std::floor((hi.y + reach - m_origin.y) * m_invCell)));
+            m_place.rows - 1,
+            static_cast<int>(std::floor((hi.y + reach - m_place.origin.y) * m_place.invCell)));
         for (int r = r0; r <= r1; ++r)
             for (int c = c0; c <= c1; ++c) {
                 std::uint8_t& free = m_free[slot(c, r)];
@@ -223,8 +225,8 @@ void FlowOccupancy::clearSolidInteriors(const StaticGeometry& geometry)
 void FlowOccupancy::buildMoves()
 {
     m_moves.assign(m_free.size(), 0);
-    for (int r = 0; r < m_rows; ++r)
-        for (int c = 0; c < m_cols; ++c) {
+    for (int r = 0; r < m_place.rows; ++r)
+        for (int c = 0; c < m_place.cols; ++c) {
             const int s = slot(c, r);
             if (!m_free[s])
                 continue;
@@ -247,18 +249,20 @@ void FlowOccupancy::buildClearance()
     // takes the four neighbours already swept + 1); blocked cells and the frame are 0.
     m_clearance.assign(m_free.size(), 0);
     const int n = static_cast<int>(m_free.size());
-    for (int s = m_stride + 1; s < n - m_stride - 1; ++s) {
+    for (int s = m_place.stride + 1; s < n - m_place.stride - 1; ++s) {
         if (!m_free[s])
             continue;
-        const int before = std::min({m_clearance[s - 1], m_clearance[s - m_stride - 1],
-                                     m_clearance[s - m_stride], m_clearance[s - m_stride + 1]});
+        const int before =
+            std::min({m_clearance[s - 1], m_clearance[s - m_place.stride - 1],
+                      m_clearance[s - m_place.stride], m_clearance[s - m_place.stride + 1]});
         m_clearance[s] = static_cast<std::uint8_t>(std::min(255, before + 1));
     }
-    for (int s = n - m_stride - 2; s > m_stride; --s) {
+    for (int s = n - m_place.stride - 2; s > m_place.stride; --s) {
         if (!m_free[s])
             continue;
-        const int after = std::min({m_clearance[s + 1], m_clearance[s + m_stride + 1],
-                                    m_clearance[s + m_stride], m_clearance[s + m_stride - 1]});
+        const int after =
+            std::min({m_clearance[s + 1], m_clearance[s + m_place.stride + 1],
+                      m_clearance[s + m_place.stride], m_clearance[s + m_place.stride - 1]});
         m_clearance[s] = static_cast<std::uint8_t>(std::min<int>(m_clearance[s], after + 1));
     }
 }
@@ -274,8 +278,9 @@ bool FlowOccupancy::lineOfSight(int from, int dx, int dy) const
     const int adx = std::abs(dx), ady = std::abs(dy);
     const bool xMajor = adx >= ady;
     const long long major = xMajor ? adx : ady, minorD = xMajor ? ady : adx;
-    const int majorStep = xMajor ? (dx > 0 ? 1 : -1) : (dy > 0 ? m_stride : -m_stride);
-    const int minorStep = xMajor ? (dy >= 0 ? m_stride : -m_stride) : (dx >= 0 ? 1 : -1);
+    const int majorStep = xMajor ? (dx > 0 ? 1 : -1) : (dy > 0 ? m_place.stride : -m_place.stride);
+    const int minorStep =
+        xMajor ? (dy >= 0 ? m_place.stride : -m_place.stride) : (dx >= 0 ? 1 : -1);
     long long m = 0, minor = 0, error = major;
     int s = from;
     for (;;) {
@@ -322,8 +327,8 @@ void FlowOccupancy::buildEscapes(const StaticGeometry& geometry)
     // crossing test keeps a cell on a thin wall's near side from escaping to the far side.
     m_escape.assign(m_free.size(), 0);
     std::vector<std::int32_t> frontier, next;
-    for (int r = 0; r < m_rows; ++r)
-        for (int c = 0; c < m_cols; ++c) {
+    for (int r = 0; r < m_place.rows; ++r)
+        for (int c = 0; c < m_place.cols; ++c) {
             const int s = slot(c, r);
             if (m_free[s]) {
                 m_escape[s] = s;
@@ -338,7 +343,7 @@ void FlowOccupancy::buildEscapes(const StaticGeometry& geometry)
                 }
             }
         }
-    const int layers = static_cast<int>(std::ceil(m_inflation * m_invCell)) + 1;
+    const int layers = static_cast<int>(std::ceil(m_inflation * m_place.invCell)) + 1;
     for (int layer = 1; layer < layers && !frontier.empty(); ++layer) {
         next.clear();
         for (const std::int32_t b : frontier)
@@ -446,12 +451,12 @@ int FlowField::snapGoal(int rawSlot) const
         return occ.m_escape[rawSlot];
     // Deep inside geometry: the free cell whose centre is nearest this cell's centre, ring
     // by ring (a cell k rings out is at least k cells away), ties to the lower slot.
-    const int row0 = rawSlot / occ.m_stride - 1;
-    const int col0 = rawSlot - (row0 + 1) * occ.m_stride - 1;
+    const int row0 = rawSlot / occ.m_place.stride - 1;
+    const int col0 = rawSlot - (row0 + 1) * occ.m_place.stride - 1;
     int best = -1;
     long bestD2 = 0;
     auto consider = [&](int c, int r) {
-        if (c < 0 || r < 0 || c >= occ.m_cols || r >= occ.m_rows)
+        if (c < 0 || r < 0 || c >= occ.m_place.cols || r >= occ.m_place.rows)
             return;
         const int s = occ.slot(c, r);
         const long d2 =
@@ -461,7 +466,7 @@ int FlowField::snapGoal(int rawSlot) const
             bestD2 = d2;
         }
     };
-    const int rings = std::max(occ.m_cols, occ.m_rows);
+    const int rings = std::max(occ.m_place.cols, occ.m_place.rows);
     for (int k = 1; k <= rings; ++k) {
         if (best >= 0 && static_cast<long>(k) * k > bestD2)
             break;
@@ -562,10 +567,10 @@ void FlowField::settle(std::int32_t c)
         return; // direction stays zero: the goal is in this cell
     }
     const FlowOccupancy& occ = *m_occupancy;
-    const int rowC = occ.rowOf(c), columnC = c - rowC * occ.m_stride;
+    const int rowC = occ.rowOf(c), columnC = c - rowC * occ.m_place.stride;
     auto offsetTo = [&](std::int32_t x, int& dx, int& dy) {
         const int row = occ.rowOf(x);
-        dx = x - row * occ.m_stride - columnC;
+        dx = x - row * occ.m_place.stride - columnC;
         dy = row - rowC;
     };
     auto lengthThrough = [&](std::int32_t x, int dx, int dy) {
@@ -629,7 +634,7 @@ bool FlowField::anchorInSight(std::int32_t c, std::int32_t anchor, int dx, int d
     // regions, which is where most such neighbours disagree) the ray is marched.
     const FlowOccupancy& occ = *m_occupancy;
     auto sharesAnchor = [&](int sx, int sy) {
-        const std::int32_t q = c + sx + sy * occ.m_stride;
+        const std::int32_t q = c + sx + sy * occ.m_place.stride;
         return q == anchor || m_anchor[q] == anchor;
     };
     const int sx = (dx > 0) - (dx < 0), sy = (dy > 0) - (dy < 0);

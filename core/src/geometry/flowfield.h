@@ -57,14 +57,14 @@ public:
     float cellSize() const { return m_cell; }
     /// The corner of cell (0, 0): the bounds' minimum corner. Cell (c, r) spans
     /// origin + [c, c + 1) x [r, r + 1) cells.
-    Vec2 origin() const { return m_origin; }
-    int columns() const { return m_cols; }
-    int rows() const { return m_rows; }
+    Vec2 origin() const { return m_place.origin; }
+    int columns() const { return m_place.cols; }
+    int rows() const { return m_place.rows; }
     bool blocked(int column, int row) const { return m_free[slot(column, row)] == 0; }
     Vec2 cellCentre(int column, int row) const
     {
-        return {m_origin.x + (static_cast<float>(column) + 0.5f) * m_cell,
-                m_origin.y + (static_cast<float>(row) + 0.5f) * m_cell};
+        return {m_place.origin.x + (static_cast<float>(column) + 0.5f) * m_cell,
+                m_place.origin.y + (static_cast<float>(row) + 0.5f) * m_cell};
     }
     std::size_t freeCellCount() const { return m_freeCount; }
     /// Whether p lies on the grid (cell (0, 0) to (columns - 1, rows - 1)).
@@ -108,17 +108,14 @@ public:
             return (row + 1) * stride + column + 1;
         }
     };
-    Placement placement() const
-    {
-        return {m_origin, m_invCell, m_colsF, m_rowsF, m_cols, m_rows, m_stride};
-    }
+    const Placement& placement() const { return m_place; }
 
 private:
     friend class FlowField;
 
     // The grid is stored with a one-cell blocked frame (stride = columns + 2), so every
     // neighbour of an inner cell is a valid slot and the search needs no bounds tests.
-    int slot(int column, int row) const { return (row + 1) * m_stride + column + 1; }
+    int slot(int column, int row) const { return (row + 1) * m_place.stride + column + 1; }
     /// The slot of the cell holding p; points outside the grid (and NaN) clamp to the border.
     int slotAt(Vec2 p) const { return placement().slotAt(p); }
     /// The row of slot s in the framed grid, without an integer division: s + 0.5 keeps the
@@ -127,12 +124,12 @@ private:
     Vec2 slotCentre(int s) const
     {
         const int row = rowOf(s);
-        return cellCentre(s - row * m_stride - 1, row - 1);
+        return cellCentre(s - row * m_place.stride - 1, row - 1);
     }
     bool innerSlot(int s) const
     {
-        const int row = s / m_stride, column = s - row * m_stride;
-        return row >= 1 && row <= m_rows && column >= 1 && column <= m_cols;
+        const int row = s / m_place.stride, column = s - row * m_place.stride;
+        return row >= 1 && row <= m_place.rows && column >= 1 && column <= m_place.cols;
     }
 
     void markNearGeometry(const StaticGeometry& geometry);
@@ -148,13 +145,7 @@ private:
     float m_radius = 0.0f;
     float m_inflation = 0.0f;
     float m_cell = 1.0f;
-    float m_invCell = 1.0f;
-    Vec2 m_origin;
-    int m_cols = 0;
-    int m_rows = 0;
-    float m_colsF = 0.0f;
-    float m_rowsF = 0.0f;
-    int m_stride = 0;
+    Placement m_place; ///< where the grid lies (origin, cell count, stride)
     double m_invStride = 1.0;
     std::size_t m_freeCount = 0;
     int m_offset[8] = {}; ///< slot offsets of the 8 neighbours (FlowField's move order)
