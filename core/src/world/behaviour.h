@@ -33,6 +33,40 @@ struct BodyGlance
     bool lonePlayer = false;
     Vec2 playerAt;
     float playerRadius = 0.0f;
+    /// The index's coarse map (when indexed): per block (row-major, `blockSize` wide), the
+    /// lowest and highest group of the bodies in it and in the eight blocks round it (the
+    /// lone player counts as a group past the last; no body: the lowest above the highest).
+    const std::uint16_t* aroundLow = nullptr;
+    const std::uint16_t* aroundHigh = nullptr;
+    Vec2 blockOrigin;
+    float blockSize = 0.0f;
+    int blockCols = 0;
+    int blockRows = 0;
+    float indexRadius = 0.0f; ///< the largest radius of a body in the index
+
+    /// Whether bodies whose groups run from `low` to `high` are none, or only `group`'s.
+    static bool onlyOwn(std::uint16_t low, std::uint16_t high, int group)
+    {
+        return high < low || (low == group && high == group);
+    }
+    /// Whether the map says no body of a group but `group` lies within `reach` of p (at most
+    /// blockSize: a reach that spans no more than the blocks round p's own). Out of the map,
+    /// p takes the nearest block, whose neighbours still hold all the map has within reach.
+    bool onlyOwnAround(int group, Vec2 p) const
+    {
+        const float inverse = 1.0f / blockSize;
+        const float fx = (p.x - blockOrigin.x) * inverse, fy = (p.y - blockOrigin.y) * inverse;
+        // Compared as floats first: a cast of a value out of int's range is undefined (and a
+        // NaN takes block 0, which is as good as any).
+        const int bx = fx > 0.0f ? (fx < static_cast<float>(blockCols) ? static_cast<int>(fx)
+                                                                       : blockCols - 1)
+                                 : 0;
+        const int by = fy > 0.0f ? (fy < static_cast<float>(blockRows) ? static_cast<int>(fy)
+                                                                       : blockRows - 1)
+                                 : 0;
+        const std::size_t block = static_cast<std::size_t>(by) * blockCols + bx;
+        return onlyOwn(aroundLow[block], aroundHigh[block], group);
+    }
 };
 
 /// Everything a behaviour may read during the plan phase (and the pickups it may take).
@@ -258,7 +292,12 @@ inline OtherBodies othersNear(const StepContext& ctx, const Group& group, Vec2 p
     if (!ctx.bodies)
         return {{}, look};
     const BodyGlance& glance = ctx.bodyGlance;
-    if (!glance.indexed) {
+    if (glance.indexed) {
+        // Nearly every body of a world of many groups is among its own group only.
+        const float reach = radius + glance.indexRadius + std::max(radius, look);
+        if (reach <= glance.blockSize && glance.onlyOwnAround(group.index, p))
+            return {{}, look};
+    } else {
         // As BodyPass::othersNear tests the lone player (on layer 1).
         const float reach = 2.0f * radius + glance.playerRadius + look;
         if (!glance.lonePlayer || !(group.collision.mask & 1u) ||

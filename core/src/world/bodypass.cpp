@@ -18,9 +18,29 @@ namespace {
 /// are exact and the largest push a level allows fits many times over in 64 bits.
 constexpr float kFixedScale = 16777216.0f;
 constexpr float kFixedToMetres = 1.0f / kFixedScale;
-/// Block tags of the index: no body, or bodies of several rules.
-constexpr std::uint16_t kEmptyCell = 0xFFFF;
-constexpr std::uint16_t kMixedCell = 0xFFFE;
+/// The lowest and highest rule of a block of the index with no body in it.
+constexpr std::uint16_t kNoLowRule = 0xFFFF;
+constexpr std::uint16_t kNoHighRule = 0;
+
+/// out[x] = op(in[x - 1], in[x], in[x + 1]), clipped at the ends; `step` apart (1 along a
+/// row, the row length down a column). Loops the compiler turns into lanes of min or max.
+template <class Op>
+void spread3(const std::uint16_t* in, std::uint16_t* out, std::size_t count, std::size_t step,
+             Op op)
+{
+    if (count == 0)
+        return;
+    if (count == 1) {
+        out[0] = in[0];
+        return;
+    }
+    const std::size_t last = (count - 1) * step;
+    out[0] = op(in[0], in[step]);
+    for (std::size_t k = step; k < last; k += step)
+        out[k] = op(op(in[k - step], in[k]), in[k + step]);
+    out[last] = op(in[last - step], in[last]);
+}
+
 /// Rounds stop once no overlap is deeper than this, m.
 constexpr float kSettled = 2e-3f;
 /// A body overlapping by more than kSqueezed (m) that a round shrank by less than a tenth is
@@ -556,28 +576,91 @@ void BodyPass::index(std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer
     m_grid.build(m_x.data(), m_y.data(), m_x.size(), std::max(2.0f * m_indexRadius, 0.1f));
     // A coarse map of which rule each block of the level holds, when all its bodies share
     // one: othersNear returns at once for a body whose blocks hold only its own group, which
-    // is nearly every body, so a world of many groups pays for the few that meet. Blocks as
-    // wide as a query of its own radius (3 radii) is across: a query touches at most four.
+    // is nearly every body, so a world of many groups pays for the few that meet.
     m_blockOrigin = m_grid.origin();
-    m_blockSize = std::max(6.0f * m_indexRadius, m_grid.cellShape().columnWidth);
-    const float inverse = 1.0f / m_blockSize;
     float maxX = m_blockOrigin.x, maxY = m_blockOrigin.y;
     for (std::size_t b = 0; b < m_x.size(); ++b) {
         maxX = std::max(maxX, m_x[b]);
         maxY = std::max(maxY, m_y[b]);
     }
-    m_blockCols = static_cast<int>((maxX - m_blockOrigin.x) * inverse) + 1;
-    m_blockRows = static_cast<int>((maxY - m_blockOrigin.y) * inverse) + 1;
-    m_blockRule.assign(static_cast<std::size_t>(m_blockCols) * m_blockRows, kEmptyCell);
+    // Blocks as wide as the reach of a query that looks no further than its own radius
+    // (BodyGlance::onlyOwnAround), but at most four per body, as the grid caps its cells: a
+    // few bodies far apart in a vast level must not cost a map of the whole of it.
+    const float width = maxX - m_blockOrigin.x, height = maxY - m_blockOrigin.y;
+    const float fewest = std::sqrt(width * height / static_cast<float>(4 * m_x.size() + 16));
+    m_blockSize = std::max({3.0f * m_indexRadius, m_grid.cellShape().columnWidth, fewest,
+                            width / 4096.0f, height / 4096.0f});
+    const float inverse = 1.0f / m_blockSize;
+    m_blockCols = static_cast<int>(width * inverse) + 1;
+    m_blockRows = static_cast<int>(height * inverse) + 1;
+    // Per block the lowest and highest rule of its bodies (one rule when they are equal,
+    // none when the lowest is above the highest), then each block with the eight round it:
+    // a query that reaches no further than a block learns from one look-up whether it meets
+    // only its own. Minima and maxima, unlike tags, spread in lanes.
+    const std::size_t cols = static_cast<std::size_t>(m_blockCols);
+    const std::size_t rows = static_cast<std::size_t>(m_blockRows);
+    const std::size_t blocks = cols * rows;
+    m_blockLow.assign(blocks, kNoLowRule);
+    m_blockHigh.assign(blocks, kNoHighRule);
     for (std::size_t b = 0; b < m_x.size(); ++b) {
         const int cx =
             std::min(m_blockCols - 1, static_cast<int>((m_x[b] - m_blockOrigin.x) * inverse));
         const int cy =
             std::min(m_blockRows - 1, static_cast<int>((m_y[b] - m_blockOrigin.y) * inverse));
-        std::uint16_t& tag = m_blockRule[static_cast<std::size_t>(cy) * m_blockCols + cx];
-        tag = tag == kEmptyCell || tag == m_rule[b] ? m_rule[b] : kMixedCell;
+        const std::size_t block = static_cast<std::size_t>(cy) * cols + cx;
+        m_blockLow[block] = std::min(m_blockLow[block], m_rule[b]);
+        m_blockHigh[block] = std::max(m_blockHigh[block], m_rule[b]);
+    }
+    auto lower = [](std::uint16_t a, std::uint16_t b) { return a < b ? a : b; };
+    auto higher = [](std::uint16_t a, std::uint16_t b) { return a > b ? a : b; };
+    m_aroundLow.resize(blocks);
+    m_aroundHigh.resize(blocks);
+    m_blockScratch.resize(blocks);
+    for (const bool low : {true, false}) {
+        const std::uint16_t* in = low ? m_blockLow.data() : m_blockHigh.data();
+        std::uint16_t* out = low ? m_aroundLow.data() : m_aroundHigh.data();
+        std::uint16_t* across = m_blockScratch.data();
+        for (std::size_t y = 0; y < rows; ++y) {
+            if (low)
+                spread3(in + y * cols, across + y * cols, cols, 1, lower);
+            else
+                spread3(in + y * cols, across + y * cols, cols, 1, higher);
+        }
+        // Down the columns a row at a time, so the loops run along memory.
+        if (rows == 1) {
+            std::copy(across, across + cols, out);
+            continue;
+        }
+        for (std::size_t y = 0; y < rows; ++y) {
+            const std::uint16_t* above = across + (y > 0 ? y - 1 : y) * cols;
+            const std::uint16_t* mid = across + y * cols;
+            const std::uint16_t* below = across + (y + 1 < rows ? y + 1 : y) * cols;
+            std::uint16_t* row = out + y * cols;
+            for (std::size_t x = 0; x < cols; ++x)
+                row[x] = low ? lower(lower(above[x], mid[x]), below[x])
+                             : higher(higher(above[x], mid[x]), below[x]);
+        }
     }
     m_indexed = true;
+}
+
+BodyGlance BodyPass::glance() const
+{
+    BodyGlance g;
+    g.indexed = m_indexed;
+    g.lonePlayer = m_lonePlayer;
+    g.playerAt = m_playerAt;
+    g.playerRadius = m_playerRadius;
+    if (m_indexed) {
+        g.aroundLow = m_aroundLow.data();
+        g.aroundHigh = m_aroundHigh.data();
+        g.blockOrigin = m_blockOrigin;
+        g.blockSize = m_blockSize;
+        g.blockCols = m_blockCols;
+        g.blockRows = m_blockRows;
+        g.indexRadius = m_indexRadius;
+    }
+    return g;
 }
 
 OtherBodies othersNearInPass(const StepContext& ctx, const Group& group, Vec2 p, float radius,
@@ -627,8 +710,8 @@ bool BodyPass::othersInBlocks(int group, Vec2 p, float reach) const
         std::min(m_blockRows - 1, static_cast<int>((p.y + reach - m_blockOrigin.y) * inverse));
     for (int y = by0; y <= by1; ++y)
         for (int x = bx0; x <= bx1; ++x) {
-            const std::uint16_t tag = m_blockRule[static_cast<std::size_t>(y) * m_blockCols + x];
-            if (tag != kEmptyCell && tag != group)
+            const std::size_t block = static_cast<std::size_t>(y) * m_blockCols + x;
+            if (!BodyGlance::onlyOwn(m_blockLow[block], m_blockHigh[block], group))
                 return true;
         }
     return false;
@@ -649,21 +732,29 @@ OtherBodies BodyPass::othersNear(int group, Vec2 p, float radius, Vec2 forward, 
     const std::uint32_t mask = m_mask[static_cast<std::size_t>(group)];
     const int priority = m_priority[static_cast<std::size_t>(group)];
     const float reach = radius + m_indexRadius + std::max(radius, look);
-    if (!othersInBlocks(group, p, reach))
+    if (reach <= m_blockSize ? glance().onlyOwnAround(group, p) : !othersInBlocks(group, p, reach))
         return out;
+    // Lanes of the runs within reach, in slot order; the rules of the few within it after.
+    using V = UniformGrid::Lanes;
     const float* xs = m_grid.slotX();
     const float* ys = m_grid.slotY();
-    m_grid.forEachCellWithin(p, reach, [&](int c) {
-        for (std::uint32_t k = m_grid.cellBegin(c); k < m_grid.cellEnd(c); ++k) {
-            const std::uint32_t j = m_grid.sortedIndex(k);
-            const std::uint16_t rule = m_rule[j];
-            if (rule == group || !(mask & m_layers[rule]) ||
-                (m_priority[rule] < priority && !m_fixed[j]))
-                continue;
-            if (distanceSquared(p, {xs[k], ys[k]}) <= reach * reach)
-                seeBody(out, p, radius, forward, {xs[k], ys[k]}, radiusOf(j));
-        }
-    });
+    scanNeighbours(m_grid, p, reach, ~std::uint32_t{0},
+                   [&](std::uint32_t slot, V, V, V, typename V::Mask in) SHOAL_FORCE_INLINE {
+                       const int bits = laneBits(in);
+                       if (bits == 0)
+                           return;
+                       for (int l = 0; l < V::kWidth; ++l) {
+                           if (!((bits >> l) & 1))
+                               continue;
+                           const std::uint32_t k = slot + static_cast<std::uint32_t>(l);
+                           const std::uint32_t j = m_grid.sortedIndex(k);
+                           const std::uint16_t rule = m_rule[j];
+                           if (rule == group || !(mask & m_layers[rule]) ||
+                               (m_priority[rule] < priority && !m_fixed[j]))
+                               continue;
+                           seeBody(out, p, radius, forward, {xs[k], ys[k]}, radiusOf(j));
+                       }
+                   });
     return out;
 }
 

@@ -104,7 +104,7 @@ public:
     /// Whether index() ran since the last run() (which reuses the arrays).
     bool indexed() const { return m_indexed; }
     /// What othersNear() would read first (StepContext::bodyGlance).
-    BodyGlance glance() const { return {m_indexed, m_lonePlayer, m_playerAt, m_playerRadius}; }
+    BodyGlance glance() const;
 
     /// What a body of group `group` at p (radius `radius`, heading `forward`) sees of the
     /// bodies of other groups it gives way to (its mask has their layer, their priority is
@@ -215,8 +215,11 @@ private:
     UniformGrid m_grid;
     bool m_indexed = false;
     bool m_gathered = false; ///< the last run() gathered the bodies (lonePlayerAt)
-    // The index's coarse map: per block (row-major), its bodies' one rule, or a tag.
-    std::vector<std::uint16_t> m_blockRule;
+    // The index's coarse map: per block (row-major), the lowest and highest rule of its
+    // bodies, and of its bodies and those of the eight blocks round it.
+    std::vector<std::uint16_t> m_blockLow, m_blockHigh;
+    std::vector<std::uint16_t> m_aroundLow, m_aroundHigh;
+    std::vector<std::uint16_t> m_blockScratch;
     Vec2 m_blockOrigin;
     float m_blockSize = 4.0f;
     int m_blockCols = 0;

@@ -381,13 +381,13 @@ void LeaderFollowBehaviour::plan(Group& group, const StepContext& ctx)
         }
         Vec2 force = (desired - vel) * p.arriveWeight;
         force += separation(group, ctx, p, i, pos);
+        const Vec2 forward = forwardOf(vel, a.heading[i]);
         // Other groups' bodies: kept apart from like fellow followers.
-        force += othersNear(ctx, group, pos, p.radius, forwardOf(vel, a.heading[i]), 0.0f).away *
+        force += othersNear(ctx, group, pos, p.radius, forward, 0.0f).away *
                  (p.maxSpeed * p.separationWeight);
         if (evade2 > 0.0f && distanceSquared(pos, leader.ahead) < evade2)
             force += evasion(p, leader, i, pos, vel);
 
-        const Vec2 forward = forwardOf(vel, a.heading[i]);
         if (ctx.geometry)
             force += ctx.geometry->feelerAvoidance(pos, forward, p.feelerLength, room) *
                      (p.maxSpeed * p.wallWeight);
