@@ -17,8 +17,18 @@ namespace shoal::cli {
 namespace {
 
 constexpr std::size_t kFlushSize = 1 << 20;
+/// The largest --max-file-size, MB.
+constexpr long long kMaxFileSizeMegabytes = 16384;
+
+/// What readTextFile() takes in (--max-file-size).
+std::size_t g_maxFileBytes = kDefaultMaxSceneBytes;
 
 } // namespace
+
+std::size_t maxFileBytes()
+{
+    return g_maxFileBytes;
+}
 
 void printError(const std::string& message)
 {
@@ -31,12 +41,30 @@ std::optional<int> parseCommandLine(QCommandLineParser& parser, const QStringLis
 {
     const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
                                   QStringLiteral("Show this help and exit."));
+    const QCommandLineOption maxFileSize(
+        QStringLiteral("max-file-size"),
+        QStringLiteral("Read scene and input files of up to <MB> megabytes (default %1).")
+            .arg(static_cast<qulonglong>(kDefaultMaxSceneBytes >> 20)),
+        QStringLiteral("MB"));
+    parser.addOption(maxFileSize);
     parser.addOption(help);
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     if (!parser.parse(arguments)) {
         printError(command.toStdString() + ": " + parser.errorText().toStdString() +
                    "; see 'shoal-cli " + command.toStdString() + " --help'");
         return kExitBadInput;
+    }
+    if (parser.isSet(maxFileSize)) {
+        bool ok = false;
+        const long long megabytes = parser.value(maxFileSize).toLongLong(&ok);
+        if (!ok || megabytes < 1 || megabytes > kMaxFileSizeMegabytes) {
+            printError(command.toStdString() + ": --max-file-size '" +
+                       parser.value(maxFileSize).toStdString() +
+                       "' must be a whole number of megabytes in [1, " +
+                       std::to_string(kMaxFileSizeMegabytes) + "]");
+            return kExitBadInput;
+        }
+        g_maxFileBytes = static_cast<std::size_t>(megabytes) << 20;
     }
     if (parser.isSet(help)) {
         // Qt's first line names only the program; ours shows the command and its arguments.
@@ -76,10 +104,27 @@ Expected<std::string> readTextFile(const QString& path, const std::string& displ
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return Error{displayName + ": cannot open: " + file.errorString().toStdString()};
-    const QByteArray bytes = file.readAll();
+    // A file's size is known at once; a device or a pipe is read until one byte past the
+    // limit, never to the end (/dev/zero has none).
+    const std::size_t limit = g_maxFileBytes;
+    if (!file.isSequential() && static_cast<std::size_t>(file.size()) > limit)
+        return fileTooBig(displayName, describeBytes(static_cast<std::size_t>(file.size())), limit);
+    std::string text;
+    QByteArray block;
+    for (;;) {
+        block = file.read(1 << 16);
+        if (block.isEmpty())
+            break;
+        if (text.size() + static_cast<std::size_t>(block.size()) > limit)
+            return fileTooBig(displayName, "more than " + describeBytes(limit), limit);
+        text.append(block.constData(), static_cast<std::size_t>(block.size()));
+        // Text never holds a NUL byte: a binary file or a device of zeros stops here.
+        if (auto error = nulByteError(displayName, text, text.size() - block.size()))
+            return *error;
+    }
     if (file.error() != QFileDevice::NoError)
         return Error{displayName + ": cannot read: " + file.errorString().toStdString()};
-    return std::string(bytes.constData(), static_cast<std::size_t>(bytes.size()));
+    return text;
 }
 
 Expected<CheckedScene> loadScene(const SceneSource& source)
@@ -87,7 +132,9 @@ Expected<CheckedScene> loadScene(const SceneSource& source)
     auto text = readTextFile(source.path, source.displayName);
     if (!text)
         return text.error();
-    return parseCheckedScene(*text, source.displayName);
+    SceneReadOptions options;
+    options.maxFileBytes = g_maxFileBytes;
+    return parseCheckedScene(*text, source.displayName, options);
 }
 
 OutputFile::OutputFile(const QString& path) : m_file(path.toStdString()) {}

@@ -48,7 +48,11 @@ struct SceneSource
 /// An empty argument or "demo" is the embedded demo scene; anything else is a file path.
 SceneSource sceneSource(const QString& argument);
 
-/// Reads a whole text file (or resource); the error names the file and the reason.
+/// How many bytes readTextFile() takes in (--max-file-size; kDefaultMaxSceneBytes).
+std::size_t maxFileBytes();
+
+/// Reads a whole text file (or resource) of at most maxFileBytes(); the error names the file
+/// and the reason.
 Expected<std::string> readTextFile(const QString& path, const std::string& displayName);
 
 /// Reads and parses a scene; errors start with the display name.

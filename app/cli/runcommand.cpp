@@ -54,7 +54,7 @@ std::optional<Error> applySet(World& world, const QString& assignment)
     bool ok = false;
     const double value = valueText.toDouble(&ok);
     if (!ok)
-        return Error{where + "'" + valueText.toStdString() + "' is not a number"};
+        return Error{where + "'" + valueText.toStdString() + "' is not a finite number"};
 
     std::optional<Error> error;
     if (groupName == "player") {

@@ -567,7 +567,7 @@ void TestSceneFile::validateRefusesNonFiniteNumbers_data()
     QTest::newRow("wall point") << 2
                                 << QStringLiteral("walls[0].points[1]: coordinates must be finite");
     QTest::newRow("agent heading")
-        << 3 << QStringLiteral("groups[0].agents[0].heading: must be a finite angle");
+        << 3 << QStringLiteral("groups[0].agents[0].heading = -inf must be a finite angle");
     QTest::newRow("parameter") << 4 << QStringLiteral("groups[0] 'g': moveSpeed is inf");
     QTest::newRow("circle radius") << 5 << QStringLiteral("obstacles[0].radius = nan");
     QTest::newRow("player position")

@@ -4,6 +4,7 @@
 
 #include <shoal/behaviourkind.h>
 #include <shoal/paramspec.h>
+#include <shoal/scenelimits.h>
 
 #include <cstdint>
 #include <optional>
@@ -12,15 +13,6 @@
 #include <vector>
 
 namespace shoal {
-
-// Limits validateScene() enforces (docs/scene-format.md lists them with each field).
-constexpr int kMaxSpawnCount = 1000000;      ///< agents one spawn area may ask for
-constexpr double kMaxWorldExtent = 100000.0; ///< m, widest and tallest bounds
-constexpr double kMinStep = 0.001;           ///< s, smallest simulation.dt
-constexpr double kMaxStep = 0.1;             ///< s, largest simulation.dt
-/// m: consecutive wall and polygon points closer than this are refused (Box2D welds
-/// vertices closer than its 0.005 m linear slop, which breaks chains).
-constexpr double kMinPointSpacing = 0.01;
 
 /// A point in metres (y up).
 struct Point2

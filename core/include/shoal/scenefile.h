@@ -6,6 +6,7 @@
 
 #include <shoal/expected.h>
 #include <shoal/scenedesc.h>
+#include <shoal/scenelimits.h>
 
 #include <cstddef>
 #include <cstdio>
@@ -19,18 +20,45 @@ namespace shoal {
 /// one version at a time on load; newer ones are refused.
 constexpr int kSceneFormatVersion = 3;
 
+/// How much the readers take in. The default limit keeps a hostile or mistaken file (a
+/// device, a log) from being read into memory at all; a user with a bigger level raises it.
+struct SceneReadOptions
+{
+    std::size_t maxFileBytes = kDefaultMaxSceneBytes;
+};
+
 /// Parses a whole scene file held in `text`. `fileName` is only used to start every error
 /// message (e.g. "demo.json:3:14: ..." or "demo.json: groups[2].spawn.count: ...").
 /// On success the scene is complete and has passed validateScene(); on any problem only the
 /// Error is returned, never part of a scene.
-Expected<SceneDesc> parseScene(const std::string& text, const std::string& fileName);
+/// A text longer than options.maxFileBytes is refused before it is parsed.
+Expected<SceneDesc> parseScene(const std::string& text, const std::string& fileName,
+                               const SceneReadOptions& options = {});
 
-/// Reads the file at `path` and parses it; errors start with `path`.
-Expected<SceneDesc> loadSceneFile(const std::string& path);
+/// Reads the file at `path` and parses it; errors start with `path`. A file longer than
+/// options.maxFileBytes is refused without being read (a device or pipe: as soon as more
+/// than that has come in).
+Expected<SceneDesc> loadSceneFile(const std::string& path, const SceneReadOptions& options = {});
 /// The same two, keeping the proof of the check (CheckedScene): a World built from the result
 /// does not validate the scene again.
-Expected<CheckedScene> parseCheckedScene(const std::string& text, const std::string& fileName);
-Expected<CheckedScene> loadCheckedScene(const std::string& path);
+Expected<CheckedScene> parseCheckedScene(const std::string& text, const std::string& fileName,
+                                         const SceneReadOptions& options = {});
+Expected<CheckedScene> loadCheckedScene(const std::string& path,
+                                        const SceneReadOptions& options = {});
+
+/// Reads at most `maxBytes` of the file at `path` into `text`; the error names the file and
+/// the limit when it holds more (or cannot be read). Shared by every reader of user files.
+std::optional<Error> readFileLimited(const std::string& path, std::size_t maxBytes,
+                                     std::string& text);
+/// The refusal of a text that holds a NUL byte at or after `from` (no text file does: a
+/// binary file or a device), with its line and column; nothing when there is none.
+std::optional<Error> nulByteError(const std::string& displayName, const std::string& text,
+                                  std::size_t from);
+/// "64 MB", "1.5 MB", "900 bytes": a size as a message gives it.
+std::string describeBytes(std::size_t bytes);
+/// The refusal of a file over the limit: "<path>: the file is <size>; files are read up to
+/// <limit> (raise the limit with --max-file-size MB)".
+Error fileTooBig(const std::string& path, const std::string& size, std::size_t maxBytes);
 
 /// The file text of `scene`: every field in a fixed order, 2-space indent, numbers in
 /// shortest round-trip form. Ends with "\n". Meant for a scene that passes validateScene();

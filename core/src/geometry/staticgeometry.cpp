@@ -1,6 +1,7 @@
 #include "geometry/staticgeometry.h"
 #include "geometry/flowfield.h"
 #include "math/fastmath.h"
+#include <shoal/scenelimits.h>
 
 #include <box2d/box2d.h>
 
@@ -12,9 +13,6 @@ namespace shoal {
 
 namespace {
 
-// Long edges get split so each Box2D proxy has a tight box: a 100 m bounds wall would
-// otherwise sit in the broad-phase of every ray cast along it.
-constexpr float kMaxEdgeLength = 4.0f;
 // Box2D's convex polygons hold at most this many vertices.
 constexpr int kMaxPolygonVertices = b2_maxPolygonVertices;
 // Rays whose box covers more bucket cells than this use Box2D's broad-phase instead.
@@ -48,6 +46,25 @@ public:
     }
     RayHit hit;
 };
+
+/// Whether Box2D takes these points as a convex polygon without tripping its asserts: it
+/// welds vertices nearer than half its linear slop (fewer than 3 left is "degenerate") and
+/// asserts the hull's area is above float epsilon. Slivers and near-duplicates stay outlines.
+bool box2dTakesPolygon(const std::vector<Vec2>& pts)
+{
+    constexpr float kMinVertexGap = 4.0f * b2_linearSlop;
+    constexpr double kMinArea = 1e-3; // m^2, thousands of times Box2D's epsilon
+    for (std::size_t i = 0; i < pts.size(); ++i)
+        for (std::size_t j = i + 1; j < pts.size(); ++j)
+            if (distanceSquared(pts[i], pts[j]) < kMinVertexGap * kMinVertexGap)
+                return false;
+    double twiceArea = 0.0;
+    for (std::size_t i = 0; i < pts.size(); ++i) {
+        const Vec2 a = pts[i], b = pts[(i + 1) % pts.size()];
+        twiceArea += static_cast<double>(a.x) * b.y - static_cast<double>(b.x) * a.y;
+    }
+    return std::fabs(twiceArea) * 0.5 >= kMinArea;
+}
 
 bool isConvex(const std::vector<Vec2>& pts)
 {
@@ -123,7 +140,8 @@ StaticGeometry::StaticGeometry(const SceneDesc& scene)
         for (const Point2& p : obstacle.points)
             pts.push_back(toVec(p));
         m_solidPolygons.push_back(pts);
-        if (isConvex(pts) && static_cast<int>(pts.size()) <= kMaxPolygonVertices) {
+        if (isConvex(pts) && static_cast<int>(pts.size()) <= kMaxPolygonVertices &&
+            box2dTakesPolygon(pts)) {
             // A solid convex shape: rays from outside hit it; its edges also go into the
             // exact crossing list.
             b2BodyDef def;
@@ -219,8 +237,13 @@ void StaticGeometry::addEdgeChain(const std::vector<Vec2>& points, bool closed)
         const float len = distance(a, b);
         if (len < 1e-6f)
             continue;
-        const int pieces = std::max(1, static_cast<int>(std::ceil(len / kMaxEdgeLength)));
-        for (int k = 0; k < pieces; ++k) {
+        // Long edges get split so each Box2D proxy has a tight box: a 100 m bounds wall would
+        // otherwise sit in the broad-phase of every ray cast along it. validateScene() bounds
+        // the pieces of a level (kMaxGeometryPieces); counted in
+        // size_t, an edge of any length stays a defined number of them.
+        const float count = std::ceil(len / static_cast<float>(kGeometryPieceLength));
+        const std::size_t pieces = count > 1.0f ? static_cast<std::size_t>(count) : 1;
+        for (std::size_t k = 0; k < pieces; ++k) {
             // Two-sided edges (not a chain's one-sided children): walls block from both sides.
             b2EdgeShape edge;
             const Vec2 p0 = a + (b - a) * (static_cast<float>(k) / pieces);

@@ -139,6 +139,12 @@ Expected<InputEvent> parseEvent(const std::vector<Token>& tokens, const std::str
         if (token.quoted || !parseCoordinate(token.text, *coordinates[k]))
             return Error{where + axes[k] + " " + quote(token.text) +
                          " must be a finite number (metres)"};
+        // A finite double can still be no float at all (3.5e38), or a place the player can
+        // never reach: the limit every coordinate of a level keeps.
+        if (std::fabs(*coordinates[k]) > kMaxCoordinate)
+            return Error{where + axes[k] + " " + quote(token.text) + " is more than " +
+                         formatNumber(kMaxCoordinate) + " m from the origin; every coordinate " +
+                         "lies within ±" + formatNumber(kMaxCoordinate) + " m"};
     }
     if (event.kind == InputEventKind::Pointer) {
         const Token& action = tokens[4];
@@ -189,12 +195,22 @@ Expected<InputScript> parseInputScript(const std::string& text, const std::strin
 
 std::optional<Error> checkInputScript(const InputScript& script, const World& world)
 {
+    const Vec2 low = world.boundsMin(), high = world.boundsMax();
     for (const InputEvent& event : script.events) {
         if (event.kind != InputEventKind::Target)
             continue;
         const int index = world.groupIndex(event.group);
-        if (index >= 0 && world.group(index).kind == BehaviourKind::TankSquad)
+        const Point2 p = event.position;
+        if (index >= 0 && world.group(index).kind == BehaviourKind::TankSquad) {
+            // As a scene's targets: a squad is sent only where it can go.
+            if (p.x < low.x || p.x > high.x || p.y < low.y || p.y > high.y)
+                return Error{script.fileName + ":" + std::to_string(event.line) + ": target [" +
+                             formatNumber(p.x) + ", " + formatNumber(p.y) +
+                             "] is outside the level's bounds ([" + formatNumber(low.x) + ", " +
+                             formatNumber(low.y) + "] to [" + formatNumber(high.x) + ", " +
+                             formatNumber(high.y) + "])"};
             continue;
+        }
         std::string squads;
         for (int g = 0; g < world.groupCount(); ++g)
             if (world.group(g).kind == BehaviourKind::TankSquad)

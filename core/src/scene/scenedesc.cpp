@@ -1,9 +1,11 @@
 #include <shoal/scenedesc.h>
 
+#include "scene/polygonsimplicity.h"
 #include <shoal/paramspec.h>
 
 #include <cmath>
 #include <string>
+#include <unordered_map>
 
 namespace shoal {
 
@@ -53,10 +55,20 @@ bool inside(const Rect& r, Point2 p)
     return p.x >= r.min.x && p.x <= r.max.x && p.y >= r.min.y && p.y <= r.max.y;
 }
 
+std::string limitText(double metres)
+{
+    return formatNumber(metres) + " m";
+}
+
+/// A finite point within ±kMaxCoordinate, where float still holds a millimetre.
 std::optional<Error> checkFinite(Point2 p, const std::string& path)
 {
     if (!isFinite(p))
         return Error{path + ": coordinates must be finite numbers, got " + pointText(p)};
+    if (std::fabs(p.x) > kMaxCoordinate || std::fabs(p.y) > kMaxCoordinate)
+        return Error{path + ": " + pointText(p) + " is more than " + limitText(kMaxCoordinate) +
+                     " from the origin; every coordinate of a level lies within ±" +
+                     limitText(kMaxCoordinate) + " (where float still resolves 1 mm)"};
     return std::nullopt;
 }
 
@@ -71,23 +83,58 @@ std::optional<Error> checkInBounds(Point2 p, const Rect& bounds, const std::stri
     return std::nullopt;
 }
 
-std::optional<Error> checkFiniteAngle(double degrees, const std::string& path)
+/// The bounds grown by kGeometryMargin: where walls and obstacles may lie.
+Rect geometryArea(const Rect& bounds)
 {
-    if (!std::isfinite(degrees))
-        return Error{path + ": must be a finite angle in degrees, got " + formatNumber(degrees)};
+    return {{bounds.min.x - kGeometryMargin, bounds.min.y - kGeometryMargin},
+            {bounds.max.x + kGeometryMargin, bounds.max.y + kGeometryMargin}};
+}
+
+/// A finite point of a wall or an obstacle: inside the bounds or at most kGeometryMargin
+/// beyond them.
+std::optional<Error> checkGeometryPoint(Point2 p, const Rect& bounds, const std::string& path)
+{
+    if (auto error = checkFinite(p, path))
+        return error;
+    if (!inside(geometryArea(bounds), p))
+        return Error{path + ": " + pointText(p) + " is more than " + limitText(kGeometryMargin) +
+                     " outside the world bounds (" + pointText(bounds.min) + " to " +
+                     pointText(bounds.max) + "); walls and obstacles may reach at most " +
+                     limitText(kGeometryMargin) + " past them"};
     return std::nullopt;
 }
 
-/// Finite points, at least `minCount` of them, consecutive ones (and the closing pair of a
-/// loop) at least kMinPointSpacing apart.
+std::optional<Error> checkFiniteAngle(double degrees, const std::string& path)
+{
+    if (!std::isfinite(degrees) || std::fabs(degrees) > kMaxHeadingDegrees)
+        return Error{path + " = " + formatNumber(degrees) +
+                     " must be a finite angle in degrees within ±" +
+                     formatNumber(kMaxHeadingDegrees)};
+    return std::nullopt;
+}
+
+/// How many pieces the runtime makes of an edge from a to b (kGeometryPieceLength each).
+std::size_t edgePieces(Point2 a, Point2 b)
+{
+    const double pieces = std::ceil(std::hypot(b.x - a.x, b.y - a.y) / kGeometryPieceLength);
+    return pieces > 1.0 ? static_cast<std::size_t>(pieces) : 1;
+}
+
+/// At least `minCount` and at most kMaxShapePoints points inside the geometry area,
+/// consecutive ones (and the closing pair of a loop) at least kMinPointSpacing apart.
+/// `pieces` grows by the pieces the runtime makes of the edges.
 std::optional<Error> checkPointList(const std::vector<Point2>& points, std::size_t minCount,
-                                    bool loop, const std::string& path, const std::string& what)
+                                    bool loop, const Rect& bounds, const std::string& path,
+                                    const std::string& what, std::size_t& pieces)
 {
     if (points.size() < minCount)
         return Error{path + ": " + what + " needs at least " + std::to_string(minCount) +
                      " points, got " + std::to_string(points.size())};
+    if (points.size() > kMaxShapePoints)
+        return Error{path + ": " + what + " has " + std::to_string(points.size()) +
+                     " points; at most " + std::to_string(kMaxShapePoints) + " are allowed"};
     for (std::size_t i = 0; i < points.size(); ++i)
-        if (auto error = checkFinite(points[i], index(path, i)))
+        if (auto error = checkGeometryPoint(points[i], bounds, index(path, i)))
             return error;
     const std::size_t pairs = loop ? points.size() : points.size() - 1;
     for (std::size_t i = 0; i < pairs; ++i) {
@@ -96,70 +143,23 @@ std::optional<Error> checkPointList(const std::vector<Point2>& points, std::size
             return Error{index(path, j) + ": " + pointText(points[j]) + " is closer than " +
                          formatNumber(kMinPointSpacing) + " m to " + index(path, i) +
                          "; remove the repeated point"};
+        pieces += edgePieces(points[i], points[j]);
     }
     return std::nullopt;
 }
 
-double cross(Point2 o, Point2 a, Point2 b)
-{
-    return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
-}
-
-int orientation(Point2 o, Point2 a, Point2 b)
-{
-    const double c = cross(o, a, b);
-    return (c > 0) - (c < 0);
-}
-
-/// p lies within the bounding box of segment ab (used once p is known to be collinear).
-bool withinBox(Point2 a, Point2 b, Point2 p)
-{
-    return std::min(a.x, b.x) <= p.x && p.x <= std::max(a.x, b.x) && std::min(a.y, b.y) <= p.y &&
-           p.y <= std::max(a.y, b.y);
-}
-
-/// Segments ab and cd share at least one point (touching counts).
-bool segmentsMeet(Point2 a, Point2 b, Point2 c, Point2 d)
-{
-    const int o1 = orientation(a, b, c);
-    const int o2 = orientation(a, b, d);
-    const int o3 = orientation(c, d, a);
-    const int o4 = orientation(c, d, b);
-    if (o1 * o2 < 0 && o3 * o4 < 0)
-        return true;
-    return (o1 == 0 && withinBox(a, b, c)) || (o2 == 0 && withinBox(a, b, d)) ||
-           (o3 == 0 && withinBox(c, d, a)) || (o4 == 0 && withinBox(c, d, b));
-}
-
 /// A simple polygon: no two edges meet except neighbours at their shared vertex, and no
-/// neighbours fold back onto each other. O(n^2): obstacles have few vertices.
+/// neighbours fold back onto each other (a sweep: polygonsimplicity.h).
 std::optional<Error> checkSimplePolygon(const std::vector<Point2>& p, const std::string& path)
 {
     const std::size_t n = p.size();
     const auto edgeName = [n](std::size_t e) {
         return std::to_string(e) + "-" + std::to_string((e + 1) % n);
     };
-    for (std::size_t i = 0; i < n; ++i) {
-        for (std::size_t j = i + 1; j < n; ++j) {
-            const Point2 a = p[i], b = p[(i + 1) % n], c = p[j], d = p[(j + 1) % n];
-            bool bad = false;
-            if (j == i + 1 || (i == 0 && j == n - 1)) {
-                // Neighbours: they share one vertex v; they overlap when the other two ends
-                // lie on the same ray from v.
-                const Point2 v = j == i + 1 ? b : a;
-                const Point2 e1 = j == i + 1 ? a : b;
-                const Point2 e2 = j == i + 1 ? d : c;
-                const double dotProduct = (e1.x - v.x) * (e2.x - v.x) + (e1.y - v.y) * (e2.y - v.y);
-                bad = cross(v, e1, e2) == 0.0 && dotProduct > 0.0;
-            } else {
-                bad = segmentsMeet(a, b, c, d);
-            }
-            if (bad)
-                return Error{path + ": the polygon crosses or touches itself (edge " + edgeName(i) +
-                             " meets edge " + edgeName(j) +
-                             "); an obstacle must be a simple polygon"};
-        }
-    }
+    if (const auto contact = findPolygonSelfContact(p))
+        return Error{path + ": the polygon crosses or touches itself (edge " +
+                     edgeName(contact->first) + " meets edge " + edgeName(contact->second) +
+                     "); an obstacle must be a simple polygon"};
     return std::nullopt;
 }
 
@@ -176,16 +176,19 @@ std::optional<Error> checkParams(const std::vector<ParamSpec>& specs, const Para
     return std::nullopt;
 }
 
-std::optional<Error> checkGroup(const SceneDesc& scene, std::size_t gi)
+/// Group names to their index, built once: every lookup of a level is then O(1).
+using GroupNames = std::unordered_map<std::string, std::size_t>;
+
+std::optional<Error> checkGroup(const SceneDesc& scene, std::size_t gi, GroupNames& names)
 {
     const GroupDesc& group = scene.groups[gi];
     const std::string path = index("groups", gi);
     if (group.name.empty())
         return Error{path + ".name: a group needs a name"};
-    for (std::size_t other = 0; other < gi; ++other)
-        if (scene.groups[other].name == group.name)
-            return Error{path + ".name: '" + group.name + "' is already the name of " +
-                         index("groups", other) + "; group names must be unique"};
+    const auto [named, added] = names.emplace(group.name, gi);
+    if (!added)
+        return Error{path + ".name: '" + group.name + "' is already the name of " +
+                     index("groups", named->second) + "; group names must be unique"};
 
     const std::string context = path + " '" + group.name + "'";
     if (group.collision.priority < 0 || group.collision.priority > kMaxCollisionPriority)
@@ -225,17 +228,25 @@ std::optional<Error> checkGroup(const SceneDesc& scene, std::size_t gi)
     if (group.target)
         if (auto error = checkInBounds(*group.target, scene.bounds, path + ".target"))
             return error;
-    if (!group.chase.empty()) {
-        if (group.chase == group.name)
-            return Error{path + ".chase: a swarm cannot chase its own group '" + group.name +
-                         "'; name another group, or leave it empty to chase the player"};
-        if (scene.groupIndex(group.chase) < 0)
-            return Error{path + ".chase: there is no group named '" + group.chase + "'"};
-    }
     return std::nullopt;
 }
 
-std::optional<Error> checkPlayer(const SceneDesc& scene)
+/// What a group names (the group a swarm chases) exists: once every name is known.
+std::optional<Error> checkChase(const SceneDesc& scene, std::size_t gi, const GroupNames& names)
+{
+    const GroupDesc& group = scene.groups[gi];
+    if (group.chase.empty())
+        return std::nullopt;
+    const std::string path = index("groups", gi);
+    if (group.chase == group.name)
+        return Error{path + ".chase: a swarm cannot chase its own group '" + group.name +
+                     "'; name another group, or leave it empty to chase the player"};
+    if (names.find(group.chase) == names.end())
+        return Error{path + ".chase: there is no group named '" + group.chase + "'"};
+    return std::nullopt;
+}
+
+std::optional<Error> checkPlayer(const SceneDesc& scene, const GroupNames& names)
 {
     const PlayerDesc& player = scene.player;
     if (auto error = checkParams(playerParamSpecs(), player.params, "player.params",
@@ -246,15 +257,33 @@ std::optional<Error> checkPlayer(const SceneDesc& scene)
     if (auto error = checkFiniteAngle(player.heading, "player.heading"))
         return error;
     if (!player.group.empty()) {
-        const int led = scene.groupIndex(player.group);
-        if (led < 0)
+        const auto led = names.find(player.group);
+        if (led == names.end())
             return Error{"player.group: there is no group named '" + player.group + "'"};
-        const BehaviourKind kind = scene.groups[static_cast<std::size_t>(led)].kind;
+        const BehaviourKind kind = scene.groups[led->second].kind;
         if (!playerCanLead(kind))
             return Error{"player.group: '" + player.group + "' is a " +
                          std::string(behaviourKey(kind)) +
                          " group; the player can lead only a fishSchool or leaderFollow group"};
     }
+    return std::nullopt;
+}
+
+/// The level's size in groups and agents, before any of them is looked at one by one.
+std::optional<Error> checkCounts(const SceneDesc& scene)
+{
+    if (scene.groups.size() > kMaxGroups)
+        return Error{"groups: the level has " + std::to_string(scene.groups.size()) +
+                     " groups; at most " + std::to_string(kMaxGroups) + " are allowed"};
+    std::size_t agents = 0;
+    for (const GroupDesc& group : scene.groups) {
+        agents += group.agents.size();
+        if (group.spawn && group.spawn->count > 0)
+            agents += static_cast<std::size_t>(std::min(group.spawn->count, kMaxSpawnCount));
+    }
+    if (agents > kMaxAgents)
+        return Error{"groups: the level asks for " + std::to_string(agents) +
+                     " agents in all; at most " + std::to_string(kMaxAgents) + " are allowed"};
     return std::nullopt;
 }
 
@@ -303,50 +332,67 @@ std::optional<Error> validateScene(const SceneDesc& scene)
     if (!(bounds.min.x < bounds.max.x && bounds.min.y < bounds.max.y))
         return Error{"bounds: min " + pointText(bounds.min) + " must be below max " +
                      pointText(bounds.max) + " on both axes"};
-    if (bounds.max.x - bounds.min.x > kMaxWorldExtent ||
-        bounds.max.y - bounds.min.y > kMaxWorldExtent)
-        return Error{"bounds: the world is " + formatNumber(bounds.max.x - bounds.min.x) + " x " +
-                     formatNumber(bounds.max.y - bounds.min.y) + " m; at most " +
-                     std::to_string(static_cast<long long>(kMaxWorldExtent)) +
-                     " m across is allowed"};
 
     const double dt = scene.simulation.dt;
     if (!std::isfinite(dt) || dt < kMinStep || dt > kMaxStep)
         return Error{"simulation.dt = " + formatNumber(dt) + " is out of range; allowed [" +
                      formatNumber(kMinStep) + ", " + formatNumber(kMaxStep) + "] s"};
+    if (auto error = checkCounts(scene))
+        return error;
 
+    std::size_t pieces = 0;
+    auto tooManyPieces = [&](const std::string& path) -> std::optional<Error> {
+        if (pieces <= kMaxGeometryPieces)
+            return std::nullopt;
+        return Error{path + ": the level's walls and obstacles come to more than " +
+                     std::to_string(kMaxGeometryPieces) + " pieces of up to " +
+                     formatNumber(kGeometryPieceLength) + " m; at most " +
+                     std::to_string(kMaxGeometryPieces) + " are allowed"};
+    };
     for (std::size_t i = 0; i < scene.walls.size(); ++i) {
         const WallDesc& wall = scene.walls[i];
-        if (auto error = checkPointList(wall.points, wall.closed ? 3 : 2, wall.closed,
-                                        index("walls", i) + ".points",
-                                        wall.closed ? "a closed wall" : "a wall"))
+        const std::string path = index("walls", i) + ".points";
+        if (auto error = checkPointList(wall.points, wall.closed ? 3 : 2, wall.closed, bounds, path,
+                                        wall.closed ? "a closed wall" : "a wall", pieces))
+            return error;
+        if (auto error = tooManyPieces(path))
             return error;
     }
     for (std::size_t i = 0; i < scene.obstacles.size(); ++i) {
         const ObstacleDesc& obstacle = scene.obstacles[i];
         const std::string path = index("obstacles", i);
         if (obstacle.shape == ObstacleShape::Polygon) {
-            if (auto error =
-                    checkPointList(obstacle.points, 3, true, path + ".points", "a polygon"))
+            if (auto error = checkPointList(obstacle.points, 3, true, bounds, path + ".points",
+                                            "a polygon", pieces))
                 return error;
             if (auto error = checkSimplePolygon(obstacle.points, path + ".points"))
                 return error;
         } else {
-            if (auto error = checkFinite(obstacle.center, path + ".center"))
+            if (auto error = checkGeometryPoint(obstacle.center, bounds, path + ".center"))
                 return error;
-            if (!std::isfinite(obstacle.radius) || obstacle.radius <= 0.0)
+            if (!std::isfinite(obstacle.radius) || obstacle.radius <= 0.0 ||
+                obstacle.radius > kMaxCircleRadius)
                 return Error{path + ".radius = " + formatNumber(obstacle.radius) +
-                             " must be a finite number above 0 m"};
+                             " must be a finite number above 0 m and at most " +
+                             limitText(kMaxCircleRadius)};
+            ++pieces;
         }
+        if (auto error = tooManyPieces(path))
+            return error;
     }
     for (std::size_t i = 0; i < scene.pickups.size(); ++i)
         if (auto error =
                 checkInBounds(scene.pickups[i].position, bounds, index("pickups", i) + ".position"))
             return error;
+    GroupNames names;
+    names.reserve(scene.groups.size());
     for (std::size_t i = 0; i < scene.groups.size(); ++i)
-        if (auto error = checkGroup(scene, i))
+        if (auto error = checkGroup(scene, i, names))
             return error;
-    return checkPlayer(scene);
+    for (std::size_t i = 0; i < scene.groups.size(); ++i)
+        if (auto error = checkChase(scene, i, names))
+            return error;
+    return checkPlayer(scene, names);
 }
 
 Expected<CheckedScene> checkScene(SceneDesc scene)

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -428,9 +429,20 @@ Point2 readPoint(const Json& value, const std::string& path)
     return {readNumber(value[0], elementPath(path, 0)), readNumber(value[1], elementPath(path, 1))};
 }
 
+/// A list longer than `limit` is refused before any item is read: a file of a million
+/// groups or points says so at once instead of after reading them all.
+void checkListLength(const Json& list, const std::string& path, std::size_t limit,
+                     const std::string& items)
+{
+    if (list.size() > limit)
+        fail(path, "the list has " + std::to_string(list.size()) + " " + items + "; at most " +
+                       std::to_string(limit) + " are allowed");
+}
+
 std::vector<Point2> readPoints(const Json& value, const std::string& path)
 {
     expectArray(value, path);
+    checkListLength(value, path, kMaxShapePoints, "points");
     std::vector<Point2> points;
     points.reserve(value.size());
     for (std::size_t i = 0; i < value.size(); ++i)
@@ -666,6 +678,7 @@ GroupDesc readGroup(const Json& value, const std::string& path)
     if (const Json* agents = optionalField(value, "agents")) {
         const std::string agentsPath = childPath(path, "agents");
         expectArray(*agents, agentsPath);
+        checkListLength(*agents, agentsPath, kMaxAgents, "agents");
         group.agents.reserve(agents->size());
         for (std::size_t i = 0; i < agents->size(); ++i)
             group.agents.push_back(readAgent((*agents)[i], elementPath(agentsPath, i)));
@@ -680,13 +693,14 @@ GroupDesc readGroup(const Json& value, const std::string& path)
 }
 
 template <class T, class Read>
-std::vector<T> readList(const Json& root, const std::string& key, Read read)
+std::vector<T> readList(const Json& root, const std::string& key, std::size_t limit, Read read)
 {
     std::vector<T> items;
     const Json* list = optionalField(root, key);
     if (!list)
         return items;
     expectArray(*list, key);
+    checkListLength(*list, key, limit, "items");
     items.reserve(list->size());
     for (std::size_t i = 0; i < list->size(); ++i)
         items.push_back(read((*list)[i], elementPath(key, i)));
@@ -708,11 +722,12 @@ SceneDesc readScene(const Json& root)
     scene.player = makeDefaultPlayer();
     if (const Json* player = optionalField(root, "player"))
         scene.player = readPlayer(*player, "player");
-    scene.walls = readList<WallDesc>(root, "walls", readWall);
-    scene.obstacles = readList<ObstacleDesc>(root, "obstacles", readObstacle);
-    scene.pickups = readList<PickupDesc>(root, "pickups", readPickup);
+    // No level can hold more walls or obstacles than pieces, nor more pickups than agents.
+    scene.walls = readList<WallDesc>(root, "walls", kMaxGeometryPieces, readWall);
+    scene.obstacles = readList<ObstacleDesc>(root, "obstacles", kMaxGeometryPieces, readObstacle);
+    scene.pickups = readList<PickupDesc>(root, "pickups", kMaxAgents, readPickup);
     required(root, {}, "groups");
-    scene.groups = readList<GroupDesc>(root, "groups", readGroup);
+    scene.groups = readList<GroupDesc>(root, "groups", kMaxGroups, readGroup);
     return scene;
 }
 
@@ -993,8 +1008,72 @@ std::string systemMessage(int error)
 
 } // namespace
 
-Expected<CheckedScene> parseCheckedScene(const std::string& text, const std::string& fileName)
+std::string describeBytes(std::size_t bytes)
 {
+    constexpr double kMegabyte = 1024.0 * 1024.0;
+    if (bytes < 1024 * 1024)
+        return std::to_string(bytes) + " bytes";
+    return formatDouble(std::round(static_cast<double>(bytes) / kMegabyte * 10.0) / 10.0) + " MB";
+}
+
+Error fileTooBig(const std::string& path, const std::string& size, std::size_t maxBytes)
+{
+    return Error{path + ": the file is " + size + "; files are read up to " +
+                 describeBytes(maxBytes) + " (raise the limit with --max-file-size MB)"};
+}
+
+std::optional<Error> nulByteError(const std::string& displayName, const std::string& text,
+                                  std::size_t from)
+{
+    const std::size_t at = text.find('\0', from);
+    if (at == std::string::npos)
+        return std::nullopt;
+    const auto [line, column] = lineAndColumn(text, at);
+    return Error{displayName + ":" + std::to_string(line) + ":" + std::to_string(column) +
+                 ": a NUL byte; this is not a text file"};
+}
+
+std::optional<Error> readFileLimited(const std::string& path, std::size_t maxBytes,
+                                     std::string& text)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::file_status status = fs::status(path, ec);
+    if (fs::is_directory(status))
+        return Error{path + ": cannot open the file: it is a folder"};
+    if (fs::is_regular_file(status)) {
+        const std::uintmax_t size = fs::file_size(path, ec);
+        if (!ec && size > maxBytes)
+            return fileTooBig(path, describeBytes(static_cast<std::size_t>(size)), maxBytes);
+    }
+    std::ifstream file(path, std::ios::binary);
+    if (!file)
+        return Error{path + ": cannot open the file: " + systemMessage(errno)};
+    // A device or a pipe has no size: read in blocks, and stop one byte past the limit.
+    text.clear();
+    std::vector<char> block(std::size_t{1} << 16);
+    while (file) {
+        file.read(block.data(), static_cast<std::streamsize>(block.size()));
+        const auto got = static_cast<std::size_t>(file.gcount());
+        if (text.size() + got > maxBytes) {
+            text.clear();
+            return fileTooBig(path, "more than " + describeBytes(maxBytes), maxBytes);
+        }
+        text.append(block.data(), got);
+        // Text never holds a NUL byte: a binary file or a device of zeros stops here.
+        if (std::optional<Error> error = nulByteError(path, text, text.size() - got))
+            return error;
+    }
+    if (file.bad())
+        return Error{path + ": cannot read the file: " + systemMessage(errno)};
+    return std::nullopt;
+}
+
+Expected<CheckedScene> parseCheckedScene(const std::string& text, const std::string& fileName,
+                                         const SceneReadOptions& options)
+{
+    if (text.size() > options.maxFileBytes)
+        return fileTooBig(fileName, describeBytes(text.size()), options.maxFileBytes);
     try {
         if (text.find_first_not_of(" \t\r\n") == std::string::npos)
             return Error{fileName +
@@ -1040,32 +1119,29 @@ Expected<CheckedScene> parseCheckedScene(const std::string& text, const std::str
     }
 }
 
-Expected<SceneDesc> parseScene(const std::string& text, const std::string& fileName)
+Expected<SceneDesc> parseScene(const std::string& text, const std::string& fileName,
+                               const SceneReadOptions& options)
 {
-    Expected<CheckedScene> checked = parseCheckedScene(text, fileName);
+    Expected<CheckedScene> checked = parseCheckedScene(text, fileName, options);
     if (!checked)
         return checked.error();
     return std::move(*checked).release();
 }
 
-Expected<SceneDesc> loadSceneFile(const std::string& path)
+Expected<SceneDesc> loadSceneFile(const std::string& path, const SceneReadOptions& options)
 {
-    Expected<CheckedScene> checked = loadCheckedScene(path);
+    Expected<CheckedScene> checked = loadCheckedScene(path, options);
     if (!checked)
         return checked.error();
     return std::move(*checked).release();
 }
 
-Expected<CheckedScene> loadCheckedScene(const std::string& path)
+Expected<CheckedScene> loadCheckedScene(const std::string& path, const SceneReadOptions& options)
 {
-    std::ifstream file(path, std::ios::binary);
-    if (!file)
-        return Error{path + ": cannot open the file: " + systemMessage(errno)};
-    std::ostringstream buffer;
-    buffer << file.rdbuf();
-    if (file.bad())
-        return Error{path + ": cannot read the file: " + systemMessage(errno)};
-    return parseCheckedScene(buffer.str(), path);
+    std::string text;
+    if (std::optional<Error> error = readFileLimited(path, options.maxFileBytes, text))
+        return *error;
+    return parseCheckedScene(text, path, options);
 }
 
 std::string serializeScene(const SceneDesc& scene)

@@ -58,12 +58,12 @@ struct BodyGlance
         const float fx = (p.x - blockOrigin.x) * inverse, fy = (p.y - blockOrigin.y) * inverse;
         // Compared as floats first: a cast of a value out of int's range is undefined (and a
         // NaN takes block 0, which is as good as any).
-        const int bx = fx > 0.0f ? (fx < static_cast<float>(blockCols) ? static_cast<int>(fx)
-                                                                       : blockCols - 1)
-                                 : 0;
-        const int by = fy > 0.0f ? (fy < static_cast<float>(blockRows) ? static_cast<int>(fy)
-                                                                       : blockRows - 1)
-                                 : 0;
+        const int bx =
+            fx > 0.0f ? (fx < static_cast<float>(blockCols) ? static_cast<int>(fx) : blockCols - 1)
+                      : 0;
+        const int by =
+            fy > 0.0f ? (fy < static_cast<float>(blockRows) ? static_cast<int>(fy) : blockRows - 1)
+                      : 0;
         const std::size_t block = static_cast<std::size_t>(by) * blockCols + bx;
         return onlyOwn(aroundLow[block], aroundHigh[block], group);
     }
