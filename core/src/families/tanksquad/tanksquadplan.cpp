@@ -162,9 +162,7 @@ scanSquadFor(const Search& search, const ScanConstants<typename Search::Lanes>& 
             const Mask cone = pushing & (toward * toward > c.quarter * d2);
             const Mask inFront = toward < c.zero;
             const V gap = d - c.hull;
-            const Mask parked = V::loadMask(lanes.arrived + slot);
             const Mask closerAhead = cone & inFront & (gap < gapAheadLanes);
-            parkedAheadLanes = (closerAhead & parked) | andNot(closerAhead, parkedAheadLanes);
             gapAheadLanes = select(closerAhead, gap, gapAheadLanes);
             // Braking: driving s along the heading closes on a tank at angle a off
             // the nose by s cos a, so the room is gap / cos a (the glancing ones
@@ -172,18 +170,27 @@ scanSquadFor(const Search& search, const ScanConstants<typename Search::Lanes>& 
             // the nose (tail) cone: one behind, off to the side, gives way instead,
             // or two touching side by side at a door would hold each other there
             // for ever.
+            Mask closing = pushing & ((cone & noseCone) | ahead);
+            // Most lane groups hold no parked tank (a squad parks round its target only):
+            // they skip what only parked ones change. (Masks: the same bits either way.)
+            const Mask parked = V::loadMask(lanes.arrived + slot);
+            if (any(parked)) {
+                closing = closing | (pushing & parked);
+                parkedAheadLanes = (closerAhead & parked) | andNot(closerAhead, parkedAheadLanes);
+                if (kTouchesParked) {
+                    // The other's offset from the target is (pos - target) - (dx, dy).
+                    const V ox = fromTargetX - dx;
+                    const V oy = fromTargetY - dy;
+                    arrivedLanes = arrivedLanes | (pushing & parked & (ox * ox + oy * oy < dist2));
+                }
+            } else {
+                parkedAheadLanes = andNot(closerAhead, parkedAheadLanes);
+            }
             const V room = max(gap, c.zero) * d / max(abs(toward), c.glancing * d);
-            const Mask closing = pushing & ((cone & noseCone) | ahead | parked);
             roomAheadLanes = min(roomAheadLanes, select(closing & inFront, room, roomAheadLanes));
             if (kRoomBehind)
                 roomBehindLanes =
                     min(roomBehindLanes, select(andNot(inFront, closing), room, roomBehindLanes));
-            if (kTouchesParked) {
-                // The other's offset from the target is (pos - target) - (dx, dy).
-                const V ox = fromTargetX - dx;
-                const V oy = fromTargetY - dy;
-                arrivedLanes = arrivedLanes | (pushing & parked & (ox * ox + oy * oy < dist2));
-            }
         });
     const float keepDistance = c.range;
     SquadScan out;
