@@ -299,38 +299,189 @@ SHOAL_FORCE_INLINE inline TankWish tankWish(const TankSquadParams& p,
     return wish;
 }
 
-/// The drive of one tank to its next state. `direction` and `cruiseGoal` are what its rules
-/// want; a parked tank coasts to a stop. The speed is capped so that, braking at
-/// speedEasing, the tank stops before it touches a tank in its way (the seed only steers
-/// apart, and a fast tank still rams a parked one).
-SHOAL_FORCE_INLINE inline void driveTank(AgentArrays& a, const Tank& t, const TankSquadParams& p,
-                                         const StaticGeometry& geometry,
-                                         const DriveSettings& settings, float dt, float room,
-                                         Vec2 direction, float cruiseGoal, bool arrived,
-                                         bool reverse, const SquadScan& scan, bool& blocked)
+/// A tank's move along its drive `r` to its next state. The speed is capped so that, braking
+/// at speedEasing, the tank stops before it touches a tank in its way (the seed only steers
+/// apart, and a fast tank still rams a parked one); `cruise` is the eased cruise speed it
+/// keeps for the next step.
+SHOAL_FORCE_INLINE inline void moveTank(AgentArrays& a, std::size_t i, Vec2 pos,
+                                        const TankSquadParams& p, const StaticGeometry& geometry,
+                                        float dt, float room, DriveResult r, float cruise,
+                                        float roomAhead, float roomBehind, bool& blocked)
 {
-    const std::size_t i = t.i;
-    const float heading = a.heading[i];
-    // a.speed holds the eased cruise speed (signed); the drive scales it per step. A parked
-    // tank coasts down from the speed it actually had, not from its cruise speed.
-    const float cruise = arrived ? ease(t.actual, 0.0f, p.speedEasing, dt)
-                                 : ease(a.speed[i], cruiseGoal, p.speedEasing, dt);
-    DriveResult r{heading, t.forward, cruise};
-    if (!arrived)
-        r = drive(heading, t.forward, direction, cruise, settings, reverse);
     if (r.speed > 0.0f)
-        r.speed = std::min(r.speed, std::max(0.0f, scan.roomAhead) * p.speedEasing);
+        r.speed = std::min(r.speed, std::max(0.0f, roomAhead) * p.speedEasing);
     else if (r.speed < 0.0f)
-        r.speed = std::max(r.speed, -std::max(0.0f, scan.roomBehind) * p.speedEasing);
-    const Vec2 want = t.pos + r.forward * (r.speed * dt);
+        r.speed = std::max(r.speed, -std::max(0.0f, roomBehind) * p.speedEasing);
+    const Vec2 want = pos + r.forward * (r.speed * dt);
     const Vec2 next =
-        geometry.constrainMove(t.pos, want, p.radius, WallResponse::Slide, &blocked, room);
+        geometry.constrainMove(pos, want, p.radius, WallResponse::Slide, &blocked, room);
     a.nx[i] = next.x;
     a.ny[i] = next.y;
-    a.nvx[i] = (next.x - t.pos.x) * (1.0f / dt);
-    a.nvy[i] = (next.y - t.pos.y) * (1.0f / dt);
+    a.nvx[i] = (next.x - pos.x) * (1.0f / dt);
+    a.nvy[i] = (next.y - pos.y) * (1.0f / dt);
     a.nheading[i] = r.heading;
     a.nspeed[i] = std::fabs(cruise) < 1e-3f ? 0.0f : cruise;
+}
+
+/// The tanks under way this step and driving forward, queued until there are a lane group's
+/// worth: their wish (tankWish) and drive (driveLanes) then run on W tanks at once, each lane
+/// exactly what it would be alone, for about what one tank costs.
+template <int W> struct DriveQueue
+{
+    int count = 0;
+    std::uint32_t index[W];
+    std::uint8_t flags[W];
+    alignas(16) std::uint32_t keeps[W];  ///< lane masks: keeps apart (tankWish)
+    alignas(16) std::uint32_t aligns[W]; ///< lane masks: aligns
+    alignas(16) float heading[W];
+    alignas(16) float forwardX[W];
+    alignas(16) float forwardY[W];
+    alignas(16) float pullX[W]; ///< the target's pull
+    alignas(16) float pullY[W];
+    alignas(16) float keepX[W]; ///< the scan's push apart
+    alignas(16) float keepY[W];
+    alignas(16) float alignX[W]; ///< the scan's summed velocities
+    alignas(16) float alignY[W];
+    alignas(16) float wallX[W]; ///< the feelers' push off the walls, weighted
+    alignas(16) float wallY[W];
+    alignas(16) float speed[W]; ///< the cruise speed it had (a.speed)
+    alignas(16) float x[W];
+    alignas(16) float y[W];
+    alignas(16) float room[W]; ///< clearance where it is
+    alignas(16) float roomAhead[W];
+    alignas(16) float roomBehind[W];
+
+    void push(std::size_t i, std::uint8_t tankFlags, float tankHeading, const Tank& t, Vec2 pull,
+              const SquadScan& scan, Vec2 wall, float tankSpeed, float clearance, Heading kind)
+    {
+        const int l = count++;
+        index[l] = static_cast<std::uint32_t>(i);
+        flags[l] = tankFlags;
+        keeps[l] = kind != Heading::Alone ? ~0u : 0u;
+        aligns[l] = kind == Heading::Spot || kind == Heading::Overflow ? ~0u : 0u;
+        heading[l] = tankHeading;
+        forwardX[l] = t.forward.x;
+        forwardY[l] = t.forward.y;
+        pullX[l] = pull.x;
+        pullY[l] = pull.y;
+        keepX[l] = scan.keep.x;
+        keepY[l] = scan.keep.y;
+        alignX[l] = scan.align.x;
+        alignY[l] = scan.align.y;
+        wallX[l] = wall.x;
+        wallY[l] = wall.y;
+        speed[l] = tankSpeed;
+        x[l] = t.pos.x;
+        y[l] = t.pos.y;
+        room[l] = clearance;
+        roomAhead[l] = scan.roomAhead;
+        roomBehind[l] = scan.roomBehind;
+    }
+
+    /// Lanes [count, W) copy lane 0, so a part-filled group computes harmless values there.
+    void padIdleLanes()
+    {
+        for (int l = count; l < W; ++l) {
+            for (float* v : {heading, forwardX, forwardY, pullX, pullY, keepX, keepY, alignX,
+                             alignY, wallX, wallY, speed, x, y, room, roomAhead, roomBehind})
+                v[l] = v[0];
+            keeps[l] = keeps[0];
+            aligns[l] = aligns[0];
+        }
+    }
+};
+
+/// (x, y) += v.normalizedOr({}) * weight on the lanes of `use`: Vec2's operations, lane by
+/// lane.
+template <class V>
+SHOAL_FORCE_INLINE inline void addUnit(V& x, V& y, V vx, V vy, float weight, typename V::Mask use)
+{
+    const V length2 = vx * vx + vy * vy;
+    const V inverse = V(1.0f) / sqrt(length2);
+    const typename V::Mask zero = length2 < V(1e-12f);
+    const V w(weight);
+    x = select(use, x + maskedOff(zero, vx * inverse) * w, x);
+    y = select(use, y + maskedOff(zero, vy * inverse) * w, y);
+}
+
+/// Drives the queued tanks and moves them to their next state (flags to `nextFlags`):
+/// tankWish(), the cruise speed's easing and moveTank()'s arithmetic lane by lane, the same
+/// operations in the same order; a lane whose move may come near a wall goes through
+/// constrainMove itself.
+template <class V>
+SHOAL_FORCE_INLINE inline void driveQueued(DriveQueue<V::kWidth>& q, AgentArrays& a,
+                                           const TankSquadParams& p, const StaticGeometry& geometry,
+                                           const DriveSettings& settings, float dt,
+                                           std::uint8_t* nextFlags)
+{
+    constexpr int W = V::kWidth;
+    q.padIdleLanes();
+    V directionX = V::load(q.pullX);
+    V directionY = V::load(q.pullY);
+    addUnit(directionX, directionY, V::load(q.keepX), V::load(q.keepY), p.keepWeight,
+            V::loadMask(q.keeps));
+    addUnit(directionX, directionY, V::load(q.alignX), V::load(q.alignY), p.moveWeight,
+            V::loadMask(q.aligns));
+    directionX = directionX + V::load(q.wallX);
+    directionY = directionY + V::load(q.wallY);
+    const V speedWas = V::load(q.speed);
+    const V cruise =
+        speedWas + (V(p.moveSpeed) - speedWas) * V(clamp01(p.speedEasing * dt)); // ease()
+    const DriveLanes<V> r = driveLanes(V::load(q.heading), V::load(q.forwardX), V::load(q.forwardY),
+                                       directionX, directionY, cruise, settings);
+    const V zero(0.0f);
+    const V easing(p.speedEasing);
+    // std::min(speed, cap) is cap < speed ? cap : speed, min(cap, speed) here; std::max
+    // likewise.
+    const V ahead = min(max(V::load(q.roomAhead), zero) * easing, r.speed);
+    const V behind = max(-max(V::load(q.roomBehind), zero) * easing, r.speed);
+    const V speed = select(r.speed > zero, ahead, select(r.speed < zero, behind, r.speed));
+    const V x = V::load(q.x);
+    const V y = V::load(q.y);
+    const V moveStep = speed * V(dt);
+    const V wantX = x + r.forwardX * moveStep;
+    const V wantY = y + r.forwardY * moveStep;
+    // constrainMove's own test for a move that stays clear of every wall.
+    const V room = V::load(q.room) - V(StaticGeometry::moveReach(p.radius));
+    const V offX = x - wantX;
+    const V offY = y - wantY;
+    const int freeLanes = laneBits((room > zero) & (offX * offX + offY * offY < room * room));
+    const V inverseDt(1.0f / dt);
+    alignas(16) float nextX[W], nextY[W], velocityX[W], velocityY[W], heading[W], cruiseOut[W];
+    wantX.store(nextX);
+    wantY.store(nextY);
+    ((wantX - x) * inverseDt).store(velocityX);
+    ((wantY - y) * inverseDt).store(velocityY);
+    r.heading.store(heading);
+    select(abs(cruise) < V(1e-3f), zero, cruise).store(cruiseOut);
+    // Held here: a store through nextFlags (bytes) would make the compiler reload them.
+    float* const nx = a.nx.data();
+    float* const ny = a.ny.data();
+    float* const nvx = a.nvx.data();
+    float* const nvy = a.nvy.data();
+    float* const nheading = a.nheading.data();
+    float* const nspeed = a.nspeed.data();
+    for (int l = 0; l < q.count; ++l) {
+        const std::size_t i = q.index[l];
+        bool blocked = false;
+        if (SHOAL_UNLIKELY(!((freeLanes >> l) & 1))) {
+            const Vec2 pos{q.x[l], q.y[l]};
+            const Vec2 next = geometry.constrainMove(pos, {nextX[l], nextY[l]}, p.radius,
+                                                     WallResponse::Slide, &blocked, q.room[l]);
+            nextX[l] = next.x;
+            nextY[l] = next.y;
+            velocityX[l] = (next.x - pos.x) * (1.0f / dt);
+            velocityY[l] = (next.y - pos.y) * (1.0f / dt);
+        }
+        nx[i] = nextX[l];
+        ny[i] = nextY[l];
+        nvx[i] = velocityX[l];
+        nvy[i] = velocityY[l];
+        nheading[i] = heading[l];
+        nspeed[i] = cruiseOut[l];
+        nextFlags[i] = q.flags[l] | (blocked ? kAgentBlocked : 0);
+    }
+    q.count = 0;
 }
 
 /// Where a tank heads this step, which way, and how far it has to go.
@@ -463,6 +614,8 @@ template <class Search> void TankSquadBehaviour::planWith(Group& group, const St
     const FlowRoute::Cells route = m_route.cells();
     static_assert(ScanNumbers{}.touching == kTouchingDistance2, "the scan's touching distance");
     const ScanConstants<typename Search::Lanes> constants(p, m_scanNumbers);
+    using Lanes = typename Search::Lanes;
+    DriveQueue<Lanes::kWidth> queue;
     for (std::size_t k = 0; k < n; ++k) {
         Tank t;
         t.i = search.sortedIndex(static_cast<std::uint32_t>(k));
@@ -470,7 +623,8 @@ template <class Search> void TankSquadBehaviour::planWith(Group& group, const St
         const std::size_t i = t.i;
         t.pos = {a.px[i], a.py[i]};
         const float room = geometry.clearance(t.pos); // one lookup serves the feelers and the move
-        t.forward = {m_forwardX[k], m_forwardY[k]};   // fromAngle(a.heading[i])
+        // fromAngle(a.heading[i]), worked out four at a time above.
+        t.forward = {m_forwardX[k], m_forwardY[k]};
         const TankGoal goal =
             tankGoal(group, route, m_spots, m_spotOf[i], p, t.pos, t.forward, nearWay, parkingZone);
         t.target = goal.point;
@@ -522,16 +676,35 @@ template <class Search> void TankSquadBehaviour::planWith(Group& group, const St
         const bool arrived =
             parks(wasParked, scan, group, p, t.dist, parkRadius, resettle, goal.heading);
 
+        a.goalDistance[i] = goal.toTarget;
+        // Flags go to a scratch copy: neighbours planning this step must see the old ones.
+        if (!arrived && !reverse) {
+            const Vec2 wall =
+                geometry.feelerAvoidance(t.pos, t.forward, p.feelerLength, room) * p.wallWeight;
+            queue.push(i, flags, a.heading[i], t, direction, scan, wall, a.speed[i], room,
+                       goal.heading);
+            if (queue.count == Lanes::kWidth)
+                driveQueued<Lanes>(queue, a, p, geometry, settings, dt, m_nextFlags.data());
+            continue;
+        }
         const TankWish wish =
             tankWish(p, geometry, t, room, scan, arrived, direction, goal.heading, reverse);
         flags |= wish.flags;
+        // a.speed holds the eased cruise speed (signed); the drive scales it per step. A
+        // parked tank coasts down from the speed it actually had, not from its cruise speed.
+        const float cruise = arrived ? ease(t.actual, 0.0f, p.speedEasing, dt)
+                                     : ease(a.speed[i], wish.cruise, p.speedEasing, dt);
+        // Parked (coasting to a stop) or backing up: one at a time.
+        DriveResult r{a.heading[i], t.forward, cruise};
+        if (!arrived)
+            r = drive(r.heading, t.forward, wish.direction, cruise, settings, true);
         bool blocked = false;
-        driveTank(a, t, p, geometry, settings, dt, room, wish.direction, wish.cruise, arrived,
-                  wish.reverse, scan, blocked);
-        a.goalDistance[i] = goal.toTarget;
-        // Flags go to a scratch copy: neighbours planning this step must see the old ones.
+        moveTank(a, i, t.pos, p, geometry, dt, room, r, cruise, scan.roomAhead, scan.roomBehind,
+                 blocked);
         m_nextFlags[i] = flags | (blocked ? kAgentBlocked : 0);
     }
+    if (queue.count > 0)
+        driveQueued<Lanes>(queue, a, p, geometry, settings, dt, m_nextFlags.data());
     std::copy(m_nextFlags.begin(), m_nextFlags.begin() + static_cast<std::ptrdiff_t>(n),
               a.flags.begin());
 }
