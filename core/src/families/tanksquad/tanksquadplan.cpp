@@ -105,6 +105,26 @@ struct ScanNeeds
     bool roomBehind = false;    ///< how far it may back up
 };
 
+/// a.sum(), b.sum(), c.sum() and d.sum() into out[0..3].
+template <class V> SHOAL_FORCE_INLINE inline void sumLanes(V a, V b, V c, V d, float out[4])
+{
+    out[0] = a.sum();
+    out[1] = b.sum();
+    out[2] = c.sum();
+    out[3] = d.sum();
+}
+
+#if SHOAL_SSE2_LANES
+/// The same four sums with one transpose and three adds instead of four horizontal sums:
+/// each is (v0 + v1) + (v2 + v3), as Float4::sum() adds them.
+SHOAL_FORCE_INLINE inline void sumLanes(Float4 a, Float4 b, Float4 c, Float4 d, float out[4])
+{
+    __m128 r0 = a.v, r1 = b.v, r2 = c.v, r3 = d.v;
+    _MM_TRANSPOSE4_PS(r0, r1, r2, r3); // r0 = (a0, b0, c0, d0), r1 = (a1, b1, c1, d1), ...
+    _mm_storeu_ps(out, _mm_add_ps(_mm_add_ps(r0, r1), _mm_add_ps(r2, r3)));
+}
+#endif
+
 /// Keep distance (v1) and align (v2) within keepDistance, a lane of neighbours at a time.
 /// A tank keeps its distance from the tanks ahead of it on the way (less far to go; the same,
 /// and a lower identity), not from those behind: two abeam at a door would otherwise push
@@ -194,19 +214,23 @@ scanSquadFor(const Search& search, const ScanConstants<typename Search::Lanes>& 
         });
     const float keepDistance = c.range;
     SquadScan out;
-    out.keep = {keepX.sum(), keepY.sum()};
+    float sums[4];
+    sumLanes(keepX, keepY, alignX, alignY, sums);
+    out.keep = {sums[0], sums[1]};
     if (SHOAL_UNLIKELY(any(touched)))
         out.keep += touchingSplit(search, t.pos, t.slot, static_cast<std::uint32_t>(t.i), seed, 3,
                                   [](std::uint32_t) { return true; });
-    out.align = {alignX.sum(), alignY.sum()};
-    // The nearest tank in front: the lane with the smallest gap (the first, on a tie).
+    out.align = {sums[2], sums[3]};
+    // The nearest tank in front: the lane with the smallest gap (the first, on a tie). No
+    // lane is above keepDistance, and none is NaN or -0 (a gap is d - hull), so the lanes
+    // equal to the least are those not above it.
     out.gapAhead = keepDistance;
-    const int parkedBits = laneBits(parkedAheadLanes);
-    for (int l = 0; l < V::kWidth; ++l) {
-        if (gapAheadLanes.lane(l) < out.gapAhead) {
-            out.gapAhead = gapAheadLanes.lane(l);
-            out.parkedAhead = (parkedBits >> l) & 1;
-        }
+    const float nearest = minLane(gapAheadLanes);
+    if (nearest < keepDistance) {
+        out.gapAhead = nearest;
+        const int first =
+            __builtin_ctz(static_cast<unsigned>(laneBits(gapAheadLanes <= V(nearest))));
+        out.parkedAhead = (laneBits(parkedAheadLanes) >> first) & 1;
     }
     out.roomAhead = minLane(roomAheadLanes);
     out.roomBehind = kRoomBehind ? minLane(roomBehindLanes) : keepDistance;
