@@ -136,6 +136,7 @@ private:
     std::vector<float> m_sortedVx, m_sortedVy;  ///< neighbour velocities in cell order (scratch)
     std::vector<float> m_sortedWay, m_sortedId; ///< their goal distances and identities
     std::vector<float> m_forwardX, m_forwardY;  ///< each tank's heading vector, in cell order
+    std::vector<float> m_slotX; ///< the grid's slot x, for the scan's walk (scratch)
     std::vector<std::uint32_t>
         m_sortedArrived; ///< parked neighbours in cell order: lane masks (scratch)
 };

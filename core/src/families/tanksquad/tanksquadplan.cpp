@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace shoal {
 
@@ -125,6 +126,114 @@ SHOAL_FORCE_INLINE inline void sumLanes(Float4 a, Float4 b, Float4 c, Float4 d, 
 }
 #endif
 
+/// How the squad's scans walk their neighbours: scanNeighbours() itself (the brute-force
+/// reference, and builds without SSE2).
+template <class Search> class SquadWalk
+{
+public:
+    SquadWalk(const Search&, float, std::size_t, std::vector<float>&) {}
+    template <class Kernel>
+    SHOAL_FORCE_INLINE void scan(const Search& search, Vec2 p, float radius, std::uint32_t self,
+                                 Kernel&& kernel)
+    {
+        scanNeighbours(search, p, radius, self, kernel);
+    }
+};
+
+#if SHOAL_SSE2_LANES
+/// The grid's forEachRange() and scanNeighbours() for every tank of a step, for less per tank:
+/// the same runs of slots, the same lane groups and the same lanes in range, so the kernel
+/// sees exactly what scanNeighbours() hands it. What every query of the step shares is worked
+/// out once (the padded reach, the grid's cells); a query's cell box takes one lane group;
+/// and a tank's own slot is left out by a NaN in a copy of the slots' x (never in range),
+/// where scanNeighbours() tests every lane group for it and for its run's end: here only a
+/// run's last group is cut at the end.
+template <> class SquadWalk<UniformGrid>
+{
+public:
+    /// Queries of `radius` in `grid` (of `count` points); `slotX` is scratch for the copy.
+    SquadWalk(const UniformGrid& grid, float radius, std::size_t count, std::vector<float>& slotX)
+        : m_grid(grid), m_slotX(slotX), m_radius2(radius * radius), m_cols(grid.columns())
+    {
+        slotX.assign(grid.slotX(), grid.slotX() + count + kLanePadding);
+        // As UniformGrid::cellBox() pads and scales a query's box.
+        const float reach = radius * 1.0001f + 1e-5f;
+        const Vec2 origin = grid.origin();
+        const GridCellShape cells = grid.cellShape();
+        const float columns = static_cast<float>(grid.columns());
+        const float rows = static_cast<float>(grid.rows());
+        m_reach = _mm_setr_ps(-reach, -reach, reach, reach);
+        m_origin = _mm_setr_ps(origin.x, origin.y, origin.x, origin.y);
+        m_inverse = _mm_setr_ps(1.0f / cells.columnWidth, 1.0f / cells.rowHeight,
+                                1.0f / cells.columnWidth, 1.0f / cells.rowHeight);
+        m_upper = _mm_setr_ps(columns, rows, columns - 1.0f, rows - 1.0f);
+        m_last = _mm_setr_epi32(0, 0, grid.columns() - 1, grid.rows() - 1);
+        m_empty = grid.size() == 0;
+    }
+
+    template <class Kernel>
+    SHOAL_FORCE_INLINE void scan(const UniformGrid&, Vec2 p, float, std::uint32_t self,
+                                 Kernel&& kernel)
+    {
+        // cellBox(): lanes (x0, y0, x1, y1) of the box, each the same float arithmetic.
+        const __m128 f = _mm_mul_ps(
+            _mm_sub_ps(_mm_add_ps(_mm_setr_ps(p.x, p.y, p.x, p.y), m_reach), m_origin), m_inverse);
+        const __m128 zero = _mm_setzero_ps();
+        // fx0 < cols && fy0 < rows && fx1 >= 0 && fy1 >= 0 (NaN fails every one).
+        const int inside = (_mm_movemask_ps(_mm_cmplt_ps(f, m_upper)) & 3) |
+                           (_mm_movemask_ps(_mm_cmpge_ps(f, zero)) & 12);
+        if (m_empty || inside != 15)
+            return;
+        // x0 = fx0 > 0 ? int(fx0) : 0, ..., x1 = fx1 < cols - 1 ? int(fx1) : cols - 1, ...
+        const __m128 take = _mm_shuffle_ps(_mm_cmpgt_ps(f, zero), _mm_cmplt_ps(f, m_upper),
+                                           _MM_SHUFFLE(3, 2, 1, 0));
+        const __m128i box = _mm_or_si128(_mm_and_si128(_mm_castps_si128(take), _mm_cvttps_epi32(f)),
+                                         _mm_andnot_si128(_mm_castps_si128(take), m_last));
+        alignas(16) int cell[4];
+        _mm_store_si128(reinterpret_cast<__m128i*>(cell), box);
+
+        const float* xs = m_slotX.data();
+        const float* ys = m_grid.slotY();
+        const Float4 px(p.x);
+        const Float4 py(p.y);
+        const Float4 r2(m_radius2);
+        const float own = xs[self];
+        m_slotX[self] = std::numeric_limits<float>::quiet_NaN();
+        auto lanesAt = [&](std::uint32_t slot, Mask4 valid) SHOAL_FORCE_INLINE {
+            const Float4 dx = px - Float4::load(xs + slot);
+            const Float4 dy = py - Float4::load(ys + slot);
+            const Float4 d2 = dx * dx + dy * dy;
+            kernel(slot, dx, dy, d2, (d2 <= r2) & valid);
+        };
+        const Mask4 every{_mm_castsi128_ps(_mm_set1_epi32(-1))};
+        for (int y = cell[1]; y <= cell[3]; ++y) {
+            const int rowBase = y * m_cols;
+            const std::uint32_t begin = m_grid.cellBegin(rowBase + cell[0]);
+            const std::uint32_t end = m_grid.cellBegin(rowBase + cell[2] + 1);
+            if (begin >= end)
+                continue;
+            std::uint32_t slot = begin;
+            for (; end - slot > 4; slot += 4)
+                lanesAt(slot, every);
+            // The run's last group: lanes past its end are the next cells' points.
+            const int left = static_cast<int>(end - slot);
+            lanesAt(slot, {_mm_castsi128_ps(
+                              _mm_cmplt_epi32(_mm_setr_epi32(0, 1, 2, 3), _mm_set1_epi32(left)))});
+        }
+        m_slotX[self] = own;
+    }
+
+private:
+    const UniformGrid& m_grid;
+    std::vector<float>& m_slotX;
+    float m_radius2;
+    int m_cols;
+    bool m_empty = false;
+    __m128 m_reach, m_origin, m_inverse, m_upper;
+    __m128i m_last;
+};
+#endif
+
 /// Keep distance (v1) and align (v2) within keepDistance, a lane of neighbours at a time.
 /// A tank keeps its distance from the tanks ahead of it on the way (less far to go; the same,
 /// and a lower identity), not from those behind: two abeam at a door would otherwise push
@@ -135,7 +244,7 @@ SHOAL_FORCE_INLINE inline void sumLanes(Float4 a, Float4 b, Float4 c, Float4 d, 
 template <bool kTouchesParked, bool kRoomBehind, class Search>
 SHOAL_FORCE_INLINE inline SquadScan
 scanSquadFor(const Search& search, const ScanConstants<typename Search::Lanes>& c, const Tank& t,
-             const SquadLanes& lanes, std::uint64_t seed)
+             const SquadLanes& lanes, std::uint64_t seed, SquadWalk<Search>& walk)
 {
     using V = typename Search::Lanes;
     using Mask = typename V::Mask;
@@ -156,7 +265,7 @@ scanSquadFor(const Search& search, const ScanConstants<typename Search::Lanes>& 
     Mask parkedAheadLanes = noLanes<V>();
     Mask arrivedLanes = noLanes<V>();
     Mask touched = noLanes<V>();
-    scanNeighbours(
+    walk.scan(
         search, t.pos, c.range, t.slot,
         [&](std::uint32_t slot, V dx, V dy, V d2, Mask in) SHOAL_FORCE_INLINE {
             // Most lane groups of a query's runs hold no tank within range (a tank has about
@@ -243,13 +352,13 @@ scanSquadFor(const Search& search, const ScanConstants<typename Search::Lanes>& 
 template <class Search>
 SHOAL_FORCE_INLINE inline SquadScan
 scanSquad(const Search& search, const ScanConstants<typename Search::Lanes>& c, const Tank& t,
-          ScanNeeds needs, const SquadLanes& lanes, std::uint64_t seed)
+          ScanNeeds needs, const SquadLanes& lanes, std::uint64_t seed, SquadWalk<Search>& walk)
 {
     if (needs.touchesParked)
-        return needs.roomBehind ? scanSquadFor<true, true>(search, c, t, lanes, seed)
-                                : scanSquadFor<true, false>(search, c, t, lanes, seed);
-    return needs.roomBehind ? scanSquadFor<false, true>(search, c, t, lanes, seed)
-                            : scanSquadFor<false, false>(search, c, t, lanes, seed);
+        return needs.roomBehind ? scanSquadFor<true, true>(search, c, t, lanes, seed, walk)
+                                : scanSquadFor<true, false>(search, c, t, lanes, seed, walk);
+    return needs.roomBehind ? scanSquadFor<false, true>(search, c, t, lanes, seed, walk)
+                            : scanSquadFor<false, false>(search, c, t, lanes, seed, walk);
 }
 
 /// How a tank heads for its goal this step.
@@ -640,6 +749,7 @@ template <class Search> void TankSquadBehaviour::planWith(Group& group, const St
     const ScanConstants<typename Search::Lanes> constants(p, m_scanNumbers);
     using Lanes = typename Search::Lanes;
     DriveQueue<Lanes::kWidth> queue;
+    SquadWalk<Search> walk(search, constants.range, n, m_slotX);
     for (std::size_t k = 0; k < n; ++k) {
         Tank t;
         t.i = search.sortedIndex(static_cast<std::uint32_t>(k));
@@ -689,7 +799,7 @@ template <class Search> void TankSquadBehaviour::planWith(Group& group, const St
             // Only a tank whose speed may ease below zero reads the room behind it.
             needs.roomBehind =
                 parked ? coast < 0.0f : reverse || a.speed[i] < 0.0f || t.actual < 0.0f;
-            scan = scanSquad(search, constants, t, needs, lanes, ctx.seed);
+            scan = scanSquad(search, constants, t, needs, lanes, ctx.seed, walk);
             // Other groups' bodies: kept apart from like squad mates, and braked for ahead.
             const OtherBodies others =
                 othersNear(ctx, group, t.pos, p.radius, t.forward, p.keepDistance);
@@ -942,7 +1052,8 @@ std::size_t TankSquadBehaviour::memoryBytes() const
 {
     return m_nextFlags.capacity() + m_sortedArrived.capacity() * sizeof(std::uint32_t) +
            (m_sortedVx.capacity() + m_sortedVy.capacity() + m_sortedWay.capacity() +
-            m_sortedId.capacity() + m_forwardX.capacity() + m_forwardY.capacity()) *
+            m_sortedId.capacity() + m_forwardX.capacity() + m_forwardY.capacity() +
+            m_slotX.capacity()) *
                sizeof(float) +
            (m_spotOf.capacity() + m_permuted.capacity()) * sizeof(std::int32_t) +
            m_spots.memoryBytes() + m_route.memoryBytes() + m_held.capacity() +
