@@ -714,34 +714,50 @@ template <class Search> void TankSquadBehaviour::planWith(Group& group, const St
     if (group.hasTarget && m_spots.size() > 0 && (resettle || reassignDue(group)))
         assignSpots(group, resettle);
 
-    // Neighbour attributes in cell order (contiguous reads); agents visited in cell order.
-    search.gather(a.vx.data(), m_sortedVx);
-    search.gather(a.vy.data(), m_sortedVy);
-    search.gather(a.flags.data(), m_sortedArrived,
-                  [](std::uint8_t f) { return (f & kAgentArrived) ? ~0u : 0u; });
-    search.gather(a.goalDistance.data(), m_sortedWay);
-    search.gather(a.id.data(), m_sortedId, [](std::uint32_t id) { return static_cast<float>(id); });
+    // Neighbour attributes in cell order (contiguous reads), and every tank's heading, in one
+    // pass; agents visited in cell order. Padded with zeros as UniformGrid::gather pads: lane
+    // loads run up to kLanePadding past the last slot.
+    const std::size_t padded = n + kLanePadding;
+    for (std::vector<float>* v :
+         {&m_sortedVx, &m_sortedVy, &m_sortedWay, &m_sortedId, &m_forwardX, &m_forwardY})
+        v->assign(padded, 0.0f);
+    m_sortedArrived.assign(padded, 0u);
+    {
+        float* const vx = m_sortedVx.data();
+        float* const vy = m_sortedVy.data();
+        std::uint32_t* const arrived = m_sortedArrived.data();
+        float* const way = m_sortedWay.data();
+        float* const id = m_sortedId.data();
+        float* const heading = m_forwardX.data(); // the heading, until the pass below
+        for (std::size_t k = 0; k < n; ++k) {
+            const std::size_t i = search.sortedIndex(static_cast<std::uint32_t>(k));
+            vx[k] = a.vx[i];
+            vy[k] = a.vy[i];
+            arrived[k] = (a.flags[i] & kAgentArrived) ? ~0u : 0u;
+            way[k] = a.goalDistance[i];
+            id[k] = static_cast<float>(a.id[i]);
+            heading[k] = a.heading[i];
+        }
+    }
     const SquadLanes lanes{m_sortedVx.data(), m_sortedVy.data(), m_sortedArrived.data(),
                            m_sortedWay.data(), m_sortedId.data()};
 
-    // Every tank's heading as a unit vector, in cell order, four at a time: sinCosLanes is
-    // sinCos bit for bit, at a quarter of its cost per tank.
-    m_forwardX.resize(n + Float4::kWidth);
-    m_forwardY.resize(n + Float4::kWidth);
+    // Every tank's heading as a unit vector, four at a time: sinCosLanes is sinCos bit for
+    // bit, at a quarter of its cost per tank.
     for (std::size_t k = 0; k < n; k += Float4::kWidth) {
-        alignas(16) float headings[Float4::kWidth] = {};
-        for (std::size_t l = 0; l < Float4::kWidth && k + l < n; ++l)
-            headings[l] = a.heading[search.sortedIndex(static_cast<std::uint32_t>(k + l))];
-        const Float4 heading = Float4::load(headings);
+        const Float4 heading = Float4::load(m_forwardX.data() + k);
         Float4 sines, cosines;
         sinCosLanes(heading, sines, cosines);
         cosines.store(m_forwardX.data() + k);
         sines.store(m_forwardY.data() + k);
         // The lanes agree with sinCos below 2^31 quarter turns; a heading never wrapped
         // (one set from outside, say) beyond that goes through sinCos itself.
-        if (SHOAL_UNLIKELY(any(abs(heading) >= Float4(1e9f))))
+        if (SHOAL_UNLIKELY(any(abs(heading) >= Float4(1e9f)))) {
+            alignas(16) float headings[Float4::kWidth];
+            heading.store(headings);
             for (std::size_t l = 0; l < Float4::kWidth; ++l)
                 sinCos(headings[l], m_forwardY[k + l], m_forwardX[k + l]);
+        }
     }
 
     const FlowRoute::Cells route = m_route.cells();
