@@ -135,6 +135,8 @@ private:
     std::vector<std::uint8_t> m_nextFlags;      ///< this step's flags, applied after planning
     std::vector<float> m_sortedVx, m_sortedVy;  ///< neighbour velocities in cell order (scratch)
     std::vector<float> m_sortedWay, m_sortedId; ///< their goal distances and identities
+    std::vector<float> m_forwardX, m_forwardY;  ///< each tank's heading vector, in cell order
+    std::vector<float> m_slotX; ///< the grid's slot x, for the scan's walk (scratch)
     std::vector<std::uint32_t>
         m_sortedArrived; ///< parked neighbours in cell order: lane masks (scratch)
 };

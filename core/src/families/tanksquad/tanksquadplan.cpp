@@ -7,6 +7,7 @@
 
 #include "families/tanksquad/tanksquad.h"
 
+#include "kernels/lanetrig.h"
 #include "kernels/neighbourscan.h"
 #include "math/assignment.h"
 #include "math/fastmath.h"
@@ -15,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace shoal {
 
@@ -104,6 +106,134 @@ struct ScanNeeds
     bool roomBehind = false;    ///< how far it may back up
 };
 
+/// a.sum(), b.sum(), c.sum() and d.sum() into out[0..3].
+template <class V> SHOAL_FORCE_INLINE inline void sumLanes(V a, V b, V c, V d, float out[4])
+{
+    out[0] = a.sum();
+    out[1] = b.sum();
+    out[2] = c.sum();
+    out[3] = d.sum();
+}
+
+#if SHOAL_SSE2_LANES
+/// The same four sums with one transpose and three adds instead of four horizontal sums:
+/// each is (v0 + v1) + (v2 + v3), as Float4::sum() adds them.
+SHOAL_FORCE_INLINE inline void sumLanes(Float4 a, Float4 b, Float4 c, Float4 d, float out[4])
+{
+    __m128 r0 = a.v, r1 = b.v, r2 = c.v, r3 = d.v;
+    _MM_TRANSPOSE4_PS(r0, r1, r2, r3); // r0 = (a0, b0, c0, d0), r1 = (a1, b1, c1, d1), ...
+    _mm_storeu_ps(out, _mm_add_ps(_mm_add_ps(r0, r1), _mm_add_ps(r2, r3)));
+}
+#endif
+
+/// How the squad's scans walk their neighbours: scanNeighbours() itself (the brute-force
+/// reference, and builds without SSE2).
+template <class Search> class SquadWalk
+{
+public:
+    SquadWalk(const Search&, float, std::size_t, std::vector<float>&) {}
+    template <class Kernel>
+    SHOAL_FORCE_INLINE void scan(const Search& search, Vec2 p, float radius, std::uint32_t self,
+                                 Kernel&& kernel)
+    {
+        scanNeighbours(search, p, radius, self, kernel);
+    }
+};
+
+#if SHOAL_SSE2_LANES
+/// The grid's forEachRange() and scanNeighbours() for every tank of a step, for less per tank:
+/// the same runs of slots, the same lane groups and the same lanes in range, so the kernel
+/// sees exactly what scanNeighbours() hands it. What every query of the step shares is worked
+/// out once (the padded reach, the grid's cells); a query's cell box takes one lane group;
+/// and a tank's own slot is left out by a NaN in a copy of the slots' x (never in range),
+/// where scanNeighbours() tests every lane group for it and for its run's end: here only a
+/// run's last group is cut at the end.
+template <> class SquadWalk<UniformGrid>
+{
+public:
+    /// Queries of `radius` in `grid` (of `count` points); `slotX` is scratch for the copy.
+    SquadWalk(const UniformGrid& grid, float radius, std::size_t count, std::vector<float>& slotX)
+        : m_grid(grid), m_slotX(slotX), m_radius2(radius * radius), m_cols(grid.columns())
+    {
+        slotX.assign(grid.slotX(), grid.slotX() + count + kLanePadding);
+        // As UniformGrid::cellBox() pads and scales a query's box.
+        const float reach = radius * 1.0001f + 1e-5f;
+        const Vec2 origin = grid.origin();
+        const GridCellShape cells = grid.cellShape();
+        const float columns = static_cast<float>(grid.columns());
+        const float rows = static_cast<float>(grid.rows());
+        m_reach = _mm_setr_ps(-reach, -reach, reach, reach);
+        m_origin = _mm_setr_ps(origin.x, origin.y, origin.x, origin.y);
+        m_inverse = _mm_setr_ps(1.0f / cells.columnWidth, 1.0f / cells.rowHeight,
+                                1.0f / cells.columnWidth, 1.0f / cells.rowHeight);
+        m_upper = _mm_setr_ps(columns, rows, columns - 1.0f, rows - 1.0f);
+        m_last = _mm_setr_epi32(0, 0, grid.columns() - 1, grid.rows() - 1);
+        m_empty = grid.size() == 0;
+    }
+
+    template <class Kernel>
+    SHOAL_FORCE_INLINE void scan(const UniformGrid&, Vec2 p, float, std::uint32_t self,
+                                 Kernel&& kernel)
+    {
+        // cellBox(): lanes (x0, y0, x1, y1) of the box, each the same float arithmetic.
+        const __m128 f = _mm_mul_ps(
+            _mm_sub_ps(_mm_add_ps(_mm_setr_ps(p.x, p.y, p.x, p.y), m_reach), m_origin), m_inverse);
+        const __m128 zero = _mm_setzero_ps();
+        // fx0 < cols && fy0 < rows && fx1 >= 0 && fy1 >= 0 (NaN fails every one).
+        const int inside = (_mm_movemask_ps(_mm_cmplt_ps(f, m_upper)) & 3) |
+                           (_mm_movemask_ps(_mm_cmpge_ps(f, zero)) & 12);
+        if (m_empty || inside != 15)
+            return;
+        // x0 = fx0 > 0 ? int(fx0) : 0, ..., x1 = fx1 < cols - 1 ? int(fx1) : cols - 1, ...
+        const __m128 take = _mm_shuffle_ps(_mm_cmpgt_ps(f, zero), _mm_cmplt_ps(f, m_upper),
+                                           _MM_SHUFFLE(3, 2, 1, 0));
+        const __m128i box = _mm_or_si128(_mm_and_si128(_mm_castps_si128(take), _mm_cvttps_epi32(f)),
+                                         _mm_andnot_si128(_mm_castps_si128(take), m_last));
+        alignas(16) int cell[4];
+        _mm_store_si128(reinterpret_cast<__m128i*>(cell), box);
+
+        const float* xs = m_slotX.data();
+        const float* ys = m_grid.slotY();
+        const Float4 px(p.x);
+        const Float4 py(p.y);
+        const Float4 r2(m_radius2);
+        const float own = xs[self];
+        m_slotX[self] = std::numeric_limits<float>::quiet_NaN();
+        auto lanesAt = [&](std::uint32_t slot, Mask4 valid) SHOAL_FORCE_INLINE {
+            const Float4 dx = px - Float4::load(xs + slot);
+            const Float4 dy = py - Float4::load(ys + slot);
+            const Float4 d2 = dx * dx + dy * dy;
+            kernel(slot, dx, dy, d2, (d2 <= r2) & valid);
+        };
+        const Mask4 every{_mm_castsi128_ps(_mm_set1_epi32(-1))};
+        for (int y = cell[1]; y <= cell[3]; ++y) {
+            const int rowBase = y * m_cols;
+            const std::uint32_t begin = m_grid.cellBegin(rowBase + cell[0]);
+            const std::uint32_t end = m_grid.cellBegin(rowBase + cell[2] + 1);
+            if (begin >= end)
+                continue;
+            std::uint32_t slot = begin;
+            for (; end - slot > 4; slot += 4)
+                lanesAt(slot, every);
+            // The run's last group: lanes past its end are the next cells' points.
+            const int left = static_cast<int>(end - slot);
+            lanesAt(slot, {_mm_castsi128_ps(
+                              _mm_cmplt_epi32(_mm_setr_epi32(0, 1, 2, 3), _mm_set1_epi32(left)))});
+        }
+        m_slotX[self] = own;
+    }
+
+private:
+    const UniformGrid& m_grid;
+    std::vector<float>& m_slotX;
+    float m_radius2;
+    int m_cols;
+    bool m_empty = false;
+    __m128 m_reach, m_origin, m_inverse, m_upper;
+    __m128i m_last;
+};
+#endif
+
 /// Keep distance (v1) and align (v2) within keepDistance, a lane of neighbours at a time.
 /// A tank keeps its distance from the tanks ahead of it on the way (less far to go; the same,
 /// and a lower identity), not from those behind: two abeam at a door would otherwise push
@@ -114,7 +244,7 @@ struct ScanNeeds
 template <bool kTouchesParked, bool kRoomBehind, class Search>
 SHOAL_FORCE_INLINE inline SquadScan
 scanSquadFor(const Search& search, const ScanConstants<typename Search::Lanes>& c, const Tank& t,
-             const SquadLanes& lanes, std::uint64_t seed)
+             const SquadLanes& lanes, std::uint64_t seed, SquadWalk<Search>& walk)
 {
     using V = typename Search::Lanes;
     using Mask = typename V::Mask;
@@ -135,7 +265,7 @@ scanSquadFor(const Search& search, const ScanConstants<typename Search::Lanes>& 
     Mask parkedAheadLanes = noLanes<V>();
     Mask arrivedLanes = noLanes<V>();
     Mask touched = noLanes<V>();
-    scanNeighbours(
+    walk.scan(
         search, t.pos, c.range, t.slot,
         [&](std::uint32_t slot, V dx, V dy, V d2, Mask in) SHOAL_FORCE_INLINE {
             // Most lane groups of a query's runs hold no tank within range (a tank has about
@@ -161,9 +291,7 @@ scanSquadFor(const Search& search, const ScanConstants<typename Search::Lanes>& 
             const Mask cone = pushing & (toward * toward > c.quarter * d2);
             const Mask inFront = toward < c.zero;
             const V gap = d - c.hull;
-            const Mask parked = V::loadMask(lanes.arrived + slot);
             const Mask closerAhead = cone & inFront & (gap < gapAheadLanes);
-            parkedAheadLanes = (closerAhead & parked) | andNot(closerAhead, parkedAheadLanes);
             gapAheadLanes = select(closerAhead, gap, gapAheadLanes);
             // Braking: driving s along the heading closes on a tank at angle a off
             // the nose by s cos a, so the room is gap / cos a (the glancing ones
@@ -171,34 +299,47 @@ scanSquadFor(const Search& search, const ScanConstants<typename Search::Lanes>& 
             // the nose (tail) cone: one behind, off to the side, gives way instead,
             // or two touching side by side at a door would hold each other there
             // for ever.
+            Mask closing = pushing & ((cone & noseCone) | ahead);
+            // Most lane groups hold no parked tank (a squad parks round its target only):
+            // they skip what only parked ones change. (Masks: the same bits either way.)
+            const Mask parked = V::loadMask(lanes.arrived + slot);
+            if (any(parked)) {
+                closing = closing | (pushing & parked);
+                parkedAheadLanes = (closerAhead & parked) | andNot(closerAhead, parkedAheadLanes);
+                if (kTouchesParked) {
+                    // The other's offset from the target is (pos - target) - (dx, dy).
+                    const V ox = fromTargetX - dx;
+                    const V oy = fromTargetY - dy;
+                    arrivedLanes = arrivedLanes | (pushing & parked & (ox * ox + oy * oy < dist2));
+                }
+            } else {
+                parkedAheadLanes = andNot(closerAhead, parkedAheadLanes);
+            }
             const V room = max(gap, c.zero) * d / max(abs(toward), c.glancing * d);
-            const Mask closing = pushing & ((cone & noseCone) | ahead | parked);
             roomAheadLanes = min(roomAheadLanes, select(closing & inFront, room, roomAheadLanes));
             if (kRoomBehind)
                 roomBehindLanes =
                     min(roomBehindLanes, select(andNot(inFront, closing), room, roomBehindLanes));
-            if (kTouchesParked) {
-                // The other's offset from the target is (pos - target) - (dx, dy).
-                const V ox = fromTargetX - dx;
-                const V oy = fromTargetY - dy;
-                arrivedLanes = arrivedLanes | (pushing & parked & (ox * ox + oy * oy < dist2));
-            }
         });
     const float keepDistance = c.range;
     SquadScan out;
-    out.keep = {keepX.sum(), keepY.sum()};
+    float sums[4];
+    sumLanes(keepX, keepY, alignX, alignY, sums);
+    out.keep = {sums[0], sums[1]};
     if (SHOAL_UNLIKELY(any(touched)))
         out.keep += touchingSplit(search, t.pos, t.slot, static_cast<std::uint32_t>(t.i), seed, 3,
                                   [](std::uint32_t) { return true; });
-    out.align = {alignX.sum(), alignY.sum()};
-    // The nearest tank in front: the lane with the smallest gap (the first, on a tie).
+    out.align = {sums[2], sums[3]};
+    // The nearest tank in front: the lane with the smallest gap (the first, on a tie). No
+    // lane is above keepDistance, and none is NaN or -0 (a gap is d - hull), so the lanes
+    // equal to the least are those not above it.
     out.gapAhead = keepDistance;
-    const int parkedBits = laneBits(parkedAheadLanes);
-    for (int l = 0; l < V::kWidth; ++l) {
-        if (gapAheadLanes.lane(l) < out.gapAhead) {
-            out.gapAhead = gapAheadLanes.lane(l);
-            out.parkedAhead = (parkedBits >> l) & 1;
-        }
+    const float nearest = minLane(gapAheadLanes);
+    if (nearest < keepDistance) {
+        out.gapAhead = nearest;
+        const int first =
+            __builtin_ctz(static_cast<unsigned>(laneBits(gapAheadLanes <= V(nearest))));
+        out.parkedAhead = (laneBits(parkedAheadLanes) >> first) & 1;
     }
     out.roomAhead = minLane(roomAheadLanes);
     out.roomBehind = kRoomBehind ? minLane(roomBehindLanes) : keepDistance;
@@ -211,13 +352,13 @@ scanSquadFor(const Search& search, const ScanConstants<typename Search::Lanes>& 
 template <class Search>
 SHOAL_FORCE_INLINE inline SquadScan
 scanSquad(const Search& search, const ScanConstants<typename Search::Lanes>& c, const Tank& t,
-          ScanNeeds needs, const SquadLanes& lanes, std::uint64_t seed)
+          ScanNeeds needs, const SquadLanes& lanes, std::uint64_t seed, SquadWalk<Search>& walk)
 {
     if (needs.touchesParked)
-        return needs.roomBehind ? scanSquadFor<true, true>(search, c, t, lanes, seed)
-                                : scanSquadFor<true, false>(search, c, t, lanes, seed);
-    return needs.roomBehind ? scanSquadFor<false, true>(search, c, t, lanes, seed)
-                            : scanSquadFor<false, false>(search, c, t, lanes, seed);
+        return needs.roomBehind ? scanSquadFor<true, true>(search, c, t, lanes, seed, walk)
+                                : scanSquadFor<true, false>(search, c, t, lanes, seed, walk);
+    return needs.roomBehind ? scanSquadFor<false, true>(search, c, t, lanes, seed, walk)
+                            : scanSquadFor<false, false>(search, c, t, lanes, seed, walk);
 }
 
 /// How a tank heads for its goal this step.
@@ -291,38 +432,189 @@ SHOAL_FORCE_INLINE inline TankWish tankWish(const TankSquadParams& p,
     return wish;
 }
 
-/// The drive of one tank to its next state. `direction` and `cruiseGoal` are what its rules
-/// want; a parked tank coasts to a stop. The speed is capped so that, braking at
-/// speedEasing, the tank stops before it touches a tank in its way (the seed only steers
-/// apart, and a fast tank still rams a parked one).
-SHOAL_FORCE_INLINE inline void driveTank(AgentArrays& a, const Tank& t, const TankSquadParams& p,
-                                         const StaticGeometry& geometry,
-                                         const DriveSettings& settings, float dt, float room,
-                                         Vec2 direction, float cruiseGoal, bool arrived,
-                                         bool reverse, const SquadScan& scan, bool& blocked)
+/// A tank's move along its drive `r` to its next state. The speed is capped so that, braking
+/// at speedEasing, the tank stops before it touches a tank in its way (the seed only steers
+/// apart, and a fast tank still rams a parked one); `cruise` is the eased cruise speed it
+/// keeps for the next step.
+SHOAL_FORCE_INLINE inline void moveTank(AgentArrays& a, std::size_t i, Vec2 pos,
+                                        const TankSquadParams& p, const StaticGeometry& geometry,
+                                        float dt, float room, DriveResult r, float cruise,
+                                        float roomAhead, float roomBehind, bool& blocked)
 {
-    const std::size_t i = t.i;
-    const float heading = a.heading[i];
-    // a.speed holds the eased cruise speed (signed); the drive scales it per step. A parked
-    // tank coasts down from the speed it actually had, not from its cruise speed.
-    const float cruise = arrived ? ease(t.actual, 0.0f, p.speedEasing, dt)
-                                 : ease(a.speed[i], cruiseGoal, p.speedEasing, dt);
-    DriveResult r{heading, t.forward, cruise};
-    if (!arrived)
-        r = drive(heading, t.forward, direction, cruise, settings, reverse);
     if (r.speed > 0.0f)
-        r.speed = std::min(r.speed, std::max(0.0f, scan.roomAhead) * p.speedEasing);
+        r.speed = std::min(r.speed, std::max(0.0f, roomAhead) * p.speedEasing);
     else if (r.speed < 0.0f)
-        r.speed = std::max(r.speed, -std::max(0.0f, scan.roomBehind) * p.speedEasing);
-    const Vec2 want = t.pos + r.forward * (r.speed * dt);
+        r.speed = std::max(r.speed, -std::max(0.0f, roomBehind) * p.speedEasing);
+    const Vec2 want = pos + r.forward * (r.speed * dt);
     const Vec2 next =
-        geometry.constrainMove(t.pos, want, p.radius, WallResponse::Slide, &blocked, room);
+        geometry.constrainMove(pos, want, p.radius, WallResponse::Slide, &blocked, room);
     a.nx[i] = next.x;
     a.ny[i] = next.y;
-    a.nvx[i] = (next.x - t.pos.x) * (1.0f / dt);
-    a.nvy[i] = (next.y - t.pos.y) * (1.0f / dt);
+    a.nvx[i] = (next.x - pos.x) * (1.0f / dt);
+    a.nvy[i] = (next.y - pos.y) * (1.0f / dt);
     a.nheading[i] = r.heading;
     a.nspeed[i] = std::fabs(cruise) < 1e-3f ? 0.0f : cruise;
+}
+
+/// The tanks under way this step and driving forward, queued until there are a lane group's
+/// worth: their wish (tankWish) and drive (driveLanes) then run on W tanks at once, each lane
+/// exactly what it would be alone, for about what one tank costs.
+template <int W> struct DriveQueue
+{
+    int count = 0;
+    std::uint32_t index[W];
+    std::uint8_t flags[W];
+    alignas(16) std::uint32_t keeps[W];  ///< lane masks: keeps apart (tankWish)
+    alignas(16) std::uint32_t aligns[W]; ///< lane masks: aligns
+    alignas(16) float heading[W];
+    alignas(16) float forwardX[W];
+    alignas(16) float forwardY[W];
+    alignas(16) float pullX[W]; ///< the target's pull
+    alignas(16) float pullY[W];
+    alignas(16) float keepX[W]; ///< the scan's push apart
+    alignas(16) float keepY[W];
+    alignas(16) float alignX[W]; ///< the scan's summed velocities
+    alignas(16) float alignY[W];
+    alignas(16) float wallX[W]; ///< the feelers' push off the walls, weighted
+    alignas(16) float wallY[W];
+    alignas(16) float speed[W]; ///< the cruise speed it had (a.speed)
+    alignas(16) float x[W];
+    alignas(16) float y[W];
+    alignas(16) float room[W]; ///< clearance where it is
+    alignas(16) float roomAhead[W];
+    alignas(16) float roomBehind[W];
+
+    void push(std::size_t i, std::uint8_t tankFlags, float tankHeading, const Tank& t, Vec2 pull,
+              const SquadScan& scan, Vec2 wall, float tankSpeed, float clearance, Heading kind)
+    {
+        const int l = count++;
+        index[l] = static_cast<std::uint32_t>(i);
+        flags[l] = tankFlags;
+        keeps[l] = kind != Heading::Alone ? ~0u : 0u;
+        aligns[l] = kind == Heading::Spot || kind == Heading::Overflow ? ~0u : 0u;
+        heading[l] = tankHeading;
+        forwardX[l] = t.forward.x;
+        forwardY[l] = t.forward.y;
+        pullX[l] = pull.x;
+        pullY[l] = pull.y;
+        keepX[l] = scan.keep.x;
+        keepY[l] = scan.keep.y;
+        alignX[l] = scan.align.x;
+        alignY[l] = scan.align.y;
+        wallX[l] = wall.x;
+        wallY[l] = wall.y;
+        speed[l] = tankSpeed;
+        x[l] = t.pos.x;
+        y[l] = t.pos.y;
+        room[l] = clearance;
+        roomAhead[l] = scan.roomAhead;
+        roomBehind[l] = scan.roomBehind;
+    }
+
+    /// Lanes [count, W) copy lane 0, so a part-filled group computes harmless values there.
+    void padIdleLanes()
+    {
+        for (int l = count; l < W; ++l) {
+            for (float* v : {heading, forwardX, forwardY, pullX, pullY, keepX, keepY, alignX,
+                             alignY, wallX, wallY, speed, x, y, room, roomAhead, roomBehind})
+                v[l] = v[0];
+            keeps[l] = keeps[0];
+            aligns[l] = aligns[0];
+        }
+    }
+};
+
+/// (x, y) += v.normalizedOr({}) * weight on the lanes of `use`: Vec2's operations, lane by
+/// lane.
+template <class V>
+SHOAL_FORCE_INLINE inline void addUnit(V& x, V& y, V vx, V vy, float weight, typename V::Mask use)
+{
+    const V length2 = vx * vx + vy * vy;
+    const V inverse = V(1.0f) / sqrt(length2);
+    const typename V::Mask zero = length2 < V(1e-12f);
+    const V w(weight);
+    x = select(use, x + maskedOff(zero, vx * inverse) * w, x);
+    y = select(use, y + maskedOff(zero, vy * inverse) * w, y);
+}
+
+/// Drives the queued tanks and moves them to their next state (flags to `nextFlags`):
+/// tankWish(), the cruise speed's easing and moveTank()'s arithmetic lane by lane, the same
+/// operations in the same order; a lane whose move may come near a wall goes through
+/// constrainMove itself.
+template <class V>
+SHOAL_FORCE_INLINE inline void driveQueued(DriveQueue<V::kWidth>& q, AgentArrays& a,
+                                           const TankSquadParams& p, const StaticGeometry& geometry,
+                                           const DriveSettings& settings, float dt,
+                                           std::uint8_t* nextFlags)
+{
+    constexpr int W = V::kWidth;
+    q.padIdleLanes();
+    V directionX = V::load(q.pullX);
+    V directionY = V::load(q.pullY);
+    addUnit(directionX, directionY, V::load(q.keepX), V::load(q.keepY), p.keepWeight,
+            V::loadMask(q.keeps));
+    addUnit(directionX, directionY, V::load(q.alignX), V::load(q.alignY), p.moveWeight,
+            V::loadMask(q.aligns));
+    directionX = directionX + V::load(q.wallX);
+    directionY = directionY + V::load(q.wallY);
+    const V speedWas = V::load(q.speed);
+    const V cruise =
+        speedWas + (V(p.moveSpeed) - speedWas) * V(clamp01(p.speedEasing * dt)); // ease()
+    const DriveLanes<V> r = driveLanes(V::load(q.heading), V::load(q.forwardX), V::load(q.forwardY),
+                                       directionX, directionY, cruise, settings);
+    const V zero(0.0f);
+    const V easing(p.speedEasing);
+    // std::min(speed, cap) is cap < speed ? cap : speed, min(cap, speed) here; std::max
+    // likewise.
+    const V ahead = min(max(V::load(q.roomAhead), zero) * easing, r.speed);
+    const V behind = max(-max(V::load(q.roomBehind), zero) * easing, r.speed);
+    const V speed = select(r.speed > zero, ahead, select(r.speed < zero, behind, r.speed));
+    const V x = V::load(q.x);
+    const V y = V::load(q.y);
+    const V moveStep = speed * V(dt);
+    const V wantX = x + r.forwardX * moveStep;
+    const V wantY = y + r.forwardY * moveStep;
+    // constrainMove's own test for a move that stays clear of every wall.
+    const V room = V::load(q.room) - V(StaticGeometry::moveReach(p.radius));
+    const V offX = x - wantX;
+    const V offY = y - wantY;
+    const int freeLanes = laneBits((room > zero) & (offX * offX + offY * offY < room * room));
+    const V inverseDt(1.0f / dt);
+    alignas(16) float nextX[W], nextY[W], velocityX[W], velocityY[W], heading[W], cruiseOut[W];
+    wantX.store(nextX);
+    wantY.store(nextY);
+    ((wantX - x) * inverseDt).store(velocityX);
+    ((wantY - y) * inverseDt).store(velocityY);
+    r.heading.store(heading);
+    select(abs(cruise) < V(1e-3f), zero, cruise).store(cruiseOut);
+    // Held here: a store through nextFlags (bytes) would make the compiler reload them.
+    float* const nx = a.nx.data();
+    float* const ny = a.ny.data();
+    float* const nvx = a.nvx.data();
+    float* const nvy = a.nvy.data();
+    float* const nheading = a.nheading.data();
+    float* const nspeed = a.nspeed.data();
+    for (int l = 0; l < q.count; ++l) {
+        const std::size_t i = q.index[l];
+        bool blocked = false;
+        if (SHOAL_UNLIKELY(!((freeLanes >> l) & 1))) {
+            const Vec2 pos{q.x[l], q.y[l]};
+            const Vec2 next = geometry.constrainMove(pos, {nextX[l], nextY[l]}, p.radius,
+                                                     WallResponse::Slide, &blocked, q.room[l]);
+            nextX[l] = next.x;
+            nextY[l] = next.y;
+            velocityX[l] = (next.x - pos.x) * (1.0f / dt);
+            velocityY[l] = (next.y - pos.y) * (1.0f / dt);
+        }
+        nx[i] = nextX[l];
+        ny[i] = nextY[l];
+        nvx[i] = velocityX[l];
+        nvy[i] = velocityY[l];
+        nheading[i] = heading[l];
+        nspeed[i] = cruiseOut[l];
+        nextFlags[i] = q.flags[l] | (blocked ? kAgentBlocked : 0);
+    }
+    q.count = 0;
 }
 
 /// Where a tank heads this step, which way, and how far it has to go.
@@ -422,19 +714,58 @@ template <class Search> void TankSquadBehaviour::planWith(Group& group, const St
     if (group.hasTarget && m_spots.size() > 0 && (resettle || reassignDue(group)))
         assignSpots(group, resettle);
 
-    // Neighbour attributes in cell order (contiguous reads); agents visited in cell order.
-    search.gather(a.vx.data(), m_sortedVx);
-    search.gather(a.vy.data(), m_sortedVy);
-    search.gather(a.flags.data(), m_sortedArrived,
-                  [](std::uint8_t f) { return (f & kAgentArrived) ? ~0u : 0u; });
-    search.gather(a.goalDistance.data(), m_sortedWay);
-    search.gather(a.id.data(), m_sortedId, [](std::uint32_t id) { return static_cast<float>(id); });
+    // Neighbour attributes in cell order (contiguous reads), and every tank's heading, in one
+    // pass; agents visited in cell order. Padded with zeros as UniformGrid::gather pads: lane
+    // loads run up to kLanePadding past the last slot.
+    const std::size_t padded = n + kLanePadding;
+    for (std::vector<float>* v :
+         {&m_sortedVx, &m_sortedVy, &m_sortedWay, &m_sortedId, &m_forwardX, &m_forwardY})
+        v->assign(padded, 0.0f);
+    m_sortedArrived.assign(padded, 0u);
+    {
+        float* const vx = m_sortedVx.data();
+        float* const vy = m_sortedVy.data();
+        std::uint32_t* const arrived = m_sortedArrived.data();
+        float* const way = m_sortedWay.data();
+        float* const id = m_sortedId.data();
+        float* const heading = m_forwardX.data(); // the heading, until the pass below
+        for (std::size_t k = 0; k < n; ++k) {
+            const std::size_t i = search.sortedIndex(static_cast<std::uint32_t>(k));
+            vx[k] = a.vx[i];
+            vy[k] = a.vy[i];
+            arrived[k] = (a.flags[i] & kAgentArrived) ? ~0u : 0u;
+            way[k] = a.goalDistance[i];
+            id[k] = static_cast<float>(a.id[i]);
+            heading[k] = a.heading[i];
+        }
+    }
     const SquadLanes lanes{m_sortedVx.data(), m_sortedVy.data(), m_sortedArrived.data(),
                            m_sortedWay.data(), m_sortedId.data()};
+
+    // Every tank's heading as a unit vector, four at a time: sinCosLanes is sinCos bit for
+    // bit, at a quarter of its cost per tank.
+    for (std::size_t k = 0; k < n; k += Float4::kWidth) {
+        const Float4 heading = Float4::load(m_forwardX.data() + k);
+        Float4 sines, cosines;
+        sinCosLanes(heading, sines, cosines);
+        cosines.store(m_forwardX.data() + k);
+        sines.store(m_forwardY.data() + k);
+        // The lanes agree with sinCos below 2^31 quarter turns; a heading never wrapped
+        // (one set from outside, say) beyond that goes through sinCos itself.
+        if (SHOAL_UNLIKELY(any(abs(heading) >= Float4(1e9f)))) {
+            alignas(16) float headings[Float4::kWidth];
+            heading.store(headings);
+            for (std::size_t l = 0; l < Float4::kWidth; ++l)
+                sinCos(headings[l], m_forwardY[k + l], m_forwardX[k + l]);
+        }
+    }
 
     const FlowRoute::Cells route = m_route.cells();
     static_assert(ScanNumbers{}.touching == kTouchingDistance2, "the scan's touching distance");
     const ScanConstants<typename Search::Lanes> constants(p, m_scanNumbers);
+    using Lanes = typename Search::Lanes;
+    DriveQueue<Lanes::kWidth> queue;
+    SquadWalk<Search> walk(search, constants.range, n, m_slotX);
     for (std::size_t k = 0; k < n; ++k) {
         Tank t;
         t.i = search.sortedIndex(static_cast<std::uint32_t>(k));
@@ -442,7 +773,8 @@ template <class Search> void TankSquadBehaviour::planWith(Group& group, const St
         const std::size_t i = t.i;
         t.pos = {a.px[i], a.py[i]};
         const float room = geometry.clearance(t.pos); // one lookup serves the feelers and the move
-        t.forward = fromAngle(a.heading[i]);
+        // fromAngle(a.heading[i]), worked out four at a time above.
+        t.forward = {m_forwardX[k], m_forwardY[k]};
         const TankGoal goal =
             tankGoal(group, route, m_spots, m_spotOf[i], p, t.pos, t.forward, nearWay, parkingZone);
         t.target = goal.point;
@@ -483,7 +815,7 @@ template <class Search> void TankSquadBehaviour::planWith(Group& group, const St
             // Only a tank whose speed may ease below zero reads the room behind it.
             needs.roomBehind =
                 parked ? coast < 0.0f : reverse || a.speed[i] < 0.0f || t.actual < 0.0f;
-            scan = scanSquad(search, constants, t, needs, lanes, ctx.seed);
+            scan = scanSquad(search, constants, t, needs, lanes, ctx.seed, walk);
             // Other groups' bodies: kept apart from like squad mates, and braked for ahead.
             const OtherBodies others =
                 othersNear(ctx, group, t.pos, p.radius, t.forward, p.keepDistance);
@@ -494,16 +826,35 @@ template <class Search> void TankSquadBehaviour::planWith(Group& group, const St
         const bool arrived =
             parks(wasParked, scan, group, p, t.dist, parkRadius, resettle, goal.heading);
 
+        a.goalDistance[i] = goal.toTarget;
+        // Flags go to a scratch copy: neighbours planning this step must see the old ones.
+        if (!arrived && !reverse) {
+            const Vec2 wall =
+                geometry.feelerAvoidance(t.pos, t.forward, p.feelerLength, room) * p.wallWeight;
+            queue.push(i, flags, a.heading[i], t, direction, scan, wall, a.speed[i], room,
+                       goal.heading);
+            if (queue.count == Lanes::kWidth)
+                driveQueued<Lanes>(queue, a, p, geometry, settings, dt, m_nextFlags.data());
+            continue;
+        }
         const TankWish wish =
             tankWish(p, geometry, t, room, scan, arrived, direction, goal.heading, reverse);
         flags |= wish.flags;
+        // a.speed holds the eased cruise speed (signed); the drive scales it per step. A
+        // parked tank coasts down from the speed it actually had, not from its cruise speed.
+        const float cruise = arrived ? ease(t.actual, 0.0f, p.speedEasing, dt)
+                                     : ease(a.speed[i], wish.cruise, p.speedEasing, dt);
+        // Parked (coasting to a stop) or backing up: one at a time.
+        DriveResult r{a.heading[i], t.forward, cruise};
+        if (!arrived)
+            r = drive(r.heading, t.forward, wish.direction, cruise, settings, true);
         bool blocked = false;
-        driveTank(a, t, p, geometry, settings, dt, room, wish.direction, wish.cruise, arrived,
-                  wish.reverse, scan, blocked);
-        a.goalDistance[i] = goal.toTarget;
-        // Flags go to a scratch copy: neighbours planning this step must see the old ones.
+        moveTank(a, i, t.pos, p, geometry, dt, room, r, cruise, scan.roomAhead, scan.roomBehind,
+                 blocked);
         m_nextFlags[i] = flags | (blocked ? kAgentBlocked : 0);
     }
+    if (queue.count > 0)
+        driveQueued<Lanes>(queue, a, p, geometry, settings, dt, m_nextFlags.data());
     std::copy(m_nextFlags.begin(), m_nextFlags.begin() + static_cast<std::ptrdiff_t>(n),
               a.flags.begin());
 }
@@ -717,7 +1068,8 @@ std::size_t TankSquadBehaviour::memoryBytes() const
 {
     return m_nextFlags.capacity() + m_sortedArrived.capacity() * sizeof(std::uint32_t) +
            (m_sortedVx.capacity() + m_sortedVy.capacity() + m_sortedWay.capacity() +
-            m_sortedId.capacity()) *
+            m_sortedId.capacity() + m_forwardX.capacity() + m_forwardY.capacity() +
+            m_slotX.capacity()) *
                sizeof(float) +
            (m_spotOf.capacity() + m_permuted.capacity()) * sizeof(std::int32_t) +
            m_spots.memoryBytes() + m_route.memoryBytes() + m_held.capacity() +
