@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 
 namespace shoal::cli {
 
@@ -28,6 +29,20 @@ std::size_t g_maxFileBytes = kDefaultMaxSceneBytes;
 std::size_t maxFileBytes()
 {
     return g_maxFileBytes;
+}
+
+bool sameFile(const QString& a, const QString& b)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path pa = fs::absolute(a.toStdString(), ec), pb = fs::absolute(b.toStdString(), ec);
+    if (fs::exists(pa, ec) && fs::exists(pb, ec))
+        return fs::equivalent(pa, pb, ec);
+    const fs::path ca = fs::weakly_canonical(pa, ec);
+    if (ec)
+        return a == b;
+    const fs::path cb = fs::weakly_canonical(pb, ec);
+    return ec ? a == b : ca == cb;
 }
 
 void printError(const std::string& message)

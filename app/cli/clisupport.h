@@ -48,6 +48,10 @@ struct SceneSource
 /// An empty argument or "demo" is the embedded demo scene; anything else is a file path.
 SceneSource sceneSource(const QString& argument);
 
+/// Whether two paths name one file: the same path however spelled (./a, dir/../a), or one
+/// file reached both ways (a link), whether or not it exists yet.
+bool sameFile(const QString& a, const QString& b);
+
 /// How many bytes readTextFile() takes in (--max-file-size; kDefaultMaxSceneBytes).
 std::size_t maxFileBytes();
 

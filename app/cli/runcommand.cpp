@@ -120,6 +120,39 @@ RunCommandLine::RunCommandLine(QCommandLineParser& parser)
     parser.addOptions({steps, seed, set, input, metrics, trajectory, json});
 }
 
+/// No output replaces an input or another output: each file named on the command line is
+/// one thing (the same file by another spelling, a link, counts as the same).
+std::optional<Error> checkOutputPaths(const RunOptions& options)
+{
+    struct Named
+    {
+        const char* what;
+        QString path;
+    };
+    std::vector<Named> inputs, outputs;
+    if (!options.scene.path.startsWith(QLatin1Char(':'))) // the embedded demo is no file
+        inputs.push_back({"the scene file", options.scene.path});
+    if (!options.inputPath.isEmpty())
+        inputs.push_back({"the --input script", options.inputPath});
+    if (!options.metricsPath.isEmpty())
+        outputs.push_back({"--metrics", options.metricsPath});
+    if (!options.trajectoryPath.isEmpty())
+        outputs.push_back({"--trajectory", options.trajectoryPath});
+    for (std::size_t o = 0; o < outputs.size(); ++o) {
+        for (const Named& input : inputs)
+            if (sameFile(outputs[o].path, input.path))
+                return Error{std::string(outputs[o].what) + " '" + outputs[o].path.toStdString() +
+                             "' is " + input.what +
+                             "; an output never replaces an input, name another file"};
+        for (std::size_t other = 0; other < o; ++other)
+            if (sameFile(outputs[o].path, outputs[other].path))
+                return Error{std::string(outputs[other].what) + " and " + outputs[o].what +
+                             " both name '" + outputs[o].path.toStdString() +
+                             "'; give each output a file of its own"};
+    }
+    return std::nullopt;
+}
+
 std::optional<Error> parseOptions(const QCommandLineParser& parser,
                                   const RunCommandLine& commandLine, RunOptions& options)
 {
@@ -164,7 +197,7 @@ std::optional<Error> parseOptions(const QCommandLineParser& parser,
     if (parser.isSet(trajectory) && options.trajectoryPath.isEmpty())
         return Error{"--trajectory needs a file name"};
     options.json = parser.isSet(commandLine.json);
-    return std::nullopt;
+    return checkOutputPaths(options);
 }
 
 /// A CSV field: quoted when it holds a comma, quote or line break.
@@ -556,6 +589,10 @@ void printJsonSummary(const World& world, const RunOptions& options, const Scene
     for (const RunFailure& failure : totals.failures)
         json.value(failure.what);
     json.endArray();
+    json.key("warnings").beginArray();
+    for (const WorldWarning& warning : world.warnings())
+        json.value(warning.message);
+    json.endArray();
     json.key("passed").value(totals.passed());
     json.key("hash").value(formatHash(world.stateHash()));
     json.endObject();
@@ -730,6 +767,8 @@ int runCommand(const QStringList& arguments)
     RunSetup setup;
     if (auto error = buildWorld(options, setup))
         return refuse(*error);
+    for (const WorldWarning& warning : setup.world->warnings())
+        printError(options.scene.displayName + ": warning: " + warning.message);
     if (auto error = loadScript(options, setup))
         return refuse(*error);
     RunOutputs outputs;

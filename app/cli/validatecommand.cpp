@@ -14,13 +14,19 @@ int validateCommand(const QStringList& arguments)
     QCommandLineParser parser;
     parser.setApplicationDescription(
         QStringLiteral("Loads each scene file and builds its world. Prints 'FILE: ok (N groups, "
-                       "M agents)' per good file and the loader's error for a bad one.\n"
-                       "Exit code 0 when every file is good, 2 otherwise."));
+                       "M agents)' per good file and the loader's error for a bad one, and a "
+                       "warning for what the build could not do as the file asks (a spawn area "
+                       "that places fewer agents than its count).\n"
+                       "Exit code 0 when every file is good, 2 otherwise (with --strict, also "
+                       "when a file has a warning)."));
+    const QCommandLineOption strict(QStringLiteral("strict"),
+                                    QStringLiteral("Treat warnings as errors (exit 2)."));
+    parser.addOption(strict);
     parser.addPositionalArgument(QStringLiteral("files"),
                                  QStringLiteral("Scene files; 'demo' or none: the embedded demo."),
                                  QStringLiteral("[FILE...]"));
     if (auto exit = parseCommandLine(parser, arguments, QStringLiteral("validate"),
-                                     QStringLiteral("shoal-cli validate [FILE...]")))
+                                     QStringLiteral("shoal-cli validate [--strict] [FILE...]")))
         return *exit;
 
     QStringList files = parser.positionalArguments();
@@ -39,8 +45,22 @@ int validateCommand(const QStringList& arguments)
         // The built world gives the real agent count, the player included; the loader has
         // checked the scene, so the build does not check it again.
         const std::unique_ptr<World> world = World::create(*scene);
-        std::printf("%s: ok (%d groups, %zu agents)\n", source.displayName.c_str(),
-                    world->groupCount(), world->agentCount());
+        for (const WorldWarning& warning : world->warnings())
+            printError(source.displayName + ": warning: " + warning.message);
+        if (parser.isSet(strict) && !world->warnings().empty()) {
+            printError(source.displayName +
+                       ": refused: " + std::to_string(world->warnings().size()) + " warning" +
+                       (world->warnings().size() == 1 ? "" : "s") + " (--strict)");
+            exitCode = kExitBadInput;
+            continue;
+        }
+        std::printf("%s: ok (%d groups, %zu agents%s)\n", source.displayName.c_str(),
+                    world->groupCount(), world->agentCount(),
+                    world->warnings().empty()
+                        ? ""
+                        : (", " + std::to_string(world->warnings().size()) + " warning" +
+                           (world->warnings().size() == 1 ? "" : "s"))
+                              .c_str());
     }
     std::fflush(stdout);
     return exitCode;

@@ -95,6 +95,38 @@ run_cli(vm validate missing.json)
 expect_code(vm 2 "validate a missing file")
 expect_contains("${vm_err}" "missing.json: cannot open" "the missing file is named")
 
+# Limits: a file bigger than the read limit, a device of zeros, a level that cannot place its
+# agents (a warning, an error under --strict).
+if(EXISTS /dev/zero)
+  run_cli(vz validate /dev/zero)
+  expect_code(vz 2 "validate /dev/zero")
+  expect_contains("${vz_err}" "/dev/zero:1:1: a NUL byte; this is not a text file" "a device of zeros is refused at its first byte")
+endif()
+string(REPEAT " " 1100000 blanks)
+file(WRITE "${WORK_DIR}/blank.json" "${blanks}")
+run_cli(vl validate --max-file-size 1 blank.json)
+expect_code(vl 2 "validate a file over --max-file-size")
+expect_contains("${vl_err}" "blank.json: the file is 1 MB; files are read up to 1 MB (raise the limit with --max-file-size MB)" "the size and the limit are named")
+run_cli(vlb validate --max-file-size 0 blank.json)
+expect_code(vlb 2 "--max-file-size 0")
+expect_contains("${vlb_err}" "--max-file-size '0' must be a whole number of megabytes" "the bad limit is named")
+file(WRITE "${WORK_DIR}/hidden-spawn.json" "{\"format\": \"shoal-scene\", \"version\": 3,
+  \"bounds\": {\"min\": [-10, -10], \"max\": [10, 10]},
+  \"obstacles\": [{\"shape\": \"circle\", \"center\": [1, 1], \"radius\": 5}],
+  \"groups\": [{\"name\": \"s\", \"kind\": \"swarm\", \"spawn\": {\"min\": [0, 0], \"max\": [2, 2], \"count\": 20}}]}\n")
+run_cli(vw validate hidden-spawn.json)
+expect_code(vw 0 "validate a level whose spawn area lies under an obstacle")
+expect_contains("${vw_out}" "hidden-spawn.json: ok (1 groups, 0 agents, 1 warning)" "ok says there is a warning")
+expect_contains("${vw_err}" "hidden-spawn.json: warning: groups[0] 's': its spawn area [0, 0] to [2, 2] placed 0 of 20 agents: no place in it is clear" "the warning names the group, the area and the count")
+run_cli(vws validate --strict hidden-spawn.json)
+expect_code(vws 2 "validate --strict with a warning")
+expect_contains("${vws_err}" "refused: 1 warning (--strict)" "--strict says why")
+run_cli(rw run hidden-spawn.json --steps 2 --json)
+expect_code(rw 0 "run a level with a warning")
+expect_contains("${rw_err}" "warning: groups[0] 's'" "run prints the warning")
+string(JSON warningCount ERROR_VARIABLE warningError LENGTH "${rw_out}" warnings)
+check("run --json lists the warning (${warningError})" warningCount EQUAL 1)
+
 # --- run ------------------------------------------------------------------------------------
 run_cli(r1 run demo --steps 200)
 run_cli(r2 run --steps 200)
@@ -166,7 +198,11 @@ expect_contains("${sg_err}" "no group 'noSuchGroup'; groups: '${firstGroup}'" "t
 
 run_cli(sf run demo --steps 10 --set player.moveSpeed=fast)
 expect_code(sf 2 "--set a value that is not a number")
-expect_contains("${sf_err}" "'fast' is not a number" "the bad value is named")
+expect_contains("${sf_err}" "'fast' is not a finite number" "the bad value is named")
+
+run_cli(sh run demo --steps 10 --set player.moveSpeed=1e400)
+expect_code(sh 2 "--set a value beyond double range")
+expect_contains("${sh_err}" "'1e400' is not a finite number" "the overflowing value is named")
 
 run_cli(sx run demo --steps 10 --set moveSpeed)
 expect_code(sx 2 "--set without group.param=value")
@@ -236,6 +272,28 @@ check("no file is written for a refused run" NOT EXISTS "${WORK_DIR}/m.txt")
 run_cli(rmd run demo --steps 5 --metrics no-such-dir/m.csv)
 expect_code(rmd 2 "--metrics into a missing folder")
 expect_contains("${rmd_err}" "no-such-dir/m.csv: cannot write" "the unwritable path is named")
+
+# Outputs never replace inputs or each other (checked before anything is written).
+file(READ "${WORK_DIR}/hidden-spawn.json" sceneBefore)
+run_cli(rci run hidden-spawn.json --steps 2 --metrics hidden-spawn.json)
+expect_code(rci 2 "--metrics onto the scene file")
+expect_contains("${rci_err}" "--metrics 'hidden-spawn.json' is the scene file; an output never replaces an input" "the clash is named")
+file(READ "${WORK_DIR}/hidden-spawn.json" sceneAfter)
+check("the scene file is untouched" sceneBefore STREQUAL sceneAfter)
+file(WRITE "${WORK_DIR}/script.txt" "0 pointer 1 1 down\n")
+run_cli(rcs run demo --steps 2 --input script.txt --trajectory ./script.txt)
+expect_code(rcs 2 "--trajectory onto the input script")
+expect_contains("${rcs_err}" "is the --input script" "the script clash is named")
+run_cli(rco run demo --steps 2 --metrics out.json --trajectory ./sub/../out.json)
+expect_code(rco 2 "--metrics and --trajectory naming one file")
+expect_contains("${rco_err}" "--metrics and --trajectory both name" "the two outputs are named")
+check("nothing is written for a refused run" NOT EXISTS "${WORK_DIR}/out.json")
+
+# Input scripts keep the coordinate limit (3.5e38 is a double but no float).
+file(WRITE "${WORK_DIR}/far.txt" "0 pointer 3.5e38 0 down\n")
+run_cli(rif run demo --steps 2 --input far.txt)
+expect_code(rif 2 "an input script pointer beyond the coordinate limit")
+expect_contains("${rif_err}" "far.txt:1: x '3.5e38' is more than 16384 m from the origin" "the far pointer is named")
 
 # Bad options
 run_cli(ro run demo --steps many)

@@ -23,6 +23,14 @@ class GroupMeter;
 class BodyPass;
 struct WorldAccess;
 
+/// Something the world noticed while it was built that its user should hear of: the build
+/// went on without it (a spawn area that could place fewer agents than it asks for).
+struct WorldWarning
+{
+    int group = -1;      ///< the group it concerns (-1: the level)
+    std::string message; ///< "groups[1] 'swarm': its spawn area ... placed 0 of 20 agents: ..."
+};
+
 /// The running simulation. Build it from a scene, feed it input as data, step it; read the
 /// groups, the player and the pickups between steps. Everything it needs to plan (families,
 /// neighbour grids, SIMD kernels, Box2D) is private to the library.
@@ -37,6 +45,9 @@ public:
     /// not validated again.
     static std::unique_ptr<World> create(const CheckedScene& scene);
     ~World();
+
+    /// What the build could not do as the scene asks (validate --strict refuses these).
+    const std::vector<WorldWarning>& warnings() const { return m_warnings; }
 
     /// Advances one fixed step: every behaviour plans from the current state, then all
     /// agents commit at once; then metrics.
@@ -158,6 +169,7 @@ private:
     void rebuildIndexes();
     void computeAllMetrics();
 
+    std::vector<WorldWarning> m_warnings;
     std::unique_ptr<StaticGeometry> m_geometry;
     std::vector<std::unique_ptr<Group>> m_groups;
     std::vector<PickupState> m_pickups;

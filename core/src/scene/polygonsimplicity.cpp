@@ -112,6 +112,21 @@ findPolygonSelfContact(const std::vector<Point2>& points)
         return a.edge < b.edge;
     });
 
+    // Each vertex is the end of its two edges; a point that ends more is a vertex the outline
+    // visits twice, where edges that are not neighbours touch. (The sweep would not see it:
+    // the edges that end there leave before those that start there enter.)
+    for (std::size_t first = 0; first < events.size();) {
+        std::size_t last = first;
+        while (last + 1 < events.size() && events[last + 1].at == events[first].at)
+            ++last;
+        for (std::size_t a = first; a <= last; ++a)
+            for (std::size_t b = a + 1; b <= last && last - first >= 2; ++b)
+                if (!neighbours(events[a].edge, events[b].edge, n) &&
+                    events[a].edge != events[b].edge)
+                    return ordered(events[a].edge, events[b].edge);
+        first = last + 1;
+    }
+
     // The edges the sweep line crosses, bottom to top. Edges already in the set never cross
     // each other left of the sweep (the first contact would have been found), so one that
     // enters is placed by where its left end (and, on the line of another, its right end)
@@ -184,8 +199,7 @@ findPolygonSelfContactByPairs(const std::vector<Point2>& p)
             return ordered(i, (i + 1) % n);
     for (std::size_t i = 0; i < n; ++i)
         for (std::size_t j = i + 1; j < n; ++j)
-            if (!neighbours(i, j, n) &&
-                segmentsMeet(p[i], p[(i + 1) % n], p[j], p[(j + 1) % n]))
+            if (!neighbours(i, j, n) && segmentsMeet(p[i], p[(i + 1) % n], p[j], p[(j + 1) % n]))
                 return std::pair<std::size_t, std::size_t>{i, j};
     return std::nullopt;
 }

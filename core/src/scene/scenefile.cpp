@@ -1074,6 +1074,8 @@ Expected<CheckedScene> parseCheckedScene(const std::string& text, const std::str
 {
     if (text.size() > options.maxFileBytes)
         return fileTooBig(fileName, describeBytes(text.size()), options.maxFileBytes);
+    if (std::optional<Error> error = nulByteError(fileName, text, 0))
+        return *error;
     try {
         if (text.find_first_not_of(" \t\r\n") == std::string::npos)
             return Error{fileName +

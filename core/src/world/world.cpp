@@ -67,6 +67,32 @@ bool keepAgentClear(const StaticGeometry& geometry, AgentArrays& a, std::size_t 
     return adjusted;
 }
 
+/// A spawn area that placed fewer agents than it asks for (listed agents are always placed):
+/// the places it tried were all inside walls, obstacles or the level's edge.
+std::optional<WorldWarning> spawnShortfall(const Group& group, const GroupDesc& desc,
+                                           std::size_t index)
+{
+    if (!desc.spawn || desc.spawn->count <= 0)
+        return std::nullopt;
+    const std::size_t listed = desc.agents.size();
+    const std::size_t placed = group.agents.size() > listed ? group.agents.size() - listed : 0;
+    const auto asked = static_cast<std::size_t>(desc.spawn->count);
+    if (placed >= asked)
+        return std::nullopt;
+    const Rect& area = desc.spawn->area;
+    const std::string why =
+        placed == 0 ? "no place in it is clear of walls, obstacles and the level's edge for a body "
+                      "of radius " +
+                          formatFloat(group.behaviour->bodyRadius()) + " m"
+                    : "most of it is covered by walls or obstacles";
+    return WorldWarning{static_cast<int>(index),
+                        "groups[" + std::to_string(index) + "] '" + desc.name +
+                            "': its spawn area [" + formatNumber(area.min.x) + ", " +
+                            formatNumber(area.min.y) + "] to [" + formatNumber(area.max.x) + ", " +
+                            formatNumber(area.max.y) + "] placed " + std::to_string(placed) +
+                            " of " + std::to_string(asked) + " agents: " + why};
+}
+
 Error noGroup(int index)
 {
     return Error{"no group with index " + std::to_string(index)};
@@ -141,6 +167,8 @@ std::unique_ptr<World> World::createValidated(const SceneDesc& scene)
         // Each group draws from its own stream, so adding a group never moves another's agents.
         Random random(mix64(scene.simulation.seed ^ mix64(i + 1)));
         group->behaviour->spawn(*group, desc, random, *world->m_geometry);
+        if (auto warning = spawnShortfall(*group, desc, i))
+            world->m_warnings.push_back(std::move(*warning));
 
         if (player.group == static_cast<int>(i)) {
             insertFront(group->agents);

@@ -1,0 +1,226 @@
+// The limits a level keeps (shoal/scenelimits.h): each refused with the field, the value and
+// the limit; the polygon sweep against the all-pairs reference; spawn warnings; geometry that
+// Box2D would trip on.
+
+#include "scene/polygonsimplicity.h"
+#include "testsupport.h"
+#include <shoal/scenefile.h>
+#include <shoal/world.h>
+
+#include <QtTest>
+
+#include <cmath>
+#include <random>
+
+using namespace shoal;
+
+class TestLimits : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void sweepAgreesWithAllPairs();
+    void sweepFindsContactsInLargePolygons();
+    void largeSimplePolygonIsAccepted();
+    void countsAreRefused_data();
+    void countsAreRefused();
+    void spawnShortfallIsAWarning();
+    void slimConvexPolygonsBuild();
+};
+
+namespace {
+
+/// The message validateScene() gives, or "" when the scene passes.
+QString problemOf(const SceneDesc& scene)
+{
+    const std::optional<Error> error = validateScene(scene);
+    return error ? QString::fromStdString(error->message) : QString();
+}
+
+/// A star-shaped polygon of n points round the origin: simple by construction.
+std::vector<Point2> star(std::size_t n, double radius, double wobble)
+{
+    std::vector<Point2> points;
+    for (std::size_t i = 0; i < n; ++i) {
+        const double angle = 2.0 * M_PI * static_cast<double>(i) / static_cast<double>(n);
+        const double r = radius * (1.0 + (i % 2 ? wobble : 0.0));
+        points.push_back({r * std::cos(angle), r * std::sin(angle)});
+    }
+    return points;
+}
+
+} // namespace
+
+void TestLimits::sweepAgreesWithAllPairs()
+{
+    // Small polygons on a coarse lattice: collinear edges, touching vertices, folds and
+    // crossings come up all the time, which is where a sweep goes wrong.
+    std::mt19937 random(12345);
+    int simple = 0, notSimple = 0;
+    for (int trial = 0; trial < 20000; ++trial) {
+        const int n = 3 + static_cast<int>(random() % 9);
+        const int lattice = 2 + static_cast<int>(random() % 6);
+        std::vector<Point2> points;
+        for (int i = 0; i < n; ++i)
+            points.push_back({static_cast<double>(random() % lattice),
+                              static_cast<double>(random() % lattice)});
+        bool repeated = false;
+        for (int i = 0; i < n; ++i)
+            repeated = repeated || points[static_cast<std::size_t>(i)] ==
+                                       points[static_cast<std::size_t>((i + 1) % n)];
+        if (repeated)
+            continue; // consecutive repeats are refused before the simplicity test
+        const bool bySweep = !findPolygonSelfContact(points);
+        const bool byPairs = !findPolygonSelfContactByPairs(points);
+        if (bySweep != byPairs) {
+            QString text;
+            for (const Point2& p : points)
+                text += QStringLiteral("(%1,%2) ").arg(p.x).arg(p.y);
+            QFAIL(qPrintable(QStringLiteral("sweep says %1, all pairs %2 for %3")
+                                 .arg(bySweep ? "simple" : "not simple")
+                                 .arg(byPairs ? "simple" : "not simple")
+                                 .arg(text)));
+        }
+        (byPairs ? simple : notSimple)++;
+    }
+    // Both answers were asked for often enough to mean something.
+    QVERIFY2(simple > 500 && notSimple > 500,
+             qPrintable(QStringLiteral("%1 simple, %2 not").arg(simple).arg(notSimple)));
+}
+
+void TestLimits::sweepFindsContactsInLargePolygons()
+{
+    std::vector<Point2> points = star(5000, 40.0, 0.05);
+    QVERIFY(!findPolygonSelfContact(points));
+    // One vertex pulled across the far side makes two of its edges cross others.
+    points[2500] = {45.0, 0.0};
+    QVERIFY(findPolygonSelfContact(points));
+    QVERIFY(findPolygonSelfContactByPairs(points));
+    // A vertex moved onto another edge's middle: touching counts.
+    points = star(4000, 40.0, 0.0);
+    points[2000] = {0.5 * (points[10].x + points[11].x), 0.5 * (points[10].y + points[11].y)};
+    QVERIFY(findPolygonSelfContact(points));
+}
+
+void TestLimits::largeSimplePolygonIsAccepted()
+{
+    SceneDesc scene = test::emptyScene(50.0, 50.0);
+    ObstacleDesc outline;
+    outline.shape = ObstacleShape::Polygon;
+    outline.points = star(kMaxShapePoints, 40.0, 0.02);
+    scene.obstacles.push_back(outline);
+    QCOMPARE(problemOf(scene), QString());
+    scene.obstacles[0].points.push_back({0.0, 0.0});
+    QVERIFY(problemOf(scene).contains(QStringLiteral("obstacles[0].points: a polygon has 100001 "
+                                                     "points; at most 100000 are allowed")));
+}
+
+void TestLimits::countsAreRefused_data()
+{
+    QTest::addColumn<int>("which");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("groups") << 0 << QStringLiteral("groups: the level has 60001 groups; at most "
+                                                   "60000 are allowed");
+    QTest::newRow("agents") << 1
+                            << QStringLiteral("groups: the level asks for 4000001 agents in all; "
+                                              "at most 4000000 are allowed");
+    QTest::newRow("geometry pieces")
+        << 2 << QStringLiteral("walls and obstacles come to more than 1000000 pieces of up to 4 m");
+    QTest::newRow("wall past the margin")
+        << 3 << QStringLiteral("walls[0].points[1]: [150.5, 0] is more than 100 m outside the "
+                               "world bounds");
+    QTest::newRow("coordinate beyond float millimetres")
+        << 4 << QStringLiteral("player.position: [16384.5, 0] is more than 16384 m from the origin");
+}
+
+void TestLimits::countsAreRefused()
+{
+    QFETCH(int, which);
+    QFETCH(QString, expected);
+    SceneDesc scene = test::emptyScene(50.0, 50.0);
+    switch (which) {
+    case 0:
+        scene.groups.assign(kMaxGroups + 1, makeDefaultGroup(BehaviourKind::Swarm, "g"));
+        break;
+    case 1: {
+        GroupDesc group = makeDefaultGroup(BehaviourKind::Swarm, "g");
+        group.spawn = SpawnAreaDesc{{{-1.0, -1.0}, {1.0, 1.0}}, kMaxSpawnCount};
+        scene.groups.assign(kMaxAgents / kMaxSpawnCount, group);
+        scene.groups[0].agents.push_back({{0.0, 0.0}, 0.0});
+        for (std::size_t i = 0; i < scene.groups.size(); ++i)
+            scene.groups[i].name = "g" + std::to_string(i);
+        break;
+    }
+    case 2:
+        scene.bounds = {{-16000.0, -100.0}, {16000.0, 100.0}};
+        // 8,000 pieces a wall across the level.
+        for (int i = 0; i < 126; ++i)
+            scene.walls.push_back({{{-16000.0, i * 0.5}, {16000.0, i * 0.5}}, false});
+        break;
+    case 3:
+        scene.walls.push_back({{{0.0, 0.0}, {150.5, 0.0}}, false});
+        break;
+    case 4:
+        scene.bounds = {{-16384.0, -10.0}, {16384.0, 10.0}};
+        scene.player.position = {16384.5, 0.0};
+        break;
+    }
+    const QString problem = problemOf(scene);
+    QVERIFY2(problem.contains(expected), qPrintable(problem));
+}
+
+void TestLimits::spawnShortfallIsAWarning()
+{
+    SceneDesc scene = test::emptyScene(20.0, 20.0);
+    scene.obstacles.push_back(test::circleObstacle(1.0, 1.0, 5.0));
+    GroupDesc hidden = makeDefaultGroup(BehaviourKind::Swarm, "hidden");
+    hidden.spawn = SpawnAreaDesc{{{0.0, 0.0}, {2.0, 2.0}}, 20};
+    GroupDesc fine = makeDefaultGroup(BehaviourKind::FishSchool, "fine");
+    fine.spawn = SpawnAreaDesc{{{10.0, 10.0}, {15.0, 15.0}}, 5};
+    // Half in the open, half under the obstacle: some agents find room.
+    GroupDesc half = makeDefaultGroup(BehaviourKind::Worm, "half");
+    half.spawn = SpawnAreaDesc{{{-1.0, -19.0}, {1.0, 19.0}}, 40};
+    scene.groups = {hidden, fine, half};
+    auto world = World::create(scene);
+    QVERIFY(world.ok());
+    const std::vector<WorldWarning>& warnings = (*world)->warnings();
+    QCOMPARE(warnings.size(), std::size_t{1});
+    QCOMPARE(warnings[0].group, 0);
+    QVERIFY2(QString::fromStdString(warnings[0].message)
+                 .contains(QStringLiteral("groups[0] 'hidden': its spawn area [0, 0] to [2, 2] "
+                                          "placed 0 of 20 agents: no place in it is clear")),
+             warnings[0].message.c_str());
+
+    // A tiny level: the area is in bounds, but no body fits anywhere in it.
+    SceneDesc tiny = test::emptyScene(0.3, 0.3);
+    GroupDesc tanks = makeDefaultGroup(BehaviourKind::TankSquad, "tanks");
+    tanks.spawn = SpawnAreaDesc{{{-0.2, -0.2}, {0.2, 0.2}}, 3};
+    tiny.groups = {tanks};
+    auto small = World::create(tiny);
+    QVERIFY(small.ok());
+    QCOMPARE((*small)->warnings().size(), std::size_t{1});
+    QVERIFY((*small)->warnings()[0].message.find("placed 0 of 3 agents") != std::string::npos);
+}
+
+void TestLimits::slimConvexPolygonsBuild()
+{
+    // Convex, but too slim or too small for Box2D's own asserts (area 1e-7 m^2, vertices
+    // nearer than its weld distance): built as outlines, and solid all the same.
+    SceneDesc scene = test::emptyScene(20.0, 20.0);
+    for (const std::vector<Point2>& points : std::vector<std::vector<Point2>>{
+             {{0.0, 0.0}, {10.0, 0.0}, {5.0, 2e-8}},
+             {{0.0, 5.0}, {0.011, 5.0}, {0.011, 5.011}, {0.0, 5.011}},
+             {{-10.0, -10.0}, {-9.0, -10.0}, {-9.5, -9.9999998}}}) {
+        ObstacleDesc polygon;
+        polygon.shape = ObstacleShape::Polygon;
+        polygon.points = points;
+        scene.obstacles.push_back(polygon);
+    }
+    auto world = World::create(scene);
+    QVERIFY2(world.ok(), world.ok() ? "" : world.error().message.c_str());
+    (*world)->step(5);
+    QCOMPARE((*world)->stepCount(), std::uint64_t{5});
+}
+
+QTEST_GUILESS_MAIN(TestLimits)
+#include "test_limits.moc"
