@@ -75,7 +75,9 @@ SHOAL_FORCE_INLINE inline Scatter scatter(const Search& search, float R, Vec2 po
                        const V s = (vR - d) / d;
                        pushX += masked(pushing, dx * s);
                        pushY += masked(pushing, dy * s);
-                       const Mask ahead = pushing & (vZero - (dx * seekX + dy * seekY) > vZero);
+                       // Ahead: the neighbour lies toward the goal. (0 - x > 0 is x < 0: the
+                       // negation is exact, and a zero passes neither.)
+                       const Mask ahead = pushing & (dx * seekX + dy * seekY < vZero);
                        aheadLanes = min(aheadLanes, select(ahead, d, aheadLanes));
                    });
     Scatter out;
@@ -124,9 +126,13 @@ template <class Search> void SwarmBehaviour::planWith(Group& group, const StepCo
 {
     const Search& search = neighbourSearch<Search>(group);
     AgentArrays& a = group.agents;
-    const SwarmParams& p = m_params;
+    // Copies, as every value the loop reads again and again: a local stays in a register (or
+    // a slot of the frame), where a member would be loaded anew after every store to an
+    // agent's flags (a byte store may alias anything) and after every call off the fast path.
+    const SwarmParams p = m_params;
     const StaticGeometry& geometry = *ctx.geometry;
     const float dt = ctx.dt;
+    const std::uint64_t seed = ctx.seed;
     const std::size_t n = a.size();
     const bool hasGoal = swarmHasGoal(group, ctx);
     const Vec2 goal = swarmGoal(group, ctx);
@@ -135,18 +141,36 @@ template <class Search> void SwarmBehaviour::planWith(Group& group, const StepCo
     // Never push further than R in one step, however many neighbours overlap.
     const float maxPush = R;
     const float inverseDt = 1.0f / dt;
+    const float stride = p.speed * dt;
+    // The ease-off band, at the goal's spacing and squeezed round a corner (the same
+    // products the rule forms, formed once).
+    const float settleOpen = settle * 1.0f, bandOpen = (R - settle) * 1.0f;
+    const float settleRounding = settle * kRoundingSqueeze;
+    const float bandRounding = (R - settle) * kRoundingSqueeze;
+    const float nearOpen = R * 1.0f, nearRounding = R * kRoundingSqueeze;
     // One field for the swarm, rebuilt only when the goal changes cell.
     if (hasGoal)
         m_route.update(geometry, p.radius, goal);
     else
         m_route.clear();
-    const FlowRoute& route = m_route;
-    const float nearWay = p.stopDistance + p.speed * dt;
+    const FlowRoute::Cells route = m_route.cells(); // one cell lookup per agent
+    const float nearWay = p.stopDistance + stride;
+    const float* px = a.px.data();
+    const float* py = a.py.data();
+    const float* heading = a.heading.data();
+    float* nx = a.nx.data();
+    float* ny = a.ny.data();
+    float* nvx = a.nvx.data();
+    float* nvy = a.nvy.data();
+    float* nheading = a.nheading.data();
+    float* nspeed = a.nspeed.data();
+    float* goalDistances = a.goalDistance.data();
+    std::uint8_t* agentFlags = a.flags.data();
 
     // Agents visited in cell order: neighbours and the clearance grid stay in cache.
     for (std::size_t k = 0; k < n; ++k) {
         const std::size_t i = search.sortedIndex(static_cast<std::uint32_t>(k));
-        const Vec2 pos{a.px[i], a.py[i]};
+        const Vec2 pos{px[i], py[i]};
         const float room = geometry.clearance(pos); // one lookup serves the feelers and the move
         const Vec2 toGoal = goal - pos;
         float goalDistance = toGoal.length();
@@ -154,17 +178,17 @@ template <class Search> void SwarmBehaviour::planWith(Group& group, const StepCo
         // Round the walls between it and the goal: the field's way, and near the goal its
         // length (an enemy behind a thin wall from the player is not there yet; further out
         // the way is no shorter than the straight line, and the rules tell no difference).
-        const bool rounding = route.bends(pos);
+        int cell = 0;
+        const bool rounding = route.bends(pos, cell);
         if (rounding) {
-            seekDir = route.direction(pos);
+            seekDir = route.direction(cell);
             if (goalDistance < nearWay)
-                goalDistance = route.pathDistance(pos);
+                goalDistance = route.pathDistance(cell, pos);
         }
         seekDir = seekAlongWalls(geometry, p, pos, room, seekDir, i);
         const bool seeking = hasGoal && goalDistance > p.stopDistance;
 
-        const Scatter s =
-            scatter(search, R, pos, seekDir, static_cast<std::uint32_t>(k), i, ctx.seed);
+        const Scatter s = scatter(search, R, pos, seekDir, static_cast<std::uint32_t>(k), i, seed);
         // Averaged over the overlaps (as position-based dynamics averages its constraints):
         // summing them, an enemy wedged between k others is thrown k times too far, and the
         // whole swarm boils.
@@ -174,42 +198,46 @@ template <class Search> void SwarmBehaviour::planWith(Group& group, const StepCo
         push = truncated(push * p.pushStrength, maxPush);
         // Other groups' bodies: a sidestep of up to a full stride away from them.
         const OtherBodies others = othersNear(ctx, group, pos, p.radius, seekDir, R);
-        push += truncated(others.away, 1.0f) * (p.speed * dt);
+        push += truncated(others.away, 1.0f) * stride;
 
         float seekScale = seeking ? 1.0f : 0.0f;
         // A swarm rounding a corner funnels toward it: easing off at the goal's spacing there
         // would jam everyone behind, so it eases off only once squeezed closer (it still does,
         // or a crowd pressing through a door crushes).
-        const float squeeze = rounding ? kRoundingSqueeze : 1.0f;
-        if (seeking && settle > 0.0f && s.aheadNearest < R * squeeze) {
+        if (seeking && settle > 0.0f && s.aheadNearest < (rounding ? nearRounding : nearOpen)) {
             // Ease off between R and settle x R: full press when nobody is in the way.
-            seekScale =
-                R > settle ? clamp01((s.aheadNearest - settle * squeeze) / ((R - settle) * squeeze))
-                           : 0.0f;
+            seekScale = R > settle
+                            ? clamp01((s.aheadNearest - (rounding ? settleRounding : settleOpen)) /
+                                      (rounding ? bandRounding : bandOpen))
+                            : 0.0f;
         }
-        const float seekLength =
-            std::fmin(p.speed * dt, std::fmax(0.0f, goalDistance - p.stopDistance));
+        // std::fmin(stride, std::fmax(0, beyond)) as glibc computes them (a call each):
+        // fmax(0, x) is x unless x is below zero or NaN, and fmin(a, b) for a b that is never
+        // NaN is a < b ? a : b, the minss they run.
+        const float beyond = goalDistance - p.stopDistance;
+        const float left = beyond >= 0.0f ? beyond : 0.0f;
+        const float seekLength = stride < left ? stride : left;
         const Vec2 want = pos + seekDir * (seekLength * seekScale) + push;
 
         bool blocked = false;
         const Vec2 next =
             geometry.constrainMove(pos, want, p.radius, WallResponse::Slide, &blocked, room);
         const Vec2 velocity = (next - pos) * inverseDt;
-        a.nx[i] = next.x;
-        a.ny[i] = next.y;
-        a.nvx[i] = velocity.x;
-        a.nvy[i] = velocity.y;
+        nx[i] = next.x;
+        ny[i] = next.y;
+        nvx[i] = velocity.x;
+        nvy[i] = velocity.y;
         // Face the velocity (the seed's lookAt, taken before scatter: the seek direction),
         // and keep the old heading when standing still.
-        a.nheading[i] = seeking ? angleOf(seekDir) : a.heading[i];
-        a.nspeed[i] = velocity.length();
-        a.goalDistance[i] = hasGoal ? goalDistance : 0.0f;
+        nheading[i] = seeking ? angleOf(seekDir) : heading[i];
+        nspeed[i] = velocity.length();
+        goalDistances[i] = hasGoal ? goalDistance : 0.0f;
         std::uint8_t flags =
-            a.flags[i] & static_cast<std::uint8_t>(~(kAgentBlocked | kAgentAtGoal));
+            agentFlags[i] & static_cast<std::uint8_t>(~(kAgentBlocked | kAgentAtGoal));
         // Settled against the swarm or at the target: where a swarm member wants to be.
         if (!seeking || seekScale < 0.5f)
             flags |= kAgentAtGoal;
-        a.flags[i] = flags | (blocked ? kAgentBlocked : 0);
+        agentFlags[i] = flags | (blocked ? kAgentBlocked : 0);
     }
 }
 
