@@ -92,6 +92,59 @@ SHOAL_FORCE_INLINE inline Scatter scatter(const Search& search, float R, Vec2 po
     return out;
 }
 
+/// angleOf (fastAtan2) of four directions at once: lane by lane the same operations in the
+/// same order, so each lane is bit for bit what angleOf gives for it (SSE2; elsewhere one
+/// lane at a time through angleOf itself). A heading per agent costs a quarter as much.
+SHOAL_FORCE_INLINE inline Float4 angleOfLanes(Float4 x, Float4 y)
+{
+#if SHOAL_SSE2_LANES
+    const __m128 sign = _mm_set1_ps(-0.0f);
+    const __m128 zero = _mm_setzero_ps();
+    const __m128 ax = _mm_andnot_ps(sign, x.v);
+    const __m128 ay = _mm_andnot_ps(sign, y.v);
+    // ax > ay ? ax : ay, and ax > ay ? ay : ax: what maxps and minps pick (NaN included).
+    const __m128 big = _mm_max_ps(ax, ay);
+    const __m128 small = _mm_min_ps(ay, ax);
+    const __m128 t = _mm_div_ps(small, big);
+    const __m128 t2 = _mm_mul_ps(t, t);
+    __m128 poly = _mm_add_ps(_mm_set1_ps(0.05265332f), _mm_mul_ps(t2, _mm_set1_ps(-0.01172120f)));
+    poly = _mm_add_ps(_mm_set1_ps(-0.11643287f), _mm_mul_ps(t2, poly));
+    poly = _mm_add_ps(_mm_set1_ps(0.19354346f), _mm_mul_ps(t2, poly));
+    poly = _mm_add_ps(_mm_set1_ps(-0.33262347f), _mm_mul_ps(t2, poly));
+    poly = _mm_add_ps(_mm_set1_ps(0.99997726f), _mm_mul_ps(t2, poly));
+    const __m128 a = _mm_mul_ps(t, poly);
+    const __m128 steep = _mm_cmpgt_ps(ay, ax);
+    const __m128 b = _mm_or_ps(_mm_and_ps(steep, _mm_sub_ps(_mm_set1_ps(1.57079637f), a)),
+                               _mm_andnot_ps(steep, a));
+    const __m128 back = _mm_cmplt_ps(x.v, zero);
+    const __m128 c = _mm_or_ps(_mm_and_ps(back, _mm_sub_ps(_mm_set1_ps(3.14159274f), b)),
+                               _mm_andnot_ps(back, b));
+    const __m128 angle = _mm_xor_ps(c, _mm_and_ps(_mm_cmplt_ps(y.v, zero), sign));
+    // A zero direction is angle 0 (its lanes divided 0 by 0 above).
+    return Float4(_mm_andnot_ps(_mm_cmpeq_ps(big, zero), angle));
+#else
+    Float4 out;
+    for (int l = 0; l < Float4::kWidth; ++l)
+        out.v[l] = angleOf({x.v[l], y.v[l]});
+    return out;
+#endif
+}
+
+/// nheading[i] = faces[i] ? angleOf(faceX[i], faceY[i]) : heading[i] for the n agents (faces:
+/// all bits set or none), four lanes at a time and the rest one by one.
+void faceHeadings(const float* faceX, const float* faceY, const std::uint32_t* faces,
+                  const float* heading, float* nheading, std::size_t n)
+{
+    constexpr std::size_t kWidth = Float4::kWidth;
+    std::size_t i = 0;
+    for (; i + kWidth <= n; i += kWidth) {
+        const Float4 angle = angleOfLanes(Float4::load(faceX + i), Float4::load(faceY + i));
+        select(Float4::loadMask(faces + i), angle, Float4::load(heading + i)).store(nheading + i);
+    }
+    for (; i < n; ++i)
+        nheading[i] = faces[i] ? angleOf({faceX[i], faceY[i]}) : heading[i];
+}
+
 } // namespace
 
 Vec2 swarmGoal(const Group& group, const StepContext& ctx)
@@ -155,14 +208,20 @@ template <class Search> void SwarmBehaviour::planWith(Group& group, const StepCo
         m_route.clear();
     const FlowRoute::Cells route = m_route.cells(); // one cell lookup per agent
     const float nearWay = p.stopDistance + stride;
+    // Where each agent faces, for the headings after the loop (no allocation once the
+    // buffers have grown to the group).
+    m_faceX.resize(n);
+    m_faceY.resize(n);
+    m_faces.resize(n);
+    float* faceX = m_faceX.data();
+    float* faceY = m_faceY.data();
+    std::uint32_t* faces = m_faces.data();
     const float* px = a.px.data();
     const float* py = a.py.data();
-    const float* heading = a.heading.data();
     float* nx = a.nx.data();
     float* ny = a.ny.data();
     float* nvx = a.nvx.data();
     float* nvy = a.nvy.data();
-    float* nheading = a.nheading.data();
     float* nspeed = a.nspeed.data();
     float* goalDistances = a.goalDistance.data();
     std::uint8_t* agentFlags = a.flags.data();
@@ -227,9 +286,6 @@ template <class Search> void SwarmBehaviour::planWith(Group& group, const StepCo
         ny[i] = next.y;
         nvx[i] = velocity.x;
         nvy[i] = velocity.y;
-        // Face the velocity (the seed's lookAt, taken before scatter: the seek direction),
-        // and keep the old heading when standing still.
-        nheading[i] = seeking ? angleOf(seekDir) : heading[i];
         nspeed[i] = velocity.length();
         goalDistances[i] = hasGoal ? goalDistance : 0.0f;
         std::uint8_t flags =
@@ -238,7 +294,13 @@ template <class Search> void SwarmBehaviour::planWith(Group& group, const StepCo
         if (!seeking || seekScale < 0.5f)
             flags |= kAgentAtGoal;
         agentFlags[i] = flags | (blocked ? kAgentBlocked : 0);
+        // Faces the velocity (the seed's lookAt, taken before scatter: the seek direction),
+        // and keeps the old heading when standing still: after the loop, four at a time.
+        faceX[i] = seekDir.x;
+        faceY[i] = seekDir.y;
+        faces[i] = seeking ? ~0u : 0u;
     }
+    faceHeadings(faceX, faceY, faces, a.heading.data(), a.nheading.data(), n);
 }
 
 } // namespace shoal
