@@ -33,7 +33,9 @@ struct Scatter
 SHOAL_FORCE_INLINE inline Vec2 seekAlongWalls(const StaticGeometry& geometry, const SwarmParams& p,
                                               Vec2 pos, float room, Vec2 seekDir, std::size_t i)
 {
-    if (!(p.feelerLength > 0.0f && seekDir.lengthSquared() > 0.0f))
+    // Feelers shorter than the room round it reach nothing (feelerAvoidance is zero there,
+    // and so the direction is kept): asked first, it spares the rest for most enemies.
+    if (!(p.feelerLength > 0.0f && seekDir.lengthSquared() > 0.0f) || p.feelerLength < room)
         return seekDir;
     const Vec2 avoid = geometry.feelerAvoidance(pos, seekDir, p.feelerLength, room);
     const Vec2 normal = avoid.normalizedOr({});
