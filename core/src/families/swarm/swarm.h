@@ -59,8 +59,7 @@ public:
     FeelerUse feelers() const override { return {m_params.feelerLength, true}; }
     std::size_t memoryBytes() const override
     {
-        return m_route.memoryBytes() + (m_faceX.capacity() + m_faceY.capacity()) * sizeof(float) +
-               m_faces.capacity() * sizeof(std::uint32_t);
+        return m_route.memoryBytes() + (m_faceX.capacity() + m_faceY.capacity()) * sizeof(float);
     }
     /// The way round walls to the goal, as the last step planned it.
     const FlowRoute& route() const { return m_route; }
@@ -69,11 +68,9 @@ private:
     template <class Search> void planWith(Group& group, const StepContext& ctx);
     SwarmParams m_params;
     FlowRoute m_route; ///< to the goal, shared by the whole swarm
-    /// Per agent, the plan's scratch: the direction it faces, and whether it faces it (all
-    /// bits) or keeps its heading (none). Headings are worked out after the loop, four at a
-    /// time.
+    /// Per agent, the plan's scratch: the direction it faces if it seeks. Headings are worked
+    /// out after the loop, four at a time.
     std::vector<float> m_faceX, m_faceY;
-    std::vector<std::uint32_t> m_faces;
 };
 
 /// Where a swarm group heads: the player, or agent 0 of the group it chases.

@@ -11,6 +11,7 @@
 #include "steering/steering.h"
 
 #include <cmath>
+#include <limits>
 
 namespace shoal {
 
@@ -132,19 +133,22 @@ SHOAL_FORCE_INLINE inline Float4 angleOfLanes(Float4 x, Float4 y)
 #endif
 }
 
-/// nheading[i] = faces[i] ? angleOf(faceX[i], faceY[i]) : heading[i] for the n agents (faces:
-/// all bits set or none), four lanes at a time and the rest one by one.
-void faceHeadings(const float* faceX, const float* faceY, const std::uint32_t* faces,
-                  const float* heading, float* nheading, std::size_t n)
+/// The headings of the n agents: angleOf(faceX[i], faceY[i]) for those that seek (their goal
+/// distance beyond `seekBeyond`), heading[i] for the others; four lanes at a time, the rest
+/// one by one.
+void faceHeadings(const float* faceX, const float* faceY, const float* goalDistance,
+                  float seekBeyond, const float* heading, float* nheading, std::size_t n)
 {
     constexpr std::size_t kWidth = Float4::kWidth;
+    const Float4 beyond(seekBeyond);
     std::size_t i = 0;
     for (; i + kWidth <= n; i += kWidth) {
         const Float4 angle = angleOfLanes(Float4::load(faceX + i), Float4::load(faceY + i));
-        select(Float4::loadMask(faces + i), angle, Float4::load(heading + i)).store(nheading + i);
+        select(Float4::load(goalDistance + i) > beyond, angle, Float4::load(heading + i))
+            .store(nheading + i);
     }
     for (; i < n; ++i)
-        nheading[i] = faces[i] ? angleOf({faceX[i], faceY[i]}) : heading[i];
+        nheading[i] = goalDistance[i] > seekBeyond ? angleOf({faceX[i], faceY[i]}) : heading[i];
 }
 
 } // namespace
@@ -214,10 +218,8 @@ template <class Search> void SwarmBehaviour::planWith(Group& group, const StepCo
     // buffers have grown to the group).
     m_faceX.resize(n);
     m_faceY.resize(n);
-    m_faces.resize(n);
     float* faceX = m_faceX.data();
     float* faceY = m_faceY.data();
-    std::uint32_t* faces = m_faces.data();
     const float* px = a.px.data();
     const float* py = a.py.data();
     float* nx = a.nx.data();
@@ -300,9 +302,12 @@ template <class Search> void SwarmBehaviour::planWith(Group& group, const StepCo
         // and keeps the old heading when standing still: after the loop, four at a time.
         faceX[i] = seekDir.x;
         faceY[i] = seekDir.y;
-        faces[i] = seeking ? ~0u : 0u;
     }
-    faceHeadings(faceX, faceY, faces, a.heading.data(), a.nheading.data(), n);
+    // Who seeks is told by the goal distance just stored: it is beyond the stop distance (and
+    // there is a goal: past +infinity, nobody).
+    faceHeadings(faceX, faceY, goalDistances,
+                 hasGoal ? p.stopDistance : std::numeric_limits<float>::infinity(),
+                 a.heading.data(), a.nheading.data(), n);
 }
 
 } // namespace shoal
