@@ -1,10 +1,13 @@
 #include "geometry/flowfield.h"
 #include "geometry/staticgeometry.h"
+#include "math/fastmath.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <iterator>
 #include <limits>
+#include <type_traits>
 
 namespace shoal {
 
@@ -482,18 +485,141 @@ int FlowField::snapGoal(int rawSlot) const
     return best;
 }
 
+/// The search of one rebuild: what it reads and writes, copied out of the field and its
+/// occupancy into one value the rebuild keeps in locals. Members would be loaded again after
+/// every store of a parent move (a byte store may alias anything), a few times per cell.
+struct FlowField::Search
+{
+    explicit Search(FlowField& field)
+        : occ(*field.m_occupancy), moves(occ.m_moves.data()), stride(occ.m_place.stride),
+          invStride(occ.m_invStride), cell(occ.m_cell), cost(field.m_cost.data()),
+          distance(field.m_distance.data()), direction(field.m_direction.data()),
+          anchor(field.m_anchor.data()), parent(field.m_parent.data())
+    {
+        std::copy(std::begin(occ.m_offset), std::end(occ.m_offset), offset);
+    }
+
+    const FlowOccupancy& occ;
+    const std::uint8_t* moves;
+    int stride;
+    double invStride;
+    float cell;
+    /// FlowOccupancy's move offsets, wide enough to index with (no extension per use).
+    std::ptrdiff_t offset[8];
+    float* cost;
+    float* distance;
+    Vec2* direction;
+    std::int32_t* anchor;
+    std::uint8_t* parent;
+
+    /// FlowOccupancy::rowOf.
+    SHOAL_FORCE_INLINE int rowOf(std::int32_t s) const
+    {
+        return static_cast<int>((s + 0.5) * invStride);
+    }
+
+    /// Whether cell c sees `target` (dx, dy cells away); see settle() for the cheap test.
+    SHOAL_FORCE_INLINE bool anchorInSight(std::int32_t c, std::int32_t target, int dx, int dy) const
+    {
+        // The common case costs two lookups: the cells the ray to the anchor passes between
+        // next (one along an axis or a diagonal, else the axis and the diagonal neighbour)
+        // head for the same anchor, or are it. Then the ray stays inside the triangle their
+        // own rays make with the anchor, which they found clear. Otherwise (at the seam of two
+        // anchors' regions, which is where most such neighbours disagree) the ray is marched.
+        auto sharesAnchor = [&](int sx, int sy) SHOAL_FORCE_INLINE {
+            const std::int32_t q = c + sx + sy * stride;
+            return q == target || anchor[q] == target;
+        };
+        const int sx = (dx > 0) - (dx < 0), sy = (dy > 0) - (dy < 0);
+        const int ax = std::abs(dx), ay = std::abs(dy);
+        bool shared;
+        if (ay == 0)
+            shared = sharesAnchor(sx, 0);
+        else if (ax == 0)
+            shared = sharesAnchor(0, sy);
+        else if (ax == ay)
+            shared = (moves[c] >> moveIndex(sx, sy) & 1u) && sharesAnchor(sx, sy);
+        else
+            shared = (ax > ay ? sharesAnchor(sx, 0) : sharesAnchor(0, sy)) && sharesAnchor(sx, sy);
+        return shared || occ.lineOfSight(c, dx, dy);
+    }
+
+    /// Cell c (not the goal's) is the cheapest left: it takes its anchor, its distance
+    /// through it and its direction.
+    SHOAL_FORCE_INLINE void settle(std::int32_t c) const
+    {
+        const int rowC = rowOf(c), columnC = c - rowC * stride;
+        auto offsetTo = [&](std::int32_t x, int& dx, int& dy) SHOAL_FORCE_INLINE {
+            const int row = rowOf(x);
+            dx = x - row * stride - columnC;
+            dy = row - rowC;
+        };
+        auto lengthThrough = [&](std::int32_t x, int dx, int dy) SHOAL_FORCE_INLINE {
+            return distance[x] + std::sqrt(static_cast<float>(dx * dx + dy * dy)) * cell;
+        };
+        // The parent settled first, so its anchor is known: keep it if this cell sees it too
+        // (a straight run to the goal or to the corner it rounds), the common case.
+        const int move = parent[c];
+        const auto from = static_cast<std::int32_t>(c + offset[move]);
+        std::int32_t to = anchor[from];
+        int dx, dy;
+        offsetTo(to, dx, dy);
+        if (to != from && !anchorInSight(c, to, dx, dy)) {
+            // At the edge of a shadow: the shortest run in sight through a settled
+            // neighbour's anchor, or through the neighbour itself (the parent always
+            // qualifies). Taking the parent alone would leave a chain of one-cell kinks along
+            // the shadow's edge.
+            to = from;
+            dx = kMoveX[move];
+            dy = kMoveY[move];
+            float best = lengthThrough(from, dx, dy);
+            const unsigned legal = moves[c];
+            for (int k = 0; k < 8; ++k) {
+                const auto n = static_cast<std::int32_t>(c + offset[k]);
+                if (!(legal >> k & 1u) || anchor[n] < 0)
+                    continue;
+                const float viaNeighbour = lengthThrough(n, kMoveX[k], kMoveY[k]);
+                if (viaNeighbour < best) {
+                    best = viaNeighbour;
+                    to = n;
+                    dx = kMoveX[k];
+                    dy = kMoveY[k];
+                }
+                int ax, ay;
+                const std::int32_t far = anchor[n];
+                if (far == n)
+                    continue;
+                offsetTo(far, ax, ay);
+                // The length first: only a shorter run is worth a line of sight.
+                const float viaAnchor = lengthThrough(far, ax, ay);
+                if (viaAnchor < best && anchorInSight(c, far, ax, ay)) {
+                    best = viaAnchor;
+                    to = far;
+                    dx = ax;
+                    dy = ay;
+                }
+            }
+        }
+        anchor[c] = to;
+        const float cells = std::sqrt(static_cast<float>(dx * dx + dy * dy));
+        const float inverse = 1.0f / cells;
+        distance[c] = distance[to] + cells * cell;
+        direction[c] = {static_cast<float>(dx) * inverse, static_cast<float>(dy) * inverse};
+    }
+};
+
 void FlowField::rebuild()
 {
     ++m_rebuilds;
     reset();
     if (m_goalSlot < 0)
         return;
-    const FlowOccupancy& occ = *m_occupancy;
-    const std::uint8_t* moves = occ.m_moves.data();
-    const int* offset = occ.m_offset;
-    float* cost = m_cost.data();
-    std::uint8_t* parent = m_parent.data();
-    const std::int32_t* anchor = m_anchor.data();
+    Search search(*this);
+    const std::uint8_t* moves = search.moves;
+    const std::ptrdiff_t* offset = search.offset;
+    float* cost = search.cost;
+    std::uint8_t* parent = search.parent;
+    const std::int32_t* anchor = search.anchor;
     std::int32_t* axisQueue = m_axisQueue.data();
     std::int32_t* diagonalQueue = m_diagonalQueue.data();
     std::size_t axisHead = 0, axisTail = 0, diagonalHead = 0, diagonalTail = 0;
@@ -503,42 +629,71 @@ void FlowField::rebuild()
     // the two heads is the cheapest cell left. A queued cell whose cost later dropped keeps
     // its old entry; heads already settled are skipped, and comparing heads by their current
     // cost still picks the cheapest cell.
-    cost[m_goalSlot] = 0.0f;
-    axisQueue[axisTail++] = m_goalSlot;
-    for (;;) {
-        while (axisHead < axisTail && anchor[axisQueue[axisHead]] >= 0)
-            ++axisHead;
-        while (diagonalHead < diagonalTail && anchor[diagonalQueue[diagonalHead]] >= 0)
-            ++diagonalHead;
-        std::int32_t c;
-        if (axisHead < axisTail && (diagonalHead == diagonalTail ||
-                                    cost[axisQueue[axisHead]] <= cost[diagonalQueue[diagonalHead]]))
-            c = axisQueue[axisHead++];
-        else if (diagonalHead < diagonalTail)
-            c = diagonalQueue[diagonalHead++];
-        else
-            break;
-        settle(c);
+    // `all`: every move from c is legal (most cells, away from walls), which spares a bit
+    // test per neighbour.
+    auto relaxWith = [&](std::int32_t c, unsigned legal, auto all) SHOAL_FORCE_INLINE {
         const float here = cost[c];
-        const unsigned legal = moves[c];
+        const float* around = cost + c;
         for (int k = 0; k < 4; ++k) {
-            const std::int32_t n = c + offset[k];
             const float via = here + 1.0f;
-            if ((legal >> k & 1u) && via < cost[n]) {
+            if ((all || (legal >> k & 1u)) && via < around[offset[k]]) {
+                const auto n = static_cast<std::int32_t>(c + offset[k]);
                 cost[n] = via;
                 parent[n] = static_cast<std::uint8_t>(k ^ 2);
                 axisQueue[axisTail++] = n;
             }
         }
         for (int k = 4; k < 8; ++k) {
-            const std::int32_t n = c + offset[k];
             const float via = here + kSqrt2;
-            if ((legal >> k & 1u) && via < cost[n]) {
+            if ((all || (legal >> k & 1u)) && via < around[offset[k]]) {
+                const auto n = static_cast<std::int32_t>(c + offset[k]);
                 cost[n] = via;
                 parent[n] = static_cast<std::uint8_t>(k ^ 2);
                 diagonalQueue[diagonalTail++] = n;
             }
         }
+    };
+    auto relax = [&](std::int32_t c) SHOAL_FORCE_INLINE {
+        const unsigned legal = moves[c];
+        if (legal == 0xffu)
+            relaxWith(c, legal, std::true_type{});
+        else
+            relaxWith(c, legal, std::false_type{});
+    };
+    // The goal settles first, heading for itself (its direction stays zero: the goal is in
+    // this cell); nothing is cheaper than it, so no later cell is the goal's.
+    cost[m_goalSlot] = 0.0f;
+    search.anchor[m_goalSlot] = m_goalSlot;
+    search.distance[m_goalSlot] = 0.0f;
+    relax(m_goalSlot);
+    // The heads stay on cells not settled yet: a queue taken from skips the settled entries
+    // after its head, and the other one its head when that is the cell just settled (a cell
+    // settles only when taken, so no other head can have settled meanwhile).
+    auto skipSettled = [&](const std::int32_t* queue, std::size_t& head, std::size_t tail)
+                           SHOAL_FORCE_INLINE {
+                               while (head < tail && anchor[queue[head]] >= 0)
+                                   ++head;
+                           };
+    for (;;) {
+        const bool axisLeft = axisHead < axisTail, diagonalLeft = diagonalHead < diagonalTail;
+        std::int32_t c;
+        if (axisLeft &&
+            (!diagonalLeft || cost[axisQueue[axisHead]] <= cost[diagonalQueue[diagonalHead]])) {
+            c = axisQueue[axisHead++];
+            search.settle(c);
+            skipSettled(axisQueue, axisHead, axisTail);
+            if (diagonalLeft && diagonalQueue[diagonalHead] == c)
+                skipSettled(diagonalQueue, diagonalHead, diagonalTail);
+        } else if (diagonalLeft) {
+            c = diagonalQueue[diagonalHead++];
+            search.settle(c);
+            skipSettled(diagonalQueue, diagonalHead, diagonalTail);
+            if (axisLeft && axisQueue[axisHead] == c)
+                skipSettled(axisQueue, axisHead, axisTail);
+        } else {
+            break;
+        }
+        relax(c);
     }
     markBends();
 }
@@ -557,98 +712,6 @@ void FlowField::markBends()
         if (e != s)
             m_direction[s] = m_direction[e];
     }
-}
-
-void FlowField::settle(std::int32_t c)
-{
-    if (c == m_goalSlot) {
-        m_anchor[c] = c;
-        m_distance[c] = 0.0f;
-        return; // direction stays zero: the goal is in this cell
-    }
-    const FlowOccupancy& occ = *m_occupancy;
-    const int rowC = occ.rowOf(c), columnC = c - rowC * occ.m_place.stride;
-    auto offsetTo = [&](std::int32_t x, int& dx, int& dy) {
-        const int row = occ.rowOf(x);
-        dx = x - row * occ.m_place.stride - columnC;
-        dy = row - rowC;
-    };
-    auto lengthThrough = [&](std::int32_t x, int dx, int dy) {
-        return m_distance[x] + std::sqrt(static_cast<float>(dx * dx + dy * dy)) * occ.m_cell;
-    };
-    // The parent settled first, so its anchor is known: keep it if this cell sees it too
-    // (a straight run to the goal or to the corner it rounds), the common case.
-    const int move = m_parent[c];
-    const std::int32_t parent = c + occ.m_offset[move];
-    std::int32_t anchor = m_anchor[parent];
-    int dx, dy;
-    offsetTo(anchor, dx, dy);
-    if (anchor != parent && !anchorInSight(c, anchor, dx, dy)) {
-        // At the edge of a shadow: the shortest run in sight through a settled neighbour's
-        // anchor, or through the neighbour itself (the parent always qualifies). Taking the
-        // parent alone would leave a chain of one-cell kinks along the shadow's edge.
-        anchor = parent;
-        dx = kMoveX[move];
-        dy = kMoveY[move];
-        float best = lengthThrough(parent, dx, dy);
-        const unsigned legal = occ.m_moves[c];
-        for (int k = 0; k < 8; ++k) {
-            const std::int32_t n = c + occ.m_offset[k];
-            if (!(legal >> k & 1u) || m_anchor[n] < 0)
-                continue;
-            const float viaNeighbour = lengthThrough(n, kMoveX[k], kMoveY[k]);
-            if (viaNeighbour < best) {
-                best = viaNeighbour;
-                anchor = n;
-                dx = kMoveX[k];
-                dy = kMoveY[k];
-            }
-            int ax, ay;
-            const std::int32_t far = m_anchor[n];
-            if (far == n)
-                continue;
-            offsetTo(far, ax, ay);
-            // The length first: only a shorter run is worth a line of sight.
-            const float viaAnchor = lengthThrough(far, ax, ay);
-            if (viaAnchor < best && anchorInSight(c, far, ax, ay)) {
-                best = viaAnchor;
-                anchor = far;
-                dx = ax;
-                dy = ay;
-            }
-        }
-    }
-    m_anchor[c] = anchor;
-    const float cells = std::sqrt(static_cast<float>(dx * dx + dy * dy));
-    const float inverse = 1.0f / cells;
-    m_distance[c] = m_distance[anchor] + cells * occ.m_cell;
-    m_direction[c] = {static_cast<float>(dx) * inverse, static_cast<float>(dy) * inverse};
-}
-
-bool FlowField::anchorInSight(std::int32_t c, std::int32_t anchor, int dx, int dy) const
-{
-    // The common case costs two lookups: the cells the ray to the anchor passes between
-    // next (one along an axis or a diagonal, else the axis and the diagonal neighbour) head
-    // for the same anchor, or are it. Then the ray stays inside the triangle their own rays
-    // make with the anchor, which they found clear. Otherwise (at the seam of two anchors'
-    // regions, which is where most such neighbours disagree) the ray is marched.
-    const FlowOccupancy& occ = *m_occupancy;
-    auto sharesAnchor = [&](int sx, int sy) {
-        const std::int32_t q = c + sx + sy * occ.m_place.stride;
-        return q == anchor || m_anchor[q] == anchor;
-    };
-    const int sx = (dx > 0) - (dx < 0), sy = (dy > 0) - (dy < 0);
-    const int ax = std::abs(dx), ay = std::abs(dy);
-    bool shared;
-    if (ay == 0)
-        shared = sharesAnchor(sx, 0);
-    else if (ax == 0)
-        shared = sharesAnchor(0, sy);
-    else if (ax == ay)
-        shared = (occ.m_moves[c] >> moveIndex(sx, sy) & 1u) && sharesAnchor(sx, sy);
-    else
-        shared = (ax > ay ? sharesAnchor(sx, 0) : sharesAnchor(0, sy)) && sharesAnchor(sx, sy);
-    return shared || occ.lineOfSight(c, dx, dy);
 }
 
 std::size_t FlowField::memoryBytes() const

@@ -289,9 +289,8 @@ private:
     void allocate();
     void reset();
     int snapGoal(int rawSlot) const;
+    struct Search;
     void rebuild();
-    void settle(std::int32_t c);
-    bool anchorInSight(std::int32_t c, std::int32_t anchor, int dx, int dy) const;
     void markBends();
     bool bendsAt(int slot) const
     {

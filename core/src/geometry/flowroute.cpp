@@ -21,13 +21,18 @@ void FlowRoute::useOccupancy(std::shared_ptr<const FlowOccupancy> occupancy)
     ++m_occupancyChanges;
 }
 
-void FlowRoute::update(const StaticGeometry& geometry, float bodyRadius, Vec2 goal)
+void FlowRoute::prepare(const StaticGeometry& geometry, float bodyRadius)
 {
     std::shared_ptr<const FlowOccupancy> level = geometry.flowOccupancy(bodyRadius);
     if (!m_field || m_local || level != m_level)
         useOccupancy(level);
     m_level = std::move(level);
     m_local = false;
+}
+
+void FlowRoute::update(const StaticGeometry& geometry, float bodyRadius, Vec2 goal)
+{
+    prepare(geometry, bodyRadius);
     m_active = true;
     m_field->setGoal(goal);
 }

@@ -32,6 +32,11 @@ public:
     /// from there (or bodies need more room). Bodies outside the window head straight for the
     /// goal.
     void updateLocal(const StaticGeometry& geometry, float bodyRadius, Vec2 goal, float reach);
+    /// Readies a route over the whole level for bodies of `bodyRadius` m before its goal is
+    /// known: takes the level's occupancy (building it if no group of that radius has yet)
+    /// and sizes the field, so the first update() with this level and radius only computes
+    /// the field. Inactive until then, as after clear().
+    void prepare(const StaticGeometry& geometry, float bodyRadius);
     /// No goal: steer() hands back the straight direction everywhere. Keeps the buffers.
     void clear() { m_active = false; }
 

@@ -67,4 +67,17 @@ void SwarmBehaviour::setParams(const ParamValues& values)
     m_params = paramsFrom(kSwarmFields, values);
 }
 
+void SwarmBehaviour::spawn(Group& group, const GroupDesc& desc, Random& random,
+                           const StaticGeometry& geometry)
+{
+    Behaviour::spawn(group, desc, random, geometry);
+    // What the route needs of the level and the radius is built with the world, so a game's
+    // first step does not stall on the level's occupancy (about half of that step's routing
+    // hitch). The goal is not: the player and a chased group's leader are placed after this
+    // group and moved by the settling bodies, so the first plan routes to where it then is
+    // (the field it computes is the one it would have computed without this; a radius set
+    // before then takes its own occupancy, as any later edit does).
+    m_route.prepare(geometry, m_params.radius);
+}
+
 } // namespace shoal

@@ -13,6 +13,9 @@
 #include "scene/paramtable.h"
 #include "world/behaviour.h"
 
+#include <cstdint>
+#include <vector>
+
 namespace shoal {
 
 struct SwarmParams
@@ -35,6 +38,9 @@ class SwarmBehaviour final : public Behaviour
 {
 public:
     void setParams(const ParamValues& values) override;
+    /// The default placement, and the route readied over the level (see swarm.cpp).
+    void spawn(Group& group, const GroupDesc& desc, Random& random,
+               const StaticGeometry& geometry) override;
     void plan(Group& group, const StepContext& ctx) override;
     bool allowsReordering() const override { return true; }
     float queryRadius() const override { return m_params.minAllowedRadius; }
@@ -51,7 +57,10 @@ public:
     std::optional<Vec2> goal(const Group& group, const StepContext& ctx) const override;
     /// A swarm feels along the way to its goal, not along its heading.
     FeelerUse feelers() const override { return {m_params.feelerLength, true}; }
-    std::size_t memoryBytes() const override { return m_route.memoryBytes(); }
+    std::size_t memoryBytes() const override
+    {
+        return m_route.memoryBytes() + (m_faceX.capacity() + m_faceY.capacity()) * sizeof(float);
+    }
     /// The way round walls to the goal, as the last step planned it.
     const FlowRoute& route() const { return m_route; }
 
@@ -59,6 +68,9 @@ private:
     template <class Search> void planWith(Group& group, const StepContext& ctx);
     SwarmParams m_params;
     FlowRoute m_route; ///< to the goal, shared by the whole swarm
+    /// Per agent, the plan's scratch: the direction it faces if it seeks. Headings are worked
+    /// out after the loop, four at a time.
+    std::vector<float> m_faceX, m_faceY;
 };
 
 /// Where a swarm group heads: the player, or agent 0 of the group it chases.

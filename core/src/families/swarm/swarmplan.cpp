@@ -11,6 +11,7 @@
 #include "steering/steering.h"
 
 #include <cmath>
+#include <limits>
 
 namespace shoal {
 
@@ -33,7 +34,9 @@ struct Scatter
 SHOAL_FORCE_INLINE inline Vec2 seekAlongWalls(const StaticGeometry& geometry, const SwarmParams& p,
                                               Vec2 pos, float room, Vec2 seekDir, std::size_t i)
 {
-    if (!(p.feelerLength > 0.0f && seekDir.lengthSquared() > 0.0f))
+    // Feelers shorter than the room round it reach nothing (feelerAvoidance is zero there,
+    // and so the direction is kept): asked first, it spares the rest for most enemies.
+    if (!(p.feelerLength > 0.0f && seekDir.lengthSquared() > 0.0f) || p.feelerLength < room)
         return seekDir;
     const Vec2 avoid = geometry.feelerAvoidance(pos, seekDir, p.feelerLength, room);
     const Vec2 normal = avoid.normalizedOr({});
@@ -75,7 +78,9 @@ SHOAL_FORCE_INLINE inline Scatter scatter(const Search& search, float R, Vec2 po
                        const V s = (vR - d) / d;
                        pushX += masked(pushing, dx * s);
                        pushY += masked(pushing, dy * s);
-                       const Mask ahead = pushing & (vZero - (dx * seekX + dy * seekY) > vZero);
+                       // Ahead: the neighbour lies toward the goal. (0 - x > 0 is x < 0: the
+                       // negation is exact, and a zero passes neither.)
+                       const Mask ahead = pushing & (dx * seekX + dy * seekY < vZero);
                        aheadLanes = min(aheadLanes, select(ahead, d, aheadLanes));
                    });
     Scatter out;
@@ -88,6 +93,62 @@ SHOAL_FORCE_INLINE inline Scatter scatter(const Search& search, float R, Vec2 po
                     R;
     out.aheadNearest = minLane(aheadLanes);
     return out;
+}
+
+/// angleOf (fastAtan2) of four directions at once: lane by lane the same operations in the
+/// same order, so each lane is bit for bit what angleOf gives for it (SSE2; elsewhere one
+/// lane at a time through angleOf itself). A heading per agent costs a quarter as much.
+SHOAL_FORCE_INLINE inline Float4 angleOfLanes(Float4 x, Float4 y)
+{
+#if SHOAL_SSE2_LANES
+    const __m128 sign = _mm_set1_ps(-0.0f);
+    const __m128 zero = _mm_setzero_ps();
+    const __m128 ax = _mm_andnot_ps(sign, x.v);
+    const __m128 ay = _mm_andnot_ps(sign, y.v);
+    // ax > ay ? ax : ay, and ax > ay ? ay : ax: what maxps and minps pick (NaN included).
+    const __m128 big = _mm_max_ps(ax, ay);
+    const __m128 small = _mm_min_ps(ay, ax);
+    const __m128 t = _mm_div_ps(small, big);
+    const __m128 t2 = _mm_mul_ps(t, t);
+    __m128 poly = _mm_add_ps(_mm_set1_ps(0.05265332f), _mm_mul_ps(t2, _mm_set1_ps(-0.01172120f)));
+    poly = _mm_add_ps(_mm_set1_ps(-0.11643287f), _mm_mul_ps(t2, poly));
+    poly = _mm_add_ps(_mm_set1_ps(0.19354346f), _mm_mul_ps(t2, poly));
+    poly = _mm_add_ps(_mm_set1_ps(-0.33262347f), _mm_mul_ps(t2, poly));
+    poly = _mm_add_ps(_mm_set1_ps(0.99997726f), _mm_mul_ps(t2, poly));
+    const __m128 a = _mm_mul_ps(t, poly);
+    const __m128 steep = _mm_cmpgt_ps(ay, ax);
+    const __m128 b = _mm_or_ps(_mm_and_ps(steep, _mm_sub_ps(_mm_set1_ps(1.57079637f), a)),
+                               _mm_andnot_ps(steep, a));
+    const __m128 back = _mm_cmplt_ps(x.v, zero);
+    const __m128 c = _mm_or_ps(_mm_and_ps(back, _mm_sub_ps(_mm_set1_ps(3.14159274f), b)),
+                               _mm_andnot_ps(back, b));
+    const __m128 angle = _mm_xor_ps(c, _mm_and_ps(_mm_cmplt_ps(y.v, zero), sign));
+    // A zero direction is angle 0 (its lanes divided 0 by 0 above).
+    return Float4(_mm_andnot_ps(_mm_cmpeq_ps(big, zero), angle));
+#else
+    Float4 out;
+    for (int l = 0; l < Float4::kWidth; ++l)
+        out.v[l] = angleOf({x.v[l], y.v[l]});
+    return out;
+#endif
+}
+
+/// The headings of the n agents: angleOf(faceX[i], faceY[i]) for those that seek (their goal
+/// distance beyond `seekBeyond`), heading[i] for the others; four lanes at a time, the rest
+/// one by one.
+void faceHeadings(const float* faceX, const float* faceY, const float* goalDistance,
+                  float seekBeyond, const float* heading, float* nheading, std::size_t n)
+{
+    constexpr std::size_t kWidth = Float4::kWidth;
+    const Float4 beyond(seekBeyond);
+    std::size_t i = 0;
+    for (; i + kWidth <= n; i += kWidth) {
+        const Float4 angle = angleOfLanes(Float4::load(faceX + i), Float4::load(faceY + i));
+        select(Float4::load(goalDistance + i) > beyond, angle, Float4::load(heading + i))
+            .store(nheading + i);
+    }
+    for (; i < n; ++i)
+        nheading[i] = goalDistance[i] > seekBeyond ? angleOf({faceX[i], faceY[i]}) : heading[i];
 }
 
 } // namespace
@@ -124,9 +185,13 @@ template <class Search> void SwarmBehaviour::planWith(Group& group, const StepCo
 {
     const Search& search = neighbourSearch<Search>(group);
     AgentArrays& a = group.agents;
-    const SwarmParams& p = m_params;
+    // Copies, as every value the loop reads again and again: a local stays in a register (or
+    // a slot of the frame), where a member would be loaded anew after every store to an
+    // agent's flags (a byte store may alias anything) and after every call off the fast path.
+    const SwarmParams p = m_params;
     const StaticGeometry& geometry = *ctx.geometry;
     const float dt = ctx.dt;
+    const std::uint64_t seed = ctx.seed;
     const std::size_t n = a.size();
     const bool hasGoal = swarmHasGoal(group, ctx);
     const Vec2 goal = swarmGoal(group, ctx);
@@ -135,18 +200,40 @@ template <class Search> void SwarmBehaviour::planWith(Group& group, const StepCo
     // Never push further than R in one step, however many neighbours overlap.
     const float maxPush = R;
     const float inverseDt = 1.0f / dt;
+    const float stride = p.speed * dt;
+    // The ease-off band, at the goal's spacing and squeezed round a corner (the same
+    // products the rule forms, formed once).
+    const float settleOpen = settle * 1.0f, bandOpen = (R - settle) * 1.0f;
+    const float settleRounding = settle * kRoundingSqueeze;
+    const float bandRounding = (R - settle) * kRoundingSqueeze;
+    const float nearOpen = R * 1.0f, nearRounding = R * kRoundingSqueeze;
     // One field for the swarm, rebuilt only when the goal changes cell.
     if (hasGoal)
         m_route.update(geometry, p.radius, goal);
     else
         m_route.clear();
-    const FlowRoute& route = m_route;
-    const float nearWay = p.stopDistance + p.speed * dt;
+    const FlowRoute::Cells route = m_route.cells(); // one cell lookup per agent
+    const float nearWay = p.stopDistance + stride;
+    // Where each agent faces, for the headings after the loop (no allocation once the
+    // buffers have grown to the group).
+    m_faceX.resize(n);
+    m_faceY.resize(n);
+    float* faceX = m_faceX.data();
+    float* faceY = m_faceY.data();
+    const float* px = a.px.data();
+    const float* py = a.py.data();
+    float* nx = a.nx.data();
+    float* ny = a.ny.data();
+    float* nvx = a.nvx.data();
+    float* nvy = a.nvy.data();
+    float* nspeed = a.nspeed.data();
+    float* goalDistances = a.goalDistance.data();
+    std::uint8_t* agentFlags = a.flags.data();
 
     // Agents visited in cell order: neighbours and the clearance grid stay in cache.
     for (std::size_t k = 0; k < n; ++k) {
         const std::size_t i = search.sortedIndex(static_cast<std::uint32_t>(k));
-        const Vec2 pos{a.px[i], a.py[i]};
+        const Vec2 pos{px[i], py[i]};
         const float room = geometry.clearance(pos); // one lookup serves the feelers and the move
         const Vec2 toGoal = goal - pos;
         float goalDistance = toGoal.length();
@@ -154,17 +241,17 @@ template <class Search> void SwarmBehaviour::planWith(Group& group, const StepCo
         // Round the walls between it and the goal: the field's way, and near the goal its
         // length (an enemy behind a thin wall from the player is not there yet; further out
         // the way is no shorter than the straight line, and the rules tell no difference).
-        const bool rounding = route.bends(pos);
+        int cell = 0;
+        const bool rounding = route.bends(pos, cell);
         if (rounding) {
-            seekDir = route.direction(pos);
+            seekDir = route.direction(cell);
             if (goalDistance < nearWay)
-                goalDistance = route.pathDistance(pos);
+                goalDistance = route.pathDistance(cell, pos);
         }
         seekDir = seekAlongWalls(geometry, p, pos, room, seekDir, i);
         const bool seeking = hasGoal && goalDistance > p.stopDistance;
 
-        const Scatter s =
-            scatter(search, R, pos, seekDir, static_cast<std::uint32_t>(k), i, ctx.seed);
+        const Scatter s = scatter(search, R, pos, seekDir, static_cast<std::uint32_t>(k), i, seed);
         // Averaged over the overlaps (as position-based dynamics averages its constraints):
         // summing them, an enemy wedged between k others is thrown k times too far, and the
         // whole swarm boils.
@@ -174,43 +261,53 @@ template <class Search> void SwarmBehaviour::planWith(Group& group, const StepCo
         push = truncated(push * p.pushStrength, maxPush);
         // Other groups' bodies: a sidestep of up to a full stride away from them.
         const OtherBodies others = othersNear(ctx, group, pos, p.radius, seekDir, R);
-        push += truncated(others.away, 1.0f) * (p.speed * dt);
+        push += truncated(others.away, 1.0f) * stride;
 
         float seekScale = seeking ? 1.0f : 0.0f;
         // A swarm rounding a corner funnels toward it: easing off at the goal's spacing there
         // would jam everyone behind, so it eases off only once squeezed closer (it still does,
         // or a crowd pressing through a door crushes).
-        const float squeeze = rounding ? kRoundingSqueeze : 1.0f;
-        if (seeking && settle > 0.0f && s.aheadNearest < R * squeeze) {
+        if (seeking && settle > 0.0f && s.aheadNearest < (rounding ? nearRounding : nearOpen)) {
             // Ease off between R and settle x R: full press when nobody is in the way.
-            seekScale =
-                R > settle ? clamp01((s.aheadNearest - settle * squeeze) / ((R - settle) * squeeze))
-                           : 0.0f;
+            seekScale = R > settle
+                            ? clamp01((s.aheadNearest - (rounding ? settleRounding : settleOpen)) /
+                                      (rounding ? bandRounding : bandOpen))
+                            : 0.0f;
         }
-        const float seekLength =
-            std::fmin(p.speed * dt, std::fmax(0.0f, goalDistance - p.stopDistance));
+        // std::fmin(stride, std::fmax(0, beyond)) as glibc computes them (a call each):
+        // fmax(0, x) is x unless x is below zero or NaN, and fmin(a, b) for a b that is never
+        // NaN is a < b ? a : b, the minss they run.
+        const float beyond = goalDistance - p.stopDistance;
+        const float left = beyond >= 0.0f ? beyond : 0.0f;
+        const float seekLength = stride < left ? stride : left;
         const Vec2 want = pos + seekDir * (seekLength * seekScale) + push;
 
         bool blocked = false;
         const Vec2 next =
             geometry.constrainMove(pos, want, p.radius, WallResponse::Slide, &blocked, room);
         const Vec2 velocity = (next - pos) * inverseDt;
-        a.nx[i] = next.x;
-        a.ny[i] = next.y;
-        a.nvx[i] = velocity.x;
-        a.nvy[i] = velocity.y;
-        // Face the velocity (the seed's lookAt, taken before scatter: the seek direction),
-        // and keep the old heading when standing still.
-        a.nheading[i] = seeking ? angleOf(seekDir) : a.heading[i];
-        a.nspeed[i] = velocity.length();
-        a.goalDistance[i] = hasGoal ? goalDistance : 0.0f;
+        nx[i] = next.x;
+        ny[i] = next.y;
+        nvx[i] = velocity.x;
+        nvy[i] = velocity.y;
+        nspeed[i] = velocity.length();
+        goalDistances[i] = hasGoal ? goalDistance : 0.0f;
         std::uint8_t flags =
-            a.flags[i] & static_cast<std::uint8_t>(~(kAgentBlocked | kAgentAtGoal));
+            agentFlags[i] & static_cast<std::uint8_t>(~(kAgentBlocked | kAgentAtGoal));
         // Settled against the swarm or at the target: where a swarm member wants to be.
         if (!seeking || seekScale < 0.5f)
             flags |= kAgentAtGoal;
-        a.flags[i] = flags | (blocked ? kAgentBlocked : 0);
+        agentFlags[i] = flags | (blocked ? kAgentBlocked : 0);
+        // Faces the velocity (the seed's lookAt, taken before scatter: the seek direction),
+        // and keeps the old heading when standing still: after the loop, four at a time.
+        faceX[i] = seekDir.x;
+        faceY[i] = seekDir.y;
     }
+    // Who seeks is told by the goal distance just stored: it is beyond the stop distance (and
+    // there is a goal: past +infinity, nobody).
+    faceHeadings(faceX, faceY, goalDistances,
+                 hasGoal ? p.stopDistance : std::numeric_limits<float>::infinity(),
+                 a.heading.data(), a.nheading.data(), n);
 }
 
 } // namespace shoal
