@@ -62,8 +62,8 @@ void TestLimits::sweepAgreesWithAllPairs()
         const int lattice = 2 + static_cast<int>(random() % 6);
         std::vector<Point2> points;
         for (int i = 0; i < n; ++i)
-            points.push_back({static_cast<double>(random() % lattice),
-                              static_cast<double>(random() % lattice)});
+            points.push_back(
+                {static_cast<double>(random() % lattice), static_cast<double>(random() % lattice)});
         bool repeated = false;
         for (int i = 0; i < n; ++i)
             repeated = repeated || points[static_cast<std::size_t>(i)] ==
@@ -119,18 +119,21 @@ void TestLimits::countsAreRefused_data()
 {
     QTest::addColumn<int>("which");
     QTest::addColumn<QString>("expected");
-    QTest::newRow("groups") << 0 << QStringLiteral("groups: the level has 60001 groups; at most "
-                                                   "60000 are allowed");
+    QTest::newRow("groups") << 0
+                            << QStringLiteral("groups: the level has 60001 groups; at most "
+                                              "60000 are allowed");
     QTest::newRow("agents") << 1
                             << QStringLiteral("groups: the level asks for 4000001 agents in all; "
                                               "at most 4000000 are allowed");
     QTest::newRow("geometry pieces")
         << 2 << QStringLiteral("walls and obstacles come to more than 1000000 pieces of up to 4 m");
     QTest::newRow("wall past the margin")
-        << 3 << QStringLiteral("walls[0].points[1]: [150.5, 0] is more than 100 m outside the "
-                               "world bounds");
+        << 3
+        << QStringLiteral("walls[0].points[1]: [150.5, 0] is more than 100 m outside the "
+                          "world bounds");
     QTest::newRow("coordinate beyond float millimetres")
-        << 4 << QStringLiteral("player.position: [16384.5, 0] is more than 16384 m from the origin");
+        << 4
+        << QStringLiteral("player.position: [16384.5, 0] is more than 16384 m from the origin");
 }
 
 void TestLimits::countsAreRefused()
@@ -207,10 +210,10 @@ void TestLimits::slimConvexPolygonsBuild()
     // Convex, but too slim or too small for Box2D's own asserts (area 1e-7 m^2, vertices
     // nearer than its weld distance): built as outlines, and solid all the same.
     SceneDesc scene = test::emptyScene(20.0, 20.0);
-    for (const std::vector<Point2>& points : std::vector<std::vector<Point2>>{
-             {{0.0, 0.0}, {10.0, 0.0}, {5.0, 2e-8}},
-             {{0.0, 5.0}, {0.011, 5.0}, {0.011, 5.011}, {0.0, 5.011}},
-             {{-10.0, -10.0}, {-9.0, -10.0}, {-9.5, -9.9999998}}}) {
+    for (const std::vector<Point2>& points :
+         std::vector<std::vector<Point2>>{{{0.0, 0.0}, {10.0, 0.0}, {5.0, 2e-8}},
+                                          {{0.0, 5.0}, {0.011, 5.0}, {0.011, 5.011}, {0.0, 5.011}},
+                                          {{-10.0, -10.0}, {-9.0, -10.0}, {-9.5, -9.9999998}}}) {
         ObstacleDesc polygon;
         polygon.shape = ObstacleShape::Polygon;
         polygon.points = points;

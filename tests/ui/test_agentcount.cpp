@@ -2,7 +2,7 @@
 // the view and the property panel's header count by one rule (groupAgentCount: the authored
 // agents plus the player when it leads the group), agree for every group, and while the world
 // runs a school's count follows the free fish the player picks up; a restart shows the
-// authored count again.
+// authored count again. A spawn area the world cannot fill is marked with what it placed.
 
 #include "document/agentcount.h"
 #include "document/commands.h"
@@ -15,6 +15,7 @@
 #include "simulation/simulationlayers.h"
 #include "uitestsupport.h"
 #include "viewport/editorscene.h"
+#include "viewport/items/spawnareaitem.h"
 
 #include <QLabel>
 #include <QTreeWidget>
@@ -94,6 +95,7 @@ private slots:
     void theRunningWorldCountsTheSame();
     void leadingAGroupCountsThePlayer();
     void runningSchoolCountFollowsPickUps();
+    void aSpawnThatFallsShortIsMarked();
 };
 
 void TestAgentCount::theRule()
@@ -200,6 +202,53 @@ void TestAgentCount::runningSchoolCountFollowsPickUps()
     QCOMPARE(f.labelCount(kSchool), QStringLiteral("4"));
     QVERIFY2(f.headerText(kSchool).endsWith(QStringLiteral("4 agents")),
              qPrintable(f.headerText(kSchool)));
+}
+
+void TestAgentCount::aSpawnThatFallsShortIsMarked()
+{
+    // A swarm asked for 20 agents in an area under an obstacle: the world places none.
+    SceneDesc level = test::emptyScene();
+    ObstacleDesc rock;
+    rock.shape = ObstacleShape::Circle;
+    rock.center = {1.0, 1.0};
+    rock.radius = 5.0;
+    level.obstacles.push_back(rock);
+    GroupDesc hidden = makeDefaultGroup(BehaviourKind::Swarm, "hidden");
+    hidden.spawn = SpawnAreaDesc{{{0.0, 0.0}, {2.0, 2.0}}, 20};
+    level.groups.push_back(hidden);
+    GroupDesc school = makeDefaultGroup(BehaviourKind::FishSchool, "school");
+    school.spawn = SpawnAreaDesc{{{-15.0, -8.0}, {-10.0, -3.0}}, 6};
+    level.groups.push_back(school);
+    Fixture f(level);
+    QVERIFY2(f.controller.world(),
+             f.document.sceneError() ? f.document.sceneError()->message.c_str() : "");
+
+    QVERIFY(f.controller.spawnWarning(0).contains(QStringLiteral("placed 0 of 20 agents")));
+    QVERIFY(f.controller.spawnWarning(1).isEmpty());
+    // The label says what was placed against what was asked; the list says the same count.
+    QCOMPARE(f.editor.groupLabel(0), QStringLiteral("\u26a0 hidden \u00b7 Swarm \u00b7 0 of 20"));
+    QCOMPARE(f.listCount(0), QStringLiteral("\u26a0 0"));
+    QVERIFY(f.list.tree()
+                ->topLevelItem(0)
+                ->toolTip(GroupListPanel::AgentsColumn)
+                .contains(QStringLiteral("no place in it is clear")));
+    QCOMPARE(f.labelCount(1), QStringLiteral("6"));
+    // The area itself carries the message.
+    SpawnAreaItem* area = nullptr;
+    for (EditableItem* item : f.editor.editableItems())
+        if (item->ref().kind == ItemKind::SpawnArea && item->ref().index == 0)
+            area = static_cast<SpawnAreaItem*>(item);
+    QVERIFY(area);
+    QVERIFY(area->toolTip().contains(QStringLiteral("placed 0 of 20 agents")));
+
+    // Moved into the open, the area fills and the marks go.
+    SceneDesc moved = f.document.scene();
+    moved.groups[0].spawn->area = {{10.0, 3.0}, {14.0, 7.0}};
+    f.document.resetScene(moved, {});
+    QVERIFY(f.controller.spawnWarning(0).isEmpty());
+    QCOMPARE(f.listCount(0), QStringLiteral("20"));
+    QVERIFY(!f.editor.groupLabel(0).contains(QStringLiteral("\u26a0")));
+    QVERIFY(area->toolTip().isEmpty() || !f.editor.editableItems().contains(area));
 }
 
 QTEST_MAIN(TestAgentCount)

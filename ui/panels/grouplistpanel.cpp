@@ -153,6 +153,13 @@ void GroupListPanel::setSimulation(SimulationController* controller)
 QString GroupListPanel::countText(int group) const
 {
     const GroupState* running = m_controller ? m_controller->runningGroup(group) : nullptr;
+    // A spawn that fell short shows what the world placed, marked; the tooltip says why.
+    if (m_controller && !m_controller->spawnWarning(group).isEmpty()) {
+        if (!running)
+            running = &m_controller->world()->group(group);
+        return QStringLiteral("\u26a0 ") +
+               QString::number(groupAgentCount(m_document->scene(), group, running));
+    }
     return QString::number(groupAgentCount(m_document->scene(), group, running));
 }
 
@@ -168,6 +175,8 @@ void GroupListPanel::refreshCounts()
             const QString text = countText(group);
             if (item->text(AgentsColumn) != text) {
                 item->setText(AgentsColumn, text);
+                item->setToolTip(AgentsColumn,
+                                 m_controller ? m_controller->spawnWarning(group) : QString());
                 changed = true;
             }
         }

@@ -57,6 +57,18 @@ const GroupState* SimulationController::runningGroup(int group) const
     return &m_world->group(group);
 }
 
+QString SimulationController::spawnWarning(int group) const
+{
+    if (!m_world || m_document->scene().groups.size() != m_built.groups.size())
+        return QString();
+    QString message;
+    for (const WorldWarning& warning : m_world->warnings())
+        if (warning.group == group)
+            message += (message.isEmpty() ? QString() : QStringLiteral("\n")) +
+                       QString::fromStdString(warning.message);
+    return message;
+}
+
 int SimulationController::maxStepsPerTick() const
 {
     return static_cast<int>(std::ceil(kCatchUpStepsAt1x * std::max(1.0, m_speed)));

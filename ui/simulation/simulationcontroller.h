@@ -32,6 +32,9 @@ public:
     QString lastError() const { return m_lastError; }
     /// Group `group` of the running world once it has left its first step, else null: a world
     /// just built (or restarted) still shows the level as authored.
+    /// What the built world says `group`'s spawn could not do (World::warnings(), one per
+    /// line), empty when nothing or when the world runs another list of groups.
+    QString spawnWarning(int group) const;
     const GroupState* runningGroup(int group) const;
 
     bool isPlaying() const { return m_playing; }

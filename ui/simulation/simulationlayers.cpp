@@ -28,7 +28,14 @@ SimulationLayers::SimulationLayers(EditorScene* scene, SimulationController* con
     // The labels count the running world's agents, by the group list's rule.
     scene->setAgentCountQuery([scene, controller = m_controller](int group) {
         const GroupState* running = controller ? controller->runningGroup(group) : nullptr;
+        // A spawn that fell short counts what the world placed, before it steps too.
+        if (!running && controller && !controller->spawnWarning(group).isEmpty())
+            running = &controller->world()->group(group);
         return groupAgentCount(scene->document()->scene(), group, running);
+    });
+    // A spawn area the built world could not fill is marked with what the world says.
+    scene->setSpawnWarningQuery([controller = m_controller](int group) {
+        return controller ? controller->spawnWarning(group) : QString();
     });
     connect(controller, &SimulationController::worldRebuilt, this, &SimulationLayers::rebuild);
     connect(controller, &SimulationController::stepped, this, &SimulationLayers::sync);
@@ -46,6 +53,7 @@ SimulationLayers::~SimulationLayers()
         qDeleteAll(m_layers);
         delete m_overlay;
         m_scene->setAgentCountQuery({});
+        m_scene->setSpawnWarningQuery({});
     }
 }
 

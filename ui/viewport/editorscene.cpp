@@ -163,11 +163,29 @@ void EditorScene::setAgentCountQuery(std::function<int(int group)> query)
     syncLabels();
 }
 
+void EditorScene::setSpawnWarningQuery(std::function<QString(int group)> query)
+{
+    m_spawnWarning = std::move(query);
+    syncLabels();
+}
+
+QString EditorScene::labelText(const SpawnAreaItem& area) const
+{
+    const int group = area.ref().index;
+    const QString text = area.label(agentCount(group));
+    const QString warning = m_spawnWarning ? m_spawnWarning(group) : QString();
+    if (warning.isEmpty())
+        return text;
+    // "⚠ swarm · 0 of 20": what the world placed against what the level asks.
+    return QStringLiteral("\u26a0 ") + text +
+           tr(" of %1").arg(groupAgentCount(m_document->scene(), group));
+}
+
 void EditorScene::refreshLabels()
 {
     const QList<SpawnAreaItem*> areas = spawnAreas();
     for (int i = 0; i < areas.size() && i < m_labels.size(); ++i) {
-        if (m_labels[i]->text() != areas[i]->label(agentCount(areas[i]->ref().index))) {
+        if (m_labels[i]->text() != labelText(*areas[i])) {
             syncLabels(); // a wider or narrower text may overlap another label now
             return;
         }
@@ -211,7 +229,11 @@ void EditorScene::syncLabels()
     const double ppm = 1.0 / m_metresPerPixel;
     for (int i = 0; i < areas.size(); ++i) {
         QGraphicsSimpleTextItem* label = m_labels[i];
-        label->setText(areas[i]->label(agentCount(areas[i]->ref().index)));
+        const QString warning = m_spawnWarning ? m_spawnWarning(areas[i]->ref().index) : QString();
+        areas[i]->setWarning(warning);
+        label->setText(labelText(*areas[i]));
+        label->setBrush(warning.isEmpty() ? style::kLabel : style::kWarning);
+        label->setToolTip(warning);
         label->setPos(areas[i]->labelAnchor());
         // Just above the area's top-left corner on screen, whatever the zoom.
         const QRectF text = label->boundingRect();
@@ -219,7 +241,8 @@ void EditorScene::syncLabels()
         const QPointF anchor = areas[i]->labelAnchor();
         const QRectF onScreen(anchor.x() * ppm - 1.0, -anchor.y() * ppm - text.height() - 1.0,
                               text.width(), text.height());
-        bool visible = areas[i]->extent().width() * ppm >= 36.0;
+        // A warned area always shows its label: the warning is the point.
+        bool visible = !warning.isEmpty() || areas[i]->extent().width() * ppm >= 36.0;
         for (const QRectF& other : placed)
             if (visible && other.intersects(onScreen))
                 visible = false;

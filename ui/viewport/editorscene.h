@@ -83,6 +83,10 @@ public:
     /// How many agents a group's label says it has. Without a query the authored count
     /// (groupAgentCount()); SimulationLayers answers with the running world's.
     void setAgentCountQuery(std::function<int(int group)> query);
+    /// What the running world says a group's spawn could not do ("... placed 0 of 20
+    /// agents: ..."), empty when nothing: the area and its label are marked, with the
+    /// message as their tooltip. SimulationLayers answers from World::warnings().
+    void setSpawnWarningQuery(std::function<QString(int group)> query);
     /// Relabels the spawn areas whose count changed (the world stepped).
     void refreshLabels();
     /// The label on `group`'s spawn area ("school · Fish school · 9"), or empty without one.
@@ -146,6 +150,9 @@ private:
     QList<HandleItem*> m_handles;
     QList<QGraphicsSimpleTextItem*> m_labels;
     std::function<int(int)> m_agentCount;
+    std::function<QString(int)> m_spawnWarning;
+    /// The label text of an area: its name and count, marked when its spawn fell short.
+    QString labelText(const SpawnAreaItem& area) const;
     ItemRefs m_selection;
     std::optional<ItemRef> m_hovered;
     QPointer<GroupSelection> m_groups;

@@ -27,6 +27,7 @@ inline const QColor kPreview{0x5c, 0xc8, 0xff};
 inline const QColor kPreviewFill{0x5c, 0xc8, 0xff, 40};
 inline const QColor kLabel{0xdf, 0xe4, 0xea};
 inline const QColor kLabelShadow{0, 0, 0, 170};
+inline const QColor kWarning{0xff, 0xc1, 0x4d}; ///< what the level asks but cannot get
 inline const QColor kFish{0x7c, 0xc8, 0xff};
 inline const QColor kFishEdge{0x0d, 0x2b, 0x45};
 inline const QColor kCoin{0xf5, 0xc5, 0x42};

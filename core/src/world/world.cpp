@@ -581,9 +581,19 @@ void World::keepGroupClear(Group& group, float radius, std::uint8_t* clearAgain,
     for (std::size_t k = 0; k < n; ++k) {
         const std::size_t i = ordered ? group.grid.sortedIndex(static_cast<std::uint32_t>(k)) : k;
         const Vec2 from{a.px[i], a.py[i]};
-        clearFrom[i] = m_geometry->clearance(from);
+        const float clear = m_geometry->clearance(from);
+        clearFrom[i] = clear;
+        // Nothing within the radius of anywhere on the move (the clearance is a lower bound;
+        // a millimetre covers rounding): keepClear would leave it untouched, so it is not
+        // asked. That is most bodies of most levels.
+        const float room = clear - radius - 1e-3f;
+        const float dx = a.nx[i] - from.x, dy = a.ny[i] - from.y;
+        if (room > 0.0f && dx * dx + dy * dy < room * room) {
+            clearAgain[i] = 0;
+            continue;
+        }
         clearAgain[i] = !(group.playerLed && i == 0) &&
-                        keepAgentClear(*m_geometry, a, i, from, radius, clearFrom[i], inverseDt);
+                        keepAgentClear(*m_geometry, a, i, from, radius, clear, inverseDt);
     }
 }
 

@@ -34,6 +34,17 @@ QString SpawnAreaItem::label(int agents) const
                : QStringLiteral("%1 \u00b7 %2 \u00b7 %3").arg(m_name, m_family).arg(agents);
 }
 
+void SpawnAreaItem::setWarning(const QString& message)
+{
+    if (message == m_warning)
+        return;
+    m_warning = message;
+    setToolTip(message);
+    // Above walls and obstacles while warned: an area under an obstacle is the usual cause.
+    setZValue(message.isEmpty() ? 1 : 4);
+    update();
+}
+
 bool SpawnAreaItem::hitTest(QPointF scenePos, double mpp) const
 {
     const double tolerance = style::kHitPixels * mpp;
@@ -61,7 +72,8 @@ void SpawnAreaItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QW
         painter->setBrush(Qt::NoBrush);
         painter->drawRect(m_rect);
     }
-    QPen dash(m_color.lighter(115), 1.5, Qt::DashLine);
+    QPen dash(m_warning.isEmpty() ? m_color.lighter(115) : style::kWarning,
+              m_warning.isEmpty() ? 1.5 : 2.0, Qt::DashLine);
     dash.setCosmetic(true);
     dash.setDashPattern({5.0, 4.0});
     painter->setPen(dash);

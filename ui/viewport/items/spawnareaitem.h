@@ -24,6 +24,10 @@ public:
 
     /// "swarm · 60", "school · Fish school · 9": the family only when the name does not say it.
     QString label(int agents) const;
+    /// Marks the area (amber border, the message as its tooltip) while the running world
+    /// says its spawn fell short; empty clears it.
+    void setWarning(const QString& message);
+
     /// Scene point the label sits on (its bottom-left corner is the area's top-left on screen).
     QPointF labelAnchor() const { return QPointF(m_rect.left(), m_rect.bottom()); }
 
@@ -35,6 +39,7 @@ private:
     QColor m_color;
     QString m_name;
     QString m_family;
+    QString m_warning;
 };
 
 } // namespace shoal::ui
