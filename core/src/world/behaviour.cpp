@@ -1,6 +1,8 @@
 #include "world/behaviour.h"
 
 #include <algorithm>
+#include <cmath>
+#include <unordered_map>
 
 namespace shoal {
 
@@ -68,6 +70,16 @@ private:
 
 } // namespace
 
+std::size_t spawnCapacity(const Rect& area, float radius)
+{
+    const double width = area.max.x - area.min.x, height = area.max.y - area.min.y;
+    const double body = kPi * static_cast<double>(radius) * radius;
+    if (!(body > 0.0))
+        return static_cast<std::size_t>(kMaxSpawnCount);
+    const double fits = std::floor(kSpawnCrowding * width * height / body);
+    return fits < 1.0 ? 1 : static_cast<std::size_t>(std::min(fits, double(kMaxSpawnCount)));
+}
+
 void Behaviour::spawn(Group& group, const GroupDesc& desc, Random& random,
                       const StaticGeometry& geometry)
 {
@@ -83,13 +95,31 @@ void Behaviour::spawn(Group& group, const GroupDesc& desc, Random& random,
         group.agents.heading[n] = heading;
         ++n;
     };
-    for (const AgentDesc& agent : desc.agents)
+    // Listed agents piled on one place (a list pasted a thousand times) could never be
+    // parted: at most kListedPerSquare of them to a square of two radii.
+    SpawnReport& report = group.spawnReport;
+    report = SpawnReport{};
+    report.listedAsked = desc.agents.size();
+    std::unordered_map<std::uint64_t, std::uint32_t> crowd;
+    const double square = std::max(2.0 * static_cast<double>(radius), 1e-3);
+    for (const AgentDesc& agent : desc.agents) {
+        const auto cx = static_cast<std::int64_t>(std::floor(agent.position.x / square));
+        const auto cy = static_cast<std::int64_t>(std::floor(agent.position.y / square));
+        const std::uint64_t key =
+            (static_cast<std::uint64_t>(cx) << 32) ^ (static_cast<std::uint64_t>(cy) & 0xFFFFFFFFu);
+        if (++crowd[key] > kListedPerSquare)
+            continue;
         place({static_cast<float>(agent.position.x), static_cast<float>(agent.position.y)},
               degToRad(static_cast<float>(agent.heading)));
+    }
+    report.listedPlaced = n;
     if (desc.spawn) {
         const Rect& area = desc.spawn->area;
-        SpawnOccupancy occupancy(area, 2.0f * radius, static_cast<std::size_t>(desc.spawn->count));
-        for (int k = 0; k < desc.spawn->count; ++k) {
+        report.areaAsked = static_cast<std::size_t>(desc.spawn->count);
+        report.areaCapacity = spawnCapacity(area, radius);
+        const std::size_t wanted = std::min(report.areaAsked, report.areaCapacity);
+        SpawnOccupancy occupancy(area, 2.0f * radius, wanted);
+        for (std::size_t k = 0; k < wanted; ++k) {
             // Rejection sampling: clear of obstacles always; clear of the agents already placed
             // while that is possible (an area asked to hold more than fits gets overlaps, which
             // the behaviours push apart). An area mostly covered by solid geometry ends up
@@ -121,6 +151,7 @@ void Behaviour::spawn(Group& group, const GroupDesc& desc, Random& random,
         }
     }
     group.agents.resize(n);
+    report.areaPlaced = n - report.listedPlaced;
 }
 
 } // namespace shoal

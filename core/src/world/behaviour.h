@@ -91,9 +91,18 @@ struct StepContext
 
 /// One group as the world runs it: what a viewer sees (GroupState) plus what only the
 /// runtime touches: the neighbour index and the family that plans the group.
+/// What a group's spawn placed against what its scene asks (World::warnings() reads it).
+struct SpawnReport
+{
+    std::size_t listedAsked = 0, listedPlaced = 0; ///< the scene's listed agents
+    std::size_t areaAsked = 0, areaPlaced = 0;     ///< the spawn area's count
+    std::size_t areaCapacity = 0; ///< what the area holds (spawnCapacity), 0 without one
+};
+
 class Group : public GroupState
 {
 public:
+    SpawnReport spawnReport;         ///< set by Behaviour::spawn
     UniformGrid grid;                ///< rebuilt each step before planning
     CollisionDesc collision;         ///< how its bodies meet other bodies
     BruteForceNeighbours bruteForce; ///< the reference search (bench, tests)
@@ -306,6 +315,16 @@ inline OtherBodies othersNear(const StepContext& ctx, const Group& group, Vec2 p
     }
     return othersNearInPass(ctx, group, p, radius, forward, look);
 }
+
+/// How many bodies a spawn area holds: kSpawnCrowding times as many as would lie in it side
+/// by side (an area of pi r^2 each). An area asked for more gets this many, and the world
+/// warns: beyond it the bodies could never be parted, and parting them would cost the square
+/// of their number.
+constexpr double kSpawnCrowding = 4.0;
+std::size_t spawnCapacity(const Rect& area, float radius);
+/// Listed agents within one square of two body radii a side: as crowded, no more. Agents
+/// listed on top of that many others are left out (and the world warns).
+constexpr std::size_t kListedPerSquare = 6; // 4 x 4 r^2 / (pi r^2), rounded up
 
 /// A new behaviour of `kind` with default parameters.
 std::unique_ptr<Behaviour> makeBehaviour(BehaviourKind kind);

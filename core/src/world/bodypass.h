@@ -60,6 +60,11 @@ public:
     /// Passes when a world is built: spawn areas asked to hold many bodies start them
     /// overlapping, and they are parted before the first step.
     static constexpr int kSettlePasses = 32;
+    /// Contacts times rounds the settling passes of a new world may spend in all: a crowd
+    /// too dense to part stops there (every level that can be parted settles long before).
+    static constexpr std::size_t kSettleBudget = 8000000;
+    /// The pairs the last run() followed.
+    std::size_t contactCount() const { return m_contacts.size(); }
 
     /// Which bodies hold their ground in run(): every fixed one (a step), or only the
     /// player and groups that keep their own bodies (settling a new world: free fish are

@@ -67,30 +67,43 @@ bool keepAgentClear(const StaticGeometry& geometry, AgentArrays& a, std::size_t 
     return adjusted;
 }
 
-/// A spawn area that placed fewer agents than it asks for (listed agents are always placed):
-/// the places it tried were all inside walls, obstacles or the level's edge.
-std::optional<WorldWarning> spawnShortfall(const Group& group, const GroupDesc& desc,
-                                           std::size_t index)
+/// What a group's spawn could not place (its SpawnReport): listed agents piled on others,
+/// or a spawn area that placed fewer than its count. Nothing when everything was placed.
+std::vector<WorldWarning> spawnShortfall(const Group& group, const GroupDesc& desc,
+                                         std::size_t index)
 {
-    if (!desc.spawn || desc.spawn->count <= 0)
-        return std::nullopt;
-    const std::size_t listed = desc.agents.size();
-    const std::size_t placed = group.agents.size() > listed ? group.agents.size() - listed : 0;
-    const auto asked = static_cast<std::size_t>(desc.spawn->count);
-    if (placed >= asked)
-        return std::nullopt;
-    const Rect& area = desc.spawn->area;
-    const std::string why =
-        placed == 0 ? "no place in it is clear of walls, obstacles and the level's edge for a body "
-                      "of radius " +
-                          formatFloat(group.behaviour->bodyRadius()) + " m"
-                    : "most of it is covered by walls or obstacles";
-    return WorldWarning{static_cast<int>(index),
-                        "groups[" + std::to_string(index) + "] '" + desc.name +
-                            "': its spawn area [" + formatNumber(area.min.x) + ", " +
-                            formatNumber(area.min.y) + "] to [" + formatNumber(area.max.x) + ", " +
-                            formatNumber(area.max.y) + "] placed " + std::to_string(placed) +
-                            " of " + std::to_string(asked) + " agents: " + why};
+    std::vector<WorldWarning> warnings;
+    const SpawnReport& report = group.spawnReport;
+    const float radius = group.behaviour->bodyRadius();
+    const std::string who = "groups[" + std::to_string(index) + "] '" + desc.name + "': ";
+    if (report.listedPlaced < report.listedAsked)
+        warnings.push_back({static_cast<int>(index),
+                            who + "placed " + std::to_string(report.listedPlaced) + " of its " +
+                                std::to_string(report.listedAsked) + " listed agents: more than " +
+                                std::to_string(kListedPerSquare) + " lie within a square of " +
+                                formatFloat(2.0f * radius) +
+                                " m, and the rest of them were left out"});
+    if (desc.spawn && report.areaPlaced < report.areaAsked) {
+        const Rect& area = desc.spawn->area;
+        std::string why;
+        if (report.areaPlaced == 0)
+            why = "no place in it is clear of walls, obstacles and the level's edge for a body "
+                  "of radius " +
+                  formatFloat(radius) + " m";
+        else if (report.areaAsked > report.areaCapacity && report.areaPlaced == report.areaCapacity)
+            why = "it holds at most " + std::to_string(report.areaCapacity) + " bodies of radius " +
+                  formatFloat(radius) + " m (" + formatNumber(kSpawnCrowding) +
+                  " times as many as fit side by side); make it larger or ask for fewer";
+        else
+            why = "most of it is covered by walls or obstacles";
+        warnings.push_back({static_cast<int>(index),
+                            who + "its spawn area [" + formatNumber(area.min.x) + ", " +
+                                formatNumber(area.min.y) + "] to [" + formatNumber(area.max.x) +
+                                ", " + formatNumber(area.max.y) + "] placed " +
+                                std::to_string(report.areaPlaced) + " of " +
+                                std::to_string(report.areaAsked) + " agents: " + why});
+    }
+    return warnings;
 }
 
 Error noGroup(int index)
@@ -167,8 +180,8 @@ std::unique_ptr<World> World::createValidated(const SceneDesc& scene)
         // Each group draws from its own stream, so adding a group never moves another's agents.
         Random random(mix64(scene.simulation.seed ^ mix64(i + 1)));
         group->behaviour->spawn(*group, desc, random, *world->m_geometry);
-        if (auto warning = spawnShortfall(*group, desc, i))
-            world->m_warnings.push_back(std::move(*warning));
+        for (WorldWarning& warning : spawnShortfall(*group, desc, i))
+            world->m_warnings.push_back(std::move(warning));
 
         if (player.group == static_cast<int>(i)) {
             insertFront(group->agents);
@@ -535,7 +548,8 @@ void World::settleBodies()
             a.py[i] = kept.y;
         }
     }
-    for (int pass = 0; pass < BodyPass::kSettlePasses; ++pass) {
+    std::size_t spent = 0;
+    for (int pass = 0; pass < BodyPass::kSettlePasses && spent < BodyPass::kSettleBudget; ++pass) {
         for (auto& group : m_groups) {
             AgentArrays& a = group->agents;
             a.nx = a.px;
@@ -546,6 +560,7 @@ void World::settleBodies()
         const std::size_t moved = m_bodies->run(
             m_groups, m_bodies->rules, playerIsLoneBody(), m_player.position, playerRadius(),
             *m_geometry, m_dt, BodyPass::kRounds, nullptr, BodyPass::Hold::OnlyFixedGroups);
+        spent += m_bodies->contactCount() * static_cast<std::size_t>(BodyPass::kRounds);
         for (auto& group : m_groups) {
             AgentArrays& a = group->agents;
             a.px = a.nx;

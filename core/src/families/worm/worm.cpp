@@ -418,6 +418,13 @@ void WormBehaviour::spawn(Group& group, const GroupDesc& desc, Random& random,
             if (bestFit >= 0.0f)
                 layBody(w++, bestHead, bestHeading, bestFit);
         }
+        // Worms crawl over each other (they meet no body of their own kind), so no crowd of
+        // them is too dense: every listed worm is laid and the area has no capacity.
+        SpawnReport& report = group.spawnReport;
+        report.listedAsked = report.listedPlaced = desc.agents.size();
+        report.areaAsked = static_cast<std::size_t>(spawnCount);
+        report.areaCapacity = report.areaAsked;
+        report.areaPlaced = static_cast<std::size_t>(w) - desc.agents.size();
     }
     m_worms = w;
 
