@@ -109,6 +109,12 @@ MainWindow::MainWindow(QWidget* parent)
 MainWindow::~MainWindow()
 {
     m_scene->setTool(nullptr);
+    m_files.reset(); // before the document: see SceneFiles
+    // ~QWidget deletes the children, the document among them, when this is no longer a
+    // MainWindow: nothing they say as they go (the dying undo stack announces "clean") may
+    // reach this window's slots.
+    for (QObject* child : findChildren<QObject*>())
+        child->disconnect(this);
 }
 
 // --- Construction ----------------------------------------------------------------------------

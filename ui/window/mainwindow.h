@@ -136,7 +136,7 @@ private:
 
     MessagePresenter m_presenter;
     FileChooser m_fileChooser;
-    /// Not a child: it must go before the Document (see SceneFiles), and members go first.
+    /// Not a child: it must go before the Document (see SceneFiles); ~MainWindow resets it.
     std::unique_ptr<SceneFiles> m_files;
 };
 
