@@ -222,5 +222,14 @@ int main(int argc, char** argv)
     window.restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     window.show();
     QTimer::singleShot(0, &window, [&window] { window.files()->offerRecovery(); });
-    return app.exec();
+    const int code = app.exec();
+    // Windows opened for further recovered copies delete themselves when closed; a quit
+    // leaves them open. Collected first: deleting a window deletes its menus, which are
+    // top-level widgets too.
+    QList<MainWindow*> others;
+    for (QWidget* widget : QApplication::topLevelWidgets())
+        if (auto* other = qobject_cast<MainWindow*>(widget); other && other != &window)
+            others.append(other);
+    qDeleteAll(others);
+    return code;
 }

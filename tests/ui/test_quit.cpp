@@ -4,6 +4,7 @@
 
 #include "document/commands.h"
 #include "document/document.h"
+#include "files/recoverycopy.h"
 #include "files/scenefiles.h"
 #include "uitestsupport.h"
 #include "window/mainwindow.h"
@@ -47,7 +48,7 @@ private slots:
         QCoreApplication::setApplicationName(QStringLiteral("shoal-test-quit"));
     }
 
-    void init() { QFile::remove(SceneFiles::recoveryFilePath()); }
+    void init() { QDir(RecoveryCopy::directory()).removeRecursively(); }
 
     void destroyingAWindowWithUnsavedChangesIsClean()
     {
@@ -62,7 +63,7 @@ private slots:
             window->document()->undoStack()->undo(); // something to redo as well
             QVERIFY(window->isWindowModified());
             QVERIFY(window->files()->autosave());
-            copy = SceneFiles::recoveryFilePath();
+            copy = window->files()->recoveryFilePath();
             edited = window->document()->scene();
             window.reset(); // a crash would not close it either
         }

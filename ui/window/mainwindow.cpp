@@ -59,6 +59,7 @@ MainWindow::MainWindow(QWidget* parent)
             return present(icon, title, text, buttons, defaultButton);
         },
         [this](bool save, const QString& suggestion) { return chooseFile(save, suggestion); });
+    m_files->setWindowOpener([this] { return openRecoveryWindow(); });
     m_scene->setGroupSelection(m_groupSelection);
     m_simulation = new SimulationController(m_document, this);
     m_view = new SceneView(m_scene, this);
@@ -581,6 +582,17 @@ void MainWindow::closeEvent(QCloseEvent* event)
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());
     event->accept();
+}
+
+SceneFiles* MainWindow::openRecoveryWindow()
+{
+    auto* window = new MainWindow;
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    window->setMessagePresenter(m_presenter);
+    window->setFileChooser(m_fileChooser);
+    window->move(pos() + QPoint(40, 40));
+    window->show();
+    return window->files();
 }
 
 void MainWindow::rebuildRecentMenu()

@@ -76,6 +76,9 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
+    /// Another window for a further recovered copy (SceneFiles::WindowOpener); it deletes
+    /// itself when closed.
+    SceneFiles* openRecoveryWindow();
     void createTools();
     void createDocks();
     void createActions();
