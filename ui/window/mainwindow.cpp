@@ -31,6 +31,7 @@
 #include <QLocale>
 #include <QMenu>
 #include <QMenuBar>
+#include <QSessionManager>
 #include <QSettings>
 #include <QStatusBar>
 #include <QToolBar>
@@ -96,6 +97,16 @@ MainWindow::MainWindow(QWidget* parent)
         updateTitle();
     });
     connect(m_files.get(), &SceneFiles::statusMessage, statusBar(), &QStatusBar::showMessage);
+    connect(m_document, &Document::changed, this, [this] { m_closeWithoutAsking = false; });
+#ifndef QT_NO_SESSIONMANAGER
+    // Direct: the session manager waits for the answer inside the emission.
+    connect(
+        qGuiApp, &QGuiApplication::commitDataRequest, this,
+        [this](QSessionManager&) { keepEditsForSessionEnd(); }, Qt::DirectConnection);
+    connect(
+        qGuiApp, &QGuiApplication::saveStateRequest, this,
+        [this](QSessionManager&) { keepEditsForSessionEnd(); }, Qt::DirectConnection);
+#endif
 
     m_statusTimer.setInterval(kStatusRefreshMs);
     connect(&m_statusTimer, &QTimer::timeout, this, &MainWindow::refreshStatus);
@@ -572,16 +583,36 @@ QString MainWindow::chooseFile(bool save, const QString& suggestion)
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
-    if (!m_files->maybeSave()) {
-        event->ignore();
-        return;
+    if (!m_closeWithoutAsking) {
+        if (!m_files->maybeSave()) {
+            event->ignore();
+            return;
+        }
+        m_files->closeConfirmed();
     }
-    m_files->closeConfirmed();
     m_simulation->pause();
+    saveWindowState();
+    event->accept();
+}
+
+void MainWindow::saveWindowState()
+{
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());
-    event->accept();
+}
+
+bool MainWindow::keepEditsForQuit()
+{
+    m_closeWithoutAsking = m_files->autosave();
+    if (m_closeWithoutAsking)
+        saveWindowState();
+    return m_closeWithoutAsking;
+}
+
+void MainWindow::keepEditsForSessionEnd()
+{
+    m_closeWithoutAsking = m_files->autosave();
 }
 
 SceneFiles* MainWindow::openRecoveryWindow()
