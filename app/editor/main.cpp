@@ -1,6 +1,8 @@
 // shoal: the editor. `shoal [scene.json]` opens a level (the embedded demo without one);
 // `shoal --screenshot out.png [scene.json] [--steps N]` renders the window after N steps and
 // exits; `--stress N` adds N agents to the level; `--bench-render` measures the viewport.
+// SIGTERM, SIGHUP and SIGINT keep the unsaved edits in the recovery copy and quit without
+// asking (QuitOnSignals).
 
 #include "document/document.h"
 #include "document/groupselection.h"
@@ -10,51 +12,20 @@
 #include "viewport/sceneview.h"
 #include "window/editortheme.h"
 #include "window/mainwindow.h"
+#include "window/quitonsignals.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QSettings>
-#include <QSocketNotifier>
 #include <QTimer>
 
-#include <csignal>
 #include <cstdio>
-#include <sys/socket.h>
-#include <unistd.h>
 #include <variant>
 
 using namespace shoal;
 using namespace shoal::ui;
 
 namespace {
-
-int g_signalPipe[2] = {-1, -1};
-
-void onTerminateSignal(int)
-{
-    const char byte = 1;
-    [[maybe_unused]] const auto written = ::write(g_signalPipe[0], &byte, 1);
-}
-
-/// SIGTERM, SIGINT and SIGHUP quit through the event loop, so the unsaved edits are
-/// autosaved for the next start to recover.
-void quitOnTerminateSignals(QApplication& app)
-{
-    if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_signalPipe) != 0)
-        return;
-    auto* notifier = new QSocketNotifier(g_signalPipe[1], QSocketNotifier::Read, &app);
-    QObject::connect(notifier, &QSocketNotifier::activated, &app, [&app] {
-        char byte = 0;
-        [[maybe_unused]] const auto got = ::read(g_signalPipe[1], &byte, 1);
-        app.quit();
-    });
-    struct sigaction action = {};
-    action.sa_handler = onTerminateSignal;
-    sigemptyset(&action.sa_mask);
-    action.sa_flags = SA_RESTART;
-    for (int signal : {SIGTERM, SIGINT, SIGHUP})
-        sigaction(signal, &action, nullptr);
-}
 
 bool parseCount(const QString& text, int minimum, int* value)
 {
@@ -216,11 +187,20 @@ int main(int argc, char** argv)
     if (screenshotMode)
         return takeScreenshot(window, options);
 
-    quitOnTerminateSignals(app);
+    const QuitOnSignals quitOnSignals;
     QSettings settings;
     window.restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     window.restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     window.show();
     QTimer::singleShot(0, &window, [&window] { window.files()->offerRecovery(); });
-    return app.exec();
+    const int code = app.exec();
+    // Windows opened for further recovered copies delete themselves when closed; a stop
+    // signal leaves them open. Collected first: deleting a window deletes its menus, which
+    // are top-level widgets too.
+    QList<MainWindow*> others;
+    for (QWidget* widget : QApplication::topLevelWidgets())
+        if (auto* other = qobject_cast<MainWindow*>(widget); other && other != &window)
+            others.append(other);
+    qDeleteAll(others);
+    return code;
 }

@@ -1,11 +1,14 @@
 // Files through the main window: save -> open round trips, a failed save keeps the old file
 // and says why, a bad file shows the loader's message and keeps the scene, unsaved changes
-// are asked about, and the autosave copy appears and is recovered. Then SceneFiles on its
-// own, over a bare Document: the Save As suggestion, the recent-files list, what it announces,
-// a save onto a folder, a failing autosave, and autosave switched off.
+// are asked about, and the autosave copy appears and is recovered (test_recovery has the rest
+// of recovery). Then SceneFiles on its own, over a bare Document: the Save As suggestion, the
+// recent-files list, what it announces, a save onto a folder, a failing autosave, and
+// autosave switched off.
 
 #include "document/commands.h"
 #include "document/document.h"
+#include "files/autosaveschedule.h"
+#include "files/recoverycopy.h"
 #include "files/scenefiles.h"
 #include "uitestsupport.h"
 #include "window/mainwindow.h"
@@ -61,6 +64,13 @@ bool writeFile(const QString& path, const QByteArray& bytes)
     return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
 }
 
+/// The recovery copies on disk, by file name.
+QStringList recoveryCopies()
+{
+    return QDir(RecoveryCopy::directory())
+        .entryList({QStringLiteral("recovery*.json")}, QDir::Files, QDir::Name);
+}
+
 void addCoin(Document* doc, double x)
 {
     doc->undoStack()->push(new AddPickupCommand(doc, -1, PickupDesc{PickupKind::Coin, {x, 3.0}}));
@@ -102,8 +112,7 @@ private slots:
 
     void init()
     {
-        QFile::remove(SceneFiles::recoveryFilePath());
-        QFile::remove(SceneFiles::recoveryFilePath() + QStringLiteral(".ini"));
+        QDir(RecoveryCopy::directory()).removeRecursively();
         QSettings().clear();
     }
 
@@ -253,7 +262,7 @@ private slots:
     void autosaveIsRecovered()
     {
         const QString file = path(QStringLiteral("crash.json"));
-        const QString recovery = SceneFiles::recoveryFilePath();
+        QString recovery;
         SceneDesc edited;
         {
             Presenter presenter;
@@ -261,8 +270,10 @@ private slots:
             window.setMessagePresenter(presenter.function());
             QVERIFY(window.files()->openDemo());
             QVERIFY(window.files()->saveTo(file));
+            recovery = window.files()->recoveryFilePath();
+            QVERIFY(!recovery.isEmpty());
             QVERIFY(!QFile::exists(recovery));
-            window.files()->setAutosaveInterval(20);
+            window.files()->setAutosaveDelays(20, 20);
             addCoin(window.document(), 6.0);
             addCoin(window.document(), 7.0);
             edited = window.document()->scene();
@@ -270,6 +281,7 @@ private slots:
             // A second instance while this one runs: it does not touch the copy.
             MainWindow second;
             second.setMessagePresenter(presenter.function());
+            QVERIFY(second.files()->recoveryFilePath() != recovery);
             QVERIFY(!second.files()->offerRecovery());
             QVERIFY(presenter.shown.isEmpty());
             QVERIFY(QFile::exists(recovery));
@@ -288,6 +300,12 @@ private slots:
         QVERIFY(restarted.document()->scene() == edited);
         QCOMPARE(restarted.document()->filePath(), file);
         QVERIFY(restarted.document()->isModified());
+        // The edits moved into the restarted instance's own copy; the leftover is gone.
+        QVERIFY(!QFile::exists(recovery));
+        QCOMPARE(recoveryCopies(),
+                 QStringList{QFileInfo(restarted.files()->recoveryFilePath()).fileName()});
+        QCOMPARE(readAll(restarted.files()->recoveryFilePath()),
+                 QByteArray::fromStdString(serializeScene(edited)));
         // Undo goes back to the file as it was saved.
         restarted.document()->undoStack()->undo();
         QCOMPARE(restarted.document()->scene().pickups.size(), edited.pickups.size() - 2);
@@ -295,9 +313,8 @@ private slots:
         restarted.document()->undoStack()->redo();
 
         // Saving clears the copy.
-        QVERIFY(QFile::exists(recovery) || restarted.files()->autosave());
         QVERIFY(restarted.files()->saveTo(file));
-        QVERIFY(!QFile::exists(recovery));
+        QVERIFY(recoveryCopies().isEmpty());
     }
 
     void declinedRecoveryIsDeleted()
@@ -309,7 +326,7 @@ private slots:
             addCoin(window.document(), 8.0);
             QVERIFY(window.files()->autosave());
         }
-        QVERIFY(QFile::exists(SceneFiles::recoveryFilePath()));
+        QCOMPARE(recoveryCopies().size(), 1);
         Presenter presenter;
         presenter.answer = QMessageBox::No;
         MainWindow restarted;
@@ -318,7 +335,7 @@ private slots:
         QVERIFY(!restarted.files()->offerRecovery());
         QCOMPARE(presenter.shown.size(), 1);
         QVERIFY(presenter.shown[0].text.contains(QStringLiteral("untitled")));
-        QVERIFY(!QFile::exists(SceneFiles::recoveryFilePath()));
+        QVERIFY(recoveryCopies().isEmpty());
         QVERIFY(restarted.document()->scene() == before);
     }
 
@@ -441,7 +458,7 @@ private slots:
         QVERIFY(files.openDemo());
         addCoin(&document, 2.0);
         // Something that is not a file sits where the recovery copy goes.
-        const QString recovery = SceneFiles::recoveryFilePath();
+        const QString recovery = files.recoveryFilePath();
         QVERIFY(QDir().mkpath(recovery));
         QSignalSpy status(&files, &SceneFiles::statusMessage);
 
@@ -461,14 +478,16 @@ private slots:
 
     void autosaveOffLeavesTheCopyAlone()
     {
-        const QString recovery = SceneFiles::recoveryFilePath();
-        QVERIFY(QDir().mkpath(QFileInfo(recovery).absolutePath()));
-        QVERIFY(writeFile(recovery, "left by a crash"));
+        const QString leftover =
+            QDir(RecoveryCopy::directory()).filePath(QStringLiteral("recovery-1.json"));
+        QVERIFY(QDir().mkpath(RecoveryCopy::directory()));
+        QVERIFY(writeFile(leftover, "left by a crash"));
         {
             Document document;
             Presenter presenter;
             SceneFiles files(&document, presenter.function(), Chooser().function());
             files.setAutosaveEnabled(false);
+            QVERIFY(files.recoveryFilePath().isEmpty());
             QVERIFY(files.openDemo());
             addCoin(&document, 3.0);
             QVERIFY(!files.autosave());
@@ -476,12 +495,20 @@ private slots:
             QVERIFY(!files.offerRecovery());
             QVERIFY(presenter.shown.isEmpty());
             files.closeConfirmed();
-            QCOMPARE(readAll(recovery), QByteArray("left by a crash"));
-            // Back on, it owns the copy again.
+            QCOMPARE(readAll(leftover), QByteArray("left by a crash"));
+            // Back on, it has a slot of its own again, beside the leftover, at the defaults.
             files.setAutosaveEnabled(true);
-            QCOMPARE(files.autosaveInterval(), 60 * 1000);
-            QVERIFY(files.autosave()); // no unsaved changes: the copy goes
-            QVERIFY(!QFile::exists(recovery));
+            QCOMPARE(files.autosaveQuietMs(), AutosaveSchedule::kQuietMs);
+            QCOMPARE(files.autosaveLongestMs(), AutosaveSchedule::kLongestMs);
+            QVERIFY(!files.recoveryFilePath().isEmpty());
+            QVERIFY(files.recoveryFilePath() != leftover);
+            QVERIFY(files.autosave()); // no unsaved changes: its own copy is absent
+            QCOMPARE(readAll(leftover), QByteArray("left by a crash"));
+            // Offered, the leftover cannot be read: said so, and deleted.
+            QVERIFY(!files.offerRecovery());
+            QCOMPARE(presenter.shown.size(), 1);
+            QCOMPARE(presenter.shown[0].title, QStringLiteral("Recovery Failed"));
+            QVERIFY(recoveryCopies().isEmpty());
         }
     }
 };

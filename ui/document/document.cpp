@@ -9,6 +9,11 @@ Document::Document(QObject* parent) : QObject(parent)
     connect(&m_undoStack, &QUndoStack::cleanChanged, this, &Document::titleChanged);
 }
 
+Document::~Document()
+{
+    m_undoStack.clear();
+}
+
 void Document::setFilePath(const QString& path)
 {
     if (m_filePath == path)

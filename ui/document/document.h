@@ -42,6 +42,11 @@ class Document : public QObject
 
 public:
     explicit Document(QObject* parent = nullptr);
+    /// Clears the undo history first, while the document is whole: clearing a history with
+    /// unsaved changes announces "clean" (cleanChanged, titleChanged), and whoever listens
+    /// may read the document. Left to the undo stack's own destructor, it would come after
+    /// the file path is destroyed.
+    ~Document() override;
 
     const SceneDesc& scene() const { return m_scene; }
     QUndoStack* undoStack() { return &m_undoStack; }

@@ -3,33 +3,27 @@
 #include "document/commands.h"
 #include "document/document.h"
 #include "embeddedscenes.h"
+#include "files/recoverycopy.h"
+#include "files/scenewriter.h"
 #include <shoal/scenefile.h>
 
 #include <QCoreApplication>
-#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QLocale>
-#include <QLockFile>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QtConcurrent/QtConcurrentRun>
 
 namespace shoal::ui {
 
 namespace {
 
-constexpr int kAutosaveMs = 60 * 1000;
 constexpr int kMaxRecentFiles = 10;
 constexpr int kMessageMs = 5000;
 constexpr int kWarningMs = 8000;
-
-QString recoveryInfoPath()
-{
-    return SceneFiles::recoveryFilePath() + QStringLiteral(".ini");
-}
 
 QString localPath(const QString& path)
 {
@@ -52,11 +46,15 @@ SceneFiles::SceneFiles(Document* document, MessagePresenter presenter, FileChoos
         if (clean)
             removeRecovery();
     });
-    // One instance owns the recovery copy; a second one runs without autosave.
-    acquireRecoveryLock();
-    m_autosaveTimer.setInterval(kAutosaveMs);
-    connect(&m_autosaveTimer, &QTimer::timeout, this, &SceneFiles::autosave);
-    m_autosaveTimer.start();
+    connect(m_document, &Document::changed, this, [this] {
+        m_copyCurrent = false;
+        if (m_recovery)
+            m_schedule.noteChange();
+    });
+    connect(&m_schedule, &AutosaveSchedule::due, this, &SceneFiles::autosaveInBackground);
+    connect(&m_backgroundWrite, &QFutureWatcher<QString>::finished, this,
+            &SceneFiles::settleBackgroundWrite);
+    m_recovery = RecoveryCopy::claimFreeSlot();
     // Quitting without the close dialog (the session ends, SIGTERM): keep the edits.
     connect(QCoreApplication::instance(), &QCoreApplication::aboutToQuit, this, [this] {
         if (!m_closeConfirmed)
@@ -64,7 +62,11 @@ SceneFiles::SceneFiles(Document* document, MessagePresenter presenter, FileChoos
     });
 }
 
-SceneFiles::~SceneFiles() = default;
+SceneFiles::~SceneFiles()
+{
+    // The worker writes into this instance's slot: it must be done before the lock goes.
+    m_backgroundWrite.waitForFinished();
+}
 
 SceneDesc SceneFiles::newSceneDesc()
 {
@@ -184,29 +186,9 @@ bool SceneFiles::saveAs()
     return saveTo(path);
 }
 
-QString SceneFiles::writeSceneFile(const QString& path) const
-{
-    const std::string text = serializeScene(m_document->scene());
-    const auto size = qint64(text.size());
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return file.errorString();
-    // Flushed here on purpose: QSaveFile::commit() can lose a failed final write (a full
-    // disk) and report success over a truncated file.
-    if (file.write(text.data(), size) != size || !file.flush() ||
-        file.error() != QFileDevice::NoError) {
-        const QString error = file.errorString();
-        file.cancelWriting();
-        return error;
-    }
-    if (!file.commit())
-        return file.errorString();
-    return {};
-}
-
 bool SceneFiles::saveTo(const QString& path)
 {
-    const QString error = writeSceneFile(path);
+    const QString error = writeSceneFile(m_document->scene(), path);
     if (!error.isEmpty()) {
         const bool existed = QFileInfo::exists(path);
         present(QMessageBox::Critical, tr("Save Failed"),
@@ -259,70 +241,100 @@ void SceneFiles::clearRecentFiles()
 
 // --- Autosave and recovery -------------------------------------------------------------------
 
-QString SceneFiles::recoveryFilePath()
+QString SceneFiles::recoveryFilePath() const
 {
-    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
-        .filePath(QStringLiteral("recovery.json"));
+    return m_recovery ? m_recovery->filePath() : QString();
 }
 
-void SceneFiles::acquireRecoveryLock()
+void SceneFiles::setAutosaveDelays(int quietMs, int longestMs)
 {
-    if (m_recoveryLock)
-        return;
-    QDir().mkpath(QFileInfo(recoveryFilePath()).absolutePath());
-    m_recoveryLock = std::make_unique<QLockFile>(recoveryFilePath() + QStringLiteral(".lock"));
-    m_recoveryLock->setStaleLockTime(0);
-    if (!m_recoveryLock->tryLock(0))
-        m_recoveryLock.reset();
-}
-
-void SceneFiles::setAutosaveInterval(int milliseconds)
-{
-    m_autosaveTimer.setInterval(milliseconds);
-}
-
-int SceneFiles::autosaveInterval() const
-{
-    return m_autosaveTimer.interval();
+    m_schedule.setDelays(quietMs, longestMs);
 }
 
 void SceneFiles::setAutosaveEnabled(bool enabled)
 {
     if (!enabled) {
-        m_autosaveTimer.stop();
-        m_recoveryLock.reset();
+        settleBackgroundWrite();
+        m_schedule.cancel();
+        m_recovery.reset();
         return;
     }
-    acquireRecoveryLock();
-    m_autosaveTimer.start();
+    if (!m_recovery)
+        m_recovery = RecoveryCopy::claimFreeSlot();
+}
+
+void SceneFiles::autosaveInBackground()
+{
+    if (!m_recovery)
+        return;
+    if (m_writeInFlight) { // the write before is slow (a large level): this one comes after
+        m_schedule.noteChange();
+        return;
+    }
+    if (!m_document->isModified()) {
+        removeRecovery();
+        return;
+    }
+    if (m_copyCurrent)
+        return;
+    // Copying the scene is quick; turning it into text and writing it is what takes long.
+    m_copyCurrent = true; // as of this copy: a change while it is written clears it again
+    m_writeInFlight = true;
+    m_backgroundWrite.setFuture(
+        QtConcurrent::run([path = m_recovery->filePath(), scene = m_document->scene(),
+                           originalPath = m_document->filePath()] {
+            return RecoveryCopy::write(path, scene, originalPath);
+        }));
+}
+
+void SceneFiles::settleBackgroundWrite()
+{
+    if (!m_writeInFlight)
+        return;
+    m_backgroundWrite.waitForFinished();
+    m_writeInFlight = false;
+    const QString error = m_backgroundWrite.result();
+    if (!error.isEmpty())
+        reportAutosaveFailure(error);
+}
+
+void SceneFiles::reportAutosaveFailure(const QString& error)
+{
+    m_copyCurrent = false;
+    m_schedule.retryLater();
+    emit statusMessage(tr("Autosave failed: %1").arg(error), kWarningMs);
 }
 
 bool SceneFiles::autosave()
 {
-    if (!m_recoveryLock)
+    if (!m_recovery)
         return false;
+    settleBackgroundWrite();
+    m_schedule.cancel();
     if (!m_document->isModified()) {
         removeRecovery();
         return true;
     }
-    const QString error = writeSceneFile(recoveryFilePath());
+    if (m_copyCurrent && m_recovery->exists())
+        return true;
+    const QString error =
+        RecoveryCopy::write(m_recovery->filePath(), m_document->scene(), m_document->filePath());
     if (!error.isEmpty()) {
-        emit statusMessage(tr("Autosave failed: %1").arg(error), kWarningMs);
+        reportAutosaveFailure(error);
         return false;
     }
-    QSettings info(recoveryInfoPath(), QSettings::IniFormat);
-    info.setValue(QStringLiteral("filePath"), m_document->filePath());
-    info.setValue(QStringLiteral("savedAt"), QDateTime::currentDateTime());
-    info.sync();
+    m_copyCurrent = true;
     return true;
 }
 
 void SceneFiles::removeRecovery()
 {
-    if (!m_recoveryLock)
+    if (!m_recovery)
         return;
-    QFile::remove(recoveryFilePath());
-    QFile::remove(recoveryInfoPath());
+    settleBackgroundWrite(); // else a write in flight would bring the copy back
+    m_schedule.cancel();
+    m_recovery->remove();
+    m_copyCurrent = true;
 }
 
 void SceneFiles::closeConfirmed()
@@ -333,43 +345,69 @@ void SceneFiles::closeConfirmed()
 
 bool SceneFiles::offerRecovery()
 {
-    if (!m_recoveryLock || !QFileInfo::exists(recoveryFilePath()))
+    if (!m_recovery)
         return false;
-    QString originalPath;
-    QDateTime savedAt;
-    {
-        QSettings info(recoveryInfoPath(), QSettings::IniFormat);
-        originalPath = info.value(QStringLiteral("filePath")).toString();
-        savedAt = info.value(QStringLiteral("savedAt")).toDateTime();
+    bool recoveredHere = false;
+    for (std::unique_ptr<RecoveryCopy>& leftover : RecoveryCopy::claimLeftovers()) {
+        if (recoveredHere && !m_windowOpener)
+            break; // no window for it: it waits for the next start
+        std::optional<CheckedScene> scene = readLeftover(*leftover);
+        if (!scene)
+            continue;
+        const QMessageBox::StandardButton answer = askToRecover(*leftover);
+        if (answer == QMessageBox::No) {
+            leftover->remove();
+            continue;
+        }
+        if (answer != QMessageBox::Yes)
+            break; // not answered: the editor is quitting, and asks again at the next start
+        if (!recoveredHere) {
+            recover(std::move(leftover), std::move(*scene));
+            recoveredHere = true;
+        } else if (SceneFiles* other = m_windowOpener()) {
+            other->recover(std::move(leftover), std::move(*scene));
+        }
     }
-    QFile file(recoveryFilePath());
+    return recoveredHere;
+}
+
+std::optional<CheckedScene> SceneFiles::readLeftover(const RecoveryCopy& leftover)
+{
+    QFile file(leftover.filePath());
     if (!file.open(QIODevice::ReadOnly)) {
-        removeRecovery();
-        return false;
+        leftover.remove();
+        return std::nullopt;
     }
-    Expected<CheckedScene> recovered =
-        parseCheckedScene(file.readAll().toStdString(), "recovery.json");
-    file.close();
-    if (!recovered) {
+    Expected<CheckedScene> scene = parseCheckedScene(
+        file.readAll().toStdString(), QFileInfo(leftover.filePath()).fileName().toStdString());
+    if (!scene) {
         present(QMessageBox::Warning, tr("Recovery Failed"),
                 tr("An autosaved level was found but cannot be read:\n%1")
-                    .arg(QString::fromStdString(recovered.error().message)));
-        removeRecovery();
-        return false;
+                    .arg(QString::fromStdString(scene.error().message)));
+        leftover.remove();
+        return std::nullopt;
     }
+    return std::move(*scene);
+}
+
+QMessageBox::StandardButton SceneFiles::askToRecover(const RecoveryCopy& leftover)
+{
+    const QString originalPath = leftover.originalPath();
     const QString what =
         originalPath.isEmpty() ? tr("an untitled level") : QFileInfo(originalPath).fileName();
-    const auto answer = present(
+    return present(
         QMessageBox::Question, tr("Recover Unsaved Changes"),
         tr("Shoal was not closed normally. Recover the unsaved changes to %1, autosaved %2?")
-            .arg(what, QLocale().toString(savedAt, QLocale::ShortFormat)),
+            .arg(what, QLocale().toString(leftover.savedAt(), QLocale::ShortFormat)),
         QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes);
-    if (answer != QMessageBox::Yes) {
-        removeRecovery();
-        return false;
-    }
-    recoverOver(originalPath, std::move(*recovered));
-    return true;
+}
+
+void SceneFiles::recover(std::unique_ptr<RecoveryCopy> leftover, CheckedScene scene)
+{
+    recoverOver(leftover->originalPath(), std::move(scene));
+    // Into this instance's own copy first, so the edits are on disk all the while.
+    if (!m_document->isModified() || autosave())
+        leftover->remove();
 }
 
 void SceneFiles::recoverOver(const QString& originalPath, CheckedScene recovered)
@@ -386,8 +424,6 @@ void SceneFiles::recoverOver(const QString& originalPath, CheckedScene recovered
         new ReplaceSceneCommand(m_document, recovered.scene(), tr("Recover Autosaved Changes"));
     m_document->expectScene(std::move(recovered)); // checked when read: not again
     m_document->undoStack()->push(command);
-    if (!m_document->isModified()) // the file already held exactly these edits
-        removeRecovery();
 }
 
 } // namespace shoal::ui

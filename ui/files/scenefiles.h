@@ -1,29 +1,33 @@
 #pragma once
 /// The editor's file handling, in one place: New, Open, Open Demo, Save and Save As of the
 /// open Document, the recent-files list, the question about unsaved changes, and the
-/// autosaved recovery copy (one instance owns it, through a lock file) that the next start
-/// offers to recover. Every file it writes goes through one routine, writeSceneFile(): a
-/// QSaveFile whose errors are checked at the write and at the commit, so a failed save leaves
-/// the old file and says why. It shows nothing itself: questions and errors go through the
-/// MessagePresenter, file names come from the FileChooser, and status lines are a signal, so
+/// autosave: each instance writes its own recovery copy (recoverycopy.h) when the
+/// AutosaveSchedule says (a few seconds after the last change), on a worker thread so a large
+/// level does not stall the window; the next start offers every copy an instance left behind.
+/// Every file it writes goes through one routine, writeSceneFile() (scenewriter.h), so a
+/// failed save leaves the old file and says why. It shows nothing itself: questions and
+/// errors go through the MessagePresenter, file names come from the FileChooser, further
+/// recovered copies go to windows from the WindowOpener, and status lines are a signal, so
 /// the main window decides how they look and tests answer without dialogs.
+
+#include "files/autosaveschedule.h"
 
 #include <shoal/scenedesc.h>
 
+#include <QFutureWatcher>
 #include <QMessageBox>
 #include <QObject>
 #include <QString>
 #include <QStringList>
-#include <QTimer>
 
 #include <functional>
 #include <memory>
-
-class QLockFile;
+#include <optional>
 
 namespace shoal::ui {
 
 class Document;
+class RecoveryCopy;
 
 /// Opens, saves, autosaves and recovers the scene of one Document (see the file comment).
 /// Destroy it before its Document: the dying undo stack reports "clean", which would delete
@@ -39,8 +43,11 @@ public:
         QMessageBox::StandardButtons buttons, QMessageBox::StandardButton defaultButton)>;
     /// Asks for a file to open (`save` false) or save; empty = cancelled.
     using FileChooser = std::function<QString(bool save, const QString& suggestion)>;
+    /// Opens another editor window for a further recovered copy and returns its files.
+    using WindowOpener = std::function<SceneFiles*()>;
 
-    /// Starts the autosave timer and takes the recovery lock if no other instance holds it.
+    /// Claims this instance's recovery slot (RecoveryCopy::claimFreeSlot()) and autosaves
+    /// into it from then on.
     SceneFiles(Document* document, MessagePresenter presenter, FileChooser chooser,
                QObject* parent = nullptr);
     ~SceneFiles() override;
@@ -72,20 +79,27 @@ public:
     void clearRecentFiles();
 
     // --- Autosave and recovery ----------------------------------------------------------------
-    /// The recovery copy's location (in QStandardPaths::AppDataLocation).
-    static QString recoveryFilePath();
-    void setAutosaveInterval(int milliseconds);
-    int autosaveInterval() const;
-    /// Off: no recovery copy is written or removed (the screenshot mode must not touch the
-    /// copy an earlier crash left).
+    /// This instance's recovery copy (in RecoveryCopy::directory()); empty with autosave off.
+    QString recoveryFilePath() const;
+    /// Other autosave delays (tests); see AutosaveSchedule for the defaults.
+    void setAutosaveDelays(int quietMs, int longestMs);
+    int autosaveQuietMs() const { return m_schedule.quietMs(); }
+    int autosaveLongestMs() const { return m_schedule.longestMs(); }
+    /// Off: no recovery copy is written, removed or offered, and the slot is given up (the
+    /// screenshot mode must not touch the copies an earlier crash left). On claims one again.
     void setAutosaveEnabled(bool enabled);
-    /// Writes the recovery copy when there are unsaved changes, removes it when there are none.
-    /// False when writing failed (or another instance owns the recovery file).
+    /// Writes the recovery copy now, waiting for a background write in flight, when there are
+    /// unsaved changes it does not hold yet; removes it when there are none. False when the
+    /// write failed (a status line says why) or autosave is off. The quit paths call this.
     bool autosave();
-    /// If a recovery copy exists, asks whether to recover it: yes loads it over the file it
-    /// came from (the recovered edits show as unsaved changes), no deletes it. Returns whether
-    /// the scene was recovered.
+    /// Offers each copy an instance left behind (RecoveryCopy::claimLeftovers()), one question
+    /// per copy. Yes: the first goes into this document, over the file it came from (the
+    /// recovered edits show as unsaved changes), each further one into a window from the
+    /// WindowOpener (without one it waits for the next start); this instance's own copy then
+    /// holds the edits and the leftover goes. No deletes the copy; no answer (the editor quits
+    /// while asking) keeps it for the next start. Returns whether this scene was recovered.
     bool offerRecovery();
+    void setWindowOpener(WindowOpener opener) { m_windowOpener = std::move(opener); }
     /// The window closes normally (after maybeSave()): the recovery copy goes, and quitting
     /// afterwards writes none.
     void closeConfirmed();
@@ -99,14 +113,22 @@ signals:
     void statusMessage(const QString& message, int timeout);
 
 private:
-    /// The one save routine: the scene's text through QSaveFile. Empty, or why it failed.
-    QString writeSceneFile(const QString& path) const;
     void replaceScene(const SceneDesc& scene, const QString& path);
     void replaceScene(CheckedScene scene, const QString& path);
     void addRecentFile(const QString& path);
     QString saveAsSuggestion() const;
-    void acquireRecoveryLock();
+    /// The schedule says the copy is due: the scene is copied here and written on a worker.
+    void autosaveInBackground();
+    /// Waits for the background write in flight, if any, and takes its result.
+    void settleBackgroundWrite();
+    void reportAutosaveFailure(const QString& error);
     void removeRecovery();
+    /// The leftover's scene, or none (unreadable: said so and deleted).
+    std::optional<CheckedScene> readLeftover(const RecoveryCopy& leftover);
+    QMessageBox::StandardButton askToRecover(const RecoveryCopy& leftover);
+    /// Recovers `scene`, read from `leftover`, into this document; then this instance's own
+    /// copy holds the edits and the leftover goes.
+    void recover(std::unique_ptr<RecoveryCopy> leftover, CheckedScene scene);
     /// Recovers `recovered` over the file it was autosaved from (when that still loads).
     void recoverOver(const QString& originalPath, CheckedScene recovered);
     QMessageBox::StandardButton
@@ -117,8 +139,13 @@ private:
     Document* m_document;
     MessagePresenter m_presenter;
     FileChooser m_fileChooser;
-    QTimer m_autosaveTimer;
-    std::unique_ptr<QLockFile> m_recoveryLock;
+    WindowOpener m_windowOpener;
+    AutosaveSchedule m_schedule;
+    std::unique_ptr<RecoveryCopy> m_recovery; ///< this instance's slot; null: autosave off
+    QFutureWatcher<QString> m_backgroundWrite;
+    bool m_writeInFlight = false; ///< m_backgroundWrite's result is not taken yet
+    /// The copy on disk (or its absence) holds the document's state: nothing to write.
+    bool m_copyCurrent = true;
     bool m_closeConfirmed = false;
 };
 

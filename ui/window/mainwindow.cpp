@@ -31,6 +31,7 @@
 #include <QLocale>
 #include <QMenu>
 #include <QMenuBar>
+#include <QSessionManager>
 #include <QSettings>
 #include <QStatusBar>
 #include <QToolBar>
@@ -59,6 +60,7 @@ MainWindow::MainWindow(QWidget* parent)
             return present(icon, title, text, buttons, defaultButton);
         },
         [this](bool save, const QString& suggestion) { return chooseFile(save, suggestion); });
+    m_files->setWindowOpener([this] { return openRecoveryWindow(); });
     m_scene->setGroupSelection(m_groupSelection);
     m_simulation = new SimulationController(m_document, this);
     m_view = new SceneView(m_scene, this);
@@ -95,6 +97,16 @@ MainWindow::MainWindow(QWidget* parent)
         updateTitle();
     });
     connect(m_files.get(), &SceneFiles::statusMessage, statusBar(), &QStatusBar::showMessage);
+    connect(m_document, &Document::changed, this, [this] { m_closeWithoutAsking = false; });
+#ifndef QT_NO_SESSIONMANAGER
+    // Direct: the session manager waits for the answer inside the emission.
+    connect(
+        qGuiApp, &QGuiApplication::commitDataRequest, this,
+        [this](QSessionManager&) { keepEditsForSessionEnd(); }, Qt::DirectConnection);
+    connect(
+        qGuiApp, &QGuiApplication::saveStateRequest, this,
+        [this](QSessionManager&) { keepEditsForSessionEnd(); }, Qt::DirectConnection);
+#endif
 
     m_statusTimer.setInterval(kStatusRefreshMs);
     connect(&m_statusTimer, &QTimer::timeout, this, &MainWindow::refreshStatus);
@@ -109,6 +121,12 @@ MainWindow::MainWindow(QWidget* parent)
 MainWindow::~MainWindow()
 {
     m_scene->setTool(nullptr);
+    m_files.reset(); // before the document: see SceneFiles
+    // ~QWidget deletes the children, the document among them, when this is no longer a
+    // MainWindow: nothing they say as they go (the dying undo stack announces "clean") may
+    // reach this window's slots.
+    for (QObject* child : findChildren<QObject*>())
+        child->disconnect(this);
 }
 
 // --- Construction ----------------------------------------------------------------------------
@@ -565,16 +583,47 @@ QString MainWindow::chooseFile(bool save, const QString& suggestion)
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
-    if (!m_files->maybeSave()) {
-        event->ignore();
-        return;
+    if (!m_closeWithoutAsking) {
+        if (!m_files->maybeSave()) {
+            event->ignore();
+            return;
+        }
+        m_files->closeConfirmed();
     }
-    m_files->closeConfirmed();
     m_simulation->pause();
+    saveWindowState();
+    event->accept();
+}
+
+void MainWindow::saveWindowState()
+{
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());
-    event->accept();
+}
+
+bool MainWindow::keepEditsForQuit()
+{
+    m_closeWithoutAsking = m_files->autosave();
+    if (m_closeWithoutAsking)
+        saveWindowState();
+    return m_closeWithoutAsking;
+}
+
+void MainWindow::keepEditsForSessionEnd()
+{
+    m_closeWithoutAsking = m_files->autosave();
+}
+
+SceneFiles* MainWindow::openRecoveryWindow()
+{
+    auto* window = new MainWindow;
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    window->setMessagePresenter(m_presenter);
+    window->setFileChooser(m_fileChooser);
+    window->move(pos() + QPoint(40, 40));
+    window->show();
+    return window->files();
 }
 
 void MainWindow::rebuildRecentMenu()

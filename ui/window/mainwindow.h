@@ -3,7 +3,9 @@
 /// panel, the group list and the undo history; File/Edit/View/Simulation/Help menus; a status
 /// bar with simulation time, agent count, step time and frames per second. It owns the open
 /// Document and wires the File menu, the close question and the recovery offer to SceneFiles
-/// (files/scenefiles.h), which opens, saves, autosaves and recovers it.
+/// (files/scenefiles.h), which opens, saves, autosaves and recovers it. Told to stop (a stop
+/// signal through QuitOnSignals, a logout) it keeps the edits in the recovery copy and closes
+/// without asking.
 
 #include "files/scenefiles.h"
 
@@ -69,6 +71,16 @@ public:
     /// What the status bar shows, for tests and the screenshot: time, agents, step ms, fps.
     QString statusSummary() const;
 
+    /// The process is told to stop (QuitOnSignals): the unsaved edits go to the recovery copy
+    /// now, and closing asks nothing. False when the copy could not be written (the status
+    /// bar says why): then closing still asks.
+    bool keepEditsForQuit();
+    /// The session ends (a logout): the session manager asks to save (commitDataRequest,
+    /// saveStateRequest; no dialog may be shown then) and closes the window after. The edits
+    /// go to the recovery copy now, and that close asks nothing. An edit after this (the logout
+    /// was cancelled) brings the question back.
+    void keepEditsForSessionEnd();
+
 public slots:
     void refreshStatus();
 
@@ -76,6 +88,10 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
+    /// Another window for a further recovered copy (SceneFiles::WindowOpener); it deletes
+    /// itself when closed.
+    SceneFiles* openRecoveryWindow();
+    void saveWindowState();
     void createTools();
     void createDocks();
     void createActions();
@@ -136,7 +152,10 @@ private:
 
     MessagePresenter m_presenter;
     FileChooser m_fileChooser;
-    /// Not a child: it must go before the Document (see SceneFiles), and members go first.
+    /// The edits are in the recovery copy because the editor is told to stop: see
+    /// keepEditsForQuit(). Cleared by the next change.
+    bool m_closeWithoutAsking = false;
+    /// Not a child: it must go before the Document (see SceneFiles); ~MainWindow resets it.
     std::unique_ptr<SceneFiles> m_files;
 };
 

@@ -1,0 +1,29 @@
+#include "files/scenewriter.h"
+
+#include <shoal/scenefile.h>
+
+#include <QSaveFile>
+
+namespace shoal::ui {
+
+QString writeSceneFile(const SceneDesc& scene, const QString& path)
+{
+    const std::string text = serializeScene(scene);
+    const auto size = qint64(text.size());
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return file.errorString();
+    // Flushed here on purpose: QSaveFile::commit() can lose a failed final write (a full
+    // disk) and report success over a truncated file.
+    if (file.write(text.data(), size) != size || !file.flush() ||
+        file.error() != QFileDevice::NoError) {
+        const QString error = file.errorString();
+        file.cancelWriting();
+        return error;
+    }
+    if (!file.commit())
+        return file.errorString();
+    return {};
+}
+
+} // namespace shoal::ui
