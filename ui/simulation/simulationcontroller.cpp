@@ -134,7 +134,10 @@ void SimulationController::restart()
         m_world->setPointer(m_pointer, m_pointerPressed);
         m_lastError.clear();
     }
-    m_built = scene;
+    // Only what the in-place edits compare against: a copy of a big level's walls here
+    // would cost as much memory as the document's.
+    m_built.groups = scene.groups;
+    m_built.player = scene.player;
     m_builtChase = resolveChases(scene);
     m_builtPlayerGroup = resolvePlayerGroup(scene);
     const bool stopped = m_playing && !m_world;
@@ -286,7 +289,6 @@ bool SimulationController::applyPlayer(int paramIndex)
 
 void SimulationController::applyGeometry()
 {
-    const SceneDesc& scene = m_document->scene();
     const CheckedScene* checked = m_document->checkedScene();
     if (!checked) {
         // The world keeps its old walls; the message says why the new ones were refused.
@@ -295,9 +297,6 @@ void SimulationController::applyGeometry()
     }
     m_world->replaceGeometry(*checked);
     m_lastError.clear();
-    m_built.bounds = scene.bounds;
-    m_built.walls = scene.walls;
-    m_built.obstacles = scene.obstacles;
 }
 
 bool SimulationController::applyGroupInPlace(int group)

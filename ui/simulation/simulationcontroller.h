@@ -102,7 +102,8 @@ private:
     double m_fps = 0.0;
     QElapsedTimer m_fpsClock;
     int m_fpsTicks = 0;
-    /// The scene the running world was built from, plus the edits of names, colours, targets
+    /// The groups and player of the scene the running world was built from (nothing else of
+    /// it is kept), plus the edits of names, colours, targets
     /// and the player's lead applied in place since: compared with the document to tell an
     /// edit the world takes in place from one that needs a rebuild. Parameters are not kept
     /// up to date here: each edit reaches the world as the document announces it.

@@ -3,10 +3,18 @@
 #include "viewport/viewportstyle.h"
 
 #include <QPainter>
+#include <QStyleOptionGraphicsItem>
 
 #include <algorithm>
 
 namespace shoal::ui {
+
+namespace {
+
+/// px: walls shorter than this on screen are drawn as a plain line.
+constexpr double kDetailPixels = 6.0;
+
+} // namespace
 
 WallItem::WallItem(int index, QGraphicsItem* parent) : EditableItem({ItemKind::Wall, index}, parent)
 {
@@ -60,8 +68,21 @@ QRectF WallItem::boundingRect() const
     return m_path.boundingRect().adjusted(-margin, -margin, margin, margin);
 }
 
-void WallItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)
+void WallItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*)
 {
+    // A wall a few pixels long on screen (a big level seen whole) shows as one thin line:
+    // three antialiased round-capped strokes of every one of 200,000 walls take seconds a
+    // frame, and at that size look the same.
+    const double pixelsPerMetre = option->levelOfDetailFromTransform(painter->worldTransform());
+    const QRectF extent = m_path.boundingRect();
+    if (!isEditorSelected() && !isHovered() &&
+        std::max(extent.width(), extent.height()) * pixelsPerMetre < kDetailPixels) {
+        painter->setRenderHint(QPainter::Antialiasing, false);
+        painter->setPen(QPen(style::kWallCore, 0.0)); // cosmetic, one pixel
+        painter->setBrush(Qt::NoBrush);
+        painter->drawPolyline(m_points);
+        return;
+    }
     painter->setRenderHint(QPainter::Antialiasing);
     painter->setBrush(Qt::NoBrush);
     const double width = strokeWidth();
