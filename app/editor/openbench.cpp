@@ -220,8 +220,8 @@ int runOpenBench(const QStringList& args)
         return kExitBadInput;
     }
     QTemporaryDir dir;
-    const QString path = parser.isSet(keep) ? parser.value(keep)
-                                            : dir.filePath(QStringLiteral("big-level.json"));
+    const QString path =
+        parser.isSet(keep) ? parser.value(keep) : dir.filePath(QStringLiteral("big-level.json"));
     if (auto error = saveSceneFile(bigScene(wallCount), path.toStdString())) {
         std::fprintf(stderr, "shoal: %s\n", error->message.c_str());
         return kExitBadInput;

@@ -78,6 +78,7 @@ void SimulationController::play()
 {
     if (m_playing || !m_world)
         return;
+    applyPendingGeometry();
     m_playing = true;
     m_accumulator = 0.0;
     m_fps = 0.0;
@@ -111,6 +112,7 @@ void SimulationController::stepOnce()
 {
     if (m_playing || !m_world)
         return;
+    applyPendingGeometry();
     QElapsedTimer clock;
     clock.start();
     m_world->step();
@@ -122,6 +124,7 @@ void SimulationController::restart()
 {
     const SceneDesc& scene = m_document->scene();
     m_accumulator = 0.0;
+    m_geometryPending = false;
     // The document's one check of this scene decides; the world does not check it again.
     if (const CheckedScene* checked = m_document->checkedScene(); !checked) {
         m_world.reset();
@@ -178,6 +181,7 @@ int SimulationController::advance(double realSeconds)
 {
     if (!m_world || realSeconds <= 0.0)
         return 0;
+    applyPendingGeometry();
     const double dt = static_cast<double>(m_world->dt());
     m_accumulator += realSeconds * m_speed;
     const int cap = maxStepsPerTick();
@@ -228,7 +232,14 @@ void SimulationController::onDocumentChanged(const Change& change)
     case ChangeKind::Bounds:
     case ChangeKind::Walls:
     case ChangeKind::Obstacles:
-        applyGeometry();
+        if (m_playing) {
+            applyGeometry();
+        } else {
+            m_geometryPending = true;
+            // The status still says at once whether the new geometry can be used.
+            const std::optional<Error>& error = m_document->sceneError();
+            m_lastError = error ? qs(error->message) : QString();
+        }
         return;
     case ChangeKind::GroupParams:
         if (!applyGroupParam(change.index, change.paramIndex))
@@ -285,6 +296,14 @@ bool SimulationController::applyPlayer(int paramIndex)
             return false;
     built.group = player.group;
     return true;
+}
+
+void SimulationController::applyPendingGeometry()
+{
+    if (!m_geometryPending)
+        return;
+    m_geometryPending = false;
+    applyGeometry();
 }
 
 void SimulationController::applyGeometry()

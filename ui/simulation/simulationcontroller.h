@@ -85,6 +85,8 @@ private:
     /// (paramIndex -1), true when only what the world takes in place changed.
     bool applyPlayer(int paramIndex);
     void applyGeometry();
+    /// Applies a geometry edit made while paused, before the world next steps.
+    void applyPendingGeometry();
     /// A group change that only touched what the world does not run on (name, colours) or
     /// the squad target is applied in place; anything else (its spawn, agents, chase,
     /// collision) needs a rebuild.
@@ -108,6 +110,10 @@ private:
     /// edit the world takes in place from one that needs a rebuild. Parameters are not kept
     /// up to date here: each edit reaches the world as the document announces it.
     SceneDesc m_built;
+    /// The walls, obstacles or bounds changed while paused and the world has the old ones:
+    /// rebuilding a big level's geometry takes seconds, and a paused world does not move,
+    /// so it is rebuilt once, when it next steps, not on every edit.
+    bool m_geometryPending = false;
     /// Per group of m_built, the index of the group it chases (-1: the player), and the
     /// group the player leads: references by index, so a rename needs no rebuild.
     std::vector<int> m_builtChase;

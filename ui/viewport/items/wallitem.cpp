@@ -38,6 +38,7 @@ void WallItem::sync(const SceneDesc& scene)
         if (m_closed)
             m_path.closeSubpath();
     }
+    m_pathBounds = m_path.boundingRect();
     update();
 }
 
@@ -65,7 +66,7 @@ bool WallItem::hitTest(QPointF scenePos, double mpp) const
 QRectF WallItem::boundingRect() const
 {
     const double margin = strokeWidth() + 4.0 * metresPerPixel();
-    return m_path.boundingRect().adjusted(-margin, -margin, margin, margin);
+    return m_pathBounds.adjusted(-margin, -margin, margin, margin);
 }
 
 void WallItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*)
@@ -74,7 +75,7 @@ void WallItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     // three antialiased round-capped strokes of every one of 200,000 walls take seconds a
     // frame, and at that size look the same.
     const double pixelsPerMetre = option->levelOfDetailFromTransform(painter->worldTransform());
-    const QRectF extent = m_path.boundingRect();
+    const QRectF& extent = m_pathBounds;
     if (!isEditorSelected() && !isHovered() &&
         std::max(extent.width(), extent.height()) * pixelsPerMetre < kDetailPixels) {
         painter->setRenderHint(QPainter::Antialiasing, false);

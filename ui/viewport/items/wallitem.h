@@ -30,6 +30,7 @@ private:
     QPolygonF m_points;
     bool m_closed = false;
     QPainterPath m_path;
+    QRectF m_pathBounds; ///< m_path.boundingRect(), asked for on every paint and index query
 };
 
 } // namespace shoal::ui
