@@ -69,10 +69,11 @@ public:
     /// Same for a scene checked on its way in (a loader's result): it is not checked again.
     void resetScene(CheckedScene scene, const QString& filePath);
 
-    /// What validateScene() says of the scene. A scene that passed stays checked through
-    /// every edit that keeps it valid: each edit is checked alone (CheckedScene's edits),
-    /// never the whole level again; only after a change that fails (or a whole new scene) is
-    /// the whole scene checked, at most once per change, when someone asks.
+    /// What validateScene() says of the scene (a reference from scene() taken before this
+    /// call may not outlive it: a scene found to pass moves in with its proof). A scene that passed
+    /// stays checked through every edit that keeps it valid: each edit is checked alone
+    /// (CheckedScene's edits), never the whole level again; only after a change that fails (or a
+    /// whole new scene) is the whole scene checked, at most once per change, when someone asks.
     const std::optional<Error>& sceneError() const;
     /// The scene with its proof of that check, or null when it does not pass: the running
     /// world is built from this without checking again.

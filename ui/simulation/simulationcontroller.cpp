@@ -122,7 +122,6 @@ void SimulationController::stepOnce()
 
 void SimulationController::restart()
 {
-    const SceneDesc& scene = m_document->scene();
     m_accumulator = 0.0;
     m_geometryPending = false;
     // The document's one check of this scene decides; the world does not check it again.
@@ -137,6 +136,8 @@ void SimulationController::restart()
         m_world->setPointer(m_pointer, m_pointerPressed);
         m_lastError.clear();
     }
+    // Asked for after the check: checking may move the scene to where the proof keeps it.
+    const SceneDesc& scene = m_document->scene();
     // Only what the in-place edits compare against: a copy of a big level's walls here
     // would cost as much memory as the document's.
     m_built.groups = scene.groups;

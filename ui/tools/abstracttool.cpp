@@ -77,8 +77,10 @@ bool AbstractTool::pushChecked(QUndoCommand* command)
     if (!error)
         return true;
     const QString message = tr("Not applied: %1").arg(QString::fromStdString(error->message));
-    // An obsolete command is deleted by the undo that takes it back: no redo step is left.
+    // Taken back by hand, then made obsolete: QUndoStack::undo() deletes an obsolete
+    // command without undoing it, so no redo step is left.
     if (stack->index() > 0 && stack->command(stack->index() - 1) == command) {
+        command->undo();
         command->setObsolete(true);
         stack->undo();
     }

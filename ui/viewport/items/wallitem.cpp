@@ -19,6 +19,7 @@ constexpr double kDetailPixels = 6.0;
 WallItem::WallItem(int index, QGraphicsItem* parent) : EditableItem({ItemKind::Wall, index}, parent)
 {
     setZValue(3);
+    m_margin = 2.0 * (strokeWidth() + 4.0 * metresPerPixel());
 }
 
 void WallItem::sync(const SceneDesc& scene)
@@ -49,7 +50,13 @@ double WallItem::strokeWidth() const
 
 void WallItem::metresPerPixelChanged()
 {
+    // The margin grows and shrinks in steps of 4x, not on every zoom step: each change
+    // re-indexes the item in the scene's BSP tree, and a big level has 200,000 walls.
+    const double needed = strokeWidth() + 4.0 * metresPerPixel();
+    if (needed <= m_margin && needed * 4.0 >= m_margin)
+        return;
     prepareGeometryChange();
+    m_margin = 2.0 * needed;
 }
 
 bool WallItem::hitTest(QPointF scenePos, double mpp) const
@@ -65,8 +72,7 @@ bool WallItem::hitTest(QPointF scenePos, double mpp) const
 
 QRectF WallItem::boundingRect() const
 {
-    const double margin = strokeWidth() + 4.0 * metresPerPixel();
-    return m_pathBounds.adjusted(-margin, -margin, margin, margin);
+    return m_pathBounds.adjusted(-m_margin, -m_margin, m_margin, m_margin);
 }
 
 void WallItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*)
