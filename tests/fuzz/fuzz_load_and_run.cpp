@@ -2,8 +2,7 @@
 // into a World and run for 30 steps with the pointer held down and moving, and every tank
 // squad sent to a new target. Besides crashes, leaks and undefined behaviour, every agent must
 // end at a finite place inside the level's bounds (scenedesc.h: agents never leave them).
-// Scenes too big to run in time, and those that meet a known, reported problem
-// (found/README.md), are not run.
+// Scenes too big to run in time are not run.
 
 #include "fuzzfailure.h"
 #include "jsonmutator.h"
@@ -54,32 +53,6 @@ double bodiesOf(const SceneDesc& scene)
     return bodies;
 }
 
-/// Whether the workarounds of known findings are on: scripts/fuzz turns them off
-/// (SHOAL_FUZZ_RUN_KNOWN_FINDINGS=1) to replay found/ and tell whether they still fail.
-bool skipKnownFindings()
-{
-    static const bool skip = std::getenv("SHOAL_FUZZ_RUN_KNOWN_FINDINGS") == nullptr;
-    return skip;
-}
-
-/// Known hang, reported and not yet fixed (found/README.md, "A level thinner than its
-/// bodies"): when no cell of a flow field is free, every goal change searches all of it ring
-/// by ring, in time that grows with the square of the level's longer side; a level too thin
-/// for a body has no free cell. Until the runtime is fixed such a scene is not run. The
-/// test is the geometry's simplest case (the short side of the bounds under three radii of
-/// the biggest body), so the fuzzer still finds levels blocked some other way. Remove with the fix.
-bool isThinnerThanItsBodies(const SceneDesc& scene)
-{
-    if (!skipKnownFindings())
-        return false;
-    double radius = scene.player.params.at(std::size_t(paramIndex(playerParamSpecs(), "radius")));
-    for (const GroupDesc& group : scene.groups)
-        radius = std::max(radius, group.kind == BehaviourKind::Worm ? paramOf(group, "width") / 2.0
-                                                                    : paramOf(group, "radius"));
-    const Rect& b = scene.bounds;
-    return std::min(b.max.x - b.min.x, b.max.y - b.min.y) < 3.0 * radius;
-}
-
 /// Input as a user gives it: the pointer circles the level's centre with the button held
 /// for most of the run; every squad is sent to a corner of the level on step 10.
 void applyInput(World& world, const SceneDesc& scene, int step)
@@ -93,20 +66,6 @@ void applyInput(World& world, const SceneDesc& scene, int step)
     if (step == 10)
         for (int group = 0; group < world.groupCount(); ++group)
             world.setTarget(group, Vec2{float(b.min.x + rx / 2.0), float(b.max.y - ry / 2.0)});
-}
-
-/// Known crash, reported and not yet fixed (found/README.md, "A tank squad without tanks"):
-/// World::step() crashes on a tank squad that has no tank. Until the runtime is fixed such a
-/// world is built but not stepped, so the fuzzer looks for other problems. Remove with the
-/// fix.
-bool hasATankSquadWithoutTanks(const World& world)
-{
-    if (!skipKnownFindings())
-        return false;
-    for (int g = 0; g < world.groupCount(); ++g)
-        if (world.group(g).kind == BehaviourKind::TankSquad && world.group(g).agents.size() == 0)
-            return true;
-    return false;
 }
 
 void checkAgentsInside(const World& world)
@@ -131,11 +90,9 @@ enum Outcome
 {
     Refused,
     TooBig,
-    KnownCrash,
     Ran,
 };
-fuzz::OutcomeTally g_tally("fuzz_load_and_run", {"refused", "too big to run",
-                                                 "skipped (known crash or hang)", "ran 30 steps"});
+fuzz::OutcomeTally g_tally("fuzz_load_and_run", {"refused", "too big to run", "ran 30 steps"});
 
 } // namespace
 
@@ -153,15 +110,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         g_tally.count(TooBig);
         return -1;
     }
-    if (isThinnerThanItsBodies(scene.value().scene())) {
-        g_tally.count(KnownCrash);
-        return -1;
-    }
     const std::unique_ptr<World> world = World::create(scene.value());
-    if (hasATankSquadWithoutTanks(*world)) {
-        g_tally.count(KnownCrash);
-        return 0;
-    }
     g_tally.count(Ran);
     for (int step = 0; step < kSteps; ++step) {
         applyInput(*world, scene.value().scene(), step);
