@@ -26,6 +26,8 @@ private slots:
     void countsAreRefused();
     void spawnShortfallIsAWarning();
     void slimConvexPolygonsBuild();
+    void groupsWithNoAgentsStep();
+    void levelThinnerThanItsBodiesRoutesNowhere();
 };
 
 namespace {
@@ -223,6 +225,62 @@ void TestLimits::slimConvexPolygonsBuild()
     QVERIFY2(world.ok(), world.ok() ? "" : world.error().message.c_str());
     (*world)->step(5);
     QCOMPARE((*world)->stepCount(), std::uint64_t{5});
+}
+
+void TestLimits::groupsWithNoAgentsStep()
+{
+    // Every family with no agent at all, and with a spawn area that placed none (under a
+    // rock, as Groups > Add puts a new group on the demo): the world builds, steps with the
+    // pointer held and the squads sent off, and stays empty. A tank squad with no tanks once
+    // copied its neighbour slots from a null pointer on the first step.
+    SceneDesc scene = test::emptyScene(20.0, 20.0);
+    scene.obstacles.push_back(test::circleObstacle(0.0, 0.0, 3.0));
+    for (const BehaviourKind kind : kAllBehaviourKinds) {
+        GroupDesc none = makeDefaultGroup(kind, std::string(behaviourKey(kind)) + "-none");
+        GroupDesc hidden = makeDefaultGroup(kind, std::string(behaviourKey(kind)) + "-hidden");
+        hidden.spawn = SpawnAreaDesc{{{-1.0, -1.0}, {1.0, 1.0}}, 6};
+        if (kind == BehaviourKind::TankSquad)
+            none.target = hidden.target = Point2{10.0, 10.0};
+        scene.groups.push_back(none);
+        scene.groups.push_back(hidden);
+    }
+    auto world = World::create(scene);
+    QVERIFY2(world.ok(), world.ok() ? "" : world.error().message.c_str());
+    World& w = **world;
+    QCOMPARE(w.agentCount(), std::size_t{0});
+    for (int step = 0; step < 30; ++step) {
+        w.setPointer({-15.0f + float(step), 12.0f}, step < 20);
+        if (step == 10)
+            for (int g = 0; g < w.groupCount(); ++g)
+                w.setTarget(g, {-12.0f, -12.0f});
+        w.step();
+    }
+    QCOMPARE(w.stepCount(), std::uint64_t{30});
+    QCOMPARE(w.agentCount(), std::size_t{0});
+}
+
+void TestLimits::levelThinnerThanItsBodiesRoutesNowhere()
+{
+    // A level 16 km long and 0.1 m wide has no cell a 0.35 m body fits in. Each goal change
+    // once searched ring after ring up to the level's longer side whether the ring was on the
+    // grid or not: 4.3e9 cells, 1.6 s, every time the player changed cell (so 27 minutes for
+    // the 1,000 goals here; the test's timeout stops that). Now a field with no free cell
+    // knows at once that it routes nowhere, and the swarm runs on its own steering.
+    const std::string path =
+        SHOAL_TEST_DATA_DIR "/scenes/swarm_in_a_level_thinner_than_its_bodies.json";
+    const Expected<CheckedScene> scene = loadCheckedScene(path);
+    QVERIFY2(scene.ok(), scene.ok() ? "" : scene.error().message.c_str());
+    const std::unique_ptr<World> world = World::create(scene.value());
+    World& w = *world;
+    for (int step = 0; step < 1000; ++step) {
+        // The player (the swarm's goal) jumps 16 m a step along the level.
+        w.setPointer({0.1f + 16.0f * float(step), 0.05f}, true);
+        w.step();
+    }
+    const AgentArrays& swarm = w.group(0).agents;
+    QCOMPARE(swarm.size(), std::size_t{1});
+    QVERIFY(std::isfinite(swarm.px[0]) && std::isfinite(swarm.py[0]));
+    QVERIFY(swarm.py[0] >= 0.0f && swarm.py[0] <= 0.1f);
 }
 
 QTEST_GUILESS_MAIN(TestLimits)

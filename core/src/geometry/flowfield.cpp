@@ -453,14 +453,18 @@ int FlowField::snapGoal(int rawSlot) const
     if (occ.m_escape[rawSlot] != 0)
         return occ.m_escape[rawSlot];
     // Deep inside geometry: the free cell whose centre is nearest this cell's centre, ring
-    // by ring (a cell k rings out is at least k cells away), ties to the lower slot.
+    // by ring (a cell k rings out is at least k cells away), ties to the lower slot. Each ring
+    // visits only its cells on the grid, and the search ends once a ring lies wholly off it:
+    // on a long thin grid that is linear in the cells, not quadratic in the longer side.
+    if (occ.m_freeCount == 0)
+        return -1;
+    const int cols = occ.m_place.cols;
+    const int rows = occ.m_place.rows;
     const int row0 = rawSlot / occ.m_place.stride - 1;
     const int col0 = rawSlot - (row0 + 1) * occ.m_place.stride - 1;
     int best = -1;
     long bestD2 = 0;
     auto consider = [&](int c, int r) {
-        if (c < 0 || r < 0 || c >= occ.m_place.cols || r >= occ.m_place.rows)
-            return;
         const int s = occ.slot(c, r);
         const long d2 =
             static_cast<long>(c - col0) * (c - col0) + static_cast<long>(r - row0) * (r - row0);
@@ -469,18 +473,26 @@ int FlowField::snapGoal(int rawSlot) const
             bestD2 = d2;
         }
     };
-    const int rings = std::max(occ.m_place.cols, occ.m_place.rows);
-    for (int k = 1; k <= rings; ++k) {
+    for (int k = 1;; ++k) {
         if (best >= 0 && static_cast<long>(k) * k > bestD2)
             break;
-        for (int i = -k; i <= k; ++i) {
-            consider(col0 + i, row0 - k);
-            consider(col0 + i, row0 + k);
-        }
-        for (int i = -k + 1; i <= k - 1; ++i) {
-            consider(col0 - k, row0 + i);
-            consider(col0 + k, row0 + i);
-        }
+        const int left = col0 - k, right = col0 + k, top = row0 - k, bottom = row0 + k;
+        if (left < 0 && right >= cols && top < 0 && bottom >= rows)
+            break; // this ring and every later one lie off the grid
+        const int c0 = std::max(left, 0), c1 = std::min(right, cols - 1);
+        if (top >= 0)
+            for (int c = c0; c <= c1; ++c)
+                consider(c, top);
+        if (bottom < rows)
+            for (int c = c0; c <= c1; ++c)
+                consider(c, bottom);
+        const int r0 = std::max(top + 1, 0), r1 = std::min(bottom - 1, rows - 1);
+        if (left >= 0)
+            for (int r = r0; r <= r1; ++r)
+                consider(left, r);
+        if (right < cols)
+            for (int r = r0; r <= r1; ++r)
+                consider(right, r);
     }
     return best;
 }

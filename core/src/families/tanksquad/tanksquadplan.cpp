@@ -155,7 +155,11 @@ public:
     SquadWalk(const UniformGrid& grid, float radius, std::size_t count, std::vector<float>& slotX)
         : m_grid(grid), m_slotX(slotX), m_radius2(radius * radius), m_cols(grid.columns())
     {
-        slotX.assign(grid.slotX(), grid.slotX() + count + kLanePadding);
+        // A grid of no points has no slot storage to copy (a squad whose spawn placed none).
+        if (grid.size() == 0)
+            slotX.assign(kLanePadding, 0.0f);
+        else
+            slotX.assign(grid.slotX(), grid.slotX() + count + kLanePadding);
         // As UniformGrid::cellBox() pads and scales a query's box.
         const float reach = radius * 1.0001f + 1e-5f;
         const Vec2 origin = grid.origin();
