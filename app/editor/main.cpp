@@ -1,11 +1,12 @@
 // shoal: the editor. `shoal [scene.json]` opens a level (the embedded demo without one);
 // `shoal --screenshot out.png [scene.json] [--steps N]` renders the window after N steps and
-// exits; `--stress N` adds N agents to the level; `--bench-render` measures the viewport.
-// SIGTERM, SIGHUP and SIGINT keep the unsaved edits in the recovery copy and quit without
-// asking (QuitOnSignals).
+// exits; `--stress N` adds N agents to the level; `--bench-render` measures the viewport;
+// `--bench-open` measures opening and editing a big level. SIGTERM, SIGHUP and SIGINT keep
+// the unsaved edits in the recovery copy and quit without asking (QuitOnSignals).
 
 #include "document/document.h"
 #include "document/groupselection.h"
+#include "openbench.h"
 #include "renderbench.h"
 #include "simulation/simulationcontroller.h"
 #include "stressscene.h"
@@ -144,9 +145,11 @@ int main(int argc, char** argv)
     QApplication::setApplicationDisplayName(QStringLiteral("Shoal"));
     QApplication::setApplicationVersion(QStringLiteral(SHOAL_VERSION));
 
-    // The render bench parses its own options.
+    // The benches parse their own options.
     if (app.arguments().contains(QStringLiteral("--bench-render")))
         return runRenderBench(app.arguments());
+    if (app.arguments().contains(QStringLiteral("--bench-open")))
+        return runOpenBench(app.arguments());
     const std::variant<EditorOptions, int> parsed = parseOptions(app);
     if (const int* code = std::get_if<int>(&parsed))
         return *code;

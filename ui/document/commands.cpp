@@ -62,41 +62,107 @@ bool SetGroupParamCommand::unchanged() const
 
 // --- MoveItemsCommand ------------------------------------------------------------------------
 
+namespace {
+
+void offsetBy(Point2& p, Point2 offset)
+{
+    p.x += offset.x;
+    p.y += offset.y;
+}
+
+/// The elements of `scene` that `refs` name, as they are.
+MoveItemsCommand::Parts partsOf(const SceneDesc& scene, const ItemRefs& refs)
+{
+    MoveItemsCommand::Parts parts;
+    for (const ItemRef& ref : refs) {
+        const auto i = static_cast<std::size_t>(ref.index);
+        switch (ref.kind) {
+        case ItemKind::Wall:
+            parts.walls.emplace(ref.index, scene.walls[i]);
+            break;
+        case ItemKind::Obstacle:
+            parts.obstacles.emplace(ref.index, scene.obstacles[i]);
+            break;
+        case ItemKind::Pickup:
+            parts.pickups.emplace(ref.index, scene.pickups[i]);
+            break;
+        case ItemKind::SpawnArea:
+        case ItemKind::SquadTarget:
+            parts.groups.emplace(ref.index, scene.groups[i]);
+            break;
+        case ItemKind::PlayerStart:
+            parts.player = scene.player;
+            break;
+        }
+    }
+    return parts;
+}
+
+/// moveItems() on the parts: each referenced thing by `offset`.
+void moveParts(MoveItemsCommand::Parts& parts, const ItemRefs& refs, Point2 offset)
+{
+    for (const ItemRef& ref : refs) {
+        switch (ref.kind) {
+        case ItemKind::Wall:
+            for (Point2& p : parts.walls[ref.index].points)
+                offsetBy(p, offset);
+            break;
+        case ItemKind::Obstacle: {
+            ObstacleDesc& o = parts.obstacles[ref.index];
+            if (o.shape == ObstacleShape::Circle)
+                offsetBy(o.center, offset);
+            else
+                for (Point2& p : o.points)
+                    offsetBy(p, offset);
+            break;
+        }
+        case ItemKind::Pickup:
+            offsetBy(parts.pickups[ref.index].position, offset);
+            break;
+        case ItemKind::SpawnArea: {
+            Rect& area = parts.groups[ref.index].spawn->area;
+            offsetBy(area.min, offset);
+            offsetBy(area.max, offset);
+            break;
+        }
+        case ItemKind::SquadTarget:
+            offsetBy(*parts.groups[ref.index].target, offset);
+            break;
+        case ItemKind::PlayerStart:
+            offsetBy(parts.player->position, offset);
+            break;
+        }
+    }
+}
+
+} // namespace
+
 MoveItemsCommand::MoveItemsCommand(Document* document, ItemRefs refs, Point2 offset, bool commit,
                                    QUndoCommand* parent)
     : MergeableCommand(commit, parent), m_document(document),
-      m_refs(existingRefs(document->scene(), refs)), m_offset(offset), m_before(document->scene()),
-      m_after(document->scene())
+      m_refs(existingRefs(document->scene(), refs)), m_offset(offset)
 {
-    moveItems(m_after, m_refs, m_offset);
+    m_before = partsOf(document->scene(), m_refs);
+    m_after = m_before;
+    moveParts(m_after, m_refs, m_offset);
     setText(m_refs.size() == 1 ? undoText(QT_TRANSLATE_NOOP("UndoCommands", "Move Item"))
                                : QCoreApplication::translate("UndoCommands", "Move %n Items",
                                                              nullptr, int(m_refs.size())));
     updateObsolete();
 }
 
-void MoveItemsCommand::apply(const SceneDesc& from)
+void MoveItemsCommand::apply(const Parts& parts)
 {
-    for (const ItemRef& ref : m_refs) {
-        switch (ref.kind) {
-        case ItemKind::Wall:
-            m_document->setWall(ref.index, from.walls[static_cast<std::size_t>(ref.index)]);
-            break;
-        case ItemKind::Obstacle:
-            m_document->setObstacle(ref.index, from.obstacles[static_cast<std::size_t>(ref.index)]);
-            break;
-        case ItemKind::Pickup:
-            m_document->setPickup(ref.index, from.pickups[static_cast<std::size_t>(ref.index)]);
-            break;
-        case ItemKind::SpawnArea:
-        case ItemKind::SquadTarget:
-            m_document->setGroup(ref.index, from.groups[static_cast<std::size_t>(ref.index)]);
-            break;
-        case ItemKind::PlayerStart:
-            m_document->setPlayer(from.player);
-            break;
-        }
-    }
+    for (const auto& [index, wall] : parts.walls)
+        m_document->setWall(index, wall);
+    for (const auto& [index, obstacle] : parts.obstacles)
+        m_document->setObstacle(index, obstacle);
+    for (const auto& [index, pickup] : parts.pickups)
+        m_document->setPickup(index, pickup);
+    for (const auto& [index, group] : parts.groups)
+        m_document->setGroup(index, group);
+    if (parts.player)
+        m_document->setPlayer(*parts.player);
 }
 
 void MoveItemsCommand::undo()
@@ -223,27 +289,30 @@ QUndoCommand* makeDuplicateItemsCommand(Document* document, const ItemRefs& allR
     int wallCount = int(scene.walls.size());
     int obstacleCount = int(scene.obstacles.size());
     int pickupCount = int(scene.pickups.size());
-    SceneDesc names = scene; // collects the new groups so their names stay unique
+    // Collects the new groups so their names stay unique (the names are all it needs).
+    SceneDesc names;
+    names.groups = scene.groups;
 
     for (const ItemRef& ref : refs) {
-        const auto i = static_cast<std::size_t>(ref.index);
-        SceneDesc moved = scene;
-        moveItems(moved, {ref}, clampMoveOffset(scene, {ref}, offset));
+        // Only the one element is copied and moved, never the scene.
+        const MoveItemsCommand::Parts before = partsOf(scene, {ref});
+        MoveItemsCommand::Parts moved = before;
+        moveParts(moved, {ref}, clampMoveOffset(scene, {ref}, offset));
         switch (ref.kind) {
         case ItemKind::Wall:
-            new AddWallCommand(document, wallCount, moved.walls[i], command);
+            new AddWallCommand(document, wallCount, moved.walls[ref.index], command);
             created.append({ItemKind::Wall, wallCount++});
             break;
         case ItemKind::Obstacle:
-            new AddObstacleCommand(document, obstacleCount, moved.obstacles[i], command);
+            new AddObstacleCommand(document, obstacleCount, moved.obstacles[ref.index], command);
             created.append({ItemKind::Obstacle, obstacleCount++});
             break;
         case ItemKind::Pickup:
-            new AddPickupCommand(document, pickupCount, moved.pickups[i], command);
+            new AddPickupCommand(document, pickupCount, moved.pickups[ref.index], command);
             created.append({ItemKind::Pickup, pickupCount++});
             break;
         case ItemKind::SpawnArea: {
-            GroupDesc group = moved.groups[i];
+            GroupDesc group = moved.groups[ref.index];
             const Point2 applied = clampMoveOffset(scene, {ref}, offset);
             for (AgentDesc& agent : group.agents)
                 agent.position = clampToBounds(

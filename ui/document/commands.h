@@ -11,6 +11,8 @@
 #include <QList>
 #include <QUndoCommand>
 
+#include <map>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -360,14 +362,30 @@ public:
     bool absorb(const MoveItemsCommand& next);
     bool unchanged() const { return m_after == m_before; }
 
+    /// The elements a move touches, by index: all it keeps of the scene (a move of one wall
+    /// in a big level holds that wall twice, not the level).
+    struct Parts
+    {
+        std::map<int, WallDesc> walls;
+        std::map<int, ObstacleDesc> obstacles;
+        std::map<int, PickupDesc> pickups;
+        std::map<int, GroupDesc> groups;
+        std::optional<PlayerDesc> player;
+        bool operator==(const Parts& o) const
+        {
+            return walls == o.walls && obstacles == o.obstacles && pickups == o.pickups &&
+                   groups == o.groups && player == o.player;
+        }
+    };
+
 private:
-    void apply(const SceneDesc& from);
+    void apply(const Parts& parts);
 
     Document* m_document;
     ItemRefs m_refs;
     Point2 m_offset;
-    SceneDesc m_before;
-    SceneDesc m_after;
+    Parts m_before;
+    Parts m_after;
 };
 
 /// Replaces the whole scene as one undoable step (recovering an autosave over the file it

@@ -34,6 +34,10 @@ struct Change
     ChangeKind kind = ChangeKind::SceneReset;
     int index = -1;
     int paramIndex = -1;
+    /// Walls, obstacles, pickups: one element inserted (+1) or removed (-1) at `at`, so a
+    /// view shifts its items instead of rebuilding them; 0 for anything else.
+    int at = -1;
+    int inserted = 0;
 };
 
 class Document : public QObject
@@ -48,7 +52,7 @@ public:
     /// the file path is destroyed.
     ~Document() override;
 
-    const SceneDesc& scene() const { return m_scene; }
+    const SceneDesc& scene() const { return m_checkedScene ? m_checkedScene->scene() : m_scene; }
     QUndoStack* undoStack() { return &m_undoStack; }
     const QUndoStack* undoStack() const { return &m_undoStack; }
 
@@ -65,15 +69,18 @@ public:
     /// Same for a scene checked on its way in (a loader's result): it is not checked again.
     void resetScene(CheckedScene scene, const QString& filePath);
 
-    /// What validateScene() says of the scene: checked at most once per change and remembered
-    /// until the next, so everything that needs to know (the running world) shares one check.
+    /// What validateScene() says of the scene (a reference from scene() taken before this
+    /// call may not outlive it: a scene found to pass moves in with its proof). A scene that passed
+    /// stays checked through every edit that keeps it valid: each edit is checked alone
+    /// (CheckedScene's edits), never the whole level again; only after a change that fails (or a
+    /// whole new scene) is the whole scene checked, at most once per change, when someone asks.
     const std::optional<Error>& sceneError() const;
     /// The scene with its proof of that check, or null when it does not pass: the running
     /// world is built from this without checking again.
     const CheckedScene* checkedScene() const;
-    /// A tool has checked the scene one edit will produce: when the next change leaves the
-    /// document with exactly that scene, its check is taken over instead of made again.
-    /// Forgotten after the next change either way.
+    /// Someone has checked the scene the next change will produce (a recovered autosave):
+    /// when that change leaves the document with exactly that scene, its check is taken
+    /// over instead of made again. Forgotten after the next change either way.
     void expectScene(CheckedScene candidate);
 
     // Raw mutators: called by undo commands only. Each emits changed().
@@ -104,16 +111,19 @@ signals:
     void titleChanged();
 
 private:
-    /// Forgets the scene's check (it changed), then emits changed().
+    /// Emits changed() for an edit already made.
     void announce(const Change& change);
+    /// The scene to edit by hand, for an edit CheckedScene refused or cannot make: the
+    /// scene leaves the checked one, and is checked whole again when someone asks.
+    SceneDesc& uncheckedScene();
 
-    SceneDesc m_scene;
-    void adoptCheck(CheckedScene checked) const;
-
+    // The scene lives in exactly one of the two: in m_checkedScene while it is known to pass
+    // (no second copy of a big level), else in m_scene.
+    mutable SceneDesc m_scene;
+    mutable std::optional<CheckedScene> m_checkedScene;
     mutable bool m_checked = false; ///< m_sceneError / m_checkedScene are the current verdict
     mutable std::optional<Error> m_sceneError;
-    mutable std::optional<CheckedScene> m_checkedScene; ///< set when the scene passes
-    std::optional<CheckedScene> m_expected;             ///< see expectScene()
+    std::optional<CheckedScene> m_expected; ///< see expectScene()
     QUndoStack m_undoStack;
     QString m_filePath;
 };

@@ -78,6 +78,7 @@ void SimulationController::play()
 {
     if (m_playing || !m_world)
         return;
+    applyPendingGeometry();
     m_playing = true;
     m_accumulator = 0.0;
     m_fps = 0.0;
@@ -111,6 +112,7 @@ void SimulationController::stepOnce()
 {
     if (m_playing || !m_world)
         return;
+    applyPendingGeometry();
     QElapsedTimer clock;
     clock.start();
     m_world->step();
@@ -120,8 +122,8 @@ void SimulationController::stepOnce()
 
 void SimulationController::restart()
 {
-    const SceneDesc& scene = m_document->scene();
     m_accumulator = 0.0;
+    m_geometryPending = false;
     // The document's one check of this scene decides; the world does not check it again.
     if (const CheckedScene* checked = m_document->checkedScene(); !checked) {
         m_world.reset();
@@ -134,7 +136,12 @@ void SimulationController::restart()
         m_world->setPointer(m_pointer, m_pointerPressed);
         m_lastError.clear();
     }
-    m_built = scene;
+    // Asked for after the check: checking may move the scene to where the proof keeps it.
+    const SceneDesc& scene = m_document->scene();
+    // Only what the in-place edits compare against: a copy of a big level's walls here
+    // would cost as much memory as the document's.
+    m_built.groups = scene.groups;
+    m_built.player = scene.player;
     m_builtChase = resolveChases(scene);
     m_builtPlayerGroup = resolvePlayerGroup(scene);
     const bool stopped = m_playing && !m_world;
@@ -175,6 +182,7 @@ int SimulationController::advance(double realSeconds)
 {
     if (!m_world || realSeconds <= 0.0)
         return 0;
+    applyPendingGeometry();
     const double dt = static_cast<double>(m_world->dt());
     m_accumulator += realSeconds * m_speed;
     const int cap = maxStepsPerTick();
@@ -225,7 +233,14 @@ void SimulationController::onDocumentChanged(const Change& change)
     case ChangeKind::Bounds:
     case ChangeKind::Walls:
     case ChangeKind::Obstacles:
-        applyGeometry();
+        if (m_playing) {
+            applyGeometry();
+        } else {
+            m_geometryPending = true;
+            // The status still says at once whether the new geometry can be used.
+            const std::optional<Error>& error = m_document->sceneError();
+            m_lastError = error ? qs(error->message) : QString();
+        }
         return;
     case ChangeKind::GroupParams:
         if (!applyGroupParam(change.index, change.paramIndex))
@@ -284,9 +299,16 @@ bool SimulationController::applyPlayer(int paramIndex)
     return true;
 }
 
+void SimulationController::applyPendingGeometry()
+{
+    if (!m_geometryPending)
+        return;
+    m_geometryPending = false;
+    applyGeometry();
+}
+
 void SimulationController::applyGeometry()
 {
-    const SceneDesc& scene = m_document->scene();
     const CheckedScene* checked = m_document->checkedScene();
     if (!checked) {
         // The world keeps its old walls; the message says why the new ones were refused.
@@ -295,9 +317,6 @@ void SimulationController::applyGeometry()
     }
     m_world->replaceGeometry(*checked);
     m_lastError.clear();
-    m_built.bounds = scene.bounds;
-    m_built.walls = scene.walls;
-    m_built.obstacles = scene.obstacles;
 }
 
 bool SimulationController::applyGroupInPlace(int group)

@@ -85,6 +85,8 @@ private:
     /// (paramIndex -1), true when only what the world takes in place changed.
     bool applyPlayer(int paramIndex);
     void applyGeometry();
+    /// Applies a geometry edit made while paused, before the world next steps.
+    void applyPendingGeometry();
     /// A group change that only touched what the world does not run on (name, colours) or
     /// the squad target is applied in place; anything else (its spawn, agents, chase,
     /// collision) needs a rebuild.
@@ -102,11 +104,16 @@ private:
     double m_fps = 0.0;
     QElapsedTimer m_fpsClock;
     int m_fpsTicks = 0;
-    /// The scene the running world was built from, plus the edits of names, colours, targets
+    /// The groups and player of the scene the running world was built from (nothing else of
+    /// it is kept), plus the edits of names, colours, targets
     /// and the player's lead applied in place since: compared with the document to tell an
     /// edit the world takes in place from one that needs a rebuild. Parameters are not kept
     /// up to date here: each edit reaches the world as the document announces it.
     SceneDesc m_built;
+    /// The walls, obstacles or bounds changed while paused and the world has the old ones:
+    /// rebuilding a big level's geometry takes seconds, and a paused world does not move,
+    /// so it is rebuilt once, when it next steps, not on every edit.
+    bool m_geometryPending = false;
     /// Per group of m_built, the index of the group it chases (-1: the player), and the
     /// group the player leads: references by index, so a rename needs no rebuild.
     std::vector<int> m_builtChase;

@@ -67,22 +67,26 @@ void AbstractTool::setStatusInfo(const QString& info)
     emit statusInfoChanged(info);
 }
 
-bool AbstractTool::pushChecked(QUndoCommand* command, const SceneDesc& candidate)
+bool AbstractTool::pushChecked(QUndoCommand* command)
 {
     if (!command)
         return false;
-    Expected<CheckedScene> checked = checkScene(candidate);
-    if (!checked) {
-        delete command;
-        if (m_scene)
-            emit m_scene->statusMessage(
-                tr("Not applied: %1").arg(QString::fromStdString(checked.error().message)));
-        return false;
+    QUndoStack* stack = document()->undoStack();
+    stack->push(command);
+    const std::optional<Error>& error = document()->sceneError();
+    if (!error)
+        return true;
+    const QString message = tr("Not applied: %1").arg(QString::fromStdString(error->message));
+    // Taken back by hand, then made obsolete: QUndoStack::undo() deletes an obsolete
+    // command without undoing it, so no redo step is left.
+    if (stack->index() > 0 && stack->command(stack->index() - 1) == command) {
+        command->undo();
+        command->setObsolete(true);
+        stack->undo();
     }
-    // The document takes this check over when the edit leaves it with exactly this scene.
-    document()->expectScene(std::move(*checked));
-    document()->undoStack()->push(command);
-    return true;
+    if (m_scene)
+        emit m_scene->statusMessage(message);
+    return false;
 }
 
 } // namespace shoal::ui

@@ -67,10 +67,11 @@ protected:
     Document* document() const;
     void setStatusInfo(const QString& info);
 
-    /// Pushes `command` when `candidate` (the scene the command will produce) passes
-    /// validateScene(); otherwise deletes it and reports why on the status bar. Returns
-    /// whether it was pushed.
-    bool pushChecked(QUndoCommand* command, const SceneDesc& candidate);
+    /// Pushes `command` and keeps it when the scene it produces passes validateScene();
+    /// otherwise takes it back (gone from the history) and reports why on the status bar.
+    /// Returns whether it was kept. The document checks only what the command changed
+    /// (Document::sceneError()), so this costs the edit, not the level.
+    bool pushChecked(QUndoCommand* command);
 
     /// Adds a preview item to the scene for as long as the tool is active (call from
     /// activate(); deactivate() deletes it).

@@ -143,9 +143,7 @@ void ObstacleTool::mouseReleased(QGraphicsSceneMouseEvent* event)
                                         : tr("Drag from corner to corner to size the rectangle"));
         return;
     }
-    SceneDesc candidate = document()->scene();
-    candidate.obstacles.push_back(o);
-    pushChecked(new AddObstacleCommand(document(), -1, o), candidate);
+    pushChecked(new AddObstacleCommand(document(), -1, o));
 }
 
 void ObstacleTool::mouseDoubleClicked(QGraphicsSceneMouseEvent* event)
@@ -173,9 +171,7 @@ void ObstacleTool::commitChain(const std::vector<Point2>& points, bool)
     ObstacleDesc o;
     o.shape = ObstacleShape::Polygon;
     o.points = points;
-    SceneDesc candidate = document()->scene();
-    candidate.obstacles.push_back(o);
-    pushChecked(new AddObstacleCommand(document(), -1, o), candidate);
+    pushChecked(new AddObstacleCommand(document(), -1, o));
 }
 
 QWidget* ObstacleTool::createOptionsWidget(QWidget* parent)

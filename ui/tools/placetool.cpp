@@ -124,13 +124,11 @@ void PlaceTool::place(QPointF pos)
         emit scene()->statusMessage(tr("Click inside the level to place it"));
         return;
     }
-    SceneDesc candidate = current;
     switch (m_what) {
     case What::Fish:
     case What::Coin: {
         const PickupDesc pickup{m_what == What::Fish ? PickupKind::Fish : PickupKind::Coin, p};
-        candidate.pickups.push_back(pickup);
-        pushChecked(new AddPickupCommand(document(), -1, pickup), candidate);
+        pushChecked(new AddPickupCommand(document(), -1, pickup));
         return;
     }
     case What::SquadTarget: {
@@ -140,19 +138,20 @@ void PlaceTool::place(QPointF pos)
                 tr("There is no tank squad to send: add one with the spawn-area tool"));
             return;
         }
-        GroupDesc& group = candidate.groups[std::size_t(squad)];
+        GroupDesc group = current.groups[std::size_t(squad)];
         group.target = p;
         auto* command = new SetGroupCommand(document(), squad, group);
         command->setText(tr("Move Target of '%1'").arg(QString::fromStdString(group.name)));
-        pushChecked(command, candidate);
+        pushChecked(command);
         return;
     }
     case What::PlayerStart: {
-        candidate.player.position = p;
-        candidate.player.enabled = true;
-        auto* command = new SetPlayerCommand(document(), 0, candidate.player);
+        PlayerDesc player = current.player;
+        player.position = p;
+        player.enabled = true;
+        auto* command = new SetPlayerCommand(document(), 0, player);
         command->setText(tr("Move Player Start"));
-        pushChecked(command, candidate);
+        pushChecked(command);
         return;
     }
     }

@@ -197,8 +197,7 @@ void SelectTool::finishMove(QPointF pos)
     Point2 offset;
     const SceneDesc candidate = movedScene(pos, &offset);
     if (offset.x != 0.0 || offset.y != 0.0)
-        pushChecked(new MoveItemsCommand(document(), scene()->selectedRefs(), offset, true),
-                    candidate);
+        pushChecked(new MoveItemsCommand(document(), scene()->selectedRefs(), offset, true));
     scene()->endPreview();
 }
 
@@ -222,7 +221,7 @@ void SelectTool::finishHandle(QPointF pos)
         break;
     }
     if (command && !command->isObsolete())
-        pushChecked(command, candidate);
+        pushChecked(command);
     else
         delete command;
     scene()->endPreview();
@@ -264,31 +263,32 @@ void SelectTool::insertVertex(const ItemRef& ref, QPointF pos)
         }
     }
     points.insert(points.begin() + std::ptrdiff_t(best + 1), style::toPoint(scene()->snap(pos)));
-    SceneDesc candidate = current;
     if (wall) {
-        candidate.walls[i].points = points;
-        pushChecked(new SetWallCommand(document(), ref.index, candidate.walls[i]), candidate);
+        WallDesc edited = current.walls[i];
+        edited.points = points;
+        pushChecked(new SetWallCommand(document(), ref.index, edited));
     } else {
-        candidate.obstacles[i].points = points;
-        pushChecked(new SetObstacleCommand(document(), ref.index, candidate.obstacles[i]),
-                    candidate);
+        ObstacleDesc edited = current.obstacles[i];
+        edited.points = points;
+        pushChecked(new SetObstacleCommand(document(), ref.index, edited));
     }
 }
 
 void SelectTool::removeVertex(const ItemRef& ref, int vertex)
 {
-    SceneDesc candidate = document()->scene();
+    const SceneDesc& current = document()->scene();
     const auto i = static_cast<std::size_t>(ref.index);
     const auto erase = [vertex](std::vector<Point2>& points) {
         points.erase(points.begin() + vertex);
     };
     if (ref.kind == ItemKind::Wall) {
-        erase(candidate.walls[i].points);
-        pushChecked(new SetWallCommand(document(), ref.index, candidate.walls[i]), candidate);
+        WallDesc edited = current.walls[i];
+        erase(edited.points);
+        pushChecked(new SetWallCommand(document(), ref.index, edited));
     } else if (ref.kind == ItemKind::Obstacle) {
-        erase(candidate.obstacles[i].points);
-        pushChecked(new SetObstacleCommand(document(), ref.index, candidate.obstacles[i]),
-                    candidate);
+        ObstacleDesc edited = current.obstacles[i];
+        erase(edited.points);
+        pushChecked(new SetObstacleCommand(document(), ref.index, edited));
     }
 }
 

@@ -106,12 +106,10 @@ void SpawnAreaTool::mouseReleased(QGraphicsSceneMouseEvent* event)
     if (familyView(m_family).takesTarget)
         group.target = Point2{(r.min.x + r.max.x) / 2.0, (r.min.y + r.max.y) / 2.0};
     const int index = int(current.groups.size());
-    SceneDesc candidate = current;
-    insertNewGroup(candidate, index, group);
     QUndoCommand* command = makeAddGroupCommand(
         document(), index, group,
         tr("Add %1 '%2'").arg(style::kindLabel(m_family), QString::fromStdString(group.name)));
-    if (pushChecked(command, candidate))
+    if (pushChecked(command))
         scene()->setSelectedRefs({{ItemKind::SpawnArea, index}});
 }
 

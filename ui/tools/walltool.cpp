@@ -22,9 +22,7 @@ void WallTool::commitChain(const std::vector<Point2>& points, bool closed)
         return;
     }
     const WallDesc wall{points, closed};
-    SceneDesc candidate = document()->scene();
-    candidate.walls.push_back(wall);
-    pushChecked(new AddWallCommand(document(), -1, wall), candidate);
+    pushChecked(new AddWallCommand(document(), -1, wall));
 }
 
 } // namespace shoal::ui

@@ -22,6 +22,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <vector>
 
 namespace shoal::ui {
 
@@ -73,7 +75,10 @@ int slotCount(const SceneDesc& scene, ItemKind kind)
 EditorScene::EditorScene(Document* document, QObject* parent)
     : QGraphicsScene(parent), m_document(document)
 {
-    setItemIndexMethod(QGraphicsScene::NoIndex);
+    // A BSP index: a big level has hundreds of thousands of wall items, and without an index
+    // every frame and every update walks and sorts all of them (seconds). The few items that
+    // move each frame (the agent layers) cost the index little.
+    setItemIndexMethod(QGraphicsScene::BspTreeIndex);
     connect(m_document, &Document::changed, this, &EditorScene::onDocumentChanged);
     rebuildAll();
 }
@@ -145,10 +150,11 @@ void EditorScene::rebuildAll()
 
 QList<SpawnAreaItem*> EditorScene::spawnAreas() const
 {
+    // Only the spawn areas' stretch of the map: a big level has walls by the hundred thousand.
     QList<SpawnAreaItem*> areas;
-    for (const auto& [ref, item] : m_items)
-        if (ref.kind == ItemKind::SpawnArea)
-            areas.append(static_cast<SpawnAreaItem*>(item));
+    for (auto it = m_items.lower_bound({ItemKind::SpawnArea, 0});
+         it != m_items.end() && it->first.kind == ItemKind::SpawnArea; ++it)
+        areas.append(static_cast<SpawnAreaItem*>(it->second));
     return areas;
 }
 
@@ -292,6 +298,8 @@ void EditorScene::onDocumentChanged(const Change& change)
 {
     const SceneDesc& scene = m_document->scene();
     const auto syncOne = [&](ItemKind kind) {
+        if (change.inserted != 0 && shiftItems(kind, change.at, change.inserted))
+            return;
         if (change.index >= 0) {
             auto it = m_items.find({kind, change.index});
             if (it != m_items.end() && refExists(scene, it->first)) {
@@ -341,6 +349,41 @@ void EditorScene::onDocumentChanged(const Change& change)
     if (m_hovered && !refExists(scene, *m_hovered))
         m_hovered.reset();
     applySelection(selectionChanged);
+}
+
+bool EditorScene::shiftItems(ItemKind kind, int at, int delta)
+{
+    const SceneDesc& scene = m_document->scene();
+    const ItemRef first{kind, at};
+    if (delta < 0) {
+        auto it = m_items.find(first);
+        if (it == m_items.end())
+            return false;
+        delete it->second;
+        m_items.erase(it);
+    }
+    // Renumber the items after `at`, from the far end so no key is taken twice.
+    const auto begin = m_items.lower_bound(delta > 0 ? first : ItemRef{kind, at + 1});
+    auto end = m_items.lower_bound(ItemRef{kind, std::numeric_limits<int>::max()});
+    std::vector<EditableItem*> moved;
+    for (auto it = begin; it != end; ++it)
+        moved.push_back(it->second);
+    m_items.erase(begin, end);
+    for (EditableItem* item : moved) {
+        item->setIndex(item->ref().index + delta);
+        m_items.emplace(item->ref(), item);
+    }
+    if (delta > 0) {
+        const ItemRef ref{kind, at};
+        if (!refExists(scene, ref))
+            return true;
+        EditableItem* item = createItem(ref);
+        item->setMetresPerPixel(m_metresPerPixel);
+        item->sync(scene);
+        addItem(item);
+        m_items.emplace(ref, item);
+    }
+    return true;
 }
 
 EditableItem* EditorScene::itemFor(const ItemRef& ref) const
@@ -512,6 +555,9 @@ void EditorScene::positionHandles(const SceneDesc& scene)
 void EditorScene::previewScene(const SceneDesc& candidate, const ItemRefs& refs)
 {
     for (const ItemRef& ref : refs)
+        if (!m_previewed.contains(ref))
+            m_previewed.append(ref);
+    for (const ItemRef& ref : refs)
         if (EditableItem* item = itemFor(ref))
             item->sync(candidate);
     positionHandles(candidate);
@@ -520,9 +566,12 @@ void EditorScene::previewScene(const SceneDesc& candidate, const ItemRefs& refs)
 
 void EditorScene::endPreview()
 {
+    // Only what the preview touched differs from the document.
     const SceneDesc& scene = m_document->scene();
-    for (const auto& [ref, item] : m_items)
-        item->sync(scene);
+    for (const ItemRef& ref : m_previewed)
+        if (EditableItem* item = itemFor(ref); item && refExists(scene, ref))
+            item->sync(scene);
+    m_previewed.clear();
     positionHandles(scene);
     syncLabels();
 }

@@ -131,6 +131,10 @@ private:
     void forwardMouse(QGraphicsSceneMouseEvent* event, MouseHandler handler);
     void onDocumentChanged(const Change& change);
     void rebuild(ItemKind kind);
+    /// One element of `kind` was inserted (delta +1) or removed (-1) at `at`: that item is
+    /// made or deleted and the ones after it renumbered, not every item rebuilt. False when
+    /// the items do not match the change (then the caller rebuilds).
+    bool shiftItems(ItemKind kind, int at, int delta);
     void rebuildAll();
     void updateSceneRect();
     void applySelection(bool announce);
@@ -154,6 +158,7 @@ private:
     /// The label text of an area: its name and count, marked when its spawn fell short.
     QString labelText(const SpawnAreaItem& area) const;
     ItemRefs m_selection;
+    ItemRefs m_previewed; ///< items previewScene() showed a candidate for, until endPreview()
     std::optional<ItemRef> m_hovered;
     QPointer<GroupSelection> m_groups;
     bool m_syncingGroups = false;

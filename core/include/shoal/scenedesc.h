@@ -227,7 +227,8 @@ std::optional<Error> validateScene(const SceneDesc& scene);
 /// A scene that has passed validateScene(), held together with that proof: World builds from
 /// one without checking it again, so a scene is validated once, where it comes in. Only
 /// checkScene() and the loaders (parseCheckedScene(), loadCheckedScene()) make one; to edit
-/// the scene, take it out with release() and check it again.
+/// the scene, take it out with release() and check it again, or edit it in place with the
+/// edits below.
 class CheckedScene
 {
 public:
@@ -237,10 +238,35 @@ public:
     /// Takes the scene out; the proof goes with it.
     SceneDesc release() && { return std::move(m_scene); }
 
+    /// Edits that keep the proof and check only what they change, so an edit of one wall in
+    /// a level of a million is as quick as the wall: the element put in gets exactly the
+    /// checks validateScene() makes of it and the level's geometry piece total is kept; an
+    /// edit of the groups, the player or the settings runs again the checks that read those
+    /// (the bounds, counts, groups and player: never the geometry). Each returns true when
+    /// the edited scene passes validateScene() and false, changing nothing, when it would not
+    /// (scenedesc.cpp says why the two always agree). Indices as std::vector's insert/erase.
+    bool setWall(std::size_t index, WallDesc wall);
+    bool insertWall(std::size_t index, WallDesc wall);
+    bool removeWall(std::size_t index);
+    bool setObstacle(std::size_t index, ObstacleDesc obstacle);
+    bool insertObstacle(std::size_t index, ObstacleDesc obstacle);
+    bool removeObstacle(std::size_t index);
+    bool setPickup(std::size_t index, PickupDesc pickup);
+    bool insertPickup(std::size_t index, PickupDesc pickup);
+    bool removePickup(std::size_t index);
+    bool setGroup(std::size_t index, GroupDesc group);
+    bool insertGroup(std::size_t index, GroupDesc group);
+    bool removeGroup(std::size_t index);
+    bool setPlayer(PlayerDesc player);
+    bool setSimulation(SimulationDesc simulation);
+
 private:
     friend Expected<CheckedScene> checkScene(SceneDesc scene);
-    explicit CheckedScene(SceneDesc scene) : m_scene(std::move(scene)) {}
+    CheckedScene(SceneDesc scene, std::size_t pieces) : m_scene(std::move(scene)), m_pieces(pieces)
+    {
+    }
     SceneDesc m_scene;
+    std::size_t m_pieces = 0; ///< geometry pieces, as validateScene() counts them
 };
 
 /// validateScene(), and on success the scene with its proof.

@@ -322,7 +322,74 @@ PlayerDesc makeDefaultPlayer()
     return player;
 }
 
-std::optional<Error> validateScene(const SceneDesc& scene)
+namespace {
+
+std::optional<Error> tooManyPieces(std::size_t pieces, const std::string& path)
+{
+    if (pieces <= kMaxGeometryPieces)
+        return std::nullopt;
+    return Error{path + ": the level's walls and obstacles come to more than " +
+                 std::to_string(kMaxGeometryPieces) + " pieces of up to " +
+                 formatNumber(kGeometryPieceLength) + " m; at most " +
+                 std::to_string(kMaxGeometryPieces) + " are allowed"};
+}
+
+/// What validateScene() checks of walls[i] alone; `pieces` grows by the wall's pieces.
+std::optional<Error> checkWall(const WallDesc& wall, std::size_t i, const Rect& bounds,
+                               std::size_t& pieces)
+{
+    return checkPointList(wall.points, wall.closed ? 3 : 2, wall.closed, bounds,
+                          index("walls", i) + ".points", wall.closed ? "a closed wall" : "a wall",
+                          pieces);
+}
+
+/// What validateScene() checks of obstacles[i] alone; `pieces` grows by its pieces.
+std::optional<Error> checkObstacle(const ObstacleDesc& obstacle, std::size_t i, const Rect& bounds,
+                                   std::size_t& pieces)
+{
+    const std::string path = index("obstacles", i);
+    if (obstacle.shape == ObstacleShape::Polygon) {
+        if (auto error = checkPointList(obstacle.points, 3, true, bounds, path + ".points",
+                                        "a polygon", pieces))
+            return error;
+        return checkSimplePolygon(obstacle.points, path + ".points");
+    }
+    if (auto error = checkGeometryPoint(obstacle.center, bounds, path + ".center"))
+        return error;
+    if (!std::isfinite(obstacle.radius) || obstacle.radius <= 0.0 ||
+        obstacle.radius > kMaxCircleRadius)
+        return Error{path + ".radius = " + formatNumber(obstacle.radius) +
+                     " must be a finite number above 0 m and at most " +
+                     limitText(kMaxCircleRadius)};
+    ++pieces;
+    return std::nullopt;
+}
+
+std::optional<Error> checkPickup(const PickupDesc& pickup, std::size_t i, const Rect& bounds)
+{
+    return checkInBounds(pickup.position, bounds, index("pickups", i) + ".position");
+}
+
+/// Pieces of a wall or an obstacle that passed its check.
+std::size_t wallPieces(const WallDesc& wall)
+{
+    std::size_t pieces = 0;
+    const std::size_t n = wall.points.size();
+    const std::size_t pairs = wall.closed ? n : (n > 0 ? n - 1 : 0);
+    for (std::size_t i = 0; i < pairs; ++i)
+        pieces += edgePieces(wall.points[i], wall.points[(i + 1) % n]);
+    return pieces;
+}
+
+std::size_t obstaclePieces(const ObstacleDesc& obstacle)
+{
+    if (obstacle.shape == ObstacleShape::Circle)
+        return 1;
+    return wallPieces(WallDesc{obstacle.points, true});
+}
+
+/// The first part of validateScene(): the bounds, the step and the level's counts.
+std::optional<Error> checkFrame(const SceneDesc& scene)
 {
     const Rect& bounds = scene.bounds;
     if (auto error = checkFinite(bounds.min, "bounds.min"))
@@ -337,53 +404,13 @@ std::optional<Error> validateScene(const SceneDesc& scene)
     if (!std::isfinite(dt) || dt < kMinStep || dt > kMaxStep)
         return Error{"simulation.dt = " + formatNumber(dt) + " is out of range; allowed [" +
                      formatNumber(kMinStep) + ", " + formatNumber(kMaxStep) + "] s"};
-    if (auto error = checkCounts(scene))
-        return error;
+    return checkCounts(scene);
+}
 
-    std::size_t pieces = 0;
-    auto tooManyPieces = [&](const std::string& path) -> std::optional<Error> {
-        if (pieces <= kMaxGeometryPieces)
-            return std::nullopt;
-        return Error{path + ": the level's walls and obstacles come to more than " +
-                     std::to_string(kMaxGeometryPieces) + " pieces of up to " +
-                     formatNumber(kGeometryPieceLength) + " m; at most " +
-                     std::to_string(kMaxGeometryPieces) + " are allowed"};
-    };
-    for (std::size_t i = 0; i < scene.walls.size(); ++i) {
-        const WallDesc& wall = scene.walls[i];
-        const std::string path = index("walls", i) + ".points";
-        if (auto error = checkPointList(wall.points, wall.closed ? 3 : 2, wall.closed, bounds, path,
-                                        wall.closed ? "a closed wall" : "a wall", pieces))
-            return error;
-        if (auto error = tooManyPieces(path))
-            return error;
-    }
-    for (std::size_t i = 0; i < scene.obstacles.size(); ++i) {
-        const ObstacleDesc& obstacle = scene.obstacles[i];
-        const std::string path = index("obstacles", i);
-        if (obstacle.shape == ObstacleShape::Polygon) {
-            if (auto error = checkPointList(obstacle.points, 3, true, bounds, path + ".points",
-                                            "a polygon", pieces))
-                return error;
-            if (auto error = checkSimplePolygon(obstacle.points, path + ".points"))
-                return error;
-        } else {
-            if (auto error = checkGeometryPoint(obstacle.center, bounds, path + ".center"))
-                return error;
-            if (!std::isfinite(obstacle.radius) || obstacle.radius <= 0.0 ||
-                obstacle.radius > kMaxCircleRadius)
-                return Error{path + ".radius = " + formatNumber(obstacle.radius) +
-                             " must be a finite number above 0 m and at most " +
-                             limitText(kMaxCircleRadius)};
-            ++pieces;
-        }
-        if (auto error = tooManyPieces(path))
-            return error;
-    }
-    for (std::size_t i = 0; i < scene.pickups.size(); ++i)
-        if (auto error =
-                checkInBounds(scene.pickups[i].position, bounds, index("pickups", i) + ".position"))
-            return error;
+/// The last part of validateScene(): the groups, their chases and the player. Nothing
+/// checked here looks at the geometry or the pickups.
+std::optional<Error> checkGroupsAndPlayer(const SceneDesc& scene)
+{
     GroupNames names;
     names.reserve(scene.groups.size());
     for (std::size_t i = 0; i < scene.groups.size(); ++i)
@@ -395,11 +422,211 @@ std::optional<Error> validateScene(const SceneDesc& scene)
     return checkPlayer(scene, names);
 }
 
+/// validateScene(), counting the geometry's pieces on the way.
+std::optional<Error> validateCounting(const SceneDesc& scene, std::size_t& pieces)
+{
+    if (auto error = checkFrame(scene))
+        return error;
+    const Rect& bounds = scene.bounds;
+    pieces = 0;
+    for (std::size_t i = 0; i < scene.walls.size(); ++i) {
+        if (auto error = checkWall(scene.walls[i], i, bounds, pieces))
+            return error;
+        if (auto error = tooManyPieces(pieces, index("walls", i) + ".points"))
+            return error;
+    }
+    for (std::size_t i = 0; i < scene.obstacles.size(); ++i) {
+        if (auto error = checkObstacle(scene.obstacles[i], i, bounds, pieces))
+            return error;
+        if (auto error = tooManyPieces(pieces, index("obstacles", i)))
+            return error;
+    }
+    for (std::size_t i = 0; i < scene.pickups.size(); ++i)
+        if (auto error = checkPickup(scene.pickups[i], i, bounds))
+            return error;
+    return checkGroupsAndPlayer(scene);
+}
+
+} // namespace
+
+std::optional<Error> validateScene(const SceneDesc& scene)
+{
+    std::size_t pieces = 0;
+    return validateCounting(scene, pieces);
+}
+
 Expected<CheckedScene> checkScene(SceneDesc scene)
 {
-    if (std::optional<Error> error = validateScene(scene))
+    std::size_t pieces = 0;
+    if (std::optional<Error> error = validateCounting(scene, pieces))
         return *error;
-    return CheckedScene(std::move(scene));
+    return CheckedScene(std::move(scene), pieces);
+}
+
+// --- CheckedScene's edits --------------------------------------------------------------------
+// Why each keeps the proof: validateScene() is checkFrame(), then each wall, obstacle and
+// pickup on its own (given the bounds) with a running piece total, then
+// checkGroupsAndPlayer(). A scene that passed, changed in one element of the geometry, passes
+// again exactly when that element passes its own check and the total stays in the limit:
+// nothing else reads the geometry. Changed in its groups, player or settings, it passes again
+// exactly when checkFrame() and checkGroupsAndPlayer() do: the geometry checks read only the
+// bounds, which these edits leave alone.
+
+bool CheckedScene::setWall(std::size_t index, WallDesc wall)
+{
+    std::size_t pieces = 0;
+    if (index >= m_scene.walls.size() || checkWall(wall, index, m_scene.bounds, pieces))
+        return false;
+    const std::size_t total = m_pieces - wallPieces(m_scene.walls[index]) + pieces;
+    if (total > kMaxGeometryPieces)
+        return false;
+    m_scene.walls[index] = std::move(wall);
+    m_pieces = total;
+    return true;
+}
+
+bool CheckedScene::insertWall(std::size_t index, WallDesc wall)
+{
+    std::size_t pieces = 0;
+    if (index > m_scene.walls.size() || checkWall(wall, index, m_scene.bounds, pieces) ||
+        m_pieces + pieces > kMaxGeometryPieces)
+        return false;
+    m_scene.walls.insert(m_scene.walls.begin() + static_cast<std::ptrdiff_t>(index),
+                         std::move(wall));
+    m_pieces += pieces;
+    return true;
+}
+
+bool CheckedScene::removeWall(std::size_t index)
+{
+    if (index >= m_scene.walls.size())
+        return false;
+    m_pieces -= wallPieces(m_scene.walls[index]);
+    m_scene.walls.erase(m_scene.walls.begin() + static_cast<std::ptrdiff_t>(index));
+    return true;
+}
+
+bool CheckedScene::setObstacle(std::size_t index, ObstacleDesc obstacle)
+{
+    std::size_t pieces = 0;
+    if (index >= m_scene.obstacles.size() || checkObstacle(obstacle, index, m_scene.bounds, pieces))
+        return false;
+    const std::size_t total = m_pieces - obstaclePieces(m_scene.obstacles[index]) + pieces;
+    if (total > kMaxGeometryPieces)
+        return false;
+    m_scene.obstacles[index] = std::move(obstacle);
+    m_pieces = total;
+    return true;
+}
+
+bool CheckedScene::insertObstacle(std::size_t index, ObstacleDesc obstacle)
+{
+    std::size_t pieces = 0;
+    if (index > m_scene.obstacles.size() ||
+        checkObstacle(obstacle, index, m_scene.bounds, pieces) ||
+        m_pieces + pieces > kMaxGeometryPieces)
+        return false;
+    m_scene.obstacles.insert(m_scene.obstacles.begin() + static_cast<std::ptrdiff_t>(index),
+                             std::move(obstacle));
+    m_pieces += pieces;
+    return true;
+}
+
+bool CheckedScene::removeObstacle(std::size_t index)
+{
+    if (index >= m_scene.obstacles.size())
+        return false;
+    m_pieces -= obstaclePieces(m_scene.obstacles[index]);
+    m_scene.obstacles.erase(m_scene.obstacles.begin() + static_cast<std::ptrdiff_t>(index));
+    return true;
+}
+
+bool CheckedScene::setPickup(std::size_t index, PickupDesc pickup)
+{
+    if (index >= m_scene.pickups.size() || checkPickup(pickup, index, m_scene.bounds))
+        return false;
+    m_scene.pickups[index] = pickup;
+    return true;
+}
+
+bool CheckedScene::insertPickup(std::size_t index, PickupDesc pickup)
+{
+    if (index > m_scene.pickups.size() || checkPickup(pickup, index, m_scene.bounds))
+        return false;
+    m_scene.pickups.insert(m_scene.pickups.begin() + static_cast<std::ptrdiff_t>(index), pickup);
+    return true;
+}
+
+bool CheckedScene::removePickup(std::size_t index)
+{
+    if (index >= m_scene.pickups.size())
+        return false;
+    m_scene.pickups.erase(m_scene.pickups.begin() + static_cast<std::ptrdiff_t>(index));
+    return true;
+}
+
+namespace {
+
+/// What an edit of the groups, the player or the settings has to pass again.
+bool passesGroupsAndPlayer(const SceneDesc& scene)
+{
+    return !checkFrame(scene) && !checkGroupsAndPlayer(scene);
+}
+
+} // namespace
+
+bool CheckedScene::setGroup(std::size_t index, GroupDesc group)
+{
+    if (index >= m_scene.groups.size())
+        return false;
+    std::swap(m_scene.groups[index], group);
+    if (passesGroupsAndPlayer(m_scene))
+        return true;
+    std::swap(m_scene.groups[index], group);
+    return false;
+}
+
+bool CheckedScene::insertGroup(std::size_t index, GroupDesc group)
+{
+    if (index > m_scene.groups.size())
+        return false;
+    const auto at = m_scene.groups.begin() + static_cast<std::ptrdiff_t>(index);
+    m_scene.groups.insert(at, std::move(group));
+    if (passesGroupsAndPlayer(m_scene))
+        return true;
+    m_scene.groups.erase(m_scene.groups.begin() + static_cast<std::ptrdiff_t>(index));
+    return false;
+}
+
+bool CheckedScene::removeGroup(std::size_t index)
+{
+    if (index >= m_scene.groups.size())
+        return false;
+    GroupDesc removed = std::move(m_scene.groups[index]);
+    m_scene.groups.erase(m_scene.groups.begin() + static_cast<std::ptrdiff_t>(index));
+    if (passesGroupsAndPlayer(m_scene))
+        return true;
+    m_scene.groups.insert(m_scene.groups.begin() + static_cast<std::ptrdiff_t>(index),
+                          std::move(removed));
+    return false;
+}
+
+bool CheckedScene::setPlayer(PlayerDesc player)
+{
+    std::swap(m_scene.player, player);
+    if (passesGroupsAndPlayer(m_scene))
+        return true;
+    std::swap(m_scene.player, player);
+    return false;
+}
+
+bool CheckedScene::setSimulation(SimulationDesc simulation)
+{
+    std::swap(m_scene.simulation, simulation);
+    if (passesGroupsAndPlayer(m_scene))
+        return true;
+    std::swap(m_scene.simulation, simulation);
+    return false;
 }
 
 } // namespace shoal

@@ -17,6 +17,9 @@ public:
     explicit EditableItem(const ItemRef& ref, QGraphicsItem* parent = nullptr);
 
     const ItemRef& ref() const { return m_ref; }
+    /// The element moved in its list (one before it was inserted or removed); the item
+    /// shows the same thing.
+    void setIndex(int index) { m_ref.index = index; }
 
     /// Reads the element named by ref() from `scene` (the document's, or a tool's preview).
     virtual void sync(const SceneDesc& scene) = 0;

@@ -3,14 +3,23 @@
 #include "viewport/viewportstyle.h"
 
 #include <QPainter>
+#include <QStyleOptionGraphicsItem>
 
 #include <algorithm>
 
 namespace shoal::ui {
 
+namespace {
+
+/// px: walls shorter than this on screen are drawn as a plain line.
+constexpr double kDetailPixels = 6.0;
+
+} // namespace
+
 WallItem::WallItem(int index, QGraphicsItem* parent) : EditableItem({ItemKind::Wall, index}, parent)
 {
     setZValue(3);
+    m_margin = 2.0 * (strokeWidth() + 4.0 * metresPerPixel());
 }
 
 void WallItem::sync(const SceneDesc& scene)
@@ -30,6 +39,7 @@ void WallItem::sync(const SceneDesc& scene)
         if (m_closed)
             m_path.closeSubpath();
     }
+    m_pathBounds = m_path.boundingRect();
     update();
 }
 
@@ -40,7 +50,13 @@ double WallItem::strokeWidth() const
 
 void WallItem::metresPerPixelChanged()
 {
+    // The margin grows and shrinks in steps of 4x, not on every zoom step: each change
+    // re-indexes the item in the scene's BSP tree, and a big level has 200,000 walls.
+    const double needed = strokeWidth() + 4.0 * metresPerPixel();
+    if (needed <= m_margin && needed * 4.0 >= m_margin)
+        return;
     prepareGeometryChange();
+    m_margin = 2.0 * needed;
 }
 
 bool WallItem::hitTest(QPointF scenePos, double mpp) const
@@ -56,12 +72,24 @@ bool WallItem::hitTest(QPointF scenePos, double mpp) const
 
 QRectF WallItem::boundingRect() const
 {
-    const double margin = strokeWidth() + 4.0 * metresPerPixel();
-    return m_path.boundingRect().adjusted(-margin, -margin, margin, margin);
+    return m_pathBounds.adjusted(-m_margin, -m_margin, m_margin, m_margin);
 }
 
-void WallItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)
+void WallItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*)
 {
+    // A wall a few pixels long on screen (a big level seen whole) shows as one thin line:
+    // three antialiased round-capped strokes of every one of 200,000 walls take seconds a
+    // frame, and at that size look the same.
+    const double pixelsPerMetre = option->levelOfDetailFromTransform(painter->worldTransform());
+    const QRectF& extent = m_pathBounds;
+    if (!isEditorSelected() && !isHovered() &&
+        std::max(extent.width(), extent.height()) * pixelsPerMetre < kDetailPixels) {
+        painter->setRenderHint(QPainter::Antialiasing, false);
+        painter->setPen(QPen(style::kWallCore, 0.0)); // cosmetic, one pixel
+        painter->setBrush(Qt::NoBrush);
+        painter->drawPolyline(m_points);
+        return;
+    }
     painter->setRenderHint(QPainter::Antialiasing);
     painter->setBrush(Qt::NoBrush);
     const double width = strokeWidth();

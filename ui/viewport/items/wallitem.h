@@ -30,6 +30,8 @@ private:
     QPolygonF m_points;
     bool m_closed = false;
     QPainterPath m_path;
+    double m_margin = 0.0; ///< m around the path in boundingRect(): room for the strokes
+    QRectF m_pathBounds;   ///< m_path.boundingRect(), asked for on every paint and index query
 };
 
 } // namespace shoal::ui

@@ -1,0 +1,181 @@
+// A big level in the editor (issue 10 item 8): single edits touch exactly the item they
+// change, undo restores exactly what was there, and the document's incremental check agrees
+// with validateScene() on the whole scene. Correctness only: `shoal --bench-open` measures.
+
+#include "bigscene.h"
+#include "document/commands.h"
+#include "document/document.h"
+#include "viewport/editorscene.h"
+#include "viewport/items/editableitem.h"
+
+#include <QTest>
+
+using namespace shoal;
+using namespace shoal::ui;
+
+namespace {
+
+constexpr int kWalls = 20000;
+
+/// Every wall item's index and the wall it shows, so a test can tell which ones changed.
+std::vector<std::pair<EditableItem*, QRectF>> wallItems(const EditorScene& scene, int count)
+{
+    std::vector<std::pair<EditableItem*, QRectF>> items;
+    for (int i = 0; i < count; ++i) {
+        EditableItem* item = scene.itemFor({ItemKind::Wall, i});
+        items.emplace_back(item, item ? item->extent() : QRectF());
+    }
+    return items;
+}
+
+} // namespace
+
+class TestBigLevel : public QObject
+{
+    Q_OBJECT
+
+private:
+    SceneDesc m_level = bigScene(kWalls);
+
+    /// The document's verdict must be validateScene()'s on the whole scene.
+    static void verifyVerdict(const Document& doc)
+    {
+        const std::optional<Error> whole = validateScene(doc.scene());
+        QCOMPARE(bool(doc.sceneError()), bool(whole));
+        if (whole)
+            QCOMPARE(doc.sceneError()->message, whole->message);
+        QCOMPARE(doc.checkedScene() != nullptr, !whole);
+        if (doc.checkedScene())
+            QVERIFY(&doc.checkedScene()->scene() == &doc.scene()); // one copy, not two
+    }
+
+private slots:
+    void levelIsValid() { QVERIFY(!validateScene(m_level)); }
+
+    void editOneWallUpdatesOnlyThatItem()
+    {
+        Document doc;
+        Expected<CheckedScene> checked = checkScene(m_level);
+        QVERIFY(checked);
+        doc.resetScene(std::move(*checked), {});
+        EditorScene scene(&doc);
+        const auto before = wallItems(scene, kWalls);
+        const int target = kWalls / 2;
+        WallDesc wall = doc.scene().walls[target];
+        for (Point2& p : wall.points)
+            p.x += 0.5;
+        doc.undoStack()->push(new SetWallCommand(&doc, target, wall));
+        verifyVerdict(doc);
+        const auto after = wallItems(scene, kWalls);
+        for (int i = 0; i < kWalls; ++i) {
+            QCOMPARE(after[i].first, before[i].first); // no item rebuilt
+            if (i != target)
+                QCOMPARE(after[i].second, before[i].second);
+        }
+        QVERIFY(after[target].second != before[target].second);
+        doc.undoStack()->undo();
+        QVERIFY(doc.scene() == m_level);
+        QCOMPARE(scene.itemFor({ItemKind::Wall, target})->extent(), before[target].second);
+        verifyVerdict(doc);
+    }
+
+    void addAndRemoveWallShiftsItems()
+    {
+        Document doc;
+        doc.resetScene(*checkScene(m_level), {});
+        EditorScene scene(&doc);
+        const auto before = wallItems(scene, kWalls);
+        const WallDesc wall{{{-5.0, 5.0}, {0.0, 7.0}, {5.0, 5.0}}, false};
+        doc.undoStack()->push(new AddWallCommand(&doc, -1, wall)); // appended
+        verifyVerdict(doc);
+        QCOMPARE(int(doc.scene().walls.size()), kWalls + 1);
+        QVERIFY(scene.itemFor({ItemKind::Wall, kWalls}));
+        for (int i = 0; i < kWalls; ++i)
+            QCOMPARE(scene.itemFor({ItemKind::Wall, i}), before[i].first);
+        doc.undoStack()->undo();
+        QVERIFY(!scene.itemFor({ItemKind::Wall, kWalls}));
+
+        // In the middle: the items after it move up one and keep showing their walls.
+        doc.undoStack()->push(new AddWallCommand(&doc, 10, wall));
+        QCOMPARE(scene.itemFor({ItemKind::Wall, 11}), before[10].first);
+        QCOMPARE(scene.itemFor({ItemKind::Wall, 11})->ref().index, 11);
+        QCOMPARE(scene.itemFor({ItemKind::Wall, kWalls})->extent(), before[kWalls - 1].second);
+        doc.undoStack()->push(new RemoveWallCommand(&doc, 3));
+        QCOMPARE(scene.itemFor({ItemKind::Wall, 3}), before[4].first);
+        verifyVerdict(doc);
+        doc.undoStack()->undo();
+        doc.undoStack()->undo();
+        QVERIFY(doc.scene() == m_level);
+        for (int i = 0; i < kWalls; ++i) {
+            const EditableItem* item = scene.itemFor({ItemKind::Wall, i});
+            if (i != 3) // the removed wall came back as a new item
+                QCOMPARE(item, before[i].first);
+            QCOMPARE(item->ref().index, i);
+            QCOMPARE(item->extent(), before[i].second);
+        }
+        verifyVerdict(doc);
+    }
+
+    void moveKeepsOnlyTheMovedParts()
+    {
+        Document doc;
+        doc.resetScene(*checkScene(m_level), {});
+        const ItemRefs refs{{ItemKind::Wall, 7}, {ItemKind::SpawnArea, 0}};
+        doc.undoStack()->push(new MoveItemsCommand(&doc, refs, {1.0, -0.5}));
+        QCOMPARE(doc.scene().walls[7].points[0].x, m_level.walls[7].points[0].x + 1.0);
+        QCOMPARE(doc.scene().groups[0].spawn->area.min.y,
+                 m_level.groups[0].spawn->area.min.y - 0.5);
+        QVERIFY(doc.scene().walls[8] == m_level.walls[8]);
+        verifyVerdict(doc);
+        doc.undoStack()->undo();
+        QVERIFY(doc.scene() == m_level);
+    }
+
+    /// The incremental check and the whole one agree, for edits that pass and that fail.
+    void incrementalCheckMatchesWholeCheck()
+    {
+        Document doc;
+        doc.resetScene(*checkScene(m_level), {});
+        QUndoStack* stack = doc.undoStack();
+        WallDesc far = doc.scene().walls[0];
+        far.points[1] = {1e6, 0.0}; // beyond every limit
+        stack->push(new SetWallCommand(&doc, 0, far));
+        verifyVerdict(doc);
+        QVERIFY(doc.sceneError());
+        stack->undo();
+        verifyVerdict(doc);
+        QVERIFY(!doc.sceneError());
+
+        WallDesc repeated{{{1.0, 1.0}, {1.0, 1.0}}, false}; // points too close
+        stack->push(new AddWallCommand(&doc, 5, repeated));
+        verifyVerdict(doc);
+        stack->undo();
+        verifyVerdict(doc);
+
+        GroupDesc renamed = doc.scene().groups[1];
+        renamed.name = doc.scene().groups[0].name; // not unique
+        stack->push(new SetGroupCommand(&doc, 1, renamed));
+        verifyVerdict(doc);
+        QVERIFY(doc.sceneError());
+        stack->undo();
+        verifyVerdict(doc);
+
+        const ParamSpec& spec = paramSpecs(doc.scene().groups[0].kind)[0];
+        stack->push(new SetGroupParamCommand(&doc, 0, 0, spec.maxValue + 1.0, true));
+        verifyVerdict(doc);
+        QVERIFY(doc.sceneError());
+        stack->push(new SetGroupParamCommand(&doc, 0, 0, spec.defaultValue, true));
+        verifyVerdict(doc);
+        QVERIFY(!doc.sceneError());
+
+        PickupDesc outside = doc.scene().pickups[0];
+        outside.position = {doc.scene().bounds.max.x + 1.0, 0.0};
+        stack->push(new SetPickupCommand(&doc, 0, outside));
+        verifyVerdict(doc);
+        stack->undo();
+        verifyVerdict(doc);
+    }
+};
+
+QTEST_MAIN(TestBigLevel)
+#include "test_biglevel.moc"
