@@ -225,6 +225,8 @@ private slots:
     void windowIsTheLevelsCells();
     void windowRoutesInsideItself();
     void levelSharesOneOccupancyPerRadius();
+    void routesToTheSameCellShareAField();
+    void fieldBytesAreWhatTheBudgetCounts();
     void routeFollowsRadiusAndLevel();
     void localRouteMovesItsWindow();
     void identicalBuildsGiveIdenticalFields();
@@ -536,6 +538,58 @@ void TestFlowField::levelSharesOneOccupancyPerRadius()
     geometry.flowOccupancy(1.0f);
     QVERIFY(dropped.expired());
     QCOMPARE(geometry.flowOccupancy(0.35f), swarm);
+}
+
+void TestFlowField::routesToTheSameCellShareAField()
+{
+    // Routes whose goals lie in the same cell hold one field; a route whose goal moves on
+    // takes a field of its own and leaves the other's as it was, and every route sees what a
+    // field of its own would show.
+    const StaticGeometry geometry(lWallScene());
+    const Vec2 goal{12.0f, -4.0f};
+    FlowRoute a, b, c;
+    a.update(geometry, 0.35f, goal);
+    b.update(geometry, 0.35f, goal + Vec2(0.01f, 0.01f));
+    QVERIFY(a.field() != nullptr);
+    QCOMPARE(b.field(), a.field());
+    const std::vector<std::uint32_t> shared = fieldBits(*a.field());
+    const std::uint64_t builds = a.field()->rebuildCount();
+    QCOMPARE(builds, std::uint64_t(1));
+
+    const Vec2 away{-10.0f, -8.0f};
+    b.update(geometry, 0.35f, away);
+    QVERIFY(b.field() != a.field());
+    QVERIFY(fieldBits(*a.field()) == shared);
+    QCOMPARE(a.field()->rebuildCount(), builds);
+    FlowField own(geometry, 0.35f);
+    own.setGoal(away);
+    QVERIFY(fieldBits(*b.field()) == fieldBits(own));
+
+    // A third route heading where b now goes shares b's; one of another radius does not.
+    c.update(geometry, 0.35f, away);
+    QCOMPARE(c.field(), b.field());
+    FlowRoute tank;
+    tank.update(geometry, 1.5f, away);
+    QVERIFY(tank.field() != b.field());
+
+    // b alone holds its field once c goes elsewhere: b's next goal rebuilds it in place.
+    c.update(geometry, 0.35f, goal);
+    QCOMPARE(c.field(), a.field());
+    const FlowField* kept = b.field();
+    b.update(geometry, 0.35f, {0.0f, -8.0f});
+    QCOMPARE(b.field(), kept);
+}
+
+void TestFlowField::fieldBytesAreWhatTheBudgetCounts()
+{
+    // validateScene() refuses levels by kRouteFieldBytesPerSlot: a field holds that much.
+    const StaticGeometry geometry(lWallScene());
+    FlowField field(geometry, 0.35f);
+    const double slotCount = double(field.columns() + 2) * double(field.rows() + 2);
+    QCOMPARE(slotCount, routeSlots(0.35f, 40.0, 24.0));
+    const double perSlot = double(field.memoryBytes() - sizeof(FlowField)) / slotCount;
+    QVERIFY2(std::fabs(perSlot - kRouteFieldBytesPerSlot) < 0.01,
+             qPrintable(QString::number(perSlot)));
 }
 
 void TestFlowField::routeFollowsRadiusAndLevel()

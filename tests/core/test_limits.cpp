@@ -28,6 +28,7 @@ private slots:
     void slimConvexPolygonsBuild();
     void groupsWithNoAgentsStep();
     void levelThinnerThanItsBodiesRoutesNowhere();
+    void routesBeyondTheBudgetAreRefused();
 };
 
 namespace {
@@ -281,6 +282,37 @@ void TestLimits::levelThinnerThanItsBodiesRoutesNowhere()
     QCOMPARE(swarm.size(), std::size_t{1});
     QVERIFY(std::isfinite(swarm.px[0]) && std::isfinite(swarm.py[0]));
     QVERIFY(swarm.py[0] >= 0.0f && swarm.py[0] <= 0.1f);
+}
+
+void TestLimits::routesBeyondTheBudgetAreRefused()
+{
+    // Every tank squad keeps a flow field over the whole level: 300 squads of a 200 m level
+    // would need 603 MB. Swarms chasing the same one share one field however many they are.
+    SceneDesc scene = test::emptyScene(100.0, 100.0);
+    for (int i = 0; i < 2000; ++i) {
+        GroupDesc swarm = makeDefaultGroup(BehaviourKind::Swarm, "swarm" + std::to_string(i));
+        swarm.agents.push_back(AgentDesc{{-90.0 + (i % 40) * 4.0, -90.0 + (i / 40) * 3.0}, 0.0});
+        scene.groups.push_back(swarm);
+    }
+    QCOMPARE(problemOf(scene), QString());
+    auto world = World::create(scene);
+    QVERIFY(world.ok());
+    (*world)->step(3);
+    for (int i = 0; i < 300; ++i) {
+        GroupDesc squad = makeDefaultGroup(BehaviourKind::TankSquad, "squad" + std::to_string(i));
+        squad.agents.push_back(AgentDesc{{-90.0 + (i % 30) * 6.0, 60.0 + (i / 30) * 3.0}, 0.0});
+        scene.groups.push_back(squad);
+    }
+    const QString problem = problemOf(scene);
+    QVERIFY2(problem.startsWith(QStringLiteral("groups: 301 routes round the walls")),
+             qPrintable(problem));
+    QVERIFY2(problem.contains(QStringLiteral("at most 512 MB are allowed")), qPrintable(problem));
+    // The same squads in a level a quarter the size fit.
+    scene.bounds = {{-50.0, -50.0}, {50.0, 50.0}};
+    for (GroupDesc& group : scene.groups)
+        for (AgentDesc& agent : group.agents)
+            agent.position = {agent.position.x / 2.0, agent.position.y / 2.0};
+    QCOMPARE(problemOf(scene), QString());
 }
 
 QTEST_GUILESS_MAIN(TestLimits)

@@ -1,6 +1,7 @@
 #include "geometry/flowfield.h"
 #include "geometry/staticgeometry.h"
 #include "math/fastmath.h"
+#include "scene/routebudget.h"
 
 #include <algorithm>
 #include <cmath>
@@ -60,17 +61,7 @@ std::size_t FlowOccupancy::place(Vec2 origin, int columns, int rows)
 
 float FlowOccupancy::cellSizeFor(float bodyRadius, Vec2 levelSize)
 {
-    // Half the radius keeps every door of 3 radii open at any angle (see inflation()), but a
-    // rebuild sweeps every cell, about 30 ns each: 0.5 m cells keep a 100 m level near
-    // 40,000 cells and 1 ms, and a goal walking at 3.4 m/s changes cell every 9 steps at
-    // 60 Hz. Small bodies trade their narrowest doors for that (a caller with a small level
-    // can ask for finer cells); past 1 m the grid would blur corners for no gain.
-    float cell = std::min(1.0f, std::max(0.5f, 0.5f * bodyRadius));
-    const double width = std::max(0.0f, levelSize.x), height = std::max(0.0f, levelSize.y);
-    while ((std::ceil(width / cell) + 2.0) * (std::ceil(height / cell) + 2.0) >
-           static_cast<double>(kMaxCells))
-        cell *= 2.0f;
-    return cell;
+    return routeCellSize(bodyRadius, levelSize.x, levelSize.y);
 }
 
 FlowOccupancy::FlowOccupancy(const StaticGeometry& geometry, float bodyRadius)
@@ -413,7 +404,7 @@ bool FlowField::setGoal(Vec2 goal)
     if (raw == m_rawGoalSlot)
         return false;
     m_rawGoalSlot = raw;
-    const int target = snapGoal(raw);
+    const int target = m_occupancy->snapGoal(raw);
     // Two blocked cells snapping to the same free cell lead to the same field.
     if (target == m_goalSlot)
         return false;
@@ -445,9 +436,26 @@ void FlowField::setOccupancy(std::shared_ptr<const FlowOccupancy> occupancy)
         reset();
 }
 
-int FlowField::snapGoal(int rawSlot) const
+std::shared_ptr<FlowField> FlowOccupancy::fieldFor(int goalSlot) const
 {
-    const FlowOccupancy& occ = *m_occupancy;
+    for (const std::weak_ptr<FlowField>& weak : m_fields)
+        if (std::shared_ptr<FlowField> field = weak.lock())
+            if (field->hasGoal() && field->goalSlot() == goalSlot)
+                return field;
+    return nullptr;
+}
+
+void FlowOccupancy::addField(const std::shared_ptr<FlowField>& field) const
+{
+    m_fields.erase(std::remove_if(m_fields.begin(), m_fields.end(),
+                                  [](const std::weak_ptr<FlowField>& f) { return f.expired(); }),
+                   m_fields.end());
+    m_fields.push_back(field);
+}
+
+int FlowOccupancy::snapGoal(int rawSlot) const
+{
+    const FlowOccupancy& occ = *this;
     if (occ.m_free[rawSlot])
         return rawSlot;
     if (occ.m_escape[rawSlot] != 0)

@@ -4,6 +4,8 @@
 /// a flow field over it (FlowField): the path length to the goal and the direction to follow
 /// from every cell, so a whole group routes with one lookup per agent.
 
+#include "scene/routebudget.h"
+
 #include <shoal/vec2.h>
 
 #include <cstddef>
@@ -15,13 +17,16 @@
 namespace shoal {
 
 class StaticGeometry;
+class FlowField;
 
 /// Where a body of one radius can be: a grid over the level's bounds whose cell is free when
 /// its centre keeps inflation() metres from every wall, obstacle and the bounds (exact
 /// distances to segments and circles, and nothing inside a solid polygon), the legal
 /// 8-neighbour moves between free cells, and for each blocked cell near free space the free
 /// cell a body there escapes to. Immutable once built: the FlowFields of several goals (or
-/// groups of the same radius) share one. Rebuild it when the geometry changes.
+/// groups of the same radius) share one. Rebuild it when the geometry changes. It also knows
+/// the fields routes over it hold (fieldFor()), so groups heading for the same cell share
+/// one field instead of each keeping a copy.
 class FlowOccupancy
 {
 public:
@@ -29,7 +34,7 @@ public:
     /// [0.5 m, 1 m] (finer costs a rebuild more than a step affords on a 100 m level), grown
     /// by powers of two until the level has at most kMaxCells cells.
     static float cellSizeFor(float bodyRadius, Vec2 levelSize);
-    static constexpr std::size_t kMaxCells = std::size_t(1) << 22;
+    static constexpr std::size_t kMaxCells = kMaxRouteCells;
     /// The clearance a free cell's centre keeps beyond the body radius, as a fraction of it:
     /// paths stay off the surfaces, and a door exactly 2 radii wide stays shut.
     static constexpr float kMarginFraction = 0.05f;
@@ -79,6 +84,17 @@ public:
         return lineOfSight(slot(column, row), dx, dy);
     }
     std::size_t memoryBytes() const;
+
+    /// The free slot a goal at p routes to: p's cell when free, else the free cell it escapes
+    /// to, else the free cell whose centre is nearest (ties to the lower slot); -1 when no
+    /// cell is free. A field's content depends on nothing else of its goal.
+    int goalSlotFor(Vec2 p) const { return snapGoal(slotAt(p)); }
+    /// A field over this occupancy that leads to `goalSlot` and that some route still holds,
+    /// or null. Fields are found only once registered with addField().
+    std::shared_ptr<FlowField> fieldFor(int goalSlot) const;
+    /// Makes `field` (over this occupancy) findable by fieldFor() for as long as a route
+    /// holds it. Fields nobody holds any more are dropped when another is added.
+    void addField(const std::shared_ptr<FlowField>& field) const;
 
     /// Where the grid lies: the maths of contains() and of finding a point's slot, in a value
     /// a loop over many points can keep in registers (FlowField::Cells).
@@ -132,6 +148,7 @@ private:
         return row >= 1 && row <= m_place.rows && column >= 1 && column <= m_place.cols;
     }
 
+    int snapGoal(int rawSlot) const;
     void markNearGeometry(const StaticGeometry& geometry);
     void clearSolidInteriors(const StaticGeometry& geometry);
     /// Places the grid (its cells' origin and count) and returns its slot count, frame
@@ -149,6 +166,10 @@ private:
     double m_invStride = 1.0;
     std::size_t m_freeCount = 0;
     int m_offset[8] = {}; ///< slot offsets of the 8 neighbours (FlowField's move order)
+
+    /// The fields of goals over this free space that routes hold (fieldFor()). Not part of
+    /// what the occupancy is: a registry, and the step is single-threaded.
+    mutable std::vector<std::weak_ptr<FlowField>> m_fields;
 
     std::vector<std::uint8_t> m_free;  ///< per slot: 1 when a body's centre may be there
     std::vector<std::uint8_t> m_moves; ///< per slot: bit k = the move to neighbour k is legal
@@ -257,6 +278,8 @@ public:
     Vec2 routedGoal() const { return m_routedGoal; }
     /// A goal is set and has a free cell to route to.
     bool routable() const { return m_goalSlot >= 0; }
+    /// The free slot the field leads to (FlowOccupancy::goalSlotFor() of the goal), -1 for none.
+    int goalSlot() const { return m_goalSlot; }
     /// The field was computed this many times (setGoal calls that returned true, and
     /// setOccupancy with a goal).
     std::uint64_t rebuildCount() const { return m_rebuilds; }
@@ -288,7 +311,6 @@ public:
 private:
     void allocate();
     void reset();
-    int snapGoal(int rawSlot) const;
     struct Search;
     void rebuild();
     void markBends();

@@ -9,23 +9,36 @@ namespace {
 constexpr float kReachStep = 4.0f; ///< m
 } // namespace
 
+FlowField& FlowRoute::ownField(const std::shared_ptr<const FlowOccupancy>& occupancy)
+{
+    if (!m_field || m_field.use_count() > 1)
+        m_field = std::make_shared<FlowField>(occupancy);
+    return *m_field;
+}
+
 void FlowRoute::useOccupancy(std::shared_ptr<const FlowOccupancy> occupancy)
 {
-    if (!m_field) {
-        m_field = std::make_unique<FlowField>(std::move(occupancy));
-    } else {
+    const bool fresh = !m_field || m_field.use_count() > 1;
+    FlowField& field = ownField(occupancy);
+    if (!fresh) {
         // No goal while it moves, so the field is computed once, by setGoal().
-        m_field->clearGoal();
-        m_field->setOccupancy(std::move(occupancy));
+        field.clearGoal();
+        field.setOccupancy(std::move(occupancy));
     }
+    m_rawGoalSlot = -1;
     ++m_occupancyChanges;
 }
 
 void FlowRoute::prepare(const StaticGeometry& geometry, float bodyRadius)
 {
     std::shared_ptr<const FlowOccupancy> level = geometry.flowOccupancy(bodyRadius);
-    if (!m_field || m_local || level != m_level)
-        useOccupancy(level);
+    if (m_local || level != m_level) {
+        // The field is found or made by the first update: a group that never routes (no
+        // agents, no goal) holds none.
+        m_field.reset();
+        m_rawGoalSlot = -1;
+        ++m_occupancyChanges;
+    }
     m_level = std::move(level);
     m_local = false;
 }
@@ -34,7 +47,23 @@ void FlowRoute::update(const StaticGeometry& geometry, float bodyRadius, Vec2 go
 {
     prepare(geometry, bodyRadius);
     m_active = true;
-    m_field->setGoal(goal);
+    // The goal's cell decides the field. Same cell as last time: nothing to do.
+    const int raw = m_level->placement().slotAt(goal);
+    if (m_field && raw == m_rawGoalSlot)
+        return;
+    m_rawGoalSlot = raw;
+    const int target = m_level->goalSlotFor(goal);
+    if (m_field && m_field->hasGoal() && m_field->goalSlot() == target)
+        return;
+    // Another route's field for that cell, else this route's own, computed for it.
+    if (std::shared_ptr<FlowField> shared = m_level->fieldFor(target)) {
+        m_field = std::move(shared);
+        return;
+    }
+    const bool fresh = !m_field || m_field.use_count() > 1;
+    ownField(m_level).setGoal(goal);
+    if (fresh)
+        m_level->addField(m_field);
 }
 
 void FlowRoute::updateLocal(const StaticGeometry& geometry, float bodyRadius, Vec2 goal,

@@ -18,10 +18,20 @@ class StaticGeometry;
 /// occupancy of the new radius) and when the level is replaced (World::replaceGeometry makes a
 /// new StaticGeometry, whose occupancies are its own). A local route covers only a window of
 /// the level round its goal (followers, whose goal is a few metres from them): the window
-/// moves when the goal nears its edge.
+/// moves when the goal nears its edge. Routes over the whole level whose goals are in the same
+/// cell share one field (the level's occupancy keeps track of them): a thousand swarms chasing
+/// the player hold one field, not a thousand. A shared field is never rebuilt: a route whose
+/// goal leaves the shared cell takes another field.
 class FlowRoute
 {
 public:
+    FlowRoute() = default;
+    // A copy would share its field with no way to tell it may not rebuild it.
+    FlowRoute(const FlowRoute&) = delete;
+    FlowRoute& operator=(const FlowRoute&) = delete;
+    FlowRoute(FlowRoute&&) = default;
+    FlowRoute& operator=(FlowRoute&&) = default;
+
     /// Routes to `goal` (m) over the whole level, for bodies of `bodyRadius` m. Costs a lookup
     /// of the level's shared occupancy and a cell test when nothing changed; a rebuild
     /// otherwise (about 1-3 ms on a 100 m level, see FlowField).
@@ -33,9 +43,9 @@ public:
     /// goal.
     void updateLocal(const StaticGeometry& geometry, float bodyRadius, Vec2 goal, float reach);
     /// Readies a route over the whole level for bodies of `bodyRadius` m before its goal is
-    /// known: takes the level's occupancy (building it if no group of that radius has yet)
-    /// and sizes the field, so the first update() with this level and radius only computes
-    /// the field. Inactive until then, as after clear().
+    /// known: takes the level's occupancy (building it if no group of that radius has yet),
+    /// so the first update() with this level and radius only finds or computes the field.
+    /// Inactive until then, as after clear().
     void prepare(const StaticGeometry& geometry, float bodyRadius);
     /// No goal: steer() hands back the straight direction everywhere. Keeps the buffers.
     void clear() { m_active = false; }
@@ -80,22 +90,26 @@ public:
         return m_active ? Cells{m_field.get(), m_field->cells(), m_local} : Cells{};
     }
 
-    /// The field, or null before the first update; a viewer draws it.
+    /// The field (perhaps shared with other routes), or null before the first update; a
+    /// viewer draws it.
     const FlowField* field() const { return m_field.get(); }
     /// Counts the times the field moved to another occupancy (another radius, another level,
     /// another window): what depends on the free space (the squad's parking spots) is laid out
     /// again when this changes.
     std::uint64_t occupancyChanges() const { return m_occupancyChanges; }
-    /// The field's buffers, and the window's cells for a local route (a level's shared
-    /// occupancy belongs to the level).
+    /// The field's buffers (a shared field's counted by each route that holds it), and the
+    /// window's cells for a local route (a level's shared occupancy belongs to the level).
     std::size_t memoryBytes() const;
 
 private:
     bool covers(Vec2 p) const { return !m_local || m_field->occupancy().contains(p); }
     void useOccupancy(std::shared_ptr<const FlowOccupancy> occupancy);
+    /// m_field, when no other route holds it (so it may be rebuilt); else a new field of its own.
+    FlowField& ownField(const std::shared_ptr<const FlowOccupancy>& occupancy);
 
     std::shared_ptr<const FlowOccupancy> m_level; ///< the level's, for this radius
-    std::unique_ptr<FlowField> m_field;
+    std::shared_ptr<FlowField> m_field;
+    std::int32_t m_rawGoalSlot = -1; ///< whole-level routes: the goal's cell last seen
     bool m_active = false;
     bool m_local = false;
     float m_reach = 0.0f; ///< local: how far round the window's centre the goal may go

@@ -1,6 +1,7 @@
 #include <shoal/scenedesc.h>
 
 #include "scene/polygonsimplicity.h"
+#include "scene/routebudget.h"
 #include <shoal/paramspec.h>
 
 #include <cmath>
@@ -407,8 +408,8 @@ std::optional<Error> checkFrame(const SceneDesc& scene)
     return checkCounts(scene);
 }
 
-/// The last part of validateScene(): the groups, their chases and the player. Nothing
-/// checked here looks at the geometry or the pickups.
+/// The last part of validateScene(): the groups, their chases, the player and what their
+/// routes cost over the bounds. Nothing checked here looks at the geometry or the pickups.
 std::optional<Error> checkGroupsAndPlayer(const SceneDesc& scene)
 {
     GroupNames names;
@@ -419,7 +420,9 @@ std::optional<Error> checkGroupsAndPlayer(const SceneDesc& scene)
     for (std::size_t i = 0; i < scene.groups.size(); ++i)
         if (auto error = checkChase(scene, i, names))
             return error;
-    return checkPlayer(scene, names);
+    if (auto error = checkPlayer(scene, names))
+        return error;
+    return checkRouteBudget(scene);
 }
 
 /// validateScene(), counting the geometry's pieces on the way.
