@@ -20,7 +20,7 @@ constexpr const char* kUsage =
     "\n"
     "A FILE of 'demo' (or none) is the embedded demo scene.\n"
     "'shoal-cli <command> --help' lists a command's options. Exit codes: 0 ok, 1 a check\n"
-    "failed (run: wall crossings), 2 bad input.\n";
+    "failed (run: a wall crossed, a body in a wall, a lasting overlap), 2 bad input.\n";
 
 } // namespace
 

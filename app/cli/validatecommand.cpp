@@ -6,8 +6,19 @@
 #include <shoal/world.h>
 
 #include <cstdio>
+#include <string>
 
 namespace shoal::cli {
+
+namespace {
+
+/// "1 group", "3 groups".
+std::string counted(std::size_t count, const char* noun)
+{
+    return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
+}
+
+} // namespace
 
 int validateCommand(const QStringList& arguments)
 {
@@ -54,8 +65,9 @@ int validateCommand(const QStringList& arguments)
             exitCode = kExitBadInput;
             continue;
         }
-        std::printf("%s: ok (%d groups, %zu agents%s)\n", source.displayName.c_str(),
-                    world->groupCount(), world->agentCount(),
+        std::printf("%s: ok (%s, %s%s)\n", source.displayName.c_str(),
+                    counted(std::size_t(world->groupCount()), "group").c_str(),
+                    counted(world->agentCount(), "agent").c_str(),
                     world->warnings().empty()
                         ? ""
                         : (", " + std::to_string(world->warnings().size()) + " warning" +

@@ -123,7 +123,7 @@ void TestLimits::countsAreRefused_data()
     QTest::addColumn<int>("which");
     QTest::addColumn<QString>("expected");
     QTest::newRow("groups") << 0
-                            << QStringLiteral("groups: the level has 60001 groups; at most "
+                            << QStringLiteral("groups: the list has 60001 items; at most "
                                               "60000 are allowed");
     QTest::newRow("agents") << 1
                             << QStringLiteral("groups: the level asks for 4000001 agents in all; "

@@ -274,8 +274,8 @@ std::optional<Error> checkPlayer(const SceneDesc& scene, const GroupNames& names
 std::optional<Error> checkCounts(const SceneDesc& scene)
 {
     if (scene.groups.size() > kMaxGroups)
-        return Error{"groups: the level has " + std::to_string(scene.groups.size()) +
-                     " groups; at most " + std::to_string(kMaxGroups) + " are allowed"};
+        return Error{"groups: the list has " + std::to_string(scene.groups.size()) +
+                     " items; at most " + std::to_string(kMaxGroups) + " are allowed"};
     std::size_t agents = 0;
     for (const GroupDesc& group : scene.groups) {
         agents += group.agents.size();
