@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <new>
 
 namespace shoal::cli {
 
@@ -623,7 +624,11 @@ std::optional<Error> buildWorld(const RunOptions& options, RunSetup& setup)
     if (options.seed)
         loaded->setSeed(*options.seed);
     setup.scene = loaded->scene();
-    setup.world = World::create(*loaded); // checked once, by the loader
+    try {
+        setup.world = World::create(*loaded); // checked once, by the loader
+    } catch (const std::bad_alloc&) {
+        return outOfMemory(options.scene.displayName);
+    }
 
     for (const QString& assignment : options.sets) {
         if (auto error = applySet(*setup.world, assignment))

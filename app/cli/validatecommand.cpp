@@ -6,6 +6,7 @@
 #include <shoal/world.h>
 
 #include <cstdio>
+#include <new>
 #include <string>
 
 namespace shoal::cli {
@@ -55,7 +56,14 @@ int validateCommand(const QStringList& arguments)
         }
         // The built world gives the real agent count, the player included; the loader has
         // checked the scene, so the build does not check it again.
-        const std::unique_ptr<World> world = World::create(*scene);
+        std::unique_ptr<World> world;
+        try {
+            world = World::create(*scene);
+        } catch (const std::bad_alloc&) {
+            printError(outOfMemory(source.displayName).message);
+            exitCode = kExitBadInput;
+            continue;
+        }
         for (const WorldWarning& warning : world->warnings())
             printError(source.displayName + ": warning: " + warning.message);
         if (parser.isSet(strict) && !world->warnings().empty()) {
