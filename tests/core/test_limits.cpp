@@ -141,8 +141,7 @@ void TestLimits::countsAreRefused_data()
                              << QStringLiteral("pickups: the list has 10001 items; at most 10000 "
                                                "are allowed");
     QTest::newRow("worm joints")
-        << 6
-        << QStringLiteral("groups: the level's worms keep room for 23000000 joints in all");
+        << 6 << QStringLiteral("groups: the level's worms keep room for 23000000 joints in all");
 }
 
 void TestLimits::countsAreRefused()
