@@ -45,6 +45,14 @@ bool sameFile(const QString& a, const QString& b)
     return ec ? a == b : ca == cb;
 }
 
+Error outOfMemory(const std::string& displayName)
+{
+    return Error{displayName +
+                 ": not enough memory to build and run this level: it keeps every limit of "
+                 "docs/scene-format.md but needs more memory than this machine can give "
+                 "(fewer agents, worms, routed groups or smaller bounds need less)"};
+}
+
 void printError(const std::string& message)
 {
     std::fprintf(stderr, "shoal-cli: %s\n", message.c_str());

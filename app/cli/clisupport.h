@@ -28,6 +28,9 @@ enum ExitCode
 };
 
 /// Prints "shoal-cli: <message>" on stderr (one line).
+/// The refusal when building or running `displayName`'s level ran out of memory: the level
+/// keeps every limit (docs/scene-format.md, "Limits") but needs more than this machine gives.
+Error outOfMemory(const std::string& displayName);
 void printError(const std::string& message);
 
 /// Parses `arguments` (program name first) for one command. Returns kExitOk to go on, or the

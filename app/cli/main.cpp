@@ -7,6 +7,7 @@
 
 #include <clocale>
 #include <cstdio>
+#include <new>
 
 namespace {
 
@@ -20,7 +21,7 @@ constexpr const char* kUsage =
     "\n"
     "A FILE of 'demo' (or none) is the embedded demo scene.\n"
     "'shoal-cli <command> --help' lists a command's options. Exit codes: 0 ok, 1 a check\n"
-    "failed (run: wall crossings), 2 bad input.\n";
+    "failed (run: a wall crossed, a body in a wall, a lasting overlap), 2 bad input.\n";
 
 } // namespace
 
@@ -50,12 +51,20 @@ int main(int argc, char** argv)
 
     QStringList rest = arguments.mid(2);
     rest.prepend(arguments.at(0));
-    if (command == QLatin1String("validate"))
-        return shoal::cli::validateCommand(rest);
-    if (command == QLatin1String("run"))
-        return shoal::cli::runCommand(rest);
-    if (command == QLatin1String("bench"))
-        return shoal::cli::benchCommand(rest);
+    // The commands catch running out of memory where they can name the file; a level that
+    // runs out of it later still ends with a message and exit 2, not an abort.
+    try {
+        if (command == QLatin1String("validate"))
+            return shoal::cli::validateCommand(rest);
+        if (command == QLatin1String("run"))
+            return shoal::cli::runCommand(rest);
+        if (command == QLatin1String("bench"))
+            return shoal::cli::benchCommand(rest);
+    } catch (const std::bad_alloc&) {
+        shoal::cli::printError("not enough memory to go on with '" + command.toStdString() +
+                               "': the level needs more memory than this machine can give");
+        return shoal::cli::kExitBadInput;
+    }
 
     shoal::cli::printError("unknown command '" + command.toStdString() +
                            "'; allowed: validate, run, bench (see shoal-cli --help)");

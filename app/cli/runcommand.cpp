@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <new>
 
 namespace shoal::cli {
 
@@ -113,7 +114,8 @@ RunCommandLine::RunCommandLine(QCommandLineParser& parser)
     parser.setApplicationDescription(QStringLiteral(
         "Runs a scene headless for N fixed steps and prints per-group metrics and the state "
         "hash (line 'hash: <16 hex digits>').\n"
-        "Exit code 0 ok, 1 when any agent crossed a wall, 2 bad input."));
+        "Exit code 0 ok; 1 when a check failed (an agent crossed a wall, a body was in a wall, "
+        "or bodies overlapped longer than allowed; each is listed); 2 bad input."));
     parser.addPositionalArgument(QStringLiteral("file"),
                                  QStringLiteral("Scene file; 'demo' or none: the embedded demo."),
                                  QStringLiteral("[FILE]"));
@@ -467,9 +469,12 @@ void checkStep(const GroupState& group, std::uint64_t step, RunTotals& totals,
 void printTextSummary(const World& world, const RunOptions& options, const SceneDesc& scene,
                       const RunTotals& totals, std::int64_t crossings)
 {
-    std::printf("scene: %s (%s), seed %llu, dt %s s\n", scene.name.c_str(),
-                options.scene.displayName.c_str(), static_cast<unsigned long long>(world.seed()),
-                formatFloat(world.dt()).c_str());
+    // A scene without a name is known by its file.
+    const std::string named = scene.name.empty()
+                                  ? options.scene.displayName
+                                  : scene.name + " (" + options.scene.displayName + ")";
+    std::printf("scene: %s, seed %llu, dt %s s\n", named.c_str(),
+                static_cast<unsigned long long>(world.seed()), formatFloat(world.dt()).c_str());
     std::printf(
         "ran %llu steps (%s s simulated)\n", static_cast<unsigned long long>(world.stepCount()),
         formatFixed(static_cast<double>(world.stepCount()) * scene.simulation.dt, 3).c_str());
@@ -488,9 +493,12 @@ void printTextSummary(const World& world, const RunOptions& options, const Scene
         const GroupMetrics& m = group.metrics;
         std::printf("group '%s' (%s): %d agents, %d active\n", group.name.c_str(),
                     std::string(behaviourKey(group.kind)).c_str(), m.agents, m.active);
-        std::printf("  nearest neighbour: min %s m, mean %s m, median %s m\n",
-                    formatFixed(m.nearestMin, 3).c_str(), formatFixed(m.nearestMean, 3).c_str(),
-                    formatFixed(m.nearestMedian, 3).c_str());
+        if (m.withNeighbour == 0)
+            std::printf("  nearest neighbour: none within its neighbour radius\n");
+        else
+            std::printf("  nearest neighbour: min %s m, mean %s m, median %s m\n",
+                        formatFixed(m.nearestMin, 3).c_str(), formatFixed(m.nearestMean, 3).c_str(),
+                        formatFixed(m.nearestMedian, 3).c_str());
         std::printf("  inside keep distance: %d, outside band: %d\n", m.insideKeep, m.outsideBand);
         std::printf("  polarization: %s, speed: mean %s m/s, max %s m/s\n",
                     formatFixed(m.polarization, 3).c_str(), formatFixed(m.meanSpeed, 3).c_str(),
@@ -616,7 +624,11 @@ std::optional<Error> buildWorld(const RunOptions& options, RunSetup& setup)
     if (options.seed)
         loaded->setSeed(*options.seed);
     setup.scene = loaded->scene();
-    setup.world = World::create(*loaded); // checked once, by the loader
+    try {
+        setup.world = World::create(*loaded); // checked once, by the loader
+    } catch (const std::bad_alloc&) {
+        return outOfMemory(options.scene.displayName);
+    }
 
     for (const QString& assignment : options.sets) {
         if (auto error = applySet(*setup.world, assignment))

@@ -6,8 +6,20 @@
 #include <shoal/world.h>
 
 #include <cstdio>
+#include <new>
+#include <string>
 
 namespace shoal::cli {
+
+namespace {
+
+/// "1 group", "3 groups".
+std::string counted(std::size_t count, const char* noun)
+{
+    return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
+}
+
+} // namespace
 
 int validateCommand(const QStringList& arguments)
 {
@@ -44,7 +56,14 @@ int validateCommand(const QStringList& arguments)
         }
         // The built world gives the real agent count, the player included; the loader has
         // checked the scene, so the build does not check it again.
-        const std::unique_ptr<World> world = World::create(*scene);
+        std::unique_ptr<World> world;
+        try {
+            world = World::create(*scene);
+        } catch (const std::bad_alloc&) {
+            printError(outOfMemory(source.displayName).message);
+            exitCode = kExitBadInput;
+            continue;
+        }
         for (const WorldWarning& warning : world->warnings())
             printError(source.displayName + ": warning: " + warning.message);
         if (parser.isSet(strict) && !world->warnings().empty()) {
@@ -54,8 +73,9 @@ int validateCommand(const QStringList& arguments)
             exitCode = kExitBadInput;
             continue;
         }
-        std::printf("%s: ok (%d groups, %zu agents%s)\n", source.displayName.c_str(),
-                    world->groupCount(), world->agentCount(),
+        std::printf("%s: ok (%s, %s%s)\n", source.displayName.c_str(),
+                    counted(std::size_t(world->groupCount()), "group").c_str(),
+                    counted(world->agentCount(), "agent").c_str(),
                     world->warnings().empty()
                         ? ""
                         : (", " + std::to_string(world->warnings().size()) + " warning" +

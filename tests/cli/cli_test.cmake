@@ -116,7 +116,7 @@ file(WRITE "${WORK_DIR}/hidden-spawn.json" "{\"format\": \"shoal-scene\", \"vers
   \"groups\": [{\"name\": \"s\", \"kind\": \"swarm\", \"spawn\": {\"min\": [0, 0], \"max\": [2, 2], \"count\": 20}}]}\n")
 run_cli(vw validate hidden-spawn.json)
 expect_code(vw 0 "validate a level whose spawn area lies under an obstacle")
-expect_contains("${vw_out}" "hidden-spawn.json: ok (1 groups, 0 agents, 1 warning)" "ok says there is a warning")
+expect_contains("${vw_out}" "hidden-spawn.json: ok (1 group, 0 agents, 1 warning)" "ok says there is a warning")
 expect_contains("${vw_err}" "hidden-spawn.json: warning: groups[0] 's': its spawn area [0, 0] to [2, 2] placed 0 of 20 agents: no place in it is clear" "the warning names the group, the area and the count")
 run_cli(vws validate --strict hidden-spawn.json)
 expect_code(vws 2 "validate --strict with a warning")

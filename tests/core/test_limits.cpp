@@ -123,7 +123,7 @@ void TestLimits::countsAreRefused_data()
     QTest::addColumn<int>("which");
     QTest::addColumn<QString>("expected");
     QTest::newRow("groups") << 0
-                            << QStringLiteral("groups: the level has 60001 groups; at most "
+                            << QStringLiteral("groups: the list has 60001 items; at most "
                                               "60000 are allowed");
     QTest::newRow("agents") << 1
                             << QStringLiteral("groups: the level asks for 4000001 agents in all; "
@@ -137,6 +137,11 @@ void TestLimits::countsAreRefused_data()
     QTest::newRow("coordinate beyond float millimetres")
         << 4
         << QStringLiteral("player.position: [16384.5, 0] is more than 16384 m from the origin");
+    QTest::newRow("pickups") << 5
+                             << QStringLiteral("pickups: the list has 10001 items; at most 10000 "
+                                               "are allowed");
+    QTest::newRow("worm joints")
+        << 6 << QStringLiteral("groups: the level's worms keep room for 23000000 joints in all");
 }
 
 void TestLimits::countsAreRefused()
@@ -170,6 +175,16 @@ void TestLimits::countsAreRefused()
         scene.bounds = {{-16384.0, -10.0}, {16384.0, 10.0}};
         scene.player.position = {16384.5, 0.0};
         break;
+    case 5:
+        scene.pickups.assign(kMaxPickups + 1, PickupDesc{});
+        break;
+    case 6: {
+        // A million default worms keep room for 23 joints each before the first step.
+        GroupDesc worms = makeDefaultGroup(BehaviourKind::Worm, "worms");
+        worms.spawn = SpawnAreaDesc{{{-36.0, -22.0}, {36.0, 22.0}}, 1000000};
+        scene.groups.push_back(worms);
+        break;
+    }
     }
     const QString problem = problemOf(scene);
     QVERIFY2(problem.contains(expected), qPrintable(problem));

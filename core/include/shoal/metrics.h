@@ -9,9 +9,12 @@ namespace shoal {
 
 struct GroupMetrics
 {
-    int agents = 0;                ///< agents in the group (for fish: school members + free fish)
-    int active = 0;                ///< agents taking part (fish: in the school; others: all)
-    float nearestMin = 0;          ///< smallest nearest-neighbour distance, m (0 with < 2 agents)
+    int agents = 0; ///< agents in the group (for fish: school members + free fish)
+    int active = 0; ///< agents taking part (fish: in the school; others: all)
+    /// Active agents with another within the family's neighbour radius: the nearest-neighbour
+    /// distances are theirs (all 0 when none has).
+    int withNeighbour = 0;
+    float nearestMin = 0;          ///< smallest nearest-neighbour distance, m
     float nearestMean = 0;         ///< mean nearest-neighbour distance, m
     float nearestMedian = 0;       ///< median nearest-neighbour distance, m
     int insideKeep = 0;            ///< agents whose nearest neighbour is inside the keep distance

@@ -33,6 +33,21 @@ constexpr std::size_t kMaxGroups = 60000;
 constexpr int kMaxSpawnCount = 1000000;
 /// Agents in a whole level: spawn counts and listed agents of every group.
 constexpr std::size_t kMaxAgents = 4000000;
+/// Joints the worms of a level may hold in all: each worm keeps room for
+/// wormJointCapacity(length, minSegmentLength) joints from the start (12 bytes each), so
+/// 10,000 long worms of fine segments would need gigabytes before the first step.
+constexpr std::size_t kMaxWormJoints = 16000000;
+/// Joints one worm keeps room for: a quarter more than its length in its shortest segments
+/// (it grows by eating), and a few spare.
+constexpr std::size_t wormJointCapacity(double length, double minSegmentLength)
+{
+    const double segment = minSegmentLength > 0.01 ? minSegmentLength : 0.01;
+    const double joints = 1.25 * length / segment;
+    const auto whole = static_cast<std::size_t>(joints);
+    return (static_cast<double>(whole) < joints ? whole + 1 : whole) + 8;
+}
+/// Pickups in a level: each is looked at by the fish every step.
+constexpr std::size_t kMaxPickups = 10000;
 /// m: the largest circle obstacle's radius.
 constexpr double kMaxCircleRadius = kMaxWorldExtent;
 /// Degrees: headings in a scene are at most this far from 0 either way (a float angle

@@ -61,7 +61,8 @@ RouteBudget routeBudget(const SceneDesc& scene)
             continue;
         const float radius = radiusOf(group);
         if (group.kind == BehaviourKind::TankSquad ||
-            (group.kind == BehaviourKind::Swarm && swarmRoutes.emplace(group.chase, radius).second)) {
+            (group.kind == BehaviourKind::Swarm &&
+             swarmRoutes.emplace(group.chase, radius).second)) {
             ++budget.fields;
             budget.bytes += routeSlots(radius, width, height) * kRouteFieldBytesPerSlot;
         }
@@ -77,9 +78,11 @@ std::optional<Error> checkRouteBudget(const SceneDesc& scene)
     const auto mb = [](double bytes) { return describeBytes(static_cast<std::size_t>(bytes)); };
     return Error{"groups: " + std::to_string(budget.fields) +
                  " routes round the walls (one per tank squad, one per swarm chase and radius) "
-                 "would need " + mb(budget.bytes) + " of flow fields over these bounds, " +
+                 "would need " +
+                 mb(budget.bytes) + " of flow fields over these bounds, " +
                  mb(budget.bytes / double(budget.fields)) + " each; at most " +
-                 mb(kMaxRouteFieldBytes) + " are allowed: fewer squads or swarm chases, or "
+                 mb(kMaxRouteFieldBytes) +
+                 " are allowed: fewer squads or swarm chases, or "
                  "smaller bounds"};
 }
 

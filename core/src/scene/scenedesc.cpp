@@ -274,8 +274,8 @@ std::optional<Error> checkPlayer(const SceneDesc& scene, const GroupNames& names
 std::optional<Error> checkCounts(const SceneDesc& scene)
 {
     if (scene.groups.size() > kMaxGroups)
-        return Error{"groups: the level has " + std::to_string(scene.groups.size()) +
-                     " groups; at most " + std::to_string(kMaxGroups) + " are allowed"};
+        return Error{"groups: the list has " + std::to_string(scene.groups.size()) +
+                     " items; at most " + std::to_string(kMaxGroups) + " are allowed"};
     std::size_t agents = 0;
     for (const GroupDesc& group : scene.groups) {
         agents += group.agents.size();
@@ -285,6 +285,33 @@ std::optional<Error> checkCounts(const SceneDesc& scene)
     if (agents > kMaxAgents)
         return Error{"groups: the level asks for " + std::to_string(agents) +
                      " agents in all; at most " + std::to_string(kMaxAgents) + " are allowed"};
+    if (scene.pickups.size() > kMaxPickups)
+        return Error{"pickups: the list has " + std::to_string(scene.pickups.size()) +
+                     " items; at most " + std::to_string(kMaxPickups) + " are allowed"};
+    return std::nullopt;
+}
+
+/// The room the worms keep for their joints from the start (WormBehaviour), in all.
+std::optional<Error> checkWormJoints(const SceneDesc& scene)
+{
+    double joints = 0.0;
+    const std::vector<ParamSpec>& specs = paramSpecs(BehaviourKind::Worm);
+    const auto length = static_cast<std::size_t>(paramIndex(specs, "length"));
+    const auto segment = static_cast<std::size_t>(paramIndex(specs, "minSegmentLength"));
+    for (const GroupDesc& group : scene.groups) {
+        if (group.kind != BehaviourKind::Worm)
+            continue;
+        const double worms = static_cast<double>(group.agents.size()) +
+                             (group.spawn ? std::max(0, group.spawn->count) : 0);
+        joints += worms * static_cast<double>(
+                              wormJointCapacity(group.params.at(length), group.params.at(segment)));
+    }
+    if (joints > static_cast<double>(kMaxWormJoints))
+        return Error{"groups: the level's worms keep room for " + formatNumber(joints) +
+                     " joints in all (each worm 1.25 length / minSegmentLength, and 8); at "
+                     "most " +
+                     std::to_string(kMaxWormJoints) +
+                     " are allowed: fewer or shorter worms, or longer minSegmentLength"};
     return std::nullopt;
 }
 
@@ -421,6 +448,8 @@ std::optional<Error> checkGroupsAndPlayer(const SceneDesc& scene)
         if (auto error = checkChase(scene, i, names))
             return error;
     if (auto error = checkPlayer(scene, names))
+        return error;
+    if (auto error = checkWormJoints(scene))
         return error;
     return checkRouteBudget(scene);
 }

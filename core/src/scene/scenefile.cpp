@@ -725,7 +725,7 @@ SceneDesc readScene(const Json& root)
     // No level can hold more walls or obstacles than pieces, nor more pickups than agents.
     scene.walls = readList<WallDesc>(root, "walls", kMaxGeometryPieces, readWall);
     scene.obstacles = readList<ObstacleDesc>(root, "obstacles", kMaxGeometryPieces, readObstacle);
-    scene.pickups = readList<PickupDesc>(root, "pickups", kMaxAgents, readPickup);
+    scene.pickups = readList<PickupDesc>(root, "pickups", kMaxPickups, readPickup);
     required(root, {}, "groups");
     scene.groups = readList<GroupDesc>(root, "groups", kMaxGroups, readGroup);
     return scene;

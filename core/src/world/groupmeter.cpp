@@ -97,6 +97,7 @@ void GroupMeter::nearestNeighbour(const Group& group, const Reach& reach, std::s
 
 void GroupMeter::summarizeNearest(GroupMetrics& m)
 {
+    m.withNeighbour = static_cast<int>(m_nearest.size());
     if (m_nearest.empty())
         return;
     double sum = 0;

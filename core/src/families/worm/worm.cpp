@@ -107,7 +107,6 @@ constexpr float kMinLeg = 1e-4f;      // m, shortest move made against a wall
 // number of steps is not missed by rounding (a joint a step later makes another circle).
 constexpr float kJointSlack = 1e-4f;
 constexpr int kSpawnAttempts = 32;
-constexpr int kCapacitySlack = 8;
 constexpr float kMaxLookAhead = 8.0f; // m, cap on the slide look-ahead beyond one segment
 constexpr float kMinMitreDenominator = 0.25f;
 constexpr float kEscapeSkin = 0.01f; // m, kept beyond half the width (rounding)
@@ -233,9 +232,8 @@ void WormBehaviour::setParams(const ParamValues& values)
 
 int WormBehaviour::requiredCapacity() const
 {
-    const double segment = std::max(0.01, static_cast<double>(m_params.minSegmentLength));
-    const double length = 1.25 * static_cast<double>(m_params.length); // room to grow
-    return static_cast<int>(std::ceil(length / segment)) + kCapacitySlack;
+    // The scene limits count the same room (kMaxWormJoints).
+    return static_cast<int>(wormJointCapacity(m_params.length, m_params.minSegmentLength));
 }
 
 void WormBehaviour::allocate(int worms, int capacity)
