@@ -5,9 +5,12 @@
 #include "bigscene.h"
 #include "document/commands.h"
 #include "document/document.h"
+#include "simulation/simulationcontroller.h"
 #include "viewport/editorscene.h"
 #include "viewport/items/editableitem.h"
+#include <shoal/world.h>
 
+#include <QSignalSpy>
 #include <QTest>
 
 using namespace shoal;
@@ -26,6 +29,27 @@ std::vector<std::pair<EditableItem*, QRectF>> wallItems(const EditorScene& scene
         items.emplace_back(item, item ? item->extent() : QRectF());
     }
     return items;
+}
+
+/// What a walk of every item finds at `p`: the topmost hit, the first in ref order among
+/// equals (the reference refAt() must agree with, whatever index it uses).
+std::optional<ItemRef> refAtByWalk(const EditorScene& scene, QPointF p)
+{
+    const EditableItem* best = nullptr;
+    for (const EditableItem* item : scene.editableItems())
+        if (item->isVisible() && item->hitTest(p, scene.metresPerPixel()) &&
+            (!best || item->zValue() > best->zValue()))
+            best = item;
+    return best ? std::optional<ItemRef>(best->ref()) : std::nullopt;
+}
+
+/// Every item shows the selected flag exactly when the scene's selection holds its ref.
+bool flagsMatchSelection(const EditorScene& scene)
+{
+    for (const EditableItem* item : scene.editableItems())
+        if (item->isEditorSelected() != scene.selectedRefs().contains(item->ref()))
+            return false;
+    return true;
 }
 
 } // namespace
@@ -129,6 +153,92 @@ private slots:
         verifyVerdict(doc);
         doc.undoStack()->undo();
         QVERIFY(doc.scene() == m_level);
+    }
+
+    /// Clicks and rubber bands find walls through the scene's index: the same wall a walk of
+    /// every item finds, at every zoom.
+    void clicksFindTheWallUnderThePointer()
+    {
+        Document doc;
+        doc.resetScene(*checkScene(m_level), {});
+        EditorScene scene(&doc);
+        for (double mpp : {0.02, 0.2, 2.0}) {
+            scene.setMetresPerPixel(mpp);
+            for (int w : {0, 1, 777, kWalls / 2, kWalls - 1}) {
+                const Point2 a = doc.scene().walls[static_cast<std::size_t>(w)].points[0];
+                const Point2 b = doc.scene().walls[static_cast<std::size_t>(w)].points[1];
+                for (const QPointF p :
+                     {QPointF(a.x, a.y), QPointF((a.x + b.x) / 2, (a.y + b.y) / 2),
+                      QPointF(a.x + 3.0 * mpp, a.y - 2.0 * mpp)}) {
+                    const std::optional<ItemRef> expected = refAtByWalk(scene, p);
+                    QCOMPARE(scene.refAt(p).has_value(), expected.has_value());
+                    if (expected)
+                        QCOMPARE(*scene.refAt(p), *expected);
+                }
+            }
+        }
+        const QRectF band(QPointF(-30.0, -30.0), QPointF(30.0, 30.0));
+        ItemRefs expected;
+        for (const EditableItem* item : scene.editableItems())
+            if (band.contains(item->extent().topLeft()) &&
+                band.contains(item->extent().bottomRight()))
+                expected.append(item->ref());
+        QCOMPARE(scene.refsInside(band), expected);
+    }
+
+    /// Selecting, hovering and inserting touch only the items concerned, and every item
+    /// still shows whether it is selected.
+    void selectionFlagsFollowEdits()
+    {
+        Document doc;
+        doc.resetScene(*checkScene(m_level), {});
+        EditorScene scene(&doc);
+        scene.setSelectedRefs({{ItemKind::Wall, 50}});
+        QVERIFY(flagsMatchSelection(scene));
+        scene.setHovered(ItemRef{ItemKind::Wall, 60});
+        QVERIFY(scene.itemFor({ItemKind::Wall, 60})->isHovered());
+        scene.setSelectedRefs({{ItemKind::Wall, 70}, {ItemKind::SpawnArea, 0}});
+        QVERIFY(flagsMatchSelection(scene));
+        const WallDesc wall{{{-5.0, 5.0}, {0.0, 7.0}, {5.0, 5.0}}, false};
+        doc.undoStack()->push(new AddWallCommand(&doc, 10, wall));
+        QVERIFY(flagsMatchSelection(scene));
+        QVERIFY(scene.itemFor({ItemKind::Wall, 60})->isHovered()); // the ref, not the item
+        QVERIFY(!scene.itemFor({ItemKind::Wall, 61})->isHovered());
+        doc.undoStack()->undo();
+        QVERIFY(flagsMatchSelection(scene));
+        scene.setHovered(std::nullopt);
+        for (const EditableItem* item : scene.editableItems())
+            QVERIFY(!item->isHovered());
+    }
+
+    /// A big level's world is built off the UI thread: the same world as one built at once,
+    /// and an edit made meanwhile reaches it.
+    void worldBuildsInTheBackground()
+    {
+        Document doc;
+        doc.resetScene(*checkScene(m_level), {});
+        SimulationController controller(&doc);
+        QSignalSpy rebuilt(&controller, &SimulationController::worldRebuilt);
+        QVERIFY(controller.isBuilding());
+        QVERIFY(!controller.world());
+        QVERIFY(rebuilt.wait(60000));
+        QVERIFY(!controller.isBuilding());
+        QVERIFY(controller.world());
+        const std::unique_ptr<World> direct = World::create(*doc.checkedScene());
+        QCOMPARE(controller.world()->stateHash(), direct->stateHash());
+
+        // A parameter edited while it is built: the world is built again with it.
+        controller.restart();
+        QVERIFY(controller.isBuilding());
+        const ParamSpec& spec = paramSpecs(doc.scene().groups[0].kind)[0];
+        const double value =
+            doc.scene().groups[0].params[0] == spec.maxValue ? spec.minValue : spec.maxValue;
+        doc.undoStack()->push(new SetGroupParamCommand(&doc, 0, 0, value, true));
+        controller.waitForWorld();
+        QVERIFY(controller.world());
+        QCOMPARE(controller.world()->group(0).values[0], value);
+        controller.stepOnce();
+        QCOMPARE(controller.world()->stepCount(), std::uint64_t(1));
     }
 
     /// The incremental check and the whole one agree, for edits that pass and that fail.

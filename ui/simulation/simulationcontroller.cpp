@@ -3,6 +3,8 @@
 #include "document/document.h"
 #include "document/qtstrings.h"
 
+#include <QtConcurrent/QtConcurrentRun>
+
 #include <algorithm>
 #include <cmath>
 
@@ -42,9 +44,11 @@ SimulationController::SimulationController(Document* document, QObject* parent)
     m_timer.setTimerType(Qt::PreciseTimer);
     connect(&m_timer, &QTimer::timeout, this, &SimulationController::tick);
     connect(m_document, &Document::changed, this, &SimulationController::onDocumentChanged);
+    connect(&m_build, &QFutureWatcherBase::finished, this, &SimulationController::onBuildFinished);
     restart();
 }
 
+// A build still running finishes on its own copy of the scene and is dropped with its future.
 SimulationController::~SimulationController() = default;
 
 const GroupState* SimulationController::runningGroup(int group) const
@@ -76,6 +80,7 @@ int SimulationController::maxStepsPerTick() const
 
 void SimulationController::play()
 {
+    waitForWorld();
     if (m_playing || !m_world)
         return;
     applyPendingGeometry();
@@ -110,6 +115,7 @@ void SimulationController::togglePlay()
 
 void SimulationController::stepOnce()
 {
+    waitForWorld();
     if (m_playing || !m_world)
         return;
     applyPendingGeometry();
@@ -122,19 +128,30 @@ void SimulationController::stepOnce()
 
 void SimulationController::restart()
 {
+    if (m_buildRunning) {
+        // One build at a time: this one is out of date, and the next starts when it ends.
+        m_rebuildWanted = true;
+        return;
+    }
     m_accumulator = 0.0;
     m_geometryPending = false;
     // The document's one check of this scene decides; the world does not check it again.
     if (const CheckedScene* checked = m_document->checkedScene(); !checked) {
         m_world.reset();
         m_lastError = qs(m_document->sceneError()->message);
-    } else {
-        m_world = World::create(*checked);
-        // Nothing in the editor shows the per-step group metrics yet, and at 100,000 agents
-        // they cost about as much as the step itself: compute them only when asked for.
-        m_world->setMetricsEnabled(false);
-        m_world->setPointer(m_pointer, m_pointerPressed);
+    } else if (checked->scene().walls.size() + checked->scene().obstacles.size() >=
+               m_backgroundThreshold) {
+        // Building a big level's geometry takes seconds: the level shows and is edited
+        // meanwhile. The build reads its own copy; the document's scene changes under edits.
+        m_world.reset();
         m_lastError.clear();
+        m_buildRunning = true;
+        m_resumeAfterBuild = m_playing;
+        auto copy = std::make_shared<const CheckedScene>(*checked);
+        m_build.setFuture(
+            QtConcurrent::run([copy] { return std::shared_ptr<World>(World::create(*copy)); }));
+    } else {
+        installWorld(World::create(*checked));
     }
     // Asked for after the check: checking may move the scene to where the proof keeps it.
     const SceneDesc& scene = m_document->scene();
@@ -153,6 +170,45 @@ void SimulationController::restart()
     emit worldRebuilt();
     if (stopped)
         emit stateChanged();
+}
+
+void SimulationController::installWorld(std::shared_ptr<World> world)
+{
+    m_world = std::move(world);
+    // Nothing in the editor shows the per-step group metrics yet, and at 100,000 agents
+    // they cost about as much as the step itself: compute them only when asked for.
+    m_world->setMetricsEnabled(false);
+    m_world->setPointer(m_pointer, m_pointerPressed);
+    m_lastError.clear();
+}
+
+void SimulationController::onBuildFinished()
+{
+    if (!m_buildRunning || !m_build.isFinished())
+        return; // taken already by waitForWorld()
+    m_buildRunning = false;
+    std::shared_ptr<World> built = m_build.result();
+    m_build.setFuture(QFuture<std::shared_ptr<World>>());
+    if (m_rebuildWanted) {
+        m_rebuildWanted = false;
+        restart();
+        return;
+    }
+    installWorld(std::move(built));
+    emit worldRebuilt();
+    emit stateChanged();
+    if (m_resumeAfterBuild) {
+        m_resumeAfterBuild = false;
+        play();
+    }
+}
+
+void SimulationController::waitForWorld()
+{
+    while (m_buildRunning) {
+        m_build.waitForFinished();
+        onBuildFinished();
+    }
 }
 
 void SimulationController::setSpeed(double factor)
@@ -222,6 +278,18 @@ void SimulationController::tick()
 
 void SimulationController::onDocumentChanged(const Change& change)
 {
+    if (m_buildRunning) {
+        // The world being built has the level as it was: walls reach it at its first step,
+        // as they reach a paused world; anything else needs it built again.
+        const bool geometry = change.kind == ChangeKind::Bounds ||
+                              change.kind == ChangeKind::Walls ||
+                              change.kind == ChangeKind::Obstacles;
+        if (geometry)
+            m_geometryPending = true;
+        else
+            m_rebuildWanted = true;
+        return;
+    }
     const SceneDesc& scene = m_document->scene();
     // Everything below edits the running world in place; that needs a world whose groups
     // still line up with the document's.

@@ -8,6 +8,7 @@
 #include <shoal/world.h>
 
 #include <QElapsedTimer>
+#include <QFutureWatcher>
 #include <QObject>
 #include <QTimer>
 
@@ -26,7 +27,8 @@ public:
     explicit SimulationController(Document* document, QObject* parent = nullptr);
     ~SimulationController() override;
 
-    /// The running world, or null when the scene cannot be built (lastError() says why).
+    /// The running world, or null when the scene cannot be built (lastError() says why) or
+    /// while it is being built (isBuilding()).
     World* world() { return m_world.get(); }
     const World* world() const { return m_world.get(); }
     QString lastError() const { return m_lastError; }
@@ -36,6 +38,19 @@ public:
     /// line), empty when nothing or when the world runs another list of groups.
     QString spawnWarning(int group) const;
     const GroupState* runningGroup(int group) const;
+
+    /// A big level's world is built off the UI thread, so the level shows and can be edited
+    /// at once: until it is ready world() is null, Play and Step wait, and worldRebuilt()
+    /// announces it. Edits made meanwhile reach it as they would a paused world (walls at
+    /// its first step, anything else by building it again).
+    bool isBuilding() const { return m_buildRunning; }
+    /// Blocks until a background build has finished and its world is in place (tests, the
+    /// bench, and Play pressed before it is ready).
+    void waitForWorld();
+    /// Levels with at least this many walls and obstacles are built in the background
+    /// (default kBackgroundBuildElements); tests lower it to build small levels that way.
+    void setBackgroundBuildThreshold(std::size_t elements) { m_backgroundThreshold = elements; }
+    static constexpr std::size_t kBackgroundBuildElements = 20000;
 
     bool isPlaying() const { return m_playing; }
     /// Simulation speed factor, 0.25 to 4.
@@ -77,6 +92,8 @@ signals:
 
 private:
     void tick();
+    void installWorld(std::shared_ptr<World> world);
+    void onBuildFinished();
     void onDocumentChanged(const Change& change);
     /// Applies the one parameter a change names (the document's value) to the running world;
     /// false when the world refused it (the caller then rebuilds).
@@ -93,7 +110,15 @@ private:
     bool applyGroupInPlace(int group);
 
     Document* m_document;
-    std::unique_ptr<World> m_world;
+    std::shared_ptr<World> m_world;
+    /// The background build of a big level's world; its result is taken once.
+    QFutureWatcher<std::shared_ptr<World>> m_build;
+    bool m_buildRunning = false;
+    /// The document changed in a way the running build does not have: build again after it.
+    bool m_rebuildWanted = false;
+    /// The world was playing when the build began: it plays on once built.
+    bool m_resumeAfterBuild = false;
+    std::size_t m_backgroundThreshold = kBackgroundBuildElements;
     QString m_lastError;
     QTimer m_timer;
     QElapsedTimer m_clock;

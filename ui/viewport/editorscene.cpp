@@ -70,7 +70,52 @@ int slotCount(const SceneDesc& scene, ItemKind kind)
     return 0;
 }
 
+/// Levels of the scene's BSP index (see the constructor).
+constexpr int kBspTreeDepth = 12;
+
+/// m: the side of the squares the walls are grouped in (a big level: 70 walls or so in each).
+constexpr double kWallTileMetres = 32.0;
+
+/// The parent of the walls of one square of the level: no contents of its own, at the walls'
+/// stacking order, so the walls draw exactly as top-level items would.
+class WallTile : public QGraphicsItem
+{
+public:
+    WallTile()
+    {
+        setFlag(ItemHasNoContents);
+        setAcceptedMouseButtons(Qt::NoButton);
+        setZValue(WallItem::kZValue);
+    }
+    QRectF boundingRect() const override { return {}; }
+    void paint(QPainter*, const QStyleOptionGraphicsItem*, QWidget*) override {}
+};
+
+/// Takes `item` out of its scene, then deletes it. An item deleted while in the scene leaves
+/// the BSP index to purge itself at its next use, and that purge walks every item: with a big
+/// level's 200,000 walls, every new set of handles or removed wall cost that walk. The
+/// removal finds the item in the index by its bounding rect: items keep it honest
+/// (prepareGeometryChange() before it changes, EditableItem::setMetresPerPixel() too).
+void discardItem(QGraphicsItem* item)
+{
+    if (QGraphicsScene* scene = item->scene())
+        scene->removeItem(item);
+    delete item;
+}
+
 } // namespace
+
+std::map<ItemRef, EditableItem*>::const_iterator EditorScene::afterWalls() const
+{
+    return m_items.lower_bound({ItemKind::Obstacle, std::numeric_limits<int>::min()});
+}
+
+template <typename Visit> void EditorScene::forEachOfKind(ItemKind kind, Visit visit) const
+{
+    for (auto it = m_items.lower_bound({kind, std::numeric_limits<int>::min()});
+         it != m_items.end() && it->first.kind == kind; ++it)
+        visit(it->first, it->second);
+}
 
 EditorScene::EditorScene(Document* document, QObject* parent)
     : QGraphicsScene(parent), m_document(document)
@@ -79,6 +124,11 @@ EditorScene::EditorScene(Document* document, QObject* parent)
     // every frame and every update walks and sorts all of them (seconds). The few items that
     // move each frame (the agent layers) cost the index little.
     setItemIndexMethod(QGraphicsScene::BspTreeIndex);
+    // Qt picks the depth from the item count: 18 levels for 200,000 walls, leaves a few
+    // metres wide, and a wall seen whole (its margin many metres then) went into a hundred
+    // leaves; indexing a big level then took seconds at the first frame and at each zoom
+    // step that re-margins the walls. 12 levels: 4,096 leaves, a few hundred walls each.
+    setBspTreeDepth(kBspTreeDepth);
     connect(m_document, &Document::changed, this, &EditorScene::onDocumentChanged);
     rebuildAll();
 }
@@ -118,26 +168,51 @@ void EditorScene::setPlayTool(AbstractTool* tool)
 
 void EditorScene::rebuild(ItemKind kind)
 {
+    // The new items show no flags; showSelectionOnItems() sets those that need one.
+    for (auto it = m_flagged.begin(); it != m_flagged.end();)
+        it = it->kind == kind ? m_flagged.erase(it) : std::next(it);
     for (auto it = m_items.begin(); it != m_items.end();) {
         if (it->first.kind == kind) {
-            delete it->second;
+            if (kind != ItemKind::Wall) // the walls go with their tiles
+                delete it->second;
             it = m_items.erase(it);
         } else {
             ++it;
         }
     }
+    if (kind == ItemKind::Wall) {
+        // All at once: one purge of the scene's index beats 200,000 removals.
+        for (const auto& [key, tile] : m_wallTiles)
+            delete tile;
+        m_wallTiles.clear();
+    }
     const SceneDesc& scene = m_document->scene();
     const int count = slotCount(scene, kind);
-    for (int i = 0; i < count; ++i) {
-        const ItemRef ref{kind, i};
-        if (!refExists(scene, ref))
-            continue;
-        EditableItem* item = createItem(ref);
-        item->setMetresPerPixel(m_metresPerPixel);
-        item->sync(scene);
+    for (int i = 0; i < count; ++i)
+        if (refExists(scene, {kind, i}))
+            addEditableItem({kind, i});
+}
+
+EditableItem* EditorScene::addEditableItem(const ItemRef& ref)
+{
+    EditableItem* item = createItem(ref);
+    item->setMetresPerPixel(m_metresPerPixel);
+    item->sync(m_document->scene());
+    if (ref.kind == ItemKind::Wall) {
+        const QPointF centre = item->extent().center();
+        const std::pair<int, int> key{int(std::floor(centre.x() / kWallTileMetres)),
+                                      int(std::floor(centre.y() / kWallTileMetres))};
+        QGraphicsItem*& tile = m_wallTiles[key];
+        if (!tile) {
+            tile = new WallTile;
+            addItem(tile);
+        }
+        item->setParentItem(tile); // the tile sits at the origin: its walls keep scene coordinates
+    } else {
         addItem(item);
-        m_items.emplace(ref, item);
     }
+    m_items.emplace(ref, item);
+    return item;
 }
 
 void EditorScene::rebuildAll()
@@ -152,9 +227,9 @@ QList<SpawnAreaItem*> EditorScene::spawnAreas() const
 {
     // Only the spawn areas' stretch of the map: a big level has walls by the hundred thousand.
     QList<SpawnAreaItem*> areas;
-    for (auto it = m_items.lower_bound({ItemKind::SpawnArea, 0});
-         it != m_items.end() && it->first.kind == ItemKind::SpawnArea; ++it)
-        areas.append(static_cast<SpawnAreaItem*>(it->second));
+    forEachOfKind(ItemKind::SpawnArea, [&](const ItemRef&, EditableItem* item) {
+        areas.append(static_cast<SpawnAreaItem*>(item));
+    });
     return areas;
 }
 
@@ -259,18 +334,15 @@ void EditorScene::syncLabels()
     // Beyond a handful of markers their names are noise (a stress level has dozens of squad
     // targets side by side): then only a selected marker keeps its label.
     constexpr int kMaxLabelledMarkers = 8;
-    int markers = 0;
-    for (const auto& entry : m_items)
-        markers +=
-            (entry.first.kind == ItemKind::SquadTarget || entry.first.kind == ItemKind::PlayerStart)
-                ? 1
-                : 0;
-    for (const auto& [ref, item] : m_items) {
-        if (ref.kind != ItemKind::SquadTarget && ref.kind != ItemKind::PlayerStart)
-            continue;
-        auto* marker = static_cast<MarkerItem*>(item);
+    // Only the markers' stretch of the map: a big level has walls by the hundred thousand.
+    std::vector<std::pair<ItemRef, MarkerItem*>> markers;
+    for (ItemKind kind : {ItemKind::SquadTarget, ItemKind::PlayerStart})
+        forEachOfKind(kind, [&](const ItemRef& ref, EditableItem* item) {
+            markers.emplace_back(ref, static_cast<MarkerItem*>(item));
+        });
+    for (const auto& [ref, marker] : markers) {
         const QRectF onScreen = marker->labelScreenRect(ppm);
-        bool visible = markers <= kMaxLabelledMarkers || m_selection.contains(ref);
+        bool visible = int(markers.size()) <= kMaxLabelledMarkers || m_selection.contains(ref);
         for (const QRectF& other : placed)
             if (visible && other.intersects(onScreen))
                 visible = false;
@@ -359,9 +431,15 @@ bool EditorScene::shiftItems(ItemKind kind, int at, int delta)
         auto it = m_items.find(first);
         if (it == m_items.end())
             return false;
-        delete it->second;
+        discardItem(it->second);
         m_items.erase(it);
+        m_flagged.erase(first);
     }
+    std::vector<ItemRef> flagged;
+    for (auto it = m_flagged.lower_bound(first); it != m_flagged.end() && it->kind == kind;)
+        flagged.push_back(*it), it = m_flagged.erase(it);
+    for (ItemRef ref : flagged)
+        m_flagged.insert({kind, ref.index + delta});
     // Renumber the items after `at`, from the far end so no key is taken twice.
     const auto begin = m_items.lower_bound(delta > 0 ? first : ItemRef{kind, at + 1});
     auto end = m_items.lower_bound(ItemRef{kind, std::numeric_limits<int>::max()});
@@ -375,13 +453,8 @@ bool EditorScene::shiftItems(ItemKind kind, int at, int delta)
     }
     if (delta > 0) {
         const ItemRef ref{kind, at};
-        if (!refExists(scene, ref))
-            return true;
-        EditableItem* item = createItem(ref);
-        item->setMetresPerPixel(m_metresPerPixel);
-        item->sync(scene);
-        addItem(item);
-        m_items.emplace(ref, item);
+        if (refExists(scene, ref))
+            addEditableItem(ref);
     }
     return true;
 }
@@ -402,13 +475,27 @@ QList<EditableItem*> EditorScene::editableItems() const
 
 std::optional<ItemRef> EditorScene::refAt(QPointF scenePos) const
 {
+    // The topmost hit; among equals the first in ref order, as a walk of every item finds it.
     const EditableItem* best = nullptr;
-    for (const auto& [ref, item] : m_items) {
+    const auto consider = [&](const EditableItem* item) {
         if (!item->isVisible() || !item->hitTest(scenePos, m_metresPerPixel))
-            continue;
-        if (!best || item->zValue() > best->zValue())
+            return;
+        if (!best || item->zValue() > best->zValue() ||
+            (item->zValue() == best->zValue() && item->ref() < best->ref()))
             best = item;
+    };
+    // Walls through the scene's index: a big level has 200,000 of them. A wall is hit within
+    // its hit tolerance of its path, and its bounding rect holds the path.
+    const double reach = style::kWallWidth + style::kWallMinPixels * m_metresPerPixel +
+                         2.0 * style::kHitPixels * m_metresPerPixel;
+    const QRectF around(scenePos - QPointF(reach, reach), scenePos + QPointF(reach, reach));
+    for (QGraphicsItem* candidate : items(around, Qt::IntersectsItemBoundingRect)) {
+        const auto* wall = dynamic_cast<const WallItem*>(candidate);
+        if (wall && itemFor(wall->ref()) == wall)
+            consider(wall);
     }
+    for (auto it = afterWalls(); it != m_items.end(); ++it)
+        consider(it->second);
     if (!best)
         return std::nullopt;
     return best->ref();
@@ -424,13 +511,24 @@ HandleItem* EditorScene::handleAt(QPointF scenePos) const
 
 ItemRefs EditorScene::refsInside(const QRectF& rect) const
 {
-    ItemRefs result;
     const QRectF band = rect.normalized();
-    for (const auto& [ref, item] : m_items) {
+    const auto inside = [&](const EditableItem* item) {
         const QRectF e = item->extent();
-        if (band.contains(e.topLeft()) && band.contains(e.bottomRight()))
-            result.append(ref);
+        return band.contains(e.topLeft()) && band.contains(e.bottomRight());
+    };
+    // Walls through the scene's index (a wall's extent lies in its bounding rect), the few
+    // other items one by one; in ref order either way.
+    std::vector<ItemRef> walls;
+    for (QGraphicsItem* candidate : items(band, Qt::IntersectsItemBoundingRect)) {
+        const auto* wall = dynamic_cast<const WallItem*>(candidate);
+        if (wall && itemFor(wall->ref()) == wall && inside(wall))
+            walls.push_back(wall->ref());
     }
+    std::sort(walls.begin(), walls.end()); // walls come first in ref order
+    ItemRefs result(walls.begin(), walls.end());
+    for (auto it = afterWalls(); it != m_items.end(); ++it)
+        if (inside(it->second))
+            result.append(it->first);
     return result;
 }
 
@@ -438,13 +536,20 @@ void EditorScene::setHovered(const std::optional<ItemRef>& ref)
 {
     if (m_hovered == ref)
         return;
-    if (m_hovered)
-        if (EditableItem* item = itemFor(*m_hovered))
-            item->setHovered(false);
+    const std::optional<ItemRef> before = m_hovered;
     m_hovered = ref;
-    if (m_hovered)
-        if (EditableItem* item = itemFor(*m_hovered))
-            item->setHovered(true);
+    for (const std::optional<ItemRef>& changed : {before, m_hovered}) {
+        if (!changed)
+            continue;
+        EditableItem* item = itemFor(*changed);
+        if (!item)
+            continue;
+        item->setHovered(m_hovered == *changed);
+        if (item->isHovered() || item->isEditorSelected())
+            m_flagged.insert(*changed);
+        else
+            m_flagged.erase(*changed);
+    }
 }
 
 // --- Selection -------------------------------------------------------------------------------
@@ -469,12 +574,28 @@ void EditorScene::selectAll()
     setSelectedRefs(all);
 }
 
+void EditorScene::showSelectionOnItems()
+{
+    std::set<ItemRef> touched = std::move(m_flagged);
+    touched.insert(m_selection.begin(), m_selection.end());
+    if (m_hovered)
+        touched.insert(*m_hovered);
+    const std::set<ItemRef> selected(m_selection.begin(), m_selection.end());
+    m_flagged.clear();
+    for (const ItemRef& ref : touched) {
+        EditableItem* item = itemFor(ref);
+        if (!item)
+            continue;
+        item->setEditorSelected(selected.count(ref) > 0);
+        item->setHovered(m_hovered && *m_hovered == ref);
+        if (item->isEditorSelected() || item->isHovered())
+            m_flagged.insert(ref);
+    }
+}
+
 void EditorScene::applySelection(bool announce)
 {
-    for (const auto& [ref, item] : m_items) {
-        item->setEditorSelected(m_selection.contains(ref));
-        item->setHovered(m_hovered && *m_hovered == ref);
-    }
+    showSelectionOnItems();
     rebuildHandles(m_document->scene());
     syncLabels();
     if (announce) {
@@ -485,7 +606,8 @@ void EditorScene::applySelection(bool announce)
 
 void EditorScene::rebuildHandles(const SceneDesc& scene)
 {
-    qDeleteAll(m_handles);
+    for (HandleItem* handle : m_handles)
+        discardItem(handle);
     m_handles.clear();
     if (m_selection.size() != 1)
         return;

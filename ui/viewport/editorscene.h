@@ -17,6 +17,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 
 namespace shoal::ui {
 
@@ -136,6 +137,9 @@ private:
     /// the items do not match the change (then the caller rebuilds).
     bool shiftItems(ItemKind kind, int at, int delta);
     void rebuildAll();
+    /// A new item for `ref`, synced from the document and put in the scene: a wall into the
+    /// tile of the level it lies in, anything else at the top level.
+    EditableItem* addEditableItem(const ItemRef& ref);
     void updateSceneRect();
     void applySelection(bool announce);
     void rebuildHandles(const SceneDesc& scene);
@@ -144,6 +148,13 @@ private:
     /// One label per spawn area, above the agents, from the items' text and anchor.
     void syncLabels();
     QList<SpawnAreaItem*> spawnAreas() const;
+    /// Calls `visit(ref, item)` for the items of `kind` only, in index order.
+    template <typename Visit> void forEachOfKind(ItemKind kind, Visit visit) const;
+    /// The first item after the walls (they come first in ref order), for the few others.
+    std::map<ItemRef, EditableItem*>::const_iterator afterWalls() const;
+    /// The items' selected and hovered flags to match m_selection and m_hovered, touching
+    /// only the items flagged before and those to flag now (m_flagged), not every item.
+    void showSelectionOnItems();
     int agentCount(int group) const;
     void syncSceneFromGroupSelection();
 
@@ -151,6 +162,12 @@ private:
     QPointer<AbstractTool> m_tool;
     QPointer<AbstractTool> m_playTool;
     std::map<ItemRef, EditableItem*> m_items;
+    /// The walls' parents, one per kWallTileMetres square of the level a wall was made in:
+    /// QGraphicsScene sorts and walks its top-level items on every change of the items (a
+    /// handle added, a wall removed), and a big level's 200,000 walls as top-level items
+    /// made each such edit cost hundreds of ms. Drawing and hit-testing still go wall by
+    /// wall through the index; a wall edited out of its tile stays in it and draws the same.
+    std::map<std::pair<int, int>, QGraphicsItem*> m_wallTiles;
     QList<HandleItem*> m_handles;
     QList<QGraphicsSimpleTextItem*> m_labels;
     std::function<int(int)> m_agentCount;
@@ -160,6 +177,9 @@ private:
     ItemRefs m_selection;
     ItemRefs m_previewed; ///< items previewScene() showed a candidate for, until endPreview()
     std::optional<ItemRef> m_hovered;
+    /// The refs of the items that show a selected or hovered flag: a big level has 200,000
+    /// items, and an edit or a click must not visit them all. Renumbered with the items.
+    std::set<ItemRef> m_flagged;
     QPointer<GroupSelection> m_groups;
     bool m_syncingGroups = false;
     double m_metresPerPixel = 0.02;

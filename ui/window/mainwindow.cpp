@@ -531,8 +531,11 @@ void MainWindow::refreshStatus()
 {
     const World* world = m_simulation->world();
     if (!world) {
-        m_timeLabel->setText(tr("no world"));
-        m_timeLabel->setToolTip(m_simulation->lastError());
+        const bool building = m_simulation->isBuilding();
+        m_timeLabel->setText(building ? tr("building the world\u2026") : tr("no world"));
+        m_timeLabel->setToolTip(building ? tr("A big level's walls become the simulation's; "
+                                              "Play is ready when this is done.")
+                                         : m_simulation->lastError());
         m_agentsLabel->clear();
         m_stepLabel->clear();
         m_fpsLabel->clear();

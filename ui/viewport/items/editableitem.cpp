@@ -33,6 +33,8 @@ void EditableItem::setMetresPerPixel(double metresPerPixel)
 {
     if (m_metresPerPixel == metresPerPixel)
         return;
+    if (boundsFollowScale())
+        prepareGeometryChange();
     m_metresPerPixel = metresPerPixel;
     metresPerPixelChanged();
 }

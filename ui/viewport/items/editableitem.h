@@ -38,6 +38,9 @@ public:
 
 protected:
     double metresPerPixel() const { return m_metresPerPixel; }
+    /// Whether boundingRect() reads metresPerPixel() (a margin in pixels): then a change of
+    /// scale is announced to the scene before it is made, as its index needs.
+    virtual bool boundsFollowScale() const { return true; }
     virtual void metresPerPixelChanged() {}
 
 private:

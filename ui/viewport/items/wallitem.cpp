@@ -18,7 +18,7 @@ constexpr double kDetailPixels = 6.0;
 
 WallItem::WallItem(int index, QGraphicsItem* parent) : EditableItem({ItemKind::Wall, index}, parent)
 {
-    setZValue(3);
+    setZValue(kZValue);
     m_margin = 2.0 * (strokeWidth() + 4.0 * metresPerPixel());
 }
 

@@ -11,6 +11,9 @@ namespace shoal::ui {
 class WallItem : public EditableItem
 {
 public:
+    /// Above spawn areas and obstacles, under pickups, agents, markers and handles.
+    static constexpr double kZValue = 3.0;
+
     explicit WallItem(int index, QGraphicsItem* parent = nullptr);
 
     void sync(const SceneDesc& scene) override;
@@ -24,6 +27,8 @@ public:
     double strokeWidth() const;
 
 protected:
+    /// Its margin changes in steps (metresPerPixelChanged()), not with every zoom step.
+    bool boundsFollowScale() const override { return false; }
     void metresPerPixelChanged() override;
 
 private:
