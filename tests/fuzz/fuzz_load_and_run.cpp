@@ -8,6 +8,8 @@
 #include "jsonmutator.h"
 #include "outcometally.h"
 
+#include "scene/routebudget.h"
+
 #include <shoal/scenefile.h>
 #include <shoal/world.h>
 
@@ -32,6 +34,10 @@ constexpr int kSteps = 30;
 /// per-input timeout, and a fuzzer that times out on every big valid scene finds nothing
 /// else. Parsing and validating them is still fuzzed (here and in fuzz_scene_parser).
 constexpr double kMaxBodies = 3000.0;
+/// Nor scenes whose routes hold more than this in flow fields (scene/routebudget.h): a
+/// field of millions of cells is rebuilt each time its goal changes cell, a fair cost in
+/// Release and beyond the per-input timeout under ASan at -O1.
+constexpr double kMaxRouteBytes = 8.0 * 1024.0 * 1024.0;
 
 /// A group's value of parameter `key` (a checked scene has every one).
 double paramOf(const GroupDesc& group, const char* key)
@@ -106,7 +112,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         g_tally.count(Refused);
         return -1;
     }
-    if (bodiesOf(scene.value().scene()) > kMaxBodies) {
+    if (bodiesOf(scene.value().scene()) > kMaxBodies ||
+        routeBudget(scene.value().scene()).bytes > kMaxRouteBytes) {
         g_tally.count(TooBig);
         return -1;
     }
