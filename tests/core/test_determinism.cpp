@@ -79,13 +79,13 @@ std::uint64_t pinnedHash(BehaviourKind kind)
 {
     switch (kind) {
     case BehaviourKind::FishSchool:
-        return 0x9a9b028b475c60dfull;
+        return 0xc9b0dc2e3bf39ebbull;
     case BehaviourKind::TankSquad:
-        return 0x4b19f5f15dd57d17ull;
+        return 0x07c9b0a882381572ull;
     case BehaviourKind::Swarm:
-        return 0xa5aeac8e128394a8ull;
+        return 0xa47d972b75c862ecull;
     case BehaviourKind::LeaderFollow:
-        return 0xbf0fa81a6a6d8273ull;
+        return 0x2a9d7239c3124facull;
     case BehaviourKind::Worm:
         return 0x6cc7565d7a847808ull;
     }

@@ -61,6 +61,7 @@ bool BodyPass::addLateContacts(const UniformGrid& grid, std::size_t covered, flo
             m_roundY[j] = m_y[j];
             m_pinned[j] = !m_fixed[j] && m_geometry &&
                           m_geometry->bodyOverlap({m_x[j], m_y[j]}, radiusOf(j) + kTouching) > 0.0f;
+            m_level[j] = startLevel(j);
         }
     };
     const std::size_t n = m_x.size();

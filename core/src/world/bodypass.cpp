@@ -338,6 +338,7 @@ void BodyPass::pinContacts(const StaticGeometry& geometry)
     for (const std::uint32_t b : m_involved) {
         m_pinned[b] =
             !m_fixed[b] && geometry.bodyOverlap({m_x[b], m_y[b]}, radiusOf(b) + kTouching) > 0.0f;
+        m_level[b] = startLevel(b);
         m_roundX[b] = m_x[b];
         m_roundY[b] = m_y[b];
     }
@@ -357,13 +358,25 @@ float BodyPass::giveWay(std::uint32_t i, std::uint32_t j) const
         // cannot move, if the two meet at all (the player's mask is empty, so either mask
         // counts). A worm head never does: its family keeps it off other bodies.
         const bool meets = (m_mask[ruleI] & m_layers[ruleJ]) || (m_mask[ruleJ] & m_layers[ruleI]);
-        const bool firmer = holdJ > holdI || (holdI == kSteered && holdJ == kMoves && m_pinned[j]);
+        const bool firmer = holdJ > holdI || (holdI == kSteered && holdJ == kMoves && m_pinned[j] &&
+                                              !slidesAway(j, i));
         return holdI != kFollowsPath && meets && firmer ? 1.0f : 0.0f;
     }
     // Held, it holds against the player, which gives way to it.
     if (m_pinned[i] && holdJ == kSteered &&
-        ((m_mask[ruleI] & m_layers[ruleJ]) || (m_mask[ruleJ] & m_layers[ruleI])))
+        ((m_mask[ruleI] & m_layers[ruleJ]) || (m_mask[ruleJ] & m_layers[ruleI])) &&
+        !slidesAway(i, j))
         return 0.0f;
+    // Of two bodies a chain of overlaps links to a support (a wall, a body that holds its
+    // place), the one nearer to it holds, whatever their priority (as one held by a wall
+    // does): the crowd is parted from the support outward.
+    const std::uint16_t levelI = m_level[i], levelJ = m_level[j];
+    if (levelI != levelJ) {
+        if (levelI > levelJ)
+            return (m_mask[ruleI] & m_layers[ruleJ]) ? 1.0f : 0.0f;
+        if (holdJ == kMoves && (m_mask[ruleJ] & m_layers[ruleI]))
+            return 0.0f; // j gives way; if it cannot, i does as the rules below say
+    }
     const int priorityI = m_priority[ruleI], priorityJ = m_priority[ruleJ];
     const bool jHolds = holdJ != kMoves || (m_pinned[j] && !m_pinned[i]);
     const bool iHolds = m_pinned[i] && !m_pinned[j];
@@ -375,6 +388,18 @@ float BodyPass::giveWay(std::uint32_t i, std::uint32_t j) const
     return jGives ? 0.5f : 1.0f;
 }
 
+bool BodyPass::slidesAway(std::uint32_t held, std::uint32_t from) const
+{
+    const float dx = m_x[held] - m_x[from], dy = m_y[held] - m_y[from];
+    const float d = std::sqrt(dx * dx + dy * dy);
+    const float depth = radiusOf(held) + radiusOf(from) - d;
+    if (!m_geometry || d <= 1e-6f || depth <= 0.0f)
+        return false;
+    const Vec2 at{m_x[held], m_y[held]};
+    const Vec2 pushed = at + Vec2(dx, dy) * (depth / d);
+    return distance(m_geometry->keepClear(at, pushed, radiusOf(held)), at) >= 0.5f * depth;
+}
+
 bool BodyPass::pushRound(const StaticGeometry& geometry, int round)
 {
     for (const std::uint32_t b : m_involved) {
@@ -383,6 +408,7 @@ bool BodyPass::pushRound(const StaticGeometry& geometry, int round)
         m_lastSqueeze[b] = round == 0 ? 0.0f : m_squeeze[b];
         m_squeeze[b] = 0.0f;
         m_pushes[b] = 0;
+        m_nextLevel[b] = m_level[b];
     }
     float deepest = 0.0f;
     for (const Contact& c : m_contacts) {
@@ -400,6 +426,14 @@ bool BodyPass::pushRound(const StaticGeometry& geometry, int round)
         const float d = std::sqrt(d2);
         const float depth = contact - d;
         deepest = std::max(deepest, depth);
+        // Support reaches one contact further each round (from the last round's levels, so
+        // the order of the contacts does not matter).
+        if (m_level[c.b] != kUnsupported)
+            m_nextLevel[c.a] =
+                std::min(m_nextLevel[c.a], static_cast<std::uint16_t>(m_level[c.b] + 1));
+        if (m_level[c.a] != kUnsupported)
+            m_nextLevel[c.b] =
+                std::min(m_nextLevel[c.b], static_cast<std::uint16_t>(m_level[c.a] + 1));
         const Vec2 dir =
             d > 1e-6f ? Vec2(dx, dy) * (1.0f / d) : partingDirection(keyOf(c.a), keyOf(c.b));
         // Each side's push in fixed point: sums in any order are exact.
@@ -421,8 +455,12 @@ bool BodyPass::pushRound(const StaticGeometry& geometry, int round)
     // the bodies pressing on it give way instead, whatever their priority.
     if (round > 0)
         for (const std::uint32_t b : m_involved)
-            if (m_squeeze[b] > kSqueezed && m_squeeze[b] >= kNoProgress * m_lastSqueeze[b])
+            if (m_squeeze[b] > kSqueezed && m_squeeze[b] >= kNoProgress * m_lastSqueeze[b]) {
                 m_pinned[b] = 1;
+                m_nextLevel[b] = 0; // squeezed between its supports: a support itself
+            }
+    for (const std::uint32_t b : m_involved)
+        m_level[b] = m_nextLevel[b];
     // Overlaps this shallow are left to the next step: nobody would see them.
     if (deepest < kSettled)
         return false;
@@ -442,8 +480,10 @@ bool BodyPass::pushRound(const StaticGeometry& geometry, int round)
         const Vec2 kept = geometry.keepClear(fromOf(b), pushed, radiusOf(b), &held);
         m_x[b] = kept.x;
         m_y[b] = kept.y;
-        if (held)
+        if (held) {
             m_pinned[b] = 1;
+            m_level[b] = 0;
+        }
     }
     return true;
 }
@@ -464,6 +504,8 @@ std::size_t BodyPass::run(std::vector<std::unique_ptr<Group>>& groups,
     m_gathered = true;
     const std::size_t n = m_x.size();
     m_pinned.resize(n);
+    m_level.resize(n);
+    m_nextLevel.resize(n);
     m_squeeze.resize(n);
     m_lastSqueeze.resize(n);
     m_pushes.resize(n);

@@ -55,8 +55,12 @@ public:
     /// One per group, in group order; the world refreshes them before each step.
     std::vector<BodyGroupRule> rules;
 
-    /// Rounds of pushes per step: one resolves a pair; crowds pressed together need another.
-    static constexpr int kRounds = 16;
+    /// Rounds of pushes per step, at most: they stop once no overlap is deeper than 2 mm.
+    /// One resolves a pair; a crowd pressed on a wall is parted a row of bodies a round
+    /// (m_level), so a crowd many rows deep that its families keep pressing needs dozens.
+    static constexpr int kRounds = 64;
+    /// Rounds per settling pass of a new world (what kSettleBudget counts).
+    static constexpr int kSettleRounds = 16;
     /// Passes when a world is built: spawn areas asked to hold many bodies start them
     /// overlapping, and they are parted before the first step.
     static constexpr int kSettlePasses = 32;
@@ -141,6 +145,13 @@ private:
     static constexpr float kContactMargin = 0.25f;
     /// A body planned this near a wall (m) counts as held by it.
     static constexpr float kTouching = 0.02f;
+    /// m_level of a body no chain of overlaps links to a support.
+    static constexpr std::uint16_t kUnsupported = 0xFFFF;
+    /// The level a body starts the rounds at: 0 when held by a wall or holding its place.
+    std::uint16_t startLevel(std::uint32_t b) const
+    {
+        return m_fixed[b] != kMoves || m_pinned[b] ? 0 : kUnsupported;
+    }
 
     /// Which positions gatherBodies reads.
     enum class Positions
@@ -180,6 +191,10 @@ private:
     /// anything): some group that is not fixed has in its mask a layer some body is on.
     static bool someMayGiveWay(const std::vector<std::unique_ptr<Group>>& groups,
                                const std::vector<BodyGroupRule>& rules, bool hasPlayer);
+    /// Whether body `held`, held by a wall, would move at least half of its overlap with
+    /// body `from` if pushed straight away from it: along a wall, out of a corner. The player
+    /// gives way to a held body only when it would not (it is pressed into its wall).
+    bool slidesAway(std::uint32_t held, std::uint32_t from) const;
     /// The part of the overlap of i with j that i takes (0, 1/2 or 1).
     float giveWay(std::uint32_t i, std::uint32_t j) const;
     /// One round over the contacts: the push on every body from the overlaps at the current
@@ -188,13 +203,20 @@ private:
 
     // Every body, in group order (the player last), as structure of arrays.
     std::vector<float> m_x, m_y;
-    std::vector<std::uint16_t> m_rule;   ///< index into rules (the player: rules.size())
-    std::vector<std::uint8_t> m_fixed;   ///< how firmly it holds (Holding; kMoves = 0)
-    std::vector<std::uint8_t> m_pinned;  ///< held (by a wall, or squeezed): others give way to it
-    std::vector<float> m_squeeze;        ///< this round's deepest overlap it gave way in
-    std::vector<float> m_lastSqueeze;    ///< the round before's
-    std::vector<std::uint16_t> m_pushes; ///< this round's overlaps it gave way in
-    std::vector<std::int64_t> m_pushX;   ///< this round's push, fixed point
+    std::vector<std::uint16_t> m_rule;  ///< index into rules (the player: rules.size())
+    std::vector<std::uint8_t> m_fixed;  ///< how firmly it holds (Holding; kMoves = 0)
+    std::vector<std::uint8_t> m_pinned; ///< held (by a wall, or squeezed): others give way to it
+    /// Contacts from the nearest support (a wall that holds it, or a body that holds its
+    /// place), through bodies it overlaps; kUnsupported when none leads to one. Of two
+    /// overlapping bodies the one further from its support gives way (giveWay), so a crowd
+    /// pressed on a wall or a fixed body is parted from the support outward, one contact a
+    /// round, instead of each pair sharing its overlap and pushing the first row back in.
+    std::vector<std::uint16_t> m_level;
+    std::vector<std::uint16_t> m_nextLevel; ///< this round's levels, from the last round's
+    std::vector<float> m_squeeze;           ///< this round's deepest overlap it gave way in
+    std::vector<float> m_lastSqueeze;       ///< the round before's
+    std::vector<std::uint16_t> m_pushes;    ///< this round's overlaps it gave way in
+    std::vector<std::int64_t> m_pushX;      ///< this round's push, fixed point
     std::vector<std::int64_t> m_pushY;
     std::vector<std::uint32_t> m_groupStart; ///< first body of each group, and the end
     struct Contact

@@ -559,8 +559,8 @@ void World::settleBodies()
         }
         const std::size_t moved = m_bodies->run(
             m_groups, m_bodies->rules, playerIsLoneBody(), m_player.position, playerRadius(),
-            *m_geometry, m_dt, BodyPass::kRounds, nullptr, BodyPass::Hold::OnlyFixedGroups);
-        spent += m_bodies->contactCount() * static_cast<std::size_t>(BodyPass::kRounds);
+            *m_geometry, m_dt, BodyPass::kSettleRounds, nullptr, BodyPass::Hold::OnlyFixedGroups);
+        spent += m_bodies->contactCount() * static_cast<std::size_t>(BodyPass::kSettleRounds);
         for (auto& group : m_groups) {
             AgentArrays& a = group->agents;
             a.px = a.nx;
