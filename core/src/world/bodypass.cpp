@@ -355,17 +355,18 @@ float BodyPass::giveWay(std::uint32_t i, std::uint32_t j) const
     const std::uint16_t ruleI = m_rule[i], ruleJ = m_rule[j];
     if (holdI != kMoves) {
         // One that holds gives way, whole, to a firmer one, and the player also to one that
-        // cannot move, if the two meet at all (the player's mask is empty, so either mask
-        // counts). A worm head never does: its family keeps it off other bodies.
+        // cannot make way, if the two meet at all (the player's mask is empty, so either
+        // mask counts). A worm head never does: its family keeps it off other bodies, and a
+        // free fish never leaves its tether.
         const bool meets = (m_mask[ruleI] & m_layers[ruleJ]) || (m_mask[ruleJ] & m_layers[ruleI]);
-        const bool firmer = holdJ > holdI || (holdI == kSteered && holdJ == kMoves && m_pinned[j] &&
-                                              !slidesAway(j, i));
+        const bool firmer =
+            holdJ > holdI || (holdI == kSteered && holdJ == kMoves && cannotMakeWay(j, i));
         return holdI != kFollowsPath && meets && firmer ? 1.0f : 0.0f;
     }
-    // Held, it holds against the player, which gives way to it.
-    if (m_pinned[i] && holdJ == kSteered &&
+    // Unable to make way, it holds against the player, which gives way to it.
+    if (holdJ == kSteered &&
         ((m_mask[ruleI] & m_layers[ruleJ]) || (m_mask[ruleJ] & m_layers[ruleI])) &&
-        !slidesAway(i, j))
+        cannotMakeWay(i, j))
         return 0.0f;
     // Of two bodies a chain of overlaps links to a support (a wall, a body that holds its
     // place), the one nearer to it holds, whatever their priority (as one held by a wall
@@ -386,6 +387,12 @@ float BodyPass::giveWay(std::uint32_t i, std::uint32_t j) const
     const bool jGives = holdJ == kMoves && !jHolds && (m_mask[ruleJ] & m_layers[ruleI]) &&
                         (priorityI >= priorityJ || iHolds);
     return jGives ? 0.5f : 1.0f;
+}
+
+bool BodyPass::cannotMakeWay(std::uint32_t held, std::uint32_t from) const
+{
+    return m_pinned[held] == kSqueezedPin ||
+           (m_pinned[held] == kWallPin && !slidesAway(held, from));
 }
 
 bool BodyPass::slidesAway(std::uint32_t held, std::uint32_t from) const
@@ -456,7 +463,7 @@ bool BodyPass::pushRound(const StaticGeometry& geometry, int round)
     if (round > 0)
         for (const std::uint32_t b : m_involved)
             if (m_squeeze[b] > kSqueezed && m_squeeze[b] >= kNoProgress * m_lastSqueeze[b]) {
-                m_pinned[b] = 1;
+                m_pinned[b] = kSqueezedPin;
                 m_nextLevel[b] = 0; // squeezed between its supports: a support itself
             }
     for (const std::uint32_t b : m_involved)
@@ -481,7 +488,7 @@ bool BodyPass::pushRound(const StaticGeometry& geometry, int round)
         m_x[b] = kept.x;
         m_y[b] = kept.y;
         if (held) {
-            m_pinned[b] = 1;
+            m_pinned[b] = std::max(m_pinned[b], kWallPin);
             m_level[b] = 0;
         }
     }

@@ -145,6 +145,10 @@ private:
     static constexpr float kContactMargin = 0.25f;
     /// A body planned this near a wall (m) counts as held by it.
     static constexpr float kTouching = 0.02f;
+    /// m_pinned: held by a wall (it may still slide along it), or squeezed among bodies a
+    /// round could not part it from (it cannot move at all). A boolean true is kWallPin.
+    static constexpr std::uint8_t kWallPin = 1;
+    static constexpr std::uint8_t kSqueezedPin = 2;
     /// m_level of a body no chain of overlaps links to a support.
     static constexpr std::uint16_t kUnsupported = 0xFFFF;
     /// The level a body starts the rounds at: 0 when held by a wall or holding its place.
@@ -195,6 +199,9 @@ private:
     /// body `from` if pushed straight away from it: along a wall, out of a corner. The player
     /// gives way to a held body only when it would not (it is pressed into its wall).
     bool slidesAway(std::uint32_t held, std::uint32_t from) const;
+    /// Whether pinned body `held` cannot get out of the way of body `from` (the player):
+    /// squeezed among bodies, or pressed into its wall (not slidesAway).
+    bool cannotMakeWay(std::uint32_t held, std::uint32_t from) const;
     /// The part of the overlap of i with j that i takes (0, 1/2 or 1).
     float giveWay(std::uint32_t i, std::uint32_t j) const;
     /// One round over the contacts: the push on every body from the overlaps at the current
@@ -203,9 +210,10 @@ private:
 
     // Every body, in group order (the player last), as structure of arrays.
     std::vector<float> m_x, m_y;
-    std::vector<std::uint16_t> m_rule;  ///< index into rules (the player: rules.size())
-    std::vector<std::uint8_t> m_fixed;  ///< how firmly it holds (Holding; kMoves = 0)
-    std::vector<std::uint8_t> m_pinned; ///< held (by a wall, or squeezed): others give way to it
+    std::vector<std::uint16_t> m_rule; ///< index into rules (the player: rules.size())
+    std::vector<std::uint8_t> m_fixed; ///< how firmly it holds (Holding; kMoves = 0)
+    /// Held, and by what (kWallPin, kSqueezedPin; 0: free): others give way to it.
+    std::vector<std::uint8_t> m_pinned;
     /// Contacts from the nearest support (a wall that holds it, or a body that holds its
     /// place), through bodies it overlaps; kUnsupported when none leads to one. Of two
     /// overlapping bodies the one further from its support gives way (giveWay), so a crowd
