@@ -107,6 +107,13 @@ public:
     CollisionDesc collision;         ///< how its bodies meet other bodies
     BruteForceNeighbours bruteForce; ///< the reference search (bench, tests)
     std::unique_ptr<Behaviour> behaviour;
+    /// Each agent's StaticGeometry::clearance() where the step began, as the family's plan
+    /// looked it up for its feelers: the world's solid-body rule reads it instead of looking
+    /// again (the look-up is a cache miss per agent on a large level). Valid only while
+    /// startClearanceKnown, which a plan sets once it has filled every agent's and the world
+    /// clears every step before planning.
+    std::vector<float> startClearance;
+    bool startClearanceKnown = false;
 
     /// Runs f(neighbour index, dx, dy, d2) for every agent of this group within `radius`
     /// of p, using the search the context asks for (dx, dy = p - neighbour).

@@ -434,8 +434,10 @@ void World::step()
 
     // Phase 1: everyone plans from the current state.
     planPlayer();
-    for (auto& group : m_groups)
+    for (auto& group : m_groups) {
+        group->startClearanceKnown = false;
         group->behaviour->plan(*group, ctx);
+    }
     // The player's plan is agent 0's of the group it leads.
     for (auto& group : m_groups) {
         AgentArrays& a = group->agents;
@@ -592,11 +594,16 @@ void World::keepGroupClear(Group& group, float radius, std::uint8_t* clearAgain,
     AgentArrays& a = group.agents;
     const float inverseDt = 1.0f / m_dt;
     const std::size_t n = a.size();
-    const bool ordered = group.grid.size() == n;
+    // The clearances the family looked up as it planned, when it did: then the agents are
+    // visited in their own order (each is on its own, so the order changes nothing).
+    const float* known = group.startClearanceKnown && group.startClearance.size() == n
+                             ? group.startClearance.data()
+                             : nullptr;
+    const bool ordered = !known && group.grid.size() == n;
     for (std::size_t k = 0; k < n; ++k) {
         const std::size_t i = ordered ? group.grid.sortedIndex(static_cast<std::uint32_t>(k)) : k;
         const Vec2 from{a.px[i], a.py[i]};
-        const float clear = m_geometry->clearance(from);
+        const float clear = known ? known[i] : m_geometry->clearance(from);
         clearFrom[i] = clear;
         // Nothing within the radius of anywhere on the move (the clearance is a lower bound;
         // a millimetre covers rounding): keepClear would leave it untouched, so it is not
