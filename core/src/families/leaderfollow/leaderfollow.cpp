@@ -365,6 +365,9 @@ void LeaderFollowBehaviour::plan(Group& group, const StepContext& ctx)
                               leader.behind.x < geometry->boundsMax().x - p.radius &&
                               leader.behind.y < geometry->boundsMax().y - p.radius;
     const std::uint64_t testTurn = ctx.step % kWallTestSteps;
+    // Nothing lies between a follower and the point when their clearances (lower bounds)
+    // cover the line; a millimetre more covers rounding. Only the others are tested.
+    const float behindRoom = pointOnLevel ? geometry->clearance(leader.behind) - 1e-3f : 0.0f;
     bool wallBetween = false;
     float spread = 0.0f;
 
@@ -377,7 +380,8 @@ void LeaderFollowBehaviour::plan(Group& group, const StepContext& ctx)
         const float straight = distance(pos, leader.behind);
         spread = std::max(spread, straight);
         // Each follower is asked every kWallTestSteps steps, the nearer ones never.
-        if (pointOnLevel && !wallBetween && i % kWallTestSteps == testTurn && room < straight)
+        if (pointOnLevel && !wallBetween && i % kWallTestSteps == testTurn && room < straight &&
+            room + behindRoom <= straight)
             wallBetween = geometry->segmentCrosses(pos, leader.behind);
         Vec2 desired = arrive(pos, leader.behind, p.maxSpeed, p.slowingRadius);
         if (m_route.bends(pos)) {
