@@ -53,29 +53,33 @@ void UniformGrid::build(const float* xs, const float* ys, std::size_t count, Gri
     for (std::size_t k = count; k < count + kLanePadding; ++k)
         m_sortedX[k] = m_sortedY[k] = 0.0f;
 
+    // Counting sort: each cell's count, summed into where each cell ends, then the points
+    // placed from the last to the first, each at its cell's end, which moves down: stable,
+    // so points keep their index order inside a cell (deterministic), and the ends have
+    // become the starts when it is done.
+    std::uint32_t* cellStart = m_cellStart.data();
+    std::uint32_t* cellOf = m_cellOf.data();
     for (std::size_t i = 0; i < count; ++i) {
         const int cx = std::min(cellCoord(xs[i] - m_originX, m_invColumn), m_cols - 1);
         const int cy = std::min(cellCoord(ys[i] - m_originY, m_invRow), m_rows - 1);
         const std::uint32_t c = static_cast<std::uint32_t>(cy) * m_cols + cx;
-        m_cellOf[i] = c;
-        ++m_cellStart[c + 1];
+        cellOf[i] = c;
+        ++cellStart[c];
     }
-    for (std::size_t c = 0; c < cells; ++c)
-        m_cellStart[c + 1] += m_cellStart[c];
-    // Scatter: stable, so points keep their index order inside a cell (deterministic).
-    // m_cellOf is reused as the write cursor to avoid a second array.
-    for (std::size_t i = 0; i < count; ++i) {
-        const std::uint32_t c = m_cellOf[i];
-        m_cellOf[i] = m_cellStart[c]++;
+    std::uint32_t sum = 0;
+    for (std::size_t c = 0; c < cells; ++c) {
+        sum += cellStart[c];
+        cellStart[c] = sum;
     }
-    for (std::size_t c = cells; c > 0; --c)
-        m_cellStart[c] = m_cellStart[c - 1];
-    m_cellStart[0] = 0;
-    for (std::size_t i = 0; i < count; ++i) {
-        const std::uint32_t k = m_cellOf[i];
-        m_sortedIndex[k] = static_cast<std::uint32_t>(i);
-        m_sortedX[k] = xs[i];
-        m_sortedY[k] = ys[i];
+    cellStart[cells] = static_cast<std::uint32_t>(count);
+    std::uint32_t* sortedIndex = m_sortedIndex.data();
+    float* sortedX = m_sortedX.data();
+    float* sortedY = m_sortedY.data();
+    for (std::size_t i = count; i-- > 0;) {
+        const std::uint32_t k = --cellStart[cellOf[i]];
+        sortedIndex[k] = static_cast<std::uint32_t>(i);
+        sortedX[k] = xs[i];
+        sortedY[k] = ys[i];
     }
 }
 

@@ -40,6 +40,7 @@ struct BodyGlance
     const std::uint16_t* aroundHigh = nullptr;
     Vec2 blockOrigin;
     float blockSize = 0.0f;
+    float invBlockSize = 0.0f; ///< 1 / blockSize, worked out once for every look-up
     int blockCols = 0;
     int blockRows = 0;
     float indexRadius = 0.0f; ///< the largest radius of a body in the index
@@ -54,8 +55,8 @@ struct BodyGlance
     /// p takes the nearest block, whose neighbours still hold all the map has within reach.
     bool onlyOwnAround(int group, Vec2 p) const
     {
-        const float inverse = 1.0f / blockSize;
-        const float fx = (p.x - blockOrigin.x) * inverse, fy = (p.y - blockOrigin.y) * inverse;
+        const float fx = (p.x - blockOrigin.x) * invBlockSize;
+        const float fy = (p.y - blockOrigin.y) * invBlockSize;
         // Compared as floats first: a cast of a value out of int's range is undefined (and a
         // NaN takes block 0, which is as good as any).
         const int bx =
@@ -107,6 +108,13 @@ public:
     CollisionDesc collision;         ///< how its bodies meet other bodies
     BruteForceNeighbours bruteForce; ///< the reference search (bench, tests)
     std::unique_ptr<Behaviour> behaviour;
+    /// Each agent's StaticGeometry::clearance() where the step began, as the family's plan
+    /// looked it up for its feelers: the world's solid-body rule reads it instead of looking
+    /// again (the look-up is a cache miss per agent on a large level). Valid only while
+    /// startClearanceKnown, which a plan sets once it has filled every agent's and the world
+    /// clears every step before planning.
+    std::vector<float> startClearance;
+    bool startClearanceKnown = false;
 
     /// Runs f(neighbour index, dx, dy, d2) for every agent of this group within `radius`
     /// of p, using the search the context asks for (dx, dy = p - neighbour).

@@ -705,6 +705,7 @@ BodyGlance BodyPass::glance() const
         g.aroundHigh = m_aroundHigh.data();
         g.blockOrigin = m_blockOrigin;
         g.blockSize = m_blockSize;
+        g.invBlockSize = 1.0f / m_blockSize;
         g.blockCols = m_blockCols;
         g.blockRows = m_blockRows;
         g.indexRadius = m_indexRadius;

@@ -434,8 +434,10 @@ void World::step()
 
     // Phase 1: everyone plans from the current state.
     planPlayer();
-    for (auto& group : m_groups)
+    for (auto& group : m_groups) {
+        group->startClearanceKnown = false;
         group->behaviour->plan(*group, ctx);
+    }
     // The player's plan is agent 0's of the group it leads.
     for (auto& group : m_groups) {
         AgentArrays& a = group->agents;
@@ -592,18 +594,40 @@ void World::keepGroupClear(Group& group, float radius, std::uint8_t* clearAgain,
     AgentArrays& a = group.agents;
     const float inverseDt = 1.0f / m_dt;
     const std::size_t n = a.size();
+    // Nothing within the radius of anywhere on the move (the clearance is a lower bound; a
+    // millimetre covers rounding): keepClear would leave it untouched, so it is not asked.
+    // That is most bodies of most levels.
+    const auto mayReach = [radius](float clear, float dx, float dy) {
+        const float room = clear - radius - 1e-3f;
+        return !(room > 0.0f && dx * dx + dy * dy < room * room);
+    };
+    const float* px = a.px.data();
+    const float* py = a.py.data();
+    const float* nx = a.nx.data();
+    const float* ny = a.ny.data();
+    if (group.startClearanceKnown && group.startClearance.size() == n) {
+        // The clearances the family looked up as it planned: the test in one pass the
+        // compiler runs in lanes, then the few bodies near geometry (each is on its own, so
+        // the order changes nothing).
+        const float* known = group.startClearance.data();
+        for (std::size_t i = 0; i < n; ++i) {
+            clearFrom[i] = known[i];
+            clearAgain[i] = mayReach(known[i], nx[i] - px[i], ny[i] - py[i]) ? 1 : 0;
+        }
+        for (std::size_t i = 0; i < n; ++i)
+            if (clearAgain[i])
+                clearAgain[i] =
+                    !(group.playerLed && i == 0) &&
+                    keepAgentClear(*m_geometry, a, i, {px[i], py[i]}, radius, known[i], inverseDt);
+        return;
+    }
     const bool ordered = group.grid.size() == n;
     for (std::size_t k = 0; k < n; ++k) {
         const std::size_t i = ordered ? group.grid.sortedIndex(static_cast<std::uint32_t>(k)) : k;
-        const Vec2 from{a.px[i], a.py[i]};
+        const Vec2 from{px[i], py[i]};
         const float clear = m_geometry->clearance(from);
         clearFrom[i] = clear;
-        // Nothing within the radius of anywhere on the move (the clearance is a lower bound;
-        // a millimetre covers rounding): keepClear would leave it untouched, so it is not
-        // asked. That is most bodies of most levels.
-        const float room = clear - radius - 1e-3f;
-        const float dx = a.nx[i] - from.x, dy = a.ny[i] - from.y;
-        if (room > 0.0f && dx * dx + dy * dy < room * room) {
+        if (!mayReach(clear, nx[i] - from.x, ny[i] - from.y)) {
             clearAgain[i] = 0;
             continue;
         }

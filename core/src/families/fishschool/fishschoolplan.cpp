@@ -524,6 +524,12 @@ template <class Search> void FishSchoolBehaviour::planWith(Group& group, const S
         search,           p, step.mid, m_memberX.data(), m_memberY.data(), m_sortedVx.data(),
         m_sortedVy.data()};
     MemberLanes<V::kWidth> members;
+    // The clearances looked up here are handed to the world's wall rule (every agent's, the
+    // player's too).
+    group.startClearance.resize(n);
+    float* startClearance = group.startClearance.data();
+    if (first > 0 && n > 0)
+        startClearance[0] = geometry.clearance({a.px[0], a.py[0]});
 
     for (std::size_t k = 0; k < n; ++k) {
         const std::size_t i = search.sortedIndex(static_cast<std::uint32_t>(k));
@@ -531,6 +537,7 @@ template <class Search> void FishSchoolBehaviour::planWith(Group& group, const S
             continue;
         const Vec2 pos{a.px[i], a.py[i]};
         const float room = geometry.clearance(pos); // one lookup serves the feelers and the move
+        startClearance[i] = room;
         std::uint8_t flags =
             a.flags[i] & static_cast<std::uint8_t>(~(kAgentBlocked | kAgentAtGoal));
         if (!(flags & kAgentInSchool)) {
@@ -576,6 +583,7 @@ template <class Search> void FishSchoolBehaviour::planWith(Group& group, const S
         steerMembers<V>(members, step, a);
     for (std::uint32_t i : m_joined)
         a.flags[i] |= kAgentInSchool;
+    group.startClearanceKnown = true;
 }
 
 } // namespace shoal

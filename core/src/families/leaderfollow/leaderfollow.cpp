@@ -321,6 +321,7 @@ void LeaderFollowBehaviour::wander(Group& group, const StepContext& ctx)
     const Vec2 force = (desired - leaderVel) + wall * (p.maxSpeed * p.wallWeight) +
                        others * (p.maxSpeed * p.separationWeight);
     integrate(group, ctx, 0, force, leaderMax, room);
+    group.startClearance[0] = room; // handed to the world's wall rule with the followers'
     a.goalDistance[0] = 0.0f;
     a.flags[0] |= kAgentAtGoal; // a wanderer has no goal to be away from
 }
@@ -341,8 +342,12 @@ void LeaderFollowBehaviour::plan(Group& group, const StepContext& ctx)
         0.5f * p.separationRadius * std::sqrt(static_cast<float>(n > 1 ? n - 1 : 1));
     const float atGoalRadius = std::max(p.slowingRadius * 0.5f, crowdRadius);
 
+    // The clearances looked up here are handed to the world's wall rule (every agent's).
+    group.startClearance.resize(n);
     if (!group.playerLed)
         wander(group, ctx);
+    else if (ctx.geometry)
+        group.startClearance[0] = ctx.geometry->clearance({a.px[0], a.py[0]});
 
     // The way round walls to the point behind, only while a wall is between it and some
     // follower (seen in the last kWallTestSteps steps): a field over a window round the point,
@@ -360,6 +365,9 @@ void LeaderFollowBehaviour::plan(Group& group, const StepContext& ctx)
                               leader.behind.x < geometry->boundsMax().x - p.radius &&
                               leader.behind.y < geometry->boundsMax().y - p.radius;
     const std::uint64_t testTurn = ctx.step % kWallTestSteps;
+    // Nothing lies between a follower and the point when their clearances (lower bounds)
+    // cover the line; a millimetre more covers rounding. Only the others are tested.
+    const float behindRoom = pointOnLevel ? geometry->clearance(leader.behind) - 1e-3f : 0.0f;
     bool wallBetween = false;
     float spread = 0.0f;
 
@@ -368,10 +376,12 @@ void LeaderFollowBehaviour::plan(Group& group, const StepContext& ctx)
         const Vec2 vel{a.vx[i], a.vy[i]};
         // One clearance look-up serves the wall test, the feelers and the move.
         const float room = ctx.geometry ? ctx.geometry->clearance(pos) : 0.0f;
+        group.startClearance[i] = room;
         const float straight = distance(pos, leader.behind);
         spread = std::max(spread, straight);
         // Each follower is asked every kWallTestSteps steps, the nearer ones never.
-        if (pointOnLevel && !wallBetween && i % kWallTestSteps == testTurn && room < straight)
+        if (pointOnLevel && !wallBetween && i % kWallTestSteps == testTurn && room < straight &&
+            room + behindRoom <= straight)
             wallBetween = geometry->segmentCrosses(pos, leader.behind);
         Vec2 desired = arrive(pos, leader.behind, p.maxSpeed, p.slowingRadius);
         if (m_route.bends(pos)) {
@@ -403,6 +413,7 @@ void LeaderFollowBehaviour::plan(Group& group, const StepContext& ctx)
     if (wallBetween)
         m_wallSeenFor = kWallTestSteps;
     m_spread = spread;
+    group.startClearanceKnown = ctx.geometry != nullptr;
 }
 
 LeaderFollowOverlay LeaderFollowBehaviour::overlay(const Group& group) const

@@ -229,12 +229,15 @@ template <class Search> void SwarmBehaviour::planWith(Group& group, const StepCo
     float* nspeed = a.nspeed.data();
     float* goalDistances = a.goalDistance.data();
     std::uint8_t* agentFlags = a.flags.data();
+    group.startClearance.resize(n);
+    float* startClearance = group.startClearance.data(); // handed to the world's wall rule
 
     // Agents visited in cell order: neighbours and the clearance grid stay in cache.
     for (std::size_t k = 0; k < n; ++k) {
         const std::size_t i = search.sortedIndex(static_cast<std::uint32_t>(k));
         const Vec2 pos{px[i], py[i]};
         const float room = geometry.clearance(pos); // one lookup serves the feelers and the move
+        startClearance[i] = room;
         const Vec2 toGoal = goal - pos;
         float goalDistance = toGoal.length();
         Vec2 seekDir = goalDistance > 1e-6f ? toGoal * (1.0f / goalDistance) : Vec2{};
@@ -303,6 +306,7 @@ template <class Search> void SwarmBehaviour::planWith(Group& group, const StepCo
         faceX[i] = seekDir.x;
         faceY[i] = seekDir.y;
     }
+    group.startClearanceKnown = true;
     // Who seeks is told by the goal distance just stored: it is beyond the stop distance (and
     // there is a goal: past +infinity, nobody).
     faceHeadings(faceX, faceY, goalDistances,

@@ -770,6 +770,8 @@ template <class Search> void TankSquadBehaviour::planWith(Group& group, const St
     using Lanes = typename Search::Lanes;
     DriveQueue<Lanes::kWidth> queue;
     SquadWalk<Search> walk(search, constants.range, n, m_slotX);
+    group.startClearance.resize(n);
+    float* startClearance = group.startClearance.data(); // handed to the world's wall rule
     for (std::size_t k = 0; k < n; ++k) {
         Tank t;
         t.i = search.sortedIndex(static_cast<std::uint32_t>(k));
@@ -777,6 +779,7 @@ template <class Search> void TankSquadBehaviour::planWith(Group& group, const St
         const std::size_t i = t.i;
         t.pos = {a.px[i], a.py[i]};
         const float room = geometry.clearance(t.pos); // one lookup serves the feelers and the move
+        startClearance[i] = room;
         // fromAngle(a.heading[i]), worked out four at a time above.
         t.forward = {m_forwardX[k], m_forwardY[k]};
         const TankGoal goal =
@@ -861,6 +864,7 @@ template <class Search> void TankSquadBehaviour::planWith(Group& group, const St
         driveQueued<Lanes>(queue, a, p, geometry, settings, dt, m_nextFlags.data());
     std::copy(m_nextFlags.begin(), m_nextFlags.begin() + static_cast<std::ptrdiff_t>(n),
               a.flags.begin());
+    group.startClearanceKnown = true;
 }
 
 bool TankSquadBehaviour::keepSpotsCurrent(const Group& group, const StaticGeometry& geometry,
