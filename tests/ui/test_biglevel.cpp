@@ -8,8 +8,11 @@
 #include "simulation/simulationcontroller.h"
 #include "viewport/editorscene.h"
 #include "viewport/items/editableitem.h"
+#include "viewport/viewportstyle.h"
 #include <shoal/world.h>
 
+#include <QImage>
+#include <QPainter>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -41,6 +44,41 @@ std::optional<ItemRef> refAtByWalk(const EditorScene& scene, QPointF p)
             (!best || item->zValue() > best->zValue()))
             best = item;
     return best ? std::optional<ItemRef>(best->ref()) : std::nullopt;
+}
+
+/// `area` (m) of `scene` drawn at `pixelsPerMetre`, the way the view draws it (not flipped:
+/// image row 0 is the area's smallest y).
+QImage renderArea(EditorScene& scene, const QRectF& area, double pixelsPerMetre)
+{
+    scene.setMetresPerPixel(1.0 / pixelsPerMetre);
+    QImage image(int(area.width() * pixelsPerMetre), int(area.height() * pixelsPerMetre),
+                 QImage::Format_RGB32);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    painter.setRenderHint(QPainter::Antialiasing);
+    scene.render(&painter, QRectF(image.rect()), area);
+    return image;
+}
+
+QPoint pixelOf(const QRectF& area, double pixelsPerMetre, QPointF p)
+{
+    return QPointF((p - area.topLeft()) * pixelsPerMetre).toPoint();
+}
+
+/// Pixels of `color` (within a few levels per channel) within `radius` pixels of `at`.
+int pixelsNear(const QImage& image, QPoint at, int radius, const QColor& color)
+{
+    int count = 0;
+    for (int y = at.y() - radius; y <= at.y() + radius; ++y)
+        for (int x = at.x() - radius; x <= at.x() + radius; ++x) {
+            if (!image.rect().contains(x, y))
+                continue;
+            const QColor c = image.pixelColor(x, y);
+            count += std::abs(c.red() - color.red()) <= 6 &&
+                     std::abs(c.green() - color.green()) <= 6 &&
+                     std::abs(c.blue() - color.blue()) <= 6;
+        }
+    return count;
 }
 
 /// Every item shows the selected flag exactly when the scene's selection holds its ref.
@@ -209,6 +247,50 @@ private slots:
         scene.setHovered(std::nullopt);
         for (const EditableItem* item : scene.editableItems())
             QVERIFY(!item->isHovered());
+    }
+
+    /// Walls are drawn by their tiles: a wall shows where it is, close up (its strokes, and
+    /// the selection's glow when selected) and from far (a one-pixel line), also when an edit
+    /// takes it far from the tile it was made in, and no longer shows where it was.
+    void wallsShowWhereTheyAre()
+    {
+        Document doc;
+        doc.resetScene(*checkScene(m_level), {});
+        EditorScene scene(&doc);
+        const int w = kWalls / 3;
+        // Into the clear middle of the level, tens of metres from the wall's tile.
+        // (Away from the squad target's marker, which keeps its size in pixels.)
+        const WallDesc moved{{{-13.0, 10.0}, {-10.0, 11.0}, {-7.0, 10.0}}, false};
+        const QPointF onWall(-11.5, 10.5);
+        const QRectF close(QPointF(-16.0, 5.0), QSizeF(12.0, 12.0));
+        const QRectF far(QPointF(-60.0, -50.0), QSizeF(120.0, 120.0));
+        const auto wallPixels = [&](const QRectF& area, double ppm, int radius,
+                                    const QColor& color) {
+            return pixelsNear(renderArea(scene, area, ppm), pixelOf(area, ppm, onWall), radius,
+                              color);
+        };
+        QCOMPARE(wallPixels(close, 50.0, 20, style::kWallCore), 0);
+        QCOMPARE(wallPixels(far, 0.5, 2, style::kWallCore), 0);
+
+        doc.undoStack()->push(new SetWallCommand(&doc, w, moved));
+        QVERIFY(wallPixels(close, 50.0, 3, style::kWallCore) > 0);
+        QVERIFY(wallPixels(close, 50.0, 10, style::kWallCore) > 150); // 0.3 m wide: 15 px
+        QCOMPARE(wallPixels(close, 50.0, 20, style::kSelection), 0);
+        QVERIFY(wallPixels(far, 0.5, 1, style::kWallCore) > 0);
+        QVERIFY(wallPixels(far, 0.5, 6, style::kWallCore) < 15); // a line, not 5 px strokes
+        scene.setSelectedRefs({{ItemKind::Wall, w}});
+        QVERIFY(wallPixels(close, 50.0, 20, style::kSelection) > 0);
+        scene.setSelectedRefs({});
+
+        doc.undoStack()->undo();
+        QCOMPARE(wallPixels(close, 50.0, 20, style::kWallCore), 0);
+        QCOMPARE(wallPixels(far, 0.5, 2, style::kWallCore), 0);
+
+        // A straight wall: its outline has no width.
+        const WallDesc upright{{{onWall.x(), 8.0}, {onWall.x(), 13.0}}, false};
+        doc.undoStack()->push(new SetWallCommand(&doc, w, upright));
+        QVERIFY(wallPixels(close, 50.0, 3, style::kWallCore) > 0);
+        QVERIFY(wallPixels(far, 0.5, 1, style::kWallCore) > 0);
     }
 
     /// A big level's world is built off the UI thread: the same world as one built at once,

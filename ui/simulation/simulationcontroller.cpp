@@ -3,7 +3,12 @@
 #include "document/document.h"
 #include "document/qtstrings.h"
 
+#include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
+
+#ifdef Q_OS_LINUX
+#include <sys/resource.h>
+#endif
 
 #include <algorithm>
 #include <cmath>
@@ -20,6 +25,26 @@ constexpr int kCatchUpStepsAt1x = 3;
 /// A stall longer than this (a modal dialog, a debugger) is not made up for.
 constexpr double kMaxTickSeconds = 0.25;
 constexpr double kFpsWindowSeconds = 0.5;
+/// The nice value of the thread that builds big levels' worlds (0 normal, 19 lowest).
+constexpr int kBuildNice = 10;
+
+/// The one thread that builds big levels' worlds. It runs at a lower priority than the
+/// window: on a machine of two cores the first frame of a big level came seconds later
+/// while the build took a core from it. Its own pool, so no other task inherits that.
+QThreadPool& worldBuildPool()
+{
+    static QThreadPool pool;
+    pool.setMaxThreadCount(1);
+    return pool;
+}
+
+void lowerThisThreadsPriority()
+{
+#ifdef Q_OS_LINUX
+    // Linux keeps a nice value per thread; 0 names the calling one.
+    setpriority(PRIO_PROCESS, 0, kBuildNice);
+#endif
+}
 
 std::vector<int> resolveChases(const SceneDesc& scene)
 {
@@ -148,8 +173,10 @@ void SimulationController::restart()
         m_buildRunning = true;
         m_resumeAfterBuild = m_playing;
         auto copy = std::make_shared<const CheckedScene>(*checked);
-        m_build.setFuture(
-            QtConcurrent::run([copy] { return std::shared_ptr<World>(World::create(*copy)); }));
+        m_build.setFuture(QtConcurrent::run(&worldBuildPool(), [copy] {
+            lowerThisThreadsPriority();
+            return std::shared_ptr<World>(World::create(*copy));
+        }));
     } else {
         installWorld(World::create(*checked));
     }

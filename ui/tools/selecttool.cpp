@@ -36,6 +36,7 @@ void SelectTool::mousePressed(QGraphicsSceneMouseEvent* event)
         return;
     EditorScene* s = scene();
     const QPointF pos = event->scenePos();
+    m_scratch.clear(); // a new gesture previews the document as it is now
     m_start = pos;
     m_startScreen = event->screenPos();
     m_additive = event->modifiers() & Qt::ShiftModifier;
@@ -78,7 +79,7 @@ void SelectTool::mousePressed(QGraphicsSceneMouseEvent* event)
     m_anchor = itemExtent(document()->scene(), *ref).min;
 }
 
-SceneDesc SelectTool::movedScene(QPointF pos, Point2* offset) const
+const SceneDesc& SelectTool::movedScene(QPointF pos, Point2* offset)
 {
     const SceneDesc& current = document()->scene();
     const QPointF raw = pos - m_start;
@@ -86,14 +87,14 @@ SceneDesc SelectTool::movedScene(QPointF pos, Point2* offset) const
     const QPointF snapped = scene()->snap(anchor + raw) - anchor;
     const ItemRefs refs = scene()->selectedRefs();
     *offset = clampMoveOffset(current, refs, style::toPoint(snapped));
-    SceneDesc candidate = current;
+    SceneDesc& candidate = m_scratch.reset(current, refs);
     moveItems(candidate, refs, *offset);
     return candidate;
 }
 
-SceneDesc SelectTool::handleScene(QPointF pos) const
+const SceneDesc& SelectTool::handleScene(QPointF pos)
 {
-    SceneDesc candidate = document()->scene();
+    SceneDesc& candidate = m_scratch.reset(document()->scene(), {m_handleOwner});
     if (!refExists(candidate, m_handleOwner))
         return candidate;
     const auto i = static_cast<std::size_t>(m_handleOwner.index);
@@ -195,7 +196,8 @@ void SelectTool::mouseReleased(QGraphicsSceneMouseEvent* event)
 void SelectTool::finishMove(QPointF pos)
 {
     Point2 offset;
-    const SceneDesc candidate = movedScene(pos, &offset);
+    movedScene(pos, &offset);
+    m_scratch.clear();
     if (offset.x != 0.0 || offset.y != 0.0)
         pushChecked(new MoveItemsCommand(document(), scene()->selectedRefs(), offset, true));
     scene()->endPreview();
@@ -203,7 +205,7 @@ void SelectTool::finishMove(QPointF pos)
 
 void SelectTool::finishHandle(QPointF pos)
 {
-    const SceneDesc candidate = handleScene(pos);
+    const SceneDesc& candidate = handleScene(pos);
     Document* doc = document();
     const auto i = static_cast<std::size_t>(m_handleOwner.index);
     QUndoCommand* command = nullptr;
@@ -220,6 +222,7 @@ void SelectTool::finishHandle(QPointF pos)
     default:
         break;
     }
+    m_scratch.clear(); // the commands hold their copies of the element
     if (command && !command->isObsolete())
         pushChecked(command);
     else
@@ -299,6 +302,7 @@ void SelectTool::cancel()
     if (!scene())
         return;
     m_band->clear();
+    m_scratch.clear();
     if (mode == Mode::Moving || mode == Mode::DraggingHandle)
         scene()->endPreview();
     for (HandleItem* handle : scene()->handles())

@@ -5,6 +5,7 @@
 /// and spawn areas. Delete, Ctrl+D and the arrow keys act on the selection (EditorScene).
 
 #include "document/itemids.h"
+#include "document/scratchscene.h"
 #include "tools/abstracttool.h"
 #include "viewport/items/handleitem.h"
 
@@ -40,9 +41,9 @@ private:
         DraggingHandle
     };
 
-    /// The scene the current drag would produce.
-    SceneDesc movedScene(QPointF scenePos, Point2* offset) const;
-    SceneDesc handleScene(QPointF scenePos) const;
+    /// The scene the current drag would produce (the gesture's scratch scene).
+    const SceneDesc& movedScene(QPointF scenePos, Point2* offset);
+    const SceneDesc& handleScene(QPointF scenePos);
     void finishMove(QPointF scenePos);
     void finishHandle(QPointF scenePos);
     void insertVertex(const ItemRef& ref, QPointF scenePos);
@@ -57,6 +58,7 @@ private:
     HandleItem::Role m_handleRole = HandleItem::Role::Vertex;
     int m_handleIndex = 0;
     PreviewItem* m_band = nullptr; ///< the rubber band, while active
+    ScratchScene m_scratch;        ///< what a move or a handle drag previews, while it lasts
 };
 
 } // namespace shoal::ui

@@ -13,6 +13,7 @@
 #include "viewport/items/pickupitem.h"
 #include "viewport/items/spawnareaitem.h"
 #include "viewport/items/wallitem.h"
+#include "viewport/items/walltile.h"
 #include "viewport/viewportstyle.h"
 
 #include <QGraphicsDropShadowEffect>
@@ -75,21 +76,6 @@ constexpr int kBspTreeDepth = 12;
 
 /// m: the side of the squares the walls are grouped in (a big level: 70 walls or so in each).
 constexpr double kWallTileMetres = 32.0;
-
-/// The parent of the walls of one square of the level: no contents of its own, at the walls'
-/// stacking order, so the walls draw exactly as top-level items would.
-class WallTile : public QGraphicsItem
-{
-public:
-    WallTile()
-    {
-        setFlag(ItemHasNoContents);
-        setAcceptedMouseButtons(Qt::NoButton);
-        setZValue(WallItem::kZValue);
-    }
-    QRectF boundingRect() const override { return {}; }
-    void paint(QPainter*, const QStyleOptionGraphicsItem*, QWidget*) override {}
-};
 
 /// Takes `item` out of its scene, then deletes it. An item deleted while in the scene leaves
 /// the BSP index to purge itself at its next use, and that purge walks every item: with a big
@@ -188,9 +174,17 @@ void EditorScene::rebuild(ItemKind kind)
     }
     const SceneDesc& scene = m_document->scene();
     const int count = slotCount(scene, kind);
+    // The new tiles join the scene with all their walls: a tile in the scene that grows
+    // re-indexes its walls, and at every wall added that would walk the list of items the
+    // index has not placed yet.
+    m_buildingTiles = kind == ItemKind::Wall;
     for (int i = 0; i < count; ++i)
         if (refExists(scene, {kind, i}))
             addEditableItem({kind, i});
+    m_buildingTiles = false;
+    if (kind == ItemKind::Wall)
+        for (const auto& [key, tile] : m_wallTiles)
+            addItem(tile);
 }
 
 EditableItem* EditorScene::addEditableItem(const ItemRef& ref)
@@ -202,12 +196,15 @@ EditableItem* EditorScene::addEditableItem(const ItemRef& ref)
         const QPointF centre = item->extent().center();
         const std::pair<int, int> key{int(std::floor(centre.x() / kWallTileMetres)),
                                       int(std::floor(centre.y() / kWallTileMetres))};
-        QGraphicsItem*& tile = m_wallTiles[key];
+        WallTile*& tile = m_wallTiles[key];
         if (!tile) {
             tile = new WallTile;
-            addItem(tile);
+            tile->setMetresPerPixel(m_metresPerPixel);
+            if (!m_buildingTiles)
+                addItem(tile);
         }
         item->setParentItem(tile); // the tile sits at the origin: its walls keep scene coordinates
+        tile->holdWallPath(item->extent());
     } else {
         addItem(item);
     }
@@ -807,6 +804,8 @@ void EditorScene::setMetresPerPixel(double metresPerPixel)
     if (m_metresPerPixel == metresPerPixel)
         return;
     m_metresPerPixel = metresPerPixel;
+    for (const auto& [key, tile] : m_wallTiles)
+        tile->setMetresPerPixel(metresPerPixel);
     for (const auto& [ref, item] : m_items)
         item->setMetresPerPixel(metresPerPixel);
     syncLabels();

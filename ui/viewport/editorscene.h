@@ -24,6 +24,7 @@ namespace shoal::ui {
 class EditableItem;
 class HandleItem;
 class SpawnAreaItem;
+class WallTile;
 
 class EditorScene : public QGraphicsScene
 {
@@ -167,7 +168,9 @@ private:
     /// handle added, a wall removed), and a big level's 200,000 walls as top-level items
     /// made each such edit cost hundreds of ms. Drawing and hit-testing still go wall by
     /// wall through the index; a wall edited out of its tile stays in it and draws the same.
-    std::map<std::pair<int, int>, QGraphicsItem*> m_wallTiles;
+    /// Each tile also draws its walls (see WallTile).
+    std::map<std::pair<int, int>, WallTile*> m_wallTiles;
+    bool m_buildingTiles = false; ///< rebuild(): new tiles wait to join the scene
     QList<HandleItem*> m_handles;
     QList<QGraphicsSimpleTextItem*> m_labels;
     std::function<int(int)> m_agentCount;

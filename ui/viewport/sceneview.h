@@ -23,7 +23,7 @@ public:
     /// Pixels per metre (the zoom). 50 px = 1 m is "100 %".
     double pixelsPerMetre() const { return m_pixelsPerMetre; }
     void setPixelsPerMetre(double ppm);
-    static constexpr double kMinPixelsPerMetre = 1.0;
+    static constexpr double kMinPixelsPerMetre = 0.03;
     static constexpr double kMaxPixelsPerMetre = 2000.0;
     static constexpr double kNominalPixelsPerMetre = 50.0;
 

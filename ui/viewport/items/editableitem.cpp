@@ -18,7 +18,7 @@ void EditableItem::setEditorSelected(bool selected)
     if (m_selected == selected)
         return;
     m_selected = selected;
-    update();
+    repaint();
 }
 
 void EditableItem::setHovered(bool hovered)
@@ -26,7 +26,7 @@ void EditableItem::setHovered(bool hovered)
     if (m_hovered == hovered)
         return;
     m_hovered = hovered;
-    update();
+    repaint();
 }
 
 void EditableItem::setMetresPerPixel(double metresPerPixel)

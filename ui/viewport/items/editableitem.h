@@ -42,6 +42,9 @@ protected:
     /// scale is announced to the scene before it is made, as its index needs.
     virtual bool boundsFollowScale() const { return true; }
     virtual void metresPerPixelChanged() {}
+    /// Schedules the item's repaint (its flags or geometry changed): update() unless
+    /// something else draws it.
+    virtual void repaint() { update(); }
 
 private:
     ItemRef m_ref;

@@ -1,5 +1,6 @@
 #include "viewport/items/wallitem.h"
 
+#include "viewport/items/walltile.h"
 #include "viewport/viewportstyle.h"
 
 #include <QPainter>
@@ -19,7 +20,8 @@ constexpr double kDetailPixels = 6.0;
 WallItem::WallItem(int index, QGraphicsItem* parent) : EditableItem({ItemKind::Wall, index}, parent)
 {
     setZValue(kZValue);
-    m_margin = 2.0 * (strokeWidth() + 4.0 * metresPerPixel());
+    // Its tile draws it: Qt neither paints it nor keeps a record of where it painted it.
+    setFlag(ItemHasNoContents);
 }
 
 void WallItem::sync(const SceneDesc& scene)
@@ -33,14 +35,18 @@ void WallItem::sync(const SceneDesc& scene)
     for (const Point2& p : wall.points)
         m_points.append(style::toQt(p));
     m_closed = wall.closed;
-    m_path = QPainterPath();
-    if (!m_points.isEmpty()) {
-        m_path.addPolygon(m_points);
-        if (m_closed)
-            m_path.closeSubpath();
+    m_pathBounds = m_points.boundingRect();
+    if (auto* tile = static_cast<WallTile*>(parentItem()))
+        tile->holdWallPath(m_pathBounds);
+    repaint();
+}
+
+void WallItem::repaint()
+{
+    if (auto* tile = static_cast<WallTile*>(parentItem())) {
+        const double margin = tile->margin();
+        tile->update(m_pathBounds.adjusted(-margin, -margin, margin, margin));
     }
-    m_pathBounds = m_path.boundingRect();
-    update();
 }
 
 double WallItem::strokeWidth() const
@@ -48,15 +54,10 @@ double WallItem::strokeWidth() const
     return std::max(style::kWallWidth, style::kWallMinPixels * metresPerPixel());
 }
 
-void WallItem::metresPerPixelChanged()
+double WallItem::strokeRoom(double metresPerPixel)
 {
-    // The margin grows and shrinks in steps of 4x, not on every zoom step: each change
-    // re-indexes the item in the scene's BSP tree, and a big level has 200,000 walls.
-    const double needed = strokeWidth() + 4.0 * metresPerPixel();
-    if (needed <= m_margin && needed * 4.0 >= m_margin)
-        return;
-    prepareGeometryChange();
-    m_margin = 2.0 * needed;
+    return std::max(style::kWallWidth, style::kWallMinPixels * metresPerPixel) +
+           4.0 * metresPerPixel;
 }
 
 bool WallItem::hitTest(QPointF scenePos, double mpp) const
@@ -70,26 +71,26 @@ bool WallItem::hitTest(QPointF scenePos, double mpp) const
     return false;
 }
 
-QRectF WallItem::boundingRect() const
-{
-    return m_pathBounds.adjusted(-m_margin, -m_margin, m_margin, m_margin);
-}
-
-void WallItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*)
+bool WallItem::isThinAt(double pixelsPerMetre) const
 {
     // A wall a few pixels long on screen (a big level seen whole) shows as one thin line:
     // three antialiased round-capped strokes of every one of 200,000 walls take seconds a
     // frame, and at that size look the same.
-    const double pixelsPerMetre = option->levelOfDetailFromTransform(painter->worldTransform());
-    const QRectF& extent = m_pathBounds;
-    if (!isEditorSelected() && !isHovered() &&
-        std::max(extent.width(), extent.height()) * pixelsPerMetre < kDetailPixels) {
-        painter->setRenderHint(QPainter::Antialiasing, false);
-        painter->setPen(QPen(style::kWallCore, 0.0)); // cosmetic, one pixel
-        painter->setBrush(Qt::NoBrush);
-        painter->drawPolyline(m_points);
-        return;
-    }
+    return !isEditorSelected() && !isHovered() &&
+           std::max(m_pathBounds.width(), m_pathBounds.height()) * pixelsPerMetre < kDetailPixels;
+}
+
+void WallItem::appendThinLines(QVector<QLineF>& lines) const
+{
+    const int n = int(m_points.size());
+    for (int i = 1; i < n; ++i)
+        lines.append(QLineF(m_points[i - 1], m_points[i]));
+    if (m_closed && n > 2)
+        lines.append(QLineF(m_points[n - 1], m_points[0]));
+}
+
+void WallItem::paintWall(QPainter* painter) const
+{
     painter->setRenderHint(QPainter::Antialiasing);
     painter->setBrush(Qt::NoBrush);
     const double width = strokeWidth();
@@ -98,13 +99,23 @@ void WallItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
         QPen glow(isEditorSelected() ? style::kSelection : style::kHover, width + 5.0 * px,
                   Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin);
         painter->setPen(glow);
-        painter->drawPath(m_path);
+        drawOutline(painter);
     }
     painter->setPen(
         QPen(style::kWallRim, width + 2.0 * px, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
-    painter->drawPath(m_path);
+    drawOutline(painter);
     painter->setPen(QPen(style::kWallCore, width, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
-    painter->drawPath(m_path);
+    drawOutline(painter);
+}
+
+void WallItem::drawOutline(QPainter* painter) const
+{
+    // Points, not a QPainterPath: drawing a path makes Qt keep a converted copy of it (3 kB
+    // a wall), and the stroke is the same.
+    if (m_closed)
+        painter->drawPolygon(m_points);
+    else
+        painter->drawPolyline(m_points);
 }
 
 } // namespace shoal::ui
