@@ -29,6 +29,8 @@ private slots:
     void groupsWithNoAgentsStep();
     void levelThinnerThanItsBodiesRoutesNowhere();
     void routesBeyondTheBudgetAreRefused();
+    void crowdedSpawnAreasStartApart();
+    void piledFishPickupsAreLeftOut();
 };
 
 namespace {
@@ -50,6 +52,40 @@ std::vector<Point2> star(std::size_t n, double radius, double wobble)
         points.push_back({r * std::cos(angle), r * std::sin(angle)});
     }
     return points;
+}
+
+/// The embedded demo, as a scene to vary.
+SceneDesc demoScene()
+{
+    const Expected<SceneDesc> scene =
+        loadSceneFile(SHOAL_TEST_DATA_DIR "/../../resources/scenes/demo.json");
+    if (!scene)
+        qFatal("the demo does not load: %s", scene.error().message.c_str());
+    return *scene;
+}
+
+/// Steps `world` and returns the first broken promise that `shoal-cli run` checks (a wall
+/// crossed, a body in a wall, bodies overlapping longer than allowed), or "".
+QString runChecks(World& world, int steps)
+{
+    for (int step = 0; step <= steps; ++step) {
+        if (step > 0)
+            world.step();
+        for (int g = 0; g < world.groupCount(); ++g) {
+            const GroupState& group = world.group(g);
+            const GroupMetrics& m = group.metrics;
+            const QString who = QStringLiteral("step %1, group '%2': ")
+                                    .arg(step)
+                                    .arg(QString::fromStdString(group.name));
+            if (m.wallCrossings > 0)
+                return who + QStringLiteral("crossed a wall");
+            if (m.wallOverlapMax > kPenetrationTolerance)
+                return who + QStringLiteral("in a wall by %1 m").arg(m.wallOverlapMax);
+            if (m.overlapSeconds > kOverlapSeconds + 1e-6f)
+                return who + QStringLiteral("bodies overlapped for %1 s").arg(m.overlapSeconds);
+        }
+    }
+    return {};
 }
 
 } // namespace
@@ -328,6 +364,89 @@ void TestLimits::routesBeyondTheBudgetAreRefused()
         for (AgentDesc& agent : group.agents)
             agent.position = {agent.position.x / 2.0, agent.position.y / 2.0};
     QCOMPARE(problemOf(scene), QString());
+}
+
+void TestLimits::crowdedSpawnAreasStartApart()
+{
+    // The demo with one group's spawn count raised far past what its area holds: bodies spawn
+    // apart, the area places what fits and the world says how many; the run then keeps its
+    // promises. Spawns once placed up to 4 times as many as fit side by side, overlapping,
+    // which no settling could part before the overlap check (0.1 s) gave up on them.
+    const SceneDesc demo = demoScene();
+    for (std::size_t g = 0; g < demo.groups.size(); ++g) {
+        for (const int count : {1000, 50000}) {
+            if (demo.groups[g].kind == BehaviourKind::Worm && count > 1000)
+                continue; // worms crawl over each other: their spawn places all it is asked
+            SceneDesc scene = demo;
+            scene.groups[g].spawn->count = count;
+            auto world = World::create(scene);
+            QVERIFY2(world.ok(), world.ok() ? "" : world.error().message.c_str());
+            const std::size_t placed = (*world)->group(int(g)).agents.size();
+            if (placed < std::size_t(count) + scene.groups[g].agents.size()) {
+                QCOMPARE((*world)->warnings().size(), std::size_t{1});
+                const std::string& warning = (*world)->warnings()[0].message;
+                QVERIFY2(warning.find("of " + std::to_string(count) +
+                                      " agents: bodies of radius") != std::string::npos &&
+                             warning.find("no clear place was left for more") != std::string::npos,
+                         warning.c_str());
+            }
+            const QString broken = runChecks(**world, 60);
+            QVERIFY2(
+                broken.isEmpty(),
+                qPrintable(
+                    QStringLiteral("groups[%1] asked for %2: %3").arg(g).arg(count).arg(broken)));
+        }
+    }
+    // A small area and big bodies: the same rule.
+    SceneDesc scene = test::emptyScene(20.0, 20.0);
+    GroupDesc bees = makeDefaultGroup(BehaviourKind::Swarm, "bees");
+    bees.params[std::size_t(paramIndex(paramSpecs(BehaviourKind::Swarm), "radius"))] = 1.0;
+    bees.spawn = SpawnAreaDesc{{{-3.0, -3.0}, {3.0, 3.0}}, 1000};
+    scene.groups = {bees};
+    auto world = World::create(scene);
+    QVERIFY(world.ok());
+    QVERIFY((*world)->group(0).agents.size() < std::size_t{12}); // 36 m^2 / (pi 1 m^2)
+    QCOMPARE((*world)->warnings().size(), std::size_t{1});
+    const QString broken = runChecks(**world, 60);
+    QVERIFY2(broken.isEmpty(), qPrintable(broken));
+}
+
+void TestLimits::piledFishPickupsAreLeftOut()
+{
+    // Fish pickups become the player's school's free fish where they lie; a free fish
+    // meanders up to half its pick radius from its place and holds it, so a pile of 1,000 (or
+    // two on one spot) once overlapped for good and failed the run's checks. Free fish lie
+    // pickRadius + 2 radius apart (1.6 m in the demo); the rest are left out, with a warning.
+    for (const double spacing : {0.0, 0.7, 1.0, 1.65}) {
+        SceneDesc scene = demoScene();
+        scene.pickups.clear();
+        const int side = spacing > 0.0 ? 5 : 1;
+        for (int i = 0; i < side; ++i)
+            for (int j = 0; j < side; ++j)
+                for (int copy = 0; copy < (spacing > 0.0 ? 1 : 1000); ++copy)
+                    scene.pickups.push_back(
+                        {PickupKind::Fish, {-36.0 + spacing * i, 8.0 + spacing * j}});
+        auto world = World::create(scene);
+        QVERIFY(world.ok());
+        const std::size_t fish = scene.pickups.size();
+        std::size_t waiting = 0;
+        for (const PickupState& pickup : (*world)->pickups())
+            waiting += pickup.taken ? 0 : 1;
+        QCOMPARE(waiting, std::size_t{0}); // adopted or left out: none waits as a pickup
+        const std::vector<WorldWarning>& warnings = (*world)->warnings();
+        if (spacing > 1.6) {
+            QVERIFY(warnings.empty());
+        } else {
+            QCOMPARE(warnings.size(), std::size_t{1});
+            QVERIFY2(warnings[0].message.find(" of the " + std::to_string(fish) +
+                                              " free fish were left out") != std::string::npos &&
+                         warnings[0].message.find("1.6 m apart") != std::string::npos,
+                     warnings[0].message.c_str());
+        }
+        const QString broken = runChecks(**world, 300);
+        QVERIFY2(broken.isEmpty(),
+                 qPrintable(QStringLiteral("spacing %1: %2").arg(spacing).arg(broken)));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestLimits)

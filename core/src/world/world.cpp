@@ -11,6 +11,7 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <unordered_map>
 
 namespace shoal {
 
@@ -90,10 +91,13 @@ std::vector<WorldWarning> spawnShortfall(const Group& group, const GroupDesc& de
             why = "no place in it is clear of walls, obstacles and the level's edge for a body "
                   "of radius " +
                   formatFloat(radius) + " m";
-        else if (report.areaAsked > report.areaCapacity && report.areaPlaced == report.areaCapacity)
-            why = "it holds at most " + std::to_string(report.areaCapacity) + " bodies of radius " +
-                  formatFloat(radius) + " m (" + formatNumber(kSpawnCrowding) +
-                  " times as many as fit side by side); make it larger or ask for fewer";
+        else if (report.areaFull || report.areaPlaced >= report.areaCapacity)
+            why = "bodies of radius " + formatFloat(radius) +
+                  " m start apart, clear of walls and obstacles, and no clear place was left "
+                  "for more (at most " +
+                  std::to_string(report.areaCapacity) +
+                  " fit side by side in the whole area; placed at random, about half as "
+                  "many); make it larger or ask for fewer";
         else
             why = "most of it is covered by walls or obstacles";
         warnings.push_back({static_cast<int>(index),
@@ -104,6 +108,78 @@ std::vector<WorldWarning> spawnShortfall(const Group& group, const GroupDesc& de
                                 std::to_string(report.areaAsked) + " agents: " + why});
     }
     return warnings;
+}
+
+/// The fish pickups a player-led school adopts as free fish where they lie. A free fish
+/// meanders up to half the school's pick radius from its place and holds that place against
+/// other bodies, so two free fish whose meanders can meet would hold each other overlapping
+/// for good: a fish pickup nearer than pickRadius + 2 radius to one adopted before it (in
+/// pickup order) is left out (taken, so nobody picks it up) and the world warns. Adopts
+/// through the family.
+void adoptApartPickups(Group& group, std::vector<PickupState>& pickups, Random& random,
+                       std::vector<WorldWarning>& warnings)
+{
+    const int pick = paramIndex(paramSpecs(group.kind), "pickRadius");
+    const double pickRadius = pick >= 0 ? group.values[static_cast<std::size_t>(pick)] : 0.0;
+    const double radius = group.behaviour->bodyRadius();
+    const double apart = std::max(pickRadius + 2.0 * radius, 1e-3);
+    // Cells `apart` wide: a fish nearer than that to another lies in one of the 3 x 3 around.
+    std::unordered_map<std::uint64_t, std::vector<Vec2>> cells;
+    const auto cellOf = [&](double x, double y) {
+        return std::pair<std::int64_t, std::int64_t>{
+            static_cast<std::int64_t>(std::floor(x / apart)),
+            static_cast<std::int64_t>(std::floor(y / apart))};
+    };
+    const auto key = [](std::int64_t cx, std::int64_t cy) {
+        return (static_cast<std::uint64_t>(cx) << 32) ^
+               (static_cast<std::uint64_t>(cy) & 0xFFFFFFFFu);
+    };
+    std::vector<PickupState> adopted;
+    std::vector<std::size_t> from;
+    std::size_t fish = 0, leftOut = 0, firstLeftOut = 0;
+    for (std::size_t k = 0; k < pickups.size(); ++k) {
+        if (pickups[k].kind != PickupKind::Fish)
+            continue;
+        ++fish;
+        const Vec2 p = pickups[k].position;
+        const auto [cx, cy] = cellOf(p.x, p.y);
+        bool near = false;
+        for (std::int64_t y = cy - 1; y <= cy + 1 && !near; ++y)
+            for (std::int64_t x = cx - 1; x <= cx + 1 && !near; ++x) {
+                const auto it = cells.find(key(x, y));
+                if (it == cells.end())
+                    continue;
+                for (const Vec2 q : it->second)
+                    if (std::hypot(double(p.x) - q.x, double(p.y) - q.y) < apart) {
+                        near = true;
+                        break;
+                    }
+            }
+        if (near) {
+            if (leftOut++ == 0)
+                firstLeftOut = k;
+            pickups[k].taken = true;
+            continue;
+        }
+        cells[key(cx, cy)].push_back(p);
+        adopted.push_back(pickups[k]);
+        from.push_back(k);
+    }
+    group.behaviour->adoptPickups(group, adopted, random);
+    for (std::size_t j = 0; j < adopted.size(); ++j)
+        pickups[from[j]].taken = adopted[j].taken;
+    if (leftOut == 0)
+        return;
+    const Vec2 first = pickups[firstLeftOut].position;
+    warnings.push_back(
+        {group.index,
+         "pickups: " + std::to_string(leftOut) + " of the " + std::to_string(fish) +
+             " free fish were left out, the first pickups[" + std::to_string(firstLeftOut) +
+             "] at [" + formatFloat(first.x) + ", " + formatFloat(first.y) +
+             "]: free fish lie at least pickRadius + 2 radius = " +
+             formatFloat(static_cast<float>(apart)) + " m apart (a free fish of '" + group.name +
+             "' meanders up to half its pick radius from its place and holds it; two nearer "
+             "could meet and never part)"});
 }
 
 Error noGroup(int index)
@@ -190,7 +266,7 @@ std::unique_ptr<World> World::createValidated(const SceneDesc& scene)
             group->agents.py[0] = player.position.y;
             group->agents.heading[0] = player.heading;
             group->agents.flags[0] = kAgentInSchool;
-            group->behaviour->adoptPickups(*group, world->m_pickups, random);
+            adoptApartPickups(*group, world->m_pickups, random, world->m_warnings);
         }
         world->m_groups.push_back(std::move(group));
     }
