@@ -31,6 +31,7 @@ private slots:
     void routesBeyondTheBudgetAreRefused();
     void crowdedSpawnAreasStartApart();
     void piledFishPickupsAreLeftOut();
+    void playerStartsClearOfTheLevel();
 };
 
 namespace {
@@ -447,6 +448,55 @@ void TestLimits::piledFishPickupsAreLeftOut()
         QVERIFY2(broken.isEmpty(),
                  qPrintable(QStringLiteral("spacing %1: %2").arg(spacing).arg(broken)));
     }
+}
+
+void TestLimits::playerStartsClearOfTheLevel()
+{
+    // A player placed on a wall passed validate and failed run's checks at step 0 (its body,
+    // the led school's agent 0, in the wall). Now validate refuses it, naming the wall; and the
+    // editor's in-place edits (CheckedScene) refuse what would put the two together, whichever
+    // moves: the player, a wall or obstacle drawn over it, or the led group's radius.
+    SceneDesc scene = demoScene();
+    QCOMPARE(problemOf(scene), QString());
+    SceneDesc onWall = scene;
+    onWall.player.position = {-8.0, 7.0};
+    QVERIFY(problemOf(onWall).startsWith(
+        QStringLiteral("player.position: the player's body at [-8, 7] (the radius of 'school', "
+                       "the group it leads, 0.3 m) overlaps walls[0] (edge 1-2, 0 m from its "
+                       "centre)")));
+    SceneDesc inRock = scene;
+    inRock.player.position = {0.0, 0.0};
+    QVERIFY(problemOf(inRock).contains(QStringLiteral("overlaps obstacles[0] (its centre is "
+                                                      "inside the circle of radius 2.5 m")));
+    SceneDesc touching = scene;
+    touching.player.position = {0.0, 2.7}; // 0.2 m from the circle, its body 0.3 m
+    QVERIFY(problemOf(touching).contains(QStringLiteral("overlaps obstacles[0]")));
+    touching.player.position = {0.0, 2.81};
+    QCOMPARE(problemOf(touching), QString());
+    SceneDesc off = onWall;
+    off.player.enabled = false; // no player, no body
+    QCOMPARE(problemOf(off), QString());
+
+    Expected<CheckedScene> checked = checkScene(scene);
+    QVERIFY(checked.ok());
+    CheckedScene& edits = *checked;
+    PlayerDesc moved = scene.player;
+    moved.position = {-8.0, 7.0};
+    QVERIFY(!edits.setPlayer(moved));
+    QVERIFY(!edits.insertWall(0, {{{-29.0, -1.0}, {-27.0, 1.0}}, false}));
+    QVERIFY(!edits.insertObstacle(0, test::circleObstacle(-28.5, 0.0, 0.3)));
+    QVERIFY(edits.insertObstacle(0, test::circleObstacle(-20.0, 0.0, 0.3)));
+    QVERIFY(!edits.setObstacle(0, test::circleObstacle(-28.0, 0.5, 0.3)));
+    // The school's radius grown past a wall 0.5 m from the player.
+    QVERIFY(edits.insertWall(0, {{{-28.0, -3.0}, {-28.0, -0.5}}, false}));
+    GroupDesc school = edits.scene().groups[0];
+    const auto radius = std::size_t(paramIndex(paramSpecs(BehaviourKind::FishSchool), "radius"));
+    school.params[radius] = 0.6;
+    QVERIFY(!edits.setGroup(0, school));
+    school.params[radius] = 0.45;
+    QVERIFY(edits.setGroup(0, school));
+    QCOMPARE(edits.scene().player.position, scene.player.position);
+    QCOMPARE(problemOf(edits.scene()), QString());
 }
 
 QTEST_GUILESS_MAIN(TestLimits)

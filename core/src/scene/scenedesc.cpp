@@ -1,5 +1,6 @@
 #include <shoal/scenedesc.h>
 
+#include "scene/playerplacement.h"
 #include "scene/polygonsimplicity.h"
 #include "scene/routebudget.h"
 #include <shoal/paramspec.h>
@@ -476,7 +477,9 @@ std::optional<Error> validateCounting(const SceneDesc& scene, std::size_t& piece
     for (std::size_t i = 0; i < scene.pickups.size(); ++i)
         if (auto error = checkPickup(scene.pickups[i], i, bounds))
             return error;
-    return checkGroupsAndPlayer(scene);
+    if (auto error = checkGroupsAndPlayer(scene))
+        return error;
+    return checkPlayerPlacement(scene);
 }
 
 } // namespace
@@ -502,12 +505,31 @@ Expected<CheckedScene> checkScene(SceneDesc scene)
 // again exactly when that element passes its own check and the total stays in the limit:
 // nothing else reads the geometry. Changed in its groups, player or settings, it passes again
 // exactly when checkFrame() and checkGroupsAndPlayer() do: the geometry checks read only the
-// bounds, which these edits leave alone.
+// bounds, which these edits leave alone. The one exception is the player's body, which must
+// start clear of the geometry (playerplacement.h): a wall or obstacle put in is checked against
+// it, and an edit that moves the body or changes its radius checks it against the level.
+
+namespace {
+
+bool playerClearOf(const SceneDesc& scene, const WallDesc& wall, std::size_t index)
+{
+    const std::optional<PlayerBody> body = playerBody(scene);
+    return !body || !checkPlayerClearOfWall(*body, wall, index);
+}
+
+bool playerClearOf(const SceneDesc& scene, const ObstacleDesc& obstacle, std::size_t index)
+{
+    const std::optional<PlayerBody> body = playerBody(scene);
+    return !body || !checkPlayerClearOfObstacle(*body, obstacle, index);
+}
+
+} // namespace
 
 bool CheckedScene::setWall(std::size_t index, WallDesc wall)
 {
     std::size_t pieces = 0;
-    if (index >= m_scene.walls.size() || checkWall(wall, index, m_scene.bounds, pieces))
+    if (index >= m_scene.walls.size() || checkWall(wall, index, m_scene.bounds, pieces) ||
+        !playerClearOf(m_scene, wall, index))
         return false;
     const std::size_t total = m_pieces - wallPieces(m_scene.walls[index]) + pieces;
     if (total > kMaxGeometryPieces)
@@ -521,7 +543,7 @@ bool CheckedScene::insertWall(std::size_t index, WallDesc wall)
 {
     std::size_t pieces = 0;
     if (index > m_scene.walls.size() || checkWall(wall, index, m_scene.bounds, pieces) ||
-        m_pieces + pieces > kMaxGeometryPieces)
+        m_pieces + pieces > kMaxGeometryPieces || !playerClearOf(m_scene, wall, index))
         return false;
     m_scene.walls.insert(m_scene.walls.begin() + static_cast<std::ptrdiff_t>(index),
                          std::move(wall));
@@ -541,7 +563,9 @@ bool CheckedScene::removeWall(std::size_t index)
 bool CheckedScene::setObstacle(std::size_t index, ObstacleDesc obstacle)
 {
     std::size_t pieces = 0;
-    if (index >= m_scene.obstacles.size() || checkObstacle(obstacle, index, m_scene.bounds, pieces))
+    if (index >= m_scene.obstacles.size() ||
+        checkObstacle(obstacle, index, m_scene.bounds, pieces) ||
+        !playerClearOf(m_scene, obstacle, index))
         return false;
     const std::size_t total = m_pieces - obstaclePieces(m_scene.obstacles[index]) + pieces;
     if (total > kMaxGeometryPieces)
@@ -556,7 +580,7 @@ bool CheckedScene::insertObstacle(std::size_t index, ObstacleDesc obstacle)
     std::size_t pieces = 0;
     if (index > m_scene.obstacles.size() ||
         checkObstacle(obstacle, index, m_scene.bounds, pieces) ||
-        m_pieces + pieces > kMaxGeometryPieces)
+        m_pieces + pieces > kMaxGeometryPieces || !playerClearOf(m_scene, obstacle, index))
         return false;
     m_scene.obstacles.insert(m_scene.obstacles.begin() + static_cast<std::ptrdiff_t>(index),
                              std::move(obstacle));
@@ -599,10 +623,13 @@ bool CheckedScene::removePickup(std::size_t index)
 
 namespace {
 
-/// What an edit of the groups, the player or the settings has to pass again.
-bool passesGroupsAndPlayer(const SceneDesc& scene)
+/// What an edit of the groups, the player or the settings has to pass again; the player's
+/// placement only when the edit moved its body or changed its radius (`before`).
+bool passesGroupsAndPlayer(const SceneDesc& scene, const std::optional<PlayerBody>& before)
 {
-    return !checkFrame(scene) && !checkGroupsAndPlayer(scene);
+    if (checkFrame(scene) || checkGroupsAndPlayer(scene))
+        return false;
+    return playerBody(scene) == before || !checkPlayerPlacement(scene);
 }
 
 } // namespace
@@ -611,8 +638,9 @@ bool CheckedScene::setGroup(std::size_t index, GroupDesc group)
 {
     if (index >= m_scene.groups.size())
         return false;
+    const std::optional<PlayerBody> before = playerBody(m_scene);
     std::swap(m_scene.groups[index], group);
-    if (passesGroupsAndPlayer(m_scene))
+    if (passesGroupsAndPlayer(m_scene, before))
         return true;
     std::swap(m_scene.groups[index], group);
     return false;
@@ -622,9 +650,10 @@ bool CheckedScene::insertGroup(std::size_t index, GroupDesc group)
 {
     if (index > m_scene.groups.size())
         return false;
+    const std::optional<PlayerBody> before = playerBody(m_scene);
     const auto at = m_scene.groups.begin() + static_cast<std::ptrdiff_t>(index);
     m_scene.groups.insert(at, std::move(group));
-    if (passesGroupsAndPlayer(m_scene))
+    if (passesGroupsAndPlayer(m_scene, before))
         return true;
     m_scene.groups.erase(m_scene.groups.begin() + static_cast<std::ptrdiff_t>(index));
     return false;
@@ -634,9 +663,10 @@ bool CheckedScene::removeGroup(std::size_t index)
 {
     if (index >= m_scene.groups.size())
         return false;
+    const std::optional<PlayerBody> before = playerBody(m_scene);
     GroupDesc removed = std::move(m_scene.groups[index]);
     m_scene.groups.erase(m_scene.groups.begin() + static_cast<std::ptrdiff_t>(index));
-    if (passesGroupsAndPlayer(m_scene))
+    if (passesGroupsAndPlayer(m_scene, before))
         return true;
     m_scene.groups.insert(m_scene.groups.begin() + static_cast<std::ptrdiff_t>(index),
                           std::move(removed));
@@ -645,8 +675,9 @@ bool CheckedScene::removeGroup(std::size_t index)
 
 bool CheckedScene::setPlayer(PlayerDesc player)
 {
+    const std::optional<PlayerBody> before = playerBody(m_scene);
     std::swap(m_scene.player, player);
-    if (passesGroupsAndPlayer(m_scene))
+    if (passesGroupsAndPlayer(m_scene, before))
         return true;
     std::swap(m_scene.player, player);
     return false;
@@ -654,8 +685,9 @@ bool CheckedScene::setPlayer(PlayerDesc player)
 
 bool CheckedScene::setSimulation(SimulationDesc simulation)
 {
+    const std::optional<PlayerBody> before = playerBody(m_scene);
     std::swap(m_scene.simulation, simulation);
-    if (passesGroupsAndPlayer(m_scene))
+    if (passesGroupsAndPlayer(m_scene, before))
         return true;
     std::swap(m_scene.simulation, simulation);
     return false;
