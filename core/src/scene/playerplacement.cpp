@@ -1,5 +1,6 @@
 #include "scene/playerplacement.h"
 
+#include <shoal/displaytext.h>
 #include <shoal/paramspec.h>
 
 #include <algorithm>
@@ -89,7 +90,7 @@ std::optional<PlayerBody> playerBody(const SceneDesc& scene)
     if (radius < 0 || static_cast<std::size_t>(radius) >= group.params.size())
         return std::nullopt;
     body.radius = group.params[static_cast<std::size_t>(radius)];
-    body.whose = "the radius of '" + group.name + "', the group it leads";
+    body.whose = "the radius of " + quotedName(group.name) + ", the group it leads";
     return body;
 }
 

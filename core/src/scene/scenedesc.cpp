@@ -3,6 +3,7 @@
 #include "scene/playerplacement.h"
 #include "scene/polygonsimplicity.h"
 #include "scene/routebudget.h"
+#include <shoal/displaytext.h>
 #include <shoal/paramspec.h>
 
 #include <cmath>
@@ -189,10 +190,10 @@ std::optional<Error> checkGroup(const SceneDesc& scene, std::size_t gi, GroupNam
         return Error{path + ".name: a group needs a name"};
     const auto [named, added] = names.emplace(group.name, gi);
     if (!added)
-        return Error{path + ".name: '" + group.name + "' is already the name of " +
+        return Error{path + ".name: " + quotedName(group.name) + " is already the name of " +
                      index("groups", named->second) + "; group names must be unique"};
 
-    const std::string context = path + " '" + group.name + "'";
+    const std::string context = path + " " + quotedName(group.name);
     if (group.collision.priority < 0 || group.collision.priority > kMaxCollisionPriority)
         return Error{path + ".collision.priority = " + std::to_string(group.collision.priority) +
                      " is out of range; allowed 0 to " + std::to_string(kMaxCollisionPriority)};
@@ -241,10 +242,10 @@ std::optional<Error> checkChase(const SceneDesc& scene, std::size_t gi, const Gr
         return std::nullopt;
     const std::string path = index("groups", gi);
     if (group.chase == group.name)
-        return Error{path + ".chase: a swarm cannot chase its own group '" + group.name +
-                     "'; name another group, or leave it empty to chase the player"};
+        return Error{path + ".chase: a swarm cannot chase its own group " + quotedName(group.name) +
+                     "; name another group, or leave it empty to chase the player"};
     if (names.find(group.chase) == names.end())
-        return Error{path + ".chase: there is no group named '" + group.chase + "'"};
+        return Error{path + ".chase: there is no group named " + quotedName(group.chase)};
     return std::nullopt;
 }
 
@@ -261,10 +262,10 @@ std::optional<Error> checkPlayer(const SceneDesc& scene, const GroupNames& names
     if (!player.group.empty()) {
         const auto led = names.find(player.group);
         if (led == names.end())
-            return Error{"player.group: there is no group named '" + player.group + "'"};
+            return Error{"player.group: there is no group named " + quotedName(player.group)};
         const BehaviourKind kind = scene.groups[led->second].kind;
         if (!playerCanLead(kind))
-            return Error{"player.group: '" + player.group + "' is a " +
+            return Error{"player.group: " + quotedName(player.group) + " is a " +
                          std::string(behaviourKey(kind)) +
                          " group; the player can lead only a fishSchool or leaderFollow group"};
     }

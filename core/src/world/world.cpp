@@ -1,5 +1,7 @@
 #include <shoal/world.h>
 
+#include <shoal/displaytext.h>
+
 #include "geometry/staticgeometry.h"
 #include "math/fastmath.h"
 #include "math/statehash.h"
@@ -76,7 +78,7 @@ std::vector<WorldWarning> spawnShortfall(const Group& group, const GroupDesc& de
     std::vector<WorldWarning> warnings;
     const SpawnReport& report = group.spawnReport;
     const float radius = group.behaviour->bodyRadius();
-    const std::string who = "groups[" + std::to_string(index) + "] '" + desc.name + "': ";
+    const std::string who = "groups[" + std::to_string(index) + "] " + quotedName(desc.name) + ": ";
     if (report.listedPlaced < report.listedAsked)
         warnings.push_back({static_cast<int>(index),
                             who + "placed " + std::to_string(report.listedPlaced) + " of its " +
@@ -177,8 +179,9 @@ void adoptApartPickups(Group& group, std::vector<PickupState>& pickups, Random& 
              " free fish were left out, the first pickups[" + std::to_string(firstLeftOut) +
              "] at [" + formatFloat(first.x) + ", " + formatFloat(first.y) +
              "]: free fish lie at least pickRadius + 2 radius = " +
-             formatFloat(static_cast<float>(apart)) + " m apart (a free fish of '" + group.name +
-             "' meanders up to half its pick radius from its place and holds it; two nearer "
+             formatFloat(static_cast<float>(apart)) + " m apart (a free fish of " +
+             quotedName(group.name) +
+             " meanders up to half its pick radius from its place and holds it; two nearer "
              "could meet and never part)"});
 }
 
@@ -195,7 +198,7 @@ Error unknownParam(const std::string& who, const std::vector<ParamSpec>& specs,
     std::string known;
     for (const ParamSpec& spec : specs)
         known += (known.empty() ? "" : ", ") + spec.key;
-    return Error{who + " has no parameter '" + key + "'; known: " + known};
+    return Error{who + " has no parameter " + quotedName(key) + "; known: " + known};
 }
 
 } // namespace
@@ -339,7 +342,7 @@ std::optional<Error> World::setParam(int groupIndex, int index, double value)
         return noGroup(groupIndex);
     Group& group = *m_groups[groupIndex];
     if (auto error = checkParamEdit(group.kind, group.values, index, value))
-        return Error{"group '" + group.name + "': " + error->message};
+        return Error{"group " + quotedName(group.name) + ": " + error->message};
     group.values[static_cast<std::size_t>(index)] = value;
     group.behaviour->setParams(group.values);
     m_indexesDirty = true;
@@ -352,7 +355,7 @@ std::optional<Error> World::setCollision(int groupIndex, const CollisionDesc& co
         return noGroup(groupIndex);
     Group& group = *m_groups[groupIndex];
     if (collision.priority < 0 || collision.priority > kMaxCollisionPriority)
-        return Error{"group '" + group.name + "': collision priority " +
+        return Error{"group " + quotedName(group.name) + ": collision priority " +
                      std::to_string(collision.priority) + " is out of range; allowed 0 to " +
                      std::to_string(kMaxCollisionPriority)};
     // The body pass reads every group's rule afresh at each step (updateBodyRules).
@@ -374,7 +377,7 @@ std::optional<Error> World::setParam(int groupIndex, const std::string& key, dou
     const int index = paramIndex(specs, key);
     if (index < 0) {
         const std::string who =
-            "group '" + group.name + "' (" + std::string(behaviourKey(group.kind)) + ")";
+            "group " + quotedName(group.name) + " (" + std::string(behaviourKey(group.kind)) + ")";
         return unknownParam(who, specs, key);
     }
     return setParam(groupIndex, index, value);
