@@ -93,13 +93,18 @@ std::vector<WorldWarning> spawnShortfall(const Group& group, const GroupDesc& de
             why = "no place in it is clear of walls, obstacles and the level's edge for a body "
                   "of radius " +
                   formatFloat(radius) + " m";
-        else if (report.areaFull || report.areaPlaced >= report.areaCapacity)
+        else if (report.areaFull)
             why = "bodies of radius " + formatFloat(radius) +
                   " m start apart, clear of walls and obstacles, and no clear place was left "
                   "for more (at most " +
                   std::to_string(report.areaCapacity) +
                   " fit side by side in the whole area; placed at random, about half as "
                   "many); make it larger or ask for fewer";
+        else if (report.areaPlaced >= report.areaCapacity)
+            why = "it holds at most " + std::to_string(report.areaCapacity) + " bodies of radius " +
+                  formatFloat(radius) +
+                  " m, as many as fit side by side (a denser crowd costs every step the square "
+                  "of its density); make it larger or ask for fewer";
         else
             why = "most of it is covered by walls or obstacles";
         warnings.push_back({static_cast<int>(index),
@@ -258,7 +263,21 @@ std::unique_ptr<World> World::createValidated(const SceneDesc& scene)
         group->chaseGroup = desc.chase.empty() ? -1 : scene.groupIndex(desc.chase);
         // Each group draws from its own stream, so adding a group never moves another's agents.
         Random random(mix64(scene.simulation.seed ^ mix64(i + 1)));
-        group->behaviour->spawn(*group, desc, random, *world->m_geometry);
+        // No family spawns more than its area holds side by side (spawnCapacity): the default
+        // spawn stops there itself; a family whose bodies may overlap (worms crawl over each
+        // other) would otherwise lay any number in a small area, and every step of a crowd
+        // costs the square of its density.
+        const std::size_t capacity =
+            desc.spawn ? spawnCapacity(desc.spawn->area, group->behaviour->bodyRadius()) : 0;
+        if (desc.spawn && static_cast<std::size_t>(desc.spawn->count) > capacity) {
+            GroupDesc capped = desc;
+            capped.spawn->count = static_cast<int>(capacity);
+            group->behaviour->spawn(*group, capped, random, *world->m_geometry);
+            group->spawnReport.areaAsked = static_cast<std::size_t>(desc.spawn->count);
+            group->spawnReport.areaCapacity = capacity;
+        } else {
+            group->behaviour->spawn(*group, desc, random, *world->m_geometry);
+        }
         for (WorldWarning& warning : spawnShortfall(*group, desc, i))
             world->m_warnings.push_back(std::move(warning));
 
