@@ -31,6 +31,7 @@ private slots:
     void routesBeyondTheBudgetAreRefused();
     void crowdedSpawnAreasStartApart();
     void piledFishPickupsAreLeftOut();
+    void fishPickupsOnAWallAreLeftOut();
     void playerStartsClearOfTheLevel();
 };
 
@@ -448,6 +449,28 @@ void TestLimits::piledFishPickupsAreLeftOut()
         QVERIFY2(broken.isEmpty(),
                  qPrintable(QStringLiteral("spacing %1: %2").arg(spacing).arg(broken)));
     }
+}
+
+void TestLimits::fishPickupsOnAWallAreLeftOut()
+{
+    // Found by scripts/mutate: a wall or an obstacle's edge moved onto a fish pickup. The free
+    // fish, centred on the surface, could not be pushed to either side and run failed at step 0.
+    SceneDesc scene = demoScene();
+    scene.pickups = {{PickupKind::Fish, {-11.0, 10.0}},  // on walls[0]
+                     {PickupKind::Fish, {0.0, 0.0}},     // inside obstacles[0]
+                     {PickupKind::Fish, {-11.0, 9.8}},   // overlapping walls[0]: pushed off it
+                     {PickupKind::Coin, {-12.0, 10.0}}}; // a coin is no body
+    auto world = World::create(scene);
+    QVERIFY(world.ok());
+    QCOMPARE((*world)->warnings().size(), std::size_t{1});
+    QVERIFY2(
+        (*world)->warnings()[0].message.find(
+            "pickups: 2 of the 3 free fish were left out, the first pickups[0] at [-11, 10]") !=
+            std::string::npos,
+        (*world)->warnings()[0].message.c_str());
+    QVERIFY(!(*world)->pickups()[3].taken);
+    const QString broken = runChecks(**world, 120);
+    QVERIFY2(broken.isEmpty(), qPrintable(broken));
 }
 
 void TestLimits::playerStartsClearOfTheLevel()

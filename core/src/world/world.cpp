@@ -117,6 +117,9 @@ std::vector<WorldWarning> spawnShortfall(const Group& group, const GroupDesc& de
     return warnings;
 }
 
+/// m: a centre nearer a surface than this lies on it.
+constexpr float kOnSurface = 0.01f;
+
 /// The fish pickups a player-led school adopts as free fish where they lie. A free fish
 /// meanders up to half the school's pick radius from its place and holds that place against
 /// other bodies, so two free fish whose meanders can meet would hold each other overlapping
@@ -124,7 +127,7 @@ std::vector<WorldWarning> spawnShortfall(const Group& group, const GroupDesc& de
 /// pickup order) is left out (taken, so nobody picks it up) and the world warns. Adopts
 /// through the family.
 void adoptApartPickups(Group& group, std::vector<PickupState>& pickups, Random& random,
-                       std::vector<WorldWarning>& warnings)
+                       const StaticGeometry& geometry, std::vector<WorldWarning>& warnings)
 {
     const int pick = paramIndex(paramSpecs(group.kind), "pickRadius");
     const double pickRadius = pick >= 0 ? group.values[static_cast<std::size_t>(pick)] : 0.0;
@@ -143,12 +146,21 @@ void adoptApartPickups(Group& group, std::vector<PickupState>& pickups, Random& 
     };
     std::vector<PickupState> adopted;
     std::vector<std::size_t> from;
-    std::size_t fish = 0, leftOut = 0, firstLeftOut = 0;
+    std::size_t fish = 0, leftOut = 0, firstLeftOut = 0, inGeometry = 0, firstInGeometry = 0;
     for (std::size_t k = 0; k < pickups.size(); ++k) {
         if (pickups[k].kind != PickupKind::Fish)
             continue;
         ++fish;
         const Vec2 p = pickups[k].position;
+        // Nor one whose centre lies in an obstacle or on a surface: a body overlapping a wall is
+        // pushed out to the side its centre is on as the world settles, but one centred on the
+        // surface has no side, and its place is its home.
+        if (geometry.isInsideSolid(p) || geometry.surfaceDistance(p, kOnSurface) < kOnSurface) {
+            if (inGeometry++ == 0)
+                firstInGeometry = k;
+            pickups[k].taken = true;
+            continue;
+        }
         const auto [cx, cy] = cellOf(p.x, p.y);
         bool near = false;
         for (std::int64_t y = cy - 1; y <= cy + 1 && !near; ++y)
@@ -175,6 +187,17 @@ void adoptApartPickups(Group& group, std::vector<PickupState>& pickups, Random& 
     group.behaviour->adoptPickups(group, adopted, random);
     for (std::size_t j = 0; j < adopted.size(); ++j)
         pickups[from[j]].taken = adopted[j].taken;
+    if (inGeometry > 0) {
+        const Vec2 first = pickups[firstInGeometry].position;
+        warnings.push_back(
+            {group.index,
+             "pickups: " + std::to_string(inGeometry) + " of the " + std::to_string(fish) +
+                 " free fish were left out, the first pickups[" + std::to_string(firstInGeometry) +
+                 "] at [" + formatFloat(first.x) + ", " + formatFloat(first.y) +
+                 "]: a free fish of " + quotedName(group.name) +
+                 " has its centre off every wall and outside every obstacle (a body centred on a "
+                 "surface could never be pushed off it)"});
+    }
     if (leftOut == 0)
         return;
     const Vec2 first = pickups[firstLeftOut].position;
@@ -288,7 +311,8 @@ std::unique_ptr<World> World::createValidated(const SceneDesc& scene)
             group->agents.py[0] = player.position.y;
             group->agents.heading[0] = player.heading;
             group->agents.flags[0] = kAgentInSchool;
-            adoptApartPickups(*group, world->m_pickups, random, world->m_warnings);
+            adoptApartPickups(*group, world->m_pickups, random, *world->m_geometry,
+                              world->m_warnings);
         }
         world->m_groups.push_back(std::move(group));
     }
