@@ -1,6 +1,7 @@
 #include "clisupport.h"
 
 #include "embeddedscenes.h"
+#include <shoal/displaytext.h>
 #include <shoal/paramspec.h>
 #include <shoal/scenefile.h>
 
@@ -55,7 +56,15 @@ Error outOfMemory(const std::string& displayName)
 
 void printError(const std::string& message)
 {
-    std::fprintf(stderr, "shoal-cli: %s\n", message.c_str());
+    // Whatever a message quotes from a file or the command line reaches a terminal: control
+    // characters and bytes that are no UTF-8 are escaped (core quotes its values that way; this
+    // catches the rest), and a NUL no longer ends it. Line breaks a message makes stay.
+    std::string shown;
+    std::size_t from = 0;
+    for (std::size_t at; (at = message.find('\n', from)) != std::string::npos; from = at + 1)
+        shown += displayText(std::string_view(message).substr(from, at - from), 0) + "\n";
+    shown += displayText(std::string_view(message).substr(from), 0);
+    std::fprintf(stderr, "shoal-cli: %s\n", shown.c_str());
     std::fflush(stderr);
 }
 

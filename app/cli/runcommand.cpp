@@ -4,6 +4,7 @@
 #include "clisupport.h"
 #include "commands.h"
 
+#include <shoal/displaytext.h>
 #include <shoal/inputscript.h>
 #include <shoal/world.h>
 
@@ -55,7 +56,7 @@ std::optional<Error> applySet(World& world, const QString& assignment)
     bool ok = false;
     const double value = valueText.toDouble(&ok);
     if (!ok)
-        return Error{where + "'" + valueText.toStdString() + "' is not a finite number"};
+        return Error{where + quotedName(valueText.toStdString()) + " is not a finite number"};
 
     std::optional<Error> error;
     if (groupName == "player") {
@@ -65,9 +66,9 @@ std::optional<Error> applySet(World& world, const QString& assignment)
         if (group < 0) {
             std::string names;
             for (int g = 0; g < world.groupCount(); ++g)
-                names += (names.empty() ? "'" : ", '") + world.group(g).name + "'";
-            return Error{where + "the scene has no group '" + groupName +
-                         "'; groups: " + (names.empty() ? std::string("none") : names) +
+                names += (names.empty() ? "" : ", ") + quotedName(world.group(g).name);
+            return Error{where + "the scene has no group " + quotedName(groupName) +
+                         "; groups: " + (names.empty() ? std::string("none") : names) +
                          " ('player' sets the player's parameters)"};
         }
         error = world.setParam(group, key, value);
@@ -440,7 +441,7 @@ void checkStep(const GroupState& group, std::uint64_t step, RunTotals& totals,
                std::vector<std::uint8_t>& reported)
 {
     const GroupMetrics& m = group.metrics;
-    const std::string who = "group '" + group.name + "' agent ";
+    const std::string who = "group " + quotedName(group.name) + " agent ";
     auto fail = [&](int kind, const std::string& what) {
         ++totals.failedChecks;
         if (reported[static_cast<std::size_t>(kind)])
@@ -470,9 +471,9 @@ void printTextSummary(const World& world, const RunOptions& options, const Scene
                       const RunTotals& totals, std::int64_t crossings)
 {
     // A scene without a name is known by its file.
-    const std::string named = scene.name.empty()
-                                  ? options.scene.displayName
-                                  : scene.name + " (" + options.scene.displayName + ")";
+    const std::string named =
+        scene.name.empty() ? options.scene.displayName
+                           : displayText(scene.name) + " (" + options.scene.displayName + ")";
     std::printf("scene: %s, seed %llu, dt %s s\n", named.c_str(),
                 static_cast<unsigned long long>(world.seed()), formatFloat(world.dt()).c_str());
     std::printf(
@@ -481,7 +482,7 @@ void printTextSummary(const World& world, const RunOptions& options, const Scene
     const PlayerState& player = world.player();
     if (player.enabled) {
         const std::string leads =
-            player.group >= 0 ? ", leading '" + world.group(player.group).name + "'" : "";
+            player.group >= 0 ? ", leading " + quotedName(world.group(player.group).name) : "";
         std::printf("player: at (%s, %s) m, heading %s deg, speed %s m/s%s\n",
                     formatFixed(player.position.x, 2).c_str(),
                     formatFixed(player.position.y, 2).c_str(),
@@ -491,7 +492,7 @@ void printTextSummary(const World& world, const RunOptions& options, const Scene
     for (int g = 0; g < world.groupCount(); ++g) {
         const GroupState& group = world.group(g);
         const GroupMetrics& m = group.metrics;
-        std::printf("group '%s' (%s): %d agents, %d active\n", group.name.c_str(),
+        std::printf("group %s (%s): %d agents, %d active\n", quotedName(group.name).c_str(),
                     std::string(behaviourKey(group.kind)).c_str(), m.agents, m.active);
         if (m.withNeighbour == 0)
             std::printf("  nearest neighbour: none within its neighbour radius\n");

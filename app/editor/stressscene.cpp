@@ -118,12 +118,13 @@ SceneDesc withStressAgents(const SceneDesc& base, int agents)
     for (int k = 0; k < agents % familyCount; ++k)
         ++share[static_cast<std::size_t>(k)];
 
-    // Room for the extra agents (10 % spare for tiles that do not fill their band), added to
-    // the level's area with the same aspect ratio.
+    // Room for the extra agents, half again as much (bodies spawn apart at random places,
+    // which fill about half of an area side by side, and tiles may not fill their band),
+    // added to the level's area with the same aspect ratio.
     std::vector<double> area(families.size());
     double extra = 0.0;
     for (std::size_t f = 0; f < families.size(); ++f) {
-        area[f] = share[f] * areaPerAgent(families[f]) * 1.1;
+        area[f] = share[f] * areaPerAgent(families[f]) * 1.5;
         extra += area[f];
     }
     const double width = base.bounds.max.x - base.bounds.min.x;

@@ -111,7 +111,7 @@ run_cli(vlb validate --max-file-size 0 blank.json)
 expect_code(vlb 2 "--max-file-size 0")
 expect_contains("${vlb_err}" "--max-file-size '0' must be a whole number of megabytes" "the bad limit is named")
 file(WRITE "${WORK_DIR}/hidden-spawn.json" "{\"format\": \"shoal-scene\", \"version\": 3,
-  \"bounds\": {\"min\": [-10, -10], \"max\": [10, 10]},
+  \"bounds\": {\"min\": [-10, -10], \"max\": [10, 10]}, \"player\": {\"position\": [-8, -8]},
   \"obstacles\": [{\"shape\": \"circle\", \"center\": [1, 1], \"radius\": 5}],
   \"groups\": [{\"name\": \"s\", \"kind\": \"swarm\", \"spawn\": {\"min\": [0, 0], \"max\": [2, 2], \"count\": 20}}]}\n")
 run_cli(vw validate hidden-spawn.json)
@@ -126,6 +126,26 @@ expect_code(rw 0 "run a level with a warning")
 expect_contains("${rw_err}" "warning: groups[0] 's'" "run prints the warning")
 string(JSON warningCount ERROR_VARIABLE warningError LENGTH "${rw_out}" warnings)
 check("run --json lists the warning (${warningError})" warningCount EQUAL 1)
+
+# What a message quotes from a file reaches the terminal escaped: a NUL in a key no longer
+# ends the message, an escape sequence in a name no longer drives the terminal.
+file(WRITE "${WORK_DIR}/nul-key.json" [=[{"format": "shoal-scene", "version": 3,
+  "bounds": {"min": [-10, -10], "max": [10, 10]}, "player": {"enabled": false},
+  "groups": [{"na\u0000me": "s", "kind": "swarm"}]}
+]=])
+run_cli(vnk validate nul-key.json)
+expect_code(vnk 2 "validate a key with a NUL in it")
+expect_contains("${vnk_err}" [=[groups[0]: unknown key 'na\0me' (did you mean 'name'?); allowed keys: name,]=] "the whole message, the NUL escaped")
+file(WRITE "${WORK_DIR}/escape-name.json" [=[{"format": "shoal-scene", "version": 3,
+  "bounds": {"min": [-10, -10], "max": [10, 10]}, "player": {"enabled": false},
+  "groups": [{"name": "a\u001b[2Jb", "kind": "swarm", "agents": [{"position": [0, 0]}]}]}
+]=])
+run_cli(ren run escape-name.json --steps 2)
+expect_code(ren 0 "run a group whose name holds an escape sequence")
+expect_contains("${ren_out}" [=[group 'a\x1B[2Jb' (swarm): 1 agents]=] "the summary escapes the name")
+string(ASCII 27 escapeChar)
+string(FIND "${ren_out}${ren_err}" "${escapeChar}" rawEscape)
+check("no raw escape character reaches the terminal" rawEscape EQUAL -1)
 
 # --- run ------------------------------------------------------------------------------------
 run_cli(r1 run demo --steps 200)

@@ -2,6 +2,7 @@
 
 #include "testsupport.h"
 #include <shoal/inputscript.h>
+#include <shoal/scenefile.h>
 
 #include <QtTest>
 
@@ -81,6 +82,8 @@ private slots:
     void sameScriptGivesTheSameHash();
     void targetEventMovesTheSquad();
     void checkNamesTheSquads();
+    void underflowReadsAsInSceneFiles();
+    void echoedTokensAreEscapedAndCut();
 };
 
 void TestInputScript::parsesGoodScripts_data()
@@ -346,6 +349,50 @@ void TestInputScript::checkNamesTheSquads()
     QVERIFY2(QString::fromStdString(error->message)
                  .contains(QStringLiteral("group 'enemies' is a swarm, not a tank squad")),
              error->message.c_str());
+}
+
+void TestInputScript::underflowReadsAsInSceneFiles()
+{
+    // A number too small for a double: the scene reader (strtod) takes 1e-400 as 0, and the
+    // input script once called it "not a finite number". Both now read it as 0; both refuse
+    // one too large.
+    const Expected<SceneDesc> scene = parseScene(
+        R"({"format": "shoal-scene", "version": 3, "bounds": {"min": [-20, -10], "max": [20, 10]},
+            "player": {"enabled": false},
+            "groups": [{"name": "s", "kind": "swarm", "agents": [{"position": [1e-400, -1e-400]}]}]})",
+        "under.json");
+    QVERIFY2(scene.ok(), scene.ok() ? "" : scene.error().message.c_str());
+    QCOMPARE(scene->groups[0].agents[0].position.x, 0.0);
+    const Expected<InputScript> script =
+        parseInputScript("0 pointer 1e-400 -0.00001e-330 down\n1 pointer 0e99999999999999999999 "
+                         "1.5 move\n",
+                         "under.txt");
+    QVERIFY2(script.ok(), script.ok() ? "" : script.error().message.c_str());
+    QCOMPARE(script->events[0].position.x, scene->groups[0].agents[0].position.x);
+    QCOMPARE(script->events[0].position.y, 0.0);
+    QCOMPARE(script->events[1].position.x, 0.0);
+    for (const char* big : {"1e400", "0.001e312", "100000e99999999999999999999"}) {
+        const Expected<InputScript> refused =
+            parseInputScript(std::string("0 pointer ") + big + " 0 down\n", "big.txt");
+        QVERIFY2(!refused.ok(), big);
+        QVERIFY(refused.error().message.find("must be a finite number") != std::string::npos);
+    }
+}
+
+void TestInputScript::echoedTokensAreEscapedAndCut()
+{
+    // A megabyte token was echoed whole, and control characters went raw to the terminal.
+    const Expected<InputScript> huge =
+        parseInputScript("0 pointer " + std::string(1000000, '9') + " 0 down\n", "huge.txt");
+    QVERIFY(!huge.ok());
+    QCOMPARE(huge.error().message, "huge.txt:1: x '" + std::string(60, '9') +
+                                       "\u2026' (1000000 bytes) must be a finite number (metres)");
+    const Expected<InputScript> control =
+        parseInputScript(std::string("0 pointer 1 1 do\x1b[2J\xffwn\n"), "control.txt");
+    QVERIFY(!control.ok());
+    QCOMPARE(control.error().message,
+             std::string("control.txt:1: pointer action 'do\\x1B[2J\\xFFwn' must be down, up or "
+                         "move"));
 }
 
 QTEST_GUILESS_MAIN(TestInputScript)

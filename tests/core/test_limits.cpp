@@ -29,6 +29,10 @@ private slots:
     void groupsWithNoAgentsStep();
     void levelThinnerThanItsBodiesRoutesNowhere();
     void routesBeyondTheBudgetAreRefused();
+    void crowdedSpawnAreasStartApart();
+    void piledFishPickupsAreLeftOut();
+    void fishPickupsOnAWallAreLeftOut();
+    void playerStartsClearOfTheLevel();
 };
 
 namespace {
@@ -50,6 +54,40 @@ std::vector<Point2> star(std::size_t n, double radius, double wobble)
         points.push_back({r * std::cos(angle), r * std::sin(angle)});
     }
     return points;
+}
+
+/// The embedded demo, as a scene to vary.
+SceneDesc demoScene()
+{
+    const Expected<SceneDesc> scene =
+        loadSceneFile(SHOAL_TEST_DATA_DIR "/../../resources/scenes/demo.json");
+    if (!scene)
+        qFatal("the demo does not load: %s", scene.error().message.c_str());
+    return *scene;
+}
+
+/// Steps `world` and returns the first broken promise that `shoal-cli run` checks (a wall
+/// crossed, a body in a wall, bodies overlapping longer than allowed), or "".
+QString runChecks(World& world, int steps)
+{
+    for (int step = 0; step <= steps; ++step) {
+        if (step > 0)
+            world.step();
+        for (int g = 0; g < world.groupCount(); ++g) {
+            const GroupState& group = world.group(g);
+            const GroupMetrics& m = group.metrics;
+            const QString who = QStringLiteral("step %1, group '%2': ")
+                                    .arg(step)
+                                    .arg(QString::fromStdString(group.name));
+            if (m.wallCrossings > 0)
+                return who + QStringLiteral("crossed a wall");
+            if (m.wallOverlapMax > kPenetrationTolerance)
+                return who + QStringLiteral("in a wall by %1 m").arg(m.wallOverlapMax);
+            if (m.overlapSeconds > kOverlapSeconds + 1e-6f)
+                return who + QStringLiteral("bodies overlapped for %1 s").arg(m.overlapSeconds);
+        }
+    }
+    return {};
 }
 
 } // namespace
@@ -328,6 +366,160 @@ void TestLimits::routesBeyondTheBudgetAreRefused()
         for (AgentDesc& agent : group.agents)
             agent.position = {agent.position.x / 2.0, agent.position.y / 2.0};
     QCOMPARE(problemOf(scene), QString());
+}
+
+void TestLimits::crowdedSpawnAreasStartApart()
+{
+    // The demo with one group's spawn count raised far past what its area holds: bodies spawn
+    // apart, the area places what fits and the world says how many; the run then keeps its
+    // promises. Spawns once placed up to 4 times as many as fit side by side, overlapping,
+    // which no settling could part before the overlap check (0.1 s) gave up on them; worms,
+    // which may overlap, were laid in any number, and 10,000 in the demo's area took 18 s for
+    // 30 steps.
+    const SceneDesc demo = demoScene();
+    for (std::size_t g = 0; g < demo.groups.size(); ++g) {
+        for (const int count : {1000, 50000}) {
+            SceneDesc scene = demo;
+            scene.groups[g].spawn->count = count;
+            auto world = World::create(scene);
+            QVERIFY2(world.ok(), world.ok() ? "" : world.error().message.c_str());
+            const std::size_t placed = (*world)->group(int(g)).agents.size();
+            if (placed < std::size_t(count) + scene.groups[g].agents.size()) {
+                QCOMPARE((*world)->warnings().size(), std::size_t{1});
+                const std::string& warning = (*world)->warnings()[0].message;
+                const std::string placedText = " of " + std::to_string(count) + " agents: ";
+                QVERIFY2(warning.find(placedText) != std::string::npos &&
+                             warning.find("make it larger or ask for fewer") != std::string::npos,
+                         warning.c_str());
+            }
+            const QString broken = runChecks(**world, 60);
+            QVERIFY2(
+                broken.isEmpty(),
+                qPrintable(
+                    QStringLiteral("groups[%1] asked for %2: %3").arg(g).arg(count).arg(broken)));
+        }
+    }
+    // A small area and big bodies: the same rule.
+    SceneDesc scene = test::emptyScene(20.0, 20.0);
+    GroupDesc bees = makeDefaultGroup(BehaviourKind::Swarm, "bees");
+    bees.params[std::size_t(paramIndex(paramSpecs(BehaviourKind::Swarm), "radius"))] = 1.0;
+    bees.spawn = SpawnAreaDesc{{{-3.0, -3.0}, {3.0, 3.0}}, 1000};
+    scene.groups = {bees};
+    auto world = World::create(scene);
+    QVERIFY(world.ok());
+    QVERIFY((*world)->group(0).agents.size() < std::size_t{12}); // 36 m^2 / (pi 1 m^2)
+    QCOMPARE((*world)->warnings().size(), std::size_t{1});
+    const QString broken = runChecks(**world, 60);
+    QVERIFY2(broken.isEmpty(), qPrintable(broken));
+}
+
+void TestLimits::piledFishPickupsAreLeftOut()
+{
+    // Fish pickups become the player's school's free fish where they lie; a free fish
+    // meanders up to half its pick radius from its place and holds it, so a pile of 1,000 (or
+    // two on one spot) once overlapped for good and failed the run's checks. Free fish lie
+    // pickRadius + 2 radius apart (1.6 m in the demo); the rest are left out, with a warning.
+    for (const double spacing : {0.0, 0.7, 1.0, 1.65}) {
+        SceneDesc scene = demoScene();
+        scene.pickups.clear();
+        const int side = spacing > 0.0 ? 5 : 1;
+        for (int i = 0; i < side; ++i)
+            for (int j = 0; j < side; ++j)
+                for (int copy = 0; copy < (spacing > 0.0 ? 1 : 1000); ++copy)
+                    scene.pickups.push_back(
+                        {PickupKind::Fish, {-36.0 + spacing * i, 8.0 + spacing * j}});
+        auto world = World::create(scene);
+        QVERIFY(world.ok());
+        const std::size_t fish = scene.pickups.size();
+        std::size_t waiting = 0;
+        for (const PickupState& pickup : (*world)->pickups())
+            waiting += pickup.taken ? 0 : 1;
+        QCOMPARE(waiting, std::size_t{0}); // adopted or left out: none waits as a pickup
+        const std::vector<WorldWarning>& warnings = (*world)->warnings();
+        if (spacing > 1.6) {
+            QVERIFY(warnings.empty());
+        } else {
+            QCOMPARE(warnings.size(), std::size_t{1});
+            QVERIFY2(warnings[0].message.find(" of the " + std::to_string(fish) +
+                                              " free fish were left out") != std::string::npos &&
+                         warnings[0].message.find("1.6 m apart") != std::string::npos,
+                     warnings[0].message.c_str());
+        }
+        const QString broken = runChecks(**world, 300);
+        QVERIFY2(broken.isEmpty(),
+                 qPrintable(QStringLiteral("spacing %1: %2").arg(spacing).arg(broken)));
+    }
+}
+
+void TestLimits::fishPickupsOnAWallAreLeftOut()
+{
+    // Found by scripts/mutate: a wall or an obstacle's edge moved onto a fish pickup. The free
+    // fish, centred on the surface, could not be pushed to either side and run failed at step 0.
+    SceneDesc scene = demoScene();
+    scene.pickups = {{PickupKind::Fish, {-11.0, 10.0}},  // on walls[0]
+                     {PickupKind::Fish, {0.0, 0.0}},     // inside obstacles[0]
+                     {PickupKind::Fish, {-11.0, 9.8}},   // overlapping walls[0]: pushed off it
+                     {PickupKind::Coin, {-12.0, 10.0}}}; // a coin is no body
+    auto world = World::create(scene);
+    QVERIFY(world.ok());
+    QCOMPARE((*world)->warnings().size(), std::size_t{1});
+    QVERIFY2(
+        (*world)->warnings()[0].message.find(
+            "pickups: 2 of the 3 free fish were left out, the first pickups[0] at [-11, 10]") !=
+            std::string::npos,
+        (*world)->warnings()[0].message.c_str());
+    QVERIFY(!(*world)->pickups()[3].taken);
+    const QString broken = runChecks(**world, 120);
+    QVERIFY2(broken.isEmpty(), qPrintable(broken));
+}
+
+void TestLimits::playerStartsClearOfTheLevel()
+{
+    // A player placed on a wall passed validate and failed run's checks at step 0 (its body,
+    // the led school's agent 0, in the wall). Now validate refuses it, naming the wall; and the
+    // editor's in-place edits (CheckedScene) refuse what would put the two together, whichever
+    // moves: the player, a wall or obstacle drawn over it, or the led group's radius.
+    SceneDesc scene = demoScene();
+    QCOMPARE(problemOf(scene), QString());
+    SceneDesc onWall = scene;
+    onWall.player.position = {-8.0, 7.0};
+    QVERIFY(problemOf(onWall).startsWith(
+        QStringLiteral("player.position: the player's body at [-8, 7] (the radius of 'school', "
+                       "the group it leads, 0.3 m) overlaps walls[0] (edge 1-2, 0 m from its "
+                       "centre)")));
+    SceneDesc inRock = scene;
+    inRock.player.position = {0.0, 0.0};
+    QVERIFY(problemOf(inRock).contains(QStringLiteral("overlaps obstacles[0] (its centre is "
+                                                      "inside the circle of radius 2.5 m")));
+    SceneDesc touching = scene;
+    touching.player.position = {0.0, 2.7}; // 0.2 m from the circle, its body 0.3 m
+    QVERIFY(problemOf(touching).contains(QStringLiteral("overlaps obstacles[0]")));
+    touching.player.position = {0.0, 2.81};
+    QCOMPARE(problemOf(touching), QString());
+    SceneDesc off = onWall;
+    off.player.enabled = false; // no player, no body
+    QCOMPARE(problemOf(off), QString());
+
+    Expected<CheckedScene> checked = checkScene(scene);
+    QVERIFY(checked.ok());
+    CheckedScene& edits = *checked;
+    PlayerDesc moved = scene.player;
+    moved.position = {-8.0, 7.0};
+    QVERIFY(!edits.setPlayer(moved));
+    QVERIFY(!edits.insertWall(0, {{{-29.0, -1.0}, {-27.0, 1.0}}, false}));
+    QVERIFY(!edits.insertObstacle(0, test::circleObstacle(-28.5, 0.0, 0.3)));
+    QVERIFY(edits.insertObstacle(0, test::circleObstacle(-20.0, 0.0, 0.3)));
+    QVERIFY(!edits.setObstacle(0, test::circleObstacle(-28.0, 0.5, 0.3)));
+    // The school's radius grown past a wall 0.5 m from the player.
+    QVERIFY(edits.insertWall(0, {{{-28.0, -3.0}, {-28.0, -0.5}}, false}));
+    GroupDesc school = edits.scene().groups[0];
+    const auto radius = std::size_t(paramIndex(paramSpecs(BehaviourKind::FishSchool), "radius"));
+    school.params[radius] = 0.6;
+    QVERIFY(!edits.setGroup(0, school));
+    school.params[radius] = 0.45;
+    QVERIFY(edits.setGroup(0, school));
+    QCOMPARE(edits.scene().player.position, scene.player.position);
+    QCOMPARE(problemOf(edits.scene()), QString());
 }
 
 QTEST_GUILESS_MAIN(TestLimits)

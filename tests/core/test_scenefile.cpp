@@ -582,6 +582,7 @@ void TestSceneFile::validateRefusesNonFiniteNumbers()
     const double inf = std::numeric_limits<double>::infinity();
     SceneDesc scene;
     scene.player = makeDefaultPlayer();
+    scene.player.position = {-5, -5}; // clear of the wall and the circle
     scene.walls.push_back({{{0, 0}, {1, 1}}, false});
     ObstacleDesc circle;
     circle.shape = ObstacleShape::Circle;

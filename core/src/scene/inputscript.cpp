@@ -2,6 +2,8 @@
 
 #include <shoal/world.h>
 
+#include <shoal/displaytext.h>
+
 #include <charconv>
 #include <cmath>
 #include <string_view>
@@ -68,7 +70,46 @@ bool parseStep(const std::string& text, std::uint64_t& out)
     return result.ec == std::errc() && result.ptr == end;
 }
 
-/// Locale-independent: "1.5" is one and a half whatever LC_NUMERIC says.
+/// Whether a decimal number from_chars found out of range is too small rather than too
+/// large: the power of ten of its first significant digit, plus its exponent, is below 0.
+bool underflows(std::string_view number)
+{
+    std::size_t i = number.empty() || number[0] != '-' ? 0 : 1;
+    long long power = -1; // of the first significant digit
+    bool seen = false, fraction = false;
+    long long integerDigits = 0, leadingFractionZeros = 0;
+    for (; i < number.size() && number[i] != 'e' && number[i] != 'E'; ++i) {
+        const char c = number[i];
+        if (c == '.') {
+            fraction = true;
+        } else if (!seen && c == '0') {
+            if (fraction)
+                ++leadingFractionZeros;
+        } else if (!seen) {
+            seen = true;
+            if (!fraction)
+                ++integerDigits;
+        } else if (!fraction) {
+            ++integerDigits;
+        }
+    }
+    if (!seen)
+        return true; // zero written with a huge exponent
+    power = integerDigits > 0 ? integerDigits - 1 : -(leadingFractionZeros + 1);
+    long long exponent = 0;
+    if (i < number.size()) {
+        const char* begin = number.data() + i + 1;
+        const char* end = number.data() + number.size();
+        if (begin != end && *begin == '+')
+            ++begin;
+        if (std::from_chars(begin, end, exponent).ec == std::errc::result_out_of_range)
+            return *begin == '-';
+    }
+    return power + exponent < 0;
+}
+
+/// Locale-independent: "1.5" is one and a half whatever LC_NUMERIC says. As in scene files
+/// (and any strtod), a number too small for a double reads as 0; one too large is refused.
 bool parseCoordinate(const std::string& text, double& out)
 {
     const char* begin = text.data();
@@ -77,13 +118,18 @@ bool parseCoordinate(const std::string& text, double& out)
         ++begin;
     if (begin == end)
         return false;
-    const auto result = std::from_chars(begin, end, out);
+    const auto result = std::from_chars(begin, end, out, std::chars_format::general);
+    if (result.ec == std::errc::result_out_of_range && result.ptr == end &&
+        underflows(std::string_view(begin, static_cast<std::size_t>(end - begin)))) {
+        out = *begin == '-' ? -0.0 : 0.0;
+        return true;
+    }
     return result.ec == std::errc() && result.ptr == end && std::isfinite(out);
 }
 
 std::string quote(const std::string& text)
 {
-    return "'" + text + "'";
+    return quotedName(text);
 }
 
 std::optional<PointerAction> pointerActionFrom(const std::string& text)
@@ -123,7 +169,7 @@ Expected<InputEvent> parseEvent(const std::vector<Token>& tokens, const std::str
     }
     constexpr std::size_t kFields = 5; // step, verb and three fields, for either event
     if (tokens.size() < kFields)
-        return Error{where + "too few fields for '" + verb + "'; " + kAllowedLines};
+        return Error{where + "too few fields for " + quote(verb) + "; " + kAllowedLines};
     if (tokens.size() > kFields)
         return Error{where + "unexpected " + quote(tokens[kFields].text) + " after the event; " +
                      kAllowedLines};

@@ -1,7 +1,9 @@
 #include <shoal/scenedesc.h>
 
+#include "scene/playerplacement.h"
 #include "scene/polygonsimplicity.h"
 #include "scene/routebudget.h"
+#include <shoal/displaytext.h>
 #include <shoal/paramspec.h>
 
 #include <cmath>
@@ -188,10 +190,10 @@ std::optional<Error> checkGroup(const SceneDesc& scene, std::size_t gi, GroupNam
         return Error{path + ".name: a group needs a name"};
     const auto [named, added] = names.emplace(group.name, gi);
     if (!added)
-        return Error{path + ".name: '" + group.name + "' is already the name of " +
+        return Error{path + ".name: " + quotedName(group.name) + " is already the name of " +
                      index("groups", named->second) + "; group names must be unique"};
 
-    const std::string context = path + " '" + group.name + "'";
+    const std::string context = path + " " + quotedName(group.name);
     if (group.collision.priority < 0 || group.collision.priority > kMaxCollisionPriority)
         return Error{path + ".collision.priority = " + std::to_string(group.collision.priority) +
                      " is out of range; allowed 0 to " + std::to_string(kMaxCollisionPriority)};
@@ -240,10 +242,10 @@ std::optional<Error> checkChase(const SceneDesc& scene, std::size_t gi, const Gr
         return std::nullopt;
     const std::string path = index("groups", gi);
     if (group.chase == group.name)
-        return Error{path + ".chase: a swarm cannot chase its own group '" + group.name +
-                     "'; name another group, or leave it empty to chase the player"};
+        return Error{path + ".chase: a swarm cannot chase its own group " + quotedName(group.name) +
+                     "; name another group, or leave it empty to chase the player"};
     if (names.find(group.chase) == names.end())
-        return Error{path + ".chase: there is no group named '" + group.chase + "'"};
+        return Error{path + ".chase: there is no group named " + quotedName(group.chase)};
     return std::nullopt;
 }
 
@@ -260,10 +262,10 @@ std::optional<Error> checkPlayer(const SceneDesc& scene, const GroupNames& names
     if (!player.group.empty()) {
         const auto led = names.find(player.group);
         if (led == names.end())
-            return Error{"player.group: there is no group named '" + player.group + "'"};
+            return Error{"player.group: there is no group named " + quotedName(player.group)};
         const BehaviourKind kind = scene.groups[led->second].kind;
         if (!playerCanLead(kind))
-            return Error{"player.group: '" + player.group + "' is a " +
+            return Error{"player.group: " + quotedName(player.group) + " is a " +
                          std::string(behaviourKey(kind)) +
                          " group; the player can lead only a fishSchool or leaderFollow group"};
     }
@@ -476,7 +478,9 @@ std::optional<Error> validateCounting(const SceneDesc& scene, std::size_t& piece
     for (std::size_t i = 0; i < scene.pickups.size(); ++i)
         if (auto error = checkPickup(scene.pickups[i], i, bounds))
             return error;
-    return checkGroupsAndPlayer(scene);
+    if (auto error = checkGroupsAndPlayer(scene))
+        return error;
+    return checkPlayerPlacement(scene);
 }
 
 } // namespace
@@ -502,12 +506,31 @@ Expected<CheckedScene> checkScene(SceneDesc scene)
 // again exactly when that element passes its own check and the total stays in the limit:
 // nothing else reads the geometry. Changed in its groups, player or settings, it passes again
 // exactly when checkFrame() and checkGroupsAndPlayer() do: the geometry checks read only the
-// bounds, which these edits leave alone.
+// bounds, which these edits leave alone. The one exception is the player's body, which must
+// start clear of the geometry (playerplacement.h): a wall or obstacle put in is checked against
+// it, and an edit that moves the body or changes its radius checks it against the level.
+
+namespace {
+
+bool playerClearOf(const SceneDesc& scene, const WallDesc& wall, std::size_t index)
+{
+    const std::optional<PlayerBody> body = playerBody(scene);
+    return !body || !checkPlayerClearOfWall(*body, wall, index);
+}
+
+bool playerClearOf(const SceneDesc& scene, const ObstacleDesc& obstacle, std::size_t index)
+{
+    const std::optional<PlayerBody> body = playerBody(scene);
+    return !body || !checkPlayerClearOfObstacle(*body, obstacle, index);
+}
+
+} // namespace
 
 bool CheckedScene::setWall(std::size_t index, WallDesc wall)
 {
     std::size_t pieces = 0;
-    if (index >= m_scene.walls.size() || checkWall(wall, index, m_scene.bounds, pieces))
+    if (index >= m_scene.walls.size() || checkWall(wall, index, m_scene.bounds, pieces) ||
+        !playerClearOf(m_scene, wall, index))
         return false;
     const std::size_t total = m_pieces - wallPieces(m_scene.walls[index]) + pieces;
     if (total > kMaxGeometryPieces)
@@ -521,7 +544,7 @@ bool CheckedScene::insertWall(std::size_t index, WallDesc wall)
 {
     std::size_t pieces = 0;
     if (index > m_scene.walls.size() || checkWall(wall, index, m_scene.bounds, pieces) ||
-        m_pieces + pieces > kMaxGeometryPieces)
+        m_pieces + pieces > kMaxGeometryPieces || !playerClearOf(m_scene, wall, index))
         return false;
     m_scene.walls.insert(m_scene.walls.begin() + static_cast<std::ptrdiff_t>(index),
                          std::move(wall));
@@ -541,7 +564,9 @@ bool CheckedScene::removeWall(std::size_t index)
 bool CheckedScene::setObstacle(std::size_t index, ObstacleDesc obstacle)
 {
     std::size_t pieces = 0;
-    if (index >= m_scene.obstacles.size() || checkObstacle(obstacle, index, m_scene.bounds, pieces))
+    if (index >= m_scene.obstacles.size() ||
+        checkObstacle(obstacle, index, m_scene.bounds, pieces) ||
+        !playerClearOf(m_scene, obstacle, index))
         return false;
     const std::size_t total = m_pieces - obstaclePieces(m_scene.obstacles[index]) + pieces;
     if (total > kMaxGeometryPieces)
@@ -556,7 +581,7 @@ bool CheckedScene::insertObstacle(std::size_t index, ObstacleDesc obstacle)
     std::size_t pieces = 0;
     if (index > m_scene.obstacles.size() ||
         checkObstacle(obstacle, index, m_scene.bounds, pieces) ||
-        m_pieces + pieces > kMaxGeometryPieces)
+        m_pieces + pieces > kMaxGeometryPieces || !playerClearOf(m_scene, obstacle, index))
         return false;
     m_scene.obstacles.insert(m_scene.obstacles.begin() + static_cast<std::ptrdiff_t>(index),
                              std::move(obstacle));
@@ -599,10 +624,13 @@ bool CheckedScene::removePickup(std::size_t index)
 
 namespace {
 
-/// What an edit of the groups, the player or the settings has to pass again.
-bool passesGroupsAndPlayer(const SceneDesc& scene)
+/// What an edit of the groups, the player or the settings has to pass again; the player's
+/// placement only when the edit moved its body or changed its radius (`before`).
+bool passesGroupsAndPlayer(const SceneDesc& scene, const std::optional<PlayerBody>& before)
 {
-    return !checkFrame(scene) && !checkGroupsAndPlayer(scene);
+    if (checkFrame(scene) || checkGroupsAndPlayer(scene))
+        return false;
+    return playerBody(scene) == before || !checkPlayerPlacement(scene);
 }
 
 } // namespace
@@ -611,8 +639,9 @@ bool CheckedScene::setGroup(std::size_t index, GroupDesc group)
 {
     if (index >= m_scene.groups.size())
         return false;
+    const std::optional<PlayerBody> before = playerBody(m_scene);
     std::swap(m_scene.groups[index], group);
-    if (passesGroupsAndPlayer(m_scene))
+    if (passesGroupsAndPlayer(m_scene, before))
         return true;
     std::swap(m_scene.groups[index], group);
     return false;
@@ -622,9 +651,10 @@ bool CheckedScene::insertGroup(std::size_t index, GroupDesc group)
 {
     if (index > m_scene.groups.size())
         return false;
+    const std::optional<PlayerBody> before = playerBody(m_scene);
     const auto at = m_scene.groups.begin() + static_cast<std::ptrdiff_t>(index);
     m_scene.groups.insert(at, std::move(group));
-    if (passesGroupsAndPlayer(m_scene))
+    if (passesGroupsAndPlayer(m_scene, before))
         return true;
     m_scene.groups.erase(m_scene.groups.begin() + static_cast<std::ptrdiff_t>(index));
     return false;
@@ -634,9 +664,10 @@ bool CheckedScene::removeGroup(std::size_t index)
 {
     if (index >= m_scene.groups.size())
         return false;
+    const std::optional<PlayerBody> before = playerBody(m_scene);
     GroupDesc removed = std::move(m_scene.groups[index]);
     m_scene.groups.erase(m_scene.groups.begin() + static_cast<std::ptrdiff_t>(index));
-    if (passesGroupsAndPlayer(m_scene))
+    if (passesGroupsAndPlayer(m_scene, before))
         return true;
     m_scene.groups.insert(m_scene.groups.begin() + static_cast<std::ptrdiff_t>(index),
                           std::move(removed));
@@ -645,8 +676,9 @@ bool CheckedScene::removeGroup(std::size_t index)
 
 bool CheckedScene::setPlayer(PlayerDesc player)
 {
+    const std::optional<PlayerBody> before = playerBody(m_scene);
     std::swap(m_scene.player, player);
-    if (passesGroupsAndPlayer(m_scene))
+    if (passesGroupsAndPlayer(m_scene, before))
         return true;
     std::swap(m_scene.player, player);
     return false;
@@ -654,8 +686,9 @@ bool CheckedScene::setPlayer(PlayerDesc player)
 
 bool CheckedScene::setSimulation(SimulationDesc simulation)
 {
+    const std::optional<PlayerBody> before = playerBody(m_scene);
     std::swap(m_scene.simulation, simulation);
-    if (passesGroupsAndPlayer(m_scene))
+    if (passesGroupsAndPlayer(m_scene, before))
         return true;
     std::swap(m_scene.simulation, simulation);
     return false;

@@ -1,5 +1,7 @@
 #include <shoal/scenefile.h>
 
+#include <shoal/displaytext.h>
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -54,8 +56,8 @@ public:
         m_key = name;
         if (m_stack.back().value->contains(name) && !m_duplicate) {
             const std::string& path = m_stack.back().path;
-            m_duplicate = (path.empty() ? std::string() : path + ": ") + "duplicate key '" + name +
-                          "'; each key may appear only once in an object";
+            m_duplicate = (path.empty() ? std::string() : path + ": ") + "duplicate key " +
+                          quotedName(name) + "; each key may appear only once in an object";
         }
         return true;
     }
@@ -166,6 +168,17 @@ std::string cleanParseMessage(std::string message)
         else
             message.erase(from);
     }
+    // A token nlohmann quotes ("number overflow parsing '1e400'") may be a megabyte long.
+    const std::string parsing = "parsing '";
+    const std::size_t token = message.find(parsing);
+    if (token != std::string::npos) {
+        const std::size_t begin = token + parsing.size() - 1;
+        const std::size_t end = message.rfind('\'');
+        if (end > begin)
+            message.replace(
+                begin, end + 1 - begin,
+                quotedName(std::string_view(message).substr(begin + 1, end - begin - 1)));
+    }
     return message;
 }
 
@@ -252,16 +265,9 @@ std::string formatDouble(double value)
     return text;
 }
 
-std::string quoted(std::string text)
+std::string quoted(const std::string& text)
 {
-    constexpr std::size_t kMaxShown = 40;
-    if (text.size() > kMaxShown) {
-        std::size_t cut = kMaxShown;
-        while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
-            --cut; // never split a UTF-8 character
-        text = text.substr(0, cut) + "...";
-    }
-    return Json(text).dump(-1, ' ', false, Json::error_handler_t::replace);
+    return quotedName(text, 40, '"');
 }
 
 /// What a value is, for "expected X, got Y".
@@ -276,7 +282,8 @@ std::string describe(const Json& value)
     case Json::value_t::number_unsigned:
         return "number " + value.dump();
     case Json::value_t::number_float:
-        return "number " + formatDouble(value.get<double>());
+        // As written, near enough: a whole number keeps its ".0" (1.0 is not the integer 1).
+        return "number " + value.dump();
     case Json::value_t::string:
         return "string " + quoted(value.get<std::string>());
     case Json::value_t::array:
@@ -351,7 +358,7 @@ void checkKeys(const Json& object, const std::string& path, const Keys& allowed)
 {
     for (auto it = object.begin(); it != object.end(); ++it) {
         if (std::find(allowed.begin(), allowed.end(), it.key()) == allowed.end())
-            fail(path, "unknown key '" + it.key() + "'" + suggestion(it.key(), allowed) +
+            fail(path, "unknown key " + quotedName(it.key()) + suggestion(it.key(), allowed) +
                            "; allowed keys: " + joinKeys(allowed));
     }
 }
@@ -391,11 +398,24 @@ std::string readString(const Json& value, const std::string& path)
     return value.get<std::string>();
 }
 
+/// For a number written with a fraction or exponent whose value is whole (1.0, 2e1): why it is
+/// not the integer it equals.
+std::string wholeFloatHint(const Json& value)
+{
+    if (!value.is_number_float())
+        return {};
+    const double v = value.get<double>();
+    if (!std::isfinite(v) || std::floor(v) != v)
+        return {};
+    return " (an integer is written without a fraction or exponent, e.g. " +
+           (std::fabs(v) < 1e15 ? formatDouble(v) : std::string("3")) + ")";
+}
+
 /// A whole number in [lo, hi].
 int readInteger(const Json& value, const std::string& path, int lo, int hi)
 {
     if (!value.is_number_integer())
-        fail(path, "expected an integer, got " + describe(value));
+        fail(path, "expected an integer, got " + describe(value) + wholeFloatHint(value));
     const bool fits = value.is_number_unsigned()
                           ? value.get<std::uint64_t>() <= static_cast<std::uint64_t>(hi) &&
                                 static_cast<std::int64_t>(value.get<std::uint64_t>()) >= lo
@@ -414,7 +434,8 @@ int readCount(const Json& value, const std::string& path)
 std::uint64_t readSeed(const Json& value, const std::string& path)
 {
     if (!value.is_number_unsigned())
-        fail(path, "expected a whole number in [0, 18446744073709551615], got " + describe(value));
+        fail(path, "expected a whole number in [0, 18446744073709551615], got " + describe(value) +
+                       wholeFloatHint(value));
     return value.get<std::uint64_t>();
 }
 

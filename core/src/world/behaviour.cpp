@@ -120,33 +120,26 @@ void Behaviour::spawn(Group& group, const GroupDesc& desc, Random& random,
         const std::size_t wanted = std::min(report.areaAsked, report.areaCapacity);
         SpawnOccupancy occupancy(area, 2.0f * radius, wanted);
         for (std::size_t k = 0; k < wanted; ++k) {
-            // Rejection sampling: clear of obstacles always; clear of the agents already placed
-            // while that is possible (an area asked to hold more than fits gets overlaps, which
-            // the behaviours push apart). An area mostly covered by solid geometry ends up
-            // with fewer agents rather than agents inside walls.
-            Vec2 fallback;
-            bool haveFallback = false;
-            for (int attempt = 0; attempt < 256; ++attempt) {
+            // Rejection sampling: clear of walls, obstacles and the agents already placed.
+            // Bodies start apart: a crowd spawned overlapping could not be parted before the
+            // run's overlap check gives up on it (0.1 s), however many settle passes it had.
+            // When no clear place turns up the area is full (random placing fills about half
+            // of it), and it places no more: the world warns with the count.
+            bool placed = false;
+            for (int attempt = 0; attempt < kSpawnPlaceAttempts; ++attempt) {
                 const Vec2 p{
                     random.uniform(static_cast<float>(area.min.x), static_cast<float>(area.max.x)),
                     random.uniform(static_cast<float>(area.min.y), static_cast<float>(area.max.y))};
-                if (geometry.isInsideSolid(p, radius))
+                if (geometry.isInsideSolid(p, radius) || !occupancy.isFree(p))
                     continue;
-                if (occupancy.isFree(p)) {
-                    fallback = p;
-                    haveFallback = true;
-                    break;
-                }
-                if (!haveFallback) {
-                    fallback = p;
-                    haveFallback = true;
-                }
-                if (attempt >= 64)
-                    break;
+                occupancy.add(p);
+                place(p, random.uniform(-kPi, kPi));
+                placed = true;
+                break;
             }
-            if (haveFallback) {
-                occupancy.add(fallback);
-                place(fallback, random.uniform(-kPi, kPi));
+            if (!placed) {
+                report.areaFull = true;
+                break;
             }
         }
     }

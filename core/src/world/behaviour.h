@@ -98,6 +98,7 @@ struct SpawnReport
     std::size_t listedAsked = 0, listedPlaced = 0; ///< the scene's listed agents
     std::size_t areaAsked = 0, areaPlaced = 0;     ///< the spawn area's count
     std::size_t areaCapacity = 0; ///< what the area holds (spawnCapacity), 0 without one
+    bool areaFull = false;        ///< no clear place was left for the next body
 };
 
 class Group : public GroupState
@@ -324,11 +325,12 @@ inline OtherBodies othersNear(const StepContext& ctx, const Group& group, Vec2 p
     return othersNearInPass(ctx, group, p, radius, forward, look);
 }
 
-/// How many bodies a spawn area holds: kSpawnCrowding times as many as would lie in it side
-/// by side (an area of pi r^2 each). An area asked for more gets this many, and the world
-/// warns: beyond it the bodies could never be parted, and parting them would cost the square
-/// of their number.
-constexpr double kSpawnCrowding = 4.0;
+/// How many bodies a spawn area holds at most: as many as would lie in it side by side (an
+/// area of pi r^2 each; no packing reaches it). Bodies spawn apart, so an area asked for more
+/// places fewer, and the world warns.
+constexpr double kSpawnCrowding = 1.0;
+/// Random places a spawn area tries for one body before it counts as full.
+constexpr int kSpawnPlaceAttempts = 256;
 std::size_t spawnCapacity(const Rect& area, float radius);
 /// Listed agents within one square of two body radii a side: as crowded, no more. Agents
 /// listed on top of that many others are left out (and the world warns).

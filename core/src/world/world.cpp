@@ -1,5 +1,7 @@
 #include <shoal/world.h>
 
+#include <shoal/displaytext.h>
+
 #include "geometry/staticgeometry.h"
 #include "math/fastmath.h"
 #include "math/statehash.h"
@@ -11,6 +13,7 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <unordered_map>
 
 namespace shoal {
 
@@ -75,7 +78,7 @@ std::vector<WorldWarning> spawnShortfall(const Group& group, const GroupDesc& de
     std::vector<WorldWarning> warnings;
     const SpawnReport& report = group.spawnReport;
     const float radius = group.behaviour->bodyRadius();
-    const std::string who = "groups[" + std::to_string(index) + "] '" + desc.name + "': ";
+    const std::string who = "groups[" + std::to_string(index) + "] " + quotedName(desc.name) + ": ";
     if (report.listedPlaced < report.listedAsked)
         warnings.push_back({static_cast<int>(index),
                             who + "placed " + std::to_string(report.listedPlaced) + " of its " +
@@ -90,10 +93,18 @@ std::vector<WorldWarning> spawnShortfall(const Group& group, const GroupDesc& de
             why = "no place in it is clear of walls, obstacles and the level's edge for a body "
                   "of radius " +
                   formatFloat(radius) + " m";
-        else if (report.areaAsked > report.areaCapacity && report.areaPlaced == report.areaCapacity)
+        else if (report.areaFull)
+            why = "bodies of radius " + formatFloat(radius) +
+                  " m start apart, clear of walls and obstacles, and no clear place was left "
+                  "for more (at most " +
+                  std::to_string(report.areaCapacity) +
+                  " fit side by side in the whole area; placed at random, about half as "
+                  "many); make it larger or ask for fewer";
+        else if (report.areaPlaced >= report.areaCapacity)
             why = "it holds at most " + std::to_string(report.areaCapacity) + " bodies of radius " +
-                  formatFloat(radius) + " m (" + formatNumber(kSpawnCrowding) +
-                  " times as many as fit side by side); make it larger or ask for fewer";
+                  formatFloat(radius) +
+                  " m, as many as fit side by side (a denser crowd costs every step the square "
+                  "of its density); make it larger or ask for fewer";
         else
             why = "most of it is covered by walls or obstacles";
         warnings.push_back({static_cast<int>(index),
@@ -104,6 +115,102 @@ std::vector<WorldWarning> spawnShortfall(const Group& group, const GroupDesc& de
                                 std::to_string(report.areaAsked) + " agents: " + why});
     }
     return warnings;
+}
+
+/// m: a centre nearer a surface than this lies on it.
+constexpr float kOnSurface = 0.01f;
+
+/// The fish pickups a player-led school adopts as free fish where they lie. A free fish
+/// meanders up to half the school's pick radius from its place and holds that place against
+/// other bodies, so two free fish whose meanders can meet would hold each other overlapping
+/// for good: a fish pickup nearer than pickRadius + 2 radius to one adopted before it (in
+/// pickup order) is left out (taken, so nobody picks it up) and the world warns. Adopts
+/// through the family.
+void adoptApartPickups(Group& group, std::vector<PickupState>& pickups, Random& random,
+                       const StaticGeometry& geometry, std::vector<WorldWarning>& warnings)
+{
+    const int pick = paramIndex(paramSpecs(group.kind), "pickRadius");
+    const double pickRadius = pick >= 0 ? group.values[static_cast<std::size_t>(pick)] : 0.0;
+    const double radius = group.behaviour->bodyRadius();
+    const double apart = std::max(pickRadius + 2.0 * radius, 1e-3);
+    // Cells `apart` wide: a fish nearer than that to another lies in one of the 3 x 3 around.
+    std::unordered_map<std::uint64_t, std::vector<Vec2>> cells;
+    const auto cellOf = [&](double x, double y) {
+        return std::pair<std::int64_t, std::int64_t>{
+            static_cast<std::int64_t>(std::floor(x / apart)),
+            static_cast<std::int64_t>(std::floor(y / apart))};
+    };
+    const auto key = [](std::int64_t cx, std::int64_t cy) {
+        return (static_cast<std::uint64_t>(cx) << 32) ^
+               (static_cast<std::uint64_t>(cy) & 0xFFFFFFFFu);
+    };
+    std::vector<PickupState> adopted;
+    std::vector<std::size_t> from;
+    std::size_t fish = 0, leftOut = 0, firstLeftOut = 0, inGeometry = 0, firstInGeometry = 0;
+    for (std::size_t k = 0; k < pickups.size(); ++k) {
+        if (pickups[k].kind != PickupKind::Fish)
+            continue;
+        ++fish;
+        const Vec2 p = pickups[k].position;
+        // Nor one whose centre lies in an obstacle or on a surface: a body overlapping a wall is
+        // pushed out to the side its centre is on as the world settles, but one centred on the
+        // surface has no side, and its place is its home.
+        if (geometry.isInsideSolid(p) || geometry.surfaceDistance(p, kOnSurface) < kOnSurface) {
+            if (inGeometry++ == 0)
+                firstInGeometry = k;
+            pickups[k].taken = true;
+            continue;
+        }
+        const auto [cx, cy] = cellOf(p.x, p.y);
+        bool near = false;
+        for (std::int64_t y = cy - 1; y <= cy + 1 && !near; ++y)
+            for (std::int64_t x = cx - 1; x <= cx + 1 && !near; ++x) {
+                const auto it = cells.find(key(x, y));
+                if (it == cells.end())
+                    continue;
+                for (const Vec2 q : it->second)
+                    if (std::hypot(double(p.x) - q.x, double(p.y) - q.y) < apart) {
+                        near = true;
+                        break;
+                    }
+            }
+        if (near) {
+            if (leftOut++ == 0)
+                firstLeftOut = k;
+            pickups[k].taken = true;
+            continue;
+        }
+        cells[key(cx, cy)].push_back(p);
+        adopted.push_back(pickups[k]);
+        from.push_back(k);
+    }
+    group.behaviour->adoptPickups(group, adopted, random);
+    for (std::size_t j = 0; j < adopted.size(); ++j)
+        pickups[from[j]].taken = adopted[j].taken;
+    if (inGeometry > 0) {
+        const Vec2 first = pickups[firstInGeometry].position;
+        warnings.push_back(
+            {group.index,
+             "pickups: " + std::to_string(inGeometry) + " of the " + std::to_string(fish) +
+                 " free fish were left out, the first pickups[" + std::to_string(firstInGeometry) +
+                 "] at [" + formatFloat(first.x) + ", " + formatFloat(first.y) +
+                 "]: a free fish of " + quotedName(group.name) +
+                 " has its centre off every wall and outside every obstacle (a body centred on a "
+                 "surface could never be pushed off it)"});
+    }
+    if (leftOut == 0)
+        return;
+    const Vec2 first = pickups[firstLeftOut].position;
+    warnings.push_back(
+        {group.index,
+         "pickups: " + std::to_string(leftOut) + " of the " + std::to_string(fish) +
+             " free fish were left out, the first pickups[" + std::to_string(firstLeftOut) +
+             "] at [" + formatFloat(first.x) + ", " + formatFloat(first.y) +
+             "]: free fish lie at least pickRadius + 2 radius = " +
+             formatFloat(static_cast<float>(apart)) + " m apart (a free fish of " +
+             quotedName(group.name) +
+             " meanders up to half its pick radius from its place and holds it; two nearer "
+             "could meet and never part)"});
 }
 
 Error noGroup(int index)
@@ -119,7 +226,7 @@ Error unknownParam(const std::string& who, const std::vector<ParamSpec>& specs,
     std::string known;
     for (const ParamSpec& spec : specs)
         known += (known.empty() ? "" : ", ") + spec.key;
-    return Error{who + " has no parameter '" + key + "'; known: " + known};
+    return Error{who + " has no parameter " + quotedName(key) + "; known: " + known};
 }
 
 } // namespace
@@ -179,7 +286,21 @@ std::unique_ptr<World> World::createValidated(const SceneDesc& scene)
         group->chaseGroup = desc.chase.empty() ? -1 : scene.groupIndex(desc.chase);
         // Each group draws from its own stream, so adding a group never moves another's agents.
         Random random(mix64(scene.simulation.seed ^ mix64(i + 1)));
-        group->behaviour->spawn(*group, desc, random, *world->m_geometry);
+        // No family spawns more than its area holds side by side (spawnCapacity): the default
+        // spawn stops there itself; a family whose bodies may overlap (worms crawl over each
+        // other) would otherwise lay any number in a small area, and every step of a crowd
+        // costs the square of its density.
+        const std::size_t capacity =
+            desc.spawn ? spawnCapacity(desc.spawn->area, group->behaviour->bodyRadius()) : 0;
+        if (desc.spawn && static_cast<std::size_t>(desc.spawn->count) > capacity) {
+            GroupDesc capped = desc;
+            capped.spawn->count = static_cast<int>(capacity);
+            group->behaviour->spawn(*group, capped, random, *world->m_geometry);
+            group->spawnReport.areaAsked = static_cast<std::size_t>(desc.spawn->count);
+            group->spawnReport.areaCapacity = capacity;
+        } else {
+            group->behaviour->spawn(*group, desc, random, *world->m_geometry);
+        }
         for (WorldWarning& warning : spawnShortfall(*group, desc, i))
             world->m_warnings.push_back(std::move(warning));
 
@@ -190,7 +311,8 @@ std::unique_ptr<World> World::createValidated(const SceneDesc& scene)
             group->agents.py[0] = player.position.y;
             group->agents.heading[0] = player.heading;
             group->agents.flags[0] = kAgentInSchool;
-            group->behaviour->adoptPickups(*group, world->m_pickups, random);
+            adoptApartPickups(*group, world->m_pickups, random, *world->m_geometry,
+                              world->m_warnings);
         }
         world->m_groups.push_back(std::move(group));
     }
@@ -263,7 +385,7 @@ std::optional<Error> World::setParam(int groupIndex, int index, double value)
         return noGroup(groupIndex);
     Group& group = *m_groups[groupIndex];
     if (auto error = checkParamEdit(group.kind, group.values, index, value))
-        return Error{"group '" + group.name + "': " + error->message};
+        return Error{"group " + quotedName(group.name) + ": " + error->message};
     group.values[static_cast<std::size_t>(index)] = value;
     group.behaviour->setParams(group.values);
     m_indexesDirty = true;
@@ -276,7 +398,7 @@ std::optional<Error> World::setCollision(int groupIndex, const CollisionDesc& co
         return noGroup(groupIndex);
     Group& group = *m_groups[groupIndex];
     if (collision.priority < 0 || collision.priority > kMaxCollisionPriority)
-        return Error{"group '" + group.name + "': collision priority " +
+        return Error{"group " + quotedName(group.name) + ": collision priority " +
                      std::to_string(collision.priority) + " is out of range; allowed 0 to " +
                      std::to_string(kMaxCollisionPriority)};
     // The body pass reads every group's rule afresh at each step (updateBodyRules).
@@ -298,7 +420,7 @@ std::optional<Error> World::setParam(int groupIndex, const std::string& key, dou
     const int index = paramIndex(specs, key);
     if (index < 0) {
         const std::string who =
-            "group '" + group.name + "' (" + std::string(behaviourKey(group.kind)) + ")";
+            "group " + quotedName(group.name) + " (" + std::string(behaviourKey(group.kind)) + ")";
         return unknownParam(who, specs, key);
     }
     return setParam(groupIndex, index, value);
