@@ -56,10 +56,10 @@ def area(cx, cy, hw, hh):
 groups = [
     {"name": "school", "kind": "fishSchool", "spawn": dict(area(-60, -60, 30, 30), count=1499)},
     {"name": "hunters", "kind": "swarm", "spawn": dict(area(60, 60, 35, 35), count=2500)},
-    {"name": "red squad", "kind": "tankSquad", "spawn": dict(area(-70, 60, 40, 40), count=600), "target": [-20, 20]},
-    {"name": "blue squad", "kind": "tankSquad", "spawn": dict(area(70, -60, 40, 40), count=600), "target": [20, -20]},
-    {"name": "convoy", "kind": "leaderFollow", "spawn": dict(area(0, 0, 30, 30), count=1800)},
-    {"name": "raiders", "kind": "swarm", "chase": "convoy", "spawn": dict(area(0, 80, 35, 25), count=2700)},
+    {"name": "red squad", "kind": "tankSquad", "spawn": dict(area(-70, 60, 40, 40), count=350), "target": [-20, 20]},
+    {"name": "blue squad", "kind": "tankSquad", "spawn": dict(area(70, -60, 40, 40), count=350), "target": [20, -20]},
+    {"name": "convoy", "kind": "leaderFollow", "spawn": dict(area(0, 0, 30, 30), count=2050)},
+    {"name": "raiders", "kind": "swarm", "chase": "convoy", "spawn": dict(area(0, 80, 35, 25), count=2950)},
     {"name": "worms", "kind": "worm", "spawn": dict(area(0, -95, 25, 15), count=300)},
 ]
 
