@@ -187,30 +187,28 @@ void adoptApartPickups(Group& group, std::vector<PickupState>& pickups, Random& 
     group.behaviour->adoptPickups(group, adopted, random);
     for (std::size_t j = 0; j < adopted.size(); ++j)
         pickups[from[j]].taken = adopted[j].taken;
-    if (inGeometry > 0) {
-        const Vec2 first = pickups[firstInGeometry].position;
+    // "N of the M free fish were left out, the first pickups[k] at [x, y]: why".
+    const auto leftOutWarning = [&](std::size_t count, std::size_t firstIndex,
+                                    const std::string& why) {
+        const Vec2 first = pickups[firstIndex].position;
         warnings.push_back(
-            {group.index,
-             "pickups: " + std::to_string(inGeometry) + " of the " + std::to_string(fish) +
-                 " free fish were left out, the first pickups[" + std::to_string(firstInGeometry) +
-                 "] at [" + formatFloat(first.x) + ", " + formatFloat(first.y) +
-                 "]: a free fish of " + quotedName(group.name) +
-                 " has its centre off every wall and outside every obstacle (a body centred on a "
-                 "surface could never be pushed off it)"});
-    }
-    if (leftOut == 0)
-        return;
-    const Vec2 first = pickups[firstLeftOut].position;
-    warnings.push_back(
-        {group.index,
-         "pickups: " + std::to_string(leftOut) + " of the " + std::to_string(fish) +
-             " free fish were left out, the first pickups[" + std::to_string(firstLeftOut) +
-             "] at [" + formatFloat(first.x) + ", " + formatFloat(first.y) +
-             "]: free fish lie at least pickRadius + 2 radius = " +
-             formatFloat(static_cast<float>(apart)) + " m apart (a free fish of " +
-             quotedName(group.name) +
-             " meanders up to half its pick radius from its place and holds it; two nearer "
-             "could meet and never part)"});
+            {group.index, "pickups: " + std::to_string(count) + " of the " + std::to_string(fish) +
+                              " free fish were left out, the first pickups[" +
+                              std::to_string(firstIndex) + "] at [" + formatFloat(first.x) + ", " +
+                              formatFloat(first.y) + "]: " + why});
+    };
+    if (inGeometry > 0)
+        leftOutWarning(inGeometry, firstInGeometry,
+                       "a free fish of " + quotedName(group.name) +
+                           " has its centre off every wall and outside every obstacle (a body "
+                           "centred on a surface could never be pushed off it)");
+    if (leftOut > 0)
+        leftOutWarning(leftOut, firstLeftOut,
+                       "free fish lie at least pickRadius + 2 radius = " +
+                           formatFloat(static_cast<float>(apart)) + " m apart (a free fish of " +
+                           quotedName(group.name) +
+                           " meanders up to half its pick radius from its place and holds it; "
+                           "two nearer could meet and never part)");
 }
 
 Error noGroup(int index)
