@@ -47,7 +47,9 @@ std::pair<double, std::size_t> nearestEdge(Point2 p, const std::vector<Point2>& 
 
 std::string pointText(Point2 p)
 {
-    return "[" + formatNumber(p.x) + ", " + formatNumber(p.y) + "]";
+    // Seven significant digits: a millimetre anywhere in a level, and a place dragged in the
+    // editor does not read as seventeen digits.
+    return "[" + formatNumber(p.x, 7) + ", " + formatNumber(p.y, 7) + "]";
 }
 
 std::string edgeText(std::size_t i, std::size_t count)

@@ -36,7 +36,7 @@ public:
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
 private:
-    QRectF m_paths;        ///< union of the walls' outlines
+    QRectF m_paths;               ///< union of the walls' outlines
     double m_margin = kMinMargin; ///< m around the walls' outlines
 };
 
