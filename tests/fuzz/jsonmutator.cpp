@@ -505,8 +505,9 @@ private:
             }
             const Json& a = array[at];
             const Json& b = array[at + 1];
-            if (a.size() != 2 || b.size() != 2 || !a[0].is_number() || !b[0].is_number() ||
-                !a[1].is_number() || !b[1].is_number())
+            // Only [x, y] pairs: a mutated point may be an object or a number by now.
+            if (!a.is_array() || !b.is_array() || a.size() != 2 || b.size() != 2 ||
+                !a[0].is_number() || !b[0].is_number() || !a[1].is_number() || !b[1].is_number())
                 return false;
             Json middle =
                 Json::array({(a[0].get<double>() + b[0].get<double>()) / 2.0 + uniform(-0.5, 0.5),
