@@ -378,9 +378,13 @@ float BodyPass::giveWay(std::uint32_t i, std::uint32_t j) const
         if (holdJ == kMoves && (m_mask[ruleJ] & m_layers[ruleI]))
             return 0.0f; // j gives way; if it cannot, i does as the rules below say
     }
+    // Of two pinned bodies the one held more firmly holds: one squeezed where it cannot move
+    // at all holds against one a wall holds but that can still slide along it (a tank in a
+    // gap, its nose on a swarm agent wedged between the wall and an obstacle, backs off
+    // instead of sitting in it).
     const int priorityI = m_priority[ruleI], priorityJ = m_priority[ruleJ];
-    const bool jHolds = holdJ != kMoves || (m_pinned[j] && !m_pinned[i]);
-    const bool iHolds = m_pinned[i] && !m_pinned[j];
+    const bool jHolds = holdJ != kMoves || m_pinned[j] > m_pinned[i];
+    const bool iHolds = m_pinned[i] > m_pinned[j];
     const bool iGives = (m_mask[ruleI] & m_layers[ruleJ]) && (priorityJ >= priorityI || jHolds);
     if (!iGives)
         return 0.0f;
