@@ -478,6 +478,36 @@ HoldScene holdScene(const std::string& row)
         scene.player.position = {30.0, 0.0};
         out.pointer = {30.0f, 0.0f};
         out.steps = 600;
+    } else if (row == "tank in a corridor at a packed swarm") {
+        // A dead end the width of a tank (both walls hold it) where the player waits and the
+        // swarm chasing it packs against the end wall; the squad's target is there too. The
+        // tank outranks the swarm, but the agents it noses into cannot move: it stops.
+        scene.walls.push_back(
+            {{{-20.0, -1.53}, {10.0, -1.53}, {10.0, 1.53}, {-20.0, 1.53}}, false});
+        scene.groups.push_back(
+            spawned(BehaviourKind::Swarm, "swarm", {{-10.0, -1.0}, {-2.0, 1.0}}, 40));
+        scene.groups.push_back(squad("squad", {{-19.0, -1.0}, {-15.0, 1.0}}, 1, {9.0, 0.0}));
+        scene.player.enabled = true;
+        scene.player.position = {9.0, 0.0};
+        out.pointer = {9.0f, 0.0f};
+        out.steps = 1200;
+    } else if (row == "squad and worms in a jammed swarm") {
+        // Everything heads for one corner: the swarm chasing the player, a squad whose
+        // target is there, worms crawling at the pointer. Worm heads never give way and the
+        // tanks outrank the swarm, so agents get hemmed in between them: the jam must share
+        // its overlaps out, not leave one pair deep inside each other.
+        scene.walls.push_back({{{-10.0, 12.0}, {15.0, 12.0}, {15.0, -10.0}}, false});
+        scene.groups.push_back(
+            spawned(BehaviourKind::Swarm, "swarm", {{-30.0, -25.0}, {0.0, 0.0}}, 500));
+        scene.groups.push_back(squad("squad", {{-20.0, 2.0}, {-8.0, 10.0}}, 6, {12.0, 9.0}));
+        scene.groups.push_back(worms("worms", {{{-25.0, 8.0}, 0.0},
+                                               {{-25.0, 4.0}, 0.0},
+                                               {{5.0, -25.0}, 90.0},
+                                               {{8.0, -25.0}, 90.0}}));
+        scene.player.enabled = true;
+        scene.player.position = {13.0, 10.0};
+        out.pointer = {14.0f, 11.0f};
+        out.steps = 1800;
     }
     return out;
 }
@@ -487,9 +517,11 @@ HoldScene holdScene(const std::string& row)
 void TestSolidBodies::bodiesThatHoldLeaveRoom_data()
 {
     QTest::addColumn<QString>("row");
-    for (const char* row : {"worm at a parked squad", "worm head and player squeeze a fish",
-                            "worm at a free fish", "two worms meeting head on",
-                            "player pushing a swarm into a wall", "swarm spawned among tanks"})
+    for (const char* row :
+         {"worm at a parked squad", "worm head and player squeeze a fish", "worm at a free fish",
+          "two worms meeting head on", "player pushing a swarm into a wall",
+          "swarm spawned among tanks", "tank in a corridor at a packed swarm",
+          "squad and worms in a jammed swarm"})
         QTest::newRow(row) << QString::fromLatin1(row);
 }
 
