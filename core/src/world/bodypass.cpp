@@ -383,6 +383,13 @@ float BodyPass::giveWay(std::uint32_t i, std::uint32_t j) const
     // gap, its nose on a swarm agent wedged between the wall and an obstacle, backs off
     // instead of sitting in it).
     const int priorityI = m_priority[ruleI], priorityJ = m_priority[ruleJ];
+    // Two squeezed bodies (a jam: a swarm agent between a worm's head and a tank that other
+    // agents hem in) share the overlap whatever their priorities: neither can shove the
+    // other, and a jam that puts all of it on one body leaves that pair deep inside each
+    // other for as long as the families press, where shared it spreads thin over the jam.
+    if (m_pinned[i] == kSqueezedPin && m_pinned[j] == kSqueezedPin && holdJ == kMoves &&
+        (m_mask[ruleI] & m_layers[ruleJ]))
+        return (m_mask[ruleJ] & m_layers[ruleI]) ? 0.5f : 1.0f;
     const bool jHolds = holdJ != kMoves || m_pinned[j] > m_pinned[i];
     const bool iHolds = m_pinned[i] > m_pinned[j];
     const bool iGives = (m_mask[ruleI] & m_layers[ruleJ]) && (priorityJ >= priorityI || jHolds);
