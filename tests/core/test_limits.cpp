@@ -30,6 +30,7 @@ private slots:
     void levelThinnerThanItsBodiesRoutesNowhere();
     void routesBeyondTheBudgetAreRefused();
     void crowdedSpawnAreasStartApart();
+    void spawnAreasOfManyGroupsShareTheRoom();
     void piledFishPickupsAreLeftOut();
     void fishPickupsOnAWallAreLeftOut();
     void playerStartsClearOfTheLevel();
@@ -409,6 +410,64 @@ void TestLimits::crowdedSpawnAreasStartApart()
     QVERIFY(world.ok());
     QVERIFY((*world)->group(0).agents.size() < std::size_t{12}); // 36 m^2 / (pi 1 m^2)
     QCOMPARE((*world)->warnings().size(), std::size_t{1});
+    const QString broken = runChecks(**world, 60);
+    QVERIFY2(broken.isEmpty(), qPrintable(broken));
+}
+
+void TestLimits::spawnAreasOfManyGroupsShareTheRoom()
+{
+    // Found by scripts/mutate's big-file class: 10,000 groups with the same spawn area took
+    // 469 s to validate (each group spawned apart only from its own bodies, so 200,000
+    // bodies piled into 100 m^2 for the settling to fight) and said "ok". Bodies now start
+    // apart across groups: the area holds what fits, every later group is told which group
+    // filled it, and no two bodies of groups that meet start on each other. Groups that do
+    // not meet (their layers and masks keep them apart) still share the room.
+    SceneDesc scene = test::emptyScene(30.0, 30.0);
+    for (int g = 0; g < 400; ++g) {
+        GroupDesc group = makeDefaultGroup(g % 2 ? BehaviourKind::Swarm : BehaviourKind::TankSquad,
+                                           "g" + std::to_string(g));
+        group.spawn = SpawnAreaDesc{{{-5.0, -5.0}, {5.0, 5.0}}, 20};
+        scene.groups.push_back(group);
+    }
+    GroupDesc ghosts = makeDefaultGroup(BehaviourKind::Swarm, "ghosts");
+    ghosts.collision.layers = 2u;
+    ghosts.collision.mask = 2u;
+    ghosts.spawn = SpawnAreaDesc{{{-5.0, -5.0}, {5.0, 5.0}}, 20};
+    scene.groups.push_back(ghosts);
+    auto world = World::create(scene);
+    QVERIFY(world.ok());
+    std::vector<Vec2> at;
+    std::vector<float> radius;
+    std::vector<int> owner;
+    for (int g = 0; g < (*world)->groupCount(); ++g) {
+        const AgentArrays& a = (*world)->group(g).agents;
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            at.push_back({a.px[i], a.py[i]});
+            radius.push_back((*world)->bodyRadius(g));
+            owner.push_back(g);
+        }
+    }
+    // 100 m^2 holds at most 260 swarm bodies side by side, and tanks take 18 times the room.
+    QVERIFY2(at.size() < 300, qPrintable(QString::number(at.size())));
+    QCOMPARE((*world)->group(400).agents.size(), std::size_t{20}); // the ghosts meet nobody
+    for (std::size_t i = 0; i < at.size(); ++i)
+        for (std::size_t j = i + 1; j < at.size(); ++j)
+            if (owner[i] != 400 && owner[j] != 400)
+                QVERIFY2(
+                    distance(at[i], at[j]) >= radius[i] + radius[j] - 1e-4f,
+                    qPrintable(QStringLiteral("groups %1 and %2").arg(owner[i]).arg(owner[j])));
+    // Every group that placed fewer than it asked says so, naming a group that filled it.
+    std::size_t short_ = 0;
+    for (int g = 0; g < 400; ++g)
+        short_ += (*world)->group(g).agents.size() < 20 ? 1 : 0;
+    QCOMPARE((*world)->warnings().size(), short_);
+    QVERIFY(short_ > 350);
+    const std::string& last = (*world)->warnings().back().message;
+    QVERIFY2(
+        last.find("groups[399] 'g399': its spawn area [-5, -5] to [5, 5] placed 0 of 20 "
+                  "agents: bodies start apart, and the bodies of groups placed before it ('g") !=
+            std::string::npos,
+        last.c_str());
     const QString broken = runChecks(**world, 60);
     QVERIFY2(broken.isEmpty(), qPrintable(broken));
 }

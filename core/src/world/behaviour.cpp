@@ -1,74 +1,12 @@
 #include "world/behaviour.h"
 
+#include "world/spawnoccupancy.h"
+
 #include <algorithm>
 #include <cmath>
 #include <unordered_map>
 
 namespace shoal {
-
-namespace {
-
-/// Spawn-time occupancy: a bucket grid of placed agents over the spawn rectangle, so a new
-/// agent can avoid landing on top of another (linked lists in flat arrays; build time only).
-class SpawnOccupancy
-{
-public:
-    SpawnOccupancy(const Rect& area, float spacing, std::size_t expected)
-        : m_spacing(spacing), m_min{static_cast<float>(area.min.x), static_cast<float>(area.min.y)}
-    {
-        const float w = static_cast<float>(area.max.x - area.min.x);
-        const float h = static_cast<float>(area.max.y - area.min.y);
-        m_cell = spacing > 1e-3f ? spacing : 1e-3f;
-        while ((w / m_cell + 1.0f) * (h / m_cell + 1.0f) > 4.0e6f)
-            m_cell *= 2.0f;
-        m_cols = static_cast<int>(w / m_cell) + 1;
-        m_rows = static_cast<int>(h / m_cell) + 1;
-        m_head.assign(static_cast<std::size_t>(m_cols) * m_rows, -1);
-        m_next.reserve(expected);
-        m_points.reserve(expected);
-    }
-
-    bool isFree(Vec2 p) const
-    {
-        const int cx = cellX(p.x), cy = cellY(p.y);
-        for (int y = std::max(0, cy - 1); y <= std::min(m_rows - 1, cy + 1); ++y)
-            for (int x = std::max(0, cx - 1); x <= std::min(m_cols - 1, cx + 1); ++x)
-                for (int k = m_head[static_cast<std::size_t>(y) * m_cols + x]; k >= 0;
-                     k = m_next[k])
-                    if (distanceSquared(p, m_points[k]) < m_spacing * m_spacing)
-                        return false;
-        return true;
-    }
-
-    void add(Vec2 p)
-    {
-        const std::size_t c = static_cast<std::size_t>(cellY(p.y)) * m_cols + cellX(p.x);
-        m_points.push_back(p);
-        m_next.push_back(m_head[c]);
-        m_head[c] = static_cast<int>(m_points.size() - 1);
-    }
-
-private:
-    int cellX(float x) const
-    {
-        return std::clamp(static_cast<int>((x - m_min.x) / m_cell), 0, m_cols - 1);
-    }
-    int cellY(float y) const
-    {
-        return std::clamp(static_cast<int>((y - m_min.y) / m_cell), 0, m_rows - 1);
-    }
-
-    float m_spacing;
-    Vec2 m_min;
-    float m_cell = 1.0f;
-    int m_cols = 1;
-    int m_rows = 1;
-    std::vector<int> m_head;
-    std::vector<int> m_next;
-    std::vector<Vec2> m_points;
-};
-
-} // namespace
 
 std::size_t spawnCapacity(const Rect& area, float radius)
 {
@@ -81,7 +19,7 @@ std::size_t spawnCapacity(const Rect& area, float radius)
 }
 
 void Behaviour::spawn(Group& group, const GroupDesc& desc, Random& random,
-                      const StaticGeometry& geometry)
+                      const StaticGeometry& geometry, SpawnOccupancy& placed)
 {
     const float radius = bodyRadius();
     std::size_t count =
@@ -109,8 +47,9 @@ void Behaviour::spawn(Group& group, const GroupDesc& desc, Random& random,
             (static_cast<std::uint64_t>(cx) << 32) ^ (static_cast<std::uint64_t>(cy) & 0xFFFFFFFFu);
         if (++crowd[key] > kListedPerSquare)
             continue;
-        place({static_cast<float>(agent.position.x), static_cast<float>(agent.position.y)},
-              degToRad(static_cast<float>(agent.heading)));
+        const Vec2 p{static_cast<float>(agent.position.x), static_cast<float>(agent.position.y)};
+        place(p, degToRad(static_cast<float>(agent.heading)));
+        placed.add(p, radius, group.index, group.collision.layers, group.collision.mask);
     }
     report.listedPlaced = n;
     if (desc.spawn) {
@@ -118,26 +57,33 @@ void Behaviour::spawn(Group& group, const GroupDesc& desc, Random& random,
         report.areaAsked = static_cast<std::size_t>(desc.spawn->count);
         report.areaCapacity = spawnCapacity(area, radius);
         const std::size_t wanted = std::min(report.areaAsked, report.areaCapacity);
-        SpawnOccupancy occupancy(area, 2.0f * radius, wanted);
         for (std::size_t k = 0; k < wanted; ++k) {
-            // Rejection sampling: clear of walls, obstacles and the agents already placed.
+            // Rejection sampling: clear of walls, obstacles and the bodies already placed, of
+            // this group and of the groups before it that it meets.
             // Bodies start apart: a crowd spawned overlapping could not be parted before the
             // run's overlap check gives up on it (0.1 s), however many settle passes it had.
             // When no clear place turns up the area is full (random placing fills about half
             // of it), and it places no more: the world warns with the count.
-            bool placed = false;
+            bool found = false;
             for (int attempt = 0; attempt < kSpawnPlaceAttempts; ++attempt) {
                 const Vec2 p{
                     random.uniform(static_cast<float>(area.min.x), static_cast<float>(area.max.x)),
                     random.uniform(static_cast<float>(area.min.y), static_cast<float>(area.max.y))};
-                if (geometry.isInsideSolid(p, radius) || !occupancy.isFree(p))
+                if (geometry.isInsideSolid(p, radius))
                     continue;
-                occupancy.add(p);
+                const int blocker = placed.inTheWay(p, radius, group.index, group.collision.layers,
+                                                    group.collision.mask);
+                if (blocker >= 0) {
+                    if (blocker != group.index)
+                        report.crowdedBy = blocker;
+                    continue;
+                }
+                placed.add(p, radius, group.index, group.collision.layers, group.collision.mask);
                 place(p, random.uniform(-kPi, kPi));
-                placed = true;
+                found = true;
                 break;
             }
-            if (!placed) {
+            if (!found) {
                 report.areaFull = true;
                 break;
             }

@@ -23,6 +23,7 @@ class Behaviour;
 class BodyPass;
 
 class Group;
+class SpawnOccupancy;
 
 /// What othersNear() answers from at once, without the body pass: whether the body index is
 /// built (else the world has one group, and the lone player is the only other body) and
@@ -99,6 +100,9 @@ struct SpawnReport
     std::size_t areaAsked = 0, areaPlaced = 0;     ///< the spawn area's count
     std::size_t areaCapacity = 0; ///< what the area holds (spawnCapacity), 0 without one
     bool areaFull = false;        ///< no clear place was left for the next body
+    /// A group placed before this one whose bodies were in the way of this area's (the last
+    /// seen), or -1: other groups' bodies fill the area, not its own.
+    int crowdedBy = -1;
 };
 
 class Group : public GroupState
@@ -168,10 +172,11 @@ public:
     virtual void setParams(const ParamValues& values) = 0;
 
     /// Places the group's agents at build: explicit agents first, then `spawn.count` seeded
-    /// positions inside the spawn area that are clear of obstacles. Families with extra
+    /// positions inside the spawn area that are clear of obstacles and of the bodies in
+    /// `placed` (every group's so far), into which it adds its own. Families with extra
     /// state (worm bodies) set it up here. The default places points with random headings.
     virtual void spawn(Group& group, const GroupDesc& desc, Random& random,
-                       const StaticGeometry& geometry);
+                       const StaticGeometry& geometry, SpawnOccupancy& placed);
 
     /// Plan phase: reads the current state of every group, writes this group's next state
     /// (agents.nx, ny, nvx, nvy, nheading, nspeed; agents.flags; agents.goalDistance). Motion

@@ -8,6 +8,7 @@
 #include "world/behaviour.h"
 #include "world/bodypass.h"
 #include "world/groupmeter.h"
+#include "world/spawnoccupancy.h"
 
 #include <algorithm>
 #include <array>
@@ -72,9 +73,10 @@ bool keepAgentClear(const StaticGeometry& geometry, AgentArrays& a, std::size_t 
 
 /// What a group's spawn could not place (its SpawnReport): listed agents piled on others,
 /// or a spawn area that placed fewer than its count. Nothing when everything was placed.
-std::vector<WorldWarning> spawnShortfall(const Group& group, const GroupDesc& desc,
+std::vector<WorldWarning> spawnShortfall(const Group& group, const SceneDesc& scene,
                                          std::size_t index)
 {
+    const GroupDesc& desc = scene.groups[index];
     std::vector<WorldWarning> warnings;
     const SpawnReport& report = group.spawnReport;
     const float radius = group.behaviour->bodyRadius();
@@ -89,7 +91,12 @@ std::vector<WorldWarning> spawnShortfall(const Group& group, const GroupDesc& de
     if (desc.spawn && report.areaPlaced < report.areaAsked) {
         const Rect& area = desc.spawn->area;
         std::string why;
-        if (report.areaPlaced == 0)
+        if (report.crowdedBy >= 0 && report.areaFull)
+            why = "bodies start apart, and the bodies of groups placed before it (" +
+                  quotedName(scene.groups[static_cast<std::size_t>(report.crowdedBy)].name) +
+                  " among them) left no clear place for a body of radius " + formatFloat(radius) +
+                  " m; move it, or ask those groups or this one for fewer";
+        else if (report.areaPlaced == 0)
             why = "no place in it is clear of walls, obstacles and the level's edge for a body "
                   "of radius " +
                   formatFloat(radius) + " m";
@@ -266,6 +273,8 @@ std::unique_ptr<World> World::createValidated(const SceneDesc& scene)
                        ? scene.groupIndex(scene.player.group)
                        : -1;
 
+    // Every group's bodies start clear of those placed before them (spawnoccupancy.h).
+    SpawnOccupancy placed;
     for (std::size_t i = 0; i < scene.groups.size(); ++i) {
         const GroupDesc& desc = scene.groups[i];
         auto group = std::make_unique<Group>();
@@ -293,13 +302,13 @@ std::unique_ptr<World> World::createValidated(const SceneDesc& scene)
         if (desc.spawn && static_cast<std::size_t>(desc.spawn->count) > capacity) {
             GroupDesc capped = desc;
             capped.spawn->count = static_cast<int>(capacity);
-            group->behaviour->spawn(*group, capped, random, *world->m_geometry);
+            group->behaviour->spawn(*group, capped, random, *world->m_geometry, placed);
             group->spawnReport.areaAsked = static_cast<std::size_t>(desc.spawn->count);
             group->spawnReport.areaCapacity = capacity;
         } else {
-            group->behaviour->spawn(*group, desc, random, *world->m_geometry);
+            group->behaviour->spawn(*group, desc, random, *world->m_geometry, placed);
         }
-        for (WorldWarning& warning : spawnShortfall(*group, desc, i))
+        for (WorldWarning& warning : spawnShortfall(*group, scene, i))
             world->m_warnings.push_back(std::move(warning));
 
         if (player.group == static_cast<int>(i)) {

@@ -127,9 +127,9 @@ void FishSchoolBehaviour::setParams(const ParamValues& values)
 }
 
 void FishSchoolBehaviour::spawn(Group& group, const GroupDesc& desc, Random& random,
-                                const StaticGeometry& geometry)
+                                const StaticGeometry& geometry, SpawnOccupancy& placed)
 {
-    Behaviour::spawn(group, desc, random, geometry);
+    Behaviour::spawn(group, desc, random, geometry, placed);
     // Fish the scene places in a school start as members; free fish come from pickups.
     for (auto& flags : group.agents.flags)
         flags |= kAgentInSchool;

@@ -44,8 +44,8 @@ class FishSchoolBehaviour final : public Behaviour
 {
 public:
     void setParams(const ParamValues& values) override;
-    void spawn(Group& group, const GroupDesc& desc, Random& random,
-               const StaticGeometry& geometry) override;
+    void spawn(Group& group, const GroupDesc& desc, Random& random, const StaticGeometry& geometry,
+               SpawnOccupancy& placed) override;
     void plan(Group& group, const StepContext& ctx) override;
     float queryRadius() const override { return m_params.neighborRadius; }
     float bodyRadius() const override { return m_params.radius; }

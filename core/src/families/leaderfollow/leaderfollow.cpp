@@ -161,9 +161,9 @@ float LeaderFollowBehaviour::queryRadius() const
 }
 
 void LeaderFollowBehaviour::spawn(Group& group, const GroupDesc& desc, Random& random,
-                                  const StaticGeometry& geometry)
+                                  const StaticGeometry& geometry, SpawnOccupancy& placed)
 {
-    Behaviour::spawn(group, desc, random, geometry);
+    Behaviour::spawn(group, desc, random, geometry, placed);
     m_wanderX.clear();
     ensureWanderState(group);
 }

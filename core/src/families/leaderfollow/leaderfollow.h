@@ -78,8 +78,8 @@ class LeaderFollowBehaviour final : public Behaviour
 {
 public:
     void setParams(const ParamValues& values) override;
-    void spawn(Group& group, const GroupDesc& desc, Random& random,
-               const StaticGeometry& geometry) override;
+    void spawn(Group& group, const GroupDesc& desc, Random& random, const StaticGeometry& geometry,
+               SpawnOccupancy& placed) override;
     void plan(Group& group, const StepContext& ctx) override;
     float queryRadius() const override;
     float bodyRadius() const override { return m_params.radius; }

@@ -68,9 +68,9 @@ void SwarmBehaviour::setParams(const ParamValues& values)
 }
 
 void SwarmBehaviour::spawn(Group& group, const GroupDesc& desc, Random& random,
-                           const StaticGeometry& geometry)
+                           const StaticGeometry& geometry, SpawnOccupancy& placed)
 {
-    Behaviour::spawn(group, desc, random, geometry);
+    Behaviour::spawn(group, desc, random, geometry, placed);
     // What the route needs of the level and the radius is built with the world, so a game's
     // first step does not stall on the level's occupancy (about half of that step's routing
     // hitch). The goal is not: the player and a chased group's leader are placed after this

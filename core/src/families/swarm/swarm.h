@@ -39,8 +39,8 @@ class SwarmBehaviour final : public Behaviour
 public:
     void setParams(const ParamValues& values) override;
     /// The default placement, and the route readied over the level (see swarm.cpp).
-    void spawn(Group& group, const GroupDesc& desc, Random& random,
-               const StaticGeometry& geometry) override;
+    void spawn(Group& group, const GroupDesc& desc, Random& random, const StaticGeometry& geometry,
+               SpawnOccupancy& placed) override;
     void plan(Group& group, const StepContext& ctx) override;
     bool allowsReordering() const override { return true; }
     float queryRadius() const override { return m_params.minAllowedRadius; }

@@ -111,9 +111,9 @@ void TankSquadBehaviour::setParams(const ParamValues& values)
 }
 
 void TankSquadBehaviour::spawn(Group& group, const GroupDesc& desc, Random& random,
-                               const StaticGeometry& geometry)
+                               const StaticGeometry& geometry, SpawnOccupancy& placed)
 {
-    Behaviour::spawn(group, desc, random, geometry);
+    Behaviour::spawn(group, desc, random, geometry, placed);
     // The first plan updates the route with the same level, radius and target: a lookup and
     // a cell test. (A target or radius set before it is routed to there, as before.)
     if (group.hasTarget)

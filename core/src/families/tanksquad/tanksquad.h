@@ -58,8 +58,8 @@ public:
     /// Places the tanks as every family does, and routes to the target already: the level's
     /// free space and the field are built with the world, not in its first step (tens of
     /// milliseconds on a large level, a stalled first frame).
-    void spawn(Group& group, const GroupDesc& desc, Random& random,
-               const StaticGeometry& geometry) override;
+    void spawn(Group& group, const GroupDesc& desc, Random& random, const StaticGeometry& geometry,
+               SpawnOccupancy& placed) override;
     void plan(Group& group, const StepContext& ctx) override;
     bool allowsReordering() const override { return true; }
     float queryRadius() const override { return m_params.keepDistance; }

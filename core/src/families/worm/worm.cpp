@@ -2,6 +2,7 @@
 #include "math/fastmath.h"
 
 #include "math/statehash.h"
+#include "world/spawnoccupancy.h"
 
 #include <algorithm>
 #include <cmath>
@@ -364,7 +365,7 @@ float WormBehaviour::fitLength(const StaticGeometry& geometry, Vec2 head, float 
 }
 
 void WormBehaviour::spawn(Group& group, const GroupDesc& desc, Random& random,
-                          const StaticGeometry& geometry)
+                          const StaticGeometry& geometry, SpawnOccupancy& placed)
 {
     const int spawnCount = desc.spawn ? std::max(0, desc.spawn->count) : 0;
     const int total = static_cast<int>(desc.agents.size()) + spawnCount;
@@ -440,6 +441,9 @@ void WormBehaviour::spawn(Group& group, const GroupDesc& desc, Random& random,
         a.vx[i] = velocity.x;
         a.vy[i] = velocity.y;
         a.flags[i] = kAgentAtGoal;
+        // Later groups spawn clear of the heads (worms lay over each other: their own
+        // places never ask it).
+        placed.add(head, clearance, group.index, group.collision.layers, group.collision.mask);
     }
 }
 

@@ -72,8 +72,8 @@ class WormBehaviour final : public Behaviour, public AgentBodies
 {
 public:
     void setParams(const ParamValues& values) override;
-    void spawn(Group& group, const GroupDesc& desc, Random& random,
-               const StaticGeometry& geometry) override;
+    void spawn(Group& group, const GroupDesc& desc, Random& random, const StaticGeometry& geometry,
+               SpawnOccupancy& placed) override;
     void plan(Group& group, const StepContext& ctx) override;
     float queryRadius() const override { return m_params.width; }
     bool keepsOwnBodies() const override { return true; }
