@@ -470,6 +470,29 @@ void TestLimits::spawnAreasOfManyGroupsShareTheRoom()
         last.c_str());
     const QString broken = runChecks(**world, 60);
     QVERIFY2(broken.isEmpty(), qPrintable(broken));
+
+    // Listed agents the same: 2,000 groups listing six agents each on one spot (the hostile
+    // file took minutes to build) pile no deeper than one group may pile its own.
+    SceneDesc piled = test::emptyScene(30.0, 30.0);
+    for (int g = 0; g < 2000; ++g) {
+        GroupDesc group = makeDefaultGroup(BehaviourKind::Swarm, "p" + std::to_string(g));
+        group.agents.assign(6, AgentDesc{{1.0, 2.0}, 0.0});
+        piled.groups.push_back(group);
+    }
+    auto pile = World::create(piled);
+    QVERIFY(pile.ok());
+    std::size_t agents = 0;
+    for (int g = 0; g < (*pile)->groupCount(); ++g)
+        agents += (*pile)->group(g).agents.size();
+    QCOMPARE(agents, kListedPerSquare);
+    QCOMPARE((*pile)->warnings().size(), std::size_t{1999});
+    const std::string& left = (*pile)->warnings().back().message;
+    QVERIFY2(left.find("groups[1999] 'p1999': placed 0 of its 6 listed agents: the rest were "
+                       "listed on piles of 6 or more bodies of groups placed before it ('p") !=
+                 std::string::npos,
+             left.c_str());
+    const QString pileBroken = runChecks(**pile, 60);
+    QVERIFY2(pileBroken.isEmpty(), qPrintable(pileBroken));
 }
 
 void TestLimits::piledFishPickupsAreLeftOut()

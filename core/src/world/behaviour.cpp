@@ -48,6 +48,14 @@ void Behaviour::spawn(Group& group, const GroupDesc& desc, Random& random,
         if (++crowd[key] > kListedPerSquare)
             continue;
         const Vec2 p{static_cast<float>(agent.position.x), static_cast<float>(agent.position.y)};
+        // Nor in a pile of other groups' bodies deeper than that.
+        int blocker = -1;
+        if (placed.othersOverlapping(p, radius, group.index, group.collision.layers,
+                                     group.collision.mask, static_cast<int>(kListedPerSquare),
+                                     blocker) >= static_cast<int>(kListedPerSquare)) {
+            report.listedCrowdedBy = blocker;
+            continue;
+        }
         place(p, degToRad(static_cast<float>(agent.heading)));
         placed.add(p, radius, group.index, group.collision.layers, group.collision.mask);
     }

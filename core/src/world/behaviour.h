@@ -103,6 +103,8 @@ struct SpawnReport
     /// A group placed before this one whose bodies were in the way of this area's (the last
     /// seen), or -1: other groups' bodies fill the area, not its own.
     int crowdedBy = -1;
+    /// The same for the listed agents: a group whose bodies piled where one was listed.
+    int listedCrowdedBy = -1;
 };
 
 class Group : public GroupState

@@ -15,12 +15,8 @@ std::uint64_t SpawnOccupancy::key(std::int64_t cx, std::int64_t cy)
     return (static_cast<std::uint64_t>(cx) << 32) ^ (static_cast<std::uint64_t>(cy) & 0xFFFFFFFFu);
 }
 
-int SpawnOccupancy::inTheWay(Vec2 p, float radius, int group, std::uint32_t layers,
-                             std::uint32_t mask) const
+template <class F> bool SpawnOccupancy::anyNear(Vec2 p, float reach, F&& f) const
 {
-    if (m_x.empty())
-        return -1;
-    const float reach = radius + m_maxRadius;
     const std::int64_t x0 = cellOf(p.x - reach), x1 = cellOf(p.x + reach);
     const std::int64_t y0 = cellOf(p.y - reach), y1 = cellOf(p.y + reach);
     for (std::int64_t cy = y0; cy <= y1; ++cy)
@@ -28,16 +24,47 @@ int SpawnOccupancy::inTheWay(Vec2 p, float radius, int group, std::uint32_t laye
             const auto cell = m_cells.find(key(cx, cy));
             if (cell == m_cells.end())
                 continue;
-            for (const std::uint32_t k : cell->second) {
-                const bool meets =
-                    m_group[k] == group || (mask & m_layers[k]) || (m_mask[k] & layers);
-                const float apart = radius + m_radius[k];
-                const float dx = p.x - m_x[k], dy = p.y - m_y[k];
-                if (meets && dx * dx + dy * dy < apart * apart)
-                    return m_group[k];
-            }
+            for (const std::uint32_t k : cell->second)
+                if (f(k))
+                    return true;
         }
-    return -1;
+    return false;
+}
+
+int SpawnOccupancy::inTheWay(Vec2 p, float radius, int group, std::uint32_t layers,
+                             std::uint32_t mask) const
+{
+    int blocker = -1;
+    if (m_x.empty())
+        return blocker;
+    anyNear(p, radius + m_maxRadius, [&](std::uint32_t k) {
+        const bool meets = m_group[k] == group || (mask & m_layers[k]) || (m_mask[k] & layers);
+        const float apart = radius + m_radius[k];
+        const float dx = p.x - m_x[k], dy = p.y - m_y[k];
+        if (meets && dx * dx + dy * dy < apart * apart)
+            blocker = m_group[k];
+        return blocker >= 0;
+    });
+    return blocker;
+}
+
+int SpawnOccupancy::othersOverlapping(Vec2 p, float radius, int group, std::uint32_t layers,
+                                      std::uint32_t mask, int limit, int& blocker) const
+{
+    int count = 0;
+    if (m_x.empty())
+        return count;
+    anyNear(p, radius + m_maxRadius, [&](std::uint32_t k) {
+        const bool meets = m_group[k] != group && ((mask & m_layers[k]) || (m_mask[k] & layers));
+        const float apart = radius + m_radius[k];
+        const float dx = p.x - m_x[k], dy = p.y - m_y[k];
+        if (meets && dx * dx + dy * dy < apart * apart) {
+            blocker = m_group[k];
+            ++count;
+        }
+        return count >= limit;
+    });
+    return count;
 }
 
 void SpawnOccupancy::add(Vec2 p, float radius, int group, std::uint32_t layers, std::uint32_t mask)

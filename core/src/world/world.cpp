@@ -81,13 +81,23 @@ std::vector<WorldWarning> spawnShortfall(const Group& group, const SceneDesc& sc
     const SpawnReport& report = group.spawnReport;
     const float radius = group.behaviour->bodyRadius();
     const std::string who = "groups[" + std::to_string(index) + "] " + quotedName(desc.name) + ": ";
-    if (report.listedPlaced < report.listedAsked)
-        warnings.push_back({static_cast<int>(index),
-                            who + "placed " + std::to_string(report.listedPlaced) + " of its " +
-                                std::to_string(report.listedAsked) + " listed agents: more than " +
-                                std::to_string(kListedPerSquare) + " lie within a square of " +
-                                formatFloat(2.0f * radius) +
-                                " m, and the rest of them were left out"});
+    if (report.listedPlaced < report.listedAsked) {
+        const std::string piled =
+            report.listedCrowdedBy >= 0
+                ? "the rest were listed on piles of " + std::to_string(kListedPerSquare) +
+                      " or more bodies of groups placed before it (" +
+                      quotedName(
+                          scene.groups[static_cast<std::size_t>(report.listedCrowdedBy)].name) +
+                      " among them) or more than " + std::to_string(kListedPerSquare) +
+                      " of its own within a square of " + formatFloat(2.0f * radius) + " m"
+                : "more than " + std::to_string(kListedPerSquare) + " lie within a square of " +
+                      formatFloat(2.0f * radius) + " m";
+        warnings.push_back(
+            {static_cast<int>(index),
+             who + "placed " + std::to_string(report.listedPlaced) + " of its " +
+                 std::to_string(report.listedAsked) + " listed agents: " + piled + ", and " +
+                 (report.listedCrowdedBy >= 0 ? "were" : "the rest of them were") + " left out"});
+    }
     if (desc.spawn && report.areaPlaced < report.areaAsked) {
         const Rect& area = desc.spawn->area;
         std::string why;
