@@ -219,6 +219,49 @@ bool BodyPass::wallBetween(const StaticGeometry& geometry, Vec2 a, Vec2 b)
     return geometry.rayCast(a, b).hit;
 }
 
+void BodyPass::noteContact(std::uint32_t i, std::uint32_t j)
+{
+    // A pair neither of which would give way to the other never pushes: not listed.
+    const std::uint16_t ruleI = m_rule[i], ruleJ = m_rule[j];
+    if (!(!m_fixed[i] && (m_mask[ruleI] & m_layers[ruleJ])) &&
+        !(!m_fixed[j] && (m_mask[ruleJ] & m_layers[ruleI])))
+        return;
+    // Bodies on either side of a wall do not touch, however near their centres are.
+    if (m_geometry && wallBetween(*m_geometry, {m_x[i], m_y[i]}, {m_x[j], m_y[j]}))
+        return;
+    m_contacts.push_back({i, j});
+    for (const std::uint32_t b : {i, j})
+        if (!m_mark[b]) {
+            m_mark[b] = 1;
+            m_involved.push_back(b);
+        }
+}
+
+void BodyPass::noteNearLanes(const UniformGrid& grid, std::uint32_t k, std::uint32_t slot, int bits,
+                             float maxRadius)
+{
+    // The distances again, one lane at a time: the same operations as the lanes', so the
+    // same values. Each pair's own test is that of its first body by index (within the query
+    // of i: the radius it reaches any body in, and the pair's own reach).
+    const std::uint32_t self = grid.sortedIndex(k);
+    for (int l = 0; l < UniformGrid::Lanes::kWidth; ++l) {
+        if (!((bits >> l) & 1))
+            continue;
+        const std::uint32_t other = slot + static_cast<std::uint32_t>(l);
+        const float dx = m_slotX[k] - m_slotX[other];
+        const float dy = m_slotY[k] - m_slotY[other];
+        const float d2 = dx * dx + dy * dy;
+        const std::uint32_t j = grid.sortedIndex(other);
+        const std::uint32_t i = std::min(self, j), h = std::max(self, j);
+        const float ri = radiusOf(i);
+        const float margin = kContactMargin * ri;
+        const float radius = ri + maxRadius + margin;
+        const float reach = ri + margin + radiusOf(h);
+        if (d2 <= radius * radius && d2 < reach * reach)
+            noteContact(i, h);
+    }
+}
+
 void BodyPass::findContacts(const UniformGrid& grid, std::size_t covered, float maxMove)
 {
     // One pass over a grid of where the step began (the index, or the one group's own grid),
@@ -246,37 +289,13 @@ void BodyPass::findContacts(const UniformGrid& grid, std::size_t covered, float 
     const float* xs = m_slotX.data();
     const float* ys = m_slotY.data();
     const float* radii = m_slotRadius.data();
-    auto note = [&](std::uint32_t i, std::uint32_t j) {
-        // A pair neither of which would give way to the other never pushes: not listed.
-        const std::uint16_t ruleI = m_rule[i], ruleJ = m_rule[j];
-        if (!(!m_fixed[i] && (m_mask[ruleI] & m_layers[ruleJ])) &&
-            !(!m_fixed[j] && (m_mask[ruleJ] & m_layers[ruleI])))
-            return;
-        // Bodies on either side of a wall do not touch, however near their centres are.
-        if (m_geometry && wallBetween(*m_geometry, {m_x[i], m_y[i]}, {m_x[j], m_y[j]}))
-            return;
-        m_contacts.push_back({i, j});
-        for (const std::uint32_t b : {i, j})
-            if (!m_mark[b]) {
-                m_mark[b] = 1;
-                m_involved.push_back(b);
-            }
-    };
-    // Whether bodies i < j, d2 apart where planned, are near enough to follow: within the
-    // query of i (the radius it reaches any body in, and the pair's own reach).
-    auto near = [&](std::uint32_t i, std::uint32_t j, float d2) {
-        const float ri = radiusOf(i);
-        const float margin = kContactMargin * ri;
-        const float radius = ri + maxRadius + margin;
-        const float reach = ri + margin + radiusOf(j);
-        return d2 <= radius * radius && d2 < reach * reach;
-    };
 
     // Each pair of the grid's bodies once, from the one that comes first in the grid: the
     // query round its plan reaches every body planned near enough to it (none is further
     // than maxMove from where the grid has it), and the pair's own test is that of its first
     // body by index, so the list does not depend on the grid's order. A lane test that no
-    // pair's reach exceeds comes first; the rare lanes within it are tested one by one.
+    // pair's reach exceeds comes first; the rare lanes within it are tested one by one, out
+    // of the loop (noteNearLanes), which then keeps its values in registers.
     const UniformGrid::CellReach range =
         grid.cellReach((2.0f + kContactMargin) * maxRadius + maxMove + 1e-3f);
     const V loose((1.0f + kContactMargin) * 1.001f);
@@ -284,29 +303,28 @@ void BodyPass::findContacts(const UniformGrid& grid, std::size_t covered, float 
     for (int row = 0; row < rows; ++row) {
         const std::uint32_t rowEnd = grid.rowBegin(row + 1);
         for (std::uint32_t k = grid.rowBegin(row); k < rowEnd; ++k) {
-            const std::uint32_t i = grid.sortedIndex(k);
             const V px(xs[k]), py(ys[k]), pr(radii[k]);
+            auto looseBits = [&](std::uint32_t slot) SHOAL_FORCE_INLINE {
+                const V dx = px - V::load(xs + slot);
+                const V dy = py - V::load(ys + slot);
+                const V d2 = dx * dx + dy * dy;
+                const V reach = (pr + V::load(radii + slot)) * loose;
+                return laneBits(d2 < reach * reach);
+            };
             grid.forEachLaterRange(
                 {xs[k], ys[k]}, range, k, row,
                 [&](std::uint32_t begin, std::uint32_t end) SHOAL_FORCE_INLINE {
-                    for (std::uint32_t slot = begin; slot < end; slot += V::kWidth) {
-                        const V dx = px - V::load(xs + slot);
-                        const V dy = py - V::load(ys + slot);
-                        const V d2 = dx * dx + dy * dy;
-                        const V reach = (pr + V::load(radii + slot)) * loose;
-                        int bits = laneBits(d2 < reach * reach);
-                        if (bits == 0)
-                            continue;
-                        if (end - slot < static_cast<std::uint32_t>(V::kWidth))
-                            bits &= (1 << (end - slot)) - 1;
-                        for (int l = 0; l < V::kWidth; ++l) {
-                            if (!((bits >> l) & 1))
-                                continue;
-                            const std::uint32_t j = grid.sortedIndex(slot + l);
-                            const std::uint32_t lo = std::min(i, j), hi = std::max(i, j);
-                            if (near(lo, hi, d2.lane(l)))
-                                note(lo, hi);
-                        }
+                    // Whole lane groups, then the run's last few slots.
+                    std::uint32_t slot = begin;
+                    for (; end - slot >= static_cast<std::uint32_t>(V::kWidth); slot += V::kWidth) {
+                        const int bits = looseBits(slot);
+                        if (SHOAL_UNLIKELY(bits != 0))
+                            noteNearLanes(grid, k, slot, bits, maxRadius);
+                    }
+                    if (slot < end) {
+                        const int bits = looseBits(slot) & ((1 << (end - slot)) - 1);
+                        if (SHOAL_UNLIKELY(bits != 0))
+                            noteNearLanes(grid, k, slot, bits, maxRadius);
                     }
                 });
         }
@@ -327,7 +345,7 @@ void BodyPass::findContacts(const UniformGrid& grid, std::size_t covered, float 
                            const int bits = laneBits(in & (d2 < reach * reach));
                            for (int l = 0; l < V::kWidth; ++l)
                                if ((bits >> l) & 1)
-                                   note(i, grid.sortedIndex(slot + l));
+                                   noteContact(i, grid.sortedIndex(slot + l));
                        });
     }
 }

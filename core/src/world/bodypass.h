@@ -182,6 +182,13 @@ private:
     /// The pairs of bodies near enough to meet this step, each once, from `grid` of where
     /// the step began (its first `covered` bodies; none moved more than maxMove).
     void findContacts(const UniformGrid& grid, std::size_t covered, float maxMove);
+    /// findContacts: lists the pair of bodies i and j unless neither would give way to the
+    /// other or a wall is between them.
+    void noteContact(std::uint32_t i, std::uint32_t j);
+    /// findContacts, off its hot loop: the lanes `bits` of the slots from `slot` passed the
+    /// loose test against the body in slot k; the pairs near enough are listed.
+    SHOAL_NEVER_INLINE void noteNearLanes(const UniformGrid& grid, std::uint32_t k,
+                                          std::uint32_t slot, int bits, float maxRadius);
     /// Bodies in contact that their plan puts against a wall start the rounds pinned (and
     /// where each starts them is noted, for addLateContacts).
     void pinContacts(const StaticGeometry& geometry);
