@@ -4,6 +4,54 @@
 
 namespace shoal {
 
+void UniformGrid::bounds(const float* xs, const float* ys, std::size_t count, float& minX,
+                         float& maxX, float& minY, float& maxY)
+{
+    // What a loop of std::min and std::max from the first point gives, four points at a
+    // time: minps(x, low) is x < low ? x : low, std::min(low, x) point by point, so a NaN is
+    // passed over as there (and a first point that is NaN stays). The extremes are the same
+    // values whatever the order; only a zero can differ, by its sign, between the orders:
+    // then the point-by-point loop decides.
+    using V = Float4;
+    V lowX(xs[0]), highX(xs[0]), lowY(ys[0]), highY(ys[0]);
+    std::size_t i = 1;
+    for (; i + V::kWidth <= count; i += V::kWidth) {
+        const V x = V::load(xs + i), y = V::load(ys + i);
+        lowX = min(x, lowX);
+        highX = max(x, highX);
+        lowY = min(y, lowY);
+        highY = max(y, highY);
+    }
+    float lanes[4][V::kWidth];
+    lowX.store(lanes[0]);
+    highX.store(lanes[1]);
+    lowY.store(lanes[2]);
+    highY.store(lanes[3]);
+    minX = lanes[0][0], maxX = lanes[1][0], minY = lanes[2][0], maxY = lanes[3][0];
+    for (int l = 1; l < V::kWidth; ++l) {
+        minX = std::min(minX, lanes[0][l]);
+        maxX = std::max(maxX, lanes[1][l]);
+        minY = std::min(minY, lanes[2][l]);
+        maxY = std::max(maxY, lanes[3][l]);
+    }
+    for (; i < count; ++i) {
+        minX = std::min(minX, xs[i]);
+        maxX = std::max(maxX, xs[i]);
+        minY = std::min(minY, ys[i]);
+        maxY = std::max(maxY, ys[i]);
+    }
+    if (minX == 0.0f || maxX == 0.0f || minY == 0.0f || maxY == 0.0f) {
+        minX = maxX = xs[0];
+        minY = maxY = ys[0];
+        for (std::size_t k = 1; k < count; ++k) {
+            minX = std::min(minX, xs[k]);
+            maxX = std::max(maxX, xs[k]);
+            minY = std::min(minY, ys[k]);
+            maxY = std::max(maxY, ys[k]);
+        }
+    }
+}
+
 void UniformGrid::build(const float* xs, const float* ys, std::size_t count, GridCellShape shape)
 {
     m_count = count;
@@ -14,13 +62,8 @@ void UniformGrid::build(const float* xs, const float* ys, std::size_t count, Gri
         m_colsF = m_rowsF = 0.0f;
         return;
     }
-    float minX = xs[0], maxX = xs[0], minY = ys[0], maxY = ys[0];
-    for (std::size_t i = 1; i < count; ++i) {
-        minX = std::min(minX, xs[i]);
-        maxX = std::max(maxX, xs[i]);
-        minY = std::min(minY, ys[i]);
-        maxY = std::max(maxY, ys[i]);
-    }
+    float minX, maxX, minY, maxY;
+    bounds(xs, ys, count, minX, maxX, minY, maxY);
     // Keep the cell count within a few per point: a sparse group spread over a huge level
     // would otherwise allocate millions of empty cells. Growing cells keeps queries correct
     // (queries work with cells of any size) and costs a few more distance tests.
@@ -59,15 +102,33 @@ void UniformGrid::build(const float* xs, const float* ys, std::size_t count, Gri
     // become the starts when it is done.
     std::uint32_t* cellStart = m_cellStart.data();
     std::uint32_t* cellOf = m_cellOf.data();
+    // The members in locals: the stores below could alias them (an int and a uint32_t), and
+    // would have them loaded again for every point.
+    const float originX = m_originX, originY = m_originY;
+    const float invColumn = m_invColumn, invRow = m_invRow;
+    const int cols = m_cols, lastColumn = m_cols - 1, lastRow = m_rows - 1;
     for (std::size_t i = 0; i < count; ++i) {
-        const int cx = std::min(cellCoord(xs[i] - m_originX, m_invColumn), m_cols - 1);
-        const int cy = std::min(cellCoord(ys[i] - m_originY, m_invRow), m_rows - 1);
-        const std::uint32_t c = static_cast<std::uint32_t>(cy) * m_cols + cx;
+        const int cx = std::min(cellCoord(xs[i] - originX, invColumn), lastColumn);
+        const int cy = std::min(cellCoord(ys[i] - originY, invRow), lastRow);
+        const std::uint32_t c = static_cast<std::uint32_t>(cy) * cols + cx;
         cellOf[i] = c;
         ++cellStart[c];
     }
+    // Four cells a pass: most cells of a grid sized to its points are empty, and the loop's
+    // own counting would cost as much as the sums.
     std::uint32_t sum = 0;
-    for (std::size_t c = 0; c < cells; ++c) {
+    std::size_t c = 0;
+    for (; c + 4 <= cells; c += 4) {
+        const std::uint32_t a = sum + cellStart[c];
+        const std::uint32_t b = a + cellStart[c + 1];
+        const std::uint32_t d = b + cellStart[c + 2];
+        sum = d + cellStart[c + 3];
+        cellStart[c] = a;
+        cellStart[c + 1] = b;
+        cellStart[c + 2] = d;
+        cellStart[c + 3] = sum;
+    }
+    for (; c < cells; ++c) {
         sum += cellStart[c];
         cellStart[c] = sum;
     }

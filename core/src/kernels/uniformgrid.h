@@ -204,6 +204,10 @@ private:
         y1 = fy1 < m_rowsF - 1.0f ? static_cast<int>(fy1) : m_rows - 1;
         return true;
     }
+    /// The bounding box of the points (count >= 1), exactly as std::min and std::max from the
+    /// first point find it.
+    static void bounds(const float* xs, const float* ys, std::size_t count, float& minX,
+                       float& maxX, float& minY, float& maxY);
     static int cellCoord(float offset, float inverseSize)
     {
         const int c = static_cast<int>(offset * inverseSize);
