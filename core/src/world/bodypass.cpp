@@ -65,6 +65,35 @@ Vec2 partingDirection(std::uint64_t self, std::uint64_t other)
     return fromAngle(angle) * (self < other ? 1.0f : -1.0f);
 }
 
+/// The largest of `largest` and the squared planned moves of the agents: four at a time,
+/// as std::max from `largest` would find it (maxps keeps the running value when the move is
+/// NaN, as std::max does; the squares are never a negative zero).
+float largestMove2(const AgentArrays& a, float largest)
+{
+    using V = Float4;
+    const std::size_t count = a.size();
+    const float* px = a.px.data();
+    const float* py = a.py.data();
+    const float* nx = a.nx.data();
+    const float* ny = a.ny.data();
+    V lanes(largest);
+    std::size_t i = 0;
+    for (; i + V::kWidth <= count; i += V::kWidth) {
+        const V dx = V::load(nx + i) - V::load(px + i);
+        const V dy = V::load(ny + i) - V::load(py + i);
+        lanes = max(dx * dx + dy * dy, lanes);
+    }
+    float each[V::kWidth];
+    lanes.store(each);
+    for (const float lane : each)
+        largest = std::max(largest, lane);
+    for (; i < count; ++i) {
+        const float dx = nx[i] - px[i], dy = ny[i] - py[i];
+        largest = std::max(largest, dx * dx + dy * dy);
+    }
+    return largest;
+}
+
 } // namespace
 
 void BodyPass::gatherBodies(std::vector<std::unique_ptr<Group>>& groups,
@@ -111,10 +140,7 @@ void BodyPass::gatherBodies(std::vector<std::unique_ptr<Group>>& groups,
                     fixed[i] = std::max<std::uint8_t>(fixed[i], kHoldsPlace);
         }
         if (planned)
-            for (std::size_t i = 0; i < count; ++i) {
-                const float dx = a.nx[i] - a.px[i], dy = a.ny[i] - a.py[i];
-                maxMove2 = std::max(maxMove2, dx * dx + dy * dy);
-            }
+            maxMove2 = largestMove2(a, maxMove2);
         b += count;
     }
     m_groupStart[groups.size()] = static_cast<std::uint32_t>(b);
