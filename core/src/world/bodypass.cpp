@@ -304,12 +304,24 @@ void BodyPass::findContacts(const UniformGrid& grid, std::size_t covered, float 
     m_slotX.resize(covered + kLanePadding);
     m_slotY.resize(covered + kLanePadding);
     m_slotRadius.resize(covered + kLanePadding);
+    // The grid's bodies all of one radius (one group, or groups alike): the lane test's reach
+    // is one value, not one per slot, and no radius is copied.
+    const float radius0 = covered > 0 ? radiusOf(grid.sortedIndex(0)) : 0.0f;
+    bool oneRadius = true;
+    for (std::size_t g = 0; g + 1 < m_groupStart.size(); ++g)
+        if (m_groupStart[g] < covered && m_groupStart[g + 1] > m_groupStart[g] &&
+            m_ruleRadius[g] != radius0)
+            oneRadius = false;
+    if (covered > m_groupStart.back() && m_ruleRadius.back() != radius0)
+        oneRadius = false; // the player, in the grid
     for (std::size_t k = 0; k < covered; ++k) {
         const std::uint32_t b = grid.sortedIndex(static_cast<std::uint32_t>(k));
         m_slotX[k] = m_x[b];
         m_slotY[k] = m_y[b];
-        m_slotRadius[k] = radiusOf(b);
     }
+    if (!oneRadius)
+        for (std::size_t k = 0; k < covered; ++k)
+            m_slotRadius[k] = radiusOf(grid.sortedIndex(static_cast<std::uint32_t>(k)));
     for (std::size_t k = covered; k < covered + kLanePadding; ++k)
         m_slotX[k] = m_slotY[k] = m_slotRadius[k] = 0.0f;
     const float* xs = m_slotX.data();
@@ -326,34 +338,48 @@ void BodyPass::findContacts(const UniformGrid& grid, std::size_t covered, float 
         grid.cellReach((2.0f + kContactMargin) * maxRadius + maxMove + 1e-3f);
     const V loose((1.0f + kContactMargin) * 1.001f);
     const int rows = covered > 0 ? grid.rows() : 0;
-    for (int row = 0; row < rows; ++row) {
-        const std::uint32_t rowEnd = grid.rowBegin(row + 1);
-        for (std::uint32_t k = grid.rowBegin(row); k < rowEnd; ++k) {
-            const V px(xs[k]), py(ys[k]), pr(radii[k]);
-            auto looseBits = [&](std::uint32_t slot) SHOAL_FORCE_INLINE {
-                const V dx = px - V::load(xs + slot);
-                const V dy = py - V::load(ys + slot);
-                const V d2 = dx * dx + dy * dy;
-                const V reach = (pr + V::load(radii + slot)) * loose;
-                return laneBits(d2 < reach * reach);
-            };
-            grid.forEachLaterRange(
-                {xs[k], ys[k]}, range, k, row,
-                [&](std::uint32_t begin, std::uint32_t end) SHOAL_FORCE_INLINE {
-                    // Whole lane groups, then the run's last few slots.
-                    std::uint32_t slot = begin;
-                    for (; end - slot >= static_cast<std::uint32_t>(V::kWidth); slot += V::kWidth) {
-                        const int bits = looseBits(slot);
-                        if (SHOAL_UNLIKELY(bits != 0))
-                            noteNearLanes(grid, k, slot, bits, maxRadius);
-                    }
-                    if (slot < end) {
-                        const int bits = looseBits(slot) & ((1 << (end - slot)) - 1);
-                        if (SHOAL_UNLIKELY(bits != 0))
-                            noteNearLanes(grid, k, slot, bits, maxRadius);
-                    }
-                });
+    // `reach2(slot, pr)`: the squared loose reach of the body of radius pr and those at slot.
+    auto scan = [&](auto reach2) SHOAL_FORCE_INLINE {
+        for (int row = 0; row < rows; ++row) {
+            const std::uint32_t rowEnd = grid.rowBegin(row + 1);
+            for (std::uint32_t k = grid.rowBegin(row); k < rowEnd; ++k) {
+                const V px(xs[k]), py(ys[k]), pr(radii[k]);
+                auto looseBits = [&](std::uint32_t slot) SHOAL_FORCE_INLINE {
+                    const V dx = px - V::load(xs + slot);
+                    const V dy = py - V::load(ys + slot);
+                    const V d2 = dx * dx + dy * dy;
+                    return laneBits(d2 < reach2(slot, pr));
+                };
+                grid.forEachLaterRange(
+                    {xs[k], ys[k]}, range, k, row,
+                    [&](std::uint32_t begin, std::uint32_t end) SHOAL_FORCE_INLINE {
+                        // Whole lane groups, then the run's last few slots.
+                        std::uint32_t slot = begin;
+                        for (; end - slot >= static_cast<std::uint32_t>(V::kWidth);
+                             slot += V::kWidth) {
+                            const int bits = looseBits(slot);
+                            if (SHOAL_UNLIKELY(bits != 0))
+                                noteNearLanes(grid, k, slot, bits, maxRadius);
+                        }
+                        if (slot < end) {
+                            const int bits = looseBits(slot) & ((1 << (end - slot)) - 1);
+                            if (SHOAL_UNLIKELY(bits != 0))
+                                noteNearLanes(grid, k, slot, bits, maxRadius);
+                        }
+                    });
+            }
         }
+    };
+    if (oneRadius) {
+        // (r + r) * loose, squared: what every lane would compute.
+        const V reach = (V(radius0) + V(radius0)) * loose;
+        const V reachSquared = reach * reach;
+        scan([&](std::uint32_t, V) SHOAL_FORCE_INLINE { return reachSquared; });
+    } else {
+        scan([&](std::uint32_t slot, V pr) SHOAL_FORCE_INLINE {
+            const V reach = (pr + V::load(radii + slot)) * loose;
+            return reach * reach;
+        });
     }
 
     // Bodies outside the grid: every body in it they reach, round where they began.
@@ -367,7 +393,8 @@ void BodyPass::findContacts(const UniformGrid& grid, std::size_t covered, float 
         scanNeighbours(grid, from, radius + 2.0f * maxMove, xs, ys, {m_x[i], m_y[i]}, radius,
                        static_cast<std::uint32_t>(covered),
                        [&](std::uint32_t slot, V, V, V d2, typename V::Mask in) {
-                           const V reach = vReach + V::load(radii + slot);
+                           const V reach =
+                               vReach + (oneRadius ? V(radius0) : V::load(radii + slot));
                            const int bits = laneBits(in & (d2 < reach * reach));
                            for (int l = 0; l < V::kWidth; ++l)
                                if ((bits >> l) & 1)
