@@ -107,7 +107,42 @@ void UniformGrid::build(const float* xs, const float* ys, std::size_t count, Gri
     const float originX = m_originX, originY = m_originY;
     const float invColumn = m_invColumn, invRow = m_invRow;
     const int cols = m_cols, lastColumn = m_cols - 1, lastRow = m_rows - 1;
-    for (std::size_t i = 0; i < count; ++i) {
+    std::size_t i = 0;
+#if SHOAL_SSE2_LANES
+    // Four points at a time: the same float operations, truncated as cvttss2si does
+    // (cvttps2dq), clamped and combined in integer lanes; the counts one by one.
+    {
+        const __m128 ox = _mm_set1_ps(originX), oy = _mm_set1_ps(originY);
+        const __m128 ic = _mm_set1_ps(invColumn), ir = _mm_set1_ps(invRow);
+        const __m128i zero = _mm_setzero_si128();
+        const __m128i lastX = _mm_set1_epi32(lastColumn), lastY = _mm_set1_epi32(lastRow);
+        const __m128i width = _mm_set1_epi32(cols);
+        // c < 0 ? 0 : c, then the lesser of c and `last`.
+        auto clamp = [zero](__m128i c, __m128i last) {
+            c = _mm_andnot_si128(_mm_cmplt_epi32(c, zero), c);
+            const __m128i over = _mm_cmpgt_epi32(c, last);
+            return _mm_or_si128(_mm_and_si128(over, last), _mm_andnot_si128(over, c));
+        };
+        for (; i + 4 <= count; i += 4) {
+            const __m128i cx = clamp(
+                _mm_cvttps_epi32(_mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(xs + i), ox), ic)), lastX);
+            const __m128i cy = clamp(
+                _mm_cvttps_epi32(_mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(ys + i), oy), ir)), lastY);
+            // cy * cols in 32 bits: lanes 0 and 2, then 1 and 3, and back in order.
+            const __m128i even = _mm_mul_epu32(cy, width);
+            const __m128i odd = _mm_mul_epu32(_mm_srli_epi64(cy, 32), width);
+            const __m128i rows =
+                _mm_unpacklo_epi32(_mm_shuffle_epi32(even, _MM_SHUFFLE(0, 0, 2, 0)),
+                                   _mm_shuffle_epi32(odd, _MM_SHUFFLE(0, 0, 2, 0)));
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(cellOf + i), _mm_add_epi32(rows, cx));
+            ++cellStart[cellOf[i]];
+            ++cellStart[cellOf[i + 1]];
+            ++cellStart[cellOf[i + 2]];
+            ++cellStart[cellOf[i + 3]];
+        }
+    }
+#endif
+    for (; i < count; ++i) {
         const int cx = std::min(cellCoord(xs[i] - originX, invColumn), lastColumn);
         const int cy = std::min(cellCoord(ys[i] - originY, invRow), lastRow);
         const std::uint32_t c = static_cast<std::uint32_t>(cy) * cols + cx;
