@@ -60,6 +60,8 @@ void UniformGrid::build(const float* xs, const float* ys, std::size_t count, Gri
     if (count == 0) {
         m_cols = m_rows = 0;
         m_colsF = m_rowsF = 0.0f;
+        m_upperX = m_originX;
+        m_upperY = m_originY;
         return;
     }
     float minX, maxX, minY, maxY;
@@ -85,6 +87,8 @@ void UniformGrid::build(const float* xs, const float* ys, std::size_t count, Gri
     m_rowsF = static_cast<float>(m_rows);
     m_originX = minX;
     m_originY = minY;
+    m_upperX = maxX;
+    m_upperY = maxY;
 
     const std::size_t cells = static_cast<std::size_t>(m_cols) * static_cast<std::size_t>(m_rows);
     m_cellStart.assign(cells + 1, 0u);

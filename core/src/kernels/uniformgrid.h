@@ -177,6 +177,9 @@ public:
     int columns() const { return m_cols; }
     int rows() const { return m_rows; }
     Vec2 origin() const { return {m_originX, m_originY}; }
+    /// The largest coordinates of the points (the bounding box's other corner; origin()
+    /// when there are none).
+    Vec2 upper() const { return {m_upperX, m_upperY}; }
     /// Points in cell `c` (row-major), as indices into the arrays given to build().
     std::uint32_t cellBegin(int c) const { return m_cellStart[c]; }
     std::uint32_t cellEnd(int c) const { return m_cellStart[c + 1]; }
@@ -220,6 +223,8 @@ private:
     float m_invColumn = 1.0f;
     float m_originX = 0.0f;
     float m_originY = 0.0f;
+    float m_upperX = 0.0f;
+    float m_upperY = 0.0f;
     float m_colsF = 0.0f;
     float m_rowsF = 0.0f;
     int m_cols = 0;

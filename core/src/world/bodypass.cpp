@@ -702,11 +702,7 @@ void BodyPass::index(std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer
     // one: othersNear returns at once for a body whose blocks hold only its own group, which
     // is nearly every body, so a world of many groups pays for the few that meet.
     m_blockOrigin = m_grid.origin();
-    float maxX = m_blockOrigin.x, maxY = m_blockOrigin.y;
-    for (std::size_t b = 0; b < m_x.size(); ++b) {
-        maxX = std::max(maxX, m_x[b]);
-        maxY = std::max(maxY, m_y[b]);
-    }
+    const float maxX = m_grid.upper().x, maxY = m_grid.upper().y;
     // Blocks as wide as the reach of a query that looks no further than its own radius
     // (BodyGlance::onlyOwnAround), but at most four per body, as the grid caps its cells: a
     // few bodies far apart in a vast level must not cost a map of the whole of it.
@@ -726,15 +722,7 @@ void BodyPass::index(std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer
     const std::size_t blocks = cols * rows;
     m_blockLow.assign(blocks, kNoLowRule);
     m_blockHigh.assign(blocks, kNoHighRule);
-    for (std::size_t b = 0; b < m_x.size(); ++b) {
-        const int cx =
-            std::min(m_blockCols - 1, static_cast<int>((m_x[b] - m_blockOrigin.x) * inverse));
-        const int cy =
-            std::min(m_blockRows - 1, static_cast<int>((m_y[b] - m_blockOrigin.y) * inverse));
-        const std::size_t block = static_cast<std::size_t>(cy) * cols + cx;
-        m_blockLow[block] = std::min(m_blockLow[block], m_rule[b]);
-        m_blockHigh[block] = std::max(m_blockHigh[block], m_rule[b]);
-    }
+    markBlocks(inverse);
     auto lower = [](std::uint16_t a, std::uint16_t b) { return a < b ? a : b; };
     auto higher = [](std::uint16_t a, std::uint16_t b) { return a > b ? a : b; };
     m_aroundLow.resize(blocks);
@@ -766,6 +754,56 @@ void BodyPass::index(std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer
         }
     }
     m_indexed = true;
+}
+
+void BodyPass::markBlocks(float inverse)
+{
+    // Each body's block, four bodies at a time where SSE2 lanes are (the same float
+    // operations, truncated as one at a time), then its rule into the block's lowest and
+    // highest.
+    const std::size_t n = m_x.size();
+    const float* xs = m_x.data();
+    const float* ys = m_y.data();
+    const std::uint16_t* rule = m_rule.data();
+    std::uint16_t* low = m_blockLow.data();
+    std::uint16_t* high = m_blockHigh.data();
+    const float originX = m_blockOrigin.x, originY = m_blockOrigin.y;
+    const int lastColumn = m_blockCols - 1, lastRow = m_blockRows - 1;
+    const std::size_t cols = static_cast<std::size_t>(m_blockCols);
+    auto mark = [&](std::size_t block, std::uint16_t r) SHOAL_FORCE_INLINE {
+        low[block] = std::min(low[block], r);
+        high[block] = std::max(high[block], r);
+    };
+    std::size_t b = 0;
+#if SHOAL_SSE2_LANES
+    const __m128 ox = _mm_set1_ps(originX), oy = _mm_set1_ps(originY);
+    const __m128 scale = _mm_set1_ps(inverse);
+    const __m128i lastX = _mm_set1_epi32(lastColumn), lastY = _mm_set1_epi32(lastRow);
+    // The lesser of c and `last`.
+    auto atMost = [](__m128i c, __m128i last) SHOAL_FORCE_INLINE {
+        const __m128i over = _mm_cmpgt_epi32(c, last);
+        return _mm_or_si128(_mm_and_si128(over, last), _mm_andnot_si128(over, c));
+    };
+    alignas(16) std::int32_t cx[4], cy[4];
+    for (; b + 4 <= n; b += 4) {
+        _mm_store_si128(
+            reinterpret_cast<__m128i*>(cx),
+            atMost(_mm_cvttps_epi32(_mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(xs + b), ox), scale)),
+                   lastX));
+        _mm_store_si128(
+            reinterpret_cast<__m128i*>(cy),
+            atMost(_mm_cvttps_epi32(_mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(ys + b), oy), scale)),
+                   lastY));
+        for (int l = 0; l < 4; ++l)
+            mark(static_cast<std::size_t>(cy[l]) * cols + static_cast<std::size_t>(cx[l]),
+                 rule[b + static_cast<std::size_t>(l)]);
+    }
+#endif
+    for (; b < n; ++b) {
+        const int cx = std::min(lastColumn, static_cast<int>((xs[b] - originX) * inverse));
+        const int cy = std::min(lastRow, static_cast<int>((ys[b] - originY) * inverse));
+        mark(static_cast<std::size_t>(cy) * cols + static_cast<std::size_t>(cx), rule[b]);
+    }
 }
 
 BodyGlance BodyPass::glance() const

@@ -167,6 +167,9 @@ private:
                       const std::vector<BodyGroupRule>& rules, bool hasPlayer, Vec2 player,
                       float playerRadius, Positions positions, Hold hold = Hold::AllFixed);
     float maxRadius() const;
+    /// index(): every body's rule into the lowest and highest of its block (blocks of
+    /// 1 / `inverse` metres).
+    void markBlocks(float inverse);
     /// Whether the index's blocks within `reach` of p hold a body of a group but `group`.
     bool othersInBlocks(int group, Vec2 p, float reach) const;
     float radiusOf(std::size_t b) const { return m_ruleRadius[m_rule[b]]; }
