@@ -184,6 +184,9 @@ public:
     std::uint32_t cellBegin(int c) const { return m_cellStart[c]; }
     std::uint32_t cellEnd(int c) const { return m_cellStart[c + 1]; }
     std::uint32_t sortedIndex(std::uint32_t k) const { return m_sortedIndex[k]; }
+    /// The cell (row-major) point `index` is in. Points are in cell order, and by index
+    /// within a cell: point i comes before point j when (cellOf(i), i) is the lesser.
+    std::uint32_t cellOf(std::uint32_t index) const { return m_cellOf[index]; }
     std::size_t memoryBytes() const;
 
 private:
