@@ -338,11 +338,15 @@ void BodyPass::findContacts(const UniformGrid& grid, std::size_t covered, float 
         grid.cellReach((2.0f + kContactMargin) * maxRadius + maxMove + 1e-3f);
     const V loose((1.0f + kContactMargin) * 1.001f);
     const int rows = covered > 0 ? grid.rows() : 0;
+    // A body no other can touch need not look (any that could would find it).
+    const std::uint8_t* lonely = markLonely(maxRadius) ? m_lonely.data() : nullptr;
     // `reach2(slot, pr)`: the squared loose reach of the body of radius pr and those at slot.
     auto scan = [&](auto reach2) SHOAL_FORCE_INLINE {
         for (int row = 0; row < rows; ++row) {
             const std::uint32_t rowEnd = grid.rowBegin(row + 1);
             for (std::uint32_t k = grid.rowBegin(row); k < rowEnd; ++k) {
+                if (lonely && lonely[grid.sortedIndex(k)])
+                    continue;
                 const V px(xs[k]), py(ys[k]), pr(radii[k]);
                 auto looseBits = [&](std::uint32_t slot) SHOAL_FORCE_INLINE {
                     const V dx = px - V::load(xs + slot);
@@ -578,6 +582,7 @@ std::size_t BodyPass::run(std::vector<std::unique_ptr<Group>>& groups,
     // The index (of where this step began) serves when it holds these same bodies.
     const bool indexHolds = m_indexed && m_indexCount == bodyCount(groups, hasPlayer);
     m_indexed = false; // its arrays are reused from here on
+    m_stepping = hold == Hold::AllFixed;
     m_geometry = &geometry;
     m_gathered = false;
     if (!someMayGiveWay(groups, rules, hasPlayer))

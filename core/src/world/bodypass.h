@@ -185,6 +185,9 @@ private:
     /// The pairs of bodies near enough to meet this step, each once, from `grid` of where
     /// the step began (its first `covered` bodies; none moved more than maxMove).
     void findContacts(const UniformGrid& grid, std::size_t covered, float maxMove);
+    /// findContacts: m_lonely[b] is set for each body no other can come near enough to
+    /// touch this step, as the plans tell (bodyalone.cpp); false when no plan told.
+    bool markLonely(float maxRadius);
     /// findContacts: lists the pair of bodies i and j unless neither would give way to the
     /// other or a wall is between them.
     void noteContact(std::uint32_t i, std::uint32_t j);
@@ -245,9 +248,12 @@ private:
     std::vector<std::uint32_t> m_involved; ///< the bodies in them, each once
     std::vector<float> m_roundX, m_roundY; ///< where the involved bodies began the rounds
     std::vector<std::uint8_t> m_mark;      ///< scratch: body already in m_involved
-    std::vector<float> m_slotX, m_slotY;   ///< planned positions in the grid's slot order
-    std::vector<float> m_slotRadius;       ///< radii in the grid's slot order (scratch)
-    std::size_t m_indexCount = 0;          ///< bodies in the index
+    std::vector<std::uint8_t> m_lonely;    ///< scratch: body no other can touch (markLonely)
+    /// The running pass is a step's (every group planned): the plans' notes are current.
+    bool m_stepping = false;
+    std::vector<float> m_slotX, m_slotY; ///< planned positions in the grid's slot order
+    std::vector<float> m_slotRadius;     ///< radii in the grid's slot order (scratch)
+    std::size_t m_indexCount = 0;        ///< bodies in the index
     bool m_lonePlayer = false;
     Vec2 m_playerAt;
     float m_playerRadius = 0.0f;

@@ -598,6 +598,7 @@ void World::step()
     planPlayer();
     for (auto& group : m_groups) {
         group->startClearanceKnown = false;
+        group->startNearestKnown = false;
         group->behaviour->plan(*group, ctx);
     }
     // The player's plan is agent 0's of the group it leads.
