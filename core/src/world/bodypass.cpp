@@ -758,6 +758,15 @@ void BodyPass::index(std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer
                              : higher(higher(above[x], mid[x]), below[x]);
         }
     }
+    m_blocksGlance = BodyGlance{};
+    m_blocksGlance.aroundLow = m_aroundLow.data();
+    m_blocksGlance.aroundHigh = m_aroundHigh.data();
+    m_blocksGlance.blockOrigin = m_blockOrigin;
+    m_blocksGlance.blockSize = m_blockSize;
+    m_blocksGlance.invBlockSize = 1.0f / m_blockSize;
+    m_blocksGlance.blockCols = m_blockCols;
+    m_blocksGlance.blockRows = m_blockRows;
+    m_blocksGlance.indexRadius = m_indexRadius;
     m_indexed = true;
 }
 
@@ -813,21 +822,11 @@ void BodyPass::markBlocks(float inverse)
 
 BodyGlance BodyPass::glance() const
 {
-    BodyGlance g;
+    BodyGlance g = m_indexed ? blocksGlance() : BodyGlance{};
     g.indexed = m_indexed;
     g.lonePlayer = m_lonePlayer;
     g.playerAt = m_playerAt;
     g.playerRadius = m_playerRadius;
-    if (m_indexed) {
-        g.aroundLow = m_aroundLow.data();
-        g.aroundHigh = m_aroundHigh.data();
-        g.blockOrigin = m_blockOrigin;
-        g.blockSize = m_blockSize;
-        g.invBlockSize = 1.0f / m_blockSize;
-        g.blockCols = m_blockCols;
-        g.blockRows = m_blockRows;
-        g.indexRadius = m_indexRadius;
-    }
     return g;
 }
 
@@ -900,7 +899,8 @@ OtherBodies BodyPass::othersNear(int group, Vec2 p, float radius, Vec2 forward, 
     const std::uint32_t mask = m_mask[static_cast<std::size_t>(group)];
     const int priority = m_priority[static_cast<std::size_t>(group)];
     const float reach = radius + m_indexRadius + std::max(radius, look);
-    if (reach <= m_blockSize ? glance().onlyOwnAround(group, p) : !othersInBlocks(group, p, reach))
+    if (reach <= m_blockSize ? blocksGlance().onlyOwnAround(group, p)
+                             : !othersInBlocks(group, p, reach))
         return out;
     // Lanes of the runs within reach, in slot order; the rules of the few within it after.
     using V = UniformGrid::Lanes;

@@ -170,6 +170,9 @@ private:
     /// index(): every body's rule into the lowest and highest of its block (blocks of
     /// 1 / `inverse` metres).
     void markBlocks(float inverse);
+    /// The index's block map as glance() hands it out (the rest left as a BodyGlance starts),
+    /// kept up to date by index(): othersNear reads it without building a glance per body.
+    const BodyGlance& blocksGlance() const { return m_blocksGlance; }
     /// Whether the index's blocks within `reach` of p hold a body of a group but `group`.
     bool othersInBlocks(int group, Vec2 p, float reach) const;
     float radiusOf(std::size_t b) const { return m_ruleRadius[m_rule[b]]; }
@@ -276,6 +279,7 @@ private:
     int m_blockCols = 0;
     int m_blockRows = 0;
     float m_indexRadius = 0.0f; ///< the largest radius in the index
+    BodyGlance m_blocksGlance;  ///< the block map's part of glance(), from the last index()
     /// Per group, per agent id: how long the body has overlapped another without a break, s.
     std::vector<std::vector<float>> m_overlapTime;
 };

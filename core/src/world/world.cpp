@@ -891,8 +891,24 @@ void World::commitGroup(Group& group, float radius, const std::uint8_t* clearAga
         group.metrics.crossingFrom = {px[first], py[first]};
         group.metrics.crossingTo = {nx[first], ny[first]};
     }
-    for (std::size_t j = 0; j < n; ++j)
-        noteStuck(a, j, m_dt);
+    // The stuck times (noteStuck), the arrays in locals: the flags' byte stores could alias
+    // the vectors' members, which would be loaded anew for every agent.
+    {
+        const float* vx = a.nvx.data();
+        const float* vy = a.nvy.data();
+        float* stuck = a.stuckTime.data();
+        std::uint8_t* flags = a.flags.data();
+        const float dt = m_dt;
+        for (std::size_t j = 0; j < n; ++j) {
+            const float speed2 = vx[j] * vx[j] + vy[j] * vy[j];
+            const float t = speed2 < kStuckSpeed * kStuckSpeed && !(flags[j] & kAgentAtGoal)
+                                ? stuck[j] + dt
+                                : 0.0f;
+            stuck[j] = t;
+            flags[j] = t >= kStuckSeconds ? static_cast<std::uint8_t>(flags[j] | kAgentStuck)
+                                          : static_cast<std::uint8_t>(flags[j] & ~kAgentStuck);
+        }
+    }
     a.commit();
     group.metrics.wallCrossings = crossings;
     group.metrics.totalWallCrossings += crossings;
