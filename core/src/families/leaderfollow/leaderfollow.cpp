@@ -127,8 +127,11 @@ constexpr float kTinySpeed = 0.02f;
 
 Vec2 forwardOf(Vec2 velocity, float heading)
 {
+    // Faster than kTinySpeed the velocity is long enough to normalise (normalizedOr's
+    // fallback is never taken there), so the heading's direction, a sine and a cosine, is
+    // worked out only when it is used.
     if (velocity.lengthSquared() > kTinySpeed * kTinySpeed)
-        return velocity.normalizedOr(fromAngle(heading));
+        return velocity.normalizedOr({});
     return fromAngle(heading);
 }
 
