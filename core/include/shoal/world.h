@@ -166,6 +166,9 @@ private:
     /// agents start (else they are looked up).
     void commitGroup(Group& group, float radius, const std::uint8_t* clearAgain,
                      const float* clearFrom);
+    /// commitGroup without the start clearances: one agent at a time, in cell order, each
+    /// looking its clearance up.
+    void commitGroupInOrder(Group& group, float radius, const std::uint8_t* clearAgain);
     void rebuildIndexes();
     void computeAllMetrics();
 

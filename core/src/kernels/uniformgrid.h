@@ -177,10 +177,16 @@ public:
     int columns() const { return m_cols; }
     int rows() const { return m_rows; }
     Vec2 origin() const { return {m_originX, m_originY}; }
+    /// The largest coordinates of the points (the bounding box's other corner; origin()
+    /// when there are none).
+    Vec2 upper() const { return {m_upperX, m_upperY}; }
     /// Points in cell `c` (row-major), as indices into the arrays given to build().
     std::uint32_t cellBegin(int c) const { return m_cellStart[c]; }
     std::uint32_t cellEnd(int c) const { return m_cellStart[c + 1]; }
     std::uint32_t sortedIndex(std::uint32_t k) const { return m_sortedIndex[k]; }
+    /// The cell (row-major) point `index` is in. Points are in cell order, and by index
+    /// within a cell: point i comes before point j when (cellOf(i), i) is the lesser.
+    std::uint32_t cellOf(std::uint32_t index) const { return m_cellOf[index]; }
     std::size_t memoryBytes() const;
 
 private:
@@ -204,6 +210,10 @@ private:
         y1 = fy1 < m_rowsF - 1.0f ? static_cast<int>(fy1) : m_rows - 1;
         return true;
     }
+    /// The bounding box of the points (count >= 1), exactly as std::min and std::max from the
+    /// first point find it.
+    static void bounds(const float* xs, const float* ys, std::size_t count, float& minX,
+                       float& maxX, float& minY, float& maxY);
     static int cellCoord(float offset, float inverseSize)
     {
         const int c = static_cast<int>(offset * inverseSize);
@@ -216,6 +226,8 @@ private:
     float m_invColumn = 1.0f;
     float m_originX = 0.0f;
     float m_originY = 0.0f;
+    float m_upperX = 0.0f;
+    float m_upperY = 0.0f;
     float m_colsF = 0.0f;
     float m_rowsF = 0.0f;
     int m_cols = 0;

@@ -13,12 +13,16 @@
 /// list): a kernel's accumulators then stay in registers instead of being reloaded through
 /// the lambda's captures for every lane group, and a plan's phases cost no calls.
 /// SHOAL_UNLIKELY(c): c is rarely true; the compiler lays the branch out for the other case.
+/// SHOAL_NEVER_INLINE keeps the rare path of a hot loop out of it, so the loop's values stay
+/// in registers instead of being saved round code that seldom runs.
 #if defined(__GNUC__) || defined(__clang__)
 #define SHOAL_FORCE_INLINE __attribute__((always_inline))
 #define SHOAL_UNLIKELY(c) __builtin_expect(!!(c), 0)
+#define SHOAL_NEVER_INLINE __attribute__((noinline))
 #else
 #define SHOAL_FORCE_INLINE
 #define SHOAL_UNLIKELY(c) (c)
+#define SHOAL_NEVER_INLINE
 #endif
 
 namespace shoal {

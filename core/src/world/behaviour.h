@@ -122,6 +122,14 @@ public:
     /// clears every step before planning.
     std::vector<float> startClearance;
     bool startClearanceKnown = false;
+    /// Each agent's squared distance, where the step began, that every other body lies
+    /// beyond, as far as the family's plan learnt (the nearest fellow it saw, or the radius
+    /// it looked round; the index's blocks for other groups' bodies, see othersNear; 0 when
+    /// it learnt nothing): the body pass skips agents no body can come near enough to
+    /// touch. Valid only while startNearestKnown, which a plan sets once it has filled
+    /// every agent's and the world clears every step before planning.
+    std::vector<float> startNearest2;
+    bool startNearestKnown = false;
 
     /// Runs f(neighbour index, dx, dy, d2) for every agent of this group within `radius`
     /// of p, using the search the context asks for (dx, dy = p - neighbour).
@@ -311,8 +319,11 @@ OtherBodies othersNearInPass(const StepContext& ctx, const Group& group, Vec2 p,
 /// gives way to: their mask and priority rules as the body pass applies them. Nothing in a
 /// world where the group meets no other bodies (ctx.bodies is null). Inline: nearly every
 /// body of a world of one group is far from the lone player, and learns so here.
+/// `othersBeyond2`, when given and the index shows no body of another group round p, is set
+/// to the square of a distance they all lie beyond (for Group::startNearest2); else it is
+/// left alone.
 inline OtherBodies othersNear(const StepContext& ctx, const Group& group, Vec2 p, float radius,
-                              Vec2 forward, float look)
+                              Vec2 forward, float look, float* othersBeyond2 = nullptr)
 {
     if (!ctx.bodies)
         return {{}, look};
@@ -320,8 +331,13 @@ inline OtherBodies othersNear(const StepContext& ctx, const Group& group, Vec2 p
     if (glance.indexed) {
         // Nearly every body of a world of many groups is among its own group only.
         const float reach = radius + glance.indexRadius + std::max(radius, look);
-        if (reach <= glance.blockSize && glance.onlyOwnAround(group.index, p))
+        if (reach <= glance.blockSize && glance.onlyOwnAround(group.index, p)) {
+            // The others are outside the blocks round p's own: a block or more away (less
+            // a hair for where rounding puts a body on a block's edge).
+            if (othersBeyond2)
+                *othersBeyond2 = (0.99f * glance.blockSize) * (0.99f * glance.blockSize);
             return {{}, look};
+        }
     } else {
         // As BodyPass::othersNear tests the lone player (on layer 1).
         const float reach = 2.0f * radius + glance.playerRadius + look;

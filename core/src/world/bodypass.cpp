@@ -65,6 +65,35 @@ Vec2 partingDirection(std::uint64_t self, std::uint64_t other)
     return fromAngle(angle) * (self < other ? 1.0f : -1.0f);
 }
 
+/// The largest of `largest` and the squared planned moves of the agents: four at a time,
+/// as std::max from `largest` would find it (maxps keeps the running value when the move is
+/// NaN, as std::max does; the squares are never a negative zero).
+float largestMove2(const AgentArrays& a, float largest)
+{
+    using V = Float4;
+    const std::size_t count = a.size();
+    const float* px = a.px.data();
+    const float* py = a.py.data();
+    const float* nx = a.nx.data();
+    const float* ny = a.ny.data();
+    V lanes(largest);
+    std::size_t i = 0;
+    for (; i + V::kWidth <= count; i += V::kWidth) {
+        const V dx = V::load(nx + i) - V::load(px + i);
+        const V dy = V::load(ny + i) - V::load(py + i);
+        lanes = max(dx * dx + dy * dy, lanes);
+    }
+    float each[V::kWidth];
+    lanes.store(each);
+    for (const float lane : each)
+        largest = std::max(largest, lane);
+    for (; i < count; ++i) {
+        const float dx = nx[i] - px[i], dy = ny[i] - py[i];
+        largest = std::max(largest, dx * dx + dy * dy);
+    }
+    return largest;
+}
+
 } // namespace
 
 void BodyPass::gatherBodies(std::vector<std::unique_ptr<Group>>& groups,
@@ -111,10 +140,7 @@ void BodyPass::gatherBodies(std::vector<std::unique_ptr<Group>>& groups,
                     fixed[i] = std::max<std::uint8_t>(fixed[i], kHoldsPlace);
         }
         if (planned)
-            for (std::size_t i = 0; i < count; ++i) {
-                const float dx = a.nx[i] - a.px[i], dy = a.ny[i] - a.py[i];
-                maxMove2 = std::max(maxMove2, dx * dx + dy * dy);
-            }
+            maxMove2 = largestMove2(a, maxMove2);
         b += count;
     }
     m_groupStart[groups.size()] = static_cast<std::uint32_t>(b);
@@ -219,6 +245,49 @@ bool BodyPass::wallBetween(const StaticGeometry& geometry, Vec2 a, Vec2 b)
     return geometry.rayCast(a, b).hit;
 }
 
+void BodyPass::noteContact(std::uint32_t i, std::uint32_t j)
+{
+    // A pair neither of which would give way to the other never pushes: not listed.
+    const std::uint16_t ruleI = m_rule[i], ruleJ = m_rule[j];
+    if (!(!m_fixed[i] && (m_mask[ruleI] & m_layers[ruleJ])) &&
+        !(!m_fixed[j] && (m_mask[ruleJ] & m_layers[ruleI])))
+        return;
+    // Bodies on either side of a wall do not touch, however near their centres are.
+    if (m_geometry && wallBetween(*m_geometry, {m_x[i], m_y[i]}, {m_x[j], m_y[j]}))
+        return;
+    m_contacts.push_back({i, j});
+    for (const std::uint32_t b : {i, j})
+        if (!m_mark[b]) {
+            m_mark[b] = 1;
+            m_involved.push_back(b);
+        }
+}
+
+void BodyPass::noteNearLanes(const UniformGrid& grid, std::uint32_t k, std::uint32_t slot, int bits,
+                             float maxRadius)
+{
+    // The distances again, one lane at a time: the same operations as the lanes', so the
+    // same values. Each pair's own test is that of its first body by index (within the query
+    // of i: the radius it reaches any body in, and the pair's own reach).
+    const std::uint32_t self = grid.sortedIndex(k);
+    for (int l = 0; l < UniformGrid::Lanes::kWidth; ++l) {
+        if (!((bits >> l) & 1))
+            continue;
+        const std::uint32_t other = slot + static_cast<std::uint32_t>(l);
+        const float dx = m_slotX[k] - m_slotX[other];
+        const float dy = m_slotY[k] - m_slotY[other];
+        const float d2 = dx * dx + dy * dy;
+        const std::uint32_t j = grid.sortedIndex(other);
+        const std::uint32_t i = std::min(self, j), h = std::max(self, j);
+        const float ri = radiusOf(i);
+        const float margin = kContactMargin * ri;
+        const float radius = ri + maxRadius + margin;
+        const float reach = ri + margin + radiusOf(h);
+        if (d2 <= radius * radius && d2 < reach * reach)
+            noteContact(i, h);
+    }
+}
+
 void BodyPass::findContacts(const UniformGrid& grid, std::size_t covered, float maxMove)
 {
     // One pass over a grid of where the step began (the index, or the one group's own grid),
@@ -235,81 +304,86 @@ void BodyPass::findContacts(const UniformGrid& grid, std::size_t covered, float 
     m_slotX.resize(covered + kLanePadding);
     m_slotY.resize(covered + kLanePadding);
     m_slotRadius.resize(covered + kLanePadding);
+    // The grid's bodies all of one radius (one group, or groups alike): the lane test's reach
+    // is one value, not one per slot, and no radius is copied.
+    const float radius0 = covered > 0 ? radiusOf(grid.sortedIndex(0)) : 0.0f;
+    bool oneRadius = true;
+    for (std::size_t g = 0; g + 1 < m_groupStart.size(); ++g)
+        if (m_groupStart[g] < covered && m_groupStart[g + 1] > m_groupStart[g] &&
+            m_ruleRadius[g] != radius0)
+            oneRadius = false;
+    if (covered > m_groupStart.back() && m_ruleRadius.back() != radius0)
+        oneRadius = false; // the player, in the grid
     for (std::size_t k = 0; k < covered; ++k) {
         const std::uint32_t b = grid.sortedIndex(static_cast<std::uint32_t>(k));
         m_slotX[k] = m_x[b];
         m_slotY[k] = m_y[b];
-        m_slotRadius[k] = radiusOf(b);
     }
+    if (!oneRadius)
+        for (std::size_t k = 0; k < covered; ++k)
+            m_slotRadius[k] = radiusOf(grid.sortedIndex(static_cast<std::uint32_t>(k)));
     for (std::size_t k = covered; k < covered + kLanePadding; ++k)
         m_slotX[k] = m_slotY[k] = m_slotRadius[k] = 0.0f;
     const float* xs = m_slotX.data();
     const float* ys = m_slotY.data();
     const float* radii = m_slotRadius.data();
-    auto note = [&](std::uint32_t i, std::uint32_t j) {
-        // A pair neither of which would give way to the other never pushes: not listed.
-        const std::uint16_t ruleI = m_rule[i], ruleJ = m_rule[j];
-        if (!(!m_fixed[i] && (m_mask[ruleI] & m_layers[ruleJ])) &&
-            !(!m_fixed[j] && (m_mask[ruleJ] & m_layers[ruleI])))
-            return;
-        // Bodies on either side of a wall do not touch, however near their centres are.
-        if (m_geometry && wallBetween(*m_geometry, {m_x[i], m_y[i]}, {m_x[j], m_y[j]}))
-            return;
-        m_contacts.push_back({i, j});
-        for (const std::uint32_t b : {i, j})
-            if (!m_mark[b]) {
-                m_mark[b] = 1;
-                m_involved.push_back(b);
-            }
-    };
-    // Whether bodies i < j, d2 apart where planned, are near enough to follow: within the
-    // query of i (the radius it reaches any body in, and the pair's own reach).
-    auto near = [&](std::uint32_t i, std::uint32_t j, float d2) {
-        const float ri = radiusOf(i);
-        const float margin = kContactMargin * ri;
-        const float radius = ri + maxRadius + margin;
-        const float reach = ri + margin + radiusOf(j);
-        return d2 <= radius * radius && d2 < reach * reach;
-    };
 
     // Each pair of the grid's bodies once, from the one that comes first in the grid: the
     // query round its plan reaches every body planned near enough to it (none is further
     // than maxMove from where the grid has it), and the pair's own test is that of its first
     // body by index, so the list does not depend on the grid's order. A lane test that no
-    // pair's reach exceeds comes first; the rare lanes within it are tested one by one.
+    // pair's reach exceeds comes first; the rare lanes within it are tested one by one, out
+    // of the loop (noteNearLanes), which then keeps its values in registers.
     const UniformGrid::CellReach range =
         grid.cellReach((2.0f + kContactMargin) * maxRadius + maxMove + 1e-3f);
     const V loose((1.0f + kContactMargin) * 1.001f);
     const int rows = covered > 0 ? grid.rows() : 0;
-    for (int row = 0; row < rows; ++row) {
-        const std::uint32_t rowEnd = grid.rowBegin(row + 1);
-        for (std::uint32_t k = grid.rowBegin(row); k < rowEnd; ++k) {
-            const std::uint32_t i = grid.sortedIndex(k);
-            const V px(xs[k]), py(ys[k]), pr(radii[k]);
-            grid.forEachLaterRange(
-                {xs[k], ys[k]}, range, k, row,
-                [&](std::uint32_t begin, std::uint32_t end) SHOAL_FORCE_INLINE {
-                    for (std::uint32_t slot = begin; slot < end; slot += V::kWidth) {
-                        const V dx = px - V::load(xs + slot);
-                        const V dy = py - V::load(ys + slot);
-                        const V d2 = dx * dx + dy * dy;
-                        const V reach = (pr + V::load(radii + slot)) * loose;
-                        int bits = laneBits(d2 < reach * reach);
-                        if (bits == 0)
-                            continue;
-                        if (end - slot < static_cast<std::uint32_t>(V::kWidth))
-                            bits &= (1 << (end - slot)) - 1;
-                        for (int l = 0; l < V::kWidth; ++l) {
-                            if (!((bits >> l) & 1))
-                                continue;
-                            const std::uint32_t j = grid.sortedIndex(slot + l);
-                            const std::uint32_t lo = std::min(i, j), hi = std::max(i, j);
-                            if (near(lo, hi, d2.lane(l)))
-                                note(lo, hi);
+    // A body no other can touch need not look (any that could would find it).
+    const std::uint8_t* lonely = markLonely(maxRadius) ? m_lonely.data() : nullptr;
+    // `reach2(slot, pr)`: the squared loose reach of the body of radius pr and those at slot.
+    auto scan = [&](auto reach2) SHOAL_FORCE_INLINE {
+        for (int row = 0; row < rows; ++row) {
+            const std::uint32_t rowEnd = grid.rowBegin(row + 1);
+            for (std::uint32_t k = grid.rowBegin(row); k < rowEnd; ++k) {
+                if (lonely && lonely[grid.sortedIndex(k)])
+                    continue;
+                const V px(xs[k]), py(ys[k]), pr(radii[k]);
+                auto looseBits = [&](std::uint32_t slot) SHOAL_FORCE_INLINE {
+                    const V dx = px - V::load(xs + slot);
+                    const V dy = py - V::load(ys + slot);
+                    const V d2 = dx * dx + dy * dy;
+                    return laneBits(d2 < reach2(slot, pr));
+                };
+                grid.forEachLaterRange(
+                    {xs[k], ys[k]}, range, k, row,
+                    [&](std::uint32_t begin, std::uint32_t end) SHOAL_FORCE_INLINE {
+                        // Whole lane groups, then the run's last few slots.
+                        std::uint32_t slot = begin;
+                        for (; end - slot >= static_cast<std::uint32_t>(V::kWidth);
+                             slot += V::kWidth) {
+                            const int bits = looseBits(slot);
+                            if (SHOAL_UNLIKELY(bits != 0))
+                                noteNearLanes(grid, k, slot, bits, maxRadius);
                         }
-                    }
-                });
+                        if (slot < end) {
+                            const int bits = looseBits(slot) & ((1 << (end - slot)) - 1);
+                            if (SHOAL_UNLIKELY(bits != 0))
+                                noteNearLanes(grid, k, slot, bits, maxRadius);
+                        }
+                    });
+            }
         }
+    };
+    if (oneRadius) {
+        // (r + r) * loose, squared: what every lane would compute.
+        const V reach = (V(radius0) + V(radius0)) * loose;
+        const V reachSquared = reach * reach;
+        scan([&](std::uint32_t, V) SHOAL_FORCE_INLINE { return reachSquared; });
+    } else {
+        scan([&](std::uint32_t slot, V pr) SHOAL_FORCE_INLINE {
+            const V reach = (pr + V::load(radii + slot)) * loose;
+            return reach * reach;
+        });
     }
 
     // Bodies outside the grid: every body in it they reach, round where they began.
@@ -323,11 +397,12 @@ void BodyPass::findContacts(const UniformGrid& grid, std::size_t covered, float 
         scanNeighbours(grid, from, radius + 2.0f * maxMove, xs, ys, {m_x[i], m_y[i]}, radius,
                        static_cast<std::uint32_t>(covered),
                        [&](std::uint32_t slot, V, V, V d2, typename V::Mask in) {
-                           const V reach = vReach + V::load(radii + slot);
+                           const V reach =
+                               vReach + (oneRadius ? V(radius0) : V::load(radii + slot));
                            const int bits = laneBits(in & (d2 < reach * reach));
                            for (int l = 0; l < V::kWidth; ++l)
                                if ((bits >> l) & 1)
-                                   note(i, grid.sortedIndex(slot + l));
+                                   noteContact(i, grid.sortedIndex(slot + l));
                        });
     }
 }
@@ -514,6 +589,7 @@ std::size_t BodyPass::run(std::vector<std::unique_ptr<Group>>& groups,
     // The index (of where this step began) serves when it holds these same bodies.
     const bool indexHolds = m_indexed && m_indexCount == bodyCount(groups, hasPlayer);
     m_indexed = false; // its arrays are reused from here on
+    m_stepping = hold == Hold::AllFixed;
     m_geometry = &geometry;
     m_gathered = false;
     if (!someMayGiveWay(groups, rules, hasPlayer))
@@ -638,11 +714,7 @@ void BodyPass::index(std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer
     // one: othersNear returns at once for a body whose blocks hold only its own group, which
     // is nearly every body, so a world of many groups pays for the few that meet.
     m_blockOrigin = m_grid.origin();
-    float maxX = m_blockOrigin.x, maxY = m_blockOrigin.y;
-    for (std::size_t b = 0; b < m_x.size(); ++b) {
-        maxX = std::max(maxX, m_x[b]);
-        maxY = std::max(maxY, m_y[b]);
-    }
+    const float maxX = m_grid.upper().x, maxY = m_grid.upper().y;
     // Blocks as wide as the reach of a query that looks no further than its own radius
     // (BodyGlance::onlyOwnAround), but at most four per body, as the grid caps its cells: a
     // few bodies far apart in a vast level must not cost a map of the whole of it.
@@ -662,15 +734,7 @@ void BodyPass::index(std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer
     const std::size_t blocks = cols * rows;
     m_blockLow.assign(blocks, kNoLowRule);
     m_blockHigh.assign(blocks, kNoHighRule);
-    for (std::size_t b = 0; b < m_x.size(); ++b) {
-        const int cx =
-            std::min(m_blockCols - 1, static_cast<int>((m_x[b] - m_blockOrigin.x) * inverse));
-        const int cy =
-            std::min(m_blockRows - 1, static_cast<int>((m_y[b] - m_blockOrigin.y) * inverse));
-        const std::size_t block = static_cast<std::size_t>(cy) * cols + cx;
-        m_blockLow[block] = std::min(m_blockLow[block], m_rule[b]);
-        m_blockHigh[block] = std::max(m_blockHigh[block], m_rule[b]);
-    }
+    markBlocks(inverse);
     auto lower = [](std::uint16_t a, std::uint16_t b) { return a < b ? a : b; };
     auto higher = [](std::uint16_t a, std::uint16_t b) { return a > b ? a : b; };
     m_aroundLow.resize(blocks);
@@ -701,26 +765,75 @@ void BodyPass::index(std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer
                              : higher(higher(above[x], mid[x]), below[x]);
         }
     }
+    m_blocksGlance = BodyGlance{};
+    m_blocksGlance.aroundLow = m_aroundLow.data();
+    m_blocksGlance.aroundHigh = m_aroundHigh.data();
+    m_blocksGlance.blockOrigin = m_blockOrigin;
+    m_blocksGlance.blockSize = m_blockSize;
+    m_blocksGlance.invBlockSize = 1.0f / m_blockSize;
+    m_blocksGlance.blockCols = m_blockCols;
+    m_blocksGlance.blockRows = m_blockRows;
+    m_blocksGlance.indexRadius = m_indexRadius;
     m_indexed = true;
+}
+
+void BodyPass::markBlocks(float inverse)
+{
+    // Each body's block, four bodies at a time where SSE2 lanes are (the same float
+    // operations, truncated as one at a time), then its rule into the block's lowest and
+    // highest.
+    const std::size_t n = m_x.size();
+    const float* xs = m_x.data();
+    const float* ys = m_y.data();
+    const std::uint16_t* rule = m_rule.data();
+    std::uint16_t* low = m_blockLow.data();
+    std::uint16_t* high = m_blockHigh.data();
+    const float originX = m_blockOrigin.x, originY = m_blockOrigin.y;
+    const int lastColumn = m_blockCols - 1, lastRow = m_blockRows - 1;
+    const std::size_t cols = static_cast<std::size_t>(m_blockCols);
+    auto mark = [&](std::size_t block, std::uint16_t r) SHOAL_FORCE_INLINE {
+        low[block] = std::min(low[block], r);
+        high[block] = std::max(high[block], r);
+    };
+    std::size_t b = 0;
+#if SHOAL_SSE2_LANES
+    const __m128 ox = _mm_set1_ps(originX), oy = _mm_set1_ps(originY);
+    const __m128 scale = _mm_set1_ps(inverse);
+    const __m128i lastX = _mm_set1_epi32(lastColumn), lastY = _mm_set1_epi32(lastRow);
+    // The lesser of c and `last`.
+    auto atMost = [](__m128i c, __m128i last) SHOAL_FORCE_INLINE {
+        const __m128i over = _mm_cmpgt_epi32(c, last);
+        return _mm_or_si128(_mm_and_si128(over, last), _mm_andnot_si128(over, c));
+    };
+    alignas(16) std::int32_t cx[4], cy[4];
+    for (; b + 4 <= n; b += 4) {
+        _mm_store_si128(
+            reinterpret_cast<__m128i*>(cx),
+            atMost(_mm_cvttps_epi32(_mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(xs + b), ox), scale)),
+                   lastX));
+        _mm_store_si128(
+            reinterpret_cast<__m128i*>(cy),
+            atMost(_mm_cvttps_epi32(_mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(ys + b), oy), scale)),
+                   lastY));
+        for (int l = 0; l < 4; ++l)
+            mark(static_cast<std::size_t>(cy[l]) * cols + static_cast<std::size_t>(cx[l]),
+                 rule[b + static_cast<std::size_t>(l)]);
+    }
+#endif
+    for (; b < n; ++b) {
+        const int cx = std::min(lastColumn, static_cast<int>((xs[b] - originX) * inverse));
+        const int cy = std::min(lastRow, static_cast<int>((ys[b] - originY) * inverse));
+        mark(static_cast<std::size_t>(cy) * cols + static_cast<std::size_t>(cx), rule[b]);
+    }
 }
 
 BodyGlance BodyPass::glance() const
 {
-    BodyGlance g;
+    BodyGlance g = m_indexed ? blocksGlance() : BodyGlance{};
     g.indexed = m_indexed;
     g.lonePlayer = m_lonePlayer;
     g.playerAt = m_playerAt;
     g.playerRadius = m_playerRadius;
-    if (m_indexed) {
-        g.aroundLow = m_aroundLow.data();
-        g.aroundHigh = m_aroundHigh.data();
-        g.blockOrigin = m_blockOrigin;
-        g.blockSize = m_blockSize;
-        g.invBlockSize = 1.0f / m_blockSize;
-        g.blockCols = m_blockCols;
-        g.blockRows = m_blockRows;
-        g.indexRadius = m_indexRadius;
-    }
     return g;
 }
 
@@ -793,7 +906,8 @@ OtherBodies BodyPass::othersNear(int group, Vec2 p, float radius, Vec2 forward, 
     const std::uint32_t mask = m_mask[static_cast<std::size_t>(group)];
     const int priority = m_priority[static_cast<std::size_t>(group)];
     const float reach = radius + m_indexRadius + std::max(radius, look);
-    if (reach <= m_blockSize ? glance().onlyOwnAround(group, p) : !othersInBlocks(group, p, reach))
+    if (reach <= m_blockSize ? blocksGlance().onlyOwnAround(group, p)
+                             : !othersInBlocks(group, p, reach))
         return out;
     // Lanes of the runs within reach, in slot order; the rules of the few within it after.
     using V = UniformGrid::Lanes;

@@ -167,6 +167,12 @@ private:
                       const std::vector<BodyGroupRule>& rules, bool hasPlayer, Vec2 player,
                       float playerRadius, Positions positions, Hold hold = Hold::AllFixed);
     float maxRadius() const;
+    /// index(): every body's rule into the lowest and highest of its block (blocks of
+    /// 1 / `inverse` metres).
+    void markBlocks(float inverse);
+    /// The index's block map as glance() hands it out (the rest left as a BodyGlance starts),
+    /// kept up to date by index(): othersNear reads it without building a glance per body.
+    const BodyGlance& blocksGlance() const { return m_blocksGlance; }
     /// Whether the index's blocks within `reach` of p hold a body of a group but `group`.
     bool othersInBlocks(int group, Vec2 p, float reach) const;
     float radiusOf(std::size_t b) const { return m_ruleRadius[m_rule[b]]; }
@@ -182,6 +188,16 @@ private:
     /// The pairs of bodies near enough to meet this step, each once, from `grid` of where
     /// the step began (its first `covered` bodies; none moved more than maxMove).
     void findContacts(const UniformGrid& grid, std::size_t covered, float maxMove);
+    /// findContacts: m_lonely[b] is set for each body no other can come near enough to
+    /// touch this step, as the plans tell (bodyalone.cpp); false when no plan told.
+    bool markLonely(float maxRadius);
+    /// findContacts: lists the pair of bodies i and j unless neither would give way to the
+    /// other or a wall is between them.
+    void noteContact(std::uint32_t i, std::uint32_t j);
+    /// findContacts, off its hot loop: the lanes `bits` of the slots from `slot` passed the
+    /// loose test against the body in slot k; the pairs near enough are listed.
+    SHOAL_NEVER_INLINE void noteNearLanes(const UniformGrid& grid, std::uint32_t k,
+                                          std::uint32_t slot, int bits, float maxRadius);
     /// Bodies in contact that their plan puts against a wall start the rounds pinned (and
     /// where each starts them is noted, for addLateContacts).
     void pinContacts(const StaticGeometry& geometry);
@@ -235,9 +251,12 @@ private:
     std::vector<std::uint32_t> m_involved; ///< the bodies in them, each once
     std::vector<float> m_roundX, m_roundY; ///< where the involved bodies began the rounds
     std::vector<std::uint8_t> m_mark;      ///< scratch: body already in m_involved
-    std::vector<float> m_slotX, m_slotY;   ///< planned positions in the grid's slot order
-    std::vector<float> m_slotRadius;       ///< radii in the grid's slot order (scratch)
-    std::size_t m_indexCount = 0;          ///< bodies in the index
+    std::vector<std::uint8_t> m_lonely;    ///< scratch: body no other can touch (markLonely)
+    /// The running pass is a step's (every group planned): the plans' notes are current.
+    bool m_stepping = false;
+    std::vector<float> m_slotX, m_slotY; ///< planned positions in the grid's slot order
+    std::vector<float> m_slotRadius;     ///< radii in the grid's slot order (scratch)
+    std::size_t m_indexCount = 0;        ///< bodies in the index
     bool m_lonePlayer = false;
     Vec2 m_playerAt;
     float m_playerRadius = 0.0f;
@@ -260,6 +279,7 @@ private:
     int m_blockCols = 0;
     int m_blockRows = 0;
     float m_indexRadius = 0.0f; ///< the largest radius in the index
+    BodyGlance m_blocksGlance;  ///< the block map's part of glance(), from the last index()
     /// Per group, per agent id: how long the body has overlapped another without a break, s.
     std::vector<std::vector<float>> m_overlapTime;
 };

@@ -3,6 +3,7 @@
 #include <shoal/displaytext.h>
 
 #include "geometry/staticgeometry.h"
+#include "kernels/lanes.h"
 #include "math/fastmath.h"
 #include "math/statehash.h"
 #include "world/behaviour.h"
@@ -69,6 +70,47 @@ bool keepAgentClear(const StaticGeometry& geometry, AgentArrays& a, std::size_t 
         a.flags[i] |= kAgentBlocked;
     }
     return adjusted;
+}
+
+/// How long agent i has been stuck (slower than kStuckSpeed away from its goal), with its
+/// step of `dt` just planned, and its stuck flag from that.
+void noteStuck(AgentArrays& a, std::size_t i, float dt)
+{
+    const float speed2 = a.nvx[i] * a.nvx[i] + a.nvy[i] * a.nvy[i];
+    if (speed2 < kStuckSpeed * kStuckSpeed && !(a.flags[i] & kAgentAtGoal))
+        a.stuckTime[i] += dt;
+    else
+        a.stuckTime[i] = 0.0f;
+    if (a.stuckTime[i] >= kStuckSeconds)
+        a.flags[i] |= kAgentStuck;
+    else
+        a.flags[i] &= static_cast<std::uint8_t>(~kAgentStuck);
+}
+
+/// keepGroupClear's test, four agents at a time from agent `i` on (which it leaves at the
+/// first agent not done): clearAgain is 0 where nothing lies within the radius of anywhere
+/// on the move (the clearance `known` where it began, less the radius and a millimetre, is
+/// more than the move), 1 elsewhere. The same operations as the test one agent at a time,
+/// so the same answers.
+void markMayReach(const float* known, const float* px, const float* py, const float* nx,
+                  const float* ny, float radius, std::size_t n, std::uint8_t* clearAgain,
+                  std::size_t& i)
+{
+    using V = Float4;
+    // The bytes of clearAgain for each mask of lanes that stay clear.
+    static constexpr std::uint8_t kBytes[16][4] = {
+        {1, 1, 1, 1}, {0, 1, 1, 1}, {1, 0, 1, 1}, {0, 0, 1, 1}, {1, 1, 0, 1}, {0, 1, 0, 1},
+        {1, 0, 0, 1}, {0, 0, 0, 1}, {1, 1, 1, 0}, {0, 1, 1, 0}, {1, 0, 1, 0}, {0, 0, 1, 0},
+        {1, 1, 0, 0}, {0, 1, 0, 0}, {1, 0, 0, 0}, {0, 0, 0, 0}};
+    static_assert(V::kWidth == 4, "one byte per lane of four");
+    const V vRadius(radius), vMilli(1e-3f), zero(0.0f);
+    for (; i + V::kWidth <= n; i += V::kWidth) {
+        const V room = V::load(known + i) - vRadius - vMilli;
+        const V dx = V::load(nx + i) - V::load(px + i);
+        const V dy = V::load(ny + i) - V::load(py + i);
+        const int clear = laneBits((room > zero) & (dx * dx + dy * dy < room * room));
+        std::memcpy(clearAgain + i, kBytes[clear], V::kWidth);
+    }
 }
 
 /// What a group's spawn could not place (its SpawnReport): listed agents piled on others,
@@ -575,6 +617,7 @@ void World::step()
     planPlayer();
     for (auto& group : m_groups) {
         group->startClearanceKnown = false;
+        group->startNearestKnown = false;
         group->behaviour->plan(*group, ctx);
     }
     // The player's plan is agent 0's of the group it leads.
@@ -749,15 +792,26 @@ void World::keepGroupClear(Group& group, float radius, std::uint8_t* clearAgain,
         // compiler runs in lanes, then the few bodies near geometry (each is on its own, so
         // the order changes nothing).
         const float* known = group.startClearance.data();
-        for (std::size_t i = 0; i < n; ++i) {
-            clearFrom[i] = known[i];
+        std::size_t i = 0;
+        markMayReach(known, px, py, nx, ny, radius, n, clearAgain, i);
+        for (; i < n; ++i)
             clearAgain[i] = mayReach(known[i], nx[i] - px[i], ny[i] - py[i]) ? 1 : 0;
-        }
-        for (std::size_t i = 0; i < n; ++i)
+        std::copy(known, known + n, clearFrom);
+        for (i = 0; i < n; ++i) {
+            // Eight at a time past the many that cannot reach a wall.
+            if (i + 8 <= n) {
+                std::uint64_t eight;
+                std::memcpy(&eight, clearAgain + i, sizeof eight);
+                if (eight == 0) {
+                    i += 7;
+                    continue;
+                }
+            }
             if (clearAgain[i])
                 clearAgain[i] =
                     !(group.playerLed && i == 0) &&
                     keepAgentClear(*m_geometry, a, i, {px[i], py[i]}, radius, known[i], inverseDt);
+        }
         return;
     }
     const bool ordered = group.grid.size() == n;
@@ -781,8 +835,110 @@ void World::commitGroup(Group& group, float radius, const std::uint8_t* clearAga
     AgentArrays& a = group.agents;
     const std::size_t n = a.size();
     const float inverseDt = 1.0f / m_dt;
-    int crossings = 0;
     group.metrics.crossingAgent = -1;
+    if (!clearFrom) {
+        commitGroupInOrder(group, radius, clearAgain);
+        return;
+    }
+    // Solid against the walls: the body never ends nearer a surface than its radius, and
+    // never gets there through one. Asked again only of bodies moved since their plan was
+    // kept clear (by that, or by the body pass): it would leave the others where they are.
+    // (The player keeps clear in planPlayer; bodies that follow their family's own paths,
+    // radius 0 here, in their family.) Each body on its own, so in any order: eight at a
+    // time past the many that were not moved.
+    if (radius > 0.0f)
+        for (std::size_t i = 0; i < n; ++i) {
+            if (i + 8 <= n) {
+                std::uint64_t eight;
+                std::memcpy(&eight, clearAgain + i, sizeof eight);
+                if (eight == 0) {
+                    i += 7;
+                    continue;
+                }
+            }
+            if (clearAgain[i])
+                keepAgentClear(*m_geometry, a, i, {a.px[i], a.py[i]}, radius, clearFrom[i],
+                               inverseDt);
+        }
+    // The exact, Box2D-independent check, of motions that could reach geometry only. The
+    // metrics name the first crossing body in cell order (where the grid still holds this
+    // step's start positions), as a walk in that order would: the least (cell, index).
+    const bool ordered = group.grid.size() == n;
+    int crossings = 0;
+    std::uint64_t firstKey = ~std::uint64_t{0};
+    std::size_t first = 0;
+    const float* px = a.px.data();
+    const float* py = a.py.data();
+    const float* nx = a.nx.data();
+    const float* ny = a.ny.data();
+    std::size_t i = 0;
+    auto cross = [&](std::size_t j) {
+        const Vec2 from{px[j], py[j]}, to{nx[j], ny[j]};
+        const float moved2 = distanceSquared(from, to);
+        if (!(moved2 > 0.0f && moved2 >= clearFrom[j] * clearFrom[j] &&
+              m_geometry->segmentCrosses(from, to)))
+            return;
+        ++crossings;
+        const std::uint64_t cell = ordered ? group.grid.cellOf(static_cast<std::uint32_t>(j)) : 0;
+        const std::uint64_t key = (cell << 32) | j;
+        if (key < firstKey) {
+            firstKey = key;
+            first = j;
+        }
+    };
+    {
+        // Four at a time to the few that moved as far as their clearance (the same
+        // operations as distanceSquared: (from - to) squared and summed).
+        using V = Float4;
+        const V zero(0.0f);
+        for (; i + V::kWidth <= n; i += V::kWidth) {
+            const V dx = V::load(px + i) - V::load(nx + i);
+            const V dy = V::load(py + i) - V::load(ny + i);
+            const V moved2 = dx * dx + dy * dy;
+            const V clear = V::load(clearFrom + i);
+            const int far = laneBits((moved2 > zero) & (moved2 >= clear * clear));
+            if (SHOAL_UNLIKELY(far != 0))
+                for (int l = 0; l < V::kWidth; ++l)
+                    if ((far >> l) & 1)
+                        cross(i + static_cast<std::size_t>(l));
+        }
+    }
+    for (; i < n; ++i)
+        cross(i);
+    if (crossings > 0) {
+        group.metrics.crossingAgent = static_cast<int>(a.id[first]);
+        group.metrics.crossingFrom = {px[first], py[first]};
+        group.metrics.crossingTo = {nx[first], ny[first]};
+    }
+    // The stuck times (noteStuck), the arrays in locals: the flags' byte stores could alias
+    // the vectors' members, which would be loaded anew for every agent.
+    {
+        const float* vx = a.nvx.data();
+        const float* vy = a.nvy.data();
+        float* stuck = a.stuckTime.data();
+        std::uint8_t* flags = a.flags.data();
+        const float dt = m_dt;
+        for (std::size_t j = 0; j < n; ++j) {
+            const float speed2 = vx[j] * vx[j] + vy[j] * vy[j];
+            const float t = speed2 < kStuckSpeed * kStuckSpeed && !(flags[j] & kAgentAtGoal)
+                                ? stuck[j] + dt
+                                : 0.0f;
+            stuck[j] = t;
+            flags[j] = t >= kStuckSeconds ? static_cast<std::uint8_t>(flags[j] | kAgentStuck)
+                                          : static_cast<std::uint8_t>(flags[j] & ~kAgentStuck);
+        }
+    }
+    a.commit();
+    group.metrics.wallCrossings = crossings;
+    group.metrics.totalWallCrossings += crossings;
+}
+
+void World::commitGroupInOrder(Group& group, float radius, const std::uint8_t* clearAgain)
+{
+    AgentArrays& a = group.agents;
+    const std::size_t n = a.size();
+    const float inverseDt = 1.0f / m_dt;
+    int crossings = 0;
     // Visit agents in cell order (the grid still holds this step's start positions) so the
     // clearance lookups walk the level coherently instead of jumping around in memory.
     const bool ordered = group.grid.size() == n;
@@ -790,12 +946,7 @@ void World::commitGroup(Group& group, float radius, const std::uint8_t* clearAga
         const std::size_t i = ordered ? group.grid.sortedIndex(static_cast<std::uint32_t>(k)) : k;
         const Vec2 from{a.px[i], a.py[i]};
         // One look-up serves the solid-body rule and the crossing test.
-        const float clearFromHere = clearFrom ? clearFrom[i] : m_geometry->clearance(from);
-        // Solid against the walls: the body never ends nearer a surface than its radius, and
-        // never gets there through one. Asked again only of bodies moved since their plan
-        // was kept clear (by that, or by the body pass): it would leave the others where
-        // they are. (The player keeps clear in planPlayer; bodies that follow their family's
-        // own paths, radius 0 here, in their family.)
+        const float clearFromHere = m_geometry->clearance(from);
         if (radius > 0.0f && clearAgain[i])
             keepAgentClear(*m_geometry, a, i, from, radius, clearFromHere, inverseDt);
         // The exact, Box2D-independent check: only motions that could reach geometry.
@@ -809,15 +960,7 @@ void World::commitGroup(Group& group, float radius, const std::uint8_t* clearAga
                 group.metrics.crossingTo = to;
             }
         }
-        const float speed2 = a.nvx[i] * a.nvx[i] + a.nvy[i] * a.nvy[i];
-        if (speed2 < kStuckSpeed * kStuckSpeed && !(a.flags[i] & kAgentAtGoal))
-            a.stuckTime[i] += m_dt;
-        else
-            a.stuckTime[i] = 0.0f;
-        if (a.stuckTime[i] >= kStuckSeconds)
-            a.flags[i] |= kAgentStuck;
-        else
-            a.flags[i] &= static_cast<std::uint8_t>(~kAgentStuck);
+        noteStuck(a, i, m_dt);
     }
     a.commit();
     group.metrics.wallCrossings = crossings;

@@ -127,8 +127,11 @@ constexpr float kTinySpeed = 0.02f;
 
 Vec2 forwardOf(Vec2 velocity, float heading)
 {
+    // Faster than kTinySpeed the velocity is long enough to normalise (normalizedOr's
+    // fallback is never taken there), so the heading's direction, a sine and a cosine, is
+    // worked out only when it is used.
     if (velocity.lengthSquared() > kTinySpeed * kTinySpeed)
-        return velocity.normalizedOr(fromAngle(heading));
+        return velocity.normalizedOr({});
     return fromAngle(heading);
 }
 
@@ -250,13 +253,14 @@ LeaderFrame leaderFrame(const AgentArrays& a, const LeaderFollowParams& p)
 /// Separation of follower i from every neighbour, the leader included: the seed only
 /// separates followers, so a leader turning into its group walked through them.
 Vec2 separation(const Group& group, const StepContext& ctx, const LeaderFollowParams& p,
-                std::size_t i, Vec2 pos)
+                std::size_t i, Vec2 pos, float& nearest2)
 {
     Vec2 push;
     group.forEachNeighbour(
         ctx, pos, p.separationRadius, [&](std::uint32_t j, float dx, float dy, float d2) {
             if (j == i)
                 return;
+            nearest2 = std::min(nearest2, d2);
             if (d2 < 1e-12f) {
                 // Coincident: part along a direction fixed by the pair, the two in opposite
                 // ways.
@@ -342,8 +346,11 @@ void LeaderFollowBehaviour::plan(Group& group, const StepContext& ctx)
         0.5f * p.separationRadius * std::sqrt(static_cast<float>(n > 1 ? n - 1 : 1));
     const float atGoalRadius = std::max(p.slowingRadius * 0.5f, crowdRadius);
 
-    // The clearances looked up here are handed to the world's wall rule (every agent's).
+    // The clearances looked up here are handed to the world's wall rule (every agent's),
+    // and how far the other bodies are to the body pass (the leader looks round for none).
     group.startClearance.resize(n);
+    group.startNearest2.resize(n);
+    group.startNearest2[0] = 0.0f;
     if (!group.playerLed)
         wander(group, ctx);
     else if (ctx.geometry)
@@ -390,11 +397,15 @@ void LeaderFollowBehaviour::plan(Group& group, const StepContext& ctx)
             desired = m_route.direction(pos) * (p.maxSpeed * std::min(1.0f, way / p.slowingRadius));
         }
         Vec2 force = (desired - vel) * p.arriveWeight;
-        force += separation(group, ctx, p, i, pos);
+        // The nearest fellow seen, for the body pass (none: at least the radius away).
+        float nearest2 = p.separationRadius * p.separationRadius;
+        force += separation(group, ctx, p, i, pos, nearest2);
         const Vec2 forward = forwardOf(vel, a.heading[i]);
         // Other groups' bodies: kept apart from like fellow followers.
-        force += othersNear(ctx, group, pos, p.radius, forward, 0.0f).away *
+        float othersBeyond2 = 0.0f;
+        force += othersNear(ctx, group, pos, p.radius, forward, 0.0f, &othersBeyond2).away *
                  (p.maxSpeed * p.separationWeight);
+        group.startNearest2[i] = std::min(nearest2, othersBeyond2);
         if (evade2 > 0.0f && distanceSquared(pos, leader.ahead) < evade2)
             force += evasion(p, leader, i, pos, vel);
 
@@ -414,6 +425,7 @@ void LeaderFollowBehaviour::plan(Group& group, const StepContext& ctx)
         m_wallSeenFor = kWallTestSteps;
     m_spread = spread;
     group.startClearanceKnown = ctx.geometry != nullptr;
+    group.startNearestKnown = true;
 }
 
 LeaderFollowOverlay LeaderFollowBehaviour::overlay(const Group& group) const
