@@ -286,6 +286,24 @@ Error unknownParam(const std::string& who, const std::vector<ParamSpec>& specs,
     return Error{who + " has no parameter " + quotedName(key) + "; known: " + known};
 }
 
+/// Calls f(i) for each i < n whose flag is set, in order, skipping eight clear flags at a
+/// time: most bodies of a step are neither near a wall nor moved by the body pass.
+template <class F> void forEachFlagged(const std::uint8_t* flags, std::size_t n, F&& f)
+{
+    for (std::size_t i = 0; i < n; ++i) {
+        if (i + 8 <= n) {
+            std::uint64_t eight;
+            std::memcpy(&eight, flags + i, sizeof eight);
+            if (eight == 0) {
+                i += 7;
+                continue;
+            }
+        }
+        if (flags[i])
+            f(i);
+    }
+}
+
 } // namespace
 
 Expected<std::unique_ptr<World>> World::create(const SceneDesc& scene)
@@ -797,21 +815,12 @@ void World::keepGroupClear(Group& group, float radius, std::uint8_t* clearAgain,
         for (; i < n; ++i)
             clearAgain[i] = mayReach(known[i], nx[i] - px[i], ny[i] - py[i]) ? 1 : 0;
         std::copy(known, known + n, clearFrom);
-        for (i = 0; i < n; ++i) {
-            // Eight at a time past the many that cannot reach a wall.
-            if (i + 8 <= n) {
-                std::uint64_t eight;
-                std::memcpy(&eight, clearAgain + i, sizeof eight);
-                if (eight == 0) {
-                    i += 7;
-                    continue;
-                }
-            }
-            if (clearAgain[i])
-                clearAgain[i] =
-                    !(group.playerLed && i == 0) &&
-                    keepAgentClear(*m_geometry, a, i, {px[i], py[i]}, radius, known[i], inverseDt);
-        }
+        // Eight at a time past the many that cannot reach a wall.
+        forEachFlagged(clearAgain, n, [&](std::size_t k) {
+            clearAgain[k] =
+                !(group.playerLed && k == 0) &&
+                keepAgentClear(*m_geometry, a, k, {px[k], py[k]}, radius, known[k], inverseDt);
+        });
         return;
     }
     const bool ordered = group.grid.size() == n;
@@ -847,19 +856,9 @@ void World::commitGroup(Group& group, float radius, const std::uint8_t* clearAga
     // radius 0 here, in their family.) Each body on its own, so in any order: eight at a
     // time past the many that were not moved.
     if (radius > 0.0f)
-        for (std::size_t i = 0; i < n; ++i) {
-            if (i + 8 <= n) {
-                std::uint64_t eight;
-                std::memcpy(&eight, clearAgain + i, sizeof eight);
-                if (eight == 0) {
-                    i += 7;
-                    continue;
-                }
-            }
-            if (clearAgain[i])
-                keepAgentClear(*m_geometry, a, i, {a.px[i], a.py[i]}, radius, clearFrom[i],
-                               inverseDt);
-        }
+        forEachFlagged(clearAgain, n, [&](std::size_t i) {
+            keepAgentClear(*m_geometry, a, i, {a.px[i], a.py[i]}, radius, clearFrom[i], inverseDt);
+        });
     // The exact, Box2D-independent check, of motions that could reach geometry only. The
     // metrics name the first crossing body in cell order (where the grid still holds this
     // step's start positions), as a walk in that order would: the least (cell, index).
