@@ -83,9 +83,9 @@ std::uint64_t pinnedHash(BehaviourKind kind)
     case BehaviourKind::TankSquad:
         return 0x07c9b0a882381572ull;
     case BehaviourKind::Swarm:
-        return 0xa47d972b75c862ecull;
+        return 0x29d7dd0fb5e9c1a1ull;
     case BehaviourKind::LeaderFollow:
-        return 0x2a9d7239c3124facull;
+        return 0x84926f7b00bf4f85ull;
     case BehaviourKind::Worm:
         return 0x6cc7565d7a847808ull;
     }

@@ -47,6 +47,10 @@ constexpr float kSettled = 2e-3f;
 /// pinned.
 constexpr float kSqueezed = 0.02f;
 constexpr float kNoProgress = 0.9f;
+/// Rounds in a row without progress before a body counts as squeezed: one stalled round is
+/// often a body waiting for the row behind it to move first, and pinning it then hands its
+/// overlap to bodies that could have parted it (the soak's long jams of hunters and raiders).
+constexpr std::uint8_t kStallRounds = 3;
 /// Over-relaxation of the averaged pushes of a body in several overlaps.
 constexpr float kOverRelax = 1.5f;
 
@@ -502,6 +506,8 @@ bool BodyPass::pushRound(const StaticGeometry& geometry, int round)
         m_squeeze[b] = 0.0f;
         m_pushes[b] = 0;
         m_nextLevel[b] = m_level[b];
+        if (round == 0)
+            m_stalls[b] = 0;
     }
     float deepest = 0.0f;
     for (const Contact& c : m_contacts) {
@@ -547,11 +553,16 @@ bool BodyPass::pushRound(const StaticGeometry& geometry, int round)
     // wall, a fixed body or bodies of higher priority): it holds its ground from now on, and
     // the bodies pressing on it give way instead, whatever their priority.
     if (round > 0)
-        for (const std::uint32_t b : m_involved)
+        for (const std::uint32_t b : m_involved) {
             if (m_squeeze[b] > kSqueezed && m_squeeze[b] >= kNoProgress * m_lastSqueeze[b]) {
-                m_pinned[b] = kSqueezedPin;
-                m_nextLevel[b] = 0; // squeezed between its supports: a support itself
+                if (++m_stalls[b] >= kStallRounds) {
+                    m_pinned[b] = kSqueezedPin;
+                    m_nextLevel[b] = 0; // squeezed between its supports: a support itself
+                }
+            } else {
+                m_stalls[b] = 0;
             }
+        }
     for (const std::uint32_t b : m_involved)
         m_level[b] = m_nextLevel[b];
     // Overlaps this shallow are left to the next step: nobody would see them.
@@ -603,6 +614,7 @@ std::size_t BodyPass::run(std::vector<std::unique_ptr<Group>>& groups,
     m_squeeze.resize(n);
     m_lastSqueeze.resize(n);
     m_pushes.resize(n);
+    m_stalls.resize(n);
     m_pushX.resize(n);
     m_pushY.resize(n);
     m_roundX.resize(n);
@@ -975,7 +987,7 @@ void BodyPass::measure(std::vector<std::unique_ptr<Group>>& groups, const Static
 std::size_t BodyPass::memoryBytes() const
 {
     return (m_x.capacity() + m_y.capacity()) * sizeof(float) +
-           m_rule.capacity() * sizeof(std::uint16_t) + m_fixed.capacity() + m_pinned.capacity() +
+           m_rule.capacity() * sizeof(std::uint16_t) + m_fixed.capacity() + m_pinned.capacity() + m_stalls.capacity() +
            (m_pushX.capacity() + m_pushY.capacity()) * sizeof(std::int64_t) + m_grid.memoryBytes();
 }
 

@@ -240,6 +240,7 @@ private:
     std::vector<float> m_squeeze;           ///< this round's deepest overlap it gave way in
     std::vector<float> m_lastSqueeze;       ///< the round before's
     std::vector<std::uint16_t> m_pushes;    ///< this round's overlaps it gave way in
+    std::vector<std::uint8_t> m_stalls;     ///< rounds in a row its overlap did not shrink
     std::vector<std::int64_t> m_pushX;      ///< this round's push, fixed point
     std::vector<std::int64_t> m_pushY;
     std::vector<std::uint32_t> m_groupStart; ///< first body of each group, and the end
