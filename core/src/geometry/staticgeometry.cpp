@@ -31,22 +31,6 @@ Vec2 toVec(const Point2& p)
     return {static_cast<float>(p.x), static_cast<float>(p.y)};
 }
 
-/// Closest-hit callback (the Box2D testbed's pattern: clip the ray to each hit).
-class ClosestHit final : public b2RayCastCallback
-{
-public:
-    float ReportFixture(b2Fixture*, const b2Vec2& point, const b2Vec2& normal,
-                        float fraction) override
-    {
-        hit.hit = true;
-        hit.point = fromB2(point);
-        hit.normal = fromB2(normal);
-        hit.fraction = fraction;
-        return fraction;
-    }
-    RayHit hit;
-};
-
 /// Whether Box2D takes these points as a convex polygon without tripping its asserts: it
 /// welds vertices nearer than half its linear slop (fewer than 3 left is "degenerate") and
 /// asserts the hull's area is above float epsilon. Slivers and near-duplicates stay outlines.
@@ -64,6 +48,48 @@ bool box2dTakesPolygon(const std::vector<Vec2>& pts)
         twiceArea += static_cast<double>(a.x) * b.y - static_cast<double>(b.x) * a.y;
     }
     return std::fabs(twiceArea) * 0.5 >= kMinArea;
+}
+
+/// A ray against a two-sided edge, in exactly the arithmetic of Box2D 2.4's b2EdgeShape
+/// (at the identity transform its fixtures had, written out so that signed zeros come out
+/// the same): the walls' ray results did not move when they left Box2D. Normal points back
+/// toward the ray's side.
+bool twoSidedEdgeRayCast(const Segment& edge, const RayInput& ray, float& fraction, Vec2& normal)
+{
+    // The identity rotation's products, as b2MulT(q, v) makes them.
+    const float p1x = 1.0f * ray.p1.x + 0.0f * ray.p1.y;
+    const float p1y = -0.0f * ray.p1.x + 1.0f * ray.p1.y;
+    const float p2x = 1.0f * ray.p2.x + 0.0f * ray.p2.y;
+    const float p2y = -0.0f * ray.p2.x + 1.0f * ray.p2.y;
+    const float dx = p2x - p1x, dy = p2y - p1y;
+    const float ex = edge.b.x - edge.a.x, ey = edge.b.y - edge.a.y;
+    float nx = ey, ny = -ex;
+    const float length = std::sqrt(nx * nx + ny * ny);
+    if (!(length < b2_epsilon)) {
+        const float inv = 1.0f / length;
+        nx *= inv;
+        ny *= inv;
+    }
+    const float numerator = nx * (edge.a.x - p1x) + ny * (edge.a.y - p1y);
+    const float denominator = nx * dx + ny * dy;
+    if (denominator == 0.0f)
+        return false;
+    const float t = numerator / denominator;
+    if (t < 0.0f || ray.maxFraction < t)
+        return false;
+    const float qx = p1x + t * dx, qy = p1y + t * dy;
+    const float rr = ex * ex + ey * ey;
+    if (rr == 0.0f)
+        return false;
+    const float s = ((qx - edge.a.x) * ex + (qy - edge.a.y) * ey) / rr;
+    if (s < 0.0f || 1.0f < s)
+        return false;
+    fraction = t;
+    // b2Mul(q, normal) at the identity rotation, negated when the ray starts on the far side.
+    const float mx = 1.0f * nx - 0.0f * ny;
+    const float my = 0.0f * nx + 1.0f * ny;
+    normal = numerator > 0.0f ? Vec2(-mx, -my) : Vec2(mx, my);
+    return true;
 }
 
 bool isConvex(const std::vector<Vec2>& pts)
@@ -127,13 +153,10 @@ StaticGeometry::StaticGeometry(const SceneDesc& scene)
         if (obstacle.shape == ObstacleShape::Circle) {
             const Circle circle{toVec(obstacle.center), static_cast<float>(obstacle.radius)};
             m_circles.push_back(circle);
-            b2BodyDef def;
-            b2Body* body = m_world->CreateBody(&def);
             b2CircleShape shape;
             shape.m_p = toB2(circle.center);
             shape.m_radius = circle.radius;
-            body->CreateFixture(&shape, 0.0f);
-            ++m_fixtures;
+            addSolid(shape);
             continue;
         }
         std::vector<Vec2> pts;
@@ -144,15 +167,12 @@ StaticGeometry::StaticGeometry(const SceneDesc& scene)
             box2dTakesPolygon(pts)) {
             // A solid convex shape: rays from outside hit it; its edges also go into the
             // exact crossing list.
-            b2BodyDef def;
-            b2Body* body = m_world->CreateBody(&def);
             b2PolygonShape shape;
             std::vector<b2Vec2> verts;
             for (Vec2 v : pts)
                 verts.push_back(toB2(v));
             shape.Set(verts.data(), static_cast<int>(verts.size()));
-            body->CreateFixture(&shape, 0.0f);
-            ++m_fixtures;
+            addSolid(shape);
             for (std::size_t i = 0; i < pts.size(); ++i)
                 m_segments.push_back({pts[i], pts[(i + 1) % pts.size()]});
             continue;
@@ -162,20 +182,34 @@ StaticGeometry::StaticGeometry(const SceneDesc& scene)
     }
     buildClearanceGrid();
     buildEdgeBuckets();
-    buildFixtureBuckets();
+    buildRayBuckets();
 }
 
-void StaticGeometry::buildFixtureBuckets()
+void StaticGeometry::addSolid(const b2Shape& shape)
 {
-    for (const b2Body* body = m_world->GetBodyList(); body; body = body->GetNext())
-        for (const b2Fixture* fixture = body->GetFixtureList(); fixture;
-             fixture = fixture->GetNext())
-            m_fixtureList.push_back(fixture);
-    const std::size_t cells = static_cast<std::size_t>(m_cols) * m_rows;
-    std::vector<b2AABB> boxes(m_fixtureList.size());
-    for (std::size_t f = 0; f < m_fixtureList.size(); ++f)
-        m_fixtureList[f]->GetShape()->ComputeAABB(&boxes[f],
-                                                  m_fixtureList[f]->GetBody()->GetTransform(), 0);
+    b2BodyDef def;
+    b2Body* body = m_world->CreateBody(&def);
+    m_rayOrder.push_back(~static_cast<std::int32_t>(m_solids.size()));
+    m_solids.push_back(body->CreateFixture(&shape, 0.0f));
+}
+
+void StaticGeometry::buildRayBuckets()
+{
+    // Each item's box, as Box2D computed its fixture's: an edge's grown by its skin radius.
+    const std::size_t items = m_rayOrder.size();
+    std::vector<b2AABB> boxes(items);
+    const b2Vec2 skin(b2_polygonRadius, b2_polygonRadius);
+    for (std::size_t k = 0; k < items; ++k) {
+        const std::int32_t item = m_rayOrder[k];
+        if (item >= 0) {
+            const Segment& piece = m_pieces[static_cast<std::size_t>(item)];
+            boxes[k].lowerBound = b2Min(toB2(piece.a), toB2(piece.b)) - skin;
+            boxes[k].upperBound = b2Max(toB2(piece.a), toB2(piece.b)) + skin;
+        } else {
+            const b2Fixture* fixture = m_solids[static_cast<std::size_t>(~item)];
+            fixture->GetShape()->ComputeAABB(&boxes[k], fixture->GetBody()->GetTransform(), 0);
+        }
+    }
     auto cellRange = [&](const b2AABB& box, int& x0, int& y0, int& x1, int& y1) {
         x0 = std::max(0,
                       static_cast<int>(std::floor((box.lowerBound.x - m_boundsMin.x) * m_invCell)));
@@ -186,29 +220,46 @@ void StaticGeometry::buildFixtureBuckets()
         y1 = std::min(m_rows - 1,
                       static_cast<int>(std::floor((box.upperBound.y - m_boundsMin.y) * m_invCell)));
     };
-    m_fixtureStart.assign(cells + 1, 0u);
+    // Two passes (count, then fill), newest item first: the order Box2D kept its bodies and
+    // fixtures in, so a ray through two items at exactly the same distance keeps the one it
+    // kept before walls left Box2D.
+    const std::size_t cells = static_cast<std::size_t>(m_cols) * m_rows;
+    m_rayStart.assign(cells + 1, 0u);
     int x0, y0, x1, y1;
     for (const b2AABB& box : boxes) {
         cellRange(box, x0, y0, x1, y1);
         for (int y = y0; y <= y1; ++y)
             for (int x = x0; x <= x1; ++x)
-                ++m_fixtureStart[static_cast<std::size_t>(y) * m_cols + x + 1];
+                ++m_rayStart[static_cast<std::size_t>(y) * m_cols + x + 1];
     }
     for (std::size_t c = 0; c < cells; ++c)
-        m_fixtureStart[c + 1] += m_fixtureStart[c];
-    m_fixtureItems.assign(m_fixtureStart[cells], 0u);
-    std::vector<std::uint32_t> cursor(m_fixtureStart.begin(), m_fixtureStart.end() - 1);
-    for (std::size_t f = 0; f < boxes.size(); ++f) {
-        cellRange(boxes[f], x0, y0, x1, y1);
+        m_rayStart[c + 1] += m_rayStart[c];
+    m_rayItems.assign(m_rayStart[cells], 0);
+    std::vector<std::uint32_t> cursor(m_rayStart.begin(), m_rayStart.end() - 1);
+    for (std::size_t k = items; k-- > 0;) {
+        cellRange(boxes[k], x0, y0, x1, y1);
         for (int y = y0; y <= y1; ++y)
             for (int x = x0; x <= x1; ++x)
-                m_fixtureItems[cursor[static_cast<std::size_t>(y) * m_cols + x]++] =
-                    static_cast<std::uint32_t>(f);
+                m_rayItems[cursor[static_cast<std::size_t>(y) * m_cols + x]++] = m_rayOrder[k];
     }
-    m_fixtureStamp.assign(m_fixtureList.size(), 0u);
+    m_pieceStamp.assign(m_pieces.size(), 0u);
+    m_solidStamp.assign(m_solids.size(), 0u);
+    std::vector<std::int32_t>().swap(m_rayOrder); // the build's only
 }
 
 StaticGeometry::~StaticGeometry() = default;
+
+std::size_t StaticGeometry::memoryBytes() const
+{
+    auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
+    std::size_t total = bytes(m_segments) + bytes(m_circles) + bytes(m_clearance) +
+                        bytes(m_bucketStart) + bytes(m_bucketItems) + bytes(m_pieces) +
+                        bytes(m_solids) + bytes(m_rayStart) + bytes(m_rayItems) +
+                        bytes(m_pieceStamp) + bytes(m_solidStamp);
+    for (const auto& polygon : m_solidPolygons)
+        total += bytes(polygon);
+    return total;
+}
 
 std::shared_ptr<const FlowOccupancy> StaticGeometry::flowOccupancy(float bodyRadius) const
 {
@@ -227,8 +278,6 @@ void StaticGeometry::addEdgeChain(const std::vector<Vec2>& points, bool closed)
 {
     if (points.size() < 2)
         return;
-    b2BodyDef def;
-    b2Body* body = m_world->CreateBody(&def);
     const std::size_t edges = closed ? points.size() : points.size() - 1;
     for (std::size_t i = 0; i < edges; ++i) {
         const Vec2 a = points[i];
@@ -237,20 +286,17 @@ void StaticGeometry::addEdgeChain(const std::vector<Vec2>& points, bool closed)
         const float len = distance(a, b);
         if (len < 1e-6f)
             continue;
-        // Long edges get split so each Box2D proxy has a tight box: a 100 m bounds wall would
-        // otherwise sit in the broad-phase of every ray cast along it. validateScene() bounds
-        // the pieces of a level (kMaxGeometryPieces); counted in
+        // Long edges get split so each piece has a tight box in the ray buckets: a 100 m
+        // bounds wall would otherwise be in the cells of every ray cast along it.
+        // validateScene() bounds the pieces of a level (kMaxGeometryPieces); counted in
         // size_t, an edge of any length stays a defined number of them.
         const float count = std::ceil(len / static_cast<float>(kGeometryPieceLength));
         const std::size_t pieces = count > 1.0f ? static_cast<std::size_t>(count) : 1;
         for (std::size_t k = 0; k < pieces; ++k) {
-            // Two-sided edges (not a chain's one-sided children): walls block from both sides.
-            b2EdgeShape edge;
             const Vec2 p0 = a + (b - a) * (static_cast<float>(k) / pieces);
             const Vec2 p1 = a + (b - a) * (static_cast<float>(k + 1) / pieces);
-            edge.SetTwoSided(toB2(p0), toB2(p1));
-            body->CreateFixture(&edge, 0.0f);
-            ++m_fixtures;
+            m_rayOrder.push_back(static_cast<std::int32_t>(m_pieces.size()));
+            m_pieces.push_back({p0, p1});
         }
     }
 }
@@ -306,16 +352,16 @@ void StaticGeometry::buildEdgeBuckets()
 {
     const std::size_t cells = static_cast<std::size_t>(m_cols) * m_rows;
     m_bucketStart.assign(cells + 1, 0u);
-    // Two passes (count, then fill) over the cells each item's box touches.
+    // Two passes (count, then fill) over the cells each item's box touches. No margin: the
+    // queries map their boxes to cells the same monotonic way, so two boxes that overlap
+    // share a cell (a cell of margin round each edge once made these lists 3x as long).
     auto forCells = [&](Vec2 lo, Vec2 hi, auto&& f) {
-        const int x0 =
-            std::max(0, static_cast<int>(std::floor((lo.x - m_boundsMin.x) / m_cell)) - 1);
-        const int y0 =
-            std::max(0, static_cast<int>(std::floor((lo.y - m_boundsMin.y) / m_cell)) - 1);
+        const int x0 = std::max(0, static_cast<int>(std::floor((lo.x - m_boundsMin.x) / m_cell)));
+        const int y0 = std::max(0, static_cast<int>(std::floor((lo.y - m_boundsMin.y) / m_cell)));
         const int x1 =
-            std::min(m_cols - 1, static_cast<int>(std::floor((hi.x - m_boundsMin.x) / m_cell)) + 1);
+            std::min(m_cols - 1, static_cast<int>(std::floor((hi.x - m_boundsMin.x) / m_cell)));
         const int y1 =
-            std::min(m_rows - 1, static_cast<int>(std::floor((hi.y - m_boundsMin.y) / m_cell)) + 1);
+            std::min(m_rows - 1, static_cast<int>(std::floor((hi.y - m_boundsMin.y) / m_cell)));
         for (int y = y0; y <= y1; ++y)
             for (int x = x0; x <= x1; ++x)
                 f(static_cast<std::size_t>(y) * m_cols + x);
@@ -355,55 +401,114 @@ RayHit StaticGeometry::rayCast(Vec2 from, Vec2 to) const
     ++m_rayCasts;
     if (distanceSquared(from, to) < 1e-12f)
         return {};
+    if (++m_stamp == 0) {
+        std::fill(m_pieceStamp.begin(), m_pieceStamp.end(), 0u);
+        std::fill(m_solidStamp.begin(), m_solidStamp.end(), 0u);
+        m_stamp = 1;
+    }
+    RayInput ray{from, to, 1.0f};
+    RayHit best;
     const float fx0 = (std::min(from.x, to.x) - m_boundsMin.x) * m_invCell;
     const float fy0 = (std::min(from.y, to.y) - m_boundsMin.y) * m_invCell;
     const float fx1 = (std::max(from.x, to.x) - m_boundsMin.x) * m_invCell;
     const float fy1 = (std::max(from.y, to.y) - m_boundsMin.y) * m_invCell;
     const bool inside = fx0 >= 0.0f && fy0 >= 0.0f && fx1 < m_colsF && fy1 < m_rowsF;
-    if (!inside || (fx1 - fx0 + 2.0f) * (fy1 - fy0 + 2.0f) > kMaxRayCells)
-        return rayCastThroughWorld(from, to); // long rays, or rays leaving the level
-    if (++m_stamp == 0) {
-        std::fill(m_fixtureStamp.begin(), m_fixtureStamp.end(), 0u);
-        m_stamp = 1;
-    }
-    b2RayCastInput input;
-    input.p1 = toB2(from);
-    input.p2 = toB2(to);
-    input.maxFraction = 1.0f;
-    RayHit best;
-    const int x0 = static_cast<int>(fx0), y0 = static_cast<int>(fy0);
-    const int x1 = static_cast<int>(fx1), y1 = static_cast<int>(fy1);
-    for (int y = y0; y <= y1; ++y)
-        for (int x = x0; x <= x1; ++x) {
-            const std::size_t c = static_cast<std::size_t>(y) * m_cols + x;
-            for (std::uint32_t k = m_fixtureStart[c]; k < m_fixtureStart[c + 1]; ++k) {
-                const std::uint32_t f = m_fixtureItems[k];
-                if (m_fixtureStamp[f] == m_stamp)
-                    continue;
-                m_fixtureStamp[f] = m_stamp;
-                b2RayCastOutput output;
-                if (m_fixtureList[f]->RayCast(&output, input, 0) &&
-                    output.fraction < input.maxFraction) {
-                    // Clip the ray to this hit: later fixtures must be nearer to count.
-                    input.maxFraction = output.fraction;
-                    best.hit = true;
-                    best.fraction = output.fraction;
-                    best.normal = fromB2(output.normal);
-                }
-            }
+    if (inside && (fx1 - fx0 + 2.0f) * (fy1 - fy0 + 2.0f) <= kMaxRayCells) {
+        // A short ray: the cells of its box.
+        rayCastCells(ray, static_cast<int>(fx0), static_cast<int>(fy0), static_cast<int>(fx1),
+                     static_cast<int>(fy1), best);
+    } else {
+        // A long ray (or one leaving the level): stretches of about a cell along it, each the
+        // cells of its box grown by a cell (so rounding of the stretch's ends loses nothing;
+        // items and rays outside the level sit in its border cells). An item the ray hits has
+        // the hit point in its box, so it is tested by the time the walk passes the point:
+        // once a stretch has ended with a hit, no later stretch can hold a nearer one.
+        const float span = std::max(fx1 - fx0, fy1 - fy0);
+        const float stretches = std::min(std::ceil(span), 4096.0f);
+        const int count = std::max(1, static_cast<int>(stretches));
+        auto cellOf = [](float f, int cells) {
+            return static_cast<int>(std::clamp(std::floor(f), -1.0f, static_cast<float>(cells)));
+        };
+        for (int k = 0; k < count; ++k) {
+            const float t0 = static_cast<float>(k) / static_cast<float>(count);
+            const float t1 = static_cast<float>(k + 1) / static_cast<float>(count);
+            if (best.hit && best.fraction <= t0)
+                break;
+            const Vec2 a = from + (to - from) * t0;
+            const Vec2 b = k + 1 == count ? to : from + (to - from) * t1;
+            const int x0 = cellOf((std::min(a.x, b.x) - m_boundsMin.x) * m_invCell, m_cols) - 1;
+            const int y0 = cellOf((std::min(a.y, b.y) - m_boundsMin.y) * m_invCell, m_rows) - 1;
+            const int x1 = cellOf((std::max(a.x, b.x) - m_boundsMin.x) * m_invCell, m_cols) + 1;
+            const int y1 = cellOf((std::max(a.y, b.y) - m_boundsMin.y) * m_invCell, m_rows) + 1;
+            rayCastCells(ray, std::max(0, x0), std::max(0, y0), std::min(m_cols - 1, x1),
+                         std::min(m_rows - 1, y1), best);
         }
+    }
     if (best.hit)
         best.point = from + (to - from) * best.fraction;
     return best;
 }
 
-RayHit StaticGeometry::rayCastThroughWorld(Vec2 from, Vec2 to) const
+void StaticGeometry::rayCastCells(RayInput& ray, int x0, int y0, int x1, int y1,
+                                  RayHit& best) const
+{
+    for (int y = y0; y <= y1; ++y)
+        for (int x = x0; x <= x1; ++x) {
+            const std::size_t c = static_cast<std::size_t>(y) * m_cols + x;
+            for (std::uint32_t k = m_rayStart[c]; k < m_rayStart[c + 1]; ++k) {
+                const std::int32_t item = m_rayItems[k];
+                std::uint32_t& stamp = item >= 0 ? m_pieceStamp[static_cast<std::size_t>(item)]
+                                                 : m_solidStamp[static_cast<std::size_t>(~item)];
+                if (stamp == m_stamp)
+                    continue;
+                stamp = m_stamp;
+                rayCastItem(item, ray, best);
+            }
+        }
+}
+
+void StaticGeometry::rayCastItem(std::int32_t item, RayInput& ray, RayHit& best) const
+{
+    if (item < 0) {
+        b2RayCastInput input;
+        input.p1 = toB2(ray.p1);
+        input.p2 = toB2(ray.p2);
+        input.maxFraction = ray.maxFraction;
+        b2RayCastOutput output;
+        if (m_solids[static_cast<std::size_t>(~item)]->RayCast(&output, input, 0) &&
+            output.fraction < ray.maxFraction) {
+            // Clip the ray to this hit: later items must be nearer to count.
+            ray.maxFraction = output.fraction;
+            best.hit = true;
+            best.fraction = output.fraction;
+            best.normal = fromB2(output.normal);
+        }
+        return;
+    }
+    float fraction;
+    Vec2 normal;
+    if (twoSidedEdgeRayCast(m_pieces[static_cast<std::size_t>(item)], ray, fraction, normal) &&
+        fraction < ray.maxFraction) {
+        ray.maxFraction = fraction;
+        best.hit = true;
+        best.fraction = fraction;
+        best.normal = normal;
+    }
+}
+
+RayHit StaticGeometry::rayCastEveryItem(Vec2 from, Vec2 to) const
 {
     if (distanceSquared(from, to) < 1e-12f)
         return {};
-    ClosestHit callback;
-    m_world->RayCast(&callback, toB2(from), toB2(to));
-    return callback.hit;
+    RayInput ray{from, to, 1.0f};
+    RayHit best;
+    for (std::size_t k = 0; k < m_pieces.size(); ++k)
+        rayCastItem(static_cast<std::int32_t>(k), ray, best);
+    for (std::size_t k = 0; k < m_solids.size(); ++k)
+        rayCastItem(~static_cast<std::int32_t>(k), ray, best);
+    if (best.hit)
+        best.point = from + (to - from) * best.fraction;
+    return best;
 }
 
 Vec2 StaticGeometry::constrainMoveNearGeometry(Vec2 from, Vec2 to, float clearanceWanted,

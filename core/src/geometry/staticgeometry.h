@@ -1,9 +1,12 @@
 #pragma once
-/// The level's static geometry (bounds, walls, obstacles) as Box2D static bodies in metres,
-/// plus a coarse clearance grid so that only agents near geometry pay for ray casts, an
-/// edge list for the exact, Box2D-independent crossing test used by the metrics, and the
-/// solid-body rule (keepClear, in bodyclearance.cpp): a body's centre never comes closer to
-/// a surface than its radius.
+/// The level's static geometry (bounds, walls, obstacles) in metres: the solid obstacles
+/// (circles, convex polygons) as Box2D static bodies, every wall and outline edge in plain
+/// arrays of our own (a big level has hundreds of thousands: as Box2D fixtures with their
+/// broad-phase proxies they took 300 MB), a bucket grid over both for ray casts, a coarse
+/// clearance grid so that only agents near geometry pay for them, an edge list for the
+/// exact, ray-independent crossing test used by the metrics, and the solid-body rule
+/// (keepClear, in bodyclearance.cpp): a body's centre never comes closer to a surface than
+/// its radius.
 
 #include <shoal/scenedesc.h>
 #include <shoal/vec2.h>
@@ -14,6 +17,7 @@
 #include <vector>
 
 class b2Fixture;
+class b2Shape;
 class b2World;
 
 namespace shoal {
@@ -42,6 +46,14 @@ struct Segment
     Vec2 b;
 };
 
+/// A ray as the item tests take it: from p1 toward p2, hits up to maxFraction count.
+struct RayInput
+{
+    Vec2 p1;
+    Vec2 p2;
+    float maxFraction = 1.0f;
+};
+
 struct Circle
 {
     Vec2 center;
@@ -56,12 +68,12 @@ public:
     StaticGeometry(const StaticGeometry&) = delete;
     StaticGeometry& operator=(const StaticGeometry&) = delete;
 
-    /// Closest hit along from -> to: Box2D's own shape ray casts over the fixtures the ray's
-    /// box overlaps in our uniform bucket grid (a short ray tests a handful of fixtures);
-    /// long rays go through b2World::RayCast.
+    /// Closest hit along from -> to, over the ray items (wall pieces, solid obstacles) the
+    /// ray's box overlaps in the bucket grid: a short ray tests a handful; a long one walks
+    /// its cells in stretches along the ray and stops at the first stretch with a hit.
     RayHit rayCast(Vec2 from, Vec2 to) const;
-    /// The same query through b2World::RayCast alone: the reference the tests compare with.
-    RayHit rayCastThroughWorld(Vec2 from, Vec2 to) const;
+    /// The same query over every ray item, no buckets: the reference the tests compare with.
+    RayHit rayCastEveryItem(Vec2 from, Vec2 to) const;
 
     /// Lower bound of the distance from `p` to any geometry (bounds included), capped at
     /// maxClearance(). An agent whose reach is below this cannot touch a wall: no ray needed.
@@ -197,7 +209,11 @@ public:
 
     /// Ray casts made so far (the bench reports them).
     std::uint64_t rayCastCount() const { return m_rayCasts; }
-    std::size_t fixtureCount() const { return m_fixtures; }
+    /// Wall and outline pieces (edges split to at most kGeometryPieceLength) and solid
+    /// obstacles: what ray casts test.
+    std::size_t rayItemCount() const { return m_pieces.size() + m_solids.size(); }
+    /// Bytes held by the arrays and grids of this geometry (Box2D's obstacle bodies aside).
+    std::size_t memoryBytes() const;
 
 private:
     Vec2 constrainMoveNearGeometry(Vec2 from, Vec2 to, float clearance, WallResponse response,
@@ -211,12 +227,17 @@ private:
     static constexpr float kMaxClearance = 6.0f;
     static constexpr float kSkin = 0.01f;
     void addEdgeChain(const std::vector<Vec2>& points, bool closed);
+    void addSolid(const b2Shape& shape);
     void buildClearanceGrid();
     void buildEdgeBuckets();
     bool segmentCrossesSegment(Vec2 a, Vec2 b, const Segment& s) const;
-    void buildFixtureBuckets();
+    void buildRayBuckets();
+    /// Tests the ray items of cells [x0, x1] x [y0, y1] not yet tested by this ray.
+    void rayCastCells(RayInput& ray, int x0, int y0, int x1, int y1, RayHit& best) const;
+    /// Tests one item; a hit nearer than ray.maxFraction becomes `best` and clips the ray.
+    void rayCastItem(std::int32_t item, RayInput& ray, RayHit& best) const;
 
-    std::unique_ptr<b2World> m_world;
+    std::unique_ptr<b2World> m_world; ///< the solid obstacles only
     Vec2 m_boundsMin;
     Vec2 m_boundsMax;
     std::vector<Segment> m_segments; ///< every edge (walls, polygons, bounds)
@@ -233,20 +254,25 @@ private:
     std::vector<float> m_clearance;
 
     // Edge buckets over the same cells: indices into m_segments / m_circles (circles encoded
-    // as ~index), for the exact crossing test.
+    // as ~index), for the exact crossing test and the distance queries.
     std::vector<std::uint32_t> m_bucketStart;
     std::vector<std::int32_t> m_bucketItems;
 
-    // Fixture buckets over the same cells, for short ray casts (indices into m_fixtureList),
-    // and a stamp per fixture so a fixture in several cells is tested once per ray.
-    std::vector<const b2Fixture*> m_fixtureList;
-    std::vector<std::uint32_t> m_fixtureStart;
-    std::vector<std::uint32_t> m_fixtureItems;
-    mutable std::vector<std::uint32_t> m_fixtureStamp;
+    // Ray items: two-sided wall and outline pieces (tested with Box2D's edge arithmetic,
+    // so results are what its edge fixtures gave) and the solid obstacles' fixtures. Ray
+    // buckets over the same cells list them as piece index or ~solid index, in the order
+    // Box2D listed its fixtures (newest body first), which decides exact ties; a stamp per
+    // item tests an item in several cells once per ray.
+    std::vector<Segment> m_pieces;
+    std::vector<const b2Fixture*> m_solids;
+    std::vector<std::int32_t> m_rayOrder; ///< every item in the order made (the build's)
+    std::vector<std::uint32_t> m_rayStart;
+    std::vector<std::int32_t> m_rayItems;
+    mutable std::vector<std::uint32_t> m_pieceStamp;
+    mutable std::vector<std::uint32_t> m_solidStamp;
     mutable std::uint32_t m_stamp = 0;
 
     mutable std::uint64_t m_rayCasts = 0;
-    std::size_t m_fixtures = 0;
 
     /// flowOccupancy()'s cache, one per radius asked for.
     mutable std::vector<std::shared_ptr<const FlowOccupancy>> m_occupancies;
