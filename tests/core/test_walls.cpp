@@ -26,6 +26,7 @@ private slots:
     void rayCastHitsEveryShape();
     void bucketRayCastMatchesEveryItem();
     void rayCastMatchesABox2DWorldOfTheLevel();
+    void surfacesAsNearPushTheSameWayInAnyOrder();
     void crowdsPressedAgainstWallsForAMinute_data();
     void crowdsPressedAgainstWallsForAMinute();
 };
@@ -121,9 +122,9 @@ void TestWalls::bucketRayCastMatchesEveryItem()
     for (int k = 0; k < 40000; ++k) {
         const bool longRay = k % 4 == 0;
         const Vec2 from{random.uniform(-29.5f, 29.5f), random.uniform(-29.5f, 29.5f)};
-        const Vec2 to = from + fromAngle(random.uniform(-kPi, kPi)) *
-                                   (longRay ? random.uniform(10.0f, 90.0f)
-                                            : random.uniform(0.1f, 6.0f));
+        const Vec2 to =
+            from + fromAngle(random.uniform(-kPi, kPi)) *
+                       (longRay ? random.uniform(10.0f, 90.0f) : random.uniform(0.1f, 6.0f));
         const RayHit ours = geometry.rayCast(from, to);
         const RayHit every = geometry.rayCastEveryItem(from, to);
         QCOMPARE(ours.hit, every.hit);
@@ -182,7 +183,8 @@ void TestWalls::rayCastMatchesABox2DWorldOfTheLevel()
         if (geometry.isInsideSolid(from, 0.01f))
             continue;
         ++rays;
-        const float length = rays % 4 == 0 ? random.uniform(10.0f, 90.0f) : random.uniform(0.1f, 6.0f);
+        const float length =
+            rays % 4 == 0 ? random.uniform(10.0f, 90.0f) : random.uniform(0.1f, 6.0f);
         const Vec2 to = from + fromAngle(random.uniform(-kPi, kPi)) * length;
         const RayHit ours = geometry.rayCast(from, to);
         Closest box2d;
@@ -201,6 +203,45 @@ void TestWalls::rayCastMatchesABox2DWorldOfTheLevel()
         QVERIFY(dot(ours.normal, box2d.n) > 0.999f);
     }
     QVERIFY(hits > 5000);
+}
+
+void TestWalls::surfacesAsNearPushTheSameWayInAnyOrder()
+{
+    // Two walls from one apex, mirror images across the diagonal: a body on the diagonal is
+    // exactly as deep in both, is pushed out of one of them first, and the order shows in
+    // where it ends. Which one must follow from the geometry, not from the order of the walls
+    // in the file (both walls share every cell near the apex, so only that order differs).
+    auto wedge = [](bool swapped) {
+        SceneDesc scene = emptyScene(20.0, 20.0);
+        const WallDesc a{{{0.0, 0.0}, {10.0, 5.0}}, false};
+        const WallDesc b{{{0.0, 0.0}, {5.0, 10.0}}, false};
+        scene.walls = swapped ? std::vector<WallDesc>{b, a} : std::vector<WallDesc>{a, b};
+        return scene;
+    };
+    const StaticGeometry one(wedge(false));
+    const StaticGeometry other(wedge(true));
+    int pushedOut = 0;
+    for (float t : {1.10f, 1.114f, 1.116f, 1.117f, 1.1175f}) {
+        const Vec2 from{3.0f, 3.0f};
+        const Vec2 to{t, t};
+        const Vec2 keptOne = one.keepClear(from, to, 0.5f);
+        const Vec2 keptOther = other.keepClear(from, to, 0.5f);
+        QVERIFY2(keptOne.x == keptOther.x && keptOne.y == keptOther.y,
+                 qPrintable(QStringLiteral("to %1: %2, %3 vs %4, %5")
+                                .arg(t)
+                                .arg(keptOne.x)
+                                .arg(keptOne.y)
+                                .arg(keptOther.x)
+                                .arg(keptOther.y)));
+        QVERIFY(one.surfaceDistance(keptOne, 1.0f) >= 0.5f - 1e-3f);
+        pushedOut += keptOne.x != from.x ? 1 : 0;
+        const RayHit nearOne = one.nearestSurface(to, 1.0f);
+        const RayHit nearOther = other.nearestSurface(to, 1.0f);
+        QVERIFY(nearOne.hit && nearOther.hit);
+        QCOMPARE(nearOne.point.x, nearOther.point.x);
+        QCOMPARE(nearOne.point.y, nearOther.point.y);
+    }
+    QVERIFY(pushedOut >= 3); // not all of them merely kept where they came from
 }
 
 void TestWalls::crowdsPressedAgainstWallsForAMinute_data()

@@ -88,6 +88,14 @@ Contact circleContact(const Circle& c, Vec2 q, Vec2 from)
     return {-c.radius, (from - c.center).normalizedOr({1.0f, 0.0f})};
 }
 
+/// Of two surfaces exactly as near (a body at a corner, two walls the same distance off),
+/// the one whose vector v (the push, or the nearest point) is first by x, then y, wins: the
+/// result depends on the geometry alone, not on which the cells or the file list first.
+bool firstOfEqual(Vec2 v, Vec2 best)
+{
+    return v.x < best.x || (v.x == best.x && v.y < best.y);
+}
+
 } // namespace
 
 template <class F> void StaticGeometry::forEachFeatureNear(Vec2 p, float reach, F&& f) const
@@ -144,7 +152,8 @@ RayHit StaticGeometry::nearestSurface(Vec2 p, float reach) const
     float bestDistance = reach;
     auto consider = [&](Vec2 point) {
         const float d = distance(p, point);
-        if (d < bestDistance && d > 1e-9f) {
+        if (d > 1e-9f && (d < bestDistance ||
+                          (best.hit && d == bestDistance && firstOfEqual(point, best.point)))) {
             bestDistance = d;
             best.hit = true;
             best.point = point;
@@ -178,9 +187,12 @@ float StaticGeometry::pushOut(Vec2& q, Vec2 from, float radius) const
                 item >= 0 ? segmentContact(m_segments[static_cast<std::size_t>(item)], q, from)
                           : circleContact(m_circles[static_cast<std::size_t>(~item)], q, from);
             const float depth = radius - c.distance;
-            if (depth > deepest) {
+            if (depth <= 0.0f || depth < deepest)
+                return;
+            const Vec2 candidate = c.normal * (depth + kPushSlack);
+            if (depth > deepest || firstOfEqual(candidate, push)) {
                 deepest = depth;
-                push = c.normal * (depth + kPushSlack);
+                push = candidate;
             }
         });
         if (deepest <= 0.0f || round == kPushRounds)

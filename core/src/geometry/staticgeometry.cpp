@@ -449,8 +449,7 @@ RayHit StaticGeometry::rayCast(Vec2 from, Vec2 to) const
     return best;
 }
 
-void StaticGeometry::rayCastCells(RayInput& ray, int x0, int y0, int x1, int y1,
-                                  RayHit& best) const
+void StaticGeometry::rayCastCells(RayInput& ray, int x0, int y0, int x1, int y1, RayHit& best) const
 {
     for (int y = y0; y <= y1; ++y)
         for (int x = x0; x <= x1; ++x) {

@@ -987,8 +987,9 @@ void BodyPass::measure(std::vector<std::unique_ptr<Group>>& groups, const Static
 std::size_t BodyPass::memoryBytes() const
 {
     return (m_x.capacity() + m_y.capacity()) * sizeof(float) +
-           m_rule.capacity() * sizeof(std::uint16_t) + m_fixed.capacity() + m_pinned.capacity() + m_stalls.capacity() +
-           (m_pushX.capacity() + m_pushY.capacity()) * sizeof(std::int64_t) + m_grid.memoryBytes();
+           m_rule.capacity() * sizeof(std::uint16_t) + m_fixed.capacity() + m_pinned.capacity() +
+           m_stalls.capacity() + (m_pushX.capacity() + m_pushY.capacity()) * sizeof(std::int64_t) +
+           m_grid.memoryBytes();
 }
 
 } // namespace shoal
