@@ -199,12 +199,23 @@ void SimulationController::restart()
         emit stateChanged();
 }
 
+void SimulationController::setMetricsWanted(bool wanted, int everySteps)
+{
+    m_metricsWanted = wanted;
+    m_metricsEvery = std::max(1, everySteps);
+    if (m_world) {
+        m_world->setMetricsEnabled(wanted);
+        m_world->setMetricsEvery(m_metricsEvery);
+    }
+}
+
 void SimulationController::installWorld(std::shared_ptr<World> world)
 {
     m_world = std::move(world);
-    // Nothing in the editor shows the per-step group metrics yet, and at 100,000 agents
-    // they cost about as much as the step itself: compute them only when asked for.
-    m_world->setMetricsEnabled(false);
+    // At 100,000 agents the group metrics cost about as much as the step itself: computed
+    // only while someone shows them, and only as often as they are shown.
+    m_world->setMetricsEnabled(m_metricsWanted);
+    m_world->setMetricsEvery(m_metricsEvery);
     m_world->setPointer(m_pointer, m_pointerPressed);
     m_lastError.clear();
 }

@@ -56,6 +56,12 @@ public:
     /// Simulation speed factor, 0.25 to 4.
     double speed() const { return m_speed; }
 
+    /// Whether the running world measures its group metrics (World::setMetricsEnabled), and
+    /// every how many steps: off unless someone shows them (the metrics dock), as at 100,000
+    /// agents they cost about as much as a step. Kept for every world built later.
+    void setMetricsWanted(bool wanted, int everySteps = 1);
+    bool metricsWanted() const { return m_metricsWanted; }
+
     /// Milliseconds the last World::step() took, and frames (timer ticks) per second.
     double lastStepMs() const { return m_lastStepMs; }
     double framesPerSecond() const { return m_fps; }
@@ -125,6 +131,8 @@ private:
     double m_accumulator = 0.0;
     double m_speed = 1.0;
     bool m_playing = false;
+    bool m_metricsWanted = false;
+    int m_metricsEvery = 1;
     double m_lastStepMs = 0.0;
     double m_fps = 0.0;
     QElapsedTimer m_fpsClock;

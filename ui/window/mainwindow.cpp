@@ -2,6 +2,7 @@
 
 #include "document/document.h"
 #include "document/groupselection.h"
+#include "metrics/metricsdock.h"
 #include "panels/grouplistpanel.h"
 #include "panels/propertypanel.h"
 #include "panels/toolspanel.h"
@@ -207,6 +208,14 @@ void MainWindow::createDocks()
     properties->setWidget(m_propertyPanel);
     addDockWidget(Qt::RightDockWidgetArea, properties);
 
+    // Under the view, as wide as it: time runs along the plots.
+    m_metricsDock = new MetricsDock(m_document, m_groupSelection, m_simulation);
+    auto* metrics = new QDockWidget(tr("Metrics"), this);
+    metrics->setObjectName(QStringLiteral("metricsDock"));
+    metrics->setWidget(m_metricsDock);
+    addDockWidget(Qt::BottomDockWidgetArea, metrics);
+
+    resizeDocks({metrics}, {260}, Qt::Vertical);
     resizeDocks({tools, history}, {520, 300}, Qt::Vertical);
     resizeDocks({groups, properties}, {230, 600}, Qt::Vertical);
     resizeDocks({tools, groups}, {250, 360}, Qt::Horizontal);

@@ -33,6 +33,7 @@ class GroupSelection;
 class OverlayOptions;
 class PlayTool;
 class PropertyPanel;
+class MetricsDock;
 class SceneView;
 class SimulationController;
 class ToolsPanel;
@@ -128,6 +129,7 @@ private:
     SimulationLayers* m_agentLayers = nullptr;
     ToolsPanel* m_toolsPanel = nullptr;
     PropertyPanel* m_propertyPanel = nullptr;
+    MetricsDock* m_metricsDock = nullptr;
     GroupListPanel* m_groupList = nullptr;
     QUndoView* m_undoView = nullptr;
     QList<AbstractTool*> m_tools;

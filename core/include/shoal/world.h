@@ -110,6 +110,14 @@ public:
     /// Metrics of the last step (computed when enabled; the bench turns them off).
     void setMetricsEnabled(bool enabled) { m_metricsEnabled = enabled; }
     bool metricsEnabled() const { return m_metricsEnabled; }
+    /// Measure only every `steps`-th step (1, the default: every step). A viewer plotting
+    /// ten samples a second need not pay for sixty; what lasts over steps (how long a body
+    /// has overlapped) counts the time since the last measure. Wall crossings and stuck
+    /// times are counted at every step regardless. Measuring never changes the movement.
+    void setMetricsEvery(int steps) { m_metricsEvery = steps > 1 ? steps : 1; }
+    int metricsEvery() const { return m_metricsEvery; }
+    /// The step the group metrics were last measured at.
+    std::uint64_t metricsStep() const { return m_metricsStep; }
 
     /// Grid (default) or the brute-force reference, for the bench and tests.
     void setNeighbourSearch(NeighbourSearch search) { m_search = search; }
@@ -184,6 +192,8 @@ private:
     std::uint64_t m_seed = 1;
     std::uint64_t m_step = 0;
     bool m_metricsEnabled = true;
+    int m_metricsEvery = 1;
+    std::uint64_t m_metricsStep = 0;
     NeighbourSearch m_search = NeighbourSearch::Grid;
     bool m_indexesDirty = true;
     // Reordering agents into cell order (every kReorderInterval steps) and its scratch.

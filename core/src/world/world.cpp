@@ -692,7 +692,7 @@ void World::step()
     ++m_step;
 
     rebuildIndexes();
-    if (m_metricsEnabled)
+    if (m_metricsEnabled && m_step % static_cast<std::uint64_t>(m_metricsEvery) == 0)
         computeAllMetrics();
 }
 
@@ -972,7 +972,11 @@ void World::computeAllMetrics()
         m_meter->measure(*group);
     if (!m_bodies->indexed())
         indexBodies();
-    m_bodies->measure(m_groups, *m_geometry, m_dt);
+    // Lasting overlaps grow by the time since they were last looked at (one step, unless
+    // the viewer measures every few).
+    const std::uint64_t since = m_step > m_metricsStep ? m_step - m_metricsStep : 1;
+    m_bodies->measure(m_groups, *m_geometry, m_dt * static_cast<float>(since));
+    m_metricsStep = m_step;
 }
 
 bool World::bodiesMeetOthers() const
