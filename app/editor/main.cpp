@@ -6,6 +6,7 @@
 
 #include "document/document.h"
 #include "document/groupselection.h"
+#include "metricsbench.h"
 #include "openbench.h"
 #include "renderbench.h"
 #include "simulation/simulationcontroller.h"
@@ -150,6 +151,8 @@ int main(int argc, char** argv)
         return runRenderBench(app.arguments());
     if (app.arguments().contains(QStringLiteral("--bench-open")))
         return runOpenBench(app.arguments());
+    if (app.arguments().contains(QStringLiteral("--bench-metrics")))
+        return runMetricsBench(app.arguments());
     const std::variant<EditorOptions, int> parsed = parseOptions(app);
     if (const int* code = std::get_if<int>(&parsed))
         return *code;
