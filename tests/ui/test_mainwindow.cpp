@@ -3,12 +3,15 @@
 // and all groups, and the Simulation menu's Play/Step/Restart drive the running world.
 
 #include "document/document.h"
+#include "files/scenefiles.h"
 #include "simulation/overlayoptions.h"
 #include "simulation/simulationcontroller.h"
 #include "window/mainwindow.h"
 
+#include <QDir>
 #include <QMenuBar>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace shoal;
@@ -43,6 +46,44 @@ private slots:
     {
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setApplicationName(QStringLiteral("shoal-test-mainwindow"));
+    }
+
+    void saveAsHasCtrlShiftS()
+    {
+        // Without a platform theme QKeySequence::SaveAs is empty: the README's Ctrl+Shift+S
+        // must work anyway.
+        MainWindow window;
+        auto* saveAs = window.findChild<QAction*>(QStringLiteral("saveAsAction"));
+        QVERIFY(saveAs);
+        QVERIFY(saveAs->shortcuts().contains(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S)));
+    }
+
+    void openRecentShowsWhereEachFileIs()
+    {
+        MainWindow window;
+        QTemporaryDir one, two;
+        const QString first = one.filePath(QStringLiteral("level.json"));
+        const QString second = two.filePath(QStringLiteral("level.json"));
+        QVERIFY(window.files()->openDemo());
+        QVERIFY(window.files()->saveTo(first));
+        QVERIFY(window.files()->saveTo(second));
+        QMenu* file = menuNamed(window.menuBar()->actions(), QStringLiteral("File"));
+        QMenu* recent = menuNamed(file->actions(), QStringLiteral("Open Recent"));
+        QVERIFY(recent);
+        emit recent->aboutToShow();
+        QStringList texts;
+        for (QAction* action : recent->actions())
+            texts.append(action->text());
+        // Two files of one name, told apart by their folders.
+        QVERIFY2(texts.size() >= 2 && texts[0] != texts[1],
+                 qPrintable(texts.join(QLatin1Char('|'))));
+        QVERIFY2(
+            texts[0].contains(QDir::toNativeSeparators(two.path()).section(QDir::separator(), -1)),
+            qPrintable(texts[0]));
+        QVERIFY(
+            texts[1].contains(QDir::toNativeSeparators(one.path()).section(QDir::separator(), -1)));
+        QVERIFY(texts[0].startsWith(QStringLiteral("level.json")));
+        window.files()->clearRecentFiles();
     }
 
     void overlaysMenuTogglesEachOverlay()

@@ -280,7 +280,14 @@ void MainWindow::createFileMenu()
     saveAction->setShortcut(QKeySequence::Save);
     QAction* saveAsAction =
         file->addAction(tr("Save &As\u2026"), m_files.get(), &SceneFiles::saveAs);
-    saveAsAction->setShortcut(QKeySequence::SaveAs);
+    // QKeySequence::SaveAs is empty on desktops without a platform theme: Ctrl+Shift+S
+    // always, the platform's own as well where it has another.
+    QList<QKeySequence> saveAsKeys{QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S)};
+    for (const QKeySequence& key : QKeySequence::keyBindings(QKeySequence::SaveAs))
+        if (!saveAsKeys.contains(key))
+            saveAsKeys.append(key);
+    saveAsAction->setShortcuts(saveAsKeys);
+    saveAsAction->setObjectName(QStringLiteral("saveAsAction"));
     file->addSeparator();
     QAction* quitAction = file->addAction(tr("&Quit"), this, &QWidget::close);
     quitAction->setShortcut(QKeySequence::Quit);
@@ -643,8 +650,16 @@ void MainWindow::rebuildRecentMenu()
     m_recentMenu->clear();
     const QStringList files = m_files->recentFiles();
     for (const QString& path : files) {
-        QAction* action = m_recentMenu->addAction(QFileInfo(path).fileName(), this,
-                                                  [this, path] { m_files->openFile(path); });
+        // The name first, then where it is (two levels named alike are told apart), the home
+        // folder written as ~.
+        QString folder = QDir::toNativeSeparators(QFileInfo(path).absolutePath());
+        const QString home = QDir::toNativeSeparators(QDir::homePath());
+        if (folder == home || folder.startsWith(home + QDir::separator()))
+            folder = QLatin1Char('~') + folder.mid(home.size());
+        QString text = QStringLiteral("%1  \u2014  %2").arg(QFileInfo(path).fileName(), folder);
+        text.replace(QLatin1Char('&'), QStringLiteral("&&"));
+        QAction* action =
+            m_recentMenu->addAction(text, this, [this, path] { m_files->openFile(path); });
         action->setStatusTip(QDir::toNativeSeparators(path));
         action->setEnabled(QFileInfo::exists(path));
     }
