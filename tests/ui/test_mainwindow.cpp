@@ -6,9 +6,11 @@
 #include "files/scenefiles.h"
 #include "simulation/overlayoptions.h"
 #include "simulation/simulationcontroller.h"
+#include "viewport/sceneview.h"
 #include "window/mainwindow.h"
 
 #include <QDir>
+#include <QLabel>
 #include <QMenuBar>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -84,6 +86,53 @@ private slots:
             texts[1].contains(QDir::toNativeSeparators(one.path()).section(QDir::separator(), -1)));
         QVERIFY(texts[0].startsWith(QStringLiteral("level.json")));
         window.files()->clearRecentFiles();
+    }
+
+    void statusBarShowsTheZoom()
+    {
+        MainWindow window;
+        QVERIFY(window.files()->openDemo());
+        auto* zoom = window.findChild<QLabel*>(QStringLiteral("zoomLabel"));
+        QVERIFY(zoom);
+        window.view()->zoomIn();
+        const QString zoomedIn = zoom->text();
+        window.view()->zoomOut();
+        window.view()->zoomOut();
+        QVERIFY(zoom->text() != zoomedIn);
+        QVERIFY(zoom->text().endsWith(QLatin1Char('%')));
+        const double expected =
+            100.0 * window.view()->pixelsPerMetre() / SceneView::kNominalPixelsPerMetre;
+        QCOMPARE(QLocale().toDouble(zoom->text().chopped(2)), std::round(expected));
+    }
+
+    void statusBarSaysWhenTheWorldFallsBehind()
+    {
+        // 40,000 swarm agents at 4x: the steps cannot keep up with the speed asked for, and
+        // the status bar says how fast the world really runs.
+        MainWindow window;
+        SceneDesc scene;
+        scene.name = "heavy";
+        scene.bounds = {{-200.0, -200.0}, {200.0, 200.0}};
+        scene.player = makeDefaultPlayer();
+        GroupDesc swarm = makeDefaultGroup(BehaviourKind::Swarm, "swarm");
+        swarm.spawn = SpawnAreaDesc{{{-190.0, -190.0}, {190.0, 190.0}}, 40000};
+        scene.groups.push_back(swarm);
+        window.document()->resetScene(scene, QString());
+        window.simulation()->waitForWorld();
+        QVERIFY(window.simulation()->world());
+        auto* rate = window.findChild<QLabel*>(QStringLiteral("realRateLabel"));
+        QVERIFY(rate);
+        window.show();
+        window.simulation()->setSpeed(4.0);
+        window.simulation()->play();
+        QTRY_VERIFY_WITH_TIMEOUT(window.simulation()->fallsBehind(), 20000);
+        window.refreshStatus();
+        QVERIFY(rate->isVisible());
+        QVERIFY2(rate->text().contains(QStringLiteral("real time")), qPrintable(rate->text()));
+        QVERIFY(window.simulation()->realRate() < 3.8);
+        window.simulation()->pause();
+        window.refreshStatus();
+        QVERIFY(!rate->isVisible());
     }
 
     void overlaysMenuTogglesEachOverlay()

@@ -113,6 +113,8 @@ void SimulationController::play()
     m_accumulator = 0.0;
     m_fps = 0.0;
     m_fpsTicks = 0;
+    m_realRate = 0.0;
+    m_rateSimSeconds = 0.0;
     m_clock.start();
     m_fpsClock.start();
     m_timer.start();
@@ -305,13 +307,17 @@ void SimulationController::tick()
         std::min(static_cast<double>(m_clock.nsecsElapsed()) / 1e9, kMaxTickSeconds);
     m_clock.restart();
     ++m_fpsTicks;
+    const int steps = advance(elapsed);
+    if (m_world)
+        m_rateSimSeconds += steps * static_cast<double>(m_world->dt());
     const double window = static_cast<double>(m_fpsClock.nsecsElapsed()) / 1e9;
     if (window >= kFpsWindowSeconds) {
         m_fps = m_fpsTicks / window;
+        m_realRate = m_rateSimSeconds / window;
         m_fpsTicks = 0;
+        m_rateSimSeconds = 0.0;
         m_fpsClock.restart();
     }
-    advance(elapsed);
 }
 
 void SimulationController::onDocumentChanged(const Change& change)

@@ -65,6 +65,15 @@ public:
     /// Milliseconds the last World::step() took, and frames (timer ticks) per second.
     double lastStepMs() const { return m_lastStepMs; }
     double framesPerSecond() const { return m_fps; }
+    /// Simulated seconds per real second over the last half second of playing (0 before):
+    /// below speed() when the steps take longer than the time they simulate and the
+    /// backlog is dropped (maxStepsPerTick).
+    double realRate() const { return m_realRate; }
+    /// Whether the world falls behind the speed asked for (by more than 5 %).
+    bool fallsBehind() const
+    {
+        return m_playing && m_realRate > 0.0 && m_realRate < 0.95 * m_speed;
+    }
 
     /// Most fixed steps one timer tick may take at the current speed: a slow frame drops the
     /// backlog instead of spiralling into ever longer frames.
@@ -135,6 +144,8 @@ private:
     int m_metricsEvery = 1;
     double m_lastStepMs = 0.0;
     double m_fps = 0.0;
+    double m_realRate = 0.0;
+    double m_rateSimSeconds = 0.0; ///< simulated in the current rate window
     QElapsedTimer m_fpsClock;
     int m_fpsTicks = 0;
     /// The groups and player of the scene the running world was built from (nothing else of

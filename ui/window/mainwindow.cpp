@@ -517,6 +517,19 @@ void MainWindow::createStatusBar()
     m_agentsLabel = addLabel(tr("Agents in the running world"), 100);
     m_stepLabel = addLabel(tr("Time the last simulation step took"), 100);
     m_fpsLabel = addLabel(tr("Viewport frames per second while playing"), 70);
+    m_rateLabel = addLabel(QString(), 110);
+    m_rateLabel->setObjectName(QStringLiteral("realRateLabel"));
+    m_rateLabel->setStyleSheet(QStringLiteral("color: #e8a33d;"));
+    m_rateLabel->hide();
+    m_zoomLabel = addLabel(tr("Zoom: 100 % is 50 pixels per metre (Ctrl+0)"), 60);
+    m_zoomLabel->setObjectName(QStringLiteral("zoomLabel"));
+    auto showZoom = [this](double pixelsPerMetre) {
+        m_zoomLabel->setText(tr("%1 %").arg(
+            QLocale().toString(100.0 * pixelsPerMetre / SceneView::kNominalPixelsPerMetre, 'f',
+                               pixelsPerMetre < 0.1 * SceneView::kNominalPixelsPerMetre ? 1 : 0)));
+    };
+    showZoom(m_view->pixelsPerMetre());
+    connect(m_view, &SceneView::zoomChanged, this, showZoom);
     connect(m_view, &SceneView::cursorMoved, this, [this](QPointF p) {
         m_cursorLabel->setText(tr("x %1  y %2 m").arg(p.x(), 0, 'f', 2).arg(p.y(), 0, 'f', 2));
     });
@@ -565,6 +578,17 @@ void MainWindow::refreshStatus()
     m_fpsLabel->setText(m_simulation->isPlaying()
                             ? tr("%1 fps").arg(m_simulation->framesPerSecond(), 0, 'f', 0)
                             : tr("paused"));
+    // The speed box says what was asked for; when the steps cannot keep up, say what runs.
+    if (m_simulation->fallsBehind()) {
+        m_rateLabel->setText(tr("%1\u00d7 real time").arg(m_simulation->realRate(), 0, 'f', 2));
+        m_rateLabel->setToolTip(tr("The steps take longer than the time they simulate: the world "
+                                   "runs at %1\u00d7 real time, not the %2\u00d7 asked for")
+                                    .arg(m_simulation->realRate(), 0, 'f', 2)
+                                    .arg(m_simulation->speed()));
+        m_rateLabel->show();
+    } else {
+        m_rateLabel->hide();
+    }
 }
 
 QString MainWindow::statusSummary() const

@@ -149,6 +149,8 @@ private:
     QLabel* m_agentsLabel = nullptr;
     QLabel* m_stepLabel = nullptr;
     QLabel* m_fpsLabel = nullptr;
+    QLabel* m_rateLabel = nullptr; ///< shown while the world falls behind real time
+    QLabel* m_zoomLabel = nullptr;
     QLabel* m_cursorLabel = nullptr;
     QTimer m_statusTimer;
 
