@@ -211,6 +211,8 @@ void ParamRow::addErrorLine(QGridLayout* layout)
     m_error->setContentsMargins(0, 1, 0, 3);
     m_error->hide();
     layout->addWidget(m_error, 1, 0, 1, 5);
+    m_errorTimer.setSingleShot(true);
+    connect(&m_errorTimer, &QTimer::timeout, m_error, &QLabel::hide);
 }
 
 void ParamRow::setValue(double value, bool mixed)
@@ -235,6 +237,12 @@ void ParamRow::setError(const QString& message)
 {
     m_error->setText(message);
     m_error->setVisible(!message.isEmpty());
+    // The value went back at once; the reason stays long enough to read, then goes, so a
+    // message never outlives what it explained.
+    if (message.isEmpty())
+        m_errorTimer.stop();
+    else
+        m_errorTimer.start(kErrorMs);
 }
 
 QString ParamRow::error() const

@@ -8,6 +8,7 @@
 #include <shoal/paramspec.h>
 
 #include <QIcon>
+#include <QTimer>
 #include <QWheelEvent>
 #include <QWidget>
 
@@ -55,7 +56,9 @@ public:
     void setValue(double value, bool mixed = false);
 
     /// Shows `message` in red under the row; an empty message hides it.
+    /// Shows why an edit was refused under the row, for kErrorMs (empty: hides it now).
     void setError(const QString& message);
+    static constexpr int kErrorMs = 6000;
     QString error() const;
 
     /// Aligns this row's columns with its neighbours' (the panel passes the widest).
@@ -106,6 +109,7 @@ private:
     QLabel* m_unit = nullptr;
     QToolButton* m_reset = nullptr;
     QLabel* m_error = nullptr;
+    QTimer m_errorTimer; ///< hides the message a while after it was shown
 };
 
 /// The reset-to-default button's icon: a small counter-clockwise arrow, drawn so it looks the

@@ -19,6 +19,7 @@
 #include <QLineEdit>
 #include <QPainter>
 #include <QRandomGenerator>
+#include <QRegularExpression>
 #include <QRegularExpressionValidator>
 #include <QScrollArea>
 #include <QSignalBlocker>
@@ -583,6 +584,30 @@ void PropertyPanel::alignColumns()
                     style()->pixelMetric(QStyle::PM_ScrollBarExtent));
 }
 
+namespace {
+
+/// A refusal as the panel shows it: each parameter named by its label, as on the rows,
+/// not by its key in files ("Keep min distance (2.5) must be less than Keep max distance
+/// (2)"). Longer keys first, whole words only, so a key inside another is left alone.
+QString withLabels(const std::string& message, const std::vector<ParamSpec>& specs)
+{
+    QString text = QString::fromStdString(message);
+    std::vector<const ParamSpec*> byLength;
+    for (const ParamSpec& spec : specs)
+        byLength.push_back(&spec);
+    std::sort(byLength.begin(), byLength.end(),
+              [](const ParamSpec* a, const ParamSpec* b) { return a->key.size() > b->key.size(); });
+    for (const ParamSpec* spec : byLength) {
+        const QRegularExpression key(
+            QStringLiteral("\\b%1\\b")
+                .arg(QRegularExpression::escape(QString::fromStdString(spec->key))));
+        text.replace(key, QString::fromStdString(spec->label));
+    }
+    return text;
+}
+
+} // namespace
+
 void PropertyPanel::clearGroupErrors()
 {
     for (ParamRow* row : m_groupRows)
@@ -623,9 +648,10 @@ void PropertyPanel::editGroupParam(ParamRow* row, int paramIndex, double value, 
         const GroupDesc& group = scene.groups[static_cast<std::size_t>(g)];
         unchanged = unchanged && group.params[p] == value;
         if (auto error = checkParamEdit(group.kind, group.params, paramIndex, value)) {
+            const QString message = withLabels(error->message, paramSpecs(group.kind));
             refusal = m_editGroups.size() == 1
-                          ? qs(error->message)
-                          : QStringLiteral("%1: %2").arg(qs(group.name), qs(error->message));
+                          ? message
+                          : QStringLiteral("%1: %2").arg(qs(group.name), message);
             break;
         }
     }
@@ -660,7 +686,7 @@ void PropertyPanel::editPlayerParam(ParamRow* row, int paramIndex, double value,
     if (p >= player.params.size())
         return;
     if (auto error = checkPlayerParamEdit(paramIndex, value)) {
-        row->setError(qs(error->message));
+        row->setError(withLabels(error->message, playerParamSpecs()));
         row->setValue(player.params[p]);
         return;
     }
