@@ -247,6 +247,9 @@ private slots:
         m_scene->setTool(m_pickup.get());
         click(3, 4);
         m_pickup->setWhat(PlaceTool::What::Coin);
+        // The hint promises no growth a new worm does not have (Growth per coin is 0).
+        QVERIFY2(m_pickup->statusInfo().contains(QStringLiteral("Growth per coin")),
+                 qPrintable(m_pickup->statusInfo()));
         click(-3, -4);
         click(30, 0); // outside the level: refused
         QCOMPARE(scene().pickups.size(), std::size_t(2));

@@ -43,7 +43,9 @@ void PlaceTool::updateStatus()
         setStatusInfo(tr("Click to place a free fish (the player's school picks it up)"));
         break;
     case What::Coin:
-        setStatusInfo(tr("Click to place a coin (worms eat it and grow)"));
+        // Worms grow only by their Growth per coin, 0 unless set: the hint says so, not more.
+        setStatusInfo(tr("Click to place a coin (worms eat it; they grow by their Growth per "
+                         "coin, 0 unless set)"));
         break;
     case What::SquadTarget:
         setStatusInfo(tr("Click to set the selected tank squad's target"));
