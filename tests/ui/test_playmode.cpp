@@ -2,7 +2,9 @@
 // viewport swims the player toward the pointer, and a free fish on its path joins the school.
 // The play tool puts the world's pointer where the mouse is, and only while playing.
 
+#include "simulation/livetargetitem.h"
 #include "simulation/simulationcontroller.h"
+#include "simulation/simulationlayers.h"
 #include "tools/playtool.h"
 #include "tools/selecttool.h"
 #include "uitestsupport.h"
@@ -64,6 +66,7 @@ class TestPlayMode : public QObject
 
 private slots:
     void pointerSwimsThePlayerAndPicksUpAFreeFish();
+    void rightClickShowsTheSquadsLiveTarget();
     void playToolSteersTheWorldsPointer();
     void ctrlAndPlaySteeringSwapWhoGetsTheMouse();
 };
@@ -117,6 +120,34 @@ void TestPlayMode::pointerSwimsThePlayerAndPicksUpAFreeFish()
     QCOMPARE(inSchool(), 5);                            // the free fish joined for good
     QCOMPARE(document.undoStack()->count(), undoSteps); // steering is not an edit
     QVERIFY(document.scene() == level);                 // nor does it change the level
+}
+
+void TestPlayMode::rightClickShowsTheSquadsLiveTarget()
+{
+    // Play moves a squad's target with a right click; the level's target stays where it
+    // was, and the view marks where the squad really heads.
+    SteeringRig rig;
+    SceneDesc scene = test::emptyScene();
+    GroupDesc squad = makeDefaultGroup(BehaviourKind::TankSquad, "squad");
+    squad.spawn = SpawnAreaDesc{{{-15.0, -10.0}, {-10.0, -5.0}}, 3};
+    squad.target = Point2{10.0, 5.0};
+    scene.groups.push_back(squad);
+    rig.document.resetScene(scene, {});
+    SimulationLayers layers(&rig.scene, &rig.controller, nullptr, nullptr);
+    QVERIFY(rig.show());
+    QCOMPARE(layers.liveTargets().size(), 1);
+    LiveTargetItem* live = layers.liveTargets().first();
+    QVERIFY(!live->isVisible()); // the squad heads for the level's own target
+
+    rig.controller.play();
+    QTest::mouseClick(rig.view.viewport(), Qt::RightButton, {}, rig.at(-4.0, 8.0));
+    rig.controller.advance(1.0 / 60.0);
+    QVERIFY(live->isVisible());
+    QVERIFY(std::abs(live->pos().x() + 4.0) < 0.05 && std::abs(live->pos().y() - 8.0) < 0.05);
+    QVERIFY(rig.document.scene().groups[0].target == (Point2{10.0, 5.0})); // not an edit
+    // A new world heads for the level's target again.
+    rig.controller.restart();
+    QVERIFY(!layers.liveTargets().first()->isVisible());
 }
 
 void TestPlayMode::playToolSteersTheWorldsPointer()

@@ -3,11 +3,17 @@
 #include "document/agentcount.h"
 #include "document/groupselection.h"
 #include "simulation/agentlayeritem.h"
+#include "simulation/livetargetitem.h"
 #include "simulation/overlayitem.h"
 #include "simulation/simulationcontroller.h"
 #include "viewport/editorscene.h"
 #include "viewport/items/editableitem.h"
 #include "viewport/viewportstyle.h"
+
+#include <shoal/world.h>
+#include <shoal/worldstate.h>
+
+#include <cmath>
 
 namespace shoal::ui {
 
@@ -51,6 +57,7 @@ SimulationLayers::~SimulationLayers()
     // Once the scene is gone, so are its items.
     if (m_scene) {
         qDeleteAll(m_layers);
+        qDeleteAll(m_liveTargets);
         delete m_overlay;
         m_scene->setAgentCountQuery({});
         m_scene->setSpawnWarningQuery({});
@@ -61,8 +68,18 @@ void SimulationLayers::rebuild()
 {
     qDeleteAll(m_layers);
     m_layers.clear();
+    qDeleteAll(m_liveTargets);
+    m_liveTargets.clear();
     const World* world = m_controller ? m_controller->world() : nullptr;
     const int groups = world ? world->groupCount() : 0;
+    for (int g = 0; g < groups; ++g) {
+        if (world->group(g).kind != BehaviourKind::TankSquad)
+            continue;
+        auto* target = new LiveTargetItem(g, QColor());
+        target->setVisible(false);
+        m_scene->addItem(target);
+        m_liveTargets.append(target);
+    }
     for (int g = 0; g < groups; ++g) {
         auto* layer = new AgentLayerItem(g);
         layer->setZValue(AgentLayerItem::kZValue);
@@ -86,6 +103,7 @@ void SimulationLayers::sync()
         layer->syncFromWorld(world);
     if (m_overlay)
         m_overlay->syncFromWorld(world);
+    syncLiveTargets(world);
     const bool started = world && world->stepCount() > 0;
     for (EditableItem* item : m_scene->editableItems()) {
         const ItemKind kind = item->ref().kind;
@@ -95,9 +113,35 @@ void SimulationLayers::sync()
     m_scene->refreshLabels();
 }
 
+void SimulationLayers::syncLiveTargets(const World* world)
+{
+    const auto& groups = m_scene->document()->scene().groups;
+    for (LiveTargetItem* item : m_liveTargets) {
+        const int g = item->groupIndex();
+        if (!world || g >= world->groupCount() || g >= static_cast<int>(groups.size())) {
+            item->setVisible(false);
+            continue;
+        }
+        const GroupState& running = world->group(g);
+        const std::optional<Point2>& authored = groups[static_cast<std::size_t>(g)].target;
+        // Shown only where play moved the target off the level's own.
+        const bool moved =
+            running.hasTarget && (!authored || std::hypot(authored->x - running.target.x,
+                                                          authored->y - running.target.y) > 1e-3);
+        item->setVisible(moved && (!m_isVisible || m_isVisible(g)));
+        if (moved)
+            item->setPos(running.target.x, running.target.y);
+    }
+}
+
 void SimulationLayers::recolor()
 {
     const auto& groups = m_scene->document()->scene().groups;
+    for (LiveTargetItem* item : m_liveTargets) {
+        const int g = item->groupIndex();
+        if (g >= 0 && g < int(groups.size()))
+            item->setColor(style::toQColor(groups[std::size_t(g)].color));
+    }
     for (AgentLayerItem* layer : m_layers) {
         const int g = layer->groupIndex();
         if (g >= 0 && g < int(groups.size()))

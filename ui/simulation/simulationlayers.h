@@ -4,8 +4,8 @@
 /// debug OverlayItem, rebuilt when the world is rebuilt, synced after every step, coloured
 /// from the document's groups and hidden for the groups the group list hides. While the world
 /// has left its first step, the authored pickups and player start fade (they show where
-/// things start, and the world layer shows where they are now), and the spawn areas' labels
-/// count the running groups' agents.
+/// things start, and the world layer shows where they are now), the spawn areas' labels
+/// count the running groups' agents, and a squad's target moved in play shows where it is.
 
 #include "viewport/editorscene.h"
 
@@ -15,12 +15,17 @@
 
 #include <functional>
 
+namespace shoal {
+class World;
+}
+
 namespace shoal::ui {
 
 class AgentLayerItem;
 class Document;
 class GroupSelection;
 class OverlayItem;
+class LiveTargetItem;
 class OverlayOptions;
 class SimulationController;
 struct Change;
@@ -36,6 +41,8 @@ public:
 
     const QList<AgentLayerItem*>& layers() const { return m_layers; }
     OverlayItem* overlay() const { return m_overlay; }
+    /// One per tank squad of the running world, shown where play moved its target.
+    const QList<LiveTargetItem*>& liveTargets() const { return m_liveTargets; }
 
     /// Asks whether a group's agents are shown (the group list's visibility boxes), when the
     /// layers are rebuilt. All are shown without one.
@@ -52,6 +59,8 @@ private:
     void rebuild();
     void sync();
     void recolor();
+    /// Shows each squad's live target where play moved it off the level's.
+    void syncLiveTargets(const World* world);
     void onDocumentChanged(const Change& change);
     void updateOverlaySelection();
 
@@ -60,6 +69,7 @@ private:
     QPointer<GroupSelection> m_selection;
     QList<AgentLayerItem*> m_layers;
     OverlayItem* m_overlay = nullptr;
+    QList<LiveTargetItem*> m_liveTargets; ///< one per tank squad of the running world
     std::function<bool(int)> m_isVisible;
 };
 
