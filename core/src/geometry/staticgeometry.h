@@ -144,6 +144,16 @@ public:
     {
         return keepClear(from, to, radius, adjusted, clearance(from));
     }
+    /// Whether keepClear(from, to, radius) would leave `to` as it is without a look-up: no
+    /// surface is within `radius` of anywhere on the move, as `clearFrom` (a lower bound of
+    /// the distance from `from` to any geometry) less the move's length shows (a millimetre
+    /// covers rounding). A caller holding many clearances skips most bodies with it.
+    static bool moveIsClear(float clearFrom, float radius, Vec2 from, Vec2 to)
+    {
+        const float room = clearFrom - radius - 1e-3f;
+        const float dx = to.x - from.x, dy = to.y - from.y;
+        return room > 0.0f && dx * dx + dy * dy < room * room;
+    }
     /// Same, with `clearFrom` = clearance(from) already looked up by the caller.
     Vec2 keepClear(Vec2 from, Vec2 to, float radius, bool* adjusted, float clearFrom) const
     {

@@ -257,7 +257,7 @@ void BodyPass::noteContact(std::uint32_t i, std::uint32_t j)
         !(!m_fixed[j] && (m_mask[ruleJ] & m_layers[ruleI])))
         return;
     // Bodies on either side of a wall do not touch, however near their centres are.
-    if (m_geometry && wallBetween(*m_geometry, {m_x[i], m_y[i]}, {m_x[j], m_y[j]}))
+    if (m_geometry && wallBetweenBodies(i, j))
         return;
     m_contacts.push_back({i, j});
     for (const std::uint32_t b : {i, j})
@@ -411,12 +411,11 @@ void BodyPass::findContacts(const UniformGrid& grid, std::size_t covered, float 
     }
 }
 
-void BodyPass::pinContacts(const StaticGeometry& geometry)
+void BodyPass::pinContacts()
 {
     // Bodies planned against a wall start pinned (only those in contact matter).
     for (const std::uint32_t b : m_involved) {
-        m_pinned[b] =
-            !m_fixed[b] && geometry.bodyOverlap({m_x[b], m_y[b]}, radiusOf(b) + kTouching) > 0.0f;
+        m_pinned[b] = !m_fixed[b] && heldByWall(b);
         m_level[b] = startLevel(b);
         m_roundX[b] = m_x[b];
         m_roundY[b] = m_y[b];
@@ -581,7 +580,12 @@ bool BodyPass::pushRound(const StaticGeometry& geometry, int round)
         const Vec2 pushed{m_x[b] + static_cast<float>(m_pushX[b]) * scale,
                           m_y[b] + static_cast<float>(m_pushY[b]) * scale};
         bool held = false;
-        const Vec2 kept = geometry.keepClear(fromOf(b), pushed, radiusOf(b), &held);
+        const Vec2 from = fromOf(b);
+        const float clearFrom = clearanceFrom(b, from);
+        // Most pushes stay far from every wall since the step began: no look-up of where to.
+        const Vec2 kept = StaticGeometry::moveIsClear(clearFrom, radiusOf(b), from, pushed)
+                              ? pushed
+                              : geometry.keepClear(from, pushed, radiusOf(b), &held, clearFrom);
         m_x[b] = kept.x;
         m_y[b] = kept.y;
         if (held) {
@@ -606,6 +610,7 @@ std::size_t BodyPass::run(std::vector<std::unique_ptr<Group>>& groups,
     if (!someMayGiveWay(groups, rules, hasPlayer))
         return 0; // every push would be nothing (worms alone: their heads are all fixed)
     gatherBodies(groups, rules, hasPlayer, player, playerRadius, Positions::Planned, hold);
+    noteStartClearances();
     m_gathered = true;
     const std::size_t n = m_x.size();
     m_pinned.resize(n);
@@ -637,7 +642,7 @@ std::size_t BodyPass::run(std::vector<std::unique_ptr<Group>>& groups,
         gridMove = 0.0f;
     }
     findContacts(*grid, covered, gridMove);
-    pinContacts(geometry);
+    pinContacts();
     if (m_contacts.empty())
         return 0;
     bool pushed = false;

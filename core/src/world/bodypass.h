@@ -185,6 +185,21 @@ private:
                          const StaticGeometry& geometry);
     /// Whether a wall or obstacle lies between two centres (then the bodies do not touch).
     static bool wallBetween(const StaticGeometry& geometry, Vec2 a, Vec2 b);
+    /// bodywalls.cpp: what the pass asks of the walls, answered from the clearances the plans
+    /// looked up where the step began when those prove it (the level's clearance grid is too
+    /// big to stay in cache: a look-up there per pair and round missed it every time).
+    /// run(): each group's start places and clearances, when its plan left them this step.
+    void noteStartClearances();
+    /// A lower bound of the distance from body b, where it is now, to any geometry: its
+    /// plan's clearance where the step began, less how far it is from there; negative when
+    /// no plan told.
+    float clearLow(std::uint32_t b) const;
+    /// StaticGeometry::clearance(from) for `from` = fromOf(b): the plan's, when it told.
+    float clearanceFrom(std::uint32_t b, Vec2 from) const;
+    /// wallBetween() for bodies i and j where they are now.
+    bool wallBetweenBodies(std::uint32_t i, std::uint32_t j) const;
+    /// Whether body b, where it is now, is within kTouching of a wall (it starts pinned).
+    bool heldByWall(std::uint32_t b) const;
     /// The pairs of bodies near enough to meet this step, each once, from `grid` of where
     /// the step began (its first `covered` bodies; none moved more than maxMove).
     void findContacts(const UniformGrid& grid, std::size_t covered, float maxMove);
@@ -200,7 +215,7 @@ private:
                                           std::uint32_t slot, int bits, float maxRadius);
     /// Bodies in contact that their plan puts against a wall start the rounds pinned (and
     /// where each starts them is noted, for addLateContacts).
-    void pinContacts(const StaticGeometry& geometry);
+    void pinContacts();
     /// After the rounds: the rounds' pushes can carry a body further than the margin its
     /// contacts were found with (a swarm agent shoved by a tank into its neighbour). The
     /// pairs such bodies now overlap that are not listed yet are added, from the same grid
@@ -244,6 +259,15 @@ private:
     std::vector<std::int64_t> m_pushX;      ///< this round's push, fixed point
     std::vector<std::int64_t> m_pushY;
     std::vector<std::uint32_t> m_groupStart; ///< first body of each group, and the end
+    /// Per group: where its bodies began the step and their clearance there, as its plan
+    /// looked it up (noteStartClearances); null pointers when it did not.
+    struct StartPlaces
+    {
+        const float* x = nullptr;
+        const float* y = nullptr;
+        const float* clearance = nullptr;
+    };
+    std::vector<StartPlaces> m_starts;
     struct Contact
     {
         std::uint32_t a, b;

@@ -855,9 +855,12 @@ void World::commitGroup(Group& group, float radius, const std::uint8_t* clearAga
     // (The player keeps clear in planPlayer; bodies that follow their family's own paths,
     // radius 0 here, in their family.) Each body on its own, so in any order: eight at a
     // time past the many that were not moved.
+    // A body the pass pushed no further than its clearance allows needs no look-up either.
     if (radius > 0.0f)
         forEachFlagged(clearAgain, n, [&](std::size_t i) {
-            keepAgentClear(*m_geometry, a, i, {a.px[i], a.py[i]}, radius, clearFrom[i], inverseDt);
+            const Vec2 from{a.px[i], a.py[i]};
+            if (!StaticGeometry::moveIsClear(clearFrom[i], radius, from, {a.nx[i], a.ny[i]}))
+                keepAgentClear(*m_geometry, a, i, from, radius, clearFrom[i], inverseDt);
         });
     // The exact, Box2D-independent check, of motions that could reach geometry only. The
     // metrics name the first crossing body in cell order (where the grid still holds this
