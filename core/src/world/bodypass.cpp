@@ -1,6 +1,7 @@
 #include "world/bodypass.h"
 
 #include "geometry/staticgeometry.h"
+#include "kernels/flagged.h"
 #include "kernels/neighbourscan.h"
 #include "math/fastmath.h"
 #include "math/random.h"
@@ -173,6 +174,28 @@ void BodyPass::gatherBodies(std::vector<std::unique_ptr<Group>>& groups,
         if (planned)
             m_maxMove = std::max(m_maxMove, distance(player, m_playerAt));
     }
+}
+
+void BodyPass::takeCommitted(const std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer,
+                              Vec2 player, const std::uint8_t* committedMoved)
+{
+    // The run gathered every body and left it where its plan was pushed to (the pushed ones
+    // written back to their plans); the commit made those plans the places, and moved only
+    // the flagged ones once more (kept clear of a wall). Rules, holds and groups are as
+    // gathered: nothing between the pass and the index changes them.
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        const AgentArrays& a = groups[g]->agents;
+        const std::size_t first = m_groupStart[g];
+        forEachFlagged(committedMoved + first, a.size(), [&](std::size_t i) {
+            m_x[first + i] = a.px[i];
+            m_y[first + i] = a.py[i];
+        });
+    }
+    if (hasPlayer) {
+        m_x.back() = player.x;
+        m_y.back() = player.y;
+    }
+    m_maxMove = 0.0f; // as a gather of committed places leaves it
 }
 
 Vec2 BodyPass::fromOf(std::size_t b) const
@@ -607,11 +630,13 @@ std::size_t BodyPass::run(std::vector<std::unique_ptr<Group>>& groups,
     m_stepping = hold == Hold::AllFixed;
     m_geometry = &geometry;
     m_gathered = false;
+    m_stepGathered = false;
     if (!someMayGiveWay(groups, rules, hasPlayer))
         return 0; // every push would be nothing (worms alone: their heads are all fixed)
     gatherBodies(groups, rules, hasPlayer, player, playerRadius, Positions::Planned, hold);
     noteStartClearances();
     m_gathered = true;
+    m_stepGathered = m_stepping;
     const std::size_t n = m_x.size();
     m_pinned.resize(n);
     m_level.resize(n);
@@ -721,9 +746,14 @@ float BodyPass::deepestOverlap(std::uint32_t i, float reach,
 }
 
 void BodyPass::index(std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer, Vec2 player,
-                     float playerRadius)
+                     float playerRadius, const std::uint8_t* committedMoved)
 {
-    gatherBodies(groups, rules, hasPlayer, player, playerRadius, Positions::Committed);
+    if (committedMoved && m_stepGathered && m_groups == &groups &&
+        m_x.size() == bodyCount(groups, hasPlayer))
+        takeCommitted(groups, hasPlayer, player, committedMoved);
+    else
+        gatherBodies(groups, rules, hasPlayer, player, playerRadius, Positions::Committed);
+    m_stepGathered = false;
     m_indexCount = m_x.size();
     m_indexRadius = maxRadius();
     m_grid.build(m_x.data(), m_y.data(), m_x.size(), std::max(2.0f * m_indexRadius, 0.1f));
@@ -754,37 +784,31 @@ void BodyPass::index(std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer
     markBlocks(inverse);
     auto lower = [](std::uint16_t a, std::uint16_t b) { return a < b ? a : b; };
     auto higher = [](std::uint16_t a, std::uint16_t b) { return a > b ? a : b; };
-    m_aroundLow.resize(blocks);
-    m_aroundHigh.resize(blocks);
-    m_blockScratch.resize(blocks);
-    for (const bool low : {true, false}) {
-        const std::uint16_t* in = low ? m_blockLow.data() : m_blockHigh.data();
-        std::uint16_t* out = low ? m_aroundLow.data() : m_aroundHigh.data();
-        std::uint16_t* across = m_blockScratch.data();
-        for (std::size_t y = 0; y < rows; ++y) {
-            if (low)
-                spread3(in + y * cols, across + y * cols, cols, 1, lower);
-            else
-                spread3(in + y * cols, across + y * cols, cols, 1, higher);
-        }
-        // Down the columns a row at a time, so the loops run along memory.
-        if (rows == 1) {
-            std::copy(across, across + cols, out);
-            continue;
-        }
-        for (std::size_t y = 0; y < rows; ++y) {
-            const std::uint16_t* above = across + (y > 0 ? y - 1 : y) * cols;
-            const std::uint16_t* mid = across + y * cols;
-            const std::uint16_t* below = across + (y + 1 < rows ? y + 1 : y) * cols;
-            std::uint16_t* row = out + y * cols;
-            for (std::size_t x = 0; x < cols; ++x)
-                row[x] = low ? lower(lower(above[x], mid[x]), below[x])
-                             : higher(higher(above[x], mid[x]), below[x]);
+    // Along the rows, each block with its two neighbours, the lowest and the highest apart
+    // (loops of min and max the compiler runs in lanes); then down the columns, a row at a
+    // time so the loops run along memory, into the one group they name (BodyGlance::around).
+    m_acrossLow.resize(blocks);
+    m_acrossHigh.resize(blocks);
+    for (std::size_t y = 0; y < rows; ++y) {
+        spread3(m_blockLow.data() + y * cols, m_acrossLow.data() + y * cols, cols, 1, lower);
+        spread3(m_blockHigh.data() + y * cols, m_acrossHigh.data() + y * cols, cols, 1, higher);
+    }
+    m_around.resize(blocks);
+    for (std::size_t y = 0; y < rows; ++y) {
+        const std::size_t above = (y > 0 ? y - 1 : y) * cols, mid = y * cols;
+        const std::size_t below = (y + 1 < rows ? y + 1 : y) * cols;
+        const std::uint16_t* low = m_acrossLow.data();
+        const std::uint16_t* high = m_acrossHigh.data();
+        std::uint16_t* row = m_around.data() + mid;
+        for (std::size_t x = 0; x < cols; ++x) {
+            const std::uint16_t lo = lower(lower(low[above + x], low[mid + x]), low[below + x]);
+            const std::uint16_t hi =
+                higher(higher(high[above + x], high[mid + x]), high[below + x]);
+            row[x] = hi < lo ? BodyGlance::kNoBody : (lo == hi ? lo : BodyGlance::kMixed);
         }
     }
     m_blocksGlance = BodyGlance{};
-    m_blocksGlance.aroundLow = m_aroundLow.data();
-    m_blocksGlance.aroundHigh = m_aroundHigh.data();
+    m_blocksGlance.around = m_around.data();
     m_blocksGlance.blockOrigin = m_blockOrigin;
     m_blocksGlance.blockSize = m_blockSize;
     m_blocksGlance.invBlockSize = 1.0f / m_blockSize;

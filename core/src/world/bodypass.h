@@ -104,9 +104,12 @@ public:
     }
 
     /// After a commit (and at build): indexes every body where it now is, for measure() and
-    /// for the families' next plan (othersNear()).
+    /// for the families' next plan (othersNear()). `committedMoved`, right after a step's
+    /// run() and its commit with no agent reordered since: one flag per body of the groups,
+    /// set for those the commit may have moved after the pass (the others are where the pass
+    /// left them, so only these are read again).
     void index(std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer, Vec2 player,
-               float playerRadius);
+               float playerRadius, const std::uint8_t* committedMoved = nullptr);
     /// Where the lone player is (a player that leads no group), each step: in a world of one
     /// group the families see it through othersNear() without an index.
     void notePlayer(bool lone, Vec2 at, float radius);
@@ -163,6 +166,9 @@ private:
         Planned,
         Committed
     };
+    /// index(): the bodies the step's run() gathered, where they committed (see index).
+    void takeCommitted(const std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer,
+                       Vec2 player, const std::uint8_t* committedMoved);
     void gatherBodies(std::vector<std::unique_ptr<Group>>& groups,
                       const std::vector<BodyGroupRule>& rules, bool hasPlayer, Vec2 player,
                       float playerRadius, Positions positions, Hold hold = Hold::AllFixed);
@@ -294,11 +300,14 @@ private:
     UniformGrid m_grid;
     bool m_indexed = false;
     bool m_gathered = false; ///< the last run() gathered the bodies (lonePlayerAt)
+    /// The last run() was a step's and gathered its bodies, and nothing has gathered since:
+    /// m_x, m_y hold where the pass left every body (index() takes them from there).
+    bool m_stepGathered = false;
     // The index's coarse map: per block (row-major), the lowest and highest rule of its
     // bodies, and of its bodies and those of the eight blocks round it.
     std::vector<std::uint16_t> m_blockLow, m_blockHigh;
-    std::vector<std::uint16_t> m_aroundLow, m_aroundHigh;
-    std::vector<std::uint16_t> m_blockScratch;
+    std::vector<std::uint16_t> m_around; ///< the group round each block (BodyGlance)
+    std::vector<std::uint16_t> m_acrossLow, m_acrossHigh; ///< scratch: along the rows only
     Vec2 m_blockOrigin;
     float m_blockSize = 4.0f;
     int m_blockCols = 0;
