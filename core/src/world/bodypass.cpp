@@ -443,6 +443,7 @@ void BodyPass::pinContacts()
         m_roundX[b] = m_x[b];
         m_roundY[b] = m_y[b];
     }
+    m_roundsBegun = true;
 }
 
 float BodyPass::giveWay(std::uint32_t i, std::uint32_t j) const
@@ -602,13 +603,16 @@ bool BodyPass::pushRound(const StaticGeometry& geometry, int round)
                                 : kFixedToMetres;
         const Vec2 pushed{m_x[b] + static_cast<float>(m_pushX[b]) * scale,
                           m_y[b] + static_cast<float>(m_pushY[b]) * scale};
+        // Most pushes stay far from every wall: no look-up, not even of where it began.
+        if (pushStaysClear(b, pushed)) {
+            m_x[b] = pushed.x;
+            m_y[b] = pushed.y;
+            continue;
+        }
         bool held = false;
         const Vec2 from = fromOf(b);
-        const float clearFrom = clearanceFrom(b, from);
-        // Most pushes stay far from every wall since the step began: no look-up of where to.
-        const Vec2 kept = StaticGeometry::moveIsClear(clearFrom, radiusOf(b), from, pushed)
-                              ? pushed
-                              : geometry.keepClear(from, pushed, radiusOf(b), &held, clearFrom);
+        const Vec2 kept =
+            geometry.keepClear(from, pushed, radiusOf(b), &held, clearanceFrom(b, from));
         m_x[b] = kept.x;
         m_y[b] = kept.y;
         if (held) {

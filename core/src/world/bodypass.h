@@ -200,6 +200,9 @@ private:
     /// plan's clearance where the step began, less how far it is from there; negative when
     /// no plan told.
     float clearLow(std::uint32_t b) const;
+    /// Whether keepClear of involved body b from where it began the step to `pushed` would
+    /// leave `pushed` as it is, as its bound proves (false when it cannot tell).
+    bool pushStaysClear(std::uint32_t b, Vec2 pushed) const;
     /// StaticGeometry::clearance(from) for `from` = fromOf(b): the plan's, when it told.
     float clearanceFrom(std::uint32_t b, Vec2 from) const;
     /// wallBetween() for bodies i and j where they are now.
@@ -274,6 +277,10 @@ private:
         const float* clearance = nullptr;
     };
     std::vector<StartPlaces> m_starts;
+    /// Per body: a lower bound of its distance to any geometry where it was gathered (its
+    /// plan), negative when no plan told (clearLow).
+    std::vector<float> m_clearLow;
+    bool m_roundsBegun = false; ///< pinContacts ran: m_roundX holds the involved bodies' start
     struct Contact
     {
         std::uint32_t a, b;

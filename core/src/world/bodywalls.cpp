@@ -7,8 +7,10 @@
 // megabytes, and each look-up of a pair or a round missed the cache.
 
 #include "geometry/staticgeometry.h"
+#include "kernels/lanes.h"
 #include "world/bodypass.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace shoal {
@@ -22,27 +24,61 @@ constexpr float kRoundingSlack = 1e-3f;
 
 void BodyPass::noteStartClearances()
 {
+    // Each body's bound where the pass gathers it (its plan), worked out in one pass over the
+    // arrays the gather has just read, four bodies at a time: the contact search then reads
+    // one array in the order it visits the bodies, not three of the body's group.
     const std::vector<std::unique_ptr<Group>>& groups = *m_groups;
     m_starts.assign(groups.size(), StartPlaces{});
+    m_clearLow.resize(m_x.size());
+    std::fill(m_clearLow.begin(), m_clearLow.end(), -1.0f);
+    m_roundsBegun = false;
     if (!m_stepping)
         return; // settling a new world: no plan ran
+    using V = Float4;
+    const V slack(kRoundingSlack);
     for (std::size_t g = 0; g < groups.size(); ++g) {
         const Group& group = *groups[g];
         const AgentArrays& a = group.agents;
-        if (group.startClearanceKnown && group.startClearance.size() == a.size())
-            m_starts[g] = {a.px.data(), a.py.data(), group.startClearance.data()};
+        const std::size_t n = a.size();
+        if (!group.startClearanceKnown || group.startClearance.size() != n)
+            continue;
+        m_starts[g] = {a.px.data(), a.py.data(), group.startClearance.data()};
+        const float* px = a.px.data();
+        const float* py = a.py.data();
+        const float* nx = a.nx.data();
+        const float* ny = a.ny.data();
+        const float* clear = group.startClearance.data();
+        float* low = m_clearLow.data() + m_groupStart[g];
+        std::size_t i = 0;
+        for (; i + V::kWidth <= n; i += V::kWidth) {
+            const V dx = V::load(nx + i) - V::load(px + i);
+            const V dy = V::load(ny + i) - V::load(py + i);
+            (V::load(clear + i) - sqrt(dx * dx + dy * dy) - slack).store(low + i);
+        }
+        for (; i < n; ++i) {
+            const float dx = nx[i] - px[i], dy = ny[i] - py[i];
+            low[i] = clear[i] - std::sqrt(dx * dx + dy * dy) - kRoundingSlack;
+        }
     }
 }
 
 float BodyPass::clearLow(std::uint32_t b) const
 {
-    const std::size_t g = m_rule[b];
-    if (g >= m_starts.size() || !m_starts[g].clearance)
-        return -1.0f; // the lone player, or a group whose plan did not tell
-    const StartPlaces& s = m_starts[g];
-    const std::size_t i = b - m_groupStart[g];
-    const float dx = m_x[b] - s.x[i], dy = m_y[b] - s.y[i];
-    return s.clearance[i] - std::sqrt(dx * dx + dy * dy) - kRoundingSlack;
+    // Where the rounds have moved a body, its bound falls by as much (m_roundX: where it
+    // began them); before them every body is where it was gathered.
+    if (!m_roundsBegun || !m_mark[b])
+        return m_clearLow[b];
+    const float dx = m_x[b] - m_roundX[b], dy = m_y[b] - m_roundY[b];
+    return m_clearLow[b] - std::sqrt(dx * dx + dy * dy);
+}
+
+bool BodyPass::pushStaysClear(std::uint32_t b, Vec2 pushed) const
+{
+    // The bound where it is pushed to, against its radius with the slack kept: then every
+    // point of the way from where it began the step is further from every surface than the
+    // radius (the bound's own argument), and keepClear would hand `pushed` back unchanged.
+    const float dx = pushed.x - m_roundX[b], dy = pushed.y - m_roundY[b];
+    return m_clearLow[b] - std::sqrt(dx * dx + dy * dy) > radiusOf(b) + kRoundingSlack;
 }
 
 float BodyPass::clearanceFrom(std::uint32_t b, Vec2 from) const
