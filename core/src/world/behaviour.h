@@ -121,13 +121,16 @@ public:
     CollisionDesc collision;         ///< how its bodies meet other bodies
     BruteForceNeighbours bruteForce; ///< the reference search (bench, tests)
     std::unique_ptr<Behaviour> behaviour;
+    // The two flags sit here, with `behaviour` and the two arrays they tell of, on one
+    // cache line: the step's loops over thousands of small groups read them together.
+    bool startClearanceKnown = false; ///< see startClearance
+    bool startNearestKnown = false;   ///< see startNearest2
     /// Each agent's StaticGeometry::clearance() where the step began, as the family's plan
     /// looked it up for its feelers: the world's solid-body rule reads it instead of looking
     /// again (the look-up is a cache miss per agent on a large level). Valid only while
     /// startClearanceKnown, which a plan sets once it has filled every agent's and the world
     /// clears every step before planning.
     std::vector<float> startClearance;
-    bool startClearanceKnown = false;
     /// Each agent's squared distance, where the step began, that every other body lies
     /// beyond, as far as the family's plan learnt (the nearest fellow it saw, or the radius
     /// it looked round; the index's blocks for other groups' bodies, see othersNear; 0 when
@@ -135,7 +138,6 @@ public:
     /// touch. Valid only while startNearestKnown, which a plan sets once it has filled
     /// every agent's and the world clears every step before planning.
     std::vector<float> startNearest2;
-    bool startNearestKnown = false;
 
     /// Runs f(neighbour index, dx, dy, d2) for every agent of this group within `radius`
     /// of p, using the search the context asks for (dx, dy = p - neighbour).

@@ -115,6 +115,11 @@ void BodyPass::gatherBodies(std::vector<std::unique_ptr<Group>>& groups,
     m_rule.resize(n);
     m_fixed.resize(n);
     m_groupStart.resize(groups.size() + 1);
+    if (planned) {
+        m_starts.assign(groups.size(), StartPlaces{});
+        m_clearLow.resize(n);
+        m_roundsBegun = false;
+    }
     // Positions, the rule and whether the body is fixed: everything else is looked up by
     // rule (radiusOf) or, for the few bodies in contact, in the groups (fromOf, keyOf).
     float maxMove2 = 0.0f;
@@ -144,8 +149,10 @@ void BodyPass::gatherBodies(std::vector<std::unique_ptr<Group>>& groups,
                 if ((flags[i] & heldWithout) == 0)
                     fixed[i] = std::max<std::uint8_t>(fixed[i], kHoldsPlace);
         }
-        if (planned)
+        if (planned) {
             maxMove2 = largestMove2(a, maxMove2);
+            noteStartClearances(g, group);
+        }
         b += count;
     }
     m_groupStart[groups.size()] = static_cast<std::uint32_t>(b);
@@ -171,8 +178,11 @@ void BodyPass::gatherBodies(std::vector<std::unique_ptr<Group>>& groups,
         m_rule[b] = static_cast<std::uint16_t>(rules.size());
         m_fixed[b] = kSteered;
         // The player may move further than any agent: the contact search must allow for it.
-        if (planned)
+        // No plan of a group told its clearance: no bound (clearLow).
+        if (planned) {
             m_maxMove = std::max(m_maxMove, distance(player, m_playerAt));
+            m_clearLow[b] = -1.0f;
+        }
     }
 }
 
@@ -638,7 +648,6 @@ std::size_t BodyPass::run(std::vector<std::unique_ptr<Group>>& groups,
     if (!someMayGiveWay(groups, rules, hasPlayer))
         return 0; // every push would be nothing (worms alone: their heads are all fixed)
     gatherBodies(groups, rules, hasPlayer, player, playerRadius, Positions::Planned, hold);
-    noteStartClearances();
     m_gathered = true;
     m_stepGathered = m_stepping;
     const std::size_t n = m_x.size();
@@ -752,8 +761,9 @@ float BodyPass::deepestOverlap(std::uint32_t i, float reach,
 void BodyPass::index(std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer, Vec2 player,
                      float playerRadius, const std::uint8_t* committedMoved)
 {
+    // (No agent joins or leaves a group between a step's pass and its index.)
     if (committedMoved && m_stepGathered && m_groups == &groups &&
-        m_x.size() == bodyCount(groups, hasPlayer))
+        m_groupStart.size() == groups.size() + 1)
         takeCommitted(groups, hasPlayer, player, committedMoved);
     else
         gatherBodies(groups, rules, hasPlayer, player, playerRadius, Positions::Committed);

@@ -194,8 +194,9 @@ private:
     /// bodywalls.cpp: what the pass asks of the walls, answered from the clearances the plans
     /// looked up where the step began when those prove it (the level's clearance grid is too
     /// big to stay in cache: a look-up there per pair and round missed it every time).
-    /// run(): each group's start places and clearances, when its plan left them this step.
-    void noteStartClearances();
+    /// gatherBodies(), planned: group g's start places and clearances, when its plan left
+    /// them this step, and its bodies' bounds (m_clearLow; -1 when it did not).
+    void noteStartClearances(std::size_t g, const Group& group);
     /// A lower bound of the distance from body b, where it is now, to any geometry: its
     /// plan's clearance where the step began, less how far it is from there; negative when
     /// no plan told.

@@ -22,43 +22,37 @@ namespace {
 constexpr float kRoundingSlack = 1e-3f;
 } // namespace
 
-void BodyPass::noteStartClearances()
+void BodyPass::noteStartClearances(std::size_t g, const Group& group)
 {
-    // Each body's bound where the pass gathers it (its plan), worked out in one pass over the
-    // arrays the gather has just read, four bodies at a time: the contact search then reads
-    // one array in the order it visits the bodies, not three of the body's group.
-    const std::vector<std::unique_ptr<Group>>& groups = *m_groups;
-    m_starts.assign(groups.size(), StartPlaces{});
-    m_clearLow.resize(m_x.size());
-    std::fill(m_clearLow.begin(), m_clearLow.end(), -1.0f);
-    m_roundsBegun = false;
-    if (!m_stepping)
-        return; // settling a new world: no plan ran
+    // Each body's bound where the pass gathers it (its plan), worked out as the gather
+    // visits its group, four bodies at a time over the arrays it has just read: the contact
+    // search then reads one array in the order it visits the bodies, not three of the
+    // body's group.
+    const AgentArrays& a = group.agents;
+    const std::size_t n = a.size();
+    float* low = m_clearLow.data() + m_groupStart[g];
+    if (!m_stepping || !group.startClearanceKnown || group.startClearance.size() != n) {
+        // Settling a new world (no plan ran), or a plan that did not tell.
+        std::fill(low, low + n, -1.0f);
+        return;
+    }
+    m_starts[g] = {a.px.data(), a.py.data(), group.startClearance.data()};
     using V = Float4;
     const V slack(kRoundingSlack);
-    for (std::size_t g = 0; g < groups.size(); ++g) {
-        const Group& group = *groups[g];
-        const AgentArrays& a = group.agents;
-        const std::size_t n = a.size();
-        if (!group.startClearanceKnown || group.startClearance.size() != n)
-            continue;
-        m_starts[g] = {a.px.data(), a.py.data(), group.startClearance.data()};
-        const float* px = a.px.data();
-        const float* py = a.py.data();
-        const float* nx = a.nx.data();
-        const float* ny = a.ny.data();
-        const float* clear = group.startClearance.data();
-        float* low = m_clearLow.data() + m_groupStart[g];
-        std::size_t i = 0;
-        for (; i + V::kWidth <= n; i += V::kWidth) {
-            const V dx = V::load(nx + i) - V::load(px + i);
-            const V dy = V::load(ny + i) - V::load(py + i);
-            (V::load(clear + i) - sqrt(dx * dx + dy * dy) - slack).store(low + i);
-        }
-        for (; i < n; ++i) {
-            const float dx = nx[i] - px[i], dy = ny[i] - py[i];
-            low[i] = clear[i] - std::sqrt(dx * dx + dy * dy) - kRoundingSlack;
-        }
+    const float* px = a.px.data();
+    const float* py = a.py.data();
+    const float* nx = a.nx.data();
+    const float* ny = a.ny.data();
+    const float* clear = group.startClearance.data();
+    std::size_t i = 0;
+    for (; i + V::kWidth <= n; i += V::kWidth) {
+        const V dx = V::load(nx + i) - V::load(px + i);
+        const V dy = V::load(ny + i) - V::load(py + i);
+        (V::load(clear + i) - sqrt(dx * dx + dy * dy) - slack).store(low + i);
+    }
+    for (; i < n; ++i) {
+        const float dx = nx[i] - px[i], dy = ny[i] - py[i];
+        low[i] = clear[i] - std::sqrt(dx * dx + dy * dy) - kRoundingSlack;
     }
 }
 
