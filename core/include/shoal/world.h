@@ -162,7 +162,8 @@ private:
     void indexBodies(const std::uint8_t* committedMoved = nullptr);
     /// Every planned agent of the group kept clear of the walls (before the body pass);
     /// clearAgain[i] says whether the commit must keep agent i clear again (the rule moved
-    /// it), clearFrom[i] is the clearance where it starts.
+    /// it), clearFrom[i] is the clearance where it starts (left alone when the group's plan
+    /// left its own: the commit reads those).
     void keepGroupClear(Group& group, float radius, std::uint8_t* clearAgain, float* clearFrom);
     /// The step's plans become the state; agents with clearAgain[i] set are kept clear of
     /// the walls once more first. clearFrom, when given, holds the clearances where the

@@ -668,8 +668,15 @@ void World::step()
     offset = 0;
     for (std::size_t g = 0; g < m_groups.size(); ++g) {
         const BodyGroupRule& rule = m_bodies->rules[g];
+        // The start clearances the plan looked up, else those keepGroupClear looked up.
+        const Group& group = *m_groups[g];
+        const float* clearFrom = rule.fixed ? nullptr
+                                 : group.startClearanceKnown &&
+                                         group.startClearance.size() == group.agents.size()
+                                     ? group.startClearance.data()
+                                     : m_clearFrom.data() + offset;
         commitGroup(*m_groups[g], rule.fixed ? 0.0f : rule.radius, m_clearAgain.data() + offset,
-                    rule.fixed ? nullptr : m_clearFrom.data() + offset);
+                    clearFrom);
         offset += m_groups[g]->agents.size();
     }
     m_player = m_playerNext;
@@ -798,7 +805,7 @@ void World::keepGroupClear(Group& group, float radius, std::uint8_t* clearAgain,
         markMayReach(known, px, py, nx, ny, radius, n, clearAgain, i);
         for (; i < n; ++i)
             clearAgain[i] = mayReach(known[i], nx[i] - px[i], ny[i] - py[i]) ? 1 : 0;
-        std::copy(known, known + n, clearFrom);
+        // (The commit reads the plan's clearances where they are: no copy into clearFrom.)
         // Eight at a time past the many that cannot reach a wall.
         forEachFlagged(clearAgain, n, [&](std::size_t k) {
             clearAgain[k] =
