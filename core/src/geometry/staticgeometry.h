@@ -77,6 +77,32 @@ public:
                            static_cast<std::size_t>(static_cast<int>(fx))];
     }
     bool mayReach(Vec2 p, float reach) const { return reach >= clearance(p); }
+    static constexpr std::size_t kPrefetchAhead = 8;
+    /// A hint, nothing more: clearance(p) will be asked soon. A loop over many bodies gives it
+    /// a few bodies ahead, so the grid's cache line is on its way when that body's turn
+    /// comes (at 100,000 bodies the grid is megabytes, and a loop that reads many arrays
+    /// per body leaves the processor's own prefetching behind). Measured: the squad's plan
+    /// gains (a tank per 20 m^2, so nearly every tank's line is a new one); the swarm's,
+    /// the school's and the followers' lose a little, and do without.
+    void prefetchClearance(Vec2 p) const
+    {
+        // (How far ahead: kPrefetchAhead bodies, about as many as a plan covers while a
+        // line comes from memory.)
+        const float fx = (p.x - m_boundsMin.x) * m_invCell;
+        const float fy = (p.y - m_boundsMin.y) * m_invCell;
+        if (!(fx >= 0.0f && fy >= 0.0f && fx < m_colsF && fy < m_rowsF))
+            return;
+        const float* at = m_clearance.data() +
+                          static_cast<std::size_t>(static_cast<int>(fy)) *
+                              static_cast<std::size_t>(m_cols) +
+                          static_cast<std::size_t>(static_cast<int>(fx));
+#if defined(__x86_64__) || defined(__i386__)
+        // As an instruction of its own: gcc drops __builtin_prefetch from some loops.
+        asm volatile("prefetcht0 %0" : : "m"(*at));
+#else
+        __builtin_prefetch(at);
+#endif
+    }
     static constexpr float maxClearance() { return kMaxClearance; }
 
     /// Moves from `from` toward `to` and returns where the agent may end up: short of any

@@ -779,6 +779,11 @@ template <class Search> void TankSquadBehaviour::planWith(Group& group, const St
     group.startClearance.resize(n);
     float* startClearance = group.startClearance.data(); // handed to the world's wall rule
     for (std::size_t k = 0; k < n; ++k) {
+        if (k + StaticGeometry::kPrefetchAhead < n) { // the clearance grid's line, early
+            const std::size_t ahead =
+                search.sortedIndex(static_cast<std::uint32_t>(k + StaticGeometry::kPrefetchAhead));
+            geometry.prefetchClearance({a.px[ahead], a.py[ahead]});
+        }
         Tank t;
         t.i = search.sortedIndex(static_cast<std::uint32_t>(k));
         t.slot = static_cast<std::uint32_t>(k);
