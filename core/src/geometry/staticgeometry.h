@@ -5,6 +5,7 @@
 /// solid-body rule (keepClear, in bodyclearance.cpp): a body's centre never comes closer to
 /// a surface than its radius.
 
+#include "kernels/prefetch.h"
 #include <shoal/scenedesc.h>
 #include <shoal/vec2.h>
 
@@ -96,12 +97,7 @@ public:
                           static_cast<std::size_t>(static_cast<int>(fy)) *
                               static_cast<std::size_t>(m_cols) +
                           static_cast<std::size_t>(static_cast<int>(fx));
-#if defined(__x86_64__) || defined(__i386__)
-        // As an instruction of its own: gcc drops __builtin_prefetch from some loops.
-        asm volatile("prefetcht0 %0" : : "m"(*at));
-#else
-        __builtin_prefetch(at);
-#endif
+        prefetchLine(at);
     }
     static constexpr float maxClearance() { return kMaxClearance; }
 

@@ -779,10 +779,12 @@ template <class Search> void TankSquadBehaviour::planWith(Group& group, const St
     group.startClearance.resize(n);
     float* startClearance = group.startClearance.data(); // handed to the world's wall rule
     for (std::size_t k = 0; k < n; ++k) {
-        if (k + StaticGeometry::kPrefetchAhead < n) { // the clearance grid's line, early
+        if (k + StaticGeometry::kPrefetchAhead < n) { // the grids' lines, early
             const std::size_t ahead =
                 search.sortedIndex(static_cast<std::uint32_t>(k + StaticGeometry::kPrefetchAhead));
-            geometry.prefetchClearance({a.px[ahead], a.py[ahead]});
+            const Vec2 at{a.px[ahead], a.py[ahead]};
+            geometry.prefetchClearance(at);
+            route.prefetchDirection(at);
         }
         Tank t;
         t.i = search.sortedIndex(static_cast<std::uint32_t>(k));
