@@ -93,10 +93,10 @@ public:
         const float fy = (p.y - m_boundsMin.y) * m_invCell;
         if (!(fx >= 0.0f && fy >= 0.0f && fx < m_colsF && fy < m_rowsF))
             return;
-        const float* at = m_clearance.data() +
-                          static_cast<std::size_t>(static_cast<int>(fy)) *
-                              static_cast<std::size_t>(m_cols) +
-                          static_cast<std::size_t>(static_cast<int>(fx));
+        const float* at =
+            m_clearance.data() +
+            static_cast<std::size_t>(static_cast<int>(fy)) * static_cast<std::size_t>(m_cols) +
+            static_cast<std::size_t>(static_cast<int>(fx));
         prefetchLine(at);
     }
     static constexpr float maxClearance() { return kMaxClearance; }

@@ -187,7 +187,7 @@ void BodyPass::gatherBodies(std::vector<std::unique_ptr<Group>>& groups,
 }
 
 void BodyPass::takeCommitted(const std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer,
-                              Vec2 player, const std::uint8_t* committedMoved)
+                             Vec2 player, const std::uint8_t* committedMoved)
 {
     // The run gathered every body and left it where its plan was pushed to (the pushed ones
     // written back to their plans); the commit made those plans the places, and moved only
@@ -1030,8 +1030,9 @@ void BodyPass::measure(std::vector<std::unique_ptr<Group>>& groups, const Static
 std::size_t BodyPass::memoryBytes() const
 {
     return (m_x.capacity() + m_y.capacity()) * sizeof(float) +
-           m_rule.capacity() * sizeof(std::uint16_t) + m_fixed.capacity() + m_pinned.capacity() + m_stalls.capacity() +
-           (m_pushX.capacity() + m_pushY.capacity()) * sizeof(std::int64_t) + m_grid.memoryBytes();
+           m_rule.capacity() * sizeof(std::uint16_t) + m_fixed.capacity() + m_pinned.capacity() +
+           m_stalls.capacity() + (m_pushX.capacity() + m_pushY.capacity()) * sizeof(std::int64_t) +
+           m_clearLow.capacity() * sizeof(float) + m_grid.memoryBytes();
 }
 
 } // namespace shoal

@@ -670,11 +670,11 @@ void World::step()
         const BodyGroupRule& rule = m_bodies->rules[g];
         // The start clearances the plan looked up, else those keepGroupClear looked up.
         const Group& group = *m_groups[g];
-        const float* clearFrom = rule.fixed ? nullptr
-                                 : group.startClearanceKnown &&
-                                         group.startClearance.size() == group.agents.size()
-                                     ? group.startClearance.data()
-                                     : m_clearFrom.data() + offset;
+        const float* clearFrom =
+            rule.fixed ? nullptr
+            : group.startClearanceKnown && group.startClearance.size() == group.agents.size()
+                ? group.startClearance.data()
+                : m_clearFrom.data() + offset;
         commitGroup(*m_groups[g], rule.fixed ? 0.0f : rule.radius, m_clearAgain.data() + offset,
                     clearFrom);
         offset += m_groups[g]->agents.size();
