@@ -164,10 +164,14 @@ private:
     float playerRadius() const;
     /// Whether some group may meet bodies other than its own (then families look for them).
     bool bodiesMeetOthers() const;
-    void indexBodies();
+    /// `committedMoved`, when given: the step's body pass just ran and no agent has been
+    /// reordered since; one flag per body (group order) for those the commit may have moved
+    /// after it (BodyPass::index).
+    void indexBodies(const std::uint8_t* committedMoved = nullptr);
     /// Every planned agent of the group kept clear of the walls (before the body pass);
     /// clearAgain[i] says whether the commit must keep agent i clear again (the rule moved
-    /// it), clearFrom[i] is the clearance where it starts.
+    /// it), clearFrom[i] is the clearance where it starts (left alone when the group's plan
+    /// left its own: the commit reads those).
     void keepGroupClear(Group& group, float radius, std::uint8_t* clearAgain, float* clearFrom);
     /// The step's plans become the state; agents with clearAgain[i] set are kept clear of
     /// the walls once more first. clearFrom, when given, holds the clearances where the
@@ -177,7 +181,9 @@ private:
     /// commitGroup without the start clearances: one agent at a time, in cell order, each
     /// looking its clearance up.
     void commitGroupInOrder(Group& group, float radius, const std::uint8_t* clearAgain);
-    void rebuildIndexes();
+    /// The groups' grids (every few steps their agents reordered) and the body index;
+    /// `committedMoved` as indexBodies() takes it, at the end of a step.
+    void rebuildIndexes(const std::uint8_t* committedMoved = nullptr);
     void computeAllMetrics();
 
     std::vector<WorldWarning> m_warnings;

@@ -631,9 +631,17 @@ struct FlowField::Search
 void FlowField::rebuild()
 {
     ++m_rebuilds;
-    reset();
-    if (m_goalSlot < 0)
+    if (m_goalSlot < 0) {
+        reset();
         return;
+    }
+    // What the search reads before it writes: every cost unknown, no cell settled. The
+    // distances and directions of the cells it settles are its own; the others' are set as
+    // markBends() passes them (two fills of the whole grid less per rebuild).
+    std::fill(m_cost.begin(), m_cost.end(), kUnreachable);
+    std::fill(m_anchor.begin(), m_anchor.end(), -1);
+    std::fill(m_bends.begin(), m_bends.end(), 0);
+    m_direction[m_goalSlot] = Vec2();
     Search search(*this);
     const std::uint8_t* moves = search.moves;
     const std::ptrdiff_t* offset = search.offset;
@@ -721,7 +729,9 @@ void FlowField::rebuild()
 void FlowField::markBends()
 {
     // Per slot as looked up: whether the route bends, and (for a blocked slot) the direction
-    // of the free slot it escapes to. Escapes are free, so no slot read here is written.
+    // of the free slot it escapes to. Escapes are free, so no slot read here is written. A
+    // slot the search did not settle (blocked, or out of reach) is unreachable from its own
+    // centre, and heads nowhere unless it escapes to a settled one.
     const std::int32_t* escape = m_occupancy->m_escape.data();
     const std::size_t slots = m_anchor.size();
     for (std::size_t s = 0; s < slots; ++s) {
@@ -729,8 +739,12 @@ void FlowField::markBends()
         const std::int32_t anchor = m_anchor[e];
         if (anchor >= 0 && anchor != m_goalSlot)
             m_bends[s >> 6] |= std::uint64_t(1) << (s & 63);
-        if (e != s)
+        if (m_anchor[s] < 0) {
+            m_distance[s] = kUnreachable;
+            m_direction[s] = anchor >= 0 ? m_direction[e] : Vec2();
+        } else if (e != s) {
             m_direction[s] = m_direction[e];
+        }
     }
 }
 

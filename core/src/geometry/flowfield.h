@@ -261,6 +261,7 @@ public:
     Cells cells() const { return {m_occupancy->placement(), m_bends.data()}; }
     /// direction(p) and distance(p) for p in slot `slot` (slotAt(p), looked up already).
     Vec2 directionAt(int slot) const { return m_direction[slot]; }
+    const Vec2& directionAtRef(int slot) const { return m_direction[slot]; }
     float distanceAt(int slot, Vec2 p) const
     {
         const FlowOccupancy& occ = *m_occupancy;

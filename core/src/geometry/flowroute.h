@@ -5,6 +5,7 @@
 /// way to the goal bends and which way to go.
 
 #include "geometry/flowfield.h"
+#include "kernels/prefetch.h"
 
 #include <cstdint>
 #include <memory>
@@ -83,6 +84,14 @@ public:
             return cells.bendsAt(slot);
         }
         Vec2 direction(int slot) const { return field->directionAt(slot); }
+        /// A hint: bends(p) and direction() will be asked soon (see prefetchLine); where the
+        /// way bends, the direction's cache line is asked for now.
+        void prefetchDirection(Vec2 p) const
+        {
+            int slot = 0;
+            if (bends(p, slot))
+                prefetchLine(&field->directionAtRef(slot));
+        }
         float pathDistance(int slot, Vec2 p) const { return field->distanceAt(slot, p); }
     };
     Cells cells() const

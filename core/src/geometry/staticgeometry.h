@@ -8,6 +8,7 @@
 /// (keepClear, in bodyclearance.cpp): a body's centre never comes closer to a surface than
 /// its radius.
 
+#include "kernels/prefetch.h"
 #include <shoal/scenedesc.h>
 #include <shoal/vec2.h>
 
@@ -89,6 +90,27 @@ public:
                            static_cast<std::size_t>(static_cast<int>(fx))];
     }
     bool mayReach(Vec2 p, float reach) const { return reach >= clearance(p); }
+    static constexpr std::size_t kPrefetchAhead = 8;
+    /// A hint, nothing more: clearance(p) will be asked soon. A loop over many bodies gives it
+    /// a few bodies ahead, so the grid's cache line is on its way when that body's turn
+    /// comes (at 100,000 bodies the grid is megabytes, and a loop that reads many arrays
+    /// per body leaves the processor's own prefetching behind). Measured: the squad's plan
+    /// gains (a tank per 20 m^2, so nearly every tank's line is a new one); the swarm's,
+    /// the school's and the followers' lose a little, and do without.
+    void prefetchClearance(Vec2 p) const
+    {
+        // (How far ahead: kPrefetchAhead bodies, about as many as a plan covers while a
+        // line comes from memory.)
+        const float fx = (p.x - m_boundsMin.x) * m_invCell;
+        const float fy = (p.y - m_boundsMin.y) * m_invCell;
+        if (!(fx >= 0.0f && fy >= 0.0f && fx < m_colsF && fy < m_rowsF))
+            return;
+        const float* at =
+            m_clearance.data() +
+            static_cast<std::size_t>(static_cast<int>(fy)) * static_cast<std::size_t>(m_cols) +
+            static_cast<std::size_t>(static_cast<int>(fx));
+        prefetchLine(at);
+    }
     static constexpr float maxClearance() { return kMaxClearance; }
 
     /// Moves from `from` toward `to` and returns where the agent may end up: short of any
@@ -155,6 +177,16 @@ public:
     Vec2 keepClear(Vec2 from, Vec2 to, float radius, bool* adjusted = nullptr) const
     {
         return keepClear(from, to, radius, adjusted, clearance(from));
+    }
+    /// Whether keepClear(from, to, radius) would leave `to` as it is without a look-up: no
+    /// surface is within `radius` of anywhere on the move, as `clearFrom` (a lower bound of
+    /// the distance from `from` to any geometry) less the move's length shows (a millimetre
+    /// covers rounding). A caller holding many clearances skips most bodies with it.
+    static bool moveIsClear(float clearFrom, float radius, Vec2 from, Vec2 to)
+    {
+        const float room = clearFrom - radius - 1e-3f;
+        const float dx = to.x - from.x, dy = to.y - from.y;
+        return room > 0.0f && dx * dx + dy * dy < room * room;
     }
     /// Same, with `clearFrom` = clearance(from) already looked up by the caller.
     Vec2 keepClear(Vec2 from, Vec2 to, float radius, bool* adjusted, float clearFrom) const

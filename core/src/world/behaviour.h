@@ -6,6 +6,7 @@
 #include "math/random.h"
 #include <shoal/paramspec.h>
 #include <shoal/scenedesc.h>
+#include <shoal/scenelimits.h>
 #include <shoal/sketch.h>
 #include <shoal/vec2.h>
 #include <shoal/worldstate.h>
@@ -35,10 +36,14 @@ struct BodyGlance
     Vec2 playerAt;
     float playerRadius = 0.0f;
     /// The index's coarse map (when indexed): per block (row-major, `blockSize` wide), the
-    /// lowest and highest group of the bodies in it and in the eight blocks round it (the
-    /// lone player counts as a group past the last; no body: the lowest above the highest).
-    const std::uint16_t* aroundLow = nullptr;
-    const std::uint16_t* aroundHigh = nullptr;
+    /// one group whose bodies are all those in it and in the eight blocks round it (the lone
+    /// player counts as a group past the last), kNoBody when there are none, kMixed when
+    /// they are of several groups. Two bytes a block: the plans look a block up for nearly
+    /// every body, and the map of a big level does not stay in cache.
+    const std::uint16_t* around = nullptr;
+    static constexpr std::uint16_t kNoBody = 0xFFFF;
+    static constexpr std::uint16_t kMixed = 0xFFFE;
+    static_assert(kMaxGroups < kMixed, "a group's index is never a tag");
     Vec2 blockOrigin;
     float blockSize = 0.0f;
     float invBlockSize = 0.0f; ///< 1 / blockSize, worked out once for every look-up
@@ -67,7 +72,8 @@ struct BodyGlance
             fy > 0.0f ? (fy < static_cast<float>(blockRows) ? static_cast<int>(fy) : blockRows - 1)
                       : 0;
         const std::size_t block = static_cast<std::size_t>(by) * blockCols + bx;
-        return onlyOwn(aroundLow[block], aroundHigh[block], group);
+        const std::uint16_t tag = around[block];
+        return tag == kNoBody || tag == group;
     }
 };
 
@@ -115,13 +121,16 @@ public:
     CollisionDesc collision;         ///< how its bodies meet other bodies
     BruteForceNeighbours bruteForce; ///< the reference search (bench, tests)
     std::unique_ptr<Behaviour> behaviour;
+    // The two flags sit here, with `behaviour` and the two arrays they tell of, on one
+    // cache line: the step's loops over thousands of small groups read them together.
+    bool startClearanceKnown = false; ///< see startClearance
+    bool startNearestKnown = false;   ///< see startNearest2
     /// Each agent's StaticGeometry::clearance() where the step began, as the family's plan
     /// looked it up for its feelers: the world's solid-body rule reads it instead of looking
     /// again (the look-up is a cache miss per agent on a large level). Valid only while
     /// startClearanceKnown, which a plan sets once it has filled every agent's and the world
     /// clears every step before planning.
     std::vector<float> startClearance;
-    bool startClearanceKnown = false;
     /// Each agent's squared distance, where the step began, that every other body lies
     /// beyond, as far as the family's plan learnt (the nearest fellow it saw, or the radius
     /// it looked round; the index's blocks for other groups' bodies, see othersNear; 0 when
@@ -129,7 +138,6 @@ public:
     /// touch. Valid only while startNearestKnown, which a plan sets once it has filled
     /// every agent's and the world clears every step before planning.
     std::vector<float> startNearest2;
-    bool startNearestKnown = false;
 
     /// Runs f(neighbour index, dx, dy, d2) for every agent of this group within `radius`
     /// of p, using the search the context asks for (dx, dy = p - neighbour).

@@ -50,7 +50,7 @@ bool BodyPass::addLateContacts(const UniformGrid& grid, std::size_t covered, flo
         const float reach = radiusOf(i) + radiusOf(j) + kContactMargin * radiusOf(i);
         if (distanceSquared({m_x[i], m_y[i]}, {m_x[j], m_y[j]}) >= reach * reach || listed(i, j))
             return;
-        if (m_geometry && wallBetween(*m_geometry, {m_x[i], m_y[i]}, {m_x[j], m_y[j]}))
+        if (m_geometry && wallBetweenBodies(i, j))
             return;
         m_contacts.push_back({i, j});
         added = true;
@@ -59,8 +59,7 @@ bool BodyPass::addLateContacts(const UniformGrid& grid, std::size_t covered, flo
             m_involved.push_back(j);
             m_roundX[j] = m_x[j];
             m_roundY[j] = m_y[j];
-            m_pinned[j] = !m_fixed[j] && m_geometry &&
-                          m_geometry->bodyOverlap({m_x[j], m_y[j]}, radiusOf(j) + kTouching) > 0.0f;
+            m_pinned[j] = !m_fixed[j] && m_geometry && heldByWall(j);
             m_level[j] = startLevel(j);
         }
     };

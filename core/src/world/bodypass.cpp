@@ -1,6 +1,7 @@
 #include "world/bodypass.h"
 
 #include "geometry/staticgeometry.h"
+#include "kernels/flagged.h"
 #include "kernels/neighbourscan.h"
 #include "math/fastmath.h"
 #include "math/random.h"
@@ -114,6 +115,11 @@ void BodyPass::gatherBodies(std::vector<std::unique_ptr<Group>>& groups,
     m_rule.resize(n);
     m_fixed.resize(n);
     m_groupStart.resize(groups.size() + 1);
+    if (planned) {
+        m_starts.assign(groups.size(), StartPlaces{});
+        m_clearLow.resize(n);
+        m_roundsBegun = false;
+    }
     // Positions, the rule and whether the body is fixed: everything else is looked up by
     // rule (radiusOf) or, for the few bodies in contact, in the groups (fromOf, keyOf).
     float maxMove2 = 0.0f;
@@ -143,8 +149,10 @@ void BodyPass::gatherBodies(std::vector<std::unique_ptr<Group>>& groups,
                 if ((flags[i] & heldWithout) == 0)
                     fixed[i] = std::max<std::uint8_t>(fixed[i], kHoldsPlace);
         }
-        if (planned)
+        if (planned) {
             maxMove2 = largestMove2(a, maxMove2);
+            noteStartClearances(g, group);
+        }
         b += count;
     }
     m_groupStart[groups.size()] = static_cast<std::uint32_t>(b);
@@ -170,9 +178,34 @@ void BodyPass::gatherBodies(std::vector<std::unique_ptr<Group>>& groups,
         m_rule[b] = static_cast<std::uint16_t>(rules.size());
         m_fixed[b] = kSteered;
         // The player may move further than any agent: the contact search must allow for it.
-        if (planned)
+        // No plan of a group told its clearance: no bound (clearLow).
+        if (planned) {
             m_maxMove = std::max(m_maxMove, distance(player, m_playerAt));
+            m_clearLow[b] = -1.0f;
+        }
     }
+}
+
+void BodyPass::takeCommitted(const std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer,
+                             Vec2 player, const std::uint8_t* committedMoved)
+{
+    // The run gathered every body and left it where its plan was pushed to (the pushed ones
+    // written back to their plans); the commit made those plans the places, and moved only
+    // the flagged ones once more (kept clear of a wall). Rules, holds and groups are as
+    // gathered: nothing between the pass and the index changes them.
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        const AgentArrays& a = groups[g]->agents;
+        const std::size_t first = m_groupStart[g];
+        forEachFlagged(committedMoved + first, a.size(), [&](std::size_t i) {
+            m_x[first + i] = a.px[i];
+            m_y[first + i] = a.py[i];
+        });
+    }
+    if (hasPlayer) {
+        m_x.back() = player.x;
+        m_y.back() = player.y;
+    }
+    m_maxMove = 0.0f; // as a gather of committed places leaves it
 }
 
 Vec2 BodyPass::fromOf(std::size_t b) const
@@ -257,7 +290,7 @@ void BodyPass::noteContact(std::uint32_t i, std::uint32_t j)
         !(!m_fixed[j] && (m_mask[ruleJ] & m_layers[ruleI])))
         return;
     // Bodies on either side of a wall do not touch, however near their centres are.
-    if (m_geometry && wallBetween(*m_geometry, {m_x[i], m_y[i]}, {m_x[j], m_y[j]}))
+    if (m_geometry && wallBetweenBodies(i, j))
         return;
     m_contacts.push_back({i, j});
     for (const std::uint32_t b : {i, j})
@@ -411,16 +444,16 @@ void BodyPass::findContacts(const UniformGrid& grid, std::size_t covered, float 
     }
 }
 
-void BodyPass::pinContacts(const StaticGeometry& geometry)
+void BodyPass::pinContacts()
 {
     // Bodies planned against a wall start pinned (only those in contact matter).
     for (const std::uint32_t b : m_involved) {
-        m_pinned[b] =
-            !m_fixed[b] && geometry.bodyOverlap({m_x[b], m_y[b]}, radiusOf(b) + kTouching) > 0.0f;
+        m_pinned[b] = !m_fixed[b] && heldByWall(b);
         m_level[b] = startLevel(b);
         m_roundX[b] = m_x[b];
         m_roundY[b] = m_y[b];
     }
+    m_roundsBegun = true;
 }
 
 float BodyPass::giveWay(std::uint32_t i, std::uint32_t j) const
@@ -580,8 +613,16 @@ bool BodyPass::pushRound(const StaticGeometry& geometry, int round)
                                 : kFixedToMetres;
         const Vec2 pushed{m_x[b] + static_cast<float>(m_pushX[b]) * scale,
                           m_y[b] + static_cast<float>(m_pushY[b]) * scale};
+        // Most pushes stay far from every wall: no look-up, not even of where it began.
+        if (pushStaysClear(b, pushed)) {
+            m_x[b] = pushed.x;
+            m_y[b] = pushed.y;
+            continue;
+        }
         bool held = false;
-        const Vec2 kept = geometry.keepClear(fromOf(b), pushed, radiusOf(b), &held);
+        const Vec2 from = fromOf(b);
+        const Vec2 kept =
+            geometry.keepClear(from, pushed, radiusOf(b), &held, clearanceFrom(b, from));
         m_x[b] = kept.x;
         m_y[b] = kept.y;
         if (held) {
@@ -603,10 +644,12 @@ std::size_t BodyPass::run(std::vector<std::unique_ptr<Group>>& groups,
     m_stepping = hold == Hold::AllFixed;
     m_geometry = &geometry;
     m_gathered = false;
+    m_stepGathered = false;
     if (!someMayGiveWay(groups, rules, hasPlayer))
         return 0; // every push would be nothing (worms alone: their heads are all fixed)
     gatherBodies(groups, rules, hasPlayer, player, playerRadius, Positions::Planned, hold);
     m_gathered = true;
+    m_stepGathered = m_stepping;
     const std::size_t n = m_x.size();
     m_pinned.resize(n);
     m_level.resize(n);
@@ -637,7 +680,7 @@ std::size_t BodyPass::run(std::vector<std::unique_ptr<Group>>& groups,
         gridMove = 0.0f;
     }
     findContacts(*grid, covered, gridMove);
-    pinContacts(geometry);
+    pinContacts();
     if (m_contacts.empty())
         return 0;
     bool pushed = false;
@@ -716,9 +759,15 @@ float BodyPass::deepestOverlap(std::uint32_t i, float reach,
 }
 
 void BodyPass::index(std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer, Vec2 player,
-                     float playerRadius)
+                     float playerRadius, const std::uint8_t* committedMoved)
 {
-    gatherBodies(groups, rules, hasPlayer, player, playerRadius, Positions::Committed);
+    // (No agent joins or leaves a group between a step's pass and its index.)
+    if (committedMoved && m_stepGathered && m_groups == &groups &&
+        m_groupStart.size() == groups.size() + 1)
+        takeCommitted(groups, hasPlayer, player, committedMoved);
+    else
+        gatherBodies(groups, rules, hasPlayer, player, playerRadius, Positions::Committed);
+    m_stepGathered = false;
     m_indexCount = m_x.size();
     m_indexRadius = maxRadius();
     m_grid.build(m_x.data(), m_y.data(), m_x.size(), std::max(2.0f * m_indexRadius, 0.1f));
@@ -749,37 +798,31 @@ void BodyPass::index(std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer
     markBlocks(inverse);
     auto lower = [](std::uint16_t a, std::uint16_t b) { return a < b ? a : b; };
     auto higher = [](std::uint16_t a, std::uint16_t b) { return a > b ? a : b; };
-    m_aroundLow.resize(blocks);
-    m_aroundHigh.resize(blocks);
-    m_blockScratch.resize(blocks);
-    for (const bool low : {true, false}) {
-        const std::uint16_t* in = low ? m_blockLow.data() : m_blockHigh.data();
-        std::uint16_t* out = low ? m_aroundLow.data() : m_aroundHigh.data();
-        std::uint16_t* across = m_blockScratch.data();
-        for (std::size_t y = 0; y < rows; ++y) {
-            if (low)
-                spread3(in + y * cols, across + y * cols, cols, 1, lower);
-            else
-                spread3(in + y * cols, across + y * cols, cols, 1, higher);
-        }
-        // Down the columns a row at a time, so the loops run along memory.
-        if (rows == 1) {
-            std::copy(across, across + cols, out);
-            continue;
-        }
-        for (std::size_t y = 0; y < rows; ++y) {
-            const std::uint16_t* above = across + (y > 0 ? y - 1 : y) * cols;
-            const std::uint16_t* mid = across + y * cols;
-            const std::uint16_t* below = across + (y + 1 < rows ? y + 1 : y) * cols;
-            std::uint16_t* row = out + y * cols;
-            for (std::size_t x = 0; x < cols; ++x)
-                row[x] = low ? lower(lower(above[x], mid[x]), below[x])
-                             : higher(higher(above[x], mid[x]), below[x]);
+    // Along the rows, each block with its two neighbours, the lowest and the highest apart
+    // (loops of min and max the compiler runs in lanes); then down the columns, a row at a
+    // time so the loops run along memory, into the one group they name (BodyGlance::around).
+    m_acrossLow.resize(blocks);
+    m_acrossHigh.resize(blocks);
+    for (std::size_t y = 0; y < rows; ++y) {
+        spread3(m_blockLow.data() + y * cols, m_acrossLow.data() + y * cols, cols, 1, lower);
+        spread3(m_blockHigh.data() + y * cols, m_acrossHigh.data() + y * cols, cols, 1, higher);
+    }
+    m_around.resize(blocks);
+    for (std::size_t y = 0; y < rows; ++y) {
+        const std::size_t above = (y > 0 ? y - 1 : y) * cols, mid = y * cols;
+        const std::size_t below = (y + 1 < rows ? y + 1 : y) * cols;
+        const std::uint16_t* low = m_acrossLow.data();
+        const std::uint16_t* high = m_acrossHigh.data();
+        std::uint16_t* row = m_around.data() + mid;
+        for (std::size_t x = 0; x < cols; ++x) {
+            const std::uint16_t lo = lower(lower(low[above + x], low[mid + x]), low[below + x]);
+            const std::uint16_t hi =
+                higher(higher(high[above + x], high[mid + x]), high[below + x]);
+            row[x] = hi < lo ? BodyGlance::kNoBody : (lo == hi ? lo : BodyGlance::kMixed);
         }
     }
     m_blocksGlance = BodyGlance{};
-    m_blocksGlance.aroundLow = m_aroundLow.data();
-    m_blocksGlance.aroundHigh = m_aroundHigh.data();
+    m_blocksGlance.around = m_around.data();
     m_blocksGlance.blockOrigin = m_blockOrigin;
     m_blocksGlance.blockSize = m_blockSize;
     m_blocksGlance.invBlockSize = 1.0f / m_blockSize;
@@ -989,7 +1032,7 @@ std::size_t BodyPass::memoryBytes() const
     return (m_x.capacity() + m_y.capacity()) * sizeof(float) +
            m_rule.capacity() * sizeof(std::uint16_t) + m_fixed.capacity() + m_pinned.capacity() +
            m_stalls.capacity() + (m_pushX.capacity() + m_pushY.capacity()) * sizeof(std::int64_t) +
-           m_grid.memoryBytes();
+           m_clearLow.capacity() * sizeof(float) + m_grid.memoryBytes();
 }
 
 } // namespace shoal

@@ -104,9 +104,12 @@ public:
     }
 
     /// After a commit (and at build): indexes every body where it now is, for measure() and
-    /// for the families' next plan (othersNear()).
+    /// for the families' next plan (othersNear()). `committedMoved`, right after a step's
+    /// run() and its commit with no agent reordered since: one flag per body of the groups,
+    /// set for those the commit may have moved after the pass (the others are where the pass
+    /// left them, so only these are read again).
     void index(std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer, Vec2 player,
-               float playerRadius);
+               float playerRadius, const std::uint8_t* committedMoved = nullptr);
     /// Where the lone player is (a player that leads no group), each step: in a world of one
     /// group the families see it through othersNear() without an index.
     void notePlayer(bool lone, Vec2 at, float radius);
@@ -163,6 +166,9 @@ private:
         Planned,
         Committed
     };
+    /// index(): the bodies the step's run() gathered, where they committed (see index).
+    void takeCommitted(const std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer,
+                       Vec2 player, const std::uint8_t* committedMoved);
     void gatherBodies(std::vector<std::unique_ptr<Group>>& groups,
                       const std::vector<BodyGroupRule>& rules, bool hasPlayer, Vec2 player,
                       float playerRadius, Positions positions, Hold hold = Hold::AllFixed);
@@ -185,6 +191,25 @@ private:
                          const StaticGeometry& geometry);
     /// Whether a wall or obstacle lies between two centres (then the bodies do not touch).
     static bool wallBetween(const StaticGeometry& geometry, Vec2 a, Vec2 b);
+    /// bodywalls.cpp: what the pass asks of the walls, answered from the clearances the plans
+    /// looked up where the step began when those prove it (the level's clearance grid is too
+    /// big to stay in cache: a look-up there per pair and round missed it every time).
+    /// gatherBodies(), planned: group g's start places and clearances, when its plan left
+    /// them this step, and its bodies' bounds (m_clearLow; -1 when it did not).
+    void noteStartClearances(std::size_t g, const Group& group);
+    /// A lower bound of the distance from body b, where it is now, to any geometry: its
+    /// plan's clearance where the step began, less how far it is from there; negative when
+    /// no plan told.
+    float clearLow(std::uint32_t b) const;
+    /// Whether keepClear of involved body b from where it began the step to `pushed` would
+    /// leave `pushed` as it is, as its bound proves (false when it cannot tell).
+    bool pushStaysClear(std::uint32_t b, Vec2 pushed) const;
+    /// StaticGeometry::clearance(from) for `from` = fromOf(b): the plan's, when it told.
+    float clearanceFrom(std::uint32_t b, Vec2 from) const;
+    /// wallBetween() for bodies i and j where they are now.
+    bool wallBetweenBodies(std::uint32_t i, std::uint32_t j) const;
+    /// Whether body b, where it is now, is within kTouching of a wall (it starts pinned).
+    bool heldByWall(std::uint32_t b) const;
     /// The pairs of bodies near enough to meet this step, each once, from `grid` of where
     /// the step began (its first `covered` bodies; none moved more than maxMove).
     void findContacts(const UniformGrid& grid, std::size_t covered, float maxMove);
@@ -200,7 +225,7 @@ private:
                                           std::uint32_t slot, int bits, float maxRadius);
     /// Bodies in contact that their plan puts against a wall start the rounds pinned (and
     /// where each starts them is noted, for addLateContacts).
-    void pinContacts(const StaticGeometry& geometry);
+    void pinContacts();
     /// After the rounds: the rounds' pushes can carry a body further than the margin its
     /// contacts were found with (a swarm agent shoved by a tank into its neighbour). The
     /// pairs such bodies now overlap that are not listed yet are added, from the same grid
@@ -244,6 +269,19 @@ private:
     std::vector<std::int64_t> m_pushX;      ///< this round's push, fixed point
     std::vector<std::int64_t> m_pushY;
     std::vector<std::uint32_t> m_groupStart; ///< first body of each group, and the end
+    /// Per group: where its bodies began the step and their clearance there, as its plan
+    /// looked it up (noteStartClearances); null pointers when it did not.
+    struct StartPlaces
+    {
+        const float* x = nullptr;
+        const float* y = nullptr;
+        const float* clearance = nullptr;
+    };
+    std::vector<StartPlaces> m_starts;
+    /// Per body: a lower bound of its distance to any geometry where it was gathered (its
+    /// plan), negative when no plan told (clearLow).
+    std::vector<float> m_clearLow;
+    bool m_roundsBegun = false; ///< pinContacts ran: m_roundX holds the involved bodies' start
     struct Contact
     {
         std::uint32_t a, b;
@@ -270,11 +308,14 @@ private:
     UniformGrid m_grid;
     bool m_indexed = false;
     bool m_gathered = false; ///< the last run() gathered the bodies (lonePlayerAt)
+    /// The last run() was a step's and gathered its bodies, and nothing has gathered since:
+    /// m_x, m_y hold where the pass left every body (index() takes them from there).
+    bool m_stepGathered = false;
     // The index's coarse map: per block (row-major), the lowest and highest rule of its
     // bodies, and of its bodies and those of the eight blocks round it.
     std::vector<std::uint16_t> m_blockLow, m_blockHigh;
-    std::vector<std::uint16_t> m_aroundLow, m_aroundHigh;
-    std::vector<std::uint16_t> m_blockScratch;
+    std::vector<std::uint16_t> m_around; ///< the group round each block (BodyGlance)
+    std::vector<std::uint16_t> m_acrossLow, m_acrossHigh; ///< scratch: along the rows only
     Vec2 m_blockOrigin;
     float m_blockSize = 4.0f;
     int m_blockCols = 0;

@@ -3,6 +3,7 @@
 #include <shoal/displaytext.h>
 
 #include "geometry/staticgeometry.h"
+#include "kernels/flagged.h"
 #include "kernels/lanes.h"
 #include "math/fastmath.h"
 #include "math/statehash.h"
@@ -286,24 +287,6 @@ Error unknownParam(const std::string& who, const std::vector<ParamSpec>& specs,
     return Error{who + " has no parameter " + quotedName(key) + "; known: " + known};
 }
 
-/// Calls f(i) for each i < n whose flag is set, in order, skipping eight clear flags at a
-/// time: most bodies of a step are neither near a wall nor moved by the body pass.
-template <class F> void forEachFlagged(const std::uint8_t* flags, std::size_t n, F&& f)
-{
-    for (std::size_t i = 0; i < n; ++i) {
-        if (i + 8 <= n) {
-            std::uint64_t eight;
-            std::memcpy(&eight, flags + i, sizeof eight);
-            if (eight == 0) {
-                i += 7;
-                continue;
-            }
-        }
-        if (flags[i])
-            f(i);
-    }
-}
-
 } // namespace
 
 Expected<std::unique_ptr<World>> World::create(const SceneDesc& scene)
@@ -544,7 +527,7 @@ double World::param(int groupIndex, const std::string& key) const
     return index < 0 ? 0.0 : group.values[static_cast<std::size_t>(index)];
 }
 
-void World::rebuildIndexes()
+void World::rebuildIndexes(const std::uint8_t* committedMoved)
 {
     // Every few steps, groups whose behaviour allows it are stored in cell order: a cell's
     // agents, and the cells next to it, then sit together in memory, so the neighbour loops
@@ -567,6 +550,7 @@ void World::rebuildIndexes()
             }
             a.permute(m_order, m_permuteScratch, m_permuteIds, m_permuteFlags);
             group->behaviour->permuteAgents(m_order);
+            committedMoved = nullptr; // the body pass's bodies are in the old order
         }
         group->grid.build(a.px.data(), a.py.data(), a.size(), group->behaviour->gridCells());
         group->bruteForce.build(a.px.data(), a.py.data(), a.size(), 0.0f);
@@ -575,7 +559,7 @@ void World::rebuildIndexes()
     // for the metrics); a world of one group without a lone player needs it only to measure.
     m_bodies->notePlayer(playerIsLoneBody(), m_player.position, playerRadius());
     if (m_groups.size() > 1 || m_metricsEnabled)
-        indexBodies();
+        indexBodies(committedMoved);
     m_indexesDirty = false;
 }
 
@@ -684,14 +668,21 @@ void World::step()
     offset = 0;
     for (std::size_t g = 0; g < m_groups.size(); ++g) {
         const BodyGroupRule& rule = m_bodies->rules[g];
+        // The start clearances the plan looked up, else those keepGroupClear looked up.
+        const Group& group = *m_groups[g];
+        const float* clearFrom =
+            rule.fixed ? nullptr
+            : group.startClearanceKnown && group.startClearance.size() == group.agents.size()
+                ? group.startClearance.data()
+                : m_clearFrom.data() + offset;
         commitGroup(*m_groups[g], rule.fixed ? 0.0f : rule.radius, m_clearAgain.data() + offset,
-                    rule.fixed ? nullptr : m_clearFrom.data() + offset);
+                    clearFrom);
         offset += m_groups[g]->agents.size();
     }
     m_player = m_playerNext;
     ++m_step;
 
-    rebuildIndexes();
+    rebuildIndexes(m_clearAgain.data());
     if (m_metricsEnabled && m_step % static_cast<std::uint64_t>(m_metricsEvery) == 0)
         computeAllMetrics();
 }
@@ -814,7 +805,7 @@ void World::keepGroupClear(Group& group, float radius, std::uint8_t* clearAgain,
         markMayReach(known, px, py, nx, ny, radius, n, clearAgain, i);
         for (; i < n; ++i)
             clearAgain[i] = mayReach(known[i], nx[i] - px[i], ny[i] - py[i]) ? 1 : 0;
-        std::copy(known, known + n, clearFrom);
+        // (The commit reads the plan's clearances where they are: no copy into clearFrom.)
         // Eight at a time past the many that cannot reach a wall.
         forEachFlagged(clearAgain, n, [&](std::size_t k) {
             clearAgain[k] =
@@ -855,9 +846,12 @@ void World::commitGroup(Group& group, float radius, const std::uint8_t* clearAga
     // (The player keeps clear in planPlayer; bodies that follow their family's own paths,
     // radius 0 here, in their family.) Each body on its own, so in any order: eight at a
     // time past the many that were not moved.
+    // A body the pass pushed no further than its clearance allows needs no look-up either.
     if (radius > 0.0f)
         forEachFlagged(clearAgain, n, [&](std::size_t i) {
-            keepAgentClear(*m_geometry, a, i, {a.px[i], a.py[i]}, radius, clearFrom[i], inverseDt);
+            const Vec2 from{a.px[i], a.py[i]};
+            if (!StaticGeometry::moveIsClear(clearFrom[i], radius, from, {a.nx[i], a.ny[i]}))
+                keepAgentClear(*m_geometry, a, i, from, radius, clearFrom[i], inverseDt);
         });
     // The exact, Box2D-independent check, of motions that could reach geometry only. The
     // metrics name the first crossing body in cell order (where the grid still holds this
@@ -984,9 +978,10 @@ bool World::bodiesMeetOthers() const
     return m_groups.size() > 1 || (playerIsLoneBody() && !m_groups.empty());
 }
 
-void World::indexBodies()
+void World::indexBodies(const std::uint8_t* committedMoved)
 {
-    m_bodies->index(m_groups, playerIsLoneBody(), m_player.position, playerRadius());
+    m_bodies->index(m_groups, playerIsLoneBody(), m_player.position, playerRadius(),
+                    committedMoved);
 }
 
 std::uint64_t World::stateHash() const

@@ -721,11 +721,17 @@ template <class Search> void TankSquadBehaviour::planWith(Group& group, const St
     // Neighbour attributes in cell order (contiguous reads), and every tank's heading, in one
     // pass; agents visited in cell order. Padded with zeros as UniformGrid::gather pads: lane
     // loads run up to kLanePadding past the last slot.
+    // Only the padding is zeroed: the pass below writes every tank's slot (a fill of the
+    // whole arrays first was a pass over megabytes at 100,000 tanks for nothing).
     const std::size_t padded = n + kLanePadding;
+    const auto past = static_cast<std::ptrdiff_t>(n);
     for (std::vector<float>* v :
-         {&m_sortedVx, &m_sortedVy, &m_sortedWay, &m_sortedId, &m_forwardX, &m_forwardY})
-        v->assign(padded, 0.0f);
-    m_sortedArrived.assign(padded, 0u);
+         {&m_sortedVx, &m_sortedVy, &m_sortedWay, &m_sortedId, &m_forwardX, &m_forwardY}) {
+        v->resize(padded);
+        std::fill(v->begin() + past, v->end(), 0.0f);
+    }
+    m_sortedArrived.resize(padded);
+    std::fill(m_sortedArrived.begin() + past, m_sortedArrived.end(), 0u);
     {
         float* const vx = m_sortedVx.data();
         float* const vy = m_sortedVy.data();
@@ -773,6 +779,13 @@ template <class Search> void TankSquadBehaviour::planWith(Group& group, const St
     group.startClearance.resize(n);
     float* startClearance = group.startClearance.data(); // handed to the world's wall rule
     for (std::size_t k = 0; k < n; ++k) {
+        if (k + StaticGeometry::kPrefetchAhead < n) { // the grids' lines, early
+            const std::size_t ahead =
+                search.sortedIndex(static_cast<std::uint32_t>(k + StaticGeometry::kPrefetchAhead));
+            const Vec2 at{a.px[ahead], a.py[ahead]};
+            geometry.prefetchClearance(at);
+            route.prefetchDirection(at);
+        }
         Tank t;
         t.i = search.sortedIndex(static_cast<std::uint32_t>(k));
         t.slot = static_cast<std::uint32_t>(k);
