@@ -1,5 +1,7 @@
 #include "metricsbench.h"
 
+#include "benchsupport.h"
+
 #include "document/document.h"
 #include "files/scenefiles.h"
 #include "simulation/simulationcontroller.h"
@@ -24,23 +26,12 @@ namespace shoal::ui {
 
 namespace {
 
-constexpr int kExitOk = 0;
-constexpr int kExitBadInput = 2;
+using bench::kExitBadInput;
+using bench::kExitOk;
 
-double processCpuMs()
-{
-    timespec t{};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
-}
+using bench::processCpuMs;
 
-double median(std::vector<double> values)
-{
-    if (values.empty())
-        return 0.0;
-    std::sort(values.begin(), values.end());
-    return values[values.size() / 2];
-}
+using bench::median;
 
 struct Phase
 {

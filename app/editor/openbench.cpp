@@ -1,5 +1,7 @@
 #include "openbench.h"
 
+#include "benchsupport.h"
+
 #include "bigscene.h"
 #include "document/commands.h"
 #include "files/scenefiles.h"
@@ -29,8 +31,8 @@ namespace shoal::ui {
 
 namespace {
 
-constexpr int kExitOk = 0;
-constexpr int kExitBadInput = 2;
+using bench::kExitBadInput;
+using bench::kExitOk;
 
 /// kB of a /proc/self/status field ("VmHWM", "VmRSS").
 long statusKb(const char* field)
@@ -44,11 +46,7 @@ long statusKb(const char* field)
     return -1;
 }
 
-double median(std::vector<double> values)
-{
-    std::sort(values.begin(), values.end());
-    return values.empty() ? 0.0 : values[values.size() / 2];
-}
+using bench::median;
 
 double elapsedMs(const QElapsedTimer& clock)
 {

@@ -1,5 +1,7 @@
 #include "renderbench.h"
 
+#include "benchsupport.h"
+
 #include "benchscenes.h"
 #include "embeddedscenes.h"
 #include "simulation/agentlayeritem.h"
@@ -34,8 +36,8 @@ namespace shoal::ui {
 
 namespace {
 
-constexpr int kExitOk = 0;
-constexpr int kExitBadInput = 2;
+using bench::kExitBadInput;
+using bench::kExitOk;
 constexpr int kMaxAgents = 2000000;
 constexpr int kWarmupFrames = 15;
 /// Tank targets move this often (steps), so the squads keep driving instead of parking.
@@ -75,15 +77,7 @@ struct Result
     QString detail;
 };
 
-/// CPU time of this process (every thread: the raster engine fills large areas on a thread
-/// pool), ms. Other processes on a shared machine stretch the wall clock; this shows what
-/// the frames themselves cost.
-double processCpuMs()
-{
-    timespec t{};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
-}
+using bench::processCpuMs;
 
 void printError(const QString& message)
 {
