@@ -9,5 +9,6 @@ namespace shoal::cli {
 int validateCommand(const QStringList& arguments);
 int runCommand(const QStringList& arguments);
 int benchCommand(const QStringList& arguments);
+int presetsCommand(const QStringList& arguments);
 
 } // namespace shoal::cli

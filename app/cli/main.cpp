@@ -18,6 +18,7 @@ constexpr const char* kUsage =
     "  validate [FILE...]   load scene files and report each one (no FILE: the embedded demo)\n"
     "  run [FILE] [options] run a scene headless; print summary metrics and the state hash\n"
     "  bench [options]      time every behaviour family at several agent counts\n"
+    "  presets [FAMILY]     list the presets (built-in and yours) with the values they set\n"
     "\n"
     "A FILE of 'demo' (or none) is the embedded demo scene.\n"
     "'shoal-cli <command> --help' lists a command's options. Exit codes: 0 ok, 1 a check\n"
@@ -60,6 +61,8 @@ int main(int argc, char** argv)
             return shoal::cli::runCommand(rest);
         if (command == QLatin1String("bench"))
             return shoal::cli::benchCommand(rest);
+        if (command == QLatin1String("presets"))
+            return shoal::cli::presetsCommand(rest);
     } catch (const std::bad_alloc&) {
         shoal::cli::printError("not enough memory to go on with '" + command.toStdString() +
                                "': the level needs more memory than this machine can give");
@@ -67,6 +70,6 @@ int main(int argc, char** argv)
     }
 
     shoal::cli::printError("unknown command '" + command.toStdString() +
-                           "'; allowed: validate, run, bench (see shoal-cli --help)");
+                           "'; allowed: validate, run, bench, presets (see shoal-cli --help)");
     return shoal::cli::kExitBadInput;
 }

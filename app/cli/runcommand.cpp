@@ -1,4 +1,4 @@
-// shoal-cli run: build a scene's world, apply --set and a scripted input, step it N times,
+// shoal-cli run: build a scene's world, apply --preset, --set and a scripted input, step it N times,
 // print what a user would check (per-group metrics, wall crossings) and the state hash.
 
 #include "clisupport.h"
@@ -7,6 +7,8 @@
 #include <shoal/displaytext.h>
 #include <shoal/inputscript.h>
 #include <shoal/world.h>
+
+#include <presetshelf.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -32,6 +34,7 @@ struct RunOptions
     SceneSource scene;
     qint64 steps = 600;
     std::optional<std::uint64_t> seed;
+    QStringList presets;
     QStringList sets;
     QString inputPath;
     QString metricsPath;
@@ -78,6 +81,50 @@ std::optional<Error> applySet(World& world, const QString& assignment)
     return std::nullopt;
 }
 
+std::string groupNames(const SceneDesc& scene)
+{
+    std::string names;
+    for (const GroupDesc& group : scene.groups)
+        names += (names.empty() ? "" : ", ") + quotedName(group.name);
+    return names.empty() ? std::string("none") : names;
+}
+
+/// Applies one --preset "group=name" to the scene's group, from `shelf`.
+std::optional<Error> applyPresetOption(SceneDesc& scene, const QString& assignment,
+                                       const presets::Shelf& shelf)
+{
+    const std::string where = "--preset " + assignment.toStdString() + ": ";
+    const int equals = assignment.indexOf(QLatin1Char('='));
+    if (equals <= 0 || equals == assignment.size() - 1)
+        return Error{where + "expected GROUP=NAME (see shoal-cli presets)"};
+    const std::string groupName = assignment.left(equals).toStdString();
+    const std::string presetName = assignment.mid(equals + 1).toStdString();
+    const auto group = std::find_if(scene.groups.begin(), scene.groups.end(),
+                                    [&](const GroupDesc& g) { return g.name == groupName; });
+    if (group == scene.groups.end())
+        return Error{where + "the scene has no group " + quotedName(groupName) + "; groups: " +
+                     groupNames(scene)};
+    const Preset* preset = findPreset(shelf.presets, group->kind, presetName);
+    if (!preset) {
+        std::string names, elsewhere;
+        for (const Preset& p : shelf.presets) {
+            if (p.kind == group->kind)
+                names += (names.empty() ? "" : ", ") + p.name;
+            else if (p.name == presetName)
+                elsewhere = "; " + quotedName(presetName) + " is a " +
+                            std::string(behaviourKey(p.kind)) + " preset";
+        }
+        return Error{where + "no " + std::string(behaviourKey(group->kind)) + " preset " +
+                     quotedName(presetName) + " for group " + quotedName(groupName) + elsewhere +
+                     "; " + std::string(behaviourKey(group->kind)) + " presets: " + names};
+    }
+    Expected<ParamValues> values = applyPreset(*preset, group->kind, group->params);
+    if (!values)
+        return Error{where + "group " + quotedName(groupName) + ": " + values.error().message};
+    group->params = std::move(*values);
+    return std::nullopt;
+}
+
 /// The run command's options, declared on a parser.
 struct RunCommandLine
 {
@@ -94,6 +141,11 @@ struct RunCommandLine
                                                 "before the first step; repeatable, applied in "
                                                 "order."),
                                  QStringLiteral("group.param=value")};
+    const QCommandLineOption preset{QStringLiteral("preset"),
+                                    QStringLiteral("Applies a preset to a group before the first "
+                                                   "step (before any --set); repeatable. "
+                                                   "'shoal-cli presets' lists them."),
+                                    QStringLiteral("GROUP=NAME")};
     const QCommandLineOption input{QStringLiteral("input"),
                                    QStringLiteral("Replays a scripted input file (pointer and "
                                                   "squad-target events by step)."),
@@ -120,7 +172,7 @@ RunCommandLine::RunCommandLine(QCommandLineParser& parser)
     parser.addPositionalArgument(QStringLiteral("file"),
                                  QStringLiteral("Scene file; 'demo' or none: the embedded demo."),
                                  QStringLiteral("[FILE]"));
-    parser.addOptions({steps, seed, set, input, metrics, trajectory, json});
+    parser.addOptions({steps, seed, preset, set, input, metrics, trajectory, json});
 }
 
 /// No output replaces an input or another output: each file named on the command line is
@@ -182,6 +234,7 @@ std::optional<Error> parseOptions(const QCommandLineParser& parser,
             return Error{"--seed '" + parser.value(seed).toStdString() +
                          "' must be a whole number in [0, 2^64 - 1] (decimal or 0x hex)"};
     }
+    options.presets = parser.values(commandLine.preset);
     options.sets = parser.values(commandLine.set);
     options.inputPath = parser.value(commandLine.input);
     if (parser.isSet(commandLine.input) && options.inputPath.isEmpty())
@@ -608,7 +661,8 @@ void printJsonSummary(const World& world, const RunOptions& options, const Scene
     std::printf("%s\n", json.text().c_str());
 }
 
-/// The scene as run (--seed applied), its world (--set applied) and the input script.
+/// The scene as run (--seed and --preset applied), its world (--set applied) and the input
+/// script.
 struct RunSetup
 {
     SceneDesc scene;
@@ -616,7 +670,8 @@ struct RunSetup
     InputScript script;
 };
 
-/// Loads the scene, applies --seed, builds the world and applies every --set in order.
+/// Loads the scene, applies --seed and every --preset, builds the world and applies every
+/// --set in order.
 std::optional<Error> buildWorld(const RunOptions& options, RunSetup& setup)
 {
     auto loaded = loadScene(options.scene);
@@ -626,7 +681,20 @@ std::optional<Error> buildWorld(const RunOptions& options, RunSetup& setup)
         loaded->setSeed(*options.seed);
     setup.scene = loaded->scene();
     try {
-        setup.world = World::create(*loaded); // checked once, by the loader
+        if (options.presets.isEmpty()) {
+            setup.world = World::create(*loaded); // checked once, by the loader
+        } else {
+            const presets::Shelf shelf = presets::load();
+            for (const std::string& problem : shelf.problems)
+                printError("warning: " + problem);
+            for (const QString& assignment : options.presets)
+                if (auto error = applyPresetOption(setup.scene, assignment, shelf))
+                    return error;
+            auto world = World::create(setup.scene);
+            if (!world)
+                return Error{options.scene.displayName + ": " + world.error().message};
+            setup.world = std::move(*world);
+        }
     } catch (const std::bad_alloc&) {
         return outOfMemory(options.scene.displayName);
     }

@@ -362,6 +362,7 @@ void TestPresets::namesAreChecked()
     QVERIFY(checkPresetName("trail "));
     QVERIFY(checkPresetName(std::string(41, 'a')));
     QVERIFY(checkPresetName("tab\there"));
+    QVERIFY(checkPresetName(".."));
 }
 
 QTEST_GUILESS_MAIN(TestPresets)

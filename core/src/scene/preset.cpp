@@ -87,7 +87,7 @@ std::optional<Error> checkPresetName(const std::string& name)
 {
     const std::string allowed = "; a name is 1 to " + std::to_string(kMaxPresetNameLength) +
                                 " letters, digits, spaces, '-', '_' or '.', with no space at "
-                                "either end";
+                                "either end and no '.' first";
     if (name.empty())
         return Error{"the preset name is empty" + allowed};
     if (name.size() > kMaxPresetNameLength)
@@ -97,6 +97,8 @@ std::optional<Error> checkPresetName(const std::string& name)
     if (bad != name.end())
         return Error{"the preset name " + quotedName(name) + " holds " +
                      quotedName(std::string(1, *bad)) + allowed};
+    if (name.front() == '.')
+        return Error{"the preset name " + quotedName(name) + " starts with '.'" + allowed};
     if (name.front() == ' ' || name.back() == ' ')
         return Error{"the preset name " + quotedName(name) + " starts or ends with a space" +
                      allowed};
