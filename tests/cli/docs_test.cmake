@@ -23,6 +23,8 @@ if(NOT CLI OR NOT SOURCE_DIR OR NOT WORK_DIR)
 endif()
 file(REMOVE_RECURSE "${WORK_DIR}")
 file(MAKE_DIRECTORY "${WORK_DIR}")
+# The presets a page lists are the built-in ones, whatever the machine's user has saved.
+set(ENV{XDG_DATA_HOME} "${WORK_DIR}/user-data")
 
 # Lines are kept as list elements "|<line>": the bar keeps empty lines in the list, and
 # ; [ ] \ (which CMake lists would read) stand in as control characters until a line is used.

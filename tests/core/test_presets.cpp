@@ -164,6 +164,7 @@ private slots:
     void wormsCrawlAsNamed();
     void applyingSetsOnlyWhatThePresetLists();
     void applyingRefusesAnotherFamilyAndBrokenRules();
+    void worldTakesAWholeSetAtOnce();
     void fileRoundTripsExactly();
     void badFilesAreRefusedWithTheirField_data();
     void badFilesAreRefusedWithTheirField();
@@ -296,6 +297,36 @@ void TestPresets::applyingRefusesAnotherFamilyAndBrokenRules()
                  message.find("keepMinDistance (2.5) must be less than keepMaxDistance (2)") !=
                      std::string::npos,
              message.c_str());
+}
+
+void TestPresets::worldTakesAWholeSetAtOnce()
+{
+    SceneDesc scene = emptyScene();
+    GroupDesc school = makeDefaultGroup(BehaviourKind::FishSchool, "school");
+    school.spawn = SpawnAreaDesc{{{-5.0, -5.0}, {5.0, 5.0}}, 10};
+    scene.groups.push_back(school);
+    auto world = buildWorld(scene);
+    const ParamValues defaults = school.params;
+    Expected<ParamValues> loose =
+        applyPreset(builtInNamed("loose-school"), BehaviourKind::FishSchool, defaults);
+    QVERIFY(loose.ok());
+    // One by one, the first value (keepMinDistance 2.8 against keepMaxDistance 2) is refused.
+    QVERIFY(world->setParam(0, "keepMinDistance", 2.8));
+    QVERIFY(!world->setParams(0, *loose));
+    QVERIFY(world->group(0).values == *loose);
+    world->step(10);
+
+    // Refused whole: a wrong count, a value out of range, a broken rule; nothing changes.
+    QVERIFY(world->setParams(0, ParamValues(3, 1.0)));
+    ParamValues bad = *loose;
+    bad[0] = -1.0;
+    QVERIFY(world->setParams(0, bad));
+    ParamValues crossed = defaults;
+    crossed[std::size_t(paramIndex(paramSpecs(BehaviourKind::FishSchool), "keepMinDistance"))] = 2.5;
+    const std::optional<Error> error = world->setParams(0, crossed);
+    QVERIFY(error);
+    QVERIFY2(error->message.find("group 'school': keepMinDistance") == 0, error->message.c_str());
+    QVERIFY(world->group(0).values == *loose);
 }
 
 void TestPresets::fileRoundTripsExactly()

@@ -263,6 +263,16 @@ void Document::setGroupParam(int group, int paramIndex, double value)
     announce(Change{ChangeKind::GroupParams, group, paramIndex});
 }
 
+void Document::setGroupParams(int group, const ParamValues& values)
+{
+    const auto g = static_cast<std::size_t>(group);
+    GroupDesc edited = scene().groups[g];
+    edited.params = values;
+    if (!m_checkedScene || !m_checkedScene->setGroup(g, edited))
+        uncheckedScene().groups[g] = std::move(edited);
+    announce(Change{ChangeKind::GroupParams, group, -1});
+}
+
 void Document::setPlayer(const PlayerDesc& player)
 {
     if (!m_checkedScene || !m_checkedScene->setPlayer(player))

@@ -101,6 +101,8 @@ public:
     /// Everything of a group except its parameters (name, colours, spawn, agents, target...).
     void setGroup(int index, const GroupDesc& group);
     void setGroupParam(int group, int paramIndex, double value);
+    /// Every parameter of `group` at once (a preset, a reset): one Change with paramIndex -1.
+    void setGroupParams(int group, const ParamValues& values);
     void setPlayer(const PlayerDesc& player);
     void setPlayerParam(int paramIndex, double value);
     void setSimulation(const SimulationDesc& simulation);

@@ -70,6 +70,56 @@ QUndoCommand* makeSetCollisionCommand(Document* document, const QList<int>& grou
     return command;
 }
 
+namespace {
+
+/// Every parameter of some groups at once; undo gives each its old values back.
+class SetGroupParamsCommand : public QUndoCommand
+{
+public:
+    SetGroupParamsCommand(Document* document, QList<int> groups, std::vector<ParamValues> values,
+                          const QString& text)
+        : QUndoCommand(text), m_document(document), m_groups(std::move(groups)),
+          m_new(std::move(values))
+    {
+        for (int g : m_groups)
+            m_old.push_back(document->scene().groups[static_cast<std::size_t>(g)].params);
+    }
+    void redo() override { apply(m_new); }
+    void undo() override { apply(m_old); }
+
+private:
+    void apply(const std::vector<ParamValues>& values)
+    {
+        for (qsizetype i = 0; i < m_groups.size(); ++i)
+            m_document->setGroupParams(m_groups[i], values[std::size_t(i)]);
+    }
+
+    Document* m_document;
+    QList<int> m_groups;
+    std::vector<ParamValues> m_new;
+    std::vector<ParamValues> m_old;
+};
+
+} // namespace
+
+QUndoCommand* makeSetGroupParamsCommand(Document* document, const QList<int>& groups,
+                                        const std::vector<ParamValues>& values,
+                                        const QString& text)
+{
+    QList<int> changed;
+    std::vector<ParamValues> changedValues;
+    for (qsizetype i = 0; i < groups.size() && std::size_t(i) < values.size(); ++i) {
+        if (document->scene().groups[static_cast<std::size_t>(groups[i])].params ==
+            values[std::size_t(i)])
+            continue;
+        changed.append(groups[i]);
+        changedValues.push_back(values[std::size_t(i)]);
+    }
+    if (changed.isEmpty())
+        return nullptr;
+    return new SetGroupParamsCommand(document, changed, std::move(changedValues), text);
+}
+
 QUndoCommand* makeRenameGroupCommand(Document* document, int group, const std::string& name)
 {
     const SceneDesc& scene = document->scene();

@@ -37,6 +37,13 @@ QUndoCommand* makeSetCollisionCommand(Document* document, const QList<int>& grou
                                       const std::vector<CollisionDesc>& collisions,
                                       const QString& text);
 
+/// Gives each group of `groups` the parameter values of the same index in `values` (all of
+/// them at once: a preset, a reset to the defaults), as one step named `text`. Null when no
+/// group's values change.
+QUndoCommand* makeSetGroupParamsCommand(Document* document, const QList<int>& groups,
+                                        const std::vector<ParamValues>& values,
+                                        const QString& text);
+
 /// A new group of `kind` with default parameters, a unique name and a spawn area at the
 /// centre of the level sized for the family's usual count.
 GroupDesc makeCentredGroup(const SceneDesc& scene, BehaviourKind kind);

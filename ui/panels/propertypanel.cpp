@@ -8,7 +8,9 @@
 #include "document/qtstrings.h"
 #include "panels/collisionsection.h"
 #include "panels/grouplistpanel.h"
+#include "panels/paramlabels.h"
 #include "panels/paramrow.h"
+#include "panels/presetbar.h"
 #include "simulation/simulationcontroller.h"
 
 #include <QComboBox>
@@ -175,6 +177,8 @@ PropertyPanel::PropertyPanel(Document* document, GroupSelection* selection,
     m_groupSectionTitle = makeSectionTitle(QString(), content);
     layout->addWidget(m_groupSectionTitle);
     layout->addWidget(makeRule(content));
+    m_presetBar = new PresetBar(m_document, content);
+    layout->addWidget(m_presetBar);
     m_message = new QLabel(content);
     m_message->setWordWrap(true);
     m_message->setContentsMargins(0, 4, 0, 4);
@@ -412,6 +416,7 @@ void PropertyPanel::refreshGroupSection()
                                     "click its spawn area."));
         m_message->show();
         m_rowsWidget->hide();
+        m_presetBar->hide();
         return;
     }
 
@@ -436,19 +441,27 @@ void PropertyPanel::refreshGroupSection()
                                .arg(families.join(QStringLiteral(", "))));
         m_message->show();
         m_rowsWidget->hide();
+        m_presetBar->hide();
         return;
     }
     m_groupSectionTitle->setText(
         tr("%1 parameters").arg(qs(std::string(behaviourLabel(first.kind)))));
     m_message->hide();
     m_rowsWidget->show();
+    m_presetBar->setGroups(groups, first.kind);
+    m_presetBar->show();
     for (int i = 0; i < m_groupRows.size(); ++i) {
         const auto p = static_cast<std::size_t>(i);
         const double value = first.params[p];
         bool mixed = false;
-        for (int g : groups)
-            mixed = mixed || scene.groups[static_cast<std::size_t>(g)].params[p] != value;
+        bool changed = false;
+        for (int g : groups) {
+            const double own = scene.groups[static_cast<std::size_t>(g)].params[p];
+            mixed = mixed || own != value;
+            changed = changed || own != m_groupRows[i]->spec().defaultValue;
+        }
         m_groupRows[i]->setValue(value, mixed);
+        markChanged(m_groupRows[i], changed);
     }
 }
 
@@ -584,29 +597,16 @@ void PropertyPanel::alignColumns()
                     style()->pixelMetric(QStyle::PM_ScrollBarExtent));
 }
 
-namespace {
-
-/// A refusal as the panel shows it: each parameter named by its label, as on the rows,
-/// not by its key in files ("Keep min distance (2.5) must be less than Keep max distance
-/// (2)"). Longer keys first, whole words only, so a key inside another is left alone.
-QString withLabels(const std::string& message, const std::vector<ParamSpec>& specs)
+void PropertyPanel::markChanged(ParamRow* row, bool changed)
 {
-    QString text = QString::fromStdString(message);
-    std::vector<const ParamSpec*> byLength;
-    for (const ParamSpec& spec : specs)
-        byLength.push_back(&spec);
-    std::sort(byLength.begin(), byLength.end(),
-              [](const ParamSpec* a, const ParamSpec* b) { return a->key.size() > b->key.size(); });
-    for (const ParamSpec* spec : byLength) {
-        const QRegularExpression key(
-            QStringLiteral("\\b%1\\b")
-                .arg(QRegularExpression::escape(QString::fromStdString(spec->key))));
-        text.replace(key, QString::fromStdString(spec->label));
+    // A parameter away from its default reads in bold, as in Qt Designer's property editor,
+    // so "what did I change here?" is answered by looking (the preset bar lists them).
+    QFont font = row->label()->font();
+    if (font.bold() != changed) {
+        font.setBold(changed);
+        row->label()->setFont(font);
     }
-    return text;
 }
-
-} // namespace
 
 void PropertyPanel::clearGroupErrors()
 {

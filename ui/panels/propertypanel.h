@@ -2,9 +2,11 @@
 /// The property panel (a dock's widget), generated from the core's ParamSpec tables: every
 /// parameter of the selected groups' family as a ParamRow, their collision (CollisionSection,
 /// for groups of any families), then the scene's settings (time step, seed, simulation speed) and
-/// the player: the group it leads and its parameters. Edits go through undo commands (a slider drag
-/// is one step); the running world follows through the SimulationController. A value that breaks a
-/// rule between parameters is refused with a message under its row.
+/// the player: the group it leads and its parameters. A preset bar over the rows applies
+/// presets and lists what differs from the defaults (changed rows have bold labels). Edits go
+/// through undo commands (a slider drag is one step); the running world follows through the
+/// SimulationController. A value that breaks a rule between parameters is refused with a
+/// message under its row.
 
 #include <shoal/scenedesc.h>
 
@@ -27,6 +29,7 @@ class CollisionSection;
 class Document;
 class GroupSelection;
 class ParamRow;
+class PresetBar;
 class SimulationController;
 struct Change;
 
@@ -46,6 +49,9 @@ public:
     ParamRow* playerRow(const QString& key) const;
     /// The selected groups' collision (hidden with no group selected).
     CollisionSection* collisionSection() const { return m_collision; }
+    /// The selected groups' presets and differences from default (hidden unless the
+    /// selection is of one family).
+    PresetBar* presetBar() const { return m_presetBar; }
     ParamRow* timeStepRow() const { return m_timeStepRow; }
     ParamRow* speedRow() const { return m_speedRow; }
     QLineEdit* seedEdit() const { return m_seedEdit; }
@@ -85,6 +91,8 @@ private:
     void refreshHeaderCount();
     void alignColumns();
     void clearGroupErrors();
+    /// Shows `row`'s label in bold when a selected group's value differs from the default.
+    static void markChanged(ParamRow* row, bool changed);
 
     void editGroupParam(ParamRow* row, int paramIndex, double value, bool commit);
     void editPlayerParam(ParamRow* row, int paramIndex, double value, bool commit);
@@ -109,6 +117,7 @@ private:
     QLabel* m_subtitle = nullptr;
     QLabel* m_groupSectionTitle = nullptr;
     QLabel* m_message = nullptr;
+    PresetBar* m_presetBar = nullptr;
     QWidget* m_rowsWidget = nullptr;
     QVBoxLayout* m_rowsLayout = nullptr;
     QList<ParamRow*> m_groupRows;

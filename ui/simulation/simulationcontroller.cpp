@@ -382,9 +382,12 @@ bool SimulationController::applyGroupParam(int group, int paramIndex)
     if (group < 0 || group >= static_cast<int>(scene.groups.size()))
         return false;
     const GroupDesc& desc = scene.groups[static_cast<std::size_t>(group)];
+    if (desc.kind != m_built.groups[static_cast<std::size_t>(group)].kind)
+        return false;
+    if (paramIndex < 0) // every parameter at once (a preset): the rules see the whole new set
+        return !m_world->setParams(group, desc.params);
     const auto p = static_cast<std::size_t>(paramIndex);
-    if (desc.kind != m_built.groups[static_cast<std::size_t>(group)].kind || paramIndex < 0 ||
-        p >= desc.params.size())
+    if (p >= desc.params.size())
         return false;
     return !m_world->setParam(group, paramIndex, desc.params[p]);
 }

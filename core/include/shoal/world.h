@@ -74,6 +74,10 @@ public:
     std::optional<Error> setParam(int group, int index, double value);
     /// The same by key (the CLI's --set, games): the key is resolved once, then as above.
     std::optional<Error> setParam(int group, const std::string& key, double value);
+    /// Every parameter of `group` at once (paramSpecs order), as a preset or a reset to the
+    /// defaults sets them: each value checked, then the family's rules on the new set
+    /// together, so no rule is checked against a half-applied set. Refused: nothing changes.
+    std::optional<Error> setParams(int group, const ParamValues& values);
     /// The same for the player's table (playerParamSpecs() order), by index or by key.
     std::optional<Error> setPlayerParam(int index, double value);
     std::optional<Error> setPlayerParam(const std::string& key, double value);

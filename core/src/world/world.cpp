@@ -452,6 +452,28 @@ std::optional<Error> World::setParam(int groupIndex, int index, double value)
     return std::nullopt;
 }
 
+std::optional<Error> World::setParams(int groupIndex, const ParamValues& values)
+{
+    if (groupIndex < 0 || groupIndex >= groupCount())
+        return noGroup(groupIndex);
+    Group& group = *m_groups[groupIndex];
+    const std::string who = "group " + quotedName(group.name);
+    const auto& specs = paramSpecs(group.kind);
+    if (values.size() != specs.size())
+        return Error{who + ": " + std::to_string(values.size()) + " parameter values given; " +
+                     std::string(behaviourKey(group.kind)) + " has " +
+                     std::to_string(specs.size())};
+    for (std::size_t i = 0; i < specs.size(); ++i)
+        if (auto error = checkParamValue(specs[i], values[i], who))
+            return error;
+    if (auto error = checkParamRelations(group.kind, values))
+        return Error{who + ": " + error->message};
+    group.values = values;
+    group.behaviour->setParams(group.values);
+    m_indexesDirty = true;
+    return std::nullopt;
+}
+
 std::optional<Error> World::setCollision(int groupIndex, const CollisionDesc& collision)
 {
     if (groupIndex < 0 || groupIndex >= groupCount())
