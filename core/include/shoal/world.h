@@ -104,6 +104,8 @@ public:
     Vec2 boundsMax() const;
     /// Body radius of a group's agents, m.
     float bodyRadius(int group) const;
+    /// How deep a disc of `radius` at `p` lies in a wall or obstacle, m (0: clear of them).
+    float bodyWallOverlap(Vec2 p, float radius) const;
     std::size_t agentCount() const;
 
     std::uint64_t stepCount() const { return m_step; }

@@ -452,6 +452,11 @@ std::optional<Error> World::setParam(int groupIndex, int index, double value)
     return std::nullopt;
 }
 
+float World::bodyWallOverlap(Vec2 p, float radius) const
+{
+    return m_geometry->bodyOverlap(p, radius);
+}
+
 std::optional<Error> World::setParams(int groupIndex, const ParamValues& values)
 {
     if (groupIndex < 0 || groupIndex >= groupCount())
