@@ -148,7 +148,7 @@ void SimulationController::stepOnce()
     applyPendingGeometry();
     QElapsedTimer clock;
     clock.start();
-    m_world->step();
+    stepWorld();
     m_lastStepMs = static_cast<double>(clock.nsecsElapsed()) / 1e6;
     emit stepped();
 }
@@ -211,9 +211,32 @@ void SimulationController::setMetricsWanted(bool wanted, int everySteps)
     }
 }
 
+void SimulationController::setProblemsWanted(bool wanted)
+{
+    if (wanted && !m_problemsWanted)
+        m_problemWatch.reset(); // what it missed while nobody watched is not history
+    m_problemsWanted = wanted;
+}
+
+const std::vector<Problem>& SimulationController::problems()
+{
+    static const std::vector<Problem> none;
+    if (!m_world || !m_problemsWanted)
+        return none;
+    return m_problemWatch.problems(*m_world);
+}
+
+void SimulationController::stepWorld()
+{
+    m_world->step();
+    if (m_problemsWanted)
+        m_problemWatch.observe(*m_world);
+}
+
 void SimulationController::installWorld(std::shared_ptr<World> world)
 {
     m_world = std::move(world);
+    m_problemWatch.reset();
     // At 100,000 agents the group metrics cost about as much as the step itself: computed
     // only while someone shows them, and only as often as they are shown.
     m_world->setMetricsEnabled(m_metricsWanted);
@@ -288,7 +311,7 @@ int SimulationController::advance(double realSeconds)
     QElapsedTimer clock;
     clock.start();
     while (m_accumulator >= due && steps < cap) {
-        m_world->step();
+        stepWorld();
         m_accumulator -= dt;
         ++steps;
     }

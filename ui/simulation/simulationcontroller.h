@@ -5,6 +5,7 @@
 /// the speed factor never touch the undo stack; undo never rewinds the simulation.
 
 #include <shoal/scenedesc.h>
+#include <shoal/problems.h>
 #include <shoal/world.h>
 
 #include <QElapsedTimer>
@@ -60,6 +61,13 @@ public:
     /// every how many steps: off unless someone shows them (the metrics dock), as at 100,000
     /// agents they cost about as much as a step. Kept for every world built later.
     void setMetricsWanted(bool wanted, int everySteps = 1);
+    /// Watch for problems (stuck, oscillating, overlapping agents...) while `wanted`: the
+    /// watch observes every step then, and costs nothing otherwise.
+    void setProblemsWanted(bool wanted);
+    bool problemsWanted() const { return m_problemsWanted; }
+    ProblemWatch& problemWatch() { return m_problemWatch; }
+    /// The problems of the world now (none while not wanted or without a world).
+    const std::vector<Problem>& problems();
     bool metricsWanted() const { return m_metricsWanted; }
 
     /// Milliseconds the last World::step() took, and frames (timer ticks) per second.
@@ -108,6 +116,8 @@ signals:
 private:
     void tick();
     void installWorld(std::shared_ptr<World> world);
+    /// One step of the world, observed by the problem watch when it is wanted.
+    void stepWorld();
     void onBuildFinished();
     void onDocumentChanged(const Change& change);
     /// Applies the one parameter a change names (the document's value) to the running world;
@@ -141,6 +151,8 @@ private:
     double m_speed = 1.0;
     bool m_playing = false;
     bool m_metricsWanted = false;
+    bool m_problemsWanted = false;
+    ProblemWatch m_problemWatch;
     int m_metricsEvery = 1;
     double m_lastStepMs = 0.0;
     double m_fps = 0.0;

@@ -3,6 +3,7 @@
 #include "document/document.h"
 #include "document/groupselection.h"
 #include "metrics/metricsdock.h"
+#include "problems/problemsdock.h"
 #include "panels/grouplistpanel.h"
 #include "panels/propertypanel.h"
 #include "panels/toolspanel.h"
@@ -214,11 +215,29 @@ void MainWindow::createDocks()
     metrics->setObjectName(QStringLiteral("metricsDock"));
     metrics->setWidget(m_metricsDock);
     addDockWidget(Qt::BottomDockWidgetArea, metrics);
+    // A tab beside the plots: it watches the world only while it is the tab shown.
+    m_problemsDock = new ProblemsDock(m_simulation, m_scene);
+    auto* problems = new QDockWidget(tr("Problems"), this);
+    problems->setObjectName(QStringLiteral("problemsDock"));
+    problems->setWidget(m_problemsDock);
+    tabifyDockWidget(metrics, problems);
+    metrics->raise();
+    connect(m_problemsDock, &ProblemsDock::focusRequested, this, &MainWindow::focusProblem);
 
     resizeDocks({metrics}, {260}, Qt::Vertical);
     resizeDocks({tools, history}, {520, 300}, Qt::Vertical);
     resizeDocks({groups, properties}, {230, 600}, Qt::Vertical);
     resizeDocks({tools, groups}, {250, 360}, Qt::Horizontal);
+}
+
+void MainWindow::focusProblem(int group, int /*agent*/, QPointF at)
+{
+    m_groupSelection->select(group);
+    // Close enough to see the agent among its neighbours, never further out than now.
+    constexpr double kFocusPixelsPerMetre = 30.0;
+    if (m_view->pixelsPerMetre() < kFocusPixelsPerMetre)
+        m_view->setPixelsPerMetre(kFocusPixelsPerMetre);
+    m_view->centerOn(at);
 }
 
 void MainWindow::createActions()

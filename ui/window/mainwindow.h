@@ -34,6 +34,7 @@ class OverlayOptions;
 class PlayTool;
 class PropertyPanel;
 class MetricsDock;
+class ProblemsDock;
 class SceneView;
 class SimulationController;
 class ToolsPanel;
@@ -60,6 +61,7 @@ public:
     GroupSelection* groupSelection() const { return m_groupSelection; }
     OverlayOptions* overlayOptions() const { return m_overlayOptions; }
     SimulationLayers* agentLayers() const { return m_agentLayers; }
+    ProblemsDock* problemsDock() const { return m_problemsDock; }
     /// Open, save, recent files, autosave and recovery of the document.
     SceneFiles* files() const { return m_files.get(); }
     /// The tools, in the tools dock's order (select, wall, obstacle, spawn area, pickup, target).
@@ -96,6 +98,8 @@ private:
     void createTools();
     void createDocks();
     void createActions();
+    /// A Problems row was clicked: select the group, bring the view to the agent.
+    void focusProblem(int group, int agent, QPointF at);
     void createMenus();
     void createFileMenu();
     void createEditMenu();
@@ -130,6 +134,7 @@ private:
     ToolsPanel* m_toolsPanel = nullptr;
     PropertyPanel* m_propertyPanel = nullptr;
     MetricsDock* m_metricsDock = nullptr;
+    ProblemsDock* m_problemsDock = nullptr;
     GroupListPanel* m_groupList = nullptr;
     QUndoView* m_undoView = nullptr;
     QList<AbstractTool*> m_tools;

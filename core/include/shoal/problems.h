@@ -1,6 +1,6 @@
 #pragma once
 /// Problems a designer should look at, found where they happen: an agent stuck away from its
-/// goal, one oscillating (turning or braking back and forth many times a second), bodies
+/// goal, one oscillating (turning or driving back and forth many times a second), bodies
 /// overlapping each other or a wall, a group that makes no progress to its goal. The editor's
 /// Problems dock and markers read them; any viewer can (docs/user-guide.md, "Problems").
 /// Watching costs nothing unless a ProblemWatch observes the world: one pass over the agents
@@ -21,9 +21,9 @@ struct ProblemThresholds
     /// Still (slower than kStuckSpeed) or going nowhere (within a body's width, at least 1 m,
     /// of one spot) away from its goal for this long, s.
     float stuckSeconds = 2.0f;
-    /// Turn direction or speed changes (accelerating <-> braking) in one second of simulated
-    /// time; only turns faster than 45 deg/s and speed changes above 1 m/s^2 count.
-    float reversalsPerSecond = 4.0f;
+    /// Reversals in one second of simulated time: the turn changing direction (only turns
+    /// faster than 120 deg/s count) or the motion changing between forward and backward.
+    float reversalsPerSecond = 6.0f;
     /// A body overlapping another (of a group it collides with) by more than this, m.
     float overlapDepth = 0.05f;
     /// A body overlapping a wall or obstacle by more than this, m.
@@ -77,15 +77,14 @@ public:
     void reset();
 
 private:
-    /// Per agent, by id: the last step's heading and speed, the sign of the last turn and of
-    /// the last speed change, the reversals counted in this and the last second, and the spot
-    /// it has not left since `anchoredAt` (reset when it leaves it or is at its goal).
+    /// Per agent, by id: the last step's heading, the sign of the last turn and of the last
+    /// motion (forward or backward), the reversals counted in this and the last second, and
+    /// the spot it has not left since `anchoredAt` (reset when it leaves it or is at its goal).
     struct Motion
     {
         Vec2 anchor;
         double anchoredAt = 0.0;
         float heading = 0.0f;
-        float speed = 0.0f;
         std::int8_t turnSign = 0;
         std::int8_t speedSign = 0;
         bool seen = false;

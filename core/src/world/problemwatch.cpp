@@ -11,10 +11,9 @@ namespace shoal {
 namespace {
 
 constexpr float kPi = 3.14159265358979f;
-/// A turn slower than this is steering, not a reversal worth counting (rad/s).
-constexpr float kReversalTurnRate = 45.0f * kPi / 180.0f;
-/// A speed change slower than this is easing, not braking against accelerating (m/s^2).
-constexpr float kReversalAcceleration = 1.0f;
+/// A turn slower than this is steering, not a reversal worth counting (rad/s): a swarm's
+/// scatter wobbles headings by a degree a step, which nobody sees.
+constexpr float kReversalTurnRate = 120.0f * kPi / 180.0f;
 /// The progress that counts as coming closer to the goal (mean distance, m).
 constexpr float kProgressStep = 0.5f;
 
@@ -89,11 +88,12 @@ void ProblemWatch::observe(const World& world)
                     m.reversals += std::uint16_t(m.turnSign != 0 && turn != m.turnSign);
                     m.turnSign = turn;
                 }
-                const std::int8_t change =
-                    signOf(a.speed[i] - m.speed, kReversalAcceleration * dt);
-                if (change != 0) {
-                    m.reversals += std::uint16_t(m.speedSign != 0 && change != m.speedSign);
-                    m.speedSign = change;
+                // Forward against backward (a tank shuffling); easing the speed up and down
+                // is not a reversal.
+                const std::int8_t way = signOf(a.speed[i], kStuckSpeed);
+                if (way != 0) {
+                    m.reversals += std::uint16_t(m.speedSign != 0 && way != m.speedSign);
+                    m.speedSign = way;
                 }
             }
             const bool here = a.flags[i] & kAgentAtGoal;
@@ -103,7 +103,6 @@ void ProblemWatch::observe(const World& world)
                 m.anchoredAt = now;
             }
             m.heading = a.heading[i];
-            m.speed = a.speed[i];
             m.seen = true;
             goalSum += a.goalDistance[i];
             atGoal = atGoal || (a.flags[i] & kAgentAtGoal);

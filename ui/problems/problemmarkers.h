@@ -1,0 +1,35 @@
+#pragma once
+/// The problems in the view: a ring in the problem's colour round each agent concerned (body
+/// size, never smaller than a few pixels on screen), a dashed ring and a note at the goal of a
+/// group that makes no progress. One item over the level, above the agents.
+
+#include <shoal/problems.h>
+
+#include <QGraphicsItem>
+
+#include <vector>
+
+namespace shoal::ui {
+
+class ProblemMarkersItem : public QGraphicsItem
+{
+public:
+    static constexpr double kZValue = 44.0;
+    /// The smallest ring on screen, px.
+    static constexpr double kMinRingPx = 9.0;
+
+    ProblemMarkersItem();
+    /// The problems to mark; `radii[g]` is group g's body radius, m.
+    void setProblems(const std::vector<Problem>& problems, const std::vector<float>& radii);
+    std::size_t markerCount() const { return m_problems.size(); }
+
+    QRectF boundingRect() const override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+private:
+    std::vector<Problem> m_problems;
+    std::vector<float> m_radii;
+    QRectF m_bounds;
+};
+
+} // namespace shoal::ui
