@@ -1,5 +1,7 @@
 #include "viewport/editorscene.h"
 
+#include "viewport/scenemousefilter.h"
+
 #include <shoal/sketch.h>
 
 #include "document/agentcount.h"
@@ -125,6 +127,13 @@ EditorScene::~EditorScene()
         m_playTool->deactivate();
     if (m_tool)
         m_tool->deactivate();
+    // Items that filter the mouse take themselves off the list as they go: they go while
+    // the list still exists.
+    const QList<SceneMouseFilter*> filters = m_mouseFilters;
+    for (SceneMouseFilter* filter : filters)
+        if (auto* item = dynamic_cast<QGraphicsItem*>(filter); item && item->scene() == this)
+            delete item;
+    m_mouseFilters.clear();
 }
 
 void EditorScene::setTool(AbstractTool* tool)
@@ -887,8 +896,24 @@ void EditorScene::drawBackground(QPainter* painter, const QRectF& rect)
 
 // --- Events go to the tool -------------------------------------------------------------------
 
+void EditorScene::addMouseFilter(SceneMouseFilter* filter)
+{
+    if (!m_mouseFilters.contains(filter))
+        m_mouseFilters.append(filter);
+}
+
+void EditorScene::removeMouseFilter(SceneMouseFilter* filter)
+{
+    m_mouseFilters.removeAll(filter);
+}
+
 void EditorScene::forwardMouse(QGraphicsSceneMouseEvent* event, MouseHandler handler)
 {
+    for (SceneMouseFilter* filter : m_mouseFilters)
+        if (filter->filterMouse(event)) {
+            event->accept();
+            return;
+        }
     if (m_playTool) {
         event->ignore();
         (m_playTool->*handler)(event);

@@ -23,6 +23,7 @@ namespace shoal::ui {
 
 class EditableItem;
 class HandleItem;
+class SceneMouseFilter;
 class SpawnAreaItem;
 class WallTile;
 
@@ -43,6 +44,9 @@ public:
     /// tool switches and play/pause, and is not the active tool (tool() and its cursor stay).
     void setPlayTool(AbstractTool* tool);
     AbstractTool* playTool() const { return m_playTool; }
+    /// Filters see every mouse event before the play tool and the tool (installed order).
+    void addMouseFilter(SceneMouseFilter* filter);
+    void removeMouseFilter(SceneMouseFilter* filter);
 
     // --- Selection (ItemRefs, not QGraphicsItem selection) -----------------------------------
     const ItemRefs& selectedRefs() const { return m_selection; }
@@ -162,6 +166,7 @@ private:
     Document* m_document;
     QPointer<AbstractTool> m_tool;
     QPointer<AbstractTool> m_playTool;
+    QList<SceneMouseFilter*> m_mouseFilters;
     std::map<ItemRef, EditableItem*> m_items;
     /// The walls' parents, one per kWallTileMetres square of the level a wall was made in:
     /// QGraphicsScene sorts and walks its top-level items on every change of the items (a

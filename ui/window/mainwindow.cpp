@@ -4,6 +4,7 @@
 #include "document/groupselection.h"
 #include "metrics/metricsdock.h"
 #include "problems/problemsdock.h"
+#include "simulation/paramhandles.h"
 #include "panels/grouplistpanel.h"
 #include "panels/propertypanel.h"
 #include "panels/toolspanel.h"
@@ -72,6 +73,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_overlayOptions = new OverlayOptions(this);
     m_agentLayers =
         new SimulationLayers(m_scene, m_simulation, m_overlayOptions, m_groupSelection, this);
+    m_paramHandles = new ParamHandlesItem(m_scene, m_groupSelection, m_simulation);
 
     createTools();
     createActions();
@@ -365,6 +367,13 @@ void MainWindow::createViewMenu()
     fit->setObjectName(QStringLiteral("fitAction"));
     m_viewMenu->addSeparator();
     addGridActions(m_viewMenu);
+
+    QAction* handles = m_viewMenu->addAction(tr("Parameter &Handles"));
+    handles->setCheckable(true);
+    handles->setChecked(m_paramHandles->isEnabledByUser());
+    handles->setShortcut(Qt::Key_H);
+    handles->setStatusTip(tr("Drag the selected group's radii, distances and angles in the view"));
+    connect(handles, &QAction::toggled, m_paramHandles, &ParamHandlesItem::setEnabled);
 
     m_viewMenu->addSeparator();
     addOverlaysMenu(m_viewMenu);

@@ -34,6 +34,7 @@ class OverlayOptions;
 class PlayTool;
 class PropertyPanel;
 class MetricsDock;
+class ParamHandlesItem;
 class ProblemsDock;
 class SceneView;
 class SimulationController;
@@ -62,6 +63,7 @@ public:
     OverlayOptions* overlayOptions() const { return m_overlayOptions; }
     SimulationLayers* agentLayers() const { return m_agentLayers; }
     ProblemsDock* problemsDock() const { return m_problemsDock; }
+    ParamHandlesItem* paramHandles() const { return m_paramHandles; }
     /// Open, save, recent files, autosave and recovery of the document.
     SceneFiles* files() const { return m_files.get(); }
     /// The tools, in the tools dock's order (select, wall, obstacle, spawn area, pickup, target).
@@ -135,6 +137,7 @@ private:
     PropertyPanel* m_propertyPanel = nullptr;
     MetricsDock* m_metricsDock = nullptr;
     ProblemsDock* m_problemsDock = nullptr;
+    ParamHandlesItem* m_paramHandles = nullptr; ///< owned by the scene
     GroupListPanel* m_groupList = nullptr;
     QUndoView* m_undoView = nullptr;
     QList<AbstractTool*> m_tools;

@@ -6,6 +6,7 @@
 #include <shoal/behaviourkind.h>
 #include <shoal/expected.h>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -18,6 +19,57 @@ enum class ParamType
     Real,    ///< any value in [minValue, maxValue]
     Integer, ///< a whole number in [minValue, maxValue]
     Choice,  ///< an index into `choices`
+};
+
+/// How a viewer lets the designer drag a parameter in the view, drawn on one agent of the
+/// group (its leader, or agent 0) as the family uses it: a ring round the agent or the goal, a
+/// reach ahead of or behind its heading, a half-width beside it, a cone either side of it.
+struct ParamHandle
+{
+    enum class Shape : std::uint8_t
+    {
+        None,   ///< no handle
+        Radius, ///< a ring of the value round the anchor; its knob at knobAngle off the heading
+        Ahead,  ///< a line of the value ahead of the agent, its knob at the end
+        Behind, ///< the same behind it
+        Side,   ///< half the value beside the agent (a width)
+        Cone,   ///< two rays at +-value degrees off the heading, `reach` long
+    };
+    enum class Anchor : std::uint8_t
+    {
+        Agent,   ///< the agent itself
+        Goal,    ///< where the group heads (World::goal): a squad's target, a swarm's prey
+        AheadBy, ///< `anchorKey`'s value ahead of the agent (the wander circle's centre)
+    };
+    Shape shape = Shape::None;
+    Anchor anchor = Anchor::Agent;
+    std::string anchorKey;
+    float knobAngle = 45.0f; ///< Radius: where its knob sits, degrees counter-clockwise
+    float reach = 2.0f;      ///< Cone: length of its rays, m
+
+    static ParamHandle radius(float knobAngle, Anchor anchor = Anchor::Agent,
+                              std::string anchorKey = {})
+    {
+        ParamHandle h;
+        h.shape = Shape::Radius;
+        h.anchor = anchor;
+        h.anchorKey = std::move(anchorKey);
+        h.knobAngle = knobAngle;
+        return h;
+    }
+    static ParamHandle line(Shape shape)
+    {
+        ParamHandle h;
+        h.shape = shape;
+        return h;
+    }
+    static ParamHandle cone(float reach)
+    {
+        ParamHandle h;
+        h.shape = Shape::Cone;
+        h.reach = reach;
+        return h;
+    }
 };
 
 /// One tunable parameter. Angles are authored in degrees; lengths in metres; times in seconds.
@@ -43,6 +95,7 @@ struct ParamSpec
     std::string tooltip; ///< meaning, units and the trade-off of raising or lowering it
     ParamType type = ParamType::Real;
     std::vector<std::string> choices; ///< labels for ParamType::Choice, value = index
+    ParamHandle handle;               ///< how the view lets it be dragged (Shape::None: not)
 };
 
 /// Values in table order (one double per ParamSpec).

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace shoal {
@@ -35,6 +36,18 @@ std::vector<ParamSpec> specsOf(const ParamField<Params> (&fields)[N])
     specs.reserve(N);
     for (const auto& field : fields)
         specs.push_back(field.spec);
+    return specs;
+}
+
+/// `specs` with the view handles of `handles` (key, handle) set on the parameters they name.
+inline std::vector<ParamSpec>
+withHandles(std::vector<ParamSpec> specs,
+            const std::vector<std::pair<std::string, ParamHandle>>& handles)
+{
+    for (const auto& [key, handle] : handles)
+        for (ParamSpec& spec : specs)
+            if (spec.key == key)
+                spec.handle = handle;
     return specs;
 }
 

@@ -112,7 +112,13 @@ const std::array<ParamRule<FishSchoolParams>, 2> kFishRules = {{
 const std::vector<ParamSpec>& fishSchoolParamSpecs()
 
 {
-    static const std::vector<ParamSpec> specs = specsOf(kFishFields);
+    using H = ParamHandle;
+    static const std::vector<ParamSpec> specs =
+        withHandles(specsOf(kFishFields), {{"neighborRadius", H::radius(70.0f)},
+                                           {"keepMinDistance", H::radius(-70.0f)},
+                                           {"keepMaxDistance", H::radius(-35.0f)},
+                                           {"pickRadius", H::radius(150.0f)},
+                                           {"rayLength", H::line(H::Shape::Ahead)}});
     return specs;
 }
 

@@ -139,7 +139,15 @@ Vec2 forwardOf(Vec2 velocity, float heading)
 
 const std::vector<ParamSpec>& leaderFollowParamSpecs()
 {
-    static const std::vector<ParamSpec> specs = specsOf(kFields);
+    using H = ParamHandle;
+    static const std::vector<ParamSpec> specs = withHandles(
+        specsOf(kFields),
+        {{"wanderRadius", H::radius(90.0f, H::Anchor::AheadBy, "wanderDistance")},
+         {"wanderDistance", H::line(H::Shape::Ahead)},
+         {"leaderBehindDistance", H::line(H::Shape::Behind)},
+         {"separationRadius", H::radius(-60.0f)},
+         {"evadeDistance", H::radius(-135.0f)},
+         {"feelerLength", H::line(H::Shape::Ahead)}});
     return specs;
 }
 

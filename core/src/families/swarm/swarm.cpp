@@ -53,7 +53,11 @@ const std::array<ParamRule<SwarmParams>, 0> kSwarmRules = {};
 
 const std::vector<ParamSpec>& swarmParamSpecs()
 {
-    static const std::vector<ParamSpec> specs = specsOf(kSwarmFields);
+    using H = ParamHandle;
+    static const std::vector<ParamSpec> specs =
+        withHandles(specsOf(kSwarmFields), {{"minAllowedRadius", H::radius(60.0f)},
+                                            {"stopDistance", H::radius(45.0f, H::Anchor::Goal)},
+                                            {"feelerLength", H::line(H::Shape::Ahead)}});
     return specs;
 }
 

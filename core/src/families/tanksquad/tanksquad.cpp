@@ -96,7 +96,12 @@ const std::array<ParamRule<TankSquadParams>, 1> kTankRules = {{
 
 const std::vector<ParamSpec>& tankSquadParamSpecs()
 {
-    static const std::vector<ParamSpec> specs = specsOf(kTankFields);
+    using H = ParamHandle;
+    static const std::vector<ParamSpec> specs = withHandles(
+        specsOf(kTankFields), {{"keepDistance", H::radius(60.0f)},
+                               {"targetCloseDistance", H::radius(45.0f, H::Anchor::Goal)},
+                               {"arriveDistance", H::radius(-45.0f, H::Anchor::Goal)},
+                               {"feelerLength", H::line(H::Shape::Ahead)}});
     return specs;
 }
 

@@ -206,7 +206,11 @@ float provedRun(const StaticGeometry& geometry, Vec2 from, Vec2 dir, float t0, f
 
 const std::vector<ParamSpec>& wormParamSpecs()
 {
-    static const std::vector<ParamSpec> specs = specsOf(kWormFields);
+    using H = ParamHandle;
+    static const std::vector<ParamSpec> specs =
+        withHandles(specsOf(kWormFields), {{"width", H::line(H::Shape::Side)},
+                                           {"maxTurnAngle", H::cone(2.5f)},
+                                           {"eatRadius", H::radius(60.0f)}});
     return specs;
 }
 
