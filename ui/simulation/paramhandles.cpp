@@ -216,8 +216,10 @@ double ParamHandlesItem::valueAt(const Knob& k, QPointF scenePos) const
         return v;
     const ParamSpec& spec =
         paramSpecs(m_scene->document()->scene().groups[std::size_t(g)].kind)[std::size_t(k.paramIndex)];
+    // To the step, then to nine decimals: 33 steps of 0.1 are 3.3000000000000003, which
+    // a file would keep.
     if (spec.step > 0.0)
-        v = std::round(v / spec.step) * spec.step;
+        v = std::round(std::round(v / spec.step) * spec.step * 1e9) / 1e9;
     return std::clamp(v, spec.minValue, spec.maxValue);
 }
 
