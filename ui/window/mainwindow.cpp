@@ -3,6 +3,8 @@
 #include "document/document.h"
 #include "document/groupselection.h"
 #include "metrics/metricsdock.h"
+#include "inspector/agentinspector.h"
+#include "inspector/inspectedagent.h"
 #include "problems/problemsdock.h"
 #include "simulation/paramhandles.h"
 #include "panels/grouplistpanel.h"
@@ -74,6 +76,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_agentLayers =
         new SimulationLayers(m_scene, m_simulation, m_overlayOptions, m_groupSelection, this);
     m_paramHandles = new ParamHandlesItem(m_scene, m_groupSelection, m_simulation);
+    m_inspected = new InspectedAgent(m_scene, m_view, m_simulation);
 
     createTools();
     createActions();
@@ -210,6 +213,19 @@ void MainWindow::createDocks()
     properties->setObjectName(QStringLiteral("propertiesDock"));
     properties->setWidget(m_propertyPanel);
     addDockWidget(Qt::RightDockWidgetArea, properties);
+    // A tab beside the properties, brought forward when an agent is picked.
+    m_inspector = new AgentInspector(m_inspected, m_simulation, m_document);
+    auto* inspector = new QDockWidget(tr("Inspector"), this);
+    inspector->setObjectName(QStringLiteral("inspectorDock"));
+    inspector->setWidget(m_inspector);
+    tabifyDockWidget(properties, inspector);
+    properties->raise();
+    connect(m_inspected, &InspectedAgent::changed, this, [this, inspector] {
+        if (m_inspected->hasAgent()) {
+            inspector->show();
+            inspector->raise();
+        }
+    });
 
     // Under the view, as wide as it: time runs along the plots.
     m_metricsDock = new MetricsDock(m_document, m_groupSelection, m_simulation);
@@ -232,9 +248,11 @@ void MainWindow::createDocks()
     resizeDocks({tools, groups}, {250, 360}, Qt::Horizontal);
 }
 
-void MainWindow::focusProblem(int group, int /*agent*/, QPointF at)
+void MainWindow::focusProblem(int group, int agent, QPointF at)
 {
     m_groupSelection->select(group);
+    if (agent >= 0)
+        m_inspected->inspect(group, std::uint32_t(agent));
     // Close enough to see the agent among its neighbours, never further out than now.
     constexpr double kFocusPixelsPerMetre = 30.0;
     if (m_view->pixelsPerMetre() < kFocusPixelsPerMetre)

@@ -34,6 +34,8 @@ class OverlayOptions;
 class PlayTool;
 class PropertyPanel;
 class MetricsDock;
+class AgentInspector;
+class InspectedAgent;
 class ParamHandlesItem;
 class ProblemsDock;
 class SceneView;
@@ -64,6 +66,8 @@ public:
     SimulationLayers* agentLayers() const { return m_agentLayers; }
     ProblemsDock* problemsDock() const { return m_problemsDock; }
     ParamHandlesItem* paramHandles() const { return m_paramHandles; }
+    InspectedAgent* inspectedAgent() const { return m_inspected; }
+    AgentInspector* agentInspector() const { return m_inspector; }
     /// Open, save, recent files, autosave and recovery of the document.
     SceneFiles* files() const { return m_files.get(); }
     /// The tools, in the tools dock's order (select, wall, obstacle, spawn area, pickup, target).
@@ -138,6 +142,8 @@ private:
     MetricsDock* m_metricsDock = nullptr;
     ProblemsDock* m_problemsDock = nullptr;
     ParamHandlesItem* m_paramHandles = nullptr; ///< owned by the scene
+    InspectedAgent* m_inspected = nullptr;      ///< owned by the scene
+    AgentInspector* m_inspector = nullptr;
     GroupListPanel* m_groupList = nullptr;
     QUndoView* m_undoView = nullptr;
     QList<AbstractTool*> m_tools;
