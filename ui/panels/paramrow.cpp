@@ -258,14 +258,25 @@ void ParamRow::setColumnWidths(int labelWidth, int unitWidth)
 
 int ParamRow::labelWidthHint() const
 {
-    QFont font = m_label->font();
-    font.setItalic(true);
-    return QFontMetrics(font).horizontalAdvance(qs(m_spec.label) + QStringLiteral(" *")) + 4;
+    return labelWidthFor(m_spec, m_label->font());
 }
 
 int ParamRow::unitWidthHint() const
 {
-    return m_unit->fontMetrics().horizontalAdvance(qs(m_spec.unit)) + 2;
+    return unitWidthFor(m_spec, m_unit->font());
+}
+
+int ParamRow::labelWidthFor(const ParamSpec& spec, const QFont& font)
+{
+    // Room for the mixed-values form, which is the widest.
+    QFont italic = font;
+    italic.setItalic(true);
+    return QFontMetrics(italic).horizontalAdvance(qs(spec.label) + QStringLiteral(" *")) + 4;
+}
+
+int ParamRow::unitWidthFor(const ParamSpec& spec, const QFont& font)
+{
+    return QFontMetrics(font).horizontalAdvance(qs(spec.unit)) + 2;
 }
 
 int ParamRow::sliderPosition(double value) const

@@ -65,6 +65,10 @@ public:
     void setColumnWidths(int labelWidth, int unitWidth);
     int labelWidthHint() const;
     int unitWidthHint() const;
+    /// The label and unit widths a row of `spec` needs in `font`, for a panel that sizes its
+    /// columns for every family at once (so selecting another family moves nothing).
+    static int labelWidthFor(const ParamSpec& spec, const QFont& font);
+    static int unitWidthFor(const ParamSpec& spec, const QFont& font);
 
     QLabel* label() const { return m_label; }
     /// Null for a Choice.

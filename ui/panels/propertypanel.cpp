@@ -567,6 +567,13 @@ void PropertyPanel::alignColumns()
         labelWidth = std::max(labelWidth, row->labelWidthHint());
         unitWidth = std::max(unitWidth, row->unitWidthHint());
     }
+    // Every family's rows, not only the shown ones: the columns, and so the dock, keep their
+    // width when another family is selected.
+    for (BehaviourKind kind : kAllBehaviourKinds)
+        for (const ParamSpec& spec : paramSpecs(kind)) {
+            labelWidth = std::max(labelWidth, ParamRow::labelWidthFor(spec, font()));
+            unitWidth = std::max(unitWidth, ParamRow::unitWidthFor(spec, font()));
+        }
     labelWidth = std::max(labelWidth,
                           m_leadsLabel->fontMetrics().horizontalAdvance(m_leadsLabel->text()) + 4);
     labelWidth = std::max(labelWidth, m_collision->labelWidthHint());
