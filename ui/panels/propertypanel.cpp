@@ -700,7 +700,9 @@ void PropertyPanel::editPlayerParam(ParamRow* row, int paramIndex, double value,
     row->setError(QString());
     if (player.params[p] == value && !chainOpen(row))
         return;
-    pushLive(new SetPlayerParamCommand(m_document, paramIndex, value, commit), row, commit);
+    auto* command = new SetPlayerParamCommand(m_document, paramIndex, value, commit);
+    command->setText(tr("Change %1 of Player").arg(qs(playerParamSpecs()[p].label)));
+    pushLive(command, row, commit);
 }
 
 void PropertyPanel::editTimeStep(double value, bool commit)
@@ -712,7 +714,9 @@ void PropertyPanel::editTimeStep(double value, bool commit)
     if (simulation.dt == value)
         return;
     simulation.dt = value;
-    m_document->undoStack()->push(new SetSimulationCommand(m_document, 0, simulation, true));
+    auto* command = new SetSimulationCommand(m_document, 0, simulation, true);
+    command->setText(tr("Change Time Step"));
+    m_document->undoStack()->push(command);
 }
 
 void PropertyPanel::applySeed()
@@ -726,7 +730,9 @@ void PropertyPanel::applySeed()
         return;
     }
     simulation.seed = seed;
-    m_document->undoStack()->push(new SetSimulationCommand(m_document, 0, simulation, true));
+    auto* command = new SetSimulationCommand(m_document, 0, simulation, true);
+    command->setText(tr("Change Seed"));
+    m_document->undoStack()->push(command);
 }
 
 void PropertyPanel::newSeed()
@@ -734,7 +740,9 @@ void PropertyPanel::newSeed()
     SimulationDesc simulation = m_document->scene().simulation;
     // Seeds people can read and type back: up to nine digits.
     simulation.seed = QRandomGenerator::global()->bounded(1u, 1000000000u);
-    m_document->undoStack()->push(new SetSimulationCommand(m_document, 0, simulation, true));
+    auto* command = new SetSimulationCommand(m_document, 0, simulation, true);
+    command->setText(tr("New Seed"));
+    m_document->undoStack()->push(command);
 }
 
 } // namespace shoal::ui

@@ -4,6 +4,7 @@
 
 #include "document/agentcount.h"
 #include "document/commands.h"
+#include "document/freespace.h"
 #include "document/groupselection.h"
 #include "document/sceneedits.h"
 #include "tools/abstracttool.h"
@@ -73,6 +74,8 @@ int slotCount(const SceneDesc& scene, ItemKind kind)
 
 /// Levels of the scene's BSP index (see the constructor).
 constexpr int kBspTreeDepth = 12;
+/// Room left between a duplicate and what is around it (m).
+constexpr double kCopyClearance = 1.0;
 
 /// m: the side of the squares the walls are grouped in (a big level: 70 walls or so in each).
 constexpr double kWallTileMetres = 32.0;
@@ -709,10 +712,12 @@ bool EditorScene::deleteSelection()
 
 bool EditorScene::duplicateSelection()
 {
-    const double step = m_snap ? m_gridSize : 1.0;
+    // Beside the originals, in free space: a copy on top of them (or of anything else) would
+    // be hard to tell apart and to pick.
+    const Point2 offset = duplicateOffset(m_document->scene(), m_selection, kCopyClearance,
+                                          m_snap ? m_gridSize : 0.0);
     ItemRefs copies;
-    QUndoCommand* command =
-        makeDuplicateItemsCommand(m_document, m_selection, {step, -step}, &copies);
+    QUndoCommand* command = makeDuplicateItemsCommand(m_document, m_selection, offset, &copies);
     if (!command)
         return false;
     m_document->undoStack()->push(command);
