@@ -1,17 +1,26 @@
 // Editing the level through the window's own actions, as a user does: Duplicate puts the copy
 // in free space beside the original, and every line of the history names what it did
-// ("Duplicate Spawn Area", "Add Free Fish", "Move 2 Coins").
+// ("Duplicate Spawn Area", "Add Free Fish", "Move 2 Coins"); Cut, Copy and Paste carry items
+// as scene fragments through the clipboard, also from one window (and level) to another.
 
 #include "document/commands.h"
 #include "document/document.h"
 #include "document/sceneedits.h"
+#include "document/scenefragment.h"
 #include "files/scenefiles.h"
 #include "viewport/editorscene.h"
 #include "viewport/sceneview.h"
+#include "window/clipboardactions.h"
 #include "window/mainwindow.h"
 
+#include "uitestsupport.h"
+#include <shoal/scenefile.h>
+
 #include <QAction>
+#include <QClipboard>
 #include <QMenuBar>
+#include <QMimeData>
+#include <QPainterPath>
 #include <QStandardPaths>
 #include <QTest>
 #include <QUndoStack>
@@ -44,13 +53,15 @@ QString describe(const Rect& r)
 /// The editor window with the demo level open.
 struct Window
 {
-    Window()
+    explicit Window(const std::optional<SceneDesc>& scene = std::nullopt)
     {
         window.resize(1440, 900);
         window.show();
         if (!QTest::qWaitForWindowExposed(&window))
             qFatal("the window was not shown");
-        if (!window.files()->openDemo())
+        if (scene)
+            window.document()->resetScene(*scene, QString());
+        else if (!window.files()->openDemo())
             qFatal("the demo did not open");
     }
     const SceneDesc& scene() const { return window.document()->scene(); }
@@ -68,6 +79,44 @@ struct Window
 
     MainWindow window;
 };
+
+/// The centre of a box (m).
+QPointF centreOf(const Rect& r)
+{
+    return {(r.min.x + r.max.x) / 2.0, (r.min.y + r.max.y) / 2.0};
+}
+
+/// True when no two of `refs` (new) and the rest of the level overlap, box against box.
+QString overlapProblem(const SceneDesc& scene, const ItemRefs& pasted, const ItemRefs& before)
+{
+    for (const ItemRef& a : pasted)
+        for (const ItemRef& b : before) {
+            if (b.kind == ItemKind::SquadTarget || b.kind == ItemKind::Wall)
+                continue; // a point of a squad, and a wall's box is not its line
+            const Rect ra = itemExtent(scene, a);
+            const Rect rb = itemExtent(scene, b);
+            bool overlapping = overlaps(ra, rb);
+            if (overlapping && b.kind == ItemKind::Obstacle &&
+                scene.obstacles[std::size_t(b.index)].shape == ObstacleShape::Polygon) {
+                // A polygon by its shape: the pasted thing may sit in an L's empty corner.
+                QPainterPath shape;
+                QPolygonF polygon;
+                for (const Point2& p : scene.obstacles[std::size_t(b.index)].points)
+                    polygon << QPointF(p.x, p.y);
+                shape.addPolygon(polygon);
+                shape.closeSubpath();
+                const QRectF box(QPointF(ra.min.x, ra.min.y), QPointF(ra.max.x, ra.max.y));
+                overlapping = box.isEmpty() ? shape.contains(box.topLeft()) : shape.intersects(box);
+            }
+            if (overlapping)
+                return QStringLiteral("pasted %1 at %2 overlaps %3 at %4")
+                    .arg(int(a.kind))
+                    .arg(describe(ra))
+                    .arg(int(b.kind))
+                    .arg(describe(rb));
+        }
+    return {};
+}
 
 } // namespace
 
@@ -153,6 +202,121 @@ private slots:
         const ItemRefs copies = w.window.editorScene()->selectedRefs();
         QCOMPARE(copies.size(), 1);
         QVERIFY(!overlaps(itemExtent(w.scene(), copies.front()), originalBox));
+    }
+
+    void copyAndPasteThroughTheClipboard()
+    {
+        Window w;
+        const SceneDesc original = w.scene();
+        const ItemRefs before = w.everything();
+        // The school's spawn area, a free fish and a coin by it, copied with Ctrl+C in the
+        // view.
+        QCOMPARE(original.pickups[7].kind, PickupKind::Fish);
+        QCOMPARE(original.pickups[12].kind, PickupKind::Coin);
+        w.window.editorScene()->setSelectedRefs(
+            {{ItemKind::SpawnArea, 0}, {ItemKind::Pickup, 7}, {ItemKind::Pickup, 12}});
+        QApplication::setActiveWindow(&w.window);
+        w.window.view()->setFocus();
+        QTest::keyClick(w.window.view(), Qt::Key_C, Qt::ControlModifier);
+        const QMimeData* data = QGuiApplication::clipboard()->mimeData();
+        QVERIFY(data->hasFormat(QString::fromLatin1(kSceneFragmentMimeType)));
+        // The text is a scene file of its own, with just the three things.
+        Expected<SceneDesc> fragment = parseScene(data->text().toStdString(), "clipboard");
+        QVERIFY2(fragment, fragment ? "" : fragment.error().message.c_str());
+        QCOMPARE(fragment.value().groups.size(), std::size_t(1));
+        QCOMPARE(fragment.value().pickups.size(), std::size_t(2));
+        QVERIFY(fragment.value().obstacles.empty());
+        QVERIFY(fragment.value().walls.empty());
+        QCOMPARE(w.undo()->count(), 0); // copying is no edit
+
+        // Pasted near a point in open water: one step, a unique name, nothing overlapped.
+        const QPointF at(14.0, -4.0);
+        QVERIFY(w.window.clipboardActions()->pasteAt(at));
+        QCOMPARE(w.undo()->count(), 1);
+        QCOMPARE(w.undo()->text(0), QStringLiteral("Paste 3 Items"));
+        QCOMPARE(w.scene().groups.size(), original.groups.size() + 1);
+        QCOMPARE(w.scene().groups.back().name, original.groups[0].name + " 2");
+        QCOMPARE(w.scene().groups.back().params, original.groups[0].params);
+        const ItemRefs pasted = w.window.editorScene()->selectedRefs();
+        QCOMPARE(pasted.size(), 3);
+        const QString problem = overlapProblem(w.scene(), pasted, before);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        Rect box = itemExtent(w.scene(), pasted.front());
+        for (const ItemRef& ref : pasted) {
+            const Rect r = itemExtent(w.scene(), ref);
+            box = {{std::min(box.min.x, r.min.x), std::min(box.min.y, r.min.y)},
+                   {std::max(box.max.x, r.max.x), std::max(box.max.y, r.max.y)}};
+        }
+        const QPointF centre = centreOf(box);
+        QVERIFY2(QLineF(centre, at).length() < 12.0,
+                 qPrintable(QStringLiteral("centred at %1, %2").arg(centre.x()).arg(centre.y())));
+        QVERIFY(!w.window.document()->sceneError());
+        // A second paste goes beside the first, with the next name.
+        QVERIFY(w.window.clipboardActions()->pasteAt(at));
+        QCOMPARE(w.scene().groups.back().name, original.groups[0].name + " 3");
+        QVERIFY(
+            overlapProblem(w.scene(), w.window.editorScene()->selectedRefs(), pasted).isEmpty());
+        w.undo()->undo();
+        w.undo()->undo();
+        QVERIFY(w.scene() == original);
+    }
+
+    void cutIsCopyAndDeleteInOneStep()
+    {
+        Window w;
+        const std::size_t walls = w.scene().walls.size();
+        const WallDesc wall = w.scene().walls.front();
+        w.window.editorScene()->setSelectedRefs({{ItemKind::Wall, 0}});
+        w.window.clipboardActions()->cutAction()->trigger();
+        QCOMPARE(w.scene().walls.size(), walls - 1);
+        QCOMPARE(w.undo()->count(), 1);
+        QCOMPARE(w.undo()->text(0), QStringLiteral("Cut Wall"));
+        // Pasted back: the same shape, somewhere free near the view's centre.
+        QVERIFY(w.window.clipboardActions()->pasteAction()->isEnabled());
+        w.window.clipboardActions()->pasteAction()->trigger();
+        QCOMPARE(w.scene().walls.size(), walls);
+        const WallDesc& pasted = w.scene().walls.back();
+        QCOMPARE(pasted.points.size(), wall.points.size());
+        const double dx = pasted.points[0].x - wall.points[0].x;
+        const double dy = pasted.points[0].y - wall.points[0].y;
+        for (std::size_t i = 0; i < wall.points.size(); ++i) {
+            QCOMPARE(pasted.points[i].x - wall.points[i].x, dx);
+            QCOMPARE(pasted.points[i].y - wall.points[i].y, dy);
+        }
+        QCOMPARE(w.undo()->text(1), QStringLiteral("Paste Wall"));
+    }
+
+    void pasteIntoAnotherWindow()
+    {
+        // Copied in one window (the demo), pasted in another (an empty level of its own),
+        // then again in the first: names stay unique in each level.
+        Window demo;
+        Window other(test::emptyScene());
+        QVERIFY(other.scene().groups.empty());
+        demo.window.editorScene()->setSelectedRefs({{ItemKind::SpawnArea, 2}}); // the swarm
+        QVERIFY(demo.window.clipboardActions()->copySelection());
+        other.window.clipboardActions()->pasteAction()->trigger();
+        QCOMPARE(other.scene().groups.size(), std::size_t(1));
+        QCOMPARE(other.scene().groups.front().name, demo.scene().groups[2].name);
+        QCOMPARE(other.scene().groups.front().kind, BehaviourKind::Swarm);
+        QCOMPARE(other.undo()->count(), 1);
+        QVERIFY(!other.window.document()->sceneError());
+        QCOMPARE(demo.undo()->count(), 0);
+        // Text from elsewhere that is a level works too; text that is not is refused.
+        SceneDesc written = test::emptyScene();
+        written.bounds = {{-5.0, -5.0}, {5.0, 5.0}};
+        written.player.enabled = false;
+        written.player.position = {0.0, 0.0};
+        written.pickups.push_back({PickupKind::Coin, {1.0, 1.0}});
+        written.pickups.push_back({PickupKind::Coin, {2.0, 1.0}});
+        QGuiApplication::clipboard()->setText(QString::fromStdString(serializeScene(written)));
+        QVERIFY(other.window.clipboardActions()->pasteAt({0.0, 0.0}));
+        QCOMPARE(other.undo()->count(), 2);
+        QCOMPARE(other.undo()->text(1), QStringLiteral("Paste 2 Coins"));
+        QCOMPARE(other.scene().pickups.size(), std::size_t(2));
+        QGuiApplication::clipboard()->setText(QStringLiteral("hello"));
+        QVERIFY(!other.window.clipboardActions()->pasteAt({0.0, 0.0}));
+        QCOMPARE(other.undo()->count(), 2);
     }
 
     void historyNamesWhatItDid()

@@ -18,6 +18,19 @@ namespace {
 /// Room kept round the player start, whose ring is drawn about this wide (m).
 constexpr double kPlayerStartRadius = 0.5;
 
+/// `inner` inside `outer`, edges included; unlike QRectF::contains() true for a point.
+bool inside(const Rect& inner, const Rect& outer)
+{
+    return inner.min.x >= outer.min.x && inner.min.y >= outer.min.y && inner.max.x <= outer.max.x &&
+           inner.max.y <= outer.max.y;
+}
+
+/// `a` and `b` share more than an edge: a copy may sit right against its original.
+bool overlapInside(const Rect& a, const Rect& b)
+{
+    return a.min.x < b.max.x && b.min.x < a.max.x && a.min.y < b.max.y && b.min.y < a.max.y;
+}
+
 QRectF toQt(const Rect& r)
 {
     return QRectF(QPointF(r.min.x, r.min.y), QPointF(r.max.x, r.max.y)).normalized();
@@ -114,9 +127,9 @@ Rect itemsExtent(const SceneDesc& scene, const ItemRefs& refs)
 
 int overlapCount(const SceneDesc& scene, const Rect& box, double clearance, int limit)
 {
-    const QRectF r = toQt(box);
-    if (!toQt(scene.bounds).contains(r))
+    if (!inside(box, scene.bounds))
         return std::numeric_limits<int>::max();
+    const QRectF r = toQt(box);
     const QRectF kept = r.adjusted(-clearance, -clearance, clearance, clearance);
     int count = 0;
     // Stops counting past `limit`: the caller only wants to know whether this place is better.
@@ -146,16 +159,27 @@ bool isFreeSpace(const SceneDesc& scene, const Rect& box, double clearance)
     return overlapCount(scene, box, clearance, 0) == 0;
 }
 
-std::optional<Point2> freeOffset(const SceneDesc& scene, const Rect& box, Point2 wanted,
-                                 double clearance, double gridStep, int maxRings,
+std::optional<Point2> freeOffset(const SceneDesc& scene, const std::vector<Rect>& boxes,
+                                 Point2 wanted, double clearance, double gridStep, int maxRings,
                                  const std::optional<Rect>& avoid)
 {
-    // Places half a box (and its clearance) apart: fine enough to find a gap between two
-    // things, coarse enough that a big level is searched in a few hundred tries.
-    const double stepX =
-        roundUpTo(std::max((box.max.x - box.min.x + clearance) / 2.0, clearance), gridStep);
-    const double stepY =
-        roundUpTo(std::max((box.max.y - box.min.y + clearance) / 2.0, clearance), gridStep);
+    if (boxes.empty())
+        return std::nullopt;
+    Rect box = boxes.front();
+    for (const Rect& r : boxes) {
+        box.min = {std::min(box.min.x, r.min.x), std::min(box.min.y, r.min.y)};
+        box.max = {std::max(box.max.x, r.max.x), std::max(box.max.y, r.max.y)};
+    }
+    // Places half the biggest thing (and the clearance) apart: fine enough to find a gap
+    // between two things, coarse enough that a big level is searched in a few hundred tries.
+    double biggestX = 0.0;
+    double biggestY = 0.0;
+    for (const Rect& r : boxes) {
+        biggestX = std::max(biggestX, r.max.x - r.min.x);
+        biggestY = std::max(biggestY, r.max.y - r.min.y);
+    }
+    const double stepX = roundUpTo(std::max((biggestX + clearance) / 2.0, clearance), gridStep);
+    const double stepY = roundUpTo(std::max((biggestY + clearance) / 2.0, clearance), gridStep);
     if (gridStep > 0.0)
         wanted = {std::round(wanted.x / gridStep) * gridStep,
                   std::round(wanted.y / gridStep) * gridStep};
@@ -174,24 +198,38 @@ std::optional<Point2> freeOffset(const SceneDesc& scene, const Rect& box, Point2
         }
     std::stable_sort(tries.begin(), tries.end(),
                      [](const Try& a, const Try& b) { return a.distance < b.distance; });
+
+    const auto moved = [](const Rect& r, Point2 offset) {
+        return Rect{{r.min.x + offset.x, r.min.y + offset.y},
+                    {r.max.x + offset.x, r.max.y + offset.y}};
+    };
     // The nearest free place; in a level with none, the nearest that overlaps the fewest.
     std::optional<Point2> best;
     int bestCount = std::numeric_limits<int>::max();
     for (const Try& t : tries) {
         if (t.offset.x == 0.0 && t.offset.y == 0.0)
-            continue; // a copy there could not be told from its original
-        const Rect moved{{box.min.x + t.offset.x, box.min.y + t.offset.y},
-                         {box.max.x + t.offset.x, box.max.y + t.offset.y}};
-        if (avoid && toQt(moved).intersects(
-                         toQt(*avoid).adjusted(-clearance, -clearance, clearance, clearance)))
             continue;
-        const int count = overlapCount(scene, moved, clearance, bestCount - 1);
+        if (!inside(moved(box, t.offset), scene.bounds))
+            continue;
+        int count = 0;
+        bool avoidedHit = false;
+        for (const Rect& r : boxes) {
+            const Rect there = moved(r, t.offset);
+            if (avoid && overlapInside(there, *avoid)) {
+                avoidedHit = true;
+                break;
+            }
+            count = std::min(count + overlapCount(scene, there, clearance, bestCount - 1 - count),
+                             bestCount);
+            if (count >= bestCount)
+                break;
+        }
+        if (avoidedHit || count >= bestCount)
+            continue;
         if (count == 0)
             return t.offset;
-        if (count < bestCount) {
-            bestCount = count;
-            best = t.offset;
-        }
+        bestCount = count;
+        best = t.offset;
     }
     return best;
 }
@@ -202,8 +240,11 @@ Point2 duplicateOffset(const SceneDesc& scene, const ItemRefs& refs, double clea
     const Rect box = itemsExtent(scene, refs);
     // Not inside the originals' box either (a copy of an L-shaped wall nested in its corner
     // would read as one shape), even in a level with no free place.
+    std::vector<Rect> boxes;
+    for (const ItemRef& ref : existingRefs(scene, refs))
+        boxes.push_back(itemExtent(scene, ref));
     if (const std::optional<Point2> offset =
-            freeOffset(scene, box, {0.0, 0.0}, clearance, gridStep, kDefaultRings, box))
+            freeOffset(scene, boxes, {0.0, 0.0}, clearance, gridStep, kDefaultRings, box))
         return *offset;
     return {clearance, -clearance};
 }

@@ -7,6 +7,7 @@
 #include <shoal/scenedesc.h>
 
 #include <optional>
+#include <vector>
 
 namespace shoal::ui {
 
@@ -24,14 +25,14 @@ int overlapCount(const SceneDesc& scene, const Rect& box, double clearance, int 
 /// the bounds.
 bool isFreeSpace(const SceneDesc& scene, const Rect& box, double clearance);
 
-/// The offset (m) that moves `box` to the nearest free place around `box` moved by `wanted`,
-/// trying places half a box (plus `clearance`) apart in rings outwards, on the grid of
-/// `gridStep` (m) when it is positive. A level with no free place within `maxRings` rings
-/// gets the nearest place that overlaps the fewest things; none when the box fits nowhere
-/// inside the bounds. Never the box's own place (offset zero), nor a place overlapping
-/// `avoid` (m) when given.
-std::optional<Point2> freeOffset(const SceneDesc& scene, const Rect& box, Point2 wanted,
-                                 double clearance, double gridStep = 0.0,
+/// The offset (m) that moves `boxes` (one per thing, m) to the nearest free place around
+/// where `wanted` moves them, trying places half the biggest box (plus `clearance`) apart in
+/// rings outwards, on the grid of `gridStep` (m) when it is positive. A level with no free
+/// place within `maxRings` rings gets the nearest place that overlaps the fewest things;
+/// none when the joint box fits nowhere inside the bounds. Never offset zero (a copy there
+/// could not be told from its original), nor a place where a box overlaps `avoid` (m).
+std::optional<Point2> freeOffset(const SceneDesc& scene, const std::vector<Rect>& boxes,
+                                 Point2 wanted, double clearance, double gridStep = 0.0,
                                  int maxRings = kDefaultRings,
                                  const std::optional<Rect>& avoid = std::nullopt);
 

@@ -17,6 +17,7 @@
 #include "tools/walltool.h"
 #include "viewport/editorscene.h"
 #include "viewport/sceneview.h"
+#include "window/clipboardactions.h"
 #include "window/toolicons.h"
 
 #include <QAction>
@@ -308,6 +309,9 @@ void MainWindow::createEditMenu()
     edit->addAction(undo);
     edit->addAction(redo);
     edit->addSeparator();
+    m_clipboard = new ClipboardActions(m_scene, m_view, this);
+    edit->addActions(
+        {m_clipboard->cutAction(), m_clipboard->copyAction(), m_clipboard->pasteAction()});
     QAction* duplicate =
         edit->addAction(tr("D&uplicate"), m_scene, &EditorScene::duplicateSelection);
     duplicate->setShortcut(Qt::CTRL | Qt::Key_D);

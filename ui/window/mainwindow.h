@@ -25,6 +25,7 @@ class QUndoView;
 namespace shoal::ui {
 
 class AbstractTool;
+class ClipboardActions;
 class SimulationLayers;
 class Document;
 class EditorScene;
@@ -60,6 +61,8 @@ public:
     GroupSelection* groupSelection() const { return m_groupSelection; }
     OverlayOptions* overlayOptions() const { return m_overlayOptions; }
     SimulationLayers* agentLayers() const { return m_agentLayers; }
+    /// Cut, Copy and Paste of level items (Edit menu).
+    ClipboardActions* clipboardActions() const { return m_clipboard; }
     /// Open, save, recent files, autosave and recovery of the document.
     SceneFiles* files() const { return m_files.get(); }
     /// The tools, in the tools dock's order (select, wall, obstacle, spawn area, pickup, target).
@@ -135,6 +138,7 @@ private:
     QList<AbstractTool*> m_tools;
     PlayTool* m_playTool = nullptr;
     QActionGroup* m_toolActions = nullptr;
+    ClipboardActions* m_clipboard = nullptr;
 
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
