@@ -18,6 +18,7 @@
 #include "viewport/viewportstyle.h"
 
 #include <QGraphicsDropShadowEffect>
+#include <QGraphicsSceneContextMenuEvent>
 #include <QGraphicsSceneMouseEvent>
 #include <QKeyEvent>
 #include <QPainter>
@@ -892,22 +893,42 @@ void EditorScene::drawBackground(QPainter* painter, const QRectF& rect)
 
 // --- Events go to the tool -------------------------------------------------------------------
 
-void EditorScene::forwardMouse(QGraphicsSceneMouseEvent* event, MouseHandler handler)
+bool EditorScene::forwardMouse(QGraphicsSceneMouseEvent* event, MouseHandler handler)
 {
+    const bool rightPress =
+        event->type() == QEvent::GraphicsSceneMousePress && event->button() == Qt::RightButton;
     if (m_playTool) {
         event->ignore();
         (m_playTool->*handler)(event);
         if (event->isAccepted())
-            return;
+            return rightPress;
     }
+    // A busy tool takes a right click as its own (it finishes a wall or a polygon).
+    const bool toolTakes = rightPress && m_tool && m_tool->isBusy();
     if (m_tool)
         (m_tool->*handler)(event);
     event->accept();
+    return toolTakes;
 }
 
 void EditorScene::mousePressEvent(QGraphicsSceneMouseEvent* event)
 {
-    forwardMouse(event, &AbstractTool::mousePressed);
+    const bool taken = forwardMouse(event, &AbstractTool::mousePressed);
+    if (event->button() == Qt::RightButton)
+        m_rightClickTaken = taken;
+}
+
+void EditorScene::contextMenuEvent(QGraphicsSceneContextMenuEvent* event)
+{
+    const bool taken =
+        m_rightClickTaken && event->reason() == QGraphicsSceneContextMenuEvent::Mouse;
+    m_rightClickTaken = false;
+    if (taken || (m_tool && m_tool->isBusy()) || (m_playTool && m_playTool->isBusy())) {
+        event->accept(); // the click was the tool's: no menu
+        return;
+    }
+    event->accept();
+    emit contextMenuRequested(event->scenePos(), event->screenPos());
 }
 
 void EditorScene::mouseMoveEvent(QGraphicsSceneMouseEvent* event)

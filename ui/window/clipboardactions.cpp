@@ -1,5 +1,6 @@
 #include "window/clipboardactions.h"
 
+#include "document/checkedpush.h"
 #include "document/commands.h"
 #include "document/document.h"
 #include "document/itemnames.h"
@@ -122,21 +123,11 @@ void ClipboardActions::updateActions()
 
 bool ClipboardActions::pushChecked(QUndoCommand* command)
 {
-    Document* document = m_scene->document();
-    QUndoStack* stack = document->undoStack();
-    stack->push(command);
-    const std::optional<Error>& error = document->sceneError();
-    if (!error)
-        return true;
-    const QString message = tr("Not applied: %1").arg(QString::fromStdString(error->message));
-    // Taken back and made obsolete, as AbstractTool::pushChecked does: no redo step is left.
-    if (stack->index() > 0 && stack->command(stack->index() - 1) == command) {
-        command->undo();
-        command->setObsolete(true);
-        stack->undo();
+    if (const std::optional<QString> refused = ui::pushChecked(m_scene->document(), command)) {
+        emit m_scene->statusMessage(*refused);
+        return false;
     }
-    emit m_scene->statusMessage(message);
-    return false;
+    return true;
 }
 
 } // namespace shoal::ui

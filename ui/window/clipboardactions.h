@@ -39,7 +39,7 @@ public:
 
 private:
     void updateActions();
-    /// Pushes `command`; a level it would make invalid is refused with a status message.
+    /// Pushes `command` (document/checkedpush.h); a refusal goes to the status bar.
     bool pushChecked(QUndoCommand* command);
 
     EditorScene* m_scene;

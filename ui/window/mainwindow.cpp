@@ -19,6 +19,7 @@
 #include "viewport/sceneview.h"
 #include "window/clipboardactions.h"
 #include "window/toolicons.h"
+#include "window/viewportmenu.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -77,6 +78,7 @@ MainWindow::MainWindow(QWidget* parent)
     createActions();
     createDocks();
     createMenus();
+    m_viewportMenu = new ViewportMenu(m_scene, m_view, m_clipboard, m_groupSelection, this);
     createToolBar();
     createStatusBar();
     setTool(m_tools.first());

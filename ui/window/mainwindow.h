@@ -26,6 +26,7 @@ namespace shoal::ui {
 
 class AbstractTool;
 class ClipboardActions;
+class ViewportMenu;
 class SimulationLayers;
 class Document;
 class EditorScene;
@@ -63,6 +64,8 @@ public:
     SimulationLayers* agentLayers() const { return m_agentLayers; }
     /// Cut, Copy and Paste of level items (Edit menu).
     ClipboardActions* clipboardActions() const { return m_clipboard; }
+    /// The view's right-click menu while editing.
+    ViewportMenu* viewportMenu() const { return m_viewportMenu; }
     /// Open, save, recent files, autosave and recovery of the document.
     SceneFiles* files() const { return m_files.get(); }
     /// The tools, in the tools dock's order (select, wall, obstacle, spawn area, pickup, target).
@@ -139,6 +142,7 @@ private:
     PlayTool* m_playTool = nullptr;
     QActionGroup* m_toolActions = nullptr;
     ClipboardActions* m_clipboard = nullptr;
+    ViewportMenu* m_viewportMenu = nullptr;
 
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
