@@ -18,6 +18,7 @@
 #include "viewport/editorscene.h"
 #include "viewport/sceneview.h"
 #include "window/clipboardactions.h"
+#include "window/shortcutsdialog.h"
 #include "window/toolicons.h"
 #include "window/viewportmenu.h"
 
@@ -467,7 +468,13 @@ void MainWindow::createHelpMenu()
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* shortcuts =
         help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);
-    shortcuts->setShortcut(QKeySequence::HelpContents);
+    // F1 always: QKeySequence::HelpContents is empty on desktops without a platform theme.
+    QList<QKeySequence> helpKeys{QKeySequence(Qt::Key_F1)};
+    for (const QKeySequence& key : QKeySequence::keyBindings(QKeySequence::HelpContents))
+        if (!helpKeys.contains(key))
+            helpKeys.append(key);
+    shortcuts->setShortcuts(helpKeys);
+    shortcuts->setObjectName(QStringLiteral("shortcutsAction"));
     help->addAction(tr("&About Shoal"), this, &MainWindow::showAbout);
 }
 
@@ -705,17 +712,13 @@ void MainWindow::rebuildRecentMenu()
 
 void MainWindow::showShortcuts()
 {
-    present(QMessageBox::Information, tr("Keyboard Shortcuts"),
-            tr("Tools: S select, W wall, O obstacle, A spawn area, P pickup, T target\n"
-               "Escape: cancel the tool's action (or clear the selection)\n"
-               "Enter / double-click: finish a wall or polygon; Backspace: remove its last point\n"
-               "Delete: delete the selection; Ctrl+D: duplicate; arrows: nudge (Shift: 1 m)\n"
-               "Ctrl+Z / Ctrl+Shift+Z: undo / redo\n\n"
-               "Wheel: zoom under the mouse; middle drag or Space+drag: pan; F: fit to level\n"
-               "G: show grid; Shift+G: snap to grid; Ctrl+0: 50 px = 1 m\n\n"
-               "Space (tap): play / pause; period: step; R: restart; [ ]: slower / faster\n"
-               "While playing: left drag steers the player, right click sends the selected squad; "
-               "hold Ctrl to use the active tool instead"));
+    // One table, kept: F1 again brings it to the front with the filter as it was.
+    auto* dialog = findChild<ShortcutsDialog*>();
+    if (!dialog)
+        dialog = new ShortcutsDialog(this);
+    dialog->show();
+    dialog->raise();
+    dialog->activateWindow();
 }
 
 void MainWindow::showAbout()
