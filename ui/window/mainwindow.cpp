@@ -19,6 +19,7 @@
 #include "viewport/sceneview.h"
 #include "window/clipboardactions.h"
 #include "window/shortcutsdialog.h"
+#include "window/statusline.h"
 #include "window/toolicons.h"
 #include "window/viewportmenu.h"
 
@@ -93,7 +94,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_simulation, &SimulationController::worldRebuilt, this,
             &MainWindow::updateSimulationActions);
     connect(m_scene, &EditorScene::statusMessage, this,
-            [this](const QString& message) { statusBar()->showMessage(message, 8000); });
+            [this](const QString& message) { m_statusLine->showMessage(message, 8000); });
     connect(m_files.get(), &SceneFiles::aboutToReplaceScene, m_simulation,
             &SimulationController::pause);
     connect(m_files.get(), &SceneFiles::sceneReplaced, this, [this] {
@@ -101,7 +102,7 @@ MainWindow::MainWindow(QWidget* parent)
             m_view->fitToLevel();
         updateTitle();
     });
-    connect(m_files.get(), &SceneFiles::statusMessage, statusBar(), &QStatusBar::showMessage);
+    connect(m_files.get(), &SceneFiles::statusMessage, m_statusLine, &StatusLine::showMessage);
     connect(m_document, &Document::changed, this, [this] { m_closeWithoutAsking = false; });
 #ifndef QT_NO_SESSIONMANAGER
     // Direct: the session manager waits for the answer inside the emission.
@@ -156,8 +157,8 @@ void MainWindow::createTools()
         action->setData(QVariant::fromValue(static_cast<QObject*>(tool)));
         connect(action, &QAction::triggered, this, [this, tool] { setTool(tool); });
         connect(tool, &AbstractTool::statusInfoChanged, this, [this, tool](const QString& info) {
-            if (m_scene->tool() == tool)
-                statusBar()->showMessage(info, 8000);
+            if (m_scene->tool() == tool && m_statusLine)
+                m_statusLine->setHint(info);
         });
         addAction(action);
     }
@@ -172,8 +173,8 @@ void MainWindow::setTool(AbstractTool* tool)
     if (m_toolsPanel)
         m_toolsPanel->setCurrentTool(tool);
     m_view->refreshCursor();
-    if (tool && statusBar())
-        statusBar()->showMessage(tool->statusInfo(), 8000);
+    if (m_statusLine)
+        m_statusLine->setHint(tool ? tool->statusInfo() : QString());
 }
 
 void MainWindow::createDocks()
@@ -517,6 +518,8 @@ void MainWindow::createToolBar()
 
 void MainWindow::createStatusBar()
 {
+    m_statusLine = new StatusLine(this);
+    statusBar()->addWidget(m_statusLine, 1);
     const auto addLabel = [this](const QString& tip, int minWidth) {
         auto* label = new QLabel(this);
         label->setToolTip(tip);

@@ -38,6 +38,7 @@ class PropertyPanel;
 class MetricsDock;
 class SceneView;
 class SimulationController;
+class StatusLine;
 class ToolsPanel;
 
 /// The editor's main window: builds the docks, menus and status bar and wires them up.
@@ -68,6 +69,8 @@ public:
     ViewportMenu* viewportMenu() const { return m_viewportMenu; }
     /// Open, save, recent files, autosave and recovery of the document.
     SceneFiles* files() const { return m_files.get(); }
+    /// The status bar's hint and message line.
+    StatusLine* statusLine() const { return m_statusLine; }
     /// The tools, in the tools dock's order (select, wall, obstacle, spawn area, pickup, target).
     const QList<AbstractTool*>& tools() const { return m_tools; }
     void setTool(AbstractTool* tool);
@@ -153,6 +156,7 @@ private:
     QAction* m_gridAction = nullptr;
     QAction* m_snapAction = nullptr;
 
+    StatusLine* m_statusLine = nullptr; ///< the tool's hint, or a message for a while
     QLabel* m_timeLabel = nullptr;
     QLabel* m_agentsLabel = nullptr;
     QLabel* m_stepLabel = nullptr;
