@@ -7,6 +7,7 @@
 #include "panels/propertypanel.h"
 #include "panels/toolspanel.h"
 #include "simulation/overlayoptions.h"
+#include "simulation/overlaytoolbar.h"
 #include "simulation/simulationcontroller.h"
 #include "simulation/simulationlayers.h"
 #include "tools/obstacletool.h"
@@ -514,6 +515,13 @@ void MainWindow::createToolBar()
     bar->addWidget(speed);
     bar->addSeparator();
     bar->addAction(find("fitAction"));
+
+    // The overlays one click away, not two menus deep.
+    auto* overlays = new OverlayToolBar(m_overlayOptions, this);
+    overlays->setIconSize(bar->iconSize());
+    addToolBar(overlays);
+    if (m_viewMenu)
+        m_viewMenu->addAction(overlays->toggleViewAction());
 }
 
 void MainWindow::createStatusBar()
