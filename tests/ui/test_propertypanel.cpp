@@ -149,15 +149,25 @@ bool reddish(QRgb pixel)
 QString handleProblem(const QImage& shot, const QWidget* panel, ParamRow* row, double value)
 {
     // The handle's place from the spec and the value alone: positions of one step each, the
-    // minimum on the left.
+    // minimum on the left; over three decades or more, 1000 positions along the logarithm.
     QSlider* slider = row->slider();
     const ParamSpec& spec = row->spec();
     const QString key = QString::fromStdString(spec.key);
-    QStyleOptionSlider option =
-        sliderOption(slider, static_cast<int>(std::lround((value - spec.minValue) / spec.step)));
+    const bool logarithmic = spec.minValue > 0.0 && spec.maxValue / spec.minValue >= 1000.0;
+    const int positions =
+        logarithmic
+            ? 1000
+            : std::max(1,
+                       static_cast<int>(std::lround((spec.maxValue - spec.minValue) / spec.step)));
+    const int position =
+        logarithmic ? static_cast<int>(std::lround(positions * std::log(value / spec.minValue) /
+                                                   std::log(spec.maxValue / spec.minValue)))
+                    : static_cast<int>(std::lround((value - spec.minValue) / spec.step));
+    if (row->isLogarithmic() != logarithmic)
+        return QStringLiteral("%1: the slider's scale is not the one its range calls for").arg(key);
+    QStyleOptionSlider option = sliderOption(slider, position);
     option.minimum = 0;
-    option.maximum =
-        std::max(1, static_cast<int>(std::lround((spec.maxValue - spec.minValue) / spec.step)));
+    option.maximum = positions;
     option.upsideDown = false;
     const QRect handle = slider->style()->subControlRect(QStyle::CC_Slider, &option,
                                                          QStyle::SC_SliderHandle, slider);

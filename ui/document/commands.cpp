@@ -145,9 +145,8 @@ MoveItemsCommand::MoveItemsCommand(Document* document, ItemRefs refs, Point2 off
     m_before = partsOf(document->scene(), m_refs);
     m_after = m_before;
     moveParts(m_after, m_refs, m_offset);
-    setText(m_refs.size() == 1 ? undoText(QT_TRANSLATE_NOOP("UndoCommands", "Move Item"))
-                               : QCoreApplication::translate("UndoCommands", "Move %n Items",
-                                                             nullptr, int(m_refs.size())));
+    setText(QCoreApplication::translate("UndoCommands", "Move %1")
+                .arg(itemsName(document->scene(), m_refs)));
     updateObsolete();
 }
 
@@ -267,15 +266,22 @@ QUndoCommand* makeRemoveItemsCommand(Document* document, const ItemRefs& allRefs
     for (auto it = pickups.crbegin(); it != pickups.crend(); ++it)
         new RemovePickupCommand(document, *it, command);
 
-    const int removed =
-        int(walls.size() + obstacles.size() + pickups.size() + groups.size() + targets.size());
-    if (removed == 0) {
+    ItemRefs removed;
+    const auto add = [&removed](const QList<int>& indices, ItemKind kind) {
+        for (int index : indices)
+            removed.append({kind, index});
+    };
+    add(walls, ItemKind::Wall);
+    add(obstacles, ItemKind::Obstacle);
+    add(pickups, ItemKind::Pickup);
+    add(groups, ItemKind::SpawnArea);
+    add(targets, ItemKind::SquadTarget);
+    if (removed.isEmpty()) {
         delete command;
         return nullptr;
     }
-    command->setText(removed == 1 ? undoText(QT_TRANSLATE_NOOP("UndoCommands", "Delete Item"))
-                                  : QCoreApplication::translate("UndoCommands", "Delete %n Items",
-                                                                nullptr, removed));
+    command->setText(
+        QCoreApplication::translate("UndoCommands", "Delete %1").arg(itemsName(scene, removed)));
     return command;
 }
 
@@ -286,6 +292,7 @@ QUndoCommand* makeDuplicateItemsCommand(Document* document, const ItemRefs& allR
     const ItemRefs refs = existingRefs(scene, allRefs);
     auto* command = new QUndoCommand;
     ItemRefs created;
+    ItemRefs originals;
     int wallCount = int(scene.walls.size());
     int obstacleCount = int(scene.obstacles.size());
     int pickupCount = int(scene.pickups.size());
@@ -329,17 +336,16 @@ QUndoCommand* makeDuplicateItemsCommand(Document* document, const ItemRefs& allR
         }
         case ItemKind::SquadTarget:
         case ItemKind::PlayerStart:
-            break; // they belong to a squad / the player: one each
+            continue; // they belong to a squad / the player: one each
         }
+        originals.append(ref);
     }
     if (created.isEmpty()) {
         delete command;
         return nullptr;
     }
-    command->setText(created.size() == 1
-                         ? undoText(QT_TRANSLATE_NOOP("UndoCommands", "Duplicate Item"))
-                         : QCoreApplication::translate("UndoCommands", "Duplicate %n Items",
-                                                       nullptr, int(created.size())));
+    command->setText(QCoreApplication::translate("UndoCommands", "Duplicate %1")
+                         .arg(itemsName(scene, originals)));
     if (copies)
         *copies = created;
     return command;

@@ -6,6 +6,7 @@
 
 #include "document/document.h"
 #include "document/itemids.h"
+#include "document/itemnames.h"
 
 #include <QCoreApplication>
 #include <QList>
@@ -245,13 +246,12 @@ using SetBoundsCommand = SetValueCommand<BoundsAccess>;
 
 // ---------------------------------------------------------------------------------------------
 // Adding and removing elements of the scene's lists: one template each, a List struct says
-// which list.
+// which list and what the user calls its elements.
 
 struct WallList
 {
     using Value = WallDesc;
-    static constexpr const char* kAddText = QT_TRANSLATE_NOOP("UndoCommands", "Add Wall");
-    static constexpr const char* kRemoveText = QT_TRANSLATE_NOOP("UndoCommands", "Remove Wall");
+    static QString name(const Value&) { return kindName(ItemKind::Wall); }
     static const std::vector<Value>& list(const SceneDesc& s) { return s.walls; }
     static void insert(Document& d, int i, const Value& v) { d.insertWall(i, v); }
     static void remove(Document& d, int i) { d.removeWall(i); }
@@ -260,8 +260,7 @@ struct WallList
 struct ObstacleList
 {
     using Value = ObstacleDesc;
-    static constexpr const char* kAddText = QT_TRANSLATE_NOOP("UndoCommands", "Add Obstacle");
-    static constexpr const char* kRemoveText = QT_TRANSLATE_NOOP("UndoCommands", "Remove Obstacle");
+    static QString name(const Value&) { return kindName(ItemKind::Obstacle); }
     static const std::vector<Value>& list(const SceneDesc& s) { return s.obstacles; }
     static void insert(Document& d, int i, const Value& v) { d.insertObstacle(i, v); }
     static void remove(Document& d, int i) { d.removeObstacle(i); }
@@ -270,8 +269,7 @@ struct ObstacleList
 struct PickupList
 {
     using Value = PickupDesc;
-    static constexpr const char* kAddText = QT_TRANSLATE_NOOP("UndoCommands", "Add Pickup");
-    static constexpr const char* kRemoveText = QT_TRANSLATE_NOOP("UndoCommands", "Remove Pickup");
+    static QString name(const Value& pickup) { return pickupName(pickup.kind); }
     static const std::vector<Value>& list(const SceneDesc& s) { return s.pickups; }
     static void insert(Document& d, int i, const Value& v) { d.insertPickup(i, v); }
     static void remove(Document& d, int i) { d.removePickup(i); }
@@ -282,8 +280,11 @@ struct PickupList
 struct GroupList
 {
     using Value = GroupDesc;
-    static constexpr const char* kAddText = QT_TRANSLATE_NOOP("UndoCommands", "Add Group");
-    static constexpr const char* kRemoveText = QT_TRANSLATE_NOOP("UndoCommands", "Remove Group");
+    static QString name(const Value& group)
+    {
+        return QCoreApplication::translate("UndoCommands", "Group '%1'")
+            .arg(QString::fromStdString(group.name));
+    }
     static const std::vector<Value>& list(const SceneDesc& s) { return s.groups; }
     static void insert(Document& d, int i, const Value& v) { d.insertGroup(i, v); }
     static void remove(Document& d, int i) { d.removeGroup(i); }
@@ -300,7 +301,7 @@ public:
           m_index(index < 0 ? static_cast<int>(List::list(document->scene()).size()) : index),
           m_value(std::move(value))
     {
-        setText(undoText(List::kAddText));
+        setText(addText(List::name(m_value)));
     }
 
     void undo() override { List::remove(*m_document, m_index); }
@@ -323,7 +324,7 @@ public:
         : QUndoCommand(parent), m_document(document), m_index(index),
           m_value(List::list(document->scene())[static_cast<std::size_t>(index)])
     {
-        setText(undoText(List::kRemoveText));
+        setText(QCoreApplication::translate("UndoCommands", "Delete %1").arg(List::name(m_value)));
     }
 
     void undo() override { List::insert(*m_document, m_index, m_value); }

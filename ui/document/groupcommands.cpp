@@ -13,7 +13,7 @@ QUndoCommand* makeAddGroupCommand(Document* document, int index, const GroupDesc
                                   const QString& text)
 {
     const SceneDesc& scene = document->scene();
-    const QString name = text.isEmpty() ? undoText(GroupList::kAddText) : text;
+    const QString name = text.isEmpty() ? addText(GroupList::name(group)) : text;
     if (!playerTakesNewGroup(scene, group)) {
         auto* add = new AddGroupCommand(document, index, group);
         add->setText(name);

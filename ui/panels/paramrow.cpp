@@ -2,10 +2,12 @@
 
 #include "document/qtstrings.h"
 
+#include <QApplication>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QGridLayout>
 #include <QLabel>
+#include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
 #include <QSignalBlocker>
@@ -19,6 +21,13 @@
 namespace shoal::ui {
 
 namespace {
+
+/// A range whose ends are this far apart (three decades: 0.1 to 100) gets a logarithmic slider.
+constexpr double kLogarithmicRatio = 1000.0;
+/// Positions of a logarithmic slider: finer than a pixel on any panel.
+constexpr int kLogarithmicPositions = 1000;
+/// Room for a slider that moves a 0 to 30 range in steps a user can aim at.
+constexpr int kSliderMinimumWidth = 150;
 
 QString tooltipFor(const ParamSpec& spec)
 {
@@ -39,10 +48,17 @@ QString tooltipFor(const ParamSpec& spec)
             ? ParamRow::tr(", default %1")
                   .arg(qs(spec.choices[static_cast<std::size_t>(spec.defaultValue)]))
             : QString();
+    const QString dragHint =
+        spec.type == ParamType::Choice
+            ? QString()
+            : ParamRow::tr("<p><i>Drag the slider or this label sideways; hold Shift for fine "
+                           "steps.</i></p>");
     return QStringLiteral(
-               "<p><b>%1</b> <span style=\"color:gray\">%2</span></p><p>%3</p><p><i>%4%5</i></p>")
+               "<p><b>%1</b> <span style=\"color:gray\">%2</span></p><p>%3</p><p><i>%4%5</"
+               "i></p>%6")
         .arg(qs(spec.label).toHtmlEscaped(), qs(spec.key).toHtmlEscaped(),
-             qs(spec.tooltip).toHtmlEscaped(), range.toHtmlEscaped(), defaultText.toHtmlEscaped());
+             qs(spec.tooltip).toHtmlEscaped(), range.toHtmlEscaped(), defaultText.toHtmlEscaped(),
+             dragHint);
 }
 
 } // namespace
@@ -134,12 +150,19 @@ void ParamRow::addSliderAndSpin(QGridLayout* layout, const QString& tooltip)
 {
     m_slider = new FocusWheel<QSlider>(Qt::Horizontal, this);
     m_slider->setFocusPolicy(Qt::StrongFocus);
-    const int positions =
-        static_cast<int>(std::lround((m_spec.maxValue - m_spec.minValue) / m_spec.step));
-    m_slider->setRange(0, std::max(1, positions));
-    m_slider->setPageStep(std::max(1, positions / 10));
-    m_slider->setMinimumWidth(50);
+    m_logarithmic = m_spec.type == ParamType::Real && m_spec.minValue > 0.0 &&
+                    m_spec.maxValue / m_spec.minValue >= kLogarithmicRatio;
+    m_positions = m_logarithmic
+                      ? kLogarithmicPositions
+                      : std::max(1, static_cast<int>(std::lround(
+                                        (m_spec.maxValue - m_spec.minValue) / m_spec.step)));
+    m_slider->setRange(0, m_positions);
+    m_slider->setPageStep(std::max(1, m_positions / 10));
+    m_slider->setMinimumWidth(kSliderMinimumWidth);
     m_slider->setToolTip(tooltip);
+    m_slider->installEventFilter(this);
+    m_label->installEventFilter(this);
+    m_label->setCursor(Qt::SizeHorCursor);
     layout->addWidget(m_slider, 0, 1);
     connect(m_slider, &QSlider::sliderPressed, this, [this] { m_dragEdited = false; });
     connect(m_slider, &QSlider::valueChanged, this, &ParamRow::onSliderMoved);
@@ -176,7 +199,9 @@ void ParamRow::addSliderAndSpin(QGridLayout* layout, const QString& tooltip)
     spin->setKeyboardTracking(false);
     spin->setFocusPolicy(Qt::StrongFocus);
     spin->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    spin->setFixedWidth(fontMetrics().horizontalAdvance(QStringLiteral("8888.888")) + 30);
+    // No arrow buttons: the keys and the wheel still step it, and the slider gets the room.
+    spin->setButtonSymbols(QAbstractSpinBox::NoButtons);
+    spin->setFixedWidth(fontMetrics().horizontalAdvance(QStringLiteral("8888.888")) + 12);
     spin->setToolTip(tooltip);
     layout->addWidget(spin, 0, 2);
 }
@@ -258,26 +283,48 @@ void ParamRow::setColumnWidths(int labelWidth, int unitWidth)
 
 int ParamRow::labelWidthHint() const
 {
-    QFont font = m_label->font();
-    font.setItalic(true);
-    return QFontMetrics(font).horizontalAdvance(qs(m_spec.label) + QStringLiteral(" *")) + 4;
+    return labelWidthFor(m_spec, m_label->font());
 }
 
 int ParamRow::unitWidthHint() const
 {
-    return m_unit->fontMetrics().horizontalAdvance(qs(m_spec.unit)) + 2;
+    return unitWidthFor(m_spec, m_unit->font());
+}
+
+int ParamRow::labelWidthFor(const ParamSpec& spec, const QFont& font)
+{
+    // Room for the mixed-values form, which is the widest.
+    QFont italic = font;
+    italic.setItalic(true);
+    return QFontMetrics(italic).horizontalAdvance(qs(spec.label) + QStringLiteral(" *")) + 4;
+}
+
+int ParamRow::unitWidthFor(const ParamSpec& spec, const QFont& font)
+{
+    return QFontMetrics(font).horizontalAdvance(qs(spec.unit)) + 2;
 }
 
 int ParamRow::sliderPosition(double value) const
 {
+    if (m_logarithmic) {
+        const double clamped = std::clamp(value, m_spec.minValue, m_spec.maxValue);
+        return static_cast<int>(std::lround(m_positions * std::log(clamped / m_spec.minValue) /
+                                            std::log(m_spec.maxValue / m_spec.minValue)));
+    }
     return static_cast<int>(std::lround((value - m_spec.minValue) / m_spec.step));
 }
 
 double ParamRow::sliderValue(int position) const
 {
-    const double raw = m_spec.minValue + position * m_spec.step;
+    double raw = m_spec.minValue + position * m_spec.step;
+    if (m_logarithmic) {
+        // On the step grid, as the spin box would enter it.
+        const double curve = m_spec.minValue * std::pow(m_spec.maxValue / m_spec.minValue,
+                                                        double(position) / m_positions);
+        raw = m_spec.minValue + std::round((curve - m_spec.minValue) / m_spec.step) * m_spec.step;
+    }
     const double scale = std::pow(10.0, m_stepDecimals);
-    return std::min(m_spec.maxValue, std::round(raw * scale) / scale);
+    return std::clamp(std::round(raw * scale) / scale, m_spec.minValue, m_spec.maxValue);
 }
 
 void ParamRow::showValue(double value)
@@ -311,7 +358,7 @@ void ParamRow::updateResetButton()
 void ParamRow::onSliderMoved(int position)
 {
     const double value = sliderValue(position);
-    const bool dragging = m_slider->isSliderDown();
+    const bool dragging = m_slider->isSliderDown() || m_scrubbing;
     if (dragging)
         m_dragEdited = true;
     m_value = value;
@@ -333,6 +380,106 @@ void ParamRow::onSliderReleased()
         return;
     m_dragEdited = false;
     emit edited(m_value, true);
+}
+
+double ParamRow::positionsPerPixel(bool fine) const
+{
+    // The handle's travel, as the style maps pixels to positions: an unshifted drag keeps
+    // the handle under the pointer.
+    const int travel = m_slider->width() -
+                       m_slider->style()->pixelMetric(QStyle::PM_SliderLength, nullptr, m_slider);
+    const double perPixel = double(m_positions) / std::max(1, travel);
+    return fine ? perPixel / kFineFactor : perPixel;
+}
+
+void ParamRow::anchorDrag(int x, bool fine)
+{
+    m_anchorX = x;
+    m_anchorPosition = m_slider->sliderPosition();
+    m_anchorFine = fine;
+}
+
+int ParamRow::draggedPosition(int x, bool fine)
+{
+    if (fine != m_anchorFine) {
+        // Shift pressed or let go mid-drag: go on from here at the other speed, no jump.
+        m_anchorPosition += (x - m_anchorX) * positionsPerPixel(m_anchorFine);
+        m_anchorX = x;
+        m_anchorFine = fine;
+    }
+    const double position = m_anchorPosition + (x - m_anchorX) * positionsPerPixel(fine);
+    return static_cast<int>(std::lround(std::clamp(position, 0.0, double(m_positions))));
+}
+
+bool ParamRow::eventFilter(QObject* watched, QEvent* event)
+{
+    if (m_slider && watched == m_slider)
+        return sliderEvent(event);
+    if (m_slider && watched == m_label)
+        return labelEvent(event);
+    return QWidget::eventFilter(watched, event);
+}
+
+bool ParamRow::sliderEvent(QEvent* event)
+{
+    auto* mouse = dynamic_cast<QMouseEvent*>(event);
+    if (!mouse)
+        return false;
+    const int x = int(std::lround(mouse->position().x()));
+    const bool fine = mouse->modifiers().testFlag(Qt::ShiftModifier);
+    if (event->type() == QEvent::MouseButtonPress) {
+        // The slider decides whether the handle was hit; the drag is measured from here.
+        m_anchorX = x;
+        m_anchorFine = fine;
+        m_anchorPosition = -1.0;
+        return false;
+    }
+    if (event->type() == QEvent::MouseMove && m_slider->isSliderDown()) {
+        if (m_anchorPosition < 0.0)
+            m_anchorPosition = m_slider->sliderPosition();
+        m_slider->setSliderPosition(draggedPosition(x, fine));
+        return true;
+    }
+    return false;
+}
+
+bool ParamRow::labelEvent(QEvent* event)
+{
+    auto* mouse = dynamic_cast<QMouseEvent*>(event);
+    if (!mouse)
+        return false;
+    const int x = int(std::lround(mouse->globalPosition().x()));
+    const bool fine = mouse->modifiers().testFlag(Qt::ShiftModifier);
+    switch (event->type()) {
+    case QEvent::MouseButtonPress:
+        if (mouse->button() != Qt::LeftButton || !isEnabled())
+            return false;
+        m_labelPressed = true;
+        m_dragEdited = false;
+        anchorDrag(x, fine);
+        return true;
+    case QEvent::MouseMove:
+        if (!m_labelPressed)
+            return false;
+        // A click on the label is not a scrub: only a move past the drag distance is.
+        if (!m_scrubbing && std::abs(x - m_anchorX) < QApplication::startDragDistance())
+            return true;
+        m_scrubbing = true;
+        m_slider->setValue(draggedPosition(x, fine));
+        return true;
+    case QEvent::MouseButtonRelease:
+        if (!m_labelPressed || mouse->button() != Qt::LeftButton)
+            return false;
+        m_labelPressed = false;
+        m_scrubbing = false;
+        if (m_dragEdited) {
+            m_dragEdited = false;
+            emit edited(m_value, true);
+        }
+        return true;
+    default:
+        return false;
+    }
 }
 
 void ParamRow::userEdit(double value, bool commit)

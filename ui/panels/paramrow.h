@@ -4,6 +4,11 @@
 /// the unit, a reset-to-default button and an inline error line. It owns no value: it emits
 /// edited() and the panel decides (push an undo command, or show why not); setValue() shows
 /// the model's value without emitting.
+///
+/// The slider is logarithmic where the range spans three decades or more (0.1 to 100 m), so
+/// small values get as much travel as large ones. A drag moves the value by how far the mouse
+/// moved (the handle never jumps to the pointer), ten times finer while Shift is held; the
+/// label scrubs the same way when dragged sideways. A drag of either is one edit.
 
 #include <shoal/paramspec.h>
 
@@ -65,6 +70,10 @@ public:
     void setColumnWidths(int labelWidth, int unitWidth);
     int labelWidthHint() const;
     int unitWidthHint() const;
+    /// The label and unit widths a row of `spec` needs in `font`, for a panel that sizes its
+    /// columns for every family at once (so selecting another family moves nothing).
+    static int labelWidthFor(const ParamSpec& spec, const QFont& font);
+    static int unitWidthFor(const ParamSpec& spec, const QFont& font);
 
     QLabel* label() const { return m_label; }
     /// Null for a Choice.
@@ -76,6 +85,14 @@ public:
     /// Set for a Choice.
     QComboBox* comboBox() const { return m_combo; }
     QToolButton* resetButton() const { return m_reset; }
+    /// True when the slider maps its travel to the range logarithmically.
+    bool isLogarithmic() const { return m_logarithmic; }
+    /// Shift held during a drag divides its speed by this.
+    static constexpr double kFineFactor = 10.0;
+
+protected:
+    /// The slider's drags and the label's scrub (see the class comment).
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 signals:
     /// The user changed the value. `commit` is false while a slider drag goes on; the drag's
@@ -95,12 +112,29 @@ private:
     void onSliderMoved(int position);
     void onSliderReleased();
     void userEdit(double value, bool commit);
+    /// Slider positions per pixel of mouse travel (Shift: kFineFactor times fewer).
+    double positionsPerPixel(bool fine) const;
+    /// Starts measuring a drag from `x` (px) at the slider's current position.
+    void anchorDrag(int x, bool fine);
+    /// The slider position a drag has reached at `x`.
+    int draggedPosition(int x, bool fine);
+    bool sliderEvent(QEvent* event);
+    bool labelEvent(QEvent* event);
 
     ParamSpec m_spec;
     double m_value = 0.0;
     bool m_mixed = false;
     bool m_dragEdited = false;
     int m_stepDecimals = 0;
+    bool m_logarithmic = false;
+    int m_positions = 1; ///< the slider's range is 0 to this
+    // A drag in progress, of the slider's handle or of the label: where it was anchored (the
+    // mouse x and the slider position then) and whether Shift was held since.
+    bool m_scrubbing = false;
+    bool m_labelPressed = false;
+    int m_anchorX = 0;
+    double m_anchorPosition = 0.0;
+    bool m_anchorFine = false;
     QLabel* m_label = nullptr;
     QSlider* m_slider = nullptr;
     QDoubleSpinBox* m_doubleSpin = nullptr;

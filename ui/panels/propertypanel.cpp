@@ -30,6 +30,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 
 namespace shoal::ui {
 
@@ -92,6 +93,17 @@ ParamSpec speedSpec()
                      PropertyPanel::tr("How fast the editor runs the simulation, as a multiple of "
                                        "real time. Not saved with the level; it never changes "
                                        "the result of a step.")
+                         .toStdString());
+}
+
+ParamSpec headingSpec()
+{
+    return ParamSpec("heading", PropertyPanel::tr("Heading").toStdString(), "deg", -180.0, 180.0,
+                     1.0, 0.0,
+                     PropertyPanel::tr("Which way the player faces at the start, in degrees "
+                                       "counter-clockwise from +x: 0 is right, 90 up, 180 "
+                                       "left. The view's arrow on the player start shows it. "
+                                       "A change restarts the simulation.")
                          .toStdString());
 }
 
@@ -264,6 +276,9 @@ void PropertyPanel::buildSceneSection(QVBoxLayout* layout)
     m_playerNote->setPalette(subtle);
     layout->addWidget(m_playerNote);
     layout->addWidget(buildLeadsRow(content));
+    m_headingRow = new ParamRow(headingSpec(), content);
+    connect(m_headingRow, &ParamRow::edited, this, &PropertyPanel::editPlayerHeading);
+    layout->addWidget(m_headingRow);
     const auto& specs = playerParamSpecs();
     for (std::size_t i = 0; i < specs.size(); ++i) {
         auto* row = new ParamRow(specs[i], content);
@@ -505,6 +520,9 @@ void PropertyPanel::refreshSceneSection()
     const bool hasParams = scene.player.params.size() == playerParamSpecs().size();
     m_playerNote->setVisible(!scene.player.enabled);
     refreshLeads();
+    m_headingRow->setEnabled(scene.player.enabled);
+    // A file may say 270; the row shows the same direction as -90.
+    m_headingRow->setValue(std::remainder(scene.player.heading, 360.0));
     for (int i = 0; i < m_playerRows.size(); ++i) {
         m_playerRows[i]->setEnabled(scene.player.enabled && hasParams);
         if (hasParams)
@@ -573,13 +591,20 @@ void PropertyPanel::chooseLead(int index)
 void PropertyPanel::alignColumns()
 {
     QList<ParamRow*> rows = m_groupRows;
-    rows << m_timeStepRow << m_speedRow << m_playerRows;
+    rows << m_timeStepRow << m_speedRow << m_headingRow << m_playerRows;
     int labelWidth = m_seedLabel->fontMetrics().horizontalAdvance(m_seedLabel->text()) + 4;
     int unitWidth = 0;
     for (ParamRow* row : rows) {
         labelWidth = std::max(labelWidth, row->labelWidthHint());
         unitWidth = std::max(unitWidth, row->unitWidthHint());
     }
+    // Every family's rows, not only the shown ones: the columns, and so the dock, keep their
+    // width when another family is selected.
+    for (BehaviourKind kind : kAllBehaviourKinds)
+        for (const ParamSpec& spec : paramSpecs(kind)) {
+            labelWidth = std::max(labelWidth, ParamRow::labelWidthFor(spec, font()));
+            unitWidth = std::max(unitWidth, ParamRow::unitWidthFor(spec, font()));
+        }
     labelWidth = std::max(labelWidth,
                           m_leadsLabel->fontMetrics().horizontalAdvance(m_leadsLabel->text()) + 4);
     labelWidth = std::max(labelWidth, m_collision->labelWidthHint());
@@ -693,7 +718,23 @@ void PropertyPanel::editPlayerParam(ParamRow* row, int paramIndex, double value,
     row->setError(QString());
     if (player.params[p] == value && !chainOpen(row))
         return;
-    pushLive(new SetPlayerParamCommand(m_document, paramIndex, value, commit), row, commit);
+    auto* command = new SetPlayerParamCommand(m_document, paramIndex, value, commit);
+    command->setText(tr("Change %1 of Player").arg(qs(playerParamSpecs()[p].label)));
+    pushLive(command, row, commit);
+}
+
+void PropertyPanel::editPlayerHeading(double value, bool commit)
+{
+    // A new heading restarts the world, so only the end of a drag is applied.
+    if (!commit)
+        return;
+    PlayerDesc player = m_document->scene().player;
+    if (std::remainder(player.heading - value, 360.0) == 0.0)
+        return;
+    player.heading = value;
+    auto* command = new SetPlayerCommand(m_document, 0, player, true);
+    command->setText(tr("Change Heading of Player"));
+    m_document->undoStack()->push(command);
 }
 
 void PropertyPanel::editTimeStep(double value, bool commit)
@@ -705,7 +746,9 @@ void PropertyPanel::editTimeStep(double value, bool commit)
     if (simulation.dt == value)
         return;
     simulation.dt = value;
-    m_document->undoStack()->push(new SetSimulationCommand(m_document, 0, simulation, true));
+    auto* command = new SetSimulationCommand(m_document, 0, simulation, true);
+    command->setText(tr("Change Time Step"));
+    m_document->undoStack()->push(command);
 }
 
 void PropertyPanel::applySeed()
@@ -719,7 +762,9 @@ void PropertyPanel::applySeed()
         return;
     }
     simulation.seed = seed;
-    m_document->undoStack()->push(new SetSimulationCommand(m_document, 0, simulation, true));
+    auto* command = new SetSimulationCommand(m_document, 0, simulation, true);
+    command->setText(tr("Change Seed"));
+    m_document->undoStack()->push(command);
 }
 
 void PropertyPanel::newSeed()
@@ -727,7 +772,9 @@ void PropertyPanel::newSeed()
     SimulationDesc simulation = m_document->scene().simulation;
     // Seeds people can read and type back: up to nine digits.
     simulation.seed = QRandomGenerator::global()->bounded(1u, 1000000000u);
-    m_document->undoStack()->push(new SetSimulationCommand(m_document, 0, simulation, true));
+    auto* command = new SetSimulationCommand(m_document, 0, simulation, true);
+    command->setText(tr("New Seed"));
+    m_document->undoStack()->push(command);
 }
 
 } // namespace shoal::ui

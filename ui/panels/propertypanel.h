@@ -2,11 +2,11 @@
 /// The property panel (a dock's widget), generated from the core's ParamSpec tables: every
 /// parameter of the selected groups' family as a ParamRow, their collision (CollisionSection,
 /// for groups of any families), then the scene's settings (time step, seed, simulation speed) and
-/// the player: the group it leads and its parameters. A preset bar over the rows applies
-/// presets and lists what differs from the defaults (changed rows have bold labels). Edits go
-/// through undo commands (a slider drag is one step); the running world follows through the
-/// SimulationController. A value that breaks a rule between parameters is refused with a
-/// message under its row.
+/// the player: the group it leads, its start heading and its parameters. A preset bar over the
+/// rows applies presets and lists what differs from the defaults (changed rows have bold
+/// labels). Edits go through undo commands (a slider drag is one step); the running world
+/// follows through the SimulationController. A value that breaks a rule between parameters is
+/// refused with a message under its row.
 
 #include <shoal/scenedesc.h>
 
@@ -47,6 +47,8 @@ public:
     /// The group row, player row of that key, or null.
     ParamRow* groupRow(const QString& key) const;
     ParamRow* playerRow(const QString& key) const;
+    /// The player's start heading (degrees), under Leads.
+    ParamRow* playerHeadingRow() const { return m_headingRow; }
     /// The selected groups' collision (hidden with no group selected).
     CollisionSection* collisionSection() const { return m_collision; }
     /// The selected groups' presets and differences from default (hidden unless the
@@ -96,6 +98,7 @@ private:
 
     void editGroupParam(ParamRow* row, int paramIndex, double value, bool commit);
     void editPlayerParam(ParamRow* row, int paramIndex, double value, bool commit);
+    void editPlayerHeading(double value, bool commit);
     void editTimeStep(double value, bool commit);
     void chooseLead(int index);
     void applySeed();
@@ -140,6 +143,7 @@ private:
     QWidget* m_leadsResetSpace = nullptr; ///< as wide as the rows' reset button
     /// What the Leads combo lists after "None" (and, last, a name it cannot lead).
     std::vector<LeadChoice> m_leadsListed;
+    ParamRow* m_headingRow = nullptr;
     QList<ParamRow*> m_playerRows;
 
     const ParamRow* m_chainRow = nullptr;

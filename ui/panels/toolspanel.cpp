@@ -12,6 +12,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace shoal::ui {
 
 namespace {
@@ -61,6 +63,15 @@ ToolsPanel::ToolsPanel(const QList<AbstractTool*>& tools, const QList<QAction*>&
         }
         m_options.append(options);
     }
+    // As wide as the widest tool's options from the start: the dock, and so the view beside
+    // it, keeps its width whichever tool is chosen.
+    int optionsWidth = 0;
+    for (QWidget* options : m_options)
+        if (options)
+            optionsWidth = std::max(optionsWidth, options->minimumSizeHint().width());
+    setMinimumWidth(std::max(minimumSizeHint().width(), optionsWidth +
+                                                            layout->contentsMargins().left() +
+                                                            layout->contentsMargins().right()));
     m_hint = new QLabel(this);
     m_hint->setWordWrap(true);
     m_hint->setObjectName(QStringLiteral("toolHint"));

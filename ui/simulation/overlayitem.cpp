@@ -1,5 +1,7 @@
 #include "simulation/overlayitem.h"
 
+#include "simulation/labelplacer.h"
+
 #include "simulation/agentlayeritem.h"
 
 #include <shoal/sketch.h>
@@ -198,29 +200,31 @@ struct OverlayItem::Frame
         circle(c, metres(pixels));
     }
 
-    /// A short text beside a point, on a dark plate, at a fixed pixel size.
+    /// A short text beside a point, on a dark plate, at a fixed pixel size; where it would
+    /// cover another plate it goes to another side, or is left out (LabelPlacer).
     void label(Vec2 c, const QString& text, const QColor& color) const
     {
         const QPointF device = painter->worldTransform().map(at(c));
+        const QPaintDevice* target = painter->device();
+        if (!labels)
+            labels.emplace(target ? QRectF(0, 0, target->width(), target->height()) : QRectF());
+        const std::optional<QRectF> box = labels->place(
+            device, QSizeF(metrics.horizontalAdvance(text) + 8, metrics.height() + 2));
+        if (!box)
+            return;
         painter->save();
         painter->resetTransform();
         painter->setFont(font);
-        QRectF box(device + QPointF(8, -8 - metrics.height()),
-                   QSizeF(metrics.horizontalAdvance(text) + 8, metrics.height() + 2));
-        // Keep it on screen: a label at the edge of the view is still read.
-        if (const QPaintDevice* target = painter->device()) {
-            box.moveRight(std::min(box.right(), static_cast<qreal>(target->width()) - 2.0));
-            box.moveLeft(std::max(box.left(), 2.0));
-            box.moveTop(std::max(box.top(), 2.0));
-            box.moveBottom(std::min(box.bottom(), static_cast<qreal>(target->height()) - 2.0));
-        }
         painter->setPen(Qt::NoPen);
         painter->setBrush(kLabelBack);
-        painter->drawRoundedRect(box, 3, 3);
+        painter->drawRoundedRect(*box, 3, 3);
         painter->setPen(alpha(color, 255));
-        painter->drawText(box, Qt::AlignCenter, text);
+        painter->drawText(*box, Qt::AlignCenter, text);
         painter->restore();
     }
+
+    /// The plates of this frame, placed so none covers another.
+    mutable std::optional<LabelPlacer> labels;
 };
 
 OverlayItem::OverlayItem(OverlayOptions* options, QGraphicsItem* parent)
@@ -331,6 +335,7 @@ void OverlayItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* optio
         paintSketch(f, m_sketch);
     }
     painter->restore();
+    m_lastLabels = f.labels ? f.labels->placed() : std::vector<QRectF>();
 }
 
 void OverlayItem::paintSketch(Frame& f, const Sketch& sketch)

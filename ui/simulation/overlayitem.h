@@ -57,6 +57,8 @@ public:
     QList<int> shownGroups() const;
 
     QRectF boundingRect() const override;
+    /// The text plates the last paint drew (device pixels), none covering another.
+    const std::vector<QRectF>& lastLabelRects() const { return m_lastLabels; }
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option,
                QWidget* widget = nullptr) override;
     int type() const override { return Type; }
@@ -100,6 +102,7 @@ private:
     std::vector<QLineF> m_lines;
     std::vector<QPointF> m_points;
     std::vector<QRectF> m_rects;
+    std::vector<QRectF> m_lastLabels;
     std::vector<LineBatch> m_lineBatches;
     std::vector<MarkBatch> m_markBatches;
     std::vector<QPointF> m_polygon; ///< circle scratch

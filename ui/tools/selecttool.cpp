@@ -1,6 +1,9 @@
 #include "tools/selecttool.h"
 
+#include "document/itemnames.h"
+
 #include "document/commands.h"
+#include "document/itemnames.h"
 #include "document/sceneedits.h"
 #include "viewport/editorscene.h"
 #include "viewport/items/editableitem.h"
@@ -223,6 +226,10 @@ void SelectTool::finishHandle(QPointF pos)
         break;
     }
     m_scratch.clear(); // the commands hold their copies of the element
+    if (command)
+        command->setText(m_handleOwner.kind == ItemKind::SpawnArea
+                             ? tr("Resize Spawn Area")
+                             : tr("Reshape %1").arg(itemName(doc->scene(), m_handleOwner)));
     if (command && !command->isObsolete())
         pushChecked(command);
     else
@@ -266,15 +273,19 @@ void SelectTool::insertVertex(const ItemRef& ref, QPointF pos)
         }
     }
     points.insert(points.begin() + std::ptrdiff_t(best + 1), style::toPoint(scene()->snap(pos)));
+    const QString text = tr("Add Point to %1").arg(itemName(current, ref));
+    QUndoCommand* command = nullptr;
     if (wall) {
         WallDesc edited = current.walls[i];
         edited.points = points;
-        pushChecked(new SetWallCommand(document(), ref.index, edited));
+        command = new SetWallCommand(document(), ref.index, edited);
     } else {
         ObstacleDesc edited = current.obstacles[i];
         edited.points = points;
-        pushChecked(new SetObstacleCommand(document(), ref.index, edited));
+        command = new SetObstacleCommand(document(), ref.index, edited);
     }
+    command->setText(text);
+    pushChecked(command);
 }
 
 void SelectTool::removeVertex(const ItemRef& ref, int vertex)
@@ -284,15 +295,20 @@ void SelectTool::removeVertex(const ItemRef& ref, int vertex)
     const auto erase = [vertex](std::vector<Point2>& points) {
         points.erase(points.begin() + vertex);
     };
+    QUndoCommand* command = nullptr;
     if (ref.kind == ItemKind::Wall) {
         WallDesc edited = current.walls[i];
         erase(edited.points);
-        pushChecked(new SetWallCommand(document(), ref.index, edited));
+        command = new SetWallCommand(document(), ref.index, edited);
     } else if (ref.kind == ItemKind::Obstacle) {
         ObstacleDesc edited = current.obstacles[i];
         erase(edited.points);
-        pushChecked(new SetObstacleCommand(document(), ref.index, edited));
+        command = new SetObstacleCommand(document(), ref.index, edited);
     }
+    if (!command)
+        return;
+    command->setText(tr("Remove Point of %1").arg(itemName(current, ref)));
+    pushChecked(command);
 }
 
 void SelectTool::cancel()

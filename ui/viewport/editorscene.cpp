@@ -6,6 +6,7 @@
 
 #include "document/agentcount.h"
 #include "document/commands.h"
+#include "document/freespace.h"
 #include "document/groupselection.h"
 #include "document/sceneedits.h"
 #include "tools/abstracttool.h"
@@ -19,6 +20,7 @@
 #include "viewport/viewportstyle.h"
 
 #include <QGraphicsDropShadowEffect>
+#include <QGraphicsSceneContextMenuEvent>
 #include <QGraphicsSceneMouseEvent>
 #include <QKeyEvent>
 #include <QPainter>
@@ -75,6 +77,8 @@ int slotCount(const SceneDesc& scene, ItemKind kind)
 
 /// Levels of the scene's BSP index (see the constructor).
 constexpr int kBspTreeDepth = 12;
+/// Room left between a duplicate and what is around it (m).
+constexpr double kCopyClearance = 1.0;
 
 /// m: the side of the squares the walls are grouped in (a big level: 70 walls or so in each).
 constexpr double kWallTileMetres = 32.0;
@@ -718,10 +722,12 @@ bool EditorScene::deleteSelection()
 
 bool EditorScene::duplicateSelection()
 {
-    const double step = m_snap ? m_gridSize : 1.0;
+    // Beside the originals, in free space: a copy on top of them (or of anything else) would
+    // be hard to tell apart and to pick.
+    const Point2 offset = duplicateOffset(m_document->scene(), m_selection, kCopyClearance,
+                                          m_snap ? m_gridSize : 0.0);
     ItemRefs copies;
-    QUndoCommand* command =
-        makeDuplicateItemsCommand(m_document, m_selection, {step, -step}, &copies);
+    QUndoCommand* command = makeDuplicateItemsCommand(m_document, m_selection, offset, &copies);
     if (!command)
         return false;
     m_document->undoStack()->push(command);
@@ -907,27 +913,47 @@ void EditorScene::removeMouseFilter(SceneMouseFilter* filter)
     m_mouseFilters.removeAll(filter);
 }
 
-void EditorScene::forwardMouse(QGraphicsSceneMouseEvent* event, MouseHandler handler)
+bool EditorScene::forwardMouse(QGraphicsSceneMouseEvent* event, MouseHandler handler)
 {
     for (SceneMouseFilter* filter : m_mouseFilters)
         if (filter->filterMouse(event)) {
             event->accept();
-            return;
+            return true; // a knob's, not a tool's: no menu for it either
         }
+    const bool rightPress =
+        event->type() == QEvent::GraphicsSceneMousePress && event->button() == Qt::RightButton;
     if (m_playTool) {
         event->ignore();
         (m_playTool->*handler)(event);
         if (event->isAccepted())
-            return;
+            return rightPress;
     }
+    // A busy tool takes a right click as its own (it finishes a wall or a polygon).
+    const bool toolTakes = rightPress && m_tool && m_tool->isBusy();
     if (m_tool)
         (m_tool->*handler)(event);
     event->accept();
+    return toolTakes;
 }
 
 void EditorScene::mousePressEvent(QGraphicsSceneMouseEvent* event)
 {
-    forwardMouse(event, &AbstractTool::mousePressed);
+    const bool taken = forwardMouse(event, &AbstractTool::mousePressed);
+    if (event->button() == Qt::RightButton)
+        m_rightClickTaken = taken;
+}
+
+void EditorScene::contextMenuEvent(QGraphicsSceneContextMenuEvent* event)
+{
+    const bool taken =
+        m_rightClickTaken && event->reason() == QGraphicsSceneContextMenuEvent::Mouse;
+    m_rightClickTaken = false;
+    if (taken || (m_tool && m_tool->isBusy()) || (m_playTool && m_playTool->isBusy())) {
+        event->accept(); // the click was the tool's: no menu
+        return;
+    }
+    event->accept();
+    emit contextMenuRequested(event->scenePos(), event->screenPos());
 }
 
 void EditorScene::mouseMoveEvent(QGraphicsSceneMouseEvent* event)

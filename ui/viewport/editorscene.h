@@ -122,6 +122,10 @@ signals:
     /// A short message for the status bar (an edit refused, and why).
     void statusMessage(const QString& message);
     void gridChanged();
+    /// A right click (or the menu key) in the view that no tool took: the viewport menu opens
+    /// at `screenPos` for the point `scenePos` (m). Not while playing with the mouse steering
+    /// (right click sends the squad there), nor when the click finished a wall or polygon.
+    void contextMenuRequested(QPointF scenePos, QPoint screenPos);
 
 protected:
     void drawBackground(QPainter* painter, const QRectF& rect) override;
@@ -130,11 +134,14 @@ protected:
     void mouseReleaseEvent(QGraphicsSceneMouseEvent* event) override;
     void mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
+    void contextMenuEvent(QGraphicsSceneContextMenuEvent* event) override;
 
 private:
     using MouseHandler = void (AbstractTool::*)(QGraphicsSceneMouseEvent*);
     /// `event` to the play tool, then (unless it accepted it) to the active tool.
-    void forwardMouse(QGraphicsSceneMouseEvent* event, MouseHandler handler);
+    /// Hands the event to the play tool, and to the active tool unless the play tool took it;
+    /// true when one of them used it as its own right click (see contextMenuRequested()).
+    bool forwardMouse(QGraphicsSceneMouseEvent* event, MouseHandler handler);
     void onDocumentChanged(const Change& change);
     void rebuild(ItemKind kind);
     /// One element of `kind` was inserted (delta +1) or removed (-1) at `at`: that item is
@@ -167,6 +174,7 @@ private:
     QPointer<AbstractTool> m_tool;
     QPointer<AbstractTool> m_playTool;
     QList<SceneMouseFilter*> m_mouseFilters;
+    bool m_rightClickTaken = false; ///< the last right press was a tool's (no menu for it)
     std::map<ItemRef, EditableItem*> m_items;
     /// The walls' parents, one per kWallTileMetres square of the level a wall was made in:
     /// QGraphicsScene sorts and walks its top-level items on every change of the items (a

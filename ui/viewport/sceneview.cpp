@@ -42,6 +42,7 @@ SceneView::SceneView(EditorScene* scene, QWidget* parent)
 void SceneView::setPixelsPerMetre(double ppm)
 {
     ppm = std::clamp(ppm, kMinPixelsPerMetre, kMaxPixelsPerMetre);
+    m_keepFitted = false;
     m_pixelsPerMetre = ppm;
     setTransform(QTransform::fromScale(ppm, -ppm));
     m_scene->setMetresPerPixel(1.0 / ppm);
@@ -63,6 +64,7 @@ void SceneView::zoomBy(double factor, QPoint anchor)
 
 void SceneView::panBy(QPoint delta)
 {
+    m_keepFitted = false;
     horizontalScrollBar()->setValue(horizontalScrollBar()->value() - delta.x());
     verticalScrollBar()->setValue(verticalScrollBar()->value() - delta.y());
 }
@@ -88,6 +90,7 @@ void SceneView::fitToLevel()
     setPixelsPerMetre(ppm);
     centerOn(level.center());
     m_fitted = true;
+    m_keepFitted = true;
 }
 
 void SceneView::refreshCursor()
@@ -110,6 +113,13 @@ void SceneView::showEvent(QShowEvent* event)
 {
     QGraphicsView::showEvent(event);
     if (!m_fitted)
+        fitToLevel();
+}
+
+void SceneView::resizeEvent(QResizeEvent* event)
+{
+    QGraphicsView::resizeEvent(event);
+    if (m_keepFitted)
         fitToLevel();
 }
 

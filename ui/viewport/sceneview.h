@@ -30,7 +30,8 @@ public:
 public slots:
     void zoomIn();
     void zoomOut();
-    /// Zoom and centre so the level's bounds fill the viewport.
+    /// Zoom and centre so the level's bounds fill the viewport. The view keeps it fitted as it
+    /// is resized (a dock dragged wider) until the user zooms or pans.
     void fitToLevel();
     /// The cursor for the current state (pan, Space held, the active tool's).
     void refreshCursor();
@@ -54,6 +55,7 @@ protected:
     void focusOutEvent(QFocusEvent* event) override;
     void drawForeground(QPainter* painter, const QRectF& rect) override;
     void showEvent(QShowEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void zoomBy(double factor, QPoint anchor);
@@ -65,7 +67,8 @@ private:
     QPoint m_panLast;
     bool m_spaceHeld = false;
     bool m_spaceUsedForPan = false;
-    bool m_fitted = false; ///< fitted once on first show
+    bool m_fitted = false;     ///< fitted once on first show
+    bool m_keepFitted = false; ///< fitted, and not zoomed or panned since: refit on resize
 };
 
 } // namespace shoal::ui

@@ -11,6 +11,7 @@
 #include "panels/propertypanel.h"
 #include "panels/toolspanel.h"
 #include "simulation/overlayoptions.h"
+#include "simulation/overlaytoolbar.h"
 #include "simulation/simulationcontroller.h"
 #include "simulation/simulationlayers.h"
 #include "tools/obstacletool.h"
@@ -21,7 +22,11 @@
 #include "tools/walltool.h"
 #include "viewport/editorscene.h"
 #include "viewport/sceneview.h"
+#include "window/clipboardactions.h"
+#include "window/shortcutsdialog.h"
+#include "window/statusline.h"
 #include "window/toolicons.h"
+#include "window/viewportmenu.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -82,6 +87,7 @@ MainWindow::MainWindow(QWidget* parent)
     createActions();
     createDocks();
     createMenus();
+    m_viewportMenu = new ViewportMenu(m_scene, m_view, m_clipboard, m_groupSelection, this);
     createToolBar();
     createStatusBar();
     setTool(m_tools.first());
@@ -95,7 +101,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_simulation, &SimulationController::worldRebuilt, this,
             &MainWindow::updateSimulationActions);
     connect(m_scene, &EditorScene::statusMessage, this,
-            [this](const QString& message) { statusBar()->showMessage(message, 8000); });
+            [this](const QString& message) { m_statusLine->showMessage(message, 8000); });
     connect(m_files.get(), &SceneFiles::aboutToReplaceScene, m_simulation,
             &SimulationController::pause);
     connect(m_files.get(), &SceneFiles::sceneReplaced, this, [this] {
@@ -103,7 +109,7 @@ MainWindow::MainWindow(QWidget* parent)
             m_view->fitToLevel();
         updateTitle();
     });
-    connect(m_files.get(), &SceneFiles::statusMessage, statusBar(), &QStatusBar::showMessage);
+    connect(m_files.get(), &SceneFiles::statusMessage, m_statusLine, &StatusLine::showMessage);
     connect(m_document, &Document::changed, this, [this] { m_closeWithoutAsking = false; });
 #ifndef QT_NO_SESSIONMANAGER
     // Direct: the session manager waits for the answer inside the emission.
@@ -158,8 +164,8 @@ void MainWindow::createTools()
         action->setData(QVariant::fromValue(static_cast<QObject*>(tool)));
         connect(action, &QAction::triggered, this, [this, tool] { setTool(tool); });
         connect(tool, &AbstractTool::statusInfoChanged, this, [this, tool](const QString& info) {
-            if (m_scene->tool() == tool)
-                statusBar()->showMessage(info, 8000);
+            if (m_scene->tool() == tool && m_statusLine)
+                m_statusLine->setHint(info);
         });
         addAction(action);
     }
@@ -174,8 +180,8 @@ void MainWindow::setTool(AbstractTool* tool)
     if (m_toolsPanel)
         m_toolsPanel->setCurrentTool(tool);
     m_view->refreshCursor();
-    if (tool && statusBar())
-        statusBar()->showMessage(tool->statusInfo(), 8000);
+    if (m_statusLine)
+        m_statusLine->setHint(tool ? tool->statusInfo() : QString());
 }
 
 void MainWindow::createDocks()
@@ -347,6 +353,9 @@ void MainWindow::createEditMenu()
     edit->addAction(undo);
     edit->addAction(redo);
     edit->addSeparator();
+    m_clipboard = new ClipboardActions(m_scene, m_view, this);
+    edit->addActions(
+        {m_clipboard->cutAction(), m_clipboard->copyAction(), m_clipboard->pasteAction()});
     QAction* duplicate =
         edit->addAction(tr("D&uplicate"), m_scene, &EditorScene::duplicateSelection);
     duplicate->setShortcut(Qt::CTRL | Qt::Key_D);
@@ -507,7 +516,13 @@ void MainWindow::createHelpMenu()
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* shortcuts =
         help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);
-    shortcuts->setShortcut(QKeySequence::HelpContents);
+    // F1 always: QKeySequence::HelpContents is empty on desktops without a platform theme.
+    QList<QKeySequence> helpKeys{QKeySequence(Qt::Key_F1)};
+    for (const QKeySequence& key : QKeySequence::keyBindings(QKeySequence::HelpContents))
+        if (!helpKeys.contains(key))
+            helpKeys.append(key);
+    shortcuts->setShortcuts(helpKeys);
+    shortcuts->setObjectName(QStringLiteral("shortcutsAction"));
     help->addAction(tr("&About Shoal"), this, &MainWindow::showAbout);
 }
 
@@ -546,10 +561,19 @@ void MainWindow::createToolBar()
     bar->addWidget(speed);
     bar->addSeparator();
     bar->addAction(find("fitAction"));
+
+    // The overlays one click away, not two menus deep.
+    auto* overlays = new OverlayToolBar(m_overlayOptions, this);
+    overlays->setIconSize(bar->iconSize());
+    addToolBar(overlays);
+    if (m_viewMenu)
+        m_viewMenu->addAction(overlays->toggleViewAction());
 }
 
 void MainWindow::createStatusBar()
 {
+    m_statusLine = new StatusLine(this);
+    statusBar()->addWidget(m_statusLine, 1);
     const auto addLabel = [this](const QString& tip, int minWidth) {
         auto* label = new QLabel(this);
         label->setToolTip(tip);
@@ -745,17 +769,13 @@ void MainWindow::rebuildRecentMenu()
 
 void MainWindow::showShortcuts()
 {
-    present(QMessageBox::Information, tr("Keyboard Shortcuts"),
-            tr("Tools: S select, W wall, O obstacle, A spawn area, P pickup, T target\n"
-               "Escape: cancel the tool's action (or clear the selection)\n"
-               "Enter / double-click: finish a wall or polygon; Backspace: remove its last point\n"
-               "Delete: delete the selection; Ctrl+D: duplicate; arrows: nudge (Shift: 1 m)\n"
-               "Ctrl+Z / Ctrl+Shift+Z: undo / redo\n\n"
-               "Wheel: zoom under the mouse; middle drag or Space+drag: pan; F: fit to level\n"
-               "G: show grid; Shift+G: snap to grid; Ctrl+0: 50 px = 1 m\n\n"
-               "Space (tap): play / pause; period: step; R: restart; [ ]: slower / faster\n"
-               "While playing: left drag steers the player, right click sends the selected squad; "
-               "hold Ctrl to use the active tool instead"));
+    // One table, kept: F1 again brings it to the front with the filter as it was.
+    auto* dialog = findChild<ShortcutsDialog*>();
+    if (!dialog)
+        dialog = new ShortcutsDialog(this);
+    dialog->show();
+    dialog->raise();
+    dialog->activateWindow();
 }
 
 void MainWindow::showAbout()

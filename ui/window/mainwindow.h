@@ -25,6 +25,8 @@ class QUndoView;
 namespace shoal::ui {
 
 class AbstractTool;
+class ClipboardActions;
+class ViewportMenu;
 class SimulationLayers;
 class Document;
 class EditorScene;
@@ -40,6 +42,7 @@ class ParamHandlesItem;
 class ProblemsDock;
 class SceneView;
 class SimulationController;
+class StatusLine;
 class ToolsPanel;
 
 /// The editor's main window: builds the docks, menus and status bar and wires them up.
@@ -68,8 +71,14 @@ public:
     ParamHandlesItem* paramHandles() const { return m_paramHandles; }
     InspectedAgent* inspectedAgent() const { return m_inspected; }
     AgentInspector* agentInspector() const { return m_inspector; }
+    /// Cut, Copy and Paste of level items (Edit menu).
+    ClipboardActions* clipboardActions() const { return m_clipboard; }
+    /// The view's right-click menu while editing.
+    ViewportMenu* viewportMenu() const { return m_viewportMenu; }
     /// Open, save, recent files, autosave and recovery of the document.
     SceneFiles* files() const { return m_files.get(); }
+    /// The status bar's hint and message line.
+    StatusLine* statusLine() const { return m_statusLine; }
     /// The tools, in the tools dock's order (select, wall, obstacle, spawn area, pickup, target).
     const QList<AbstractTool*>& tools() const { return m_tools; }
     void setTool(AbstractTool* tool);
@@ -149,6 +158,8 @@ private:
     QList<AbstractTool*> m_tools;
     PlayTool* m_playTool = nullptr;
     QActionGroup* m_toolActions = nullptr;
+    ClipboardActions* m_clipboard = nullptr;
+    ViewportMenu* m_viewportMenu = nullptr;
 
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
@@ -159,6 +170,7 @@ private:
     QAction* m_gridAction = nullptr;
     QAction* m_snapAction = nullptr;
 
+    StatusLine* m_statusLine = nullptr; ///< the tool's hint, or a message for a while
     QLabel* m_timeLabel = nullptr;
     QLabel* m_agentsLabel = nullptr;
     QLabel* m_stepLabel = nullptr;

@@ -28,6 +28,8 @@ public:
     /// crowding check; and whether it shows.
     QRectF labelScreenRect(double pixelsPerMetre) const;
     void setLabelVisible(bool visible);
+    /// The player start's heading as drawn (degrees, counter-clockwise from +x).
+    double heading() const { return m_heading; }
 
     /// Paints the marker centred on the origin, in pixels (the tools' previews and icons).
     static void paintTarget(QPainter* painter, const QColor& color, double size);

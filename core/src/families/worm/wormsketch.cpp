@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <utility>
+#include <vector>
 
 namespace shoal {
 
@@ -39,6 +40,10 @@ void WormBehaviour::sketch(const Group& group, const StepContext& ctx, const Ske
     (void)group;
     (void)ctx;
     std::vector<Vec2> targets; // worms steered by the pointer share it: one cross for all
+    // A dark centre line on a ribbon a few pixels wide would be most of what shows of it: a
+    // thin ribbon is its own centre line, and keeps its colour.
+    const bool wideOnScreen = m_params.width * request.pixelsPerMetre >= 8.0f;
+    std::vector<SketchPath> lines; // each worm's joints, drawn or not
     for (int w = 0; w < m_worms; ++w) {
         const Vec2 head = joint(w, 0);
         if (!request.visible(head, static_cast<float>(bodyLength(w))))
@@ -46,7 +51,9 @@ void WormBehaviour::sketch(const Group& group, const StepContext& ctx, const Ske
         const std::size_t first = out.points.size();
         for (int k = 0; k < jointCount(w); ++k)
             out.points.push_back(joint(w, k));
-        out.paths.push_back({first, out.points.size() - first, {SketchTone::Shade}});
+        lines.push_back({first, out.points.size() - first, {SketchTone::Shade}});
+        if (wideOnScreen)
+            out.paths.push_back(lines.back());
         out.marks.push_back({head, SketchMark::Shape::Circle, 9.0f, {SketchTone::Shade}});
         out.marks.push_back({head, SketchMark::Shape::Circle, 8.0f, {SketchTone::Good}});
         if (!hasTarget(w))
@@ -63,18 +70,19 @@ void WormBehaviour::sketch(const Group& group, const StepContext& ctx, const Ske
         out.marks.push_back(
             {aim, SketchMark::Shape::Cross, 5.0f, {SketchTone::Goal, SketchStroke::Solid, 2.0f}});
     // Joint markers: a dark square under a light one reads over the worm's own colour; then
-    // the tail ends. Only where segments are long enough on screen to tell joints apart.
-    const bool joints = m_params.minSegmentLength * request.pixelsPerMetre >= 4.0f;
+    // the tail ends. Only where joints are three markers apart on screen or more, so the
+    // ribbon still shows between them.
+    const bool joints = m_params.minSegmentLength * request.pixelsPerMetre >= 12.0f;
     const SketchStyle dark{SketchTone::Shade, SketchStroke::None, 1.0f, 0, true};
     const SketchStyle light{SketchTone::Light, SketchStroke::None, 1.0f, 0, true};
     if (joints) {
-        for (const auto& [style, half] : {std::pair{dark, 2.5f}, std::pair{light, 1.5f}})
-            for (const SketchPath& path : out.paths)
+        for (const auto& [style, half] : {std::pair{dark, 2.0f}, std::pair{light, 1.0f}})
+            for (const SketchPath& path : lines)
                 for (std::size_t k = 1; k + 1 < path.count; ++k)
                     out.marks.push_back(
                         {out.points[path.first + k], SketchMark::Shape::Square, half, style});
     }
-    for (const SketchPath& path : out.paths)
+    for (const SketchPath& path : lines)
         out.marks.push_back({out.points[path.first + path.count - 1],
                              SketchMark::Shape::Square,
                              4.0f,
