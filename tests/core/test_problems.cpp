@@ -47,6 +47,27 @@ WallDesc room(Point2 c, double h)
             true};
 }
 
+/// Four tanks sent from the west to `target`, inside a closed room round it when `walled`.
+SceneDesc squadScene(Point2 target, bool walled)
+{
+    SceneDesc scene = emptyScene(40.0, 25.0);
+    if (walled)
+        scene.walls.push_back(room(target, 6.0));
+    GroupDesc squad = makeDefaultGroup(BehaviourKind::TankSquad, "squad");
+    squad.spawn = SpawnAreaDesc{{{-35.0, -5.0}, {-25.0, 5.0}}, 4};
+    squad.target = target;
+    scene.groups.push_back(squad);
+    return scene;
+}
+
+/// No progress for 8 s is a problem (the default waits 20 s).
+ProblemThresholds patientForGoals()
+{
+    ProblemThresholds thresholds;
+    thresholds.goalSeconds = 8.0f;
+    return thresholds;
+}
+
 } // namespace
 
 class TestProblems : public QObject
@@ -128,16 +149,8 @@ void TestProblems::aPlayerSwungBackAndForthOscillates()
 
 void TestProblems::aSquadSentIntoAClosedRoomMakesNoProgress()
 {
-    SceneDesc scene = emptyScene(40.0, 25.0);
-    scene.walls.push_back(room({20.0, 0.0}, 6.0));
-    GroupDesc squad = makeDefaultGroup(BehaviourKind::TankSquad, "squad");
-    squad.spawn = SpawnAreaDesc{{{-35.0, -5.0}, {-25.0, 5.0}}, 4};
-    squad.target = Point2{20.0, 0.0};
-    scene.groups.push_back(squad);
-    auto world = buildWorld(scene);
-    ProblemThresholds thresholds;
-    thresholds.goalSeconds = 8.0f;
-    ProblemWatch watch(thresholds);
+    auto world = buildWorld(squadScene({20.0, 0.0}, true));
+    ProblemWatch watch(patientForGoals());
     run(*world, watch, 40.0);
     const std::vector<Problem> lost = ofKind(watch.problems(*world), ProblemKind::GoalNotReached);
     QCOMPARE(lost.size(), std::size_t(1));
@@ -155,15 +168,8 @@ void TestProblems::aSquadSentIntoAClosedRoomMakesNoProgress()
 
 void TestProblems::aSquadThatArrivesIsNoProblem()
 {
-    SceneDesc scene = emptyScene(40.0, 25.0);
-    GroupDesc squad = makeDefaultGroup(BehaviourKind::TankSquad, "squad");
-    squad.spawn = SpawnAreaDesc{{{-35.0, -5.0}, {-25.0, 5.0}}, 4};
-    squad.target = Point2{15.0, 0.0};
-    scene.groups.push_back(squad);
-    auto world = buildWorld(scene);
-    ProblemThresholds thresholds;
-    thresholds.goalSeconds = 8.0f;
-    ProblemWatch watch(thresholds);
+    auto world = buildWorld(squadScene({15.0, 0.0}, false));
+    ProblemWatch watch(patientForGoals());
     run(*world, watch, 40.0);
     QVERIFY(ofKind(watch.problems(*world), ProblemKind::GoalNotReached).empty());
 }
