@@ -3,6 +3,7 @@
 /// static geometry, the player and the pickups, advanced in fixed steps.
 
 #include <shoal/expected.h>
+#include <shoal/inspection.h>
 #include <shoal/metrics.h>
 #include <shoal/scenedesc.h>
 #include <shoal/sketch.h>
@@ -125,6 +126,12 @@ public:
     /// The step the group metrics were last measured at.
     std::uint64_t metricsStep() const { return m_metricsStep; }
 
+    /// Reports what agent `id` (AgentArrays::id) of `group` wants, rule by rule, at every
+    /// step from now on (<shoal/inspection.h>); a group of -1 stops. Costs nothing otherwise.
+    void setInspected(int group, std::uint32_t id);
+    /// The inspected agent's rules as its family weighed them in the last step.
+    const Inspection& inspection() const { return m_inspection; }
+
     /// Grid (default) or the brute-force reference, for the bench and tests.
     void setNeighbourSearch(NeighbourSearch search) { m_search = search; }
 
@@ -206,6 +213,7 @@ private:
     bool m_metricsEnabled = true;
     int m_metricsEvery = 1;
     std::uint64_t m_metricsStep = 0;
+    Inspection m_inspection;
     NeighbourSearch m_search = NeighbourSearch::Grid;
     bool m_indexesDirty = true;
     // Reordering agents into cell order (every kReorderInterval steps) and its scratch.

@@ -4,6 +4,7 @@
 #include "geometry/staticgeometry.h"
 #include "kernels/uniformgrid.h"
 #include "math/random.h"
+#include <shoal/inspection.h>
 #include <shoal/paramspec.h>
 #include <shoal/scenedesc.h>
 #include <shoal/scenelimits.h>
@@ -95,6 +96,9 @@ struct StepContext
     const BodyPass* bodies = nullptr;
     /// The body pass as it stood when the context was made (with `bodies`).
     BodyGlance bodyGlance;
+    /// The inspected agent's rules go here as its family plans it (null: nobody is
+    /// inspected, and nothing is recorded).
+    Inspection* inspection = nullptr;
 };
 
 /// One group as the world runs it: what a viewer sees (GroupState) plus what only the

@@ -452,6 +452,13 @@ std::optional<Error> World::setParam(int groupIndex, int index, double value)
     return std::nullopt;
 }
 
+void World::setInspected(int group, std::uint32_t id)
+{
+    m_inspection = Inspection{};
+    m_inspection.group = group >= 0 && group < groupCount() ? group : -1;
+    m_inspection.id = id;
+}
+
 float World::bodyWallOverlap(Vec2 p, float radius) const
 {
     return m_geometry->bodyOverlap(p, radius);
@@ -641,6 +648,10 @@ void World::step()
 
     StepContext ctx = context();
     ctx.pickups = &m_pickups;
+    if (m_inspection.group >= 0) {
+        m_inspection.recorded = false;
+        ctx.inspection = &m_inspection;
+    }
 
     // Phase 1: everyone plans from the current state.
     planPlayer();

@@ -333,6 +333,15 @@ void LeaderFollowBehaviour::wander(Group& group, const StepContext& ctx)
     const Vec2 force = (desired - leaderVel) + wall * (p.maxSpeed * p.wallWeight) +
                        others * (p.maxSpeed * p.separationWeight);
     integrate(group, ctx, 0, force, leaderMax, room);
+    if (ctx.inspection && ctx.inspection->wants(group.index, a.id[0])) {
+        Inspection& seen = *ctx.inspection;
+        seen.begin(ctx.step, "N");
+        seen.add("wander", desired - leaderVel);
+        seen.add("walls", wall * (p.maxSpeed * p.wallWeight));
+        seen.add("give way", others * (p.maxSpeed * p.separationWeight));
+        seen.wanted = force;
+        seen.planned = {a.nvx[0], a.nvy[0]};
+    }
     group.startClearance[0] = room; // handed to the world's wall rule with the followers'
     a.goalDistance[0] = 0.0f;
     a.flags[0] |= kAgentAtGoal; // a wanderer has no goal to be away from
@@ -404,24 +413,42 @@ void LeaderFollowBehaviour::plan(Group& group, const StepContext& ctx)
             const float way = m_route.pathDistance(pos);
             desired = m_route.direction(pos) * (p.maxSpeed * std::min(1.0f, way / p.slowingRadius));
         }
-        Vec2 force = (desired - vel) * p.arriveWeight;
+        const Vec2 arriving = (desired - vel) * p.arriveWeight;
         // The nearest fellow seen, for the body pass (none: at least the radius away).
         float nearest2 = p.separationRadius * p.separationRadius;
-        force += separation(group, ctx, p, i, pos, nearest2);
+        const Vec2 apart = separation(group, ctx, p, i, pos, nearest2);
         const Vec2 forward = forwardOf(vel, a.heading[i]);
         // Other groups' bodies: kept apart from like fellow followers.
         float othersBeyond2 = 0.0f;
-        force += othersNear(ctx, group, pos, p.radius, forward, 0.0f, &othersBeyond2).away *
-                 (p.maxSpeed * p.separationWeight);
+        const Vec2 giveWay =
+            othersNear(ctx, group, pos, p.radius, forward, 0.0f, &othersBeyond2).away *
+            (p.maxSpeed * p.separationWeight);
+        Vec2 force = arriving + apart + giveWay;
         group.startNearest2[i] = std::min(nearest2, othersBeyond2);
-        if (evade2 > 0.0f && distanceSquared(pos, leader.ahead) < evade2)
-            force += evasion(p, leader, i, pos, vel);
-
-        if (ctx.geometry)
-            force += ctx.geometry->feelerAvoidance(pos, forward, p.feelerLength, room) *
-                     (p.maxSpeed * p.wallWeight);
+        Vec2 evading;
+        if (evade2 > 0.0f && distanceSquared(pos, leader.ahead) < evade2) {
+            evading = evasion(p, leader, i, pos, vel);
+            force += evading;
+        }
+        Vec2 walls;
+        if (ctx.geometry) {
+            walls = ctx.geometry->feelerAvoidance(pos, forward, p.feelerLength, room) *
+                    (p.maxSpeed * p.wallWeight);
+            force += walls;
+        }
 
         integrate(group, ctx, i, force, p.maxSpeed, room);
+        if (ctx.inspection && ctx.inspection->wants(group.index, a.id[i])) {
+            Inspection& seen = *ctx.inspection;
+            seen.begin(ctx.step, "N");
+            seen.add("arrive", arriving);
+            seen.add("separation", apart);
+            seen.add("give way", giveWay);
+            seen.add("evade", evading);
+            seen.add("walls", walls);
+            seen.wanted = force;
+            seen.planned = {a.nvx[i], a.nvy[i]};
+        }
 
         a.goalDistance[i] = straight;
         if (straight < atGoalRadius)

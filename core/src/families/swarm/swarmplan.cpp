@@ -289,6 +289,16 @@ template <class Search> void SwarmBehaviour::planWith(Group& group, const StepCo
         const Vec2 next =
             geometry.constrainMove(pos, want, p.radius, WallResponse::Slide, &blocked, room);
         const Vec2 velocity = (next - pos) * inverseDt;
+        if (ctx.inspection && ctx.inspection->wants(group.index, a.id[i])) {
+            Inspection& seen = *ctx.inspection;
+            seen.begin(ctx.step, "m/s");
+            seen.add("seek", seekDir * (seekLength * seekScale * inverseDt));
+            seen.add("scatter", (push - truncated(others.away, 1.0f) * stride) * inverseDt);
+            seen.add("give way", truncated(others.away, 1.0f) * (stride * inverseDt));
+            seen.wanted = (want - pos) * inverseDt;
+            seen.add("walls", velocity - seen.wanted);
+            seen.planned = velocity;
+        }
         nx[i] = next.x;
         ny[i] = next.y;
         nvx[i] = velocity.x;

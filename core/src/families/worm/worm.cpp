@@ -962,6 +962,11 @@ void WormBehaviour::stepWorm(Group& group, int w, const StepContext& ctx)
     gatherNear(group, w, head, ctx);
     const Aim wish = aim(group, w, head, ctx);
     float wanted = wish.heading;
+    const bool inspected = ctx.inspection && ctx.inspection->wants(group.index, group.agents.id[i]);
+    if (inspected) {
+        ctx.inspection->begin(ctx.step, "heading");
+        ctx.inspection->add(m_hasTarget[i] ? "target" : "wander", fromAngle(wish.heading) * p.speed);
+    }
 
     // Turns happen only at joints: once the head segment has reached minSegmentLength.
     if (m_segLength[slot(w, 0)] >= p.minSegmentLength - kJointSlack) {
@@ -971,6 +976,11 @@ void WormBehaviour::stepWorm(Group& group, int w, const StepContext& ctx)
                 wallAwareHeading(w, head, wanted, p.speed * ctx.dt, slide ? geometry : nullptr);
         if (std::fabs(wrapAngle(wanted - m_heading[i])) > kTurnEpsilon)
             setHeadingAtJoint(w, limitedTurn(w, wanted));
+    }
+    if (inspected) {
+        ctx.inspection->add("round walls and bodies", fromAngle(wanted) * p.speed);
+        ctx.inspection->add("joint turn", fromAngle(m_heading[i]) * p.speed);
+        ctx.inspection->wanted = fromAngle(wanted) * p.speed;
     }
 
     const float stepLength = p.speed * ctx.dt;
@@ -995,6 +1005,8 @@ void WormBehaviour::stepWorm(Group& group, int w, const StepContext& ctx)
     a.nvy[i] = velocity.y;
     a.nheading[i] = m_heading[i];
     a.nspeed[i] = moved / ctx.dt;
+    if (inspected)
+        ctx.inspection->planned = velocity;
     std::uint8_t flags = a.flags[i] & static_cast<std::uint8_t>(~(kAgentBlocked | kAgentAtGoal));
     if (blocked)
         flags |= kAgentBlocked;
