@@ -30,6 +30,14 @@ SceneDesc mixedScene()
     GroupDesc worms = makeDefaultGroup(BehaviourKind::Worm, "worms");
     worms.spawn = SpawnAreaDesc{{{-30.0, 10.0}, {-10.0, 25.0}}, 3};
     scene.groups.push_back(worms);
+    GroupDesc school = makeDefaultGroup(BehaviourKind::FishSchool, "school");
+    school.spawn = SpawnAreaDesc{{{-8.0, -25.0}, {2.0, -18.0}}, 40};
+    scene.groups.push_back(school);
+    PickupDesc fish;
+    fish.kind = PickupKind::Fish;
+    fish.position = {30.0, -25.0};
+    scene.pickups.push_back(fish);
+    scene.player.group = "school";
     scene.player.enabled = true;
     scene.player.position = {-5.0, -15.0};
     return scene;
@@ -69,6 +77,8 @@ private slots:
     void followerForcesAddUpToTheForceApplied();
     void theLeaderWanders();
     void wormAimsThenTurnsAtAJoint();
+    void schoolSharesAddUpToItsWish();
+    void aFreeFishDriftsOnItsTether();
     void inspectingChangesNothing();
     void nothingIsRecordedForNobody();
 };
@@ -146,6 +156,48 @@ void TestInspection::wormAimsThenTurnsAtAJoint()
         QVERIFY((turn.x * v.x + turn.y * v.y) / (std::hypot(turn.x, turn.y) * std::hypot(v.x, v.y)) > 0.99f);
 }
 
+void TestInspection::schoolSharesAddUpToItsWish()
+{
+    auto world = buildWorld(mixedScene());
+    const std::uint32_t id = 9;
+    world->setInspected(3, id);
+    world->setPointer({20.0f, -20.0f}, true); // the player swims east: the school follows
+    for (int s = 0; s < 90; ++s) {
+        world->step();
+        const Inspection& seen = world->inspection();
+        QVERIFY(seen.recorded);
+        QCOMPARE(seen.unit, std::string("wish"));
+        QStringList names;
+        for (const RuleShare& rule : seen.rules)
+            names.append(QString::fromStdString(rule.name));
+        QCOMPARE(names, QStringList({QStringLiteral("band"), QStringLiteral("alignment"),
+                                     QStringLiteral("follow"), QStringLiteral("walls"),
+                                     QStringLiteral("give way")}));
+        QVERIFY(near(sum(seen), seen.wanted, 1e-3f));
+    }
+    // Following the player east is most of what it wants.
+    const Inspection& seen = world->inspection();
+    QVERIFY(seen.rules[2].vector.x > 0.0f);
+}
+
+void TestInspection::aFreeFishDriftsOnItsTether()
+{
+    auto world = buildWorld(mixedScene());
+    const AgentArrays& a = world->group(3).agents;
+    std::uint32_t freeId = 0;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (!(a.flags[i] & kAgentInSchool))
+            freeId = a.id[i];
+    QVERIFY(freeId != 0);
+    world->setInspected(3, freeId);
+    world->step(5);
+    const Inspection& seen = world->inspection();
+    QVERIFY(seen.recorded);
+    QCOMPARE(seen.rules.size(), std::size_t(1));
+    QCOMPARE(seen.rules[0].name, std::string("tethered drift"));
+    QVERIFY(near(seen.rules[0].vector, seen.planned));
+}
+
 void TestInspection::inspectingChangesNothing()
 {
     auto plain = buildWorld(mixedScene());
@@ -158,6 +210,8 @@ void TestInspection::inspectingChangesNothing()
             watched->setInspected(1, 2);
         if (s == 120)
             watched->setInspected(2, 0);
+        if (s == 150)
+            watched->setInspected(3, 4);
     }
     QCOMPARE(watched->stateHash(), plain->stateHash());
 }

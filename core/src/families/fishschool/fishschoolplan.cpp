@@ -61,6 +61,9 @@ struct SchoolStep
     Vec2 withPlayer; ///< the wish to match the player's velocity
     std::uint64_t seed = 1;
     std::uint64_t step = 0;
+    /// The inspected agent's sink when it is one of this school's (else null).
+    Inspection* inspection = nullptr;
+    int group = -1;
 };
 
 SchoolStep schoolStep(const FishSchoolParams& p, const Group& group, const StepContext& ctx)
@@ -73,6 +76,10 @@ SchoolStep schoolStep(const FishSchoolParams& p, const Group& group, const StepC
     step.inverseDt = 1.0f / ctx.dt;
     step.mid = 0.5f * (p.keepMinDistance + p.keepMaxDistance);
     step.led = group.playerLed && ctx.player->enabled;
+    if (ctx.inspection && ctx.inspection->group == group.index) {
+        step.inspection = ctx.inspection;
+        step.group = group.index;
+    }
     step.playerResting = ctx.player->speed < kStuckSpeed;
     step.playerPosition = ctx.player->position;
     // Matching the player's velocity is the same wish for every member: once a step.
@@ -98,6 +105,7 @@ template <int W> struct MemberLanes
     std::uint32_t index[W];
     std::uint8_t flags[W]; ///< with this step's state in kAgentMakingRoom / kAgentClosingUp
     int count = 0;
+    int inspected = -1; ///< the lane of the inspected agent, if it is queued
 
     /// Fills lanes [count, W) with copies of lane 0, so a part-filled group computes
     /// harmless values in its idle lanes.
@@ -348,11 +356,29 @@ SHOAL_FORCE_INLINE inline void bandWish(const MemberLanes<W>& m, const SchoolSte
     keepY = masked(keeping, keepY);
 }
 
+/// One lane's shares of the direction (the inspected member's), each as schoolDirection
+/// weighs it.
+struct DirectionShares
+{
+    Vec2 band, alignment, follow, feelers;
+};
+
+/// Lane `l` of (x, y).
+template <class V> Vec2 laneOf(const V& x, const V& y, int l)
+{
+    alignas(16) float xs[V::kWidth], ys[V::kWidth];
+    x.store(xs);
+    y.store(ys);
+    return {xs[l], ys[l]};
+}
+
 /// Where the queued members want to go: the band wish and alignment, the player's pull and
-/// the walls. Sets `goal` to the distance to the player while it leads.
+/// the walls. Sets `goal` to the distance to the player while it leads; `shares`, when
+/// given, to lane m.inspected's parts.
 template <class V, int W>
 SHOAL_FORCE_INLINE inline void schoolDirection(const MemberLanes<W>& m, const SchoolStep& step,
-                                               V& directionX, V& directionY, V& goal)
+                                               V& directionX, V& directionY, V& goal,
+                                               DirectionShares* shares = nullptr)
 {
     using Mask = typename V::Mask;
     const FishSchoolParams& p = *step.params;
@@ -377,6 +403,11 @@ SHOAL_FORCE_INLINE inline void schoolDirection(const MemberLanes<W>& m, const Sc
     const V moveWeight(p.moveWeight);
     directionX = keepX * V(p.keepWeight) + masked(hasNeighbours, alignX * moveWeight);
     directionY = keepY * V(p.keepWeight) + masked(hasNeighbours, alignY * moveWeight);
+    if (SHOAL_UNLIKELY(shares != nullptr)) {
+        shares->band = laneOf(keepX * V(p.keepWeight), keepY * V(p.keepWeight), m.inspected);
+        shares->alignment = laneOf(masked(hasNeighbours, alignX * moveWeight),
+                                   masked(hasNeighbours, alignY * moveWeight), m.inspected);
+    }
     goal = zero;
     if (step.led) {
         // Swim with the player, and gather toward it unless making room (making room wins,
@@ -390,6 +421,10 @@ SHOAL_FORCE_INLINE inline void schoolDirection(const MemberLanes<W>& m, const Sc
         const Mask gathering = andNot(V::loadMask(m.makingRoom), goal > keepMax);
         directionX = directionX + V(step.withPlayer.x) + masked(gathering, toPlayerX * gather);
         directionY = directionY + V(step.withPlayer.y) + masked(gathering, toPlayerY * gather);
+        if (SHOAL_UNLIKELY(shares != nullptr))
+            shares->follow = step.withPlayer + laneOf(masked(gathering, toPlayerX * gather),
+                                                      masked(gathering, toPlayerY * gather),
+                                                      m.inspected);
     }
     directionX = directionX + V::load(m.wallX);
     directionY = directionY + V::load(m.wallY);
@@ -439,7 +474,9 @@ void steerMembers(MemberLanes<V::kWidth>& m, const SchoolStep& step, AgentArrays
     const FishSchoolParams& p = *step.params;
     m.padIdleLanes();
     V directionX, directionY, goal;
-    schoolDirection<V>(m, step, directionX, directionY, goal);
+    DirectionShares shares;
+    const bool inspected = SHOAL_UNLIKELY(m.inspected >= 0);
+    schoolDirection<V>(m, step, directionX, directionY, goal, inspected ? &shares : nullptr);
 
     const V speed = V::load(m.speed);
     const V cruise = speed + (V(p.moveSpeed) - speed) * V(clamp01(p.speedEasing * step.dt));
@@ -467,6 +504,17 @@ void steerMembers(MemberLanes<V::kWidth>& m, const SchoolStep& step, AgentArrays
     const int freeLanes =
         laneBits((roomLeft > V(0.0f)) & (movedX * movedX + movedY * movedY < roomLeft * roomLeft));
     commitMembers(m, step, freeLanes, nextX, nextY, headingOut, cruiseOut, goalOut, a);
+    if (inspected) {
+        // The feelers and other groups' bodies were recorded as the member was queued.
+        Inspection& seen = *step.inspection;
+        const std::uint32_t i = m.index[m.inspected];
+        seen.rules.insert(seen.rules.begin(), {{"band", shares.band},
+                                               {"alignment", shares.alignment},
+                                               {"follow", shares.follow}});
+        seen.wanted = laneOf(directionX, directionY, m.inspected);
+        seen.planned = {a.nvx[i], a.nvy[i]};
+        m.inspected = -1;
+    }
     m.count = 0;
 }
 
@@ -542,6 +590,12 @@ template <class Search> void FishSchoolBehaviour::planWith(Group& group, const S
             a.flags[i] & static_cast<std::uint8_t>(~(kAgentBlocked | kAgentAtGoal));
         if (!(flags & kAgentInSchool)) {
             planFreeFish(a, i, flags, room, step, m_homeX[i], m_homeY[i], m_joined);
+            if (SHOAL_UNLIKELY(step.inspection != nullptr) && step.inspection->wants(step.group, a.id[i])) {
+                // A free fish drifts on its tether until the player picks it up.
+                step.inspection->begin(ctx.step, "m/s");
+                step.inspection->add("tethered drift", {a.nvx[i], a.nvy[i]});
+                step.inspection->wanted = step.inspection->planned = {a.nvx[i], a.nvy[i]};
+            }
             continue;
         }
 
@@ -571,10 +625,17 @@ template <class Search> void FishSchoolBehaviour::planWith(Group& group, const S
         if (SHOAL_UNLIKELY(!(p.rayLength < room)))
             wall = geometry.feelerAvoidance(pos, fromAngle(a.heading[i]), p.rayLength, room) *
                    kWallWeight;
+        const Vec2 feelers = wall;
         // Other groups' bodies: kept apart from like the walls.
         if (ctx.bodies)
             wall += othersNear(ctx, group, pos, p.radius, fromAngle(a.heading[i]), 0.0f).away *
                     kWallWeight;
+        if (SHOAL_UNLIKELY(step.inspection != nullptr) && step.inspection->wants(step.group, a.id[i])) {
+            members.inspected = members.count;
+            step.inspection->begin(ctx.step, "wish");
+            step.inspection->add("walls", feelers);
+            step.inspection->add("give way", wall - feelers);
+        }
         queueMember(members, a, i, flags, room, sums, nearest, now, wall);
         if (members.count == V::kWidth)
             steerMembers<V>(members, step, a);
