@@ -70,6 +70,7 @@ class TestInspector : public QObject
 
 private slots:
     void aClickInspectsTheAgentUnderIt();
+    void itsRulesAreTheRuntimes();
     void theSameAgentThroughTheReshuffles();
     void followKeepsItInTheMiddle();
     void whilePlayingCtrlClickInspects();
@@ -96,6 +97,31 @@ void TestInspector::aClickInspectsTheAgentUnderIt()
     QCOMPARE(panel->field(QStringLiteral("Speed")), QStringLiteral("%1 m/s").arg(a.speed[i], 0, 'f', 2));
     // The level was not edited by the click.
     QVERIFY(!w.window.document()->isModified());
+}
+
+void TestInspector::itsRulesAreTheRuntimes()
+{
+    Window w;
+    w.steps(20);
+    const std::uint32_t id = w.world().group(0).agents.id[11];
+    w.window.inspectedAgent()->inspect(0, id);
+    AgentInspector* panel = w.window.agentInspector();
+    // Picked between steps: the rules come with the next one.
+    QVERIFY(panel->rulesText().contains(QStringLiteral("next step")));
+    w.steps(1);
+    const Inspection& seen = w.world().inspection();
+    QVERIFY(seen.recorded);
+    QCOMPARE(seen.id, id);
+    const QString text = panel->rulesText();
+    for (const RuleShare& rule : seen.rules) {
+        const double length = std::hypot(double(rule.vector.x), double(rule.vector.y));
+        const QString expected = QStringLiteral("%1 %2 m/s")
+                                     .arg(QString::fromStdString(rule.name))
+                                     .arg(length, 0, 'f', 2);
+        QVERIFY2(text.simplified().contains(expected), qPrintable(text + QStringLiteral(" / ") + expected));
+    }
+    QVERIFY(text.contains(QStringLiteral("seek")));
+    QVERIFY(text.contains(QStringLiteral("planned velocity")));
 }
 
 void TestInspector::theSameAgentThroughTheReshuffles()

@@ -9,6 +9,7 @@
 
 #include <QCoreApplication>
 #include <QFormLayout>
+#include <QTextDocument>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -71,6 +72,11 @@ AgentInspector::AgentInspector(InspectedAgent* agent, SimulationController* simu
         value->setTextInteractionFlags(Qt::TextSelectableByMouse);
         m_form->addRow(QCoreApplication::translate("AgentInspector", name), value);
     }
+    m_rules = new QLabel(m_details);
+    m_rules->setObjectName(QStringLiteral("Rules"));
+    m_rules->setTextFormat(Qt::RichText);
+    m_rules->setWordWrap(true);
+    m_form->addRow(tr("Wants"), m_rules);
     auto* buttons = new QHBoxLayout;
     m_follow = new QPushButton(tr("Follow"), m_details);
     m_follow->setCheckable(true);
@@ -91,6 +97,13 @@ AgentInspector::AgentInspector(InspectedAgent* agent, SimulationController* simu
             refresh();
     });
     refresh();
+}
+
+QString AgentInspector::rulesText() const
+{
+    QTextDocument document;
+    document.setHtml(m_rules->text());
+    return m_details->isVisible() ? document.toPlainText() : QString();
 }
 
 QString AgentInspector::field(const QString& name) const
@@ -142,6 +155,43 @@ void AgentInspector::refresh()
     setField(QStringLiteral("Still for"), QStringLiteral("%1 s").arg(a.stuckTime[i], 0, 'f', 1));
     setField(QStringLiteral("Flags"), flagNames(a.flags[i]));
     m_follow->setChecked(m_agent->isFollowing());
+    setRules(world->inspection(), g, a.id[i]);
+}
+
+void AgentInspector::setRules(const Inspection& seen, int group, std::uint32_t id)
+{
+    if (!seen.recorded || !seen.wants(group, id)) {
+        const World* world = m_simulation->world();
+        const bool player = world && world->group(group).playerLed && id == 0;
+        // The families report while they plan: picked between steps, it shows after the next.
+        m_rules->setText(player ? tr("<i>the player: steered by the mouse</i>")
+                                : tr("<i>shown from the next step: press Step (.) or Play</i>"));
+        return;
+    }
+    const auto length = [](Vec2 v) { return std::hypot(double(v.x), double(v.y)); };
+    const auto direction = [](Vec2 v) {
+        return std::fmod(std::atan2(double(v.y), double(v.x)) * 180.0 / M_PI + 360.0, 360.0);
+    };
+    const QString unit = seen.unit == "wish" || seen.unit == "heading"
+                             ? QString()
+                             : QStringLiteral(" ") + QString::fromStdString(seen.unit);
+    QString html = QStringLiteral("<table cellspacing=\"0\" cellpadding=\"1\">");
+    const auto row = [&](const QString& name, Vec2 v, const QString& color) {
+        html += QStringLiteral("<tr><td><span style=\"color:%1\">\u25A0</span> %2&nbsp;</td>"
+                               "<td align=\"right\">%3%4&nbsp;</td><td align=\"right\">%5\u00b0</td></tr>")
+                    .arg(color, name.toHtmlEscaped())
+                    .arg(length(v), 0, 'f', 2)
+                    .arg(unit)
+                    .arg(direction(v), 0, 'f', 0);
+    };
+    for (std::size_t k = 0; k < seen.rules.size(); ++k)
+        row(QString::fromStdString(seen.rules[k].name), seen.rules[k].vector,
+            ruleColor(int(k)).name());
+    row(seen.unit == "heading" ? tr("turned to") : tr("together"), seen.wanted,
+        QStringLiteral("#ffffff"));
+    row(tr("planned velocity"), seen.planned, QStringLiteral("#78e6ff"));
+    html += QStringLiteral("</table>");
+    m_rules->setText(html);
 }
 
 } // namespace shoal::ui

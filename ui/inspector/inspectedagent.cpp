@@ -22,6 +22,23 @@ const QColor kInspectColor(120, 230, 255);
 
 } // namespace
 
+QColor ruleColor(int index)
+{
+    static const QColor palette[] = {QColor(0x4f, 0xc3, 0xf7), QColor(0x81, 0xc7, 0x84),
+                                     QColor(0xff, 0xb7, 0x4d), QColor(0xe5, 0x73, 0x73),
+                                     QColor(0xba, 0x68, 0xc8), QColor(0xff, 0xf1, 0x76)};
+    return palette[index % 6];
+}
+
+double ruleArrowScale(const std::string& unit)
+{
+    if (unit == "N")
+        return 0.25;
+    if (unit == "wish")
+        return 2.0;
+    return 1.0; // m/s and headings (at the agent's speed): a second of motion
+}
+
 InspectedAgent::InspectedAgent(EditorScene* scene, SceneView* view, SimulationController* simulation)
     : m_scene(scene), m_view(view), m_simulation(simulation)
 {
@@ -42,6 +59,7 @@ void InspectedAgent::inspect(int group, std::uint32_t id)
 {
     m_group = group;
     m_id = id;
+    m_simulation->setInspected(group, id);
     onStepped();
     emit changed();
 }
@@ -119,6 +137,13 @@ void InspectedAgent::onStepped()
         m_velocity = {a.vx[*i], a.vy[*i]};
         m_radius = world->bodyRadius(m_group);
         m_goal = world->goal(m_group);
+        m_rules.clear();
+        const Inspection& seen = world->inspection();
+        if (seen.recorded && seen.wants(m_group, m_id)) {
+            const double scale = ruleArrowScale(seen.unit);
+            for (const RuleShare& rule : seen.rules)
+                m_rules.push_back(rule.vector * float(scale));
+        }
         if (m_following)
             m_view->centerOn(QPointF(m_at.x, m_at.y));
     }
@@ -135,6 +160,8 @@ QRectF InspectedAgent::boundingRect() const
              .normalized();
     if (m_goal)
         r |= QRectF(QPointF(m_at.x, m_at.y), QPointF(m_goal->x, m_goal->y)).normalized();
+    for (const Vec2& v : m_rules)
+        r |= QRectF(QPointF(m_at.x, m_at.y), QPointF(m_at.x + v.x, m_at.y + v.y)).normalized();
     return r.adjusted(-m_radius - 2.0, -m_radius - 2.0, m_radius + 2.0, m_radius + 2.0);
 }
 
@@ -157,15 +184,24 @@ void InspectedAgent::paint(QPainter* painter, const QStyleOptionGraphicsItem* op
     painter->setBrush(Qt::NoBrush);
     const double r = std::max(double(m_radius) + 0.15, 10.0 / ppm);
     painter->drawEllipse(at, r, r);
-    // Its velocity: a second of motion.
-    const QPointF tip(m_at.x + m_velocity.x, m_at.y + m_velocity.y);
-    painter->drawLine(at, tip);
-    const double head = 6.0 / ppm;
-    const double angle = std::atan2(m_velocity.y, m_velocity.x);
-    if (std::hypot(m_velocity.x, m_velocity.y) > 1e-3)
+    // Its velocity (a second of motion), then what each rule wanted, in the rules' colours.
+    const auto arrow = [&](Vec2 v, const QColor& color, double width) {
+        if (std::hypot(v.x, v.y) * ppm < 2.0)
+            return; // shorter than a knob: nothing to read
+        QPen pen(color, width);
+        pen.setCosmetic(true);
+        painter->setPen(pen);
+        const QPointF tip(m_at.x + v.x, m_at.y + v.y);
+        painter->drawLine(at, tip);
+        const double head = 6.0 / ppm;
+        const double angle = std::atan2(v.y, v.x);
         for (double side : {2.6, -2.6})
             painter->drawLine(tip, tip + QPointF(head * std::cos(angle + side),
                                                  head * std::sin(angle + side)));
+    };
+    for (std::size_t k = 0; k < m_rules.size(); ++k)
+        arrow(m_rules[k], ruleColor(int(k)), 1.6);
+    arrow(m_velocity, kInspectColor, 2.0);
 }
 
 } // namespace shoal::ui

@@ -9,17 +9,27 @@
 
 #include <shoal/vec2.h>
 
+#include <QColor>
 #include <QGraphicsObject>
 
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace shoal {
 class World;
 }
 
 namespace shoal::ui {
+
+/// The colour of the inspected agent's rule `index` (Inspection::rules order), the same in
+/// the view's arrows and the inspector's list.
+QColor ruleColor(int index);
+/// Metres of arrow per unit of a share in `unit` ("m/s": a second of motion; "N": a quarter
+/// metre per newton; "wish" and "heading": as the family weighs them).
+double ruleArrowScale(const std::string& unit);
 
 class EditorScene;
 class SceneView;
@@ -73,6 +83,7 @@ private:
     bool m_following = false;
     Vec2 m_at, m_velocity;
     std::optional<Vec2> m_goal;
+    std::vector<Vec2> m_rules; ///< the shares as arrows (m), in the inspection's order
     float m_radius = 0.0f;
     bool m_found = false;
 };

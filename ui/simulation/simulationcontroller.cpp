@@ -226,6 +226,14 @@ const std::vector<Problem>& SimulationController::problems()
     return m_problemWatch.problems(*m_world);
 }
 
+void SimulationController::setInspected(int group, std::uint32_t id)
+{
+    m_inspectedGroup = group;
+    m_inspectedId = id;
+    if (m_world)
+        m_world->setInspected(group, id);
+}
+
 void SimulationController::stepWorld()
 {
     m_world->step();
@@ -237,6 +245,7 @@ void SimulationController::installWorld(std::shared_ptr<World> world)
 {
     m_world = std::move(world);
     m_problemWatch.reset();
+    m_world->setInspected(m_inspectedGroup, m_inspectedId);
     // At 100,000 agents the group metrics cost about as much as the step itself: computed
     // only while someone shows them, and only as often as they are shown.
     m_world->setMetricsEnabled(m_metricsWanted);

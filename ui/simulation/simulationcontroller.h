@@ -66,6 +66,9 @@ public:
     void setProblemsWanted(bool wanted);
     bool problemsWanted() const { return m_problemsWanted; }
     ProblemWatch& problemWatch() { return m_problemWatch; }
+    /// The agent whose rules the world reports (World::setInspected), kept for the worlds
+    /// built after; a group of -1: none.
+    void setInspected(int group, std::uint32_t id);
     /// The problems of the world now (none while not wanted or without a world).
     const std::vector<Problem>& problems();
     bool metricsWanted() const { return m_metricsWanted; }
@@ -152,6 +155,8 @@ private:
     bool m_playing = false;
     bool m_metricsWanted = false;
     bool m_problemsWanted = false;
+    int m_inspectedGroup = -1;
+    std::uint32_t m_inspectedId = 0;
     ProblemWatch m_problemWatch;
     int m_metricsEvery = 1;
     double m_lastStepMs = 0.0;
