@@ -33,6 +33,10 @@ SceneDesc mixedScene()
     GroupDesc school = makeDefaultGroup(BehaviourKind::FishSchool, "school");
     school.spawn = SpawnAreaDesc{{{-8.0, -25.0}, {2.0, -18.0}}, 40};
     scene.groups.push_back(school);
+    GroupDesc squad = makeDefaultGroup(BehaviourKind::TankSquad, "squad");
+    squad.spawn = SpawnAreaDesc{{{-35.0, -28.0}, {-20.0, -18.0}}, 8};
+    squad.target = Point2{25.0, 22.0};
+    scene.groups.push_back(squad);
     PickupDesc fish;
     fish.kind = PickupKind::Fish;
     fish.position = {30.0, -25.0};
@@ -79,6 +83,7 @@ private slots:
     void wormAimsThenTurnsAtAJoint();
     void schoolSharesAddUpToItsWish();
     void aFreeFishDriftsOnItsTether();
+    void squadSharesAreItsWish();
     void inspectingChangesNothing();
     void nothingIsRecordedForNobody();
 };
@@ -198,6 +203,33 @@ void TestInspection::aFreeFishDriftsOnItsTether()
     QVERIFY(near(seen.rules[0].vector, seen.planned));
 }
 
+void TestInspection::squadSharesAreItsWish()
+{
+    auto world = buildWorld(mixedScene());
+    world->setInspected(4, 2);
+    for (int s = 0; s < 600; ++s) {
+        world->step();
+        const Inspection& seen = world->inspection();
+        QVERIFY(seen.recorded);
+        QCOMPARE(seen.unit, std::string("wish"));
+        if (seen.rules.empty())
+            continue; // parked
+        QStringList names;
+        for (const RuleShare& rule : seen.rules)
+            names.append(QString::fromStdString(rule.name));
+        QVERIFY2(names.size() == 5 && names.last() == QStringLiteral("braking") &&
+                     (names.first() == QStringLiteral("target") ||
+                      names.first() == QStringLiteral("route")),
+                 qPrintable(names.join(QLatin1Char(','))));
+        Vec2 wish;
+        for (int r = 0; r < 4; ++r)
+            wish += seen.rules[std::size_t(r)].vector;
+        QVERIFY(near(wish, seen.wanted));
+        // Braking gives up at most the whole speed, along the heading.
+        QVERIFY(std::hypot(seen.rules[4].vector.x, seen.rules[4].vector.y) <= 1.0f + 1e-5f);
+    }
+}
+
 void TestInspection::inspectingChangesNothing()
 {
     auto plain = buildWorld(mixedScene());
@@ -212,6 +244,8 @@ void TestInspection::inspectingChangesNothing()
             watched->setInspected(2, 0);
         if (s == 150)
             watched->setInspected(3, 4);
+        if (s == 175)
+            watched->setInspected(4, 1);
     }
     QCOMPARE(watched->stateHash(), plain->stateHash());
 }

@@ -673,6 +673,33 @@ SHOAL_FORCE_INLINE inline TankGoal tankGoal(const Group& group, const FlowRoute:
     return g;
 }
 
+/// The inspected tank's shares of its wish, as tankWish and driveQueued weigh them: the
+/// target's pull (or the route's, round walls), keeping apart, aligning and the walls; and
+/// braking, the share of its cruise speed it gives up for what is ahead, backward along its
+/// heading. Parked, it wants nothing.
+void inspectTank(Inspection& seen, std::uint64_t step, const TankSquadParams& p,
+                 const StaticGeometry& geometry, const Tank& t, float room, const SquadScan& scan,
+                 bool arrived, bool reverse, Vec2 pull, const TankGoal& goal, float cruise)
+{
+    seen.begin(step, "wish");
+    if (arrived)
+        return;
+    const bool keeps = goal.heading != Heading::Alone;
+    const bool aligns = goal.heading == Heading::Spot || goal.heading == Heading::Overflow;
+    seen.add(goal.rounding ? "route" : "target", pull);
+    seen.add("separation", keeps ? scan.keep.normalizedOr({}) * p.keepWeight : Vec2{});
+    seen.add("alignment", aligns ? scan.align.normalizedOr({}) * p.moveWeight : Vec2{});
+    seen.add("walls", geometry.feelerAvoidance(t.pos, t.forward, p.feelerLength, room) * p.wallWeight);
+    const float cap = std::max(reverse ? scan.roomBehind : scan.roomAhead, 0.0f) * p.speedEasing;
+    const float speed = std::fabs(cruise);
+    const float braking = speed > cap && speed > 0.0f ? 1.0f - cap / speed : 0.0f;
+    seen.wanted = {};
+    for (const RuleShare& rule : seen.rules)
+        seen.wanted += rule.vector;
+    seen.add("braking", t.forward * (reverse ? braking : -braking));
+}
+
+
 } // namespace
 
 void TankSquadBehaviour::plan(Group& group, const StepContext& ctx)
@@ -778,6 +805,7 @@ template <class Search> void TankSquadBehaviour::planWith(Group& group, const St
     SquadWalk<Search> walk(search, constants.range, n, m_slotX);
     group.startClearance.resize(n);
     float* startClearance = group.startClearance.data(); // handed to the world's wall rule
+    std::size_t inspected = n; // the inspected tank's index, when it is this squad's
     for (std::size_t k = 0; k < n; ++k) {
         if (k + StaticGeometry::kPrefetchAhead < n) { // the grids' lines, early
             const std::size_t ahead =
@@ -845,6 +873,12 @@ template <class Search> void TankSquadBehaviour::planWith(Group& group, const St
         }
         const bool arrived =
             parks(wasParked, scan, group, p, t.dist, parkRadius, resettle, goal.heading);
+        if (SHOAL_UNLIKELY(ctx.inspection != nullptr) &&
+            ctx.inspection->wants(group.index, a.id[i])) {
+            inspectTank(*ctx.inspection, ctx.step, p, geometry, t, room, scan, arrived, reverse,
+                        direction, goal, ease(a.speed[i], p.moveSpeed, p.speedEasing, dt));
+            inspected = i;
+        }
 
         a.goalDistance[i] = goal.toTarget;
         // Flags go to a scratch copy: neighbours planning this step must see the old ones.
@@ -875,6 +909,8 @@ template <class Search> void TankSquadBehaviour::planWith(Group& group, const St
     }
     if (queue.count > 0)
         driveQueued<Lanes>(queue, a, p, geometry, settings, dt, m_nextFlags.data());
+    if (inspected < n)
+        ctx.inspection->planned = {a.nvx[inspected], a.nvy[inspected]};
     std::copy(m_nextFlags.begin(), m_nextFlags.begin() + static_cast<std::ptrdiff_t>(n),
               a.flags.begin());
     group.startClearanceKnown = true;
