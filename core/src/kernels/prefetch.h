@@ -34,6 +34,32 @@ inline void prefetchSpan(const void* begin, std::size_t bytes, std::size_t limit
         prefetchLine(p + offset);
 }
 
+/// Asks for the lines of a box of cells in a row-major grid of `Cell`s (`columns` wide,
+/// `rows` tall), the box given in cell units (fx0, fy0) to (fx1, fy1) as floats: a row at a
+/// time, when the box is at most kMaxBoxRows rows and 256 bytes a row (a small group's
+/// agents: a larger box is left to the loop that reads it).
+template <class Cell>
+inline void prefetchBox(const Cell* grid, int columns, int rows, float fx0, float fy0, float fx1,
+                        float fy1)
+{
+    constexpr int kMaxBoxRows = 24;
+    // Compared as floats first: a cast of a value out of int's range is undefined.
+    if (!(fx1 >= 0.0f && fy1 >= 0.0f && fx0 < static_cast<float>(columns) &&
+          fy0 < static_cast<float>(rows)))
+        return;
+    const int x0 = fx0 > 0.0f ? static_cast<int>(fx0) : 0;
+    const int y0 = fy0 > 0.0f ? static_cast<int>(fy0) : 0;
+    const int x1 = fx1 < static_cast<float>(columns) ? static_cast<int>(fx1) : columns - 1;
+    const int y1 = fy1 < static_cast<float>(rows) ? static_cast<int>(fy1) : rows - 1;
+    if (y1 - y0 >= kMaxBoxRows)
+        return;
+    const std::size_t span = static_cast<std::size_t>(x1 - x0 + 1) * sizeof(Cell);
+    for (int y = y0; y <= y1; ++y)
+        prefetchSpan(grid + static_cast<std::size_t>(y) * static_cast<std::size_t>(columns) +
+                         static_cast<std::size_t>(x0),
+                     span, 256);
+}
+
 /// prefetchSpan over a vector's elements.
 template <class T> inline void prefetchElements(const std::vector<T>& v, std::size_t limit)
 {

@@ -75,16 +75,13 @@ struct BodyGlance
         const std::uint16_t tag = around[block];
         return tag == kNoBody || tag == group;
     }
-    /// Asks for the line onlyOwnAround(group, p) will read (when indexed).
-    void prefetchAround(Vec2 p) const
+    /// Asks for the lines onlyOwnAround() will read for bodies in the box lo..hi (when
+    /// indexed).
+    void prefetchAroundBox(Vec2 lo, Vec2 hi) const
     {
-        const float fx = (p.x - blockOrigin.x) * invBlockSize;
-        const float fy = (p.y - blockOrigin.y) * invBlockSize;
-        if (!(fx >= 0.0f && fy >= 0.0f && fx < static_cast<float>(blockCols) &&
-              fy < static_cast<float>(blockRows)))
-            return;
-        prefetchLine(around + static_cast<std::size_t>(static_cast<int>(fy)) * blockCols +
-                     static_cast<int>(fx));
+        prefetchBox(around, blockCols, blockRows, (lo.x - blockOrigin.x) * invBlockSize,
+                    (lo.y - blockOrigin.y) * invBlockSize, (hi.x - blockOrigin.x) * invBlockSize,
+                    (hi.y - blockOrigin.y) * invBlockSize);
     }
 };
 
@@ -195,10 +192,10 @@ public:
         grid.prefetchSearch(kSmallGroupBytes);
     }
 
-    /// Asks for the lines of the level's grids a plan reads at each agent of the small
-    /// group (the clearance grid, the body index's block map): the agents of a small group
-    /// lie together, but each group is somewhere else on a level of megabytes. Call one
-    /// group ahead, after prefetchAgents() two ahead (it reads the positions).
+    /// Asks for the lines of the level's grids a plan reads at the agents of the small
+    /// group (the clearance grid, the body index's block map), over the box of their places
+    /// the group's grid was built with: the agents of a small group lie together, but each
+    /// group is somewhere else on a level of megabytes. Call one group ahead.
     void prefetchPlaces(const StepContext& ctx) const;
 
     /// What prefetchAgents() asks for that the wall rule reads (the positions, the plans,
@@ -259,18 +256,15 @@ void forEachGroupPrefetched(const std::vector<std::unique_ptr<Group>>& groups, F
 
 inline void Group::prefetchPlaces(const StepContext& ctx) const
 {
-    const AgentArrays& a = agents;
-    const std::size_t n = a.size();
-    if (n * sizeof(float) > kSmallGroupBytes)
+    // Over the box of the agents' places, as the grid built from them has it: a few rows of
+    // each map, without a pass over the agents.
+    if (agents.size() * sizeof(float) > kSmallGroupBytes || grid.size() != agents.size())
         return;
-    const bool indexed = ctx.bodies && ctx.bodyGlance.indexed;
-    for (std::size_t i = 0; i < n; ++i) {
-        const Vec2 p{a.px[i], a.py[i]};
-        if (ctx.geometry)
-            ctx.geometry->prefetchClearance(p);
-        if (indexed)
-            ctx.bodyGlance.prefetchAround(p);
-    }
+    const Vec2 lo = grid.origin(), hi = grid.upper();
+    if (ctx.geometry)
+        ctx.geometry->prefetchClearanceBox(lo, hi);
+    if (ctx.bodies && ctx.bodyGlance.indexed)
+        ctx.bodyGlance.prefetchAroundBox(lo, hi);
 }
 
 /// The group's grid or its brute-force reference, chosen at compile time by a family's
