@@ -221,6 +221,8 @@ private:
     std::vector<float> m_permuteScratch;
     std::vector<std::uint32_t> m_permuteIds;
     std::vector<std::uint8_t> m_permuteFlags;
+    /// The groups the player leads, noted as the step plans them.
+    std::vector<std::size_t> m_playerLedGroups;
     /// Per body (every group's agents in order): the commit keeps it clear of the walls
     /// again, as the first rule or the body pass moved it since its plan.
     std::vector<std::uint8_t> m_clearAgain;

@@ -111,6 +111,14 @@ public:
             static_cast<std::size_t>(static_cast<int>(fx));
         prefetchLine(at);
     }
+    /// Asks for the clearance grid's lines over the box lo..hi: a small group's agents,
+    /// one group ahead of its plan (Group::prefetchPlaces).
+    void prefetchClearanceBox(Vec2 lo, Vec2 hi) const
+    {
+        prefetchBox(m_clearance.data(), m_cols, static_cast<int>(m_rowsF),
+                    (lo.x - m_boundsMin.x) * m_invCell, (lo.y - m_boundsMin.y) * m_invCell,
+                    (hi.x - m_boundsMin.x) * m_invCell, (hi.y - m_boundsMin.y) * m_invCell);
+    }
     static constexpr float maxClearance() { return kMaxClearance; }
 
     /// Moves from `from` toward `to` and returns where the agent may end up: short of any

@@ -4,6 +4,7 @@
 /// slots per grid row. No allocation after the first build at a given size.
 
 #include "kernels/lanes.h"
+#include "kernels/prefetch.h"
 #include <shoal/vec2.h>
 
 #include <cmath>
@@ -188,6 +189,15 @@ public:
     /// within a cell: point i comes before point j when (cellOf(i), i) is the lesser.
     std::uint32_t cellOf(std::uint32_t index) const { return m_cellOf[index]; }
     std::size_t memoryBytes() const;
+    /// Asks for the lines a search reads (cell starts, the points in cell order), each array
+    /// at most `limit` bytes: a small group's grid, read soon, that has left the cache.
+    void prefetchSearch(std::size_t limit) const
+    {
+        prefetchElements(m_cellStart, limit);
+        prefetchElements(m_sortedIndex, limit);
+        prefetchElements(m_sortedX, limit);
+        prefetchElements(m_sortedY, limit);
+    }
 
 private:
     /// The cells (inclusive) the query's bounding box overlaps, clipped to the grid (the box

@@ -76,6 +76,14 @@ struct BodyGlance
         const std::uint16_t tag = around[block];
         return tag == kNoBody || tag == group;
     }
+    /// Asks for the lines onlyOwnAround() will read for bodies in the box lo..hi (when
+    /// indexed).
+    void prefetchAroundBox(Vec2 lo, Vec2 hi) const
+    {
+        prefetchBox(around, blockCols, blockRows, (lo.x - blockOrigin.x) * invBlockSize,
+                    (lo.y - blockOrigin.y) * invBlockSize, (hi.x - blockOrigin.x) * invBlockSize,
+                    (hi.y - blockOrigin.y) * invBlockSize);
+    }
 };
 
 /// Everything a behaviour may read during the plan phase (and the pickups it may take).
@@ -143,6 +151,78 @@ public:
     /// every agent's and the world clears every step before planning.
     std::vector<float> startNearest2;
 
+    /// Groups at most this many bytes per array are asked for ahead (kSmallGroupBytes / 4
+    /// agents): a larger group's arrays are streams the processor follows by itself.
+    static constexpr std::size_t kSmallGroupBytes = 512;
+    /// Asks for the lines of this object (the arrays' sizes and places, the grid's shape,
+    /// the behaviour's pointer) and of the behaviour's first line (its table of functions
+    /// and first parameters): a pass over thousands of small groups (5,000 groups of 20
+    /// followers at 100,000 agents) otherwise waits on each group's object in turn, as
+    /// each lives in its own allocation. Call two groups ahead of the one worked on.
+    void prefetchObject() const
+    {
+        // The lines the passes read: the arrays' places and sizes, the grid's shape, and
+        // the collision settings, behaviour, flags and plan arrays at the end (not the
+        // name, the spawn report or the metrics between them).
+        const char* self = reinterpret_cast<const char*>(this);
+        const char* arrays = reinterpret_cast<const char*>(&agents);
+        prefetchSpan(arrays, sizeof(AgentArrays), sizeof(AgentArrays));
+        const char* tail = reinterpret_cast<const char*>(&grid);
+        prefetchSpan(tail, sizeof(Group) - static_cast<std::size_t>(tail - self), sizeof(Group));
+    }
+    /// Asks for the lines of this object that hold the behaviour's pointer and the
+    /// collision settings (a short loop over every group's rules).
+    void prefetchBehaviourPointer() const
+    {
+        prefetchLine(&behaviour);
+        prefetchLine(&collision);
+    }
+    /// Asks for the small group's per-agent arrays a step's passes read and write (the
+    /// state, the next state, the plan's start clearances and nearest distances) and its
+    /// grid. Call one group ahead, after prefetchObject() two ahead.
+    void prefetchAgents() const
+    {
+        const AgentArrays& a = agents;
+        if (a.size() * sizeof(float) > kSmallGroupBytes)
+            return;
+        if (behaviour)
+            prefetchLine(behaviour.get());
+        for (const std::vector<float>* v :
+             {&a.px, &a.py, &a.vx, &a.vy, &a.heading, &a.speed, &a.stuckTime, &a.goalDistance,
+              &a.nx, &a.ny, &a.nvx, &a.nvy, &a.nheading, &a.nspeed, &startClearance,
+              &startNearest2})
+            prefetchElements(*v, kSmallGroupBytes);
+        prefetchElements(a.flags, kSmallGroupBytes);
+        grid.prefetchSearch(kSmallGroupBytes);
+    }
+
+    /// Asks for the lines of the level's grids a plan reads at the agents of the small
+    /// group (the clearance grid, the body index's block map), over the box of their places
+    /// the group's grid was built with: the agents of a small group lie together, but each
+    /// group is somewhere else on a level of megabytes. Call one group ahead.
+    void prefetchPlaces(const StepContext& ctx) const;
+
+    /// What prefetchAgents() asks for that the wall rule reads (the positions, the plans,
+    /// the start clearances), for the passes that read no more.
+    void prefetchMoves() const
+    {
+        const AgentArrays& a = agents;
+        if (a.size() * sizeof(float) > kSmallGroupBytes)
+            return;
+        for (const std::vector<float>* v : {&a.px, &a.py, &a.nx, &a.ny, &startClearance})
+            prefetchElements(*v, kSmallGroupBytes);
+    }
+    /// The positions and the grid, which the grid's build reads and writes.
+    void prefetchGridBuild() const
+    {
+        const AgentArrays& a = agents;
+        if (a.size() * sizeof(float) > kSmallGroupBytes)
+            return;
+        prefetchElements(a.px, kSmallGroupBytes);
+        prefetchElements(a.py, kSmallGroupBytes);
+        grid.prefetchSearch(kSmallGroupBytes);
+    }
+
     /// Runs f(neighbour index, dx, dy, d2) for every agent of this group within `radius`
     /// of p, using the search the context asks for (dx, dy = p - neighbour).
     template <class F>
@@ -154,6 +234,42 @@ public:
             bruteForce.forEachWithin(p, radius, f);
     }
 };
+
+/// Runs f(g) for every group g in order, asking for group g + 2's object and group g + 1's
+/// arrays first (Group::prefetchObject, Group::prefetchAgents): the step's passes over
+/// thousands of small groups. Asks for nothing in a world of one group.
+/// `arrays` asks for what the pass reads of a group's arrays (prefetchAgents, by default).
+template <class F, class Arrays>
+void forEachGroupPrefetched(const std::vector<std::unique_ptr<Group>>& groups, F&& f,
+                            Arrays&& arrays)
+{
+    const std::size_t count = groups.size();
+    for (std::size_t g = 0; g < count; ++g) {
+        if (g + 2 < count)
+            groups[g + 2]->prefetchObject();
+        if (g + 1 < count)
+            arrays(*groups[g + 1]);
+        f(g);
+    }
+}
+template <class F>
+void forEachGroupPrefetched(const std::vector<std::unique_ptr<Group>>& groups, F&& f)
+{
+    forEachGroupPrefetched(groups, f, [](const Group& group) { group.prefetchAgents(); });
+}
+
+inline void Group::prefetchPlaces(const StepContext& ctx) const
+{
+    // Over the box of the agents' places, as the grid built from them has it: a few rows of
+    // each map, without a pass over the agents.
+    if (agents.size() * sizeof(float) > kSmallGroupBytes || grid.size() != agents.size())
+        return;
+    const Vec2 lo = grid.origin(), hi = grid.upper();
+    if (ctx.geometry)
+        ctx.geometry->prefetchClearanceBox(lo, hi);
+    if (ctx.bodies && ctx.bodyGlance.indexed)
+        ctx.bodyGlance.prefetchAroundBox(lo, hi);
+}
 
 /// The group's grid or its brute-force reference, chosen at compile time by a family's
 /// templated plan (so the inner loops are inlined for both).

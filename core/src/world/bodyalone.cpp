@@ -19,19 +19,24 @@ bool BodyPass::markLonely(float maxRadius)
     const float reach2 = reach * reach;
     bool any = false;
     const std::vector<std::unique_ptr<Group>>& groups = *m_groups;
-    for (std::size_t g = 0; g < groups.size(); ++g) {
-        const Group& group = *groups[g];
-        const std::size_t count = group.agents.size();
-        if (!group.startNearestKnown || group.startNearest2.size() != count)
-            continue;
-        if (!any)
-            m_lonely.assign(m_x.size(), 0);
-        any = true;
-        const float* nearest2 = group.startNearest2.data();
-        std::uint8_t* lonely = m_lonely.data() + m_groupStart[g];
-        for (std::size_t i = 0; i < count; ++i)
-            lonely[i] = nearest2[i] >= reach2 ? 1 : 0;
-    }
+    // (The groups ahead asked for: thousands of small groups, each in allocations of its
+    // own.)
+    forEachGroupPrefetched(
+        groups,
+        [&](std::size_t g) {
+            const Group& group = *groups[g];
+            const std::size_t count = group.agents.size();
+            if (!group.startNearestKnown || group.startNearest2.size() != count)
+                return;
+            if (!any)
+                m_lonely.assign(m_x.size(), 0);
+            any = true;
+            const float* nearest2 = group.startNearest2.data();
+            std::uint8_t* lonely = m_lonely.data() + m_groupStart[g];
+            for (std::size_t i = 0; i < count; ++i)
+                lonely[i] = nearest2[i] >= reach2 ? 1 : 0;
+        },
+        [](const Group& group) { prefetchElements(group.startNearest2, Group::kSmallGroupBytes); });
     return any;
 }
 

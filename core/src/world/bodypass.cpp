@@ -124,37 +124,47 @@ void BodyPass::gatherBodies(std::vector<std::unique_ptr<Group>>& groups,
     // rule (radiusOf) or, for the few bodies in contact, in the groups (fromOf, keyOf).
     float maxMove2 = 0.0f;
     std::size_t b = 0;
-    for (std::size_t g = 0; g < groups.size(); ++g) {
-        const Group& group = *groups[g];
-        const AgentArrays& a = group.agents;
-        const std::size_t count = a.size();
-        m_groupStart[g] = static_cast<std::uint32_t>(b);
-        const float* xs = planned ? a.nx.data() : a.px.data();
-        const float* ys = planned ? a.ny.data() : a.py.data();
-        std::copy(xs, xs + count, m_x.begin() + static_cast<std::ptrdiff_t>(b));
-        std::copy(ys, ys + count, m_y.begin() + static_cast<std::ptrdiff_t>(b));
-        std::fill_n(m_rule.begin() + static_cast<std::ptrdiff_t>(b), count,
-                    static_cast<std::uint16_t>(g));
-        std::fill_n(m_fixed.begin() + static_cast<std::ptrdiff_t>(b), count,
-                    rules[g].fixed ? kFollowsPath : kMoves);
-        if (group.playerLed && count > 0)
-            m_fixed[b] = kSteered;
-        const std::uint8_t heldWithout = group.behaviour->placeHeldWithout();
-        if (hold == Hold::AllFixed && heldWithout != 0) {
-            // A body that holds its place by degree keeps the firmer of the two (the player
-            // leading a school stays steered).
-            const std::uint8_t* flags = a.flags.data();
-            std::uint8_t* fixed = m_fixed.data() + b;
-            for (std::size_t i = 0; i < count; ++i)
-                if ((flags[i] & heldWithout) == 0)
-                    fixed[i] = std::max<std::uint8_t>(fixed[i], kHoldsPlace);
-        }
-        if (planned) {
-            maxMove2 = largestMove2(a, maxMove2);
-            noteStartClearances(g, group);
-        }
-        b += count;
-    }
+    // (The groups ahead asked for: thousands of small groups, each in allocations of its
+    // own.)
+    const auto prefetchGathered = [](const Group& group) {
+        group.prefetchMoves();
+        if (group.behaviour)
+            prefetchLine(group.behaviour.get());
+    };
+    forEachGroupPrefetched(
+        groups,
+        [&](std::size_t g) {
+            const Group& group = *groups[g];
+            const AgentArrays& a = group.agents;
+            const std::size_t count = a.size();
+            m_groupStart[g] = static_cast<std::uint32_t>(b);
+            const float* xs = planned ? a.nx.data() : a.px.data();
+            const float* ys = planned ? a.ny.data() : a.py.data();
+            std::copy(xs, xs + count, m_x.begin() + static_cast<std::ptrdiff_t>(b));
+            std::copy(ys, ys + count, m_y.begin() + static_cast<std::ptrdiff_t>(b));
+            std::fill_n(m_rule.begin() + static_cast<std::ptrdiff_t>(b), count,
+                        static_cast<std::uint16_t>(g));
+            std::fill_n(m_fixed.begin() + static_cast<std::ptrdiff_t>(b), count,
+                        rules[g].fixed ? kFollowsPath : kMoves);
+            if (group.playerLed && count > 0)
+                m_fixed[b] = kSteered;
+            const std::uint8_t heldWithout = group.behaviour->placeHeldWithout();
+            if (hold == Hold::AllFixed && heldWithout != 0) {
+                // A body that holds its place by degree keeps the firmer of the two (the player
+                // leading a school stays steered).
+                const std::uint8_t* flags = a.flags.data();
+                std::uint8_t* fixed = m_fixed.data() + b;
+                for (std::size_t i = 0; i < count; ++i)
+                    if ((flags[i] & heldWithout) == 0)
+                        fixed[i] = std::max<std::uint8_t>(fixed[i], kHoldsPlace);
+            }
+            if (planned) {
+                maxMove2 = largestMove2(a, maxMove2);
+                noteStartClearances(g, group);
+            }
+            b += count;
+        },
+        prefetchGathered);
     m_groupStart[groups.size()] = static_cast<std::uint32_t>(b);
     m_maxMove = std::sqrt(maxMove2);
     // The per-rule tables, with the player's rule last: on layer 1, pushed by nobody.
@@ -193,14 +203,18 @@ void BodyPass::takeCommitted(const std::vector<std::unique_ptr<Group>>& groups, 
     // written back to their plans); the commit made those plans the places, and moved only
     // the flagged ones once more (kept clear of a wall). Rules, holds and groups are as
     // gathered: nothing between the pass and the index changes them.
-    for (std::size_t g = 0; g < groups.size(); ++g) {
-        const AgentArrays& a = groups[g]->agents;
-        const std::size_t first = m_groupStart[g];
-        forEachFlagged(committedMoved + first, a.size(), [&](std::size_t i) {
-            m_x[first + i] = a.px[i];
-            m_y[first + i] = a.py[i];
-        });
-    }
+    // (Only the groups' objects asked for ahead: few bodies are flagged.)
+    forEachGroupPrefetched(
+        groups,
+        [&](std::size_t g) {
+            const AgentArrays& a = groups[g]->agents;
+            const std::size_t first = m_groupStart[g];
+            forEachFlagged(committedMoved + first, a.size(), [&](std::size_t i) {
+                m_x[first + i] = a.px[i];
+                m_y[first + i] = a.py[i];
+            });
+        },
+        [](const Group&) {});
     if (hasPlayer) {
         m_x.back() = player.x;
         m_y.back() = player.y;
@@ -675,6 +689,7 @@ std::size_t BodyPass::run(std::vector<std::unique_ptr<Group>>& groups,
         // No grid of where the step began, or bodies that jumped: a grid of the plans.
         const float cell = 2.0f * maxRadius + kContactMargin * maxRadius;
         m_grid.build(m_x.data(), m_y.data(), n, GridCellShape{cell, cell * (1.0f / 3.0f)});
+        m_slotRulesValid = false;
         grid = &m_grid;
         covered = n;
         gridMove = 0.0f;
@@ -771,6 +786,10 @@ void BodyPass::index(std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer
     m_indexCount = m_x.size();
     m_indexRadius = maxRadius();
     m_grid.build(m_x.data(), m_y.data(), m_x.size(), std::max(2.0f * m_indexRadius, 0.1f));
+    // (A rule is below kMaxGroups + 1, exact as a float.)
+    m_grid.gather(m_rule.data(), m_slotRule,
+                  [](std::uint16_t rule) { return static_cast<float>(rule); });
+    m_slotRulesValid = true;
     // A coarse map of which rule each block of the level holds, when all its bodies share
     // one: othersNear returns at once for a body whose blocks hold only its own group, which
     // is nearly every body, so a world of many groups pays for the few that meet.
@@ -965,11 +984,19 @@ OtherBodies BodyPass::othersNear(int group, Vec2 p, float radius, Vec2 forward, 
                              : !othersInBlocks(group, p, reach))
         return out;
     // Lanes of the runs within reach, in slot order; the rules of the few within it after.
+    // Those of its own group (nearly all) are dropped in lanes, by the slots' rules, when
+    // the index has them: they would be skipped one at a time below, after a look-up each.
     using V = UniformGrid::Lanes;
     const float* xs = m_grid.slotX();
     const float* ys = m_grid.slotY();
+    const float* slotRule = m_slotRulesValid ? m_slotRule.data() : nullptr;
+    const V own(static_cast<float>(group));
     scanNeighbours(m_grid, p, reach, ~std::uint32_t{0},
                    [&](std::uint32_t slot, V, V, V, typename V::Mask in) SHOAL_FORCE_INLINE {
+                       if (slotRule) {
+                           const V rule = V::load(slotRule + slot);
+                           in = in & ((rule < own) | (own < rule));
+                       }
                        const int bits = laneBits(in);
                        if (bits == 0)
                            return;
@@ -1032,7 +1059,7 @@ std::size_t BodyPass::memoryBytes() const
     return (m_x.capacity() + m_y.capacity()) * sizeof(float) +
            m_rule.capacity() * sizeof(std::uint16_t) + m_fixed.capacity() + m_pinned.capacity() +
            m_stalls.capacity() + (m_pushX.capacity() + m_pushY.capacity()) * sizeof(std::int64_t) +
-           m_clearLow.capacity() * sizeof(float) + m_grid.memoryBytes();
+           (m_clearLow.capacity() + m_slotRule.capacity()) * sizeof(float) + m_grid.memoryBytes();
 }
 
 } // namespace shoal

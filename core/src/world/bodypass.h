@@ -306,6 +306,12 @@ private:
     float m_maxMove = 0.0f;                     ///< the largest planned move of the last gather, m
     const StaticGeometry* m_geometry = nullptr; ///< of the running pass
     UniformGrid m_grid;
+    /// Each slot's rule (its group; the lone player's past the last), as a float, in the
+    /// index's slot order: othersNear drops the lanes of its own group in lanes instead of
+    /// looking each body's rule up one at a time. Valid while m_slotRulesValid (from
+    /// index() until the grid is built again for a run).
+    std::vector<float> m_slotRule;
+    bool m_slotRulesValid = false;
     bool m_indexed = false;
     bool m_gathered = false; ///< the last run() gathered the bodies (lonePlayerAt)
     /// The last run() was a step's and gathered its bodies, and nothing has gathered since:

@@ -569,26 +569,31 @@ void World::rebuildIndexes(const std::uint8_t* committedMoved)
     // player, a leader); AgentArrays::id keeps each agent's identity.
     constexpr std::uint64_t kReorderInterval = 16;
     const bool reorder = m_step % kReorderInterval == 0;
-    for (auto& group : m_groups) {
-        AgentArrays& a = group->agents;
-        if (reorder && a.size() > 2 && group->behaviour->allowsReordering()) {
-            group->grid.build(a.px.data(), a.py.data(), a.size(), group->behaviour->gridCells());
-            const std::size_t n = a.size();
-            m_order.resize(n);
-            m_order[0] = 0;
-            std::size_t next = 1;
-            for (std::size_t k = 0; k < n; ++k) {
-                const std::uint32_t i = group->grid.sortedIndex(static_cast<std::uint32_t>(k));
-                if (i != 0)
-                    m_order[next++] = i;
+    forEachGroupPrefetched(
+        m_groups,
+        [&](std::size_t g) {
+            Group* group = m_groups[g].get();
+            AgentArrays& a = group->agents;
+            if (reorder && a.size() > 2 && group->behaviour->allowsReordering()) {
+                group->grid.build(a.px.data(), a.py.data(), a.size(),
+                                  group->behaviour->gridCells());
+                const std::size_t n = a.size();
+                m_order.resize(n);
+                m_order[0] = 0;
+                std::size_t next = 1;
+                for (std::size_t k = 0; k < n; ++k) {
+                    const std::uint32_t i = group->grid.sortedIndex(static_cast<std::uint32_t>(k));
+                    if (i != 0)
+                        m_order[next++] = i;
+                }
+                a.permute(m_order, m_permuteScratch, m_permuteIds, m_permuteFlags);
+                group->behaviour->permuteAgents(m_order);
+                committedMoved = nullptr; // the body pass's bodies are in the old order
             }
-            a.permute(m_order, m_permuteScratch, m_permuteIds, m_permuteFlags);
-            group->behaviour->permuteAgents(m_order);
-            committedMoved = nullptr; // the body pass's bodies are in the old order
-        }
-        group->grid.build(a.px.data(), a.py.data(), a.size(), group->behaviour->gridCells());
-        group->bruteForce.build(a.px.data(), a.py.data(), a.size(), 0.0f);
-    }
+            group->grid.build(a.px.data(), a.py.data(), a.size(), group->behaviour->gridCells());
+            group->bruteForce.build(a.px.data(), a.py.data(), a.size(), 0.0f);
+        },
+        [](const Group& group) { group.prefetchGridBuild(); });
     // One index of every body for the families to steer round other groups' bodies (and
     // for the metrics); a world of one group without a lone player needs it only to measure.
     m_bodies->notePlayer(playerIsLoneBody(), m_player.position, playerRadius());
@@ -655,15 +660,32 @@ void World::step()
 
     // Phase 1: everyone plans from the current state.
     planPlayer();
-    for (auto& group : m_groups) {
-        group->startClearanceKnown = false;
-        group->startNearestKnown = false;
-        group->behaviour->plan(*group, ctx);
+    // Thousands of small groups: the next ones' objects and arrays are asked for while
+    // this one plans. The groups the player leads are noted on the way, so the loop below
+    // does not read every group's object again.
+    m_playerLedGroups.clear();
+    const std::size_t groupCount = m_groups.size();
+    for (std::size_t g = 0; g < groupCount; ++g) {
+        // Three groups ahead its object, two ahead its arrays, one ahead the level's lines
+        // at its agents (each stage reads what the one before asked for).
+        if (g + 3 < groupCount)
+            m_groups[g + 3]->prefetchObject();
+        if (g + 2 < groupCount)
+            m_groups[g + 2]->prefetchAgents();
+        if (g + 1 < groupCount)
+            m_groups[g + 1]->prefetchPlaces(ctx);
+        Group& group = *m_groups[g];
+        group.startClearanceKnown = false;
+        group.startNearestKnown = false;
+        group.behaviour->plan(group, ctx);
+        if (group.playerLed)
+            m_playerLedGroups.push_back(g);
     }
     // The player's plan is agent 0's of the group it leads.
-    for (auto& group : m_groups) {
+    for (const std::size_t g : m_playerLedGroups) {
+        Group* group = m_groups[g].get();
         AgentArrays& a = group->agents;
-        if (group->playerLed && a.size() > 0) {
+        if (a.size() > 0) {
             a.nx[0] = m_playerNext.position.x;
             a.ny[0] = m_playerNext.position.y;
             a.nvx[0] = m_playerNext.velocity.x;
@@ -683,15 +705,18 @@ void World::step()
     m_clearAgain.resize(agentCount());
     m_clearFrom.resize(m_clearAgain.size());
     std::size_t offset = 0;
-    for (std::size_t g = 0; g < m_groups.size(); ++g) {
-        const BodyGroupRule& rule = m_bodies->rules[g];
-        std::uint8_t* clearAgain = m_clearAgain.data() + offset;
-        if (!rule.fixed)
-            keepGroupClear(*m_groups[g], rule.radius, clearAgain, m_clearFrom.data() + offset);
-        else
-            std::fill_n(clearAgain, m_groups[g]->agents.size(), std::uint8_t{0});
-        offset += m_groups[g]->agents.size();
-    }
+    forEachGroupPrefetched(
+        m_groups,
+        [&](std::size_t g) {
+            const BodyGroupRule& rule = m_bodies->rules[g];
+            std::uint8_t* clearAgain = m_clearAgain.data() + offset;
+            if (!rule.fixed)
+                keepGroupClear(*m_groups[g], rule.radius, clearAgain, m_clearFrom.data() + offset);
+            else
+                std::fill_n(clearAgain, m_groups[g]->agents.size(), std::uint8_t{0});
+            offset += m_groups[g]->agents.size();
+        },
+        [](const Group& group) { group.prefetchMoves(); });
     // A lone group's own grid is a grid of where the step began: contacts are found in it.
     const UniformGrid* startGrid =
         m_groups.size() == 1 && m_groups[0]->grid.size() == m_groups[0]->agents.size()
@@ -704,7 +729,7 @@ void World::step()
 
     // Phase 3: commit all at once.
     offset = 0;
-    for (std::size_t g = 0; g < m_groups.size(); ++g) {
+    forEachGroupPrefetched(m_groups, [&](std::size_t g) {
         const BodyGroupRule& rule = m_bodies->rules[g];
         // The start clearances the plan looked up, else those keepGroupClear looked up.
         const Group& group = *m_groups[g];
@@ -716,7 +741,7 @@ void World::step()
         commitGroup(*m_groups[g], rule.fixed ? 0.0f : rule.radius, m_clearAgain.data() + offset,
                     clearFrom);
         offset += m_groups[g]->agents.size();
-    }
+    });
     m_player = m_playerNext;
     ++m_step;
 
@@ -810,7 +835,14 @@ void World::updateBodyRules()
 {
     std::vector<BodyGroupRule>& rules = m_bodies->rules;
     rules.resize(m_groups.size());
-    for (std::size_t g = 0; g < m_groups.size(); ++g) {
+    const std::size_t count = m_groups.size();
+    for (std::size_t g = 0; g < count; ++g) {
+        // A loop too short to hide a miss a group ahead: the groups' objects sixteen ahead,
+        // their behaviours eight ahead.
+        if (g + 16 < count)
+            m_groups[g + 16]->prefetchBehaviourPointer();
+        if (g + 8 < count)
+            prefetchLine(m_groups[g + 8]->behaviour.get());
         const Group& group = *m_groups[g];
         rules[g].radius = group.behaviour->bodyRadius();
         rules[g].collision = group.collision;
