@@ -54,8 +54,7 @@ Shelf load()
                 continue;
             }
             const QByteArray bytes = file.read(kReadLimit + 1);
-            Expected<Preset> preset =
-                parsePreset(bytes.toStdString(), path.toStdString());
+            Expected<Preset> preset = parsePreset(bytes.toStdString(), path.toStdString());
             if (!preset) {
                 shelf.problems.push_back(preset.error().message);
                 continue;
@@ -69,8 +68,7 @@ Shelf load()
                 continue;
             }
             if (findPreset(builtInPresets(), preset->kind, preset->name)) {
-                shelf.problems.push_back(path.toStdString() + ": " +
-                                         quotedName(preset->name) +
+                shelf.problems.push_back(path.toStdString() + ": " + quotedName(preset->name) +
                                          " is the name of a built-in preset; rename it");
                 continue;
             }
@@ -105,8 +103,8 @@ std::optional<Error> removeUserPreset(const Preset& preset)
     if (!file.exists())
         return std::nullopt;
     if (!file.remove())
-        return Error{fileOf(preset).toStdString() + ": cannot delete: " +
-                     file.errorString().toStdString()};
+        return Error{fileOf(preset).toStdString() +
+                     ": cannot delete: " + file.errorString().toStdString()};
     return std::nullopt;
 }
 

@@ -1,5 +1,5 @@
-// shoal-cli run: build a scene's world, apply --preset, --set and a scripted input, step it N times,
-// print what a user would check (per-group metrics, wall crossings) and the state hash.
+// shoal-cli run: build a scene's world, apply --preset, --set and a scripted input, step it N
+// times, print what a user would check (per-group metrics, wall crossings) and the state hash.
 
 #include "clisupport.h"
 #include "commands.h"
@@ -102,8 +102,8 @@ std::optional<Error> applyPresetOption(SceneDesc& scene, const QString& assignme
     const auto group = std::find_if(scene.groups.begin(), scene.groups.end(),
                                     [&](const GroupDesc& g) { return g.name == groupName; });
     if (group == scene.groups.end())
-        return Error{where + "the scene has no group " + quotedName(groupName) + "; groups: " +
-                     groupNames(scene)};
+        return Error{where + "the scene has no group " + quotedName(groupName) +
+                     "; groups: " + groupNames(scene)};
     const Preset* preset = findPreset(shelf.presets, group->kind, presetName);
     if (!preset) {
         std::string names, elsewhere;

@@ -158,7 +158,9 @@ void TestInspection::wormAimsThenTurnsAtAJoint()
     const Vec2 turn = seen.rules.back().vector;
     const Vec2 v = seen.planned;
     if (std::hypot(v.x, v.y) > 1e-3f)
-        QVERIFY((turn.x * v.x + turn.y * v.y) / (std::hypot(turn.x, turn.y) * std::hypot(v.x, v.y)) > 0.99f);
+        QVERIFY((turn.x * v.x + turn.y * v.y) /
+                    (std::hypot(turn.x, turn.y) * std::hypot(v.x, v.y)) >
+                0.99f);
 }
 
 void TestInspection::schoolSharesAddUpToItsWish()

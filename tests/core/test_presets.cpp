@@ -86,7 +86,8 @@ SquadRun squadRun(const std::string& preset)
     run.spacing = 1e9;
     for (std::size_t i = 0; i < a.size(); ++i)
         for (std::size_t j = i + 1; j < a.size(); ++j)
-            run.spacing = std::min(run.spacing, double(std::hypot(a.px[i] - a.px[j], a.py[i] - a.py[j])));
+            run.spacing =
+                std::min(run.spacing, double(std::hypot(a.px[i] - a.px[j], a.py[i] - a.py[j])));
     return run;
 }
 
@@ -125,7 +126,8 @@ double escortDistance(const std::string& preset)
         for (std::size_t i = 0; i < a.size(); ++i) {
             if (a.id[i] == 0)
                 continue;
-            sum += std::hypot(a.px[i] - a.px[std::size_t(leader)], a.py[i] - a.py[std::size_t(leader)]);
+            sum += std::hypot(a.px[i] - a.px[std::size_t(leader)],
+                              a.py[i] - a.py[std::size_t(leader)]);
             ++count;
         }
     }
@@ -322,7 +324,8 @@ void TestPresets::worldTakesAWholeSetAtOnce()
     bad[0] = -1.0;
     QVERIFY(world->setParams(0, bad));
     ParamValues crossed = defaults;
-    crossed[std::size_t(paramIndex(paramSpecs(BehaviourKind::FishSchool), "keepMinDistance"))] = 2.5;
+    crossed[std::size_t(paramIndex(paramSpecs(BehaviourKind::FishSchool), "keepMinDistance"))] =
+        2.5;
     const std::optional<Error> error = world->setParams(0, crossed);
     QVERIFY(error);
     QVERIFY2(error->message.find("group 'school': keepMinDistance") == 0, error->message.c_str());
@@ -352,11 +355,15 @@ void TestPresets::badFilesAreRefusedWithTheirField_data()
     QTest::newRow("empty") << QString() << QStringLiteral("p.json: the file is empty; a preset is");
     QTest::newRow("a scene") << QStringLiteral(R"({"format": "shoal-scene", "version": 3})")
                              << QStringLiteral("p.json: format: this is not a Shoal preset");
-    QTest::newRow("newer") << QStringLiteral(R"({"format": "shoal-preset", "version": 9, "name": "x", "family": "worm", "params": {"speed": 1}})")
-                           << QStringLiteral("written by a newer Shoal (format version 9); this build reads up to version 1");
+    QTest::newRow("newer")
+        << QStringLiteral(
+               R"({"format": "shoal-preset", "version": 9, "name": "x", "family": "worm", "params": {"speed": 1}})")
+        << QStringLiteral(
+               "written by a newer Shoal (format version 9); this build reads up to version 1");
     QTest::newRow("family typo")
         << head + QStringLiteral(R"("name": "x", "family": "fishSchol", "params": {"speed": 1}})")
-        << QStringLiteral("p.json: family: unknown behaviour family \"fishSchol\" (did you mean 'fishSchool'?)");
+        << QStringLiteral("p.json: family: unknown behaviour family \"fishSchol\" (did you mean "
+                          "'fishSchool'?)");
     QTest::newRow("unknown parameter")
         << head + QStringLiteral(R"("name": "x", "family": "worm", "params": {"sped": 1}})")
         << QStringLiteral("p.json: params: unknown key 'sped' (did you mean 'speed'?)");

@@ -1,7 +1,8 @@
 // Problems found where they happen (ProblemWatch): a swarm enemy walled off from its prey is
-// stuck (it jitters on the spot, never still) from the moment it stopped getting anywhere; a player swung back and forth oscillates; a squad sent
-// into a closed room makes no progress; the overlap search finds exactly the pairs a test of
-// every pair finds; a problem keeps the time it began while it lasts.
+// stuck (it jitters on the spot, never still) from the moment it stopped getting anywhere; a player
+// swung back and forth oscillates; a squad sent into a closed room makes no progress; the overlap
+// search finds exactly the pairs a test of every pair finds; a problem keeps the time it began
+// while it lasts.
 
 #include "testsupport.h"
 
@@ -43,8 +44,7 @@ std::vector<Problem> ofKind(const std::vector<Problem>& all, ProblemKind kind)
 /// A closed square room of half size `h` round `c`.
 WallDesc room(Point2 c, double h)
 {
-    return {{{c.x - h, c.y - h}, {c.x + h, c.y - h}, {c.x + h, c.y + h}, {c.x - h, c.y + h}},
-            true};
+    return {{{c.x - h, c.y - h}, {c.x + h, c.y - h}, {c.x + h, c.y + h}, {c.x - h, c.y + h}}, true};
 }
 
 /// Four tanks sent from the west to `target`, inside a closed room round it when `walled`.

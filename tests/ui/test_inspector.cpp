@@ -94,7 +94,8 @@ void TestInspector::aClickInspectsTheAgentUnderIt()
     QCOMPARE(panel->field(QStringLiteral("State")), QString::fromUtf8(w.world().agentState(0, i)));
     QCOMPARE(panel->field(QStringLiteral("Position")),
              QStringLiteral("%1, %2 m").arg(a.px[i], 0, 'f', 2).arg(a.py[i], 0, 'f', 2));
-    QCOMPARE(panel->field(QStringLiteral("Speed")), QStringLiteral("%1 m/s").arg(a.speed[i], 0, 'f', 2));
+    QCOMPARE(panel->field(QStringLiteral("Speed")),
+             QStringLiteral("%1 m/s").arg(a.speed[i], 0, 'f', 2));
     // The level was not edited by the click.
     QVERIFY(!w.window.document()->isModified());
 }
@@ -118,7 +119,8 @@ void TestInspector::itsRulesAreTheRuntimes()
         const QString expected = QStringLiteral("%1 %2 m/s")
                                      .arg(QString::fromStdString(rule.name))
                                      .arg(length, 0, 'f', 2);
-        QVERIFY2(text.simplified().contains(expected), qPrintable(text + QStringLiteral(" / ") + expected));
+        QVERIFY2(text.simplified().contains(expected),
+                 qPrintable(text + QStringLiteral(" / ") + expected));
     }
     QVERIFY(text.contains(QStringLiteral("seek")));
     QVERIFY(text.contains(QStringLiteral("planned velocity")));
@@ -158,9 +160,12 @@ void TestInspector::followKeepsItInTheMiddle()
     QVERIFY(w.window.inspectedAgent()->isFollowing());
     w.steps(60);
     const Vec2 p = w.where(id);
-    const QPointF centre = w.window.view()->mapToScene(w.window.view()->viewport()->rect().center());
-    QVERIFY2(QLineF(centre, QPointF(p.x, p.y)).length() < 0.2,
-             qPrintable(QStringLiteral("%1,%2 vs %3,%4").arg(centre.x()).arg(centre.y()).arg(p.x).arg(p.y)));
+    const QPointF centre =
+        w.window.view()->mapToScene(w.window.view()->viewport()->rect().center());
+    QVERIFY2(
+        QLineF(centre, QPointF(p.x, p.y)).length() < 0.2,
+        qPrintable(
+            QStringLiteral("%1,%2 vs %3,%4").arg(centre.x()).arg(centre.y()).arg(p.x).arg(p.y)));
 }
 
 void TestInspector::whilePlayingCtrlClickInspects()

@@ -119,9 +119,11 @@ void TestParamHandles::dragSetsTheParameterInOneUndoStep()
     QCOMPARE(w.window.document()->undoStack()->count(), steps + 1);
     // The panel follows.
     auto* panel = w.window.findChild<PropertyPanel*>();
-    QCOMPARE(panel->groupRow(QStringLiteral("keepMaxDistance"))->value(), w.param(0, "keepMaxDistance"));
+    QCOMPARE(panel->groupRow(QStringLiteral("keepMaxDistance"))->value(),
+             w.param(0, "keepMaxDistance"));
     // The running world too.
-    QCOMPARE(w.window.simulation()->world()->param(0, "keepMaxDistance"), w.param(0, "keepMaxDistance"));
+    QCOMPARE(w.window.simulation()->world()->param(0, "keepMaxDistance"),
+             w.param(0, "keepMaxDistance"));
 
     w.window.document()->undoStack()->undo();
     QVERIFY(w.window.document()->scene() == before);

@@ -70,7 +70,8 @@ SceneDesc twoSchools()
     SceneDesc scene = test::emptyScene();
     for (const char* name : {"north", "south"}) {
         GroupDesc group = makeDefaultGroup(BehaviourKind::FishSchool, name);
-        group.spawn = SpawnAreaDesc{{{-5.0, name[0] == 'n' ? 2.0 : -8.0}, {5.0, name[0] == 'n' ? 8.0 : -2.0}}, 6};
+        group.spawn = SpawnAreaDesc{
+            {{-5.0, name[0] == 'n' ? 2.0 : -8.0}, {5.0, name[0] == 'n' ? 8.0 : -2.0}}, 6};
         scene.groups.push_back(group);
     }
     scene.player.group.clear();
@@ -209,8 +210,9 @@ void TestPresetBar::savesTheGroupAsAPresetOfYourOwn()
 
     // What was saved is what the group had: applying it to a changed group gives it back.
     const SceneDesc saved = f.document.scene();
-    f.document.undoStack()->push(
-        new SetGroupParamCommand(&f.document, kSchool, paramIndex(paramSpecs(BehaviourKind::FishSchool), "keepWeight"), 3.0, true));
+    f.document.undoStack()->push(new SetGroupParamCommand(
+        &f.document, kSchool, paramIndex(paramSpecs(BehaviourKind::FishSchool), "keepWeight"), 3.0,
+        true));
     QVERIFY(f.choose(QStringLiteral("demo school")));
     QVERIFY(f.document.scene().groups[kSchool].params == saved.groups[kSchool].params);
 
@@ -219,7 +221,9 @@ void TestPresetBar::savesTheGroupAsAPresetOfYourOwn()
     QVERIFY(f.bar()->message().contains(QStringLiteral("built-in")));
     QVERIFY(!f.bar()->savePreset(QStringLiteral("a/b")));
     QVERIFY(f.bar()->message().contains(QStringLiteral("holds '/'")));
-    QCOMPARE(QDir(presets::userFolder() + QStringLiteral("/fishSchool")).entryList(QDir::Files).size(), 1);
+    QCOMPARE(
+        QDir(presets::userFolder() + QStringLiteral("/fishSchool")).entryList(QDir::Files).size(),
+        1);
 }
 
 void TestPresetBar::listsMarksAndResetsTheDifferencesFromDefault()

@@ -18,10 +18,10 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QLabel>
-#include <QToolButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QToolButton>
 #include <QTreeWidget>
 #include <QtTest>
 
@@ -108,7 +108,8 @@ void TestProblemsDock::aWalledOffEnemyIsListedAndRinged()
     f.play(1.0);
     QVERIFY(!f.rows().contains(QStringLiteral("Stuck swarm #0")));
     f.play(4.0);
-    QVERIFY2(f.rows().contains(QStringLiteral("Stuck swarm #0")), qPrintable(f.rows().join(QLatin1Char('|'))));
+    QVERIFY2(f.rows().contains(QStringLiteral("Stuck swarm #0")),
+             qPrintable(f.rows().join(QLatin1Char('|'))));
     QVERIFY(f.dock.summary()->text().contains(QStringLiteral("stuck")));
     QVERIFY(f.dock.markers()->isVisible());
     QVERIFY(f.dock.markers()->markerCount() >= 1);
@@ -196,8 +197,7 @@ void TestProblemsDock::aClickSelectsTheGroupAndBringsTheViewThere()
     QTest::mouseClick(list->viewport(), Qt::LeftButton, Qt::NoModifier, rect.center());
     QCOMPARE(window.groupSelection()->groups(), QList<int>{0});
     QVERIFY(window.view()->pixelsPerMetre() >= 30.0);
-    const QPointF centre =
-        window.view()->mapToScene(window.view()->viewport()->rect().center());
+    const QPointF centre = window.view()->mapToScene(window.view()->viewport()->rect().center());
     QVERIFY2(QLineF(centre, QPointF(10.0, 0.0)).length() < 3.0,
              qPrintable(QStringLiteral("%1 %2").arg(centre.x()).arg(centre.y())));
 }

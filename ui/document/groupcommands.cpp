@@ -103,8 +103,7 @@ private:
 } // namespace
 
 QUndoCommand* makeSetGroupParamsCommand(Document* document, const QList<int>& groups,
-                                        const std::vector<ParamValues>& values,
-                                        const QString& text)
+                                        const std::vector<ParamValues>& values, const QString& text)
 {
     QList<int> changed;
     std::vector<ParamValues> changedValues;

@@ -9,10 +9,10 @@
 
 #include <QCoreApplication>
 #include <QFormLayout>
-#include <QTextDocument>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QTextDocument>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -37,9 +37,14 @@ const char* const kFields[] = {
 QString flagNames(std::uint8_t flags)
 {
     static const std::pair<std::uint8_t, const char*> names[] = {
-        {kAgentInSchool, "in school"}, {kAgentArrived, "arrived"},     {kAgentBlocked, "blocked"},
-        {kAgentAtGoal, "at goal"},     {kAgentStuck, "stuck"},         {kAgentReversing, "reversing"},
-        {kAgentMakingRoom, "making room"}, {kAgentClosingUp, "closing up"},
+        {kAgentInSchool, "in school"},
+        {kAgentArrived, "arrived"},
+        {kAgentBlocked, "blocked"},
+        {kAgentAtGoal, "at goal"},
+        {kAgentStuck, "stuck"},
+        {kAgentReversing, "reversing"},
+        {kAgentMakingRoom, "making room"},
+        {kAgentClosingUp, "closing up"},
     };
     QStringList out;
     for (const auto& [bit, name] : names)
@@ -177,8 +182,9 @@ void AgentInspector::setRules(const Inspection& seen, int group, std::uint32_t i
                              : QStringLiteral(" ") + QString::fromStdString(seen.unit);
     QString html = QStringLiteral("<table cellspacing=\"0\" cellpadding=\"1\">");
     const auto row = [&](const QString& name, Vec2 v, const QString& color) {
-        html += QStringLiteral("<tr><td><span style=\"color:%1\">\u25A0</span> %2&nbsp;</td>"
-                               "<td align=\"right\">%3%4&nbsp;</td><td align=\"right\">%5\u00b0</td></tr>")
+        html += QStringLiteral(
+                    "<tr><td><span style=\"color:%1\">\u25A0</span> %2&nbsp;</td>"
+                    "<td align=\"right\">%3%4&nbsp;</td><td align=\"right\">%5\u00b0</td></tr>")
                     .arg(color, name.toHtmlEscaped())
                     .arg(length(v), 0, 'f', 2)
                     .arg(unit)

@@ -39,7 +39,8 @@ double ruleArrowScale(const std::string& unit)
     return 1.0; // m/s and headings (at the agent's speed): a second of motion
 }
 
-InspectedAgent::InspectedAgent(EditorScene* scene, SceneView* view, SimulationController* simulation)
+InspectedAgent::InspectedAgent(EditorScene* scene, SceneView* view,
+                               SimulationController* simulation)
     : m_scene(scene), m_view(view), m_simulation(simulation)
 {
     setZValue(kZValue);
@@ -169,7 +170,8 @@ void InspectedAgent::paint(QPainter* painter, const QStyleOptionGraphicsItem* op
 {
     if (!m_found)
         return;
-    const double ppm = std::max(1e-6, option->levelOfDetailFromTransform(painter->worldTransform()));
+    const double ppm =
+        std::max(1e-6, option->levelOfDetailFromTransform(painter->worldTransform()));
     painter->setRenderHint(QPainter::Antialiasing);
     const QPointF at(m_at.x, m_at.y);
     if (m_goal) {
@@ -196,8 +198,8 @@ void InspectedAgent::paint(QPainter* painter, const QStyleOptionGraphicsItem* op
         const double head = 6.0 / ppm;
         const double angle = std::atan2(v.y, v.x);
         for (double side : {2.6, -2.6})
-            painter->drawLine(tip, tip + QPointF(head * std::cos(angle + side),
-                                                 head * std::sin(angle + side)));
+            painter->drawLine(
+                tip, tip + QPointF(head * std::cos(angle + side), head * std::sin(angle + side)));
     };
     for (std::size_t k = 0; k < m_rules.size(); ++k)
         arrow(m_rules[k], ruleColor(int(k)), 1.6);

@@ -56,7 +56,8 @@ public:
     /// Where the agent is in the world now (its index), or nothing when it is gone.
     std::optional<std::size_t> index(const World& world) const;
     /// The agent whose body is under `scenePos` (within kPickPx on screen), group and id.
-    std::optional<std::pair<int, std::uint32_t>> agentAt(QPointF scenePos, double pixelsPerMetre) const;
+    std::optional<std::pair<int, std::uint32_t>> agentAt(QPointF scenePos,
+                                                         double pixelsPerMetre) const;
 
     /// Keep the agent in the middle of the view as it moves.
     void setFollowing(bool follow);

@@ -118,7 +118,8 @@ void PresetBar::fillCombo()
         QStringList values;
         for (const PresetValue& value : preset.values)
             values.append(QStringLiteral("%1 = %2").arg(qs(value.key), numberText(value.value)));
-        tip += (tip.isEmpty() ? QString() : QStringLiteral("\n")) + values.join(QStringLiteral(", "));
+        tip +=
+            (tip.isEmpty() ? QString() : QStringLiteral("\n")) + values.join(QStringLiteral(", "));
         m_combo->addItem(preset.builtIn ? qs(preset.name) : tr("%1 (yours)").arg(qs(preset.name)),
                          qs(preset.name));
         m_combo->setItemData(m_combo->count() - 1, tip, Qt::ToolTipRole);
@@ -181,8 +182,9 @@ bool PresetBar::applyPreset(const QString& name)
         Expected<ParamValues> applied = shoal::applyPreset(*preset, group.kind, group.params);
         if (!applied) {
             const QString reason = withLabels(applied.error().message, paramSpecs(group.kind));
-            showMessage(m_groups.size() == 1 ? reason
-                                             : QStringLiteral("%1: %2").arg(qs(group.name), reason));
+            showMessage(m_groups.size() == 1
+                            ? reason
+                            : QStringLiteral("%1: %2").arg(qs(group.name), reason));
             return false;
         }
         values.push_back(std::move(*applied));
@@ -202,8 +204,9 @@ bool PresetBar::savePreset(const QString& name)
     if (m_groups.size() != 1)
         return false;
     const GroupDesc& group = m_document->scene().groups[std::size_t(m_groups.first())];
-    const Preset preset = presetFromValues(name.trimmed().toStdString(), group.kind, group.params,
-                                           tr("saved from group %1").arg(qs(group.name)).toStdString());
+    const Preset preset =
+        presetFromValues(name.trimmed().toStdString(), group.kind, group.params,
+                         tr("saved from group %1").arg(qs(group.name)).toStdString());
     if (std::optional<Error> error = presets::saveUserPreset(preset)) {
         showMessage(qs(error->message));
         return false;
@@ -259,11 +262,11 @@ void PresetBar::askAndSave()
         return;
     const GroupDesc& group = m_document->scene().groups[std::size_t(m_groups.first())];
     bool ok = false;
-    const QString name = QInputDialog::getText(
-        this, tr("Save as Preset"),
-        tr("A name for the %1 preset (letters, digits, spaces, - _ .):")
-            .arg(qs(std::string(behaviourLabel(group.kind))).toLower()),
-        QLineEdit::Normal, qs(group.name), &ok);
+    const QString name =
+        QInputDialog::getText(this, tr("Save as Preset"),
+                              tr("A name for the %1 preset (letters, digits, spaces, - _ .):")
+                                  .arg(qs(std::string(behaviourLabel(group.kind))).toLower()),
+                              QLineEdit::Normal, qs(group.name), &ok);
     if (!ok)
         return;
     const Preset* existing = findPreset(m_offered, m_kind, name.trimmed().toStdString());

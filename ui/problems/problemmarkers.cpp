@@ -43,16 +43,18 @@ QRectF ProblemMarkersItem::boundingRect() const
 
 void ProblemMarkersItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*)
 {
-    const double pxPerM = std::max(1e-6, option->levelOfDetailFromTransform(painter->worldTransform()));
+    const double pxPerM =
+        std::max(1e-6, option->levelOfDetailFromTransform(painter->worldTransform()));
     const double minRing = kMinRingPx / pxPerM;
     painter->setRenderHint(QPainter::Antialiasing);
     // Several problems of one agent: rings one inside the other, the first outermost.
     int stacked = 0;
     for (std::size_t i = 0; i < m_problems.size(); ++i) {
         const Problem& p = m_problems[i];
-        stacked = (i > 0 && m_problems[i - 1].group == p.group && m_problems[i - 1].agent == p.agent)
-                      ? stacked + 1
-                      : 0;
+        stacked =
+            (i > 0 && m_problems[i - 1].group == p.group && m_problems[i - 1].agent == p.agent)
+                ? stacked + 1
+                : 0;
         const QColor color = problemKindColor(p.kind);
         const QPointF at(p.at.x, p.at.y);
         if (p.agent < 0) {
@@ -64,7 +66,8 @@ void ProblemMarkersItem::paint(QPainter* painter, const QStyleOptionGraphicsItem
             painter->drawEllipse(at, ring, ring);
             continue;
         }
-        const double radius = std::size_t(p.group) < m_radii.size() ? m_radii[std::size_t(p.group)] : 0.3;
+        const double radius =
+            std::size_t(p.group) < m_radii.size() ? m_radii[std::size_t(p.group)] : 0.3;
         const double ring = std::max(radius + 0.25, minRing) + stacked * 4.0 / pxPerM;
         QPen pen(color, 2.0);
         pen.setCosmetic(true);

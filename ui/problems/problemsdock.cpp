@@ -58,7 +58,10 @@ QIcon kindIcon(ProblemKind kind)
 class ProblemItem : public QTreeWidgetItem
 {
 public:
-    ProblemItem(int agent, double since, double value) : m_agent(agent), m_since(since), m_value(value) {}
+    ProblemItem(int agent, double since, double value)
+        : m_agent(agent), m_since(since), m_value(value)
+    {
+    }
     bool operator<(const QTreeWidgetItem& other) const override
     {
         const auto& o = static_cast<const ProblemItem&>(other);
@@ -97,14 +100,14 @@ const std::vector<ThresholdField>& thresholdFields()
     static const std::vector<ThresholdField> fields = {
         {"stuckSeconds", QT_TRANSLATE_NOOP("Problems", "Stuck after"), "s", 0.5, 60.0, 0.5, 1,
          &ProblemThresholds::stuckSeconds, 1.0},
-        {"reversalsPerSecond", QT_TRANSLATE_NOOP("Problems", "Oscillating at"), "reversals/s",
-         2.0, 30.0, 1.0, 0, &ProblemThresholds::reversalsPerSecond, 1.0},
-        {"overlapDepth", QT_TRANSLATE_NOOP("Problems", "Body overlap over"), "cm", 0.0, 100.0,
-         1.0, 0, &ProblemThresholds::overlapDepth, 100.0},
-        {"wallDepth", QT_TRANSLATE_NOOP("Problems", "Wall overlap over"), "cm", 0.0, 100.0, 1.0,
-         0, &ProblemThresholds::wallDepth, 100.0},
-        {"goalSeconds", QT_TRANSLATE_NOOP("Problems", "No progress after"), "s", 2.0, 600.0,
-         1.0, 0, &ProblemThresholds::goalSeconds, 1.0},
+        {"reversalsPerSecond", QT_TRANSLATE_NOOP("Problems", "Oscillating at"), "reversals/s", 2.0,
+         30.0, 1.0, 0, &ProblemThresholds::reversalsPerSecond, 1.0},
+        {"overlapDepth", QT_TRANSLATE_NOOP("Problems", "Body overlap over"), "cm", 0.0, 100.0, 1.0,
+         0, &ProblemThresholds::overlapDepth, 100.0},
+        {"wallDepth", QT_TRANSLATE_NOOP("Problems", "Wall overlap over"), "cm", 0.0, 100.0, 1.0, 0,
+         &ProblemThresholds::wallDepth, 100.0},
+        {"goalSeconds", QT_TRANSLATE_NOOP("Problems", "No progress after"), "s", 2.0, 600.0, 1.0, 0,
+         &ProblemThresholds::goalSeconds, 1.0},
     };
     return fields;
 }
@@ -160,21 +163,24 @@ ProblemsDock::ProblemsDock(SimulationController* simulation, EditorScene* scene,
     m_list->setSortingEnabled(true);
     m_list->sortByColumn(GroupColumn, Qt::AscendingOrder);
     layout->addWidget(m_list, 1);
-    connect(m_list, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* item) { activate(item); });
-    connect(m_list, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) { activate(item); });
+    connect(m_list, &QTreeWidget::itemClicked, this,
+            [this](QTreeWidgetItem* item) { activate(item); });
+    connect(m_list, &QTreeWidget::itemActivated, this,
+            [this](QTreeWidgetItem* item) { activate(item); });
 
     m_markers = new ProblemMarkersItem;
     m_markers->setVisible(false);
     m_scene->addItem(m_markers);
-    connect(m_markersButton, &QToolButton::toggled, this, [this](bool on) {
-        m_markers->setVisible(on && isVisible());
-    });
+    connect(m_markersButton, &QToolButton::toggled, this,
+            [this](bool on) { m_markers->setVisible(on && isVisible()); });
 
     QSettings settings;
     ProblemThresholds thresholds;
     for (const ThresholdField& field : thresholdFields())
         thresholds.*field.member =
-            settings.value(QStringLiteral("problems/") + QLatin1String(field.key), thresholds.*field.member)
+            settings
+                .value(QStringLiteral("problems/") + QLatin1String(field.key),
+                       thresholds.*field.member)
                 .toFloat();
     m_simulation->problemWatch().setThresholds(thresholds);
     buildThresholdsMenu();

@@ -164,8 +164,9 @@ void ParamHandlesItem::relayout()
         case ParamHandle::Shape::None:
             break;
         }
-        const double extent =
-            h.shape == ParamHandle::Shape::Radius ? v : std::hypot(k.at.x - k.anchor.x, k.at.y - k.anchor.y);
+        const double extent = h.shape == ParamHandle::Shape::Radius
+                                  ? v
+                                  : std::hypot(k.at.x - k.anchor.x, k.at.y - k.anchor.y);
         m_bounds |= QRectF(k.anchor.x - extent, k.anchor.y - extent, 2 * extent, 2 * extent);
         m_bounds |= QRectF(qt(k.at), QSizeF(0, 0));
         m_knobs.push_back(k);
@@ -214,8 +215,8 @@ double ParamHandlesItem::valueAt(const Knob& k, QPointF scenePos) const
     const int g = shownGroup();
     if (g < 0)
         return v;
-    const ParamSpec& spec =
-        paramSpecs(m_scene->document()->scene().groups[std::size_t(g)].kind)[std::size_t(k.paramIndex)];
+    const ParamSpec& spec = paramSpecs(
+        m_scene->document()->scene().groups[std::size_t(g)].kind)[std::size_t(k.paramIndex)];
     // To the step, then to nine decimals: 33 steps of 0.1 are 3.3000000000000003, which
     // a file would keep.
     if (spec.step > 0.0)
@@ -299,8 +300,8 @@ void ParamHandlesItem::drag(QPointF scenePos, bool commit)
         // Nothing changes: the knob stays at the last value the rules allowed, and says why.
         m_refusal = withLabels(error->message, paramSpecs(group.kind));
         if (commit && m_dragPushed)
-            document->undoStack()->push(
-                new SetGroupParamCommand(document, m_dragGroup, m_dragParam, group.params[p], true));
+            document->undoStack()->push(new SetGroupParamCommand(document, m_dragGroup, m_dragParam,
+                                                                 group.params[p], true));
         update();
         return;
     }
@@ -321,7 +322,8 @@ void ParamHandlesItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* 
 {
     if (m_knobs.empty())
         return;
-    const double ppm = std::max(1e-6, option->levelOfDetailFromTransform(painter->worldTransform()));
+    const double ppm =
+        std::max(1e-6, option->levelOfDetailFromTransform(painter->worldTransform()));
     m_pixelsPerMetre = ppm;
     const int g = shownGroup();
     if (g < 0)

@@ -34,7 +34,8 @@ public:
     static constexpr double kKnobPx = 5.0; ///< a knob's radius on screen
     static constexpr double kGrabPx = 9.0; ///< how near the pointer must be to take a knob
 
-    ParamHandlesItem(EditorScene* scene, GroupSelection* selection, SimulationController* simulation);
+    ParamHandlesItem(EditorScene* scene, GroupSelection* selection,
+                     SimulationController* simulation);
     ~ParamHandlesItem() override;
 
     /// Shown for one selected group when `on` (View ▸ Parameter Handles).
@@ -46,10 +47,10 @@ public:
     {
         int paramIndex = -1;
         ParamHandle handle;
-        Vec2 anchor;     ///< ring centre or line origin
-        Vec2 direction;  ///< the agent's heading, unit
+        Vec2 anchor;    ///< ring centre or line origin
+        Vec2 direction; ///< the agent's heading, unit
         double value = 0.0;
-        Vec2 at;         ///< where the knob is
+        Vec2 at; ///< where the knob is
     };
     /// The handles as last laid out (empty when hidden).
     const std::vector<Knob>& knobs() const { return m_knobs; }
@@ -87,7 +88,7 @@ private:
     int m_dragging = -1;            ///< index into m_knobs
     int m_dragGroup = -1;
     int m_dragParam = -1;
-    bool m_dragPushed = false;      ///< the drag has an open undo command
+    bool m_dragPushed = false; ///< the drag has an open undo command
     double m_dragValue = 0.0;
     QString m_refusal;
 };

@@ -4,8 +4,8 @@
 /// and applies parameter edits to the running world at once. Play/Pause, Step, Restart and
 /// the speed factor never touch the undo stack; undo never rewinds the simulation.
 
-#include <shoal/scenedesc.h>
 #include <shoal/problems.h>
+#include <shoal/scenedesc.h>
 #include <shoal/world.h>
 
 #include <QElapsedTimer>

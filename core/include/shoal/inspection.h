@@ -21,10 +21,10 @@ struct RuleShare
 
 struct Inspection
 {
-    int group = -1;        ///< the inspected agent's group; -1: none
-    std::uint32_t id = 0;  ///< its stable id (AgentArrays::id)
+    int group = -1;         ///< the inspected agent's group; -1: none
+    std::uint32_t id = 0;   ///< its stable id (AgentArrays::id)
     std::uint64_t step = 0; ///< the step the rules were recorded in
-    bool recorded = false; ///< the family planned the agent in that step
+    bool recorded = false;  ///< the family planned the agent in that step
     /// "m/s" (the shares are velocities that add up to `wanted`) or "N" (steering forces
     /// that add up to `wanted`, the force applied) or "heading" (each share a direction at
     /// the agent's speed: what it aimed at, and what it could turn to).

@@ -46,7 +46,8 @@ const std::vector<Preset>& builtInPresets();
 
 /// A name is 1 to 40 bytes of letters, digits, spaces, '-', '_' and '.', and neither starts
 /// nor ends with a space, nor starts with '.': it must survive a command line
-/// (`--preset school=tight-school`) and be a file name. The message names the value and what is allowed.
+/// (`--preset school=tight-school`) and be a file name. The message names the value and what is
+/// allowed.
 std::optional<Error> checkPresetName(const std::string& name);
 
 /// Every value of `values` (table order) as a preset: what "Save as preset" stores.

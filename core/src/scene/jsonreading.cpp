@@ -424,7 +424,6 @@ ParamValues readParams(const Json& value, const std::string& path,
     return values;
 }
 
-
 Expected<Json> parseObjectText(const std::string& text, const std::string& fileName,
                                const std::string& noun)
 {

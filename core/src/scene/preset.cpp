@@ -18,8 +18,8 @@ constexpr std::size_t kMaxPresetBytes = 64 * 1024;
 
 bool isNameChar(char c)
 {
-    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-           c == ' ' || c == '-' || c == '_' || c == '.';
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == ' ' ||
+           c == '-' || c == '_' || c == '.';
 }
 
 std::string kindText(BehaviourKind kind)
@@ -91,8 +91,8 @@ std::optional<Error> checkPresetName(const std::string& name)
     if (name.empty())
         return Error{"the preset name is empty" + allowed};
     if (name.size() > kMaxPresetNameLength)
-        return Error{"the preset name " + quotedName(name) + " is " +
-                     std::to_string(name.size()) + " bytes long" + allowed};
+        return Error{"the preset name " + quotedName(name) + " is " + std::to_string(name.size()) +
+                     " bytes long" + allowed};
     const auto bad = std::find_if_not(name.begin(), name.end(), isNameChar);
     if (bad != name.end())
         return Error{"the preset name " + quotedName(name) + " holds " +
@@ -167,9 +167,8 @@ std::string serializePreset(const Preset& preset)
 {
     const auto text = [](const std::string& s) { return Json(s).dump(); };
     std::string out = "{\n  \"format\": \"shoal-preset\",\n  \"version\": " +
-                      std::to_string(kPresetFormatVersion) + ",\n  \"name\": " +
-                      text(preset.name) + ",\n  \"family\": " + text(kindText(preset.kind)) +
-                      ",\n";
+                      std::to_string(kPresetFormatVersion) + ",\n  \"name\": " + text(preset.name) +
+                      ",\n  \"family\": " + text(kindText(preset.kind)) + ",\n";
     if (!preset.description.empty())
         out += "  \"description\": " + text(preset.description) + ",\n";
     out += "  \"params\": {";

@@ -97,8 +97,7 @@ void ProblemWatch::observe(const World& world)
                 }
             }
             const bool here = a.flags[i] & kAgentAtGoal;
-            if (!m.seen || here ||
-                std::hypot(a.px[i] - m.anchor.x, a.py[i] - m.anchor.y) > reach) {
+            if (!m.seen || here || std::hypot(a.px[i] - m.anchor.x, a.py[i] - m.anchor.y) > reach) {
                 m.anchor = {a.px[i], a.py[i]};
                 m.anchoredAt = now;
             }
@@ -155,8 +154,7 @@ const std::vector<Problem>& ProblemWatch::problems(const World& world)
                                   : nullptr;
             // Still (the runtime's own count) or going nowhere (pinned, or jittering on the
             // spot), away from its goal.
-            const float stuckFor =
-                std::max(a.stuckTime[i], m ? float(now - m->anchoredAt) : 0.0f);
+            const float stuckFor = std::max(a.stuckTime[i], m ? float(now - m->anchoredAt) : 0.0f);
             if (stuckFor >= m_thresholds.stuckSeconds)
                 add(ProblemKind::Stuck, g, id, at, stuckFor, now, now - stuckFor);
             if (m) {
@@ -172,8 +170,8 @@ const std::vector<Problem>& ProblemWatch::problems(const World& world)
             const Progress& progress = m_progress[std::size_t(g)];
             if (progress.started && now - progress.since >= m_thresholds.goalSeconds)
                 if (const std::optional<Vec2> goal = world.goal(g))
-                    add(ProblemKind::GoalNotReached, g, -1, *goal, float(now - progress.since),
-                        now, progress.since);
+                    add(ProblemKind::GoalNotReached, g, -1, *goal, float(now - progress.since), now,
+                        progress.since);
         }
     }
     findOverlaps(world, now);

@@ -422,9 +422,9 @@ SHOAL_FORCE_INLINE inline void schoolDirection(const MemberLanes<W>& m, const Sc
         directionX = directionX + V(step.withPlayer.x) + masked(gathering, toPlayerX * gather);
         directionY = directionY + V(step.withPlayer.y) + masked(gathering, toPlayerY * gather);
         if (SHOAL_UNLIKELY(shares != nullptr))
-            shares->follow = step.withPlayer + laneOf(masked(gathering, toPlayerX * gather),
-                                                      masked(gathering, toPlayerY * gather),
-                                                      m.inspected);
+            shares->follow =
+                step.withPlayer + laneOf(masked(gathering, toPlayerX * gather),
+                                         masked(gathering, toPlayerY * gather), m.inspected);
     }
     directionX = directionX + V::load(m.wallX);
     directionY = directionY + V::load(m.wallY);
@@ -508,9 +508,9 @@ void steerMembers(MemberLanes<V::kWidth>& m, const SchoolStep& step, AgentArrays
         // The feelers and other groups' bodies were recorded as the member was queued.
         Inspection& seen = *step.inspection;
         const std::uint32_t i = m.index[m.inspected];
-        seen.rules.insert(seen.rules.begin(), {{"band", shares.band},
-                                               {"alignment", shares.alignment},
-                                               {"follow", shares.follow}});
+        seen.rules.insert(
+            seen.rules.begin(),
+            {{"band", shares.band}, {"alignment", shares.alignment}, {"follow", shares.follow}});
         seen.wanted = laneOf(directionX, directionY, m.inspected);
         seen.planned = {a.nvx[i], a.nvy[i]};
         m.inspected = -1;
@@ -590,7 +590,8 @@ template <class Search> void FishSchoolBehaviour::planWith(Group& group, const S
             a.flags[i] & static_cast<std::uint8_t>(~(kAgentBlocked | kAgentAtGoal));
         if (!(flags & kAgentInSchool)) {
             planFreeFish(a, i, flags, room, step, m_homeX[i], m_homeY[i], m_joined);
-            if (SHOAL_UNLIKELY(step.inspection != nullptr) && step.inspection->wants(step.group, a.id[i])) {
+            if (SHOAL_UNLIKELY(step.inspection != nullptr) &&
+                step.inspection->wants(step.group, a.id[i])) {
                 // A free fish drifts on its tether until the player picks it up.
                 step.inspection->begin(ctx.step, "m/s");
                 step.inspection->add("tethered drift", {a.nvx[i], a.nvy[i]});
@@ -630,7 +631,8 @@ template <class Search> void FishSchoolBehaviour::planWith(Group& group, const S
         if (ctx.bodies)
             wall += othersNear(ctx, group, pos, p.radius, fromAngle(a.heading[i]), 0.0f).away *
                     kWallWeight;
-        if (SHOAL_UNLIKELY(step.inspection != nullptr) && step.inspection->wants(step.group, a.id[i])) {
+        if (SHOAL_UNLIKELY(step.inspection != nullptr) &&
+            step.inspection->wants(step.group, a.id[i])) {
             members.inspected = members.count;
             step.inspection->begin(ctx.step, "wish");
             step.inspection->add("walls", feelers);

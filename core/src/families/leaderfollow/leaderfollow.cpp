@@ -141,13 +141,12 @@ const std::vector<ParamSpec>& leaderFollowParamSpecs()
 {
     using H = ParamHandle;
     static const std::vector<ParamSpec> specs = withHandles(
-        specsOf(kFields),
-        {{"wanderRadius", H::radius(90.0f, H::Anchor::AheadBy, "wanderDistance")},
-         {"wanderDistance", H::line(H::Shape::Ahead)},
-         {"leaderBehindDistance", H::line(H::Shape::Behind)},
-         {"separationRadius", H::radius(-60.0f)},
-         {"evadeDistance", H::radius(-135.0f)},
-         {"feelerLength", H::line(H::Shape::Ahead)}});
+        specsOf(kFields), {{"wanderRadius", H::radius(90.0f, H::Anchor::AheadBy, "wanderDistance")},
+                           {"wanderDistance", H::line(H::Shape::Ahead)},
+                           {"leaderBehindDistance", H::line(H::Shape::Behind)},
+                           {"separationRadius", H::radius(-60.0f)},
+                           {"evadeDistance", H::radius(-135.0f)},
+                           {"feelerLength", H::line(H::Shape::Ahead)}});
     return specs;
 }
 

@@ -689,7 +689,8 @@ void inspectTank(Inspection& seen, std::uint64_t step, const TankSquadParams& p,
     seen.add(goal.rounding ? "route" : "target", pull);
     seen.add("separation", keeps ? scan.keep.normalizedOr({}) * p.keepWeight : Vec2{});
     seen.add("alignment", aligns ? scan.align.normalizedOr({}) * p.moveWeight : Vec2{});
-    seen.add("walls", geometry.feelerAvoidance(t.pos, t.forward, p.feelerLength, room) * p.wallWeight);
+    seen.add("walls",
+             geometry.feelerAvoidance(t.pos, t.forward, p.feelerLength, room) * p.wallWeight);
     const float cap = std::max(reverse ? scan.roomBehind : scan.roomAhead, 0.0f) * p.speedEasing;
     const float speed = std::fabs(cruise);
     const float braking = speed > cap && speed > 0.0f ? 1.0f - cap / speed : 0.0f;
@@ -698,7 +699,6 @@ void inspectTank(Inspection& seen, std::uint64_t step, const TankSquadParams& p,
         seen.wanted += rule.vector;
     seen.add("braking", t.forward * (reverse ? braking : -braking));
 }
-
 
 } // namespace
 

@@ -965,7 +965,8 @@ void WormBehaviour::stepWorm(Group& group, int w, const StepContext& ctx)
     const bool inspected = ctx.inspection && ctx.inspection->wants(group.index, group.agents.id[i]);
     if (inspected) {
         ctx.inspection->begin(ctx.step, "heading");
-        ctx.inspection->add(m_hasTarget[i] ? "target" : "wander", fromAngle(wish.heading) * p.speed);
+        ctx.inspection->add(m_hasTarget[i] ? "target" : "wander",
+                            fromAngle(wish.heading) * p.speed);
     }
 
     // Turns happen only at joints: once the head segment has reached minSegmentLength.
