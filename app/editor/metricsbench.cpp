@@ -116,12 +116,17 @@ int runMetricsBench(const QStringList& args)
         std::fprintf(stderr, "shoal: --bench-metrics: the window has no metrics dock\n");
         return kExitBadInput;
     }
+    // The metrics dock alone: the Problems tab beside it would come forward as the metrics
+    // hide and watch the world in both phases (its cost is its own, while it is shown).
+    if (auto* problems = window.findChild<QDockWidget*>(QStringLiteral("problemsDock")))
+        problems->hide();
     window.simulation()->waitForWorld();
     const int worldAgents = static_cast<int>(window.simulation()->world()->agentCount());
     window.simulation()->play();
     Phase open, closed;
     for (int r = 0; r < roundCount; ++r) {
         dock->show();
+        dock->raise();
         play(window, phaseSeconds, open);
         dock->hide();
         play(window, phaseSeconds, closed);
