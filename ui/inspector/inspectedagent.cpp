@@ -130,6 +130,9 @@ void InspectedAgent::onStepped()
 {
     const World* world = m_simulation->world();
     const std::optional<std::size_t> i = world ? index(*world) : std::nullopt;
+    // Nobody inspected before or now: nothing drawn moves, so the scene is left alone.
+    if (!i && !m_found)
+        return;
     prepareGeometryChange();
     m_found = bool(i);
     if (m_found) {

@@ -129,12 +129,13 @@ void PresetBar::fillCombo()
 
 void PresetBar::refresh()
 {
-    const int count = static_cast<int>(differences().size());
+    const QStringList changed = differences();
+    const int count = static_cast<int>(changed.size());
     m_differences->setText(count == 0 ? tr("Defaults") : tr("%n changed", nullptr, count));
     m_differences->setToolTip(
         count == 0 ? tr("Every parameter is at its default")
                    : tr("Differences from default: %1 (click to list and reset them)")
-                         .arg(differences().join(QStringLiteral("; "))));
+                         .arg(changed.join(QStringLiteral("; "))));
     m_differences->setEnabled(count > 0);
     m_save->setEnabled(m_groups.size() == 1);
 }

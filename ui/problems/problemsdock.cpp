@@ -256,6 +256,9 @@ void ProblemsDock::hideEvent(QHideEvent* event)
 
 void ProblemsDock::onStepped()
 {
+    // Hidden, nothing is watched and nothing is shown: showEvent refreshes on the way back.
+    if (!isVisible())
+        return;
     // Paused, every step shows; playing, five times a second is plenty to read.
     if (m_simulation->isPlaying() && m_sinceRefresh.isValid() &&
         m_sinceRefresh.elapsed() < kRefreshMs)

@@ -108,12 +108,16 @@ bool ParamHandlesItem::pose(int g, Vec2& at, Vec2& heading) const
 
 void ParamHandlesItem::relayout()
 {
+    const int g = shownGroup();
+    Vec2 at, heading;
+    const bool shown = g >= 0 && pose(g, at, heading);
+    // No group shown before or now: the empty item stays as it is.
+    if (!shown && m_knobs.empty() && m_bounds.isNull())
+        return;
     prepareGeometryChange();
     m_knobs.clear();
     m_bounds = QRectF();
-    const int g = shownGroup();
-    Vec2 at, heading;
-    if (g < 0 || !pose(g, at, heading)) {
+    if (!shown) {
         update();
         return;
     }

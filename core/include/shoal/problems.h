@@ -106,6 +106,13 @@ private:
         double since;
     };
 
+    /// One disc body in the overlap search.
+    struct Body
+    {
+        float x, y, r;
+        int group, id;
+    };
+
     void findOverlaps(const World& world, double now);
     void add(ProblemKind kind, int group, int agent, Vec2 at, float value, double now,
              double since = -1.0);
@@ -117,8 +124,9 @@ private:
     std::uint64_t m_lastStep = ~std::uint64_t(0);
     std::vector<Problem> m_problems;
     std::vector<Began> m_began, m_nextBegan;
-    // Scratch of the overlap search.
-    std::vector<std::uint64_t> m_cellOf;
+    // Scratch of the overlap search, kept between calls so a watched step allocates nothing.
+    std::vector<Body> m_bodies;
+    std::vector<std::uint64_t> m_cellOf, m_sortedKeys;
     std::vector<std::uint32_t> m_order;
 };
 

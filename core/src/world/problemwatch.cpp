@@ -193,12 +193,8 @@ void ProblemWatch::findOverlaps(const World& world, double now)
 {
     // Every disc body of the world in one list (worms' bodies are chains: the runtime's own
     // metrics measure them), sorted by cell so a body's neighbours are a few runs away.
-    struct Body
-    {
-        float x, y, r;
-        int group, id;
-    };
-    std::vector<Body> bodies;
+    std::vector<Body>& bodies = m_bodies;
+    bodies.clear();
     float largest = 0.0f;
     for (int g = 0; g < world.groupCount(); ++g) {
         if (world.bodies(g))
@@ -226,7 +222,8 @@ void ProblemWatch::findOverlaps(const World& world, double now)
     std::sort(m_order.begin(), m_order.end(), [&](std::uint32_t x, std::uint32_t y) {
         return m_cellOf[x] != m_cellOf[y] ? m_cellOf[x] < m_cellOf[y] : x < y;
     });
-    std::vector<std::uint64_t> sortedKeys(bodies.size());
+    std::vector<std::uint64_t>& sortedKeys = m_sortedKeys;
+    sortedKeys.resize(bodies.size());
     for (std::size_t k = 0; k < m_order.size(); ++k)
         sortedKeys[k] = m_cellOf[m_order[k]];
 
