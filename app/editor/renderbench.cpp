@@ -1,5 +1,7 @@
 #include "renderbench.h"
 
+#include "dockbench.h"
+
 #include "benchsupport.h"
 
 #include "benchscenes.h"
@@ -61,6 +63,7 @@ struct Options
     bool json = false;
     QString shots;
     QString png;
+    int dockAgents = 10000; ///< the dock section's level; 0 leaves it out
 };
 
 struct Result
@@ -587,11 +590,17 @@ struct BenchOptions
                              QStringLiteral("Render the demo at a few zoom levels to PNGs in this "
                                             "folder instead of timing."),
                              QStringLiteral("dir")};
+    QCommandLineOption docks{
+        QStringLiteral("docks"),
+        QStringLiteral("Agents in the closing section that plays the editor's window with the "
+                       "metrics dock and the Problems tab open and closed (default 10000; 0 "
+                       "leaves it out)."),
+        QStringLiteral("N")};
 
     void addTo(QCommandLineParser& parser) const
     {
-        parser.addOptions(
-            {bench, agents, scene, seconds, size, zoom, overlays, metrics, json, png, shots});
+        parser.addOptions({bench, agents, scene, seconds, size, zoom, overlays, metrics, json, png,
+                           shots, docks});
     }
 };
 
@@ -681,6 +690,14 @@ std::optional<QString> parseOptions(const QStringList& args, Options& options)
     options.json = parser.isSet(o.json);
     options.png = parser.value(o.png);
     options.shots = parser.value(o.shots);
+    if (!error && parser.isSet(o.docks)) {
+        double docks = 0;
+        error = parseRanged(QStringLiteral("docks"), parser.value(o.docks), 0, kMaxAgents, docks);
+        options.dockAgents = int(docks);
+        if (!error && double(options.dockAgents) != docks)
+            error =
+                QStringLiteral("--docks: '%1' must be a whole number").arg(parser.value(o.docks));
+    }
     return error;
 }
 
@@ -724,7 +741,12 @@ int runRenderBench(const QStringList& args)
             printRow(result);
         std::fflush(stdout);
     }
-    return kExitOk;
+    if (options.dockAgents == 0)
+        return kExitOk;
+    DockBenchOptions docks;
+    docks.agents = options.dockAgents;
+    docks.json = options.json;
+    return measureDocks(docks);
 }
 
 } // namespace shoal::ui

@@ -15,6 +15,9 @@ namespace {
 /// covered by the view's own margin when zoomed far out).
 constexpr double kMargin = 12.0;
 
+/// Rings larger than this on screen (radius, px) are drawn as ellipses: few fit in a view.
+constexpr int kLargestStampPx = 40;
+
 } // namespace
 
 ProblemMarkersItem::ProblemMarkersItem()
@@ -47,6 +50,12 @@ void ProblemMarkersItem::paint(QPainter* painter, const QStyleOptionGraphicsItem
         std::max(1e-6, option->levelOfDetailFromTransform(painter->worldTransform()));
     const double minRing = kMinRingPx / pxPerM;
     painter->setRenderHint(QPainter::Antialiasing);
+    const QTransform toDevice = painter->worldTransform();
+    const qreal dpr = painter->device() ? painter->device()->devicePixelRatioF() : 1.0;
+    // Only what the view shows, with a ring's room round it.
+    const QRectF exposed = option->exposedRect.isEmpty()
+                               ? m_bounds
+                               : option->exposedRect.adjusted(-kMargin, -kMargin, kMargin, kMargin);
     // Several problems of one agent: rings one inside the other, the first outermost.
     int stacked = 0;
     for (std::size_t i = 0; i < m_problems.size(); ++i) {
@@ -57,6 +66,8 @@ void ProblemMarkersItem::paint(QPainter* painter, const QStyleOptionGraphicsItem
                 : 0;
         const QColor color = problemKindColor(p.kind);
         const QPointF at(p.at.x, p.at.y);
+        if (!exposed.contains(at))
+            continue;
         if (p.agent < 0) {
             QPen pen(color, 2.0, Qt::DashLine);
             pen.setCosmetic(true);
@@ -69,6 +80,17 @@ void ProblemMarkersItem::paint(QPainter* painter, const QStyleOptionGraphicsItem
         const double radius =
             std::size_t(p.group) < m_radii.size() ? m_radii[std::size_t(p.group)] : 0.3;
         const double ring = std::max(radius + 0.25, minRing) + stacked * 4.0 / pxPerM;
+        const int ringPx = int(std::lround(ring * pxPerM));
+        if (ringPx <= kLargestStampPx) {
+            const QPixmap& ringStamp = stamp(p.kind, ringPx, stacked == 0, dpr);
+            const QPointF centre = toDevice.map(at);
+            const double half = ringStamp.width() / dpr / 2.0;
+            painter->save();
+            painter->resetTransform();
+            painter->drawPixmap(QPointF(centre.x() - half, centre.y() - half), ringStamp);
+            painter->restore();
+            continue;
+        }
         QPen pen(color, 2.0);
         pen.setCosmetic(true);
         painter->setPen(pen);
@@ -88,6 +110,30 @@ void ProblemMarkersItem::paint(QPainter* painter, const QStyleOptionGraphicsItem
         painter->drawText(QPointF(3.0 * kMinRingPx + 4.0, 4.0), problemKindName(p.kind));
         painter->restore();
     }
+}
+
+const QPixmap& ProblemMarkersItem::stamp(ProblemKind kind, int radiusPx, bool filled, qreal dpr)
+{
+    const quint64 key = (quint64(kind) << 40) | (quint64(filled) << 32) |
+                        (quint64(std::lround(dpr * 4.0)) << 16) | quint64(radiusPx);
+    const auto found = m_stamps.constFind(key);
+    if (found != m_stamps.constEnd())
+        return *found;
+    const int side = int(std::ceil((2 * radiusPx + 4) * dpr));
+    QPixmap pixmap(side, side);
+    pixmap.setDevicePixelRatio(dpr);
+    pixmap.fill(Qt::transparent);
+    QPainter p(&pixmap);
+    p.setRenderHint(QPainter::Antialiasing);
+    const QColor color = problemKindColor(kind);
+    QColor fill = color;
+    fill.setAlpha(filled ? 40 : 0);
+    p.setPen(QPen(color, 2.0));
+    p.setBrush(fill);
+    const double c = side / dpr / 2.0;
+    p.drawEllipse(QPointF(c, c), double(radiusPx), double(radiusPx));
+    p.end();
+    return *m_stamps.insert(key, pixmap);
 }
 
 } // namespace shoal::ui

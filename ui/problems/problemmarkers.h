@@ -1,11 +1,15 @@
 #pragma once
 /// The problems in the view: a ring in the problem's colour round each agent concerned (body
 /// size, never smaller than a few pixels on screen), a dashed ring and a note at the goal of a
-/// group that makes no progress. One item over the level, above the agents.
+/// group that makes no progress. One item over the level, above the agents. Rings up to a
+/// stamp's size are drawn from pixmaps made once per colour and size: hundreds of
+/// antialiased circles a frame cost more than the agents under them.
 
 #include <shoal/problems.h>
 
 #include <QGraphicsItem>
+#include <QHash>
+#include <QPixmap>
 
 #include <vector>
 
@@ -27,6 +31,10 @@ public:
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
 private:
+    /// The ring of `kind`, `radiusPx` across half, filled or not, as a device-pixel stamp.
+    const QPixmap& stamp(ProblemKind kind, int radiusPx, bool filled, qreal dpr);
+
+    QHash<quint64, QPixmap> m_stamps;
     std::vector<Problem> m_problems;
     std::vector<float> m_radii;
     QRectF m_bounds;

@@ -130,8 +130,10 @@ ProblemsDock::ProblemsDock(SimulationController* simulation, EditorScene* scene,
     m_kindFilter = new QComboBox(this);
     m_kindFilter->addItem(tr("All kinds"), -1);
     for (ProblemKind kind : {ProblemKind::Stuck, ProblemKind::Oscillating, ProblemKind::Overlap,
-                             ProblemKind::InWall, ProblemKind::GoalNotReached})
-        m_kindFilter->addItem(kindIcon(kind), problemKindName(kind), int(kind));
+                             ProblemKind::InWall, ProblemKind::GoalNotReached}) {
+        m_kindIcons[kind] = kindIcon(kind);
+        m_kindFilter->addItem(m_kindIcons[kind], problemKindName(kind), int(kind));
+    }
     m_kindFilter->setToolTip(tr("List only one kind of problem (the view marks every kind)"));
     connect(m_kindFilter, &QComboBox::currentIndexChanged, this, &ProblemsDock::fillList);
     bar->addWidget(m_kindFilter);
@@ -299,13 +301,15 @@ void ProblemsDock::fillList()
     m_list->clear();
     std::map<ProblemKind, int> counts;
     QTreeWidgetItem* again = nullptr;
+    QList<QTreeWidgetItem*> rows; // added in one go: one by one, each insertion is announced
+    rows.reserve(int(m_problems.size()));
     for (std::size_t i = 0; i < m_problems.size(); ++i) {
         const Problem& p = m_problems[i];
         ++counts[p.kind];
         if (only >= 0 && int(p.kind) != only)
             continue;
         auto* item = new ProblemItem(p.agent, p.since, double(p.value));
-        item->setIcon(KindColumn, kindIcon(p.kind));
+        item->setIcon(KindColumn, m_kindIcons[p.kind]);
         item->setText(KindColumn, problemKindName(p.kind));
         item->setText(GroupColumn, std::size_t(p.group) < groups.size()
                                        ? qs(groups[std::size_t(p.group)].name)
@@ -320,10 +324,11 @@ void ProblemsDock::fillList()
         item->setData(KindColumn, kIndexRole + 1, int(p.kind));
         item->setData(KindColumn, kIndexRole + 2, p.group);
         item->setData(KindColumn, kIndexRole + 3, p.agent);
-        m_list->addTopLevelItem(item);
+        rows.append(item);
         if (int(p.kind) == picked.kind && p.group == picked.group && p.agent == picked.agent)
             again = item;
     }
+    m_list->addTopLevelItems(rows);
     m_list->setSortingEnabled(true);
     if (again)
         m_list->setCurrentItem(again);

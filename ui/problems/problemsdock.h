@@ -8,9 +8,11 @@
 #include <shoal/problems.h>
 
 #include <QElapsedTimer>
+#include <QIcon>
 #include <QPointer>
 #include <QWidget>
 
+#include <map>
 #include <vector>
 
 class QComboBox;
@@ -78,6 +80,7 @@ private:
     QTreeWidget* m_list = nullptr;
     ProblemMarkersItem* m_markers = nullptr;
     QElapsedTimer m_sinceRefresh;
+    std::map<ProblemKind, QIcon> m_kindIcons; ///< made once: the list shows one per row
 };
 
 } // namespace shoal::ui
