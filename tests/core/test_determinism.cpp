@@ -81,13 +81,13 @@ std::uint64_t pinnedHash(BehaviourKind kind)
     case BehaviourKind::FishSchool:
         return 0xc9b0dc2e3bf39ebbull;
     case BehaviourKind::TankSquad:
-        return 0x07c9b0a882381572ull;
+        return 0x8980f378a6b57be7ull;
     case BehaviourKind::Swarm:
         return 0x29d7dd0fb5e9c1a1ull;
     case BehaviourKind::LeaderFollow:
         return 0x84926f7b00bf4f85ull;
     case BehaviourKind::Worm:
-        return 0x6cc7565d7a847808ull;
+        return 0xa0fac7a5d4510ca6ull;
     }
     return 0;
 }

@@ -811,7 +811,7 @@ void TestWorm::headsKeepHalfTheWidthRoundCorners()
     if (wallResponse < 0.5)
         QVERIFY2(contacts > 1000, qPrintable(QString::number(contacts)));
     else
-        QVERIFY2(nearby > 20, qPrintable(QString::number(nearby)));
+        QVERIFY2(nearby > 10, qPrintable(QString::number(nearby)));
     QCOMPARE(world->group(0).metrics.totalWallCrossings, std::int64_t(0));
 }
 
