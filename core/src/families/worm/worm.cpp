@@ -143,6 +143,7 @@ constexpr int kSpawnAttempts = 32;
 // one period over the body, in segments of about an eighth of its length.
 constexpr float kSpawnWave = 0.35f;
 constexpr int kSpawnSegments = 8;
+constexpr float kSpawnSpread = 0.5f;  // rad either side of the spawn area's longer side
 constexpr float kMaxLookAhead = 8.0f; // m, cap on the slide look-ahead beyond one segment
 constexpr float kMinMitreDenominator = 0.25f;
 constexpr float kEscapeSkin = 0.01f; // m, kept beyond half the width (rounding)
@@ -492,6 +493,7 @@ void WormBehaviour::spawn(Group& group, const GroupDesc& desc, Random& random,
     }
     if (desc.spawn) {
         const Rect& area = desc.spawn->area;
+        const float axis = area.max.x - area.min.x >= area.max.y - area.min.y ? 0.0f : 0.5f * kPi;
         std::vector<Vec2> best;
         for (int k = 0; k < spawnCount; ++k) {
             // Best of a few seeded tries, resting in a gentle wave: the whole body fits behind
@@ -506,7 +508,11 @@ void WormBehaviour::spawn(Group& group, const GroupDesc& desc, Random& random,
                 const Vec2 p{
                     random.uniform(static_cast<float>(area.min.x), static_cast<float>(area.max.x)),
                     random.uniform(static_cast<float>(area.min.y), static_cast<float>(area.max.y))};
-                const float heading = random.uniform(-kPi, kPi);
+                // Along the area's longer side, either way, within a third of a right angle:
+                // bodies that fit the area and lie side by side rather than across.
+                const float way = random.uniform(-kPi, kPi);
+                const float heading =
+                    wrapAngle(axis + (way < 0.0f ? kPi : 0.0f) + way * (kSpawnSpread / kPi));
                 const float phase = random.uniform(-kPi, kPi);
                 if (geometry.isInsideSolid(p, clearance))
                     continue;
