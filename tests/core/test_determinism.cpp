@@ -87,7 +87,7 @@ std::uint64_t pinnedHash(BehaviourKind kind)
     case BehaviourKind::LeaderFollow:
         return 0x84926f7b00bf4f85ull;
     case BehaviourKind::Worm:
-        return 0x6cc7565d7a847808ull;
+        return 0xfa91f47d0ae98d2aull;
     }
     return 0;
 }

@@ -101,6 +101,37 @@ const std::array<ParamRule<WormParams>, 1> kWormRules = {{
      }},
 }};
 
+/// Distance from p to the segment ab, m.
+float pointToSegment(Vec2 p, Vec2 a, Vec2 b)
+{
+    const Vec2 ab = b - a;
+    const float len2 = dot(ab, ab);
+    const float t = len2 > 0.0f ? std::clamp(dot(p - a, ab) / len2, 0.0f, 1.0f) : 0.0f;
+    return distance(p, a + ab * t);
+}
+
+/// Distance between the segments ab and cd, m (0 where they cross).
+float segmentToSegment(Vec2 a, Vec2 b, Vec2 c, Vec2 d)
+{
+    const float d1 = cross(b - a, c - a), d2 = cross(b - a, d - a);
+    const float d3 = cross(d - c, a - c), d4 = cross(d - c, b - c);
+    if (((d1 > 0.0f && d2 < 0.0f) || (d1 < 0.0f && d2 > 0.0f)) &&
+        ((d3 > 0.0f && d4 < 0.0f) || (d3 < 0.0f && d4 > 0.0f)))
+        return 0.0f;
+    return std::min(std::min(pointToSegment(a, c, d), pointToSegment(b, c, d)),
+                    std::min(pointToSegment(c, a, b), pointToSegment(d, a, b)));
+}
+
+/// Whether the polylines p and q (joints) come nearer each other than `gap`, m.
+bool polylinesNear(const std::vector<Vec2>& p, const std::vector<Vec2>& q, float gap)
+{
+    for (std::size_t i = 0; i + 1 < p.size(); ++i)
+        for (std::size_t j = 0; j + 1 < q.size(); ++j)
+            if (segmentToSegment(p[i], p[i + 1], q[j], q[j + 1]) < gap)
+                return true;
+    return false;
+}
+
 constexpr float kTurnEpsilon = 1e-3f; // rad: a smaller difference keeps the worm straight
 constexpr float kZeroLength = 1e-6f;  // m
 constexpr float kMinLeg = 1e-4f;      // m, shortest move made against a wall
@@ -108,6 +139,11 @@ constexpr float kMinLeg = 1e-4f;      // m, shortest move made against a wall
 // number of steps is not missed by rounding (a joint a step later makes another circle).
 constexpr float kJointSlack = 1e-4f;
 constexpr int kSpawnAttempts = 32;
+// A spawned worm rests in a gentle wave: its direction swings this much (rad) either side,
+// one period over the body, in segments of about an eighth of its length.
+constexpr float kSpawnWave = 0.35f;
+constexpr int kSpawnSegments = 8;
+constexpr float kSpawnSpread = 0.5f;  // rad either side of the spawn area's longer side
 constexpr float kMaxLookAhead = 8.0f; // m, cap on the slide look-ahead beyond one segment
 constexpr float kMinMitreDenominator = 0.25f;
 constexpr float kEscapeSkin = 0.01f; // m, kept beyond half the width (rounding)
@@ -368,6 +404,71 @@ float WormBehaviour::fitLength(const StaticGeometry& geometry, Vec2 head, float 
     return fit > kZeroLength ? fit : 0.0f;
 }
 
+void WormBehaviour::layBody(int w, const std::vector<Vec2>& points, float heading)
+{
+    const std::size_t i = static_cast<std::size_t>(w);
+    const int n = static_cast<int>(points.size());
+    m_headSlot[i] = 0;
+    m_count[i] = n;
+    double path = 0.0;
+    for (int k = 0; k < n; ++k) {
+        const std::size_t s = slot(w, k);
+        const Vec2 p = points[static_cast<std::size_t>(k)];
+        m_jointX[s] = p.x;
+        m_jointY[s] = p.y;
+        m_segLength[s] = k + 1 < n ? distance(p, points[static_cast<std::size_t>(k + 1)]) : 0.0f;
+        path += m_segLength[s];
+    }
+    m_pathLength[i] = path;
+    m_tailCut[i] = 0.0;
+    m_bodyLength[i] = path;
+    m_heading[i] = heading;
+    m_grown[i] = 0.0f;
+    m_hasTarget[i] = 0;
+}
+
+float WormBehaviour::curvedBody(const StaticGeometry& geometry, Vec2 head, float heading,
+                                float phase, std::vector<Vec2>& out) const
+{
+    out.clear();
+    out.push_back(head);
+    const float clearance = 0.5f * m_params.width;
+    // Few joints, each well within the sharpest turn (a wave of one period bends a joint by
+    // about kSpawnWave x 2 pi / segments), none on a segment shorter than the worm makes.
+    const int segments = std::clamp(
+        static_cast<int>(m_params.length / std::max(m_params.minSegmentLength, kZeroLength)), 1,
+        kSpawnSegments);
+    const float piece = m_params.length / static_cast<float>(segments);
+    float laid = 0.0f;
+    float previous = heading;
+    Vec2 at = head;
+    for (int k = 0; k < segments; ++k) {
+        const float wave =
+            std::sin(phase + 2.0f * kPi * static_cast<float>(k) / static_cast<float>(segments)) -
+            std::sin(phase);
+        const float turn = std::clamp(wrapAngle(heading + kSpawnWave * wave - previous),
+                                      -m_params.maxTurnAngle, m_params.maxTurnAngle);
+        const float direction = previous + turn; // the head segment lies along the heading
+        const Vec2 back = -fromAngle(direction);
+        // As a hand-placed body: cut short where geometry is (it grows in as it crawls out).
+        float fit = piece;
+        const RayHit hit = geometry.rayCast(at, at + back * (piece + clearance));
+        if (hit.hit)
+            fit = std::max(0.0f, hit.fraction * (piece + clearance) - clearance);
+        while (fit > kZeroLength && geometry.segmentCrosses(at, at + back * fit))
+            fit *= 0.5f;
+        if (fit <= kZeroLength)
+            break;
+        at = at + back * fit;
+        out.push_back(at);
+        laid += fit;
+        previous = direction;
+        if (fit < piece)
+            break;
+    }
+    return out.size() >= 2 ? laid : 0.0f;
+}
+
 void WormBehaviour::spawn(Group& group, const GroupDesc& desc, Random& random,
                           const StaticGeometry& geometry, SpawnOccupancy& placed)
 {
@@ -377,49 +478,77 @@ void WormBehaviour::spawn(Group& group, const GroupDesc& desc, Random& random,
     const float clearance = 0.5f * m_params.width;
     const float look = lookAhead();
 
+    // Every body laid so far, for spawned worms to rest clear of (build time only).
+    std::vector<std::vector<Vec2>> bodies;
+    std::vector<Vec2> points;
     int w = 0;
     for (const AgentDesc& agent : desc.agents) {
         const Vec2 head{static_cast<float>(agent.position.x), static_cast<float>(agent.position.y)};
         const float heading = wrapAngle(degToRad(static_cast<float>(agent.heading)));
         // A hand-placed worm whose straight body would pass through geometry starts shorter
         // and grows to full length as it crawls out.
-        layBody(w++, head, heading, fitLength(geometry, head, heading, m_params.length));
+        layBody(w, head, heading, fitLength(geometry, head, heading, m_params.length));
+        joints(w++, points);
+        bodies.push_back(points);
     }
     if (desc.spawn) {
         const Rect& area = desc.spawn->area;
+        const float axis = area.max.x - area.min.x >= area.max.y - area.min.y ? 0.0f : 0.5f * kPi;
+        std::vector<Vec2> best;
         for (int k = 0; k < spawnCount; ++k) {
-            // Best of a few seeded tries: the whole body fits behind the head, then a way out
-            // (room to circle at its sharpest turn, see hasWayOut), then room to crawl ahead
-            // (no wall within the look-ahead), then the longest body.
-            Vec2 bestHead;
-            float bestHeading = 0.0f;
+            // Best of a few seeded tries, resting in a gentle wave: the whole body fits behind
+            // the head, then a way out (room to circle at its sharpest turn, see hasWayOut),
+            // then clear of the worms laid before (a width apart: no body crosses another at
+            // the start), then the whole body inside the area, then room to crawl ahead (no
+            // wall within the look-ahead), then the longest body.
             float bestFit = -1.0f;
+            float bestHeading = 0.0f;
             int bestRank = -1;
             for (int attempt = 0; attempt < kSpawnAttempts; ++attempt) {
                 const Vec2 p{
                     random.uniform(static_cast<float>(area.min.x), static_cast<float>(area.max.x)),
                     random.uniform(static_cast<float>(area.min.y), static_cast<float>(area.max.y))};
-                const float heading = random.uniform(-kPi, kPi);
+                // Along the area's longer side, either way, within a third of a right angle:
+                // bodies that fit the area and lie side by side rather than across.
+                const float way = random.uniform(-kPi, kPi);
+                const float heading =
+                    wrapAngle(axis + (way < 0.0f ? kPi : 0.0f) + way * (kSpawnSpread / kPi));
+                const float phase = random.uniform(-kPi, kPi);
                 if (geometry.isInsideSolid(p, clearance))
                     continue;
-                const float fit = fitLength(geometry, p, heading, m_params.length);
-                const bool whole = fit >= m_params.length;
+                const float fit = curvedBody(geometry, p, heading, phase, points);
+                if (fit <= 0.0f)
+                    continue;
+                const bool whole = fit >= m_params.length * (1.0f - 1e-4f);
+                bool clear = true;
+                for (const std::vector<Vec2>& other : bodies)
+                    if (polylinesNear(points, other, m_params.width)) {
+                        clear = false;
+                        break;
+                    }
+                const bool inArea = std::all_of(points.begin(), points.end(), [&](Vec2 q) {
+                    return q.x >= area.min.x && q.x <= area.max.x && q.y >= area.min.y &&
+                           q.y <= area.max.y;
+                });
                 const bool roomAhead = !geometry.rayCast(p, p + fromAngle(heading) * look).hit;
                 // (The step is not known yet: segments of exactly minSegmentLength.)
                 const bool wayOut = hasWayOut(p, heading, 0.0f, geometry);
-                const int rank = (whole ? 4 : 0) + (wayOut ? 2 : 0) + (roomAhead ? 1 : 0);
+                const int rank = (whole ? 16 : 0) + (wayOut ? 8 : 0) + (clear ? 4 : 0) +
+                                 (inArea ? 2 : 0) + (roomAhead ? 1 : 0);
                 if (rank > bestRank || (rank == bestRank && fit > bestFit)) {
-                    bestHead = p;
+                    best = points;
                     bestHeading = heading;
                     bestFit = fit;
                     bestRank = rank;
                 }
-                if (rank == 7)
+                if (rank == 31)
                     break;
             }
             // No clear place for this head at all: one worm fewer, never a worm in a wall.
-            if (bestFit >= 0.0f)
-                layBody(w++, bestHead, bestHeading, bestFit);
+            if (bestFit > 0.0f) {
+                layBody(w++, best, bestHeading);
+                bodies.push_back(best);
+            }
         }
         // Worms crawl over each other (they meet no body of their own kind), so no crowd of
         // them is too dense: every listed worm is laid and the area has no capacity.

@@ -137,6 +137,14 @@ private:
     Vec2 segmentDirection(int w, int k, Vec2 fallback) const;
     float fitLength(const StaticGeometry& geometry, Vec2 head, float heading, float wanted) const;
     void layBody(int w, Vec2 head, float heading, float bodyLength);
+    /// Lays worm w along `points` (head first, at least 2, each joint within maxTurnAngle and
+    /// each segment at least minSegmentLength but the last), its head segment along `heading`.
+    void layBody(int w, const std::vector<Vec2>& points, float heading);
+    /// A spawned worm's resting pose: a gentle wave behind the head (phase `phase`, rad), cut
+    /// where it would come within half the width of geometry. `out` gets the joints, head
+    /// first; returns the length laid, m (0: nothing fits).
+    float curvedBody(const StaticGeometry& geometry, Vec2 head, float heading, float phase,
+                     std::vector<Vec2>& out) const;
     void resetBodies(const Group& group, const StaticGeometry* geometry);
     void pushJoint(int w);
     /// Moves the head `distance` m further along its heading.
