@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <shoal/export.h>
 #include <vector>
 
 namespace shoal {
@@ -22,7 +23,7 @@ enum AgentFlag : std::uint8_t
     kAgentClosingUp = 1 << 7,  ///< fish: closing up until the nearest is mid-band
 };
 
-struct AgentArrays
+struct SHOAL_API AgentArrays
 {
     // Current state.
     std::vector<float> px, py;  ///< position, m

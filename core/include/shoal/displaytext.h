@@ -4,6 +4,7 @@
 /// terminal), bytes that are no UTF-8, or a megabyte of one word.
 
 #include <cstddef>
+#include <shoal/export.h>
 #include <string>
 #include <string_view>
 
@@ -15,12 +16,12 @@ constexpr std::size_t kShownChars = 60;
 /// `text` with every control character (C0, DEL, C1) written as an escape (\n, \t, \r, \0,
 /// \xNN, \u0085) and every byte that is not part of a valid UTF-8 character as \xNN; longer
 /// than `maxChars` characters, cut there with "…" (and `*cut` set). maxChars 0: never cut.
-std::string displayText(std::string_view text, std::size_t maxChars = kShownChars,
-                        bool* cut = nullptr);
+SHOAL_API std::string displayText(std::string_view text, std::size_t maxChars = kShownChars,
+                                  bool* cut = nullptr);
 
 /// displayText() between `quote` characters, and the length when it was cut:
 /// `'abc…' (1048576 bytes)`.
-std::string quotedName(std::string_view text, std::size_t maxChars = kShownChars,
-                       char quote = '\'');
+SHOAL_API std::string quotedName(std::string_view text, std::size_t maxChars = kShownChars,
+                                 char quote = '\'');
 
 } // namespace shoal

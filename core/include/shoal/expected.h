@@ -1,6 +1,7 @@
 #pragma once
 /// Errors as values: the core API never lets an exception escape.
 
+#include <shoal/export.h>
 #include <string>
 #include <utility>
 #include <variant>
@@ -8,7 +9,7 @@
 namespace shoal {
 
 /// A message a user can act on: it names the file, line/column or field, and the rule broken.
-struct Error
+struct SHOAL_API Error
 {
     std::string message;
 };

@@ -10,6 +10,7 @@
 /// with spaces is written in double quotes. `move` keeps the button state it finds.
 
 #include <shoal/expected.h>
+#include <shoal/export.h>
 #include <shoal/scenedesc.h>
 
 #include <cstddef>
@@ -35,7 +36,7 @@ enum class PointerAction
     Move, ///< moved; the button stays as it was
 };
 
-struct InputEvent
+struct SHOAL_API InputEvent
 {
     std::uint64_t step = 0; ///< applied just before the world computes this step (0 = first)
     InputEventKind kind = InputEventKind::Pointer;
@@ -51,24 +52,25 @@ struct InputEvent
     }
 };
 
-struct InputScript
+struct SHOAL_API InputScript
 {
     std::string fileName;           ///< as given to parseInputScript, for messages
     std::vector<InputEvent> events; ///< in file order (steps non-decreasing)
 };
 
 /// Parses a script. Errors read "file:line: ..." and say what the line may contain.
-Expected<InputScript> parseInputScript(const std::string& text, const std::string& fileName);
+SHOAL_API Expected<InputScript> parseInputScript(const std::string& text,
+                                                 const std::string& fileName);
 
 /// Checks the script against a built world: every target event names a tank squad.
 /// The error names the file, the line and the squads that exist.
-std::optional<Error> checkInputScript(const InputScript& script, const World& world);
+SHOAL_API std::optional<Error> checkInputScript(const InputScript& script, const World& world);
 
 /// Applies, in order, the events from `cursor` on whose step is <= `step`, and advances
 /// `cursor` past them. Call it with world.stepCount() before each World::step(); start with
 /// cursor = 0. Target events naming a group that is not a squad are skipped (see
 /// checkInputScript).
-void applyInputEvents(World& world, const InputScript& script, std::uint64_t step,
-                      std::size_t& cursor);
+SHOAL_API void applyInputEvents(World& world, const InputScript& script, std::uint64_t step,
+                                std::size_t& cursor);
 
 } // namespace shoal

@@ -4,6 +4,7 @@
 /// during the real step, so the numbers are the runtime's own; nothing is recorded while no
 /// agent is inspected.
 
+#include <shoal/export.h>
 #include <shoal/vec2.h>
 
 #include <cstdint>
@@ -13,13 +14,13 @@
 namespace shoal {
 
 /// One rule's share: a named vector in the family's unit (Inspection::unit).
-struct RuleShare
+struct SHOAL_API RuleShare
 {
     std::string name; ///< "seek", "scatter", "arrive", "separation", ...
     Vec2 vector;
 };
 
-struct Inspection
+struct SHOAL_API Inspection
 {
     int group = -1;         ///< the inspected agent's group; -1: none
     std::uint32_t id = 0;   ///< its stable id (AgentArrays::id)

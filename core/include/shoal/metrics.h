@@ -1,13 +1,14 @@
 #pragma once
 /// What a user would notice about a group, measured every step.
 
+#include <shoal/export.h>
 #include <shoal/vec2.h>
 
 #include <cstdint>
 
 namespace shoal {
 
-struct GroupMetrics
+struct SHOAL_API GroupMetrics
 {
     int agents = 0; ///< agents in the group (for fish: school members + free fish)
     int active = 0; ///< agents taking part (fish: in the school; others: all)

@@ -5,6 +5,7 @@
 
 #include <shoal/behaviourkind.h>
 #include <shoal/expected.h>
+#include <shoal/export.h>
 
 #include <cstdint>
 #include <optional>
@@ -24,7 +25,7 @@ enum class ParamType
 /// How a viewer lets the designer drag a parameter in the view, drawn on one agent of the
 /// group (its leader, or agent 0) as the family uses it: a ring round the agent or the goal, a
 /// reach ahead of or behind its heading, a half-width beside it, a cone either side of it.
-struct ParamHandle
+struct SHOAL_API ParamHandle
 {
     enum class Shape : std::uint8_t
     {
@@ -73,7 +74,7 @@ struct ParamHandle
 };
 
 /// One tunable parameter. Angles are authored in degrees; lengths in metres; times in seconds.
-struct ParamSpec
+struct SHOAL_API ParamSpec
 {
     ParamSpec() = default;
     ParamSpec(std::string key_, std::string label_, std::string unit_, double min, double max,
@@ -102,45 +103,45 @@ struct ParamSpec
 using ParamValues = std::vector<double>;
 
 /// The table of a behaviour family.
-const std::vector<ParamSpec>& paramSpecs(BehaviourKind kind);
+SHOAL_API const std::vector<ParamSpec>& paramSpecs(BehaviourKind kind);
 /// The player's table (its speed, wall ray and body radius).
-const std::vector<ParamSpec>& playerParamSpecs();
+SHOAL_API const std::vector<ParamSpec>& playerParamSpecs();
 
 /// Every parameter at its default, in table order.
-ParamValues defaultParamValues(const std::vector<ParamSpec>& specs);
+SHOAL_API ParamValues defaultParamValues(const std::vector<ParamSpec>& specs);
 /// Index of `key` in `specs`, or -1.
-int paramIndex(const std::vector<ParamSpec>& specs, const std::string& key);
+SHOAL_API int paramIndex(const std::vector<ParamSpec>& specs, const std::string& key);
 
 /// Checks one value against its spec: finite, inside [min, max], whole for Integer,
 /// a valid index for Choice. The message names the parameter, the value and what is allowed;
 /// `context` (e.g. "group 'school'") is put in front of it.
-std::optional<Error> checkParamValue(const ParamSpec& spec, double value,
-                                     const std::string& context = {});
+SHOAL_API std::optional<Error> checkParamValue(const ParamSpec& spec, double value,
+                                               const std::string& context = {});
 
 /// The one check of a live edit: parameter `index` of a `kind` group, whose values are
 /// `current`, set to `value`. The value is checked against its spec (checkParamValue), then
 /// the family's rules between parameters with the new value in place. The property panel runs
 /// it before an edit reaches the undo stack, World::setParam before the running world takes
 /// it. The message names the parameter; callers put the group in front.
-std::optional<Error> checkParamEdit(BehaviourKind kind, const ParamValues& current, int index,
-                                    double value);
+SHOAL_API std::optional<Error> checkParamEdit(BehaviourKind kind, const ParamValues& current,
+                                              int index, double value);
 /// The same for the player's table (no rules between its parameters); the message starts
 /// with "player: ".
-std::optional<Error> checkPlayerParamEdit(int index, double value);
+SHOAL_API std::optional<Error> checkPlayerParamEdit(int index, double value);
 
 /// The one number formatter of files, messages and tables: the shortest text that reads back
 /// as the same double, in plain decimals for everyday magnitudes ("30", "0.25", 1e-4 to 1e15)
 /// and in %g form otherwise ("1e-07"); "nan", "inf" and "-inf" for the rest.
-std::string formatNumber(double value);
+SHOAL_API std::string formatNumber(double value);
 /// The same for a float: the shortest text that reads back as the same float ("0.016666668").
-std::string formatFloat(float value);
+SHOAL_API std::string formatFloat(float value);
 /// `value` rounded to `significantDigits` in %g form ("0.804"): a derived value in a message.
-std::string formatNumber(double value, int significantDigits);
+SHOAL_API std::string formatNumber(double value, int significantDigits);
 
 } // namespace shoal
 
 namespace shoal {
 /// Rules between parameters of one family (e.g. keepMinDistance < keepMaxDistance): checked
 /// on load and on every live change (checkParamEdit). The message names both parameters.
-std::optional<Error> checkParamRelations(BehaviourKind kind, const ParamValues& values);
+SHOAL_API std::optional<Error> checkParamRelations(BehaviourKind kind, const ParamValues& values);
 } // namespace shoal

@@ -6,6 +6,7 @@
 
 #include <shoal/behaviourkind.h>
 #include <shoal/expected.h>
+#include <shoal/export.h>
 #include <shoal/paramspec.h>
 
 #include <optional>
@@ -20,14 +21,14 @@ constexpr int kPresetFormatVersion = 1;
 constexpr std::size_t kMaxPresetNameLength = 40;
 
 /// One parameter a preset sets.
-struct PresetValue
+struct SHOAL_API PresetValue
 {
     std::string key; ///< a key of the family's parameter table
     double value = 0.0;
     bool operator==(const PresetValue& o) const { return key == o.key && value == o.value; }
 };
 
-struct Preset
+struct SHOAL_API Preset
 {
     std::string name; ///< unique within its family (see checkPresetName)
     BehaviourKind kind = BehaviourKind::FishSchool;
@@ -42,33 +43,33 @@ struct Preset
 };
 
 /// The presets shipped with Shoal, at least two per family, ordered by family then name.
-const std::vector<Preset>& builtInPresets();
+SHOAL_API const std::vector<Preset>& builtInPresets();
 
 /// A name is 1 to 40 bytes of letters, digits, spaces, '-', '_' and '.', and neither starts
 /// nor ends with a space, nor starts with '.': it must survive a command line
 /// (`--preset school=tight-school`) and be a file name. The message names the value and what is
 /// allowed.
-std::optional<Error> checkPresetName(const std::string& name);
+SHOAL_API std::optional<Error> checkPresetName(const std::string& name);
 
 /// Every value of `values` (table order) as a preset: what "Save as preset" stores.
-Preset presetFromValues(std::string name, BehaviourKind kind, const ParamValues& values,
-                        std::string description = {});
+SHOAL_API Preset presetFromValues(std::string name, BehaviourKind kind, const ParamValues& values,
+                                  std::string description = {});
 
 /// The parameter values of a `kind` group whose values are `current` after `preset`: its
 /// values in place, each checked against its spec and the family's rules between parameters
 /// together. The error names the preset and the parameter; callers put the group in front.
 /// A preset of another family is refused.
-Expected<ParamValues> applyPreset(const Preset& preset, BehaviourKind kind,
-                                  const ParamValues& current);
+SHOAL_API Expected<ParamValues> applyPreset(const Preset& preset, BehaviourKind kind,
+                                            const ParamValues& current);
 
 /// Parses a preset file (`{"format": "shoal-preset", "version": 1, "name": ...}`); every
 /// problem names `fileName`, the line and column or the field, the value and what is allowed.
-Expected<Preset> parsePreset(const std::string& text, const std::string& fileName);
+SHOAL_API Expected<Preset> parsePreset(const std::string& text, const std::string& fileName);
 /// The file text of `preset`: fixed field order, 2-space indent, shortest round-trip numbers.
-std::string serializePreset(const Preset& preset);
+SHOAL_API std::string serializePreset(const Preset& preset);
 
 /// The preset named `name` for `kind` in `presets`, or null.
-const Preset* findPreset(const std::vector<Preset>& presets, BehaviourKind kind,
-                         const std::string& name);
+SHOAL_API const Preset* findPreset(const std::vector<Preset>& presets, BehaviourKind kind,
+                                   const std::string& name);
 
 } // namespace shoal

@@ -6,6 +6,7 @@
 /// Watching costs nothing unless a ProblemWatch observes the world: one pass over the agents
 /// a step, and a neighbour search over all bodies when problems() is asked.
 
+#include <shoal/export.h>
 #include <shoal/vec2.h>
 
 #include <cstdint>
@@ -16,7 +17,7 @@ namespace shoal {
 class World;
 
 /// When a state counts as a problem. The defaults are those of the runtime's own checks.
-struct ProblemThresholds
+struct SHOAL_API ProblemThresholds
 {
     /// Still (slower than kStuckSpeed) or going nowhere (within a body's width, at least 1 m,
     /// of one spot) away from its goal for this long, s.
@@ -48,7 +49,7 @@ enum class ProblemKind : std::uint8_t
     GoalNotReached, ///< a whole group (agent = -1)
 };
 
-struct Problem
+struct SHOAL_API Problem
 {
     ProblemKind kind = ProblemKind::Stuck;
     int group = 0;
@@ -61,7 +62,7 @@ struct Problem
 
 /// Finds problems in a running world. observe() after every step counts what needs a history
 /// (reversals, progress to the goal); problems() lists what holds now, each with when it began.
-class ProblemWatch
+class SHOAL_API ProblemWatch
 {
 public:
     explicit ProblemWatch(ProblemThresholds thresholds = {}) : m_thresholds(thresholds) {}

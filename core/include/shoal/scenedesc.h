@@ -3,6 +3,7 @@
 /// as authored (the runtime converts to float); every angle in a scene is in degrees.
 
 #include <shoal/behaviourkind.h>
+#include <shoal/export.h>
 #include <shoal/paramspec.h>
 #include <shoal/scenelimits.h>
 
@@ -15,7 +16,7 @@
 namespace shoal {
 
 /// A point in metres (y up).
-struct Point2
+struct SHOAL_API Point2
 {
     double x = 0.0;
     double y = 0.0;
@@ -24,7 +25,7 @@ struct Point2
 };
 
 /// Axis-aligned rectangle in metres.
-struct Rect
+struct SHOAL_API Rect
 {
     Point2 min;
     Point2 max;
@@ -33,7 +34,7 @@ struct Rect
 };
 
 /// An sRGB colour, written as "#rrggbb" or "#rrggbbaa" in files.
-struct Color
+struct SHOAL_API Color
 {
     std::uint8_t r = 255;
     std::uint8_t g = 255;
@@ -44,7 +45,7 @@ struct Color
 };
 
 /// A wall: an open polyline, or a closed loop. Agents can never cross it from either side.
-struct WallDesc
+struct SHOAL_API WallDesc
 {
     std::vector<Point2> points; ///< at least 2 (3 when closed)
     bool closed = false;
@@ -58,7 +59,7 @@ enum class ObstacleShape
 };
 
 /// A solid obstacle: a simple polygon (convex or concave, counter-clockwise or not) or a circle.
-struct ObstacleDesc
+struct SHOAL_API ObstacleDesc
 {
     ObstacleShape shape = ObstacleShape::Polygon;
     std::vector<Point2> points; ///< Polygon: at least 3 vertices
@@ -76,7 +77,7 @@ enum class PickupKind
     Coin, ///< eaten by a worm's head; grows the worm by its growthPerCoin
 };
 
-struct PickupDesc
+struct SHOAL_API PickupDesc
 {
     PickupKind kind = PickupKind::Coin;
     Point2 position;
@@ -84,7 +85,7 @@ struct PickupDesc
 };
 
 /// One agent placed by hand. For worms it is the head; the body trails behind the heading.
-struct AgentDesc
+struct SHOAL_API AgentDesc
 {
     Point2 position;
     double heading = 0.0; ///< degrees, counter-clockwise from +x
@@ -95,7 +96,7 @@ struct AgentDesc
 };
 
 /// A rectangle that spawns `count` agents at seeded random positions and headings.
-struct SpawnAreaDesc
+struct SHOAL_API SpawnAreaDesc
 {
     Rect area;
     int count = 0;
@@ -111,7 +112,7 @@ constexpr int kMaxCollisionPriority = 100;
 /// priority; two bodies that push each other share the overlap, and a body of lower priority
 /// takes all of it (a tank shoves a swarm enemy aside, not the reverse). Walls always win:
 /// no push moves a body into or through geometry.
-struct CollisionDesc
+struct SHOAL_API CollisionDesc
 {
     std::uint32_t layers = 1; ///< bit k set: the group's bodies are on layer k + 1 (1..32)
     std::uint32_t mask = 1;   ///< bit k set: pushed by bodies on layer k + 1
@@ -127,10 +128,10 @@ struct CollisionDesc
 /// colliding with layer 1, so every body is solid against every other; tanks at priority 2,
 /// everyone else at 1. Worms mask nothing: they crawl over each other, and the others give
 /// way to them.
-CollisionDesc defaultCollision(BehaviourKind kind);
+SHOAL_API CollisionDesc defaultCollision(BehaviourKind kind);
 
 /// A group of agents running one behaviour family with one set of parameters.
-struct GroupDesc
+struct SHOAL_API GroupDesc
 {
     std::string name; ///< unique in the scene; `--set name.param=value` uses it
     BehaviourKind kind = BehaviourKind::FishSchool;
@@ -163,7 +164,7 @@ constexpr bool playerCanLead(BehaviourKind kind)
 
 /// The player: steered by the pointer. When it leads a fish school it is that school's
 /// player fish; when it leads a leader-following group it replaces the wandering leader.
-struct PlayerDesc
+struct SHOAL_API PlayerDesc
 {
     bool enabled = true;
     std::string group; ///< name of the group it leads, or empty
@@ -177,7 +178,7 @@ struct PlayerDesc
     }
 };
 
-struct SimulationDesc
+struct SHOAL_API SimulationDesc
 {
     double dt = 1.0 / 60.0; ///< fixed step, seconds, in [0.001, 0.1]
     std::uint64_t seed = 1; ///< spawns and every random draw derive from it
@@ -185,7 +186,7 @@ struct SimulationDesc
 };
 
 /// A whole level.
-struct SceneDesc
+struct SHOAL_API SceneDesc
 {
     std::string name;
     Rect bounds{{-40.0, -25.0}, {40.0, 25.0}}; ///< agents never leave it
@@ -215,21 +216,21 @@ struct SceneDesc
 };
 
 /// A group of `kind` with default parameters and colours (used by the editor and the bench).
-GroupDesc makeDefaultGroup(BehaviourKind kind, const std::string& name);
+SHOAL_API GroupDesc makeDefaultGroup(BehaviourKind kind, const std::string& name);
 /// A player with default parameters.
-PlayerDesc makeDefaultPlayer();
+SHOAL_API PlayerDesc makeDefaultPlayer();
 
 /// Checks everything a file cannot express by its shape: parameter ranges, unique group
 /// names, references to groups, geometry sizes, counts. The first problem found is returned,
 /// naming the field (JSON-path style, e.g. `groups[2].params.keepMinDistance`).
-std::optional<Error> validateScene(const SceneDesc& scene);
+SHOAL_API std::optional<Error> validateScene(const SceneDesc& scene);
 
 /// A scene that has passed validateScene(), held together with that proof: World builds from
 /// one without checking it again, so a scene is validated once, where it comes in. Only
 /// checkScene() and the loaders (parseCheckedScene(), loadCheckedScene()) make one; to edit
 /// the scene, take it out with release() and check it again, or edit it in place with the
 /// edits below.
-class CheckedScene
+class SHOAL_API CheckedScene
 {
 public:
     const SceneDesc& scene() const { return m_scene; }
@@ -270,6 +271,6 @@ private:
 };
 
 /// validateScene(), and on success the scene with its proof.
-Expected<CheckedScene> checkScene(SceneDesc scene);
+SHOAL_API Expected<CheckedScene> checkScene(SceneDesc scene);
 
 } // namespace shoal

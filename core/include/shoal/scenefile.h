@@ -5,6 +5,7 @@
 /// atomic file writer, which saves scenes and the CLI's output files.
 
 #include <shoal/expected.h>
+#include <shoal/export.h>
 #include <shoal/scenedesc.h>
 #include <shoal/scenelimits.h>
 
@@ -22,7 +23,7 @@ constexpr int kSceneFormatVersion = 3;
 
 /// How much the readers take in. The default limit keeps a hostile or mistaken file (a
 /// device, a log) from being read into memory at all; a user with a bigger level raises it.
-struct SceneReadOptions
+struct SHOAL_API SceneReadOptions
 {
     std::size_t maxFileBytes = kDefaultMaxSceneBytes;
 };
@@ -32,38 +33,40 @@ struct SceneReadOptions
 /// On success the scene is complete and has passed validateScene(); on any problem only the
 /// Error is returned, never part of a scene.
 /// A text longer than options.maxFileBytes is refused before it is parsed.
-Expected<SceneDesc> parseScene(const std::string& text, const std::string& fileName,
-                               const SceneReadOptions& options = {});
+SHOAL_API Expected<SceneDesc> parseScene(const std::string& text, const std::string& fileName,
+                                         const SceneReadOptions& options = {});
 
 /// Reads the file at `path` and parses it; errors start with `path`. A file longer than
 /// options.maxFileBytes is refused without being read (a device or pipe: as soon as more
 /// than that has come in).
-Expected<SceneDesc> loadSceneFile(const std::string& path, const SceneReadOptions& options = {});
+SHOAL_API Expected<SceneDesc> loadSceneFile(const std::string& path,
+                                            const SceneReadOptions& options = {});
 /// The same two, keeping the proof of the check (CheckedScene): a World built from the result
 /// does not validate the scene again.
-Expected<CheckedScene> parseCheckedScene(const std::string& text, const std::string& fileName,
-                                         const SceneReadOptions& options = {});
-Expected<CheckedScene> loadCheckedScene(const std::string& path,
-                                        const SceneReadOptions& options = {});
+SHOAL_API Expected<CheckedScene> parseCheckedScene(const std::string& text,
+                                                   const std::string& fileName,
+                                                   const SceneReadOptions& options = {});
+SHOAL_API Expected<CheckedScene> loadCheckedScene(const std::string& path,
+                                                  const SceneReadOptions& options = {});
 
 /// Reads at most `maxBytes` of the file at `path` into `text`; the error names the file and
 /// the limit when it holds more (or cannot be read). Shared by every reader of user files.
-std::optional<Error> readFileLimited(const std::string& path, std::size_t maxBytes,
-                                     std::string& text);
+SHOAL_API std::optional<Error> readFileLimited(const std::string& path, std::size_t maxBytes,
+                                               std::string& text);
 /// The refusal of a text that holds a NUL byte at or after `from` (no text file does: a
 /// binary file or a device), with its line and column; nothing when there is none.
-std::optional<Error> nulByteError(const std::string& displayName, const std::string& text,
-                                  std::size_t from);
+SHOAL_API std::optional<Error> nulByteError(const std::string& displayName, const std::string& text,
+                                            std::size_t from);
 /// "64 MB", "1.5 MB", "900 bytes": a size as a message gives it.
-std::string describeBytes(std::size_t bytes);
+SHOAL_API std::string describeBytes(std::size_t bytes);
 /// The refusal of a file over the limit: "<path>: the file is <size>; files are read up to
 /// <limit> (raise the limit with --max-file-size MB)".
-Error fileTooBig(const std::string& path, const std::string& size, std::size_t maxBytes);
+SHOAL_API Error fileTooBig(const std::string& path, const std::string& size, std::size_t maxBytes);
 
 /// The file text of `scene`: every field in a fixed order, 2-space indent, numbers in
 /// shortest round-trip form. Ends with "\n". Meant for a scene that passes validateScene();
 /// a parameter list of the wrong length is written with defaults filling the gaps.
-std::string serializeScene(const SceneDesc& scene);
+SHOAL_API std::string serializeScene(const SceneDesc& scene);
 
 /// Writes one file atomically: the bytes go to a temporary file in the target's folder, which
 /// commit() flushes to disk (fsync) and renames over the target. Until commit() succeeds the
@@ -72,7 +75,7 @@ std::string serializeScene(const SceneDesc& scene);
 /// final rename fails), then a hint where one helps ("; the folder out does not exist"), and
 /// "; the file was not changed" when a file was there. For text written in pieces (the CLI's
 /// long outputs); writeFileAtomically() writes a whole text.
-class AtomicFileWriter
+class SHOAL_API AtomicFileWriter
 {
 public:
     explicit AtomicFileWriter(std::string path);
@@ -100,9 +103,10 @@ private:
 
 /// Writes `contents` to `path` through an AtomicFileWriter: on failure `path` is untouched
 /// and the Error names it and says why.
-std::optional<Error> writeFileAtomically(const std::string& path, const std::string& contents);
+SHOAL_API std::optional<Error> writeFileAtomically(const std::string& path,
+                                                   const std::string& contents);
 
 /// writeFileAtomically(path, serializeScene(scene)).
-std::optional<Error> saveSceneFile(const SceneDesc& scene, const std::string& path);
+SHOAL_API std::optional<Error> saveSceneFile(const SceneDesc& scene, const std::string& path);
 
 } // namespace shoal

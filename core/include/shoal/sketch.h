@@ -6,6 +6,7 @@
 /// colours and draws. A new family describes itself here and no editor code changes.
 
 #include <shoal/behaviourkind.h>
+#include <shoal/export.h>
 #include <shoal/vec2.h>
 
 #include <cstdint>
@@ -37,7 +38,7 @@ enum class SketchStroke : std::uint8_t
 };
 
 /// Pen and fill of a shape. Widths are screen pixels, opacities 0-255.
-struct SketchStyle
+struct SHOAL_API SketchStyle
 {
     SketchTone tone = SketchTone::Faint;
     SketchStroke stroke = SketchStroke::Solid;
@@ -48,7 +49,7 @@ struct SketchStyle
 };
 
 /// A circle of `radius` metres.
-struct SketchCircle
+struct SHOAL_API SketchCircle
 {
     Vec2 centre;
     float radius = 0.0f;
@@ -56,7 +57,7 @@ struct SketchCircle
 };
 
 /// The band between two radii, filled, with both edges stroked.
-struct SketchRing
+struct SHOAL_API SketchRing
 {
     Vec2 centre;
     float inner = 0.0f;
@@ -64,7 +65,7 @@ struct SketchRing
     SketchStyle style;
 };
 
-struct SketchLine
+struct SHOAL_API SketchLine
 {
     Vec2 from;
     Vec2 to;
@@ -72,7 +73,7 @@ struct SketchLine
 };
 
 /// A mark of a fixed size on screen, centred on a point.
-struct SketchMark
+struct SHOAL_API SketchMark
 {
     enum class Shape : std::uint8_t
     {
@@ -88,7 +89,7 @@ struct SketchMark
 };
 
 /// A short text beside a point, drawn at a fixed size on screen.
-struct SketchLabel
+struct SHOAL_API SketchLabel
 {
     Vec2 at;
     std::string text;
@@ -96,7 +97,7 @@ struct SketchLabel
 };
 
 /// A polyline: `count` points of Sketch::points from `first`.
-struct SketchPath
+struct SHOAL_API SketchPath
 {
     std::size_t first = 0;
     std::size_t count = 0;
@@ -105,7 +106,7 @@ struct SketchPath
 
 /// What the viewer shows, so the family can leave out what would not read: the part of the
 /// level on screen and the zoom.
-struct SketchRequest
+struct SHOAL_API SketchRequest
 {
     Vec2 viewMin; ///< lower-left corner of the view, m
     Vec2 viewMax; ///< upper-right corner of the view, m
@@ -125,7 +126,7 @@ struct SketchRequest
 
 /// One group's debug drawing. Drawn in this order: rings, circles, paths, lines, marks (in
 /// the order given), labels. Cleared and refilled per frame; its vectors keep their memory.
-struct Sketch
+struct SHOAL_API Sketch
 {
     std::vector<SketchRing> rings;
     std::vector<SketchCircle> circles;
@@ -155,7 +156,7 @@ struct Sketch
 /// How a viewer presents a family: the menu entry of its own overlay, how its agents are
 /// drawn and told apart, and what a new group of it starts as. Registered with the family,
 /// so a new family brings its own and no editor code changes.
-struct FamilyView
+struct SHOAL_API FamilyView
 {
     /// The shape an agent is drawn as close up.
     enum class Glyph : std::uint8_t
@@ -181,11 +182,11 @@ struct FamilyView
 };
 
 /// How a viewer presents `kind`.
-const FamilyView& familyView(BehaviourKind kind);
+SHOAL_API const FamilyView& familyView(BehaviourKind kind);
 
 /// Agents whose bodies are longer than a disc (a worm): each body a centre line, head first,
 /// drawn as a ribbon of bodyWidth(). Indices are the group's agent indices.
-class AgentBodies
+class SHOAL_API AgentBodies
 {
 public:
     virtual ~AgentBodies() = default;
@@ -204,7 +205,7 @@ public:
 };
 
 /// The neighbour grid of a group as a viewer draws it.
-struct GridSketch
+struct SHOAL_API GridSketch
 {
     Vec2 origin; ///< lower-left corner of cell 0, m
     float columnWidth = 0.0f;

@@ -4,10 +4,11 @@
 /// trigonometry and lane helpers are private (src/math/fastmath.h).
 
 #include <cmath>
+#include <shoal/export.h>
 
 namespace shoal {
 
-struct Vec2
+struct SHOAL_API Vec2
 {
     float x = 0.0f;
     float y = 0.0f;

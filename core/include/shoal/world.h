@@ -3,6 +3,7 @@
 /// static geometry, the player and the pickups, advanced in fixed steps.
 
 #include <shoal/expected.h>
+#include <shoal/export.h>
 #include <shoal/inspection.h>
 #include <shoal/metrics.h>
 #include <shoal/scenedesc.h>
@@ -26,7 +27,7 @@ struct WorldAccess;
 
 /// Something the world noticed while it was built that its user should hear of: the build
 /// went on without it (a spawn area that could place fewer agents than it asks for).
-struct WorldWarning
+struct SHOAL_API WorldWarning
 {
     int group = -1;      ///< the group it concerns (-1: the level)
     std::string message; ///< "groups[1] 'swarm': its spawn area ... placed 0 of 20 agents: ..."
@@ -35,7 +36,7 @@ struct WorldWarning
 /// The running simulation. Build it from a scene, feed it input as data, step it; read the
 /// groups, the player and the pickups between steps. Everything it needs to plan (families,
 /// neighbour grids, SIMD kernels, Box2D) is private to the library.
-class World
+class SHOAL_API World
 {
 public:
     /// Validates the scene and builds a world from it. Same scene -> same world, bit for bit.

@@ -6,6 +6,7 @@
 
 #include <shoal/agentarrays.h>
 #include <shoal/behaviourkind.h>
+#include <shoal/export.h>
 #include <shoal/metrics.h>
 #include <shoal/paramspec.h>
 #include <shoal/scenedesc.h>
@@ -25,14 +26,14 @@ enum class NeighbourSearch
 };
 
 /// The pointer (mouse) as data: where it is and whether the button is held.
-struct PointerInput
+struct SHOAL_API PointerInput
 {
     Vec2 position;
     bool pressed = false;
 };
 
 /// The player as the world runs it.
-struct PlayerState
+struct SHOAL_API PlayerState
 {
     bool enabled = false;
     int group = -1; ///< group it leads (it is that group's agent 0), or -1
@@ -43,7 +44,7 @@ struct PlayerState
 };
 
 /// A pickup as the world runs it.
-struct PickupState
+struct SHOAL_API PickupState
 {
     PickupKind kind = PickupKind::Coin;
     Vec2 position;
@@ -52,7 +53,7 @@ struct PickupState
 
 /// One group as the world runs it: its agents (structure of arrays, in the world's current
 /// order; `agents.id` is stable), its parameters and what was measured last step.
-struct GroupState
+struct SHOAL_API GroupState
 {
     std::string name;
     BehaviourKind kind = BehaviourKind::FishSchool;
