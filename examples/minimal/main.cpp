@@ -16,8 +16,7 @@
 int main(int argc, char** argv)
 {
     if (argc != 3) {
-        std::fprintf(stderr, "usage: minimal SCENE STEPS   (Shoal runtime %s)\n",
-                     shoal::version());
+        std::fprintf(stderr, "usage: minimal SCENE STEPS   (Shoal runtime %s)\n", shoal::version());
         return 2;
     }
     char* end = nullptr;

@@ -65,6 +65,7 @@ void Behaviour::spawn(Group& group, const GroupDesc& desc, Random& random,
         report.areaAsked = static_cast<std::size_t>(desc.spawn->count);
         report.areaCapacity = spawnCapacity(area, radius);
         const std::size_t wanted = std::min(report.areaAsked, report.areaCapacity);
+        const SpawnPose pose = spawnPose();
         for (std::size_t k = 0; k < wanted; ++k) {
             // Rejection sampling: clear of walls, obstacles and the bodies already placed, of
             // this group and of the groups before it that it meets.
@@ -79,15 +80,24 @@ void Behaviour::spawn(Group& group, const GroupDesc& desc, Random& random,
                     random.uniform(static_cast<float>(area.min.y), static_cast<float>(area.max.y))};
                 if (geometry.isInsideSolid(p, radius))
                     continue;
-                const int blocker = placed.inTheWay(p, radius, group.index, group.collision.layers,
-                                                    group.collision.mask);
+                const float room = attempt < kSpawnPlaceAttempts / 2 ? pose.gap : 0.0f;
+                const int blocker = placed.inTheWay(p, radius + room, group.index,
+                                                    group.collision.layers, group.collision.mask);
                 if (blocker >= 0) {
                     if (blocker != group.index)
                         report.crowdedBy = blocker;
                     continue;
                 }
                 placed.add(p, radius, group.index, group.collision.layers, group.collision.mask);
-                place(p, random.uniform(-kPi, kPi));
+                float heading = random.uniform(-kPi, kPi);
+                if (pose.aligned) {
+                    const Vec2 ahead = group.target - p;
+                    if (group.hasTarget && dot(ahead, ahead) > 1e-6f)
+                        heading = std::atan2(ahead.y, ahead.x);
+                    else if (n > report.listedPlaced)
+                        heading = group.agents.heading[report.listedPlaced];
+                }
+                place(p, heading);
                 found = true;
                 break;
             }

@@ -678,6 +678,12 @@ std::size_t BodyPass::run(std::vector<std::unique_ptr<Group>>& groups,
     m_roundY.resize(n);
     m_contacts.clear();
     m_involved.clear();
+    // Squeezed bodies are this pass's to say (noted after its rounds, below).
+    for (const std::uint32_t b : m_squeezedList)
+        if (b < m_squeezedAfter.size())
+            m_squeezedAfter[b] = 0;
+    m_squeezedList.clear();
+    m_squeezedAfter.resize(n, 0);
     const float maxRadius = this->maxRadius();
     if (n < 2 || maxRadius <= 0.0f)
         return 0;
@@ -710,6 +716,13 @@ std::size_t BodyPass::run(std::vector<std::unique_ptr<Group>>& groups,
                 break;
     if (!pushed)
         return 0;
+    // Bodies left squeezed cannot give way: the next plans' othersNear sees them even from
+    // bodies that outrank them (a tank does not drive into a crowd packed against a wall).
+    for (const std::uint32_t b : m_involved)
+        if (m_pinned[b] == kSqueezedPin) {
+            m_squeezedAfter[b] = 1;
+            m_squeezedList.push_back(b);
+        }
     // The pushes are motion like any other: the bodies' velocities say so. Only bodies in
     // contact were pushed.
     const float inverseDt = 1.0f / dt;
@@ -778,10 +791,18 @@ void BodyPass::index(std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer
 {
     // (No agent joins or leaves a group between a step's pass and its index.)
     if (committedMoved && m_stepGathered && m_groups == &groups &&
-        m_groupStart.size() == groups.size() + 1)
+        m_groupStart.size() == groups.size() + 1) {
         takeCommitted(groups, hasPlayer, player, committedMoved);
-    else
+    } else {
         gatherBodies(groups, rules, hasPlayer, player, playerRadius, Positions::Committed);
+        // Bodies in another order (a reshuffle, a rebuilt world): the pass's squeezed marks
+        // name other bodies now.
+        for (const std::uint32_t b : m_squeezedList)
+            if (b < m_squeezedAfter.size())
+                m_squeezedAfter[b] = 0;
+        m_squeezedList.clear();
+    }
+    m_squeezedAfter.resize(m_x.size(), 0);
     m_stepGathered = false;
     m_indexCount = m_x.size();
     m_indexRadius = maxRadius();
@@ -1007,7 +1028,7 @@ OtherBodies BodyPass::othersNear(int group, Vec2 p, float radius, Vec2 forward, 
                            const std::uint32_t j = m_grid.sortedIndex(k);
                            const std::uint16_t rule = m_rule[j];
                            if (rule == group || !(mask & m_layers[rule]) ||
-                               (m_priority[rule] < priority && !m_fixed[j]))
+                               (m_priority[rule] < priority && !m_fixed[j] && !m_squeezedAfter[j]))
                                continue;
                            seeBody(out, p, radius, forward, {xs[k], ys[k]}, radiusOf(j));
                        }
@@ -1058,6 +1079,7 @@ std::size_t BodyPass::memoryBytes() const
 {
     return (m_x.capacity() + m_y.capacity()) * sizeof(float) +
            m_rule.capacity() * sizeof(std::uint16_t) + m_fixed.capacity() + m_pinned.capacity() +
+           m_squeezedAfter.capacity() + m_squeezedList.capacity() * sizeof(std::uint32_t) +
            m_stalls.capacity() + (m_pushX.capacity() + m_pushY.capacity()) * sizeof(std::int64_t) +
            (m_clearLow.capacity() + m_slotRule.capacity()) * sizeof(float) + m_grid.memoryBytes();
 }

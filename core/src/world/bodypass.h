@@ -255,6 +255,10 @@ private:
     std::vector<std::uint8_t> m_fixed; ///< how firmly it holds (Holding; kMoves = 0)
     /// Held, and by what (kWallPin, kSqueezedPin; 0: free): others give way to it.
     std::vector<std::uint8_t> m_pinned;
+    /// Per body, in the order of the last pass (and of the index taken from it): 1 when that
+    /// pass's rounds left it squeezed. m_squeezedList holds those set, to clear them.
+    std::vector<std::uint8_t> m_squeezedAfter;
+    std::vector<std::uint32_t> m_squeezedList;
     /// Contacts from the nearest support (a wall that holds it, or a body that holds its
     /// place), through bodies it overlaps; kUnsupported when none leads to one. Of two
     /// overlapping bodies the one further from its support gives way (giveWay), so a crowd
