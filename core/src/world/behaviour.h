@@ -319,7 +319,7 @@ public:
     struct SpawnPose
     {
         /// Room kept beyond touching between a spawned body and those placed before it, m,
-        /// while the area has room for it (the first half of the tries).
+        /// while the area has room for it (128 tries with it before the usual 256 without).
         float gap = 0.0f;
         /// Spawned agents face the group's target, or (none) the way the first one faces.
         bool aligned = false;
