@@ -97,6 +97,13 @@ public:
 
     int groupCount() const { return static_cast<int>(m_groups.size()); }
     const GroupState& group(int index) const;
+    /// Where agent `id` (AgentArrays::id) of `group` is in the group's arrays now, or -1 when
+    /// there is no such group or agent; constant time. An agent keeps its id for the world's
+    /// life, but not its index: every 16th step the world stores the school, squad and swarm
+    /// groups in cell order (agent 0, the player or a leader, stays first), so an index read
+    /// before a step may name another agent after it. Match agents between steps by id, or
+    /// look them up here; between two steps every index stays put.
+    int agentIndex(int group, std::uint32_t id) const;
     int groupIndex(const std::string& name) const;
     const PlayerState& player() const { return m_player; }
     const PointerInput& pointer() const { return m_pointer; }

@@ -128,7 +128,10 @@ struct SpawnReport
 class Group : public GroupState
 {
 public:
-    SpawnReport spawnReport;         ///< set by Behaviour::spawn
+    SpawnReport spawnReport; ///< set by Behaviour::spawn
+    /// Where each agent is, by id (World::agentIndex): empty while every agent's index is
+    /// its id, as built; filled when the world stores the group in cell order.
+    std::vector<std::uint32_t> indexOfId;
     UniformGrid grid;                ///< rebuilt each step before planning
     CollisionDesc collision;         ///< how its bodies meet other bodies
     BruteForceNeighbours bruteForce; ///< the reference search (bench, tests)

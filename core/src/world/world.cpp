@@ -22,6 +22,9 @@ namespace shoal {
 
 namespace {
 
+/// Group::indexOfId's mark for an id no agent has.
+constexpr std::uint32_t kNoAgent = 0xFFFFFFFFu;
+
 /// Inserts one agent at index 0 (the player joins the group it leads as its agent 0).
 void insertFront(AgentArrays& a)
 {
@@ -588,6 +591,11 @@ void World::rebuildIndexes(const std::uint8_t* committedMoved)
                 }
                 a.permute(m_order, m_permuteScratch, m_permuteIds, m_permuteFlags);
                 group->behaviour->permuteAgents(m_order);
+                std::vector<std::uint32_t>& where = group->indexOfId;
+                where.assign(n, kNoAgent);
+                for (std::size_t i = 0; i < n; ++i)
+                    if (a.id[i] < n)
+                        where[a.id[i]] = static_cast<std::uint32_t>(i);
                 committedMoved = nullptr; // the body pass's bodies are in the old order
             }
             group->grid.build(a.px.data(), a.py.data(), a.size(), group->behaviour->gridCells());
@@ -600,6 +608,19 @@ void World::rebuildIndexes(const std::uint8_t* committedMoved)
     if (m_groups.size() > 1 || m_metricsEnabled)
         indexBodies(committedMoved);
     m_indexesDirty = false;
+}
+
+int World::agentIndex(int group, std::uint32_t id) const
+{
+    if (group < 0 || group >= groupCount())
+        return -1;
+    const Group& g = *m_groups[static_cast<std::size_t>(group)];
+    const std::size_t n = g.agents.size();
+    if (g.indexOfId.empty()) // as built: the index is the id
+        return id < n && g.agents.id[id] == id ? static_cast<int>(id) : -1;
+    if (id >= g.indexOfId.size() || g.indexOfId[id] == kNoAgent)
+        return -1;
+    return static_cast<int>(g.indexOfId[id]);
 }
 
 void World::planPlayer()
