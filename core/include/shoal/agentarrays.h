@@ -41,6 +41,10 @@ struct SHOAL_API AgentArrays
     // Next state, written by the plan phase.
     std::vector<float> nx, ny, nvx, nvy, nheading, nspeed;
 
+    /// The pose each agent had before the last step (World::setKeepPrevious; empty while
+    /// off): a game draws previous + (current - previous) x alpha between two steps.
+    std::vector<float> prevX, prevY, prevHeading;
+
     std::size_t size() const { return px.size(); }
 
     void resize(std::size_t n)
@@ -75,6 +79,20 @@ struct SHOAL_API AgentArrays
         for (std::size_t k = 0; k < n; ++k)
             scratchFlags[k] = flags[order[k]];
         flags.swap(scratchFlags);
+        if (prevX.size() == n)
+            for (auto* v : {&prevX, &prevY, &prevHeading}) {
+                for (std::size_t k = 0; k < n; ++k)
+                    scratch[k] = (*v)[order[k]];
+                v->swap(scratch);
+            }
+    }
+
+    /// Notes the current pose as the previous one (before a step).
+    void keepPrevious()
+    {
+        prevX = px;
+        prevY = py;
+        prevHeading = heading;
     }
 
     /// Copies the current state into the next-state buffers (agents a plan leaves alone
@@ -104,7 +122,7 @@ struct SHOAL_API AgentArrays
     {
         std::size_t bytes = flags.capacity() + id.capacity() * sizeof(std::uint32_t);
         for (auto* v : {&px, &py, &vx, &vy, &heading, &speed, &stuckTime, &goalDistance, &nx, &ny,
-                        &nvx, &nvy, &nheading, &nspeed})
+                        &nvx, &nvy, &nheading, &nspeed, &prevX, &prevY, &prevHeading})
             bytes += v->capacity() * sizeof(float);
         return bytes;
     }

@@ -56,6 +56,35 @@ public:
     void step();
     void step(int count);
 
+    /// What advance() did with a frame.
+    struct FrameAdvance
+    {
+        int steps = 0;      ///< fixed steps taken
+        float alpha = 0.0f; ///< how far into the next step the frame ends, in [0, 1)
+        /// Time the frame brought beyond maxSteps steps, dropped (s): after a hitch the
+        /// world catches up no more than maxSteps steps, instead of running ever further
+        /// behind.
+        double droppedSeconds = 0.0;
+    };
+    /// The fixed-step loop for a game whose frames vary: adds `frameSeconds` to the time
+    /// earlier calls left over and takes as many whole steps of dt() as it holds, at most
+    /// `maxSteps`. The movement is that of step(): frames adding up to N steps' time give
+    /// step(N)'s hash. Turns setKeepPrevious on, so a game draws each agent at
+    /// interpolatedPosition(group, i, alpha). A negative or non-finite frame counts as 0.
+    FrameAdvance advance(double frameSeconds, int maxSteps = 8);
+    /// Keep each agent's pose from before the last step in AgentArrays::prevX, prevY and
+    /// prevHeading (and the player's), for interpolation; off by default (the copy costs a
+    /// little at every step). Turning it on notes the current poses as the previous ones.
+    void setKeepPrevious(bool keep);
+    bool keepsPrevious() const { return m_keepPrevious; }
+    /// Agent i of `group` drawn `alpha` (0 to 1) of the way from its pose before the last
+    /// step to its pose now (the current pose while previous poses are not kept).
+    Vec2 interpolatedPosition(int group, std::size_t i, float alpha) const;
+    /// Its heading the same way, along the shorter turn, radians in (-pi, pi].
+    float interpolatedHeading(int group, std::size_t i, float alpha) const;
+    /// The player's position the same way.
+    Vec2 interpolatedPlayerPosition(float alpha) const;
+
     // Input as data: the editor, the CLI and a replayed script all call these.
     /// Pointer position (m) and button state; drives the player and steers worms.
     void setPointer(Vec2 position, bool pressed);
@@ -224,6 +253,9 @@ private:
     Inspection m_inspection;
     NeighbourSearch m_search = NeighbourSearch::Grid;
     bool m_indexesDirty = true;
+    bool m_keepPrevious = false;
+    Vec2 m_playerPrevious;
+    double m_frameTime = 0.0; ///< what advance() has not stepped yet, s
     // Reordering agents into cell order (every kReorderInterval steps) and its scratch.
     std::vector<std::uint32_t> m_order;
     std::vector<float> m_permuteScratch;

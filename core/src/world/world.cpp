@@ -610,6 +610,79 @@ void World::rebuildIndexes(const std::uint8_t* committedMoved)
     m_indexesDirty = false;
 }
 
+World::FrameAdvance World::advance(double frameSeconds, int maxSteps)
+{
+    if (!m_keepPrevious)
+        setKeepPrevious(true);
+    if (!(frameSeconds > 0.0) || !std::isfinite(frameSeconds))
+        frameSeconds = 0.0;
+    FrameAdvance out;
+    const double dt = static_cast<double>(m_dt);
+    // A frame of exactly 1/60 s steps once with dt = 1/60 in float (a hair longer).
+    constexpr double kSlack = 1e-7;
+    m_frameTime += frameSeconds;
+    while (m_frameTime + kSlack >= dt && out.steps < std::max(maxSteps, 0)) {
+        step();
+        m_frameTime -= dt;
+        ++out.steps;
+    }
+    if (m_frameTime + kSlack >= dt) {
+        // Behind by more than maxSteps: keep only the part of a step (whole steps counted
+        // as the loop counts them).
+        const double whole = std::floor((m_frameTime + kSlack) / dt) * dt;
+        out.droppedSeconds = std::min(whole, m_frameTime);
+        m_frameTime -= out.droppedSeconds;
+    }
+    out.alpha = static_cast<float>(std::clamp(m_frameTime / dt, 0.0, 1.0 - 1e-6));
+    return out;
+}
+
+void World::setKeepPrevious(bool keep)
+{
+    if (keep && !m_keepPrevious) {
+        for (auto& group : m_groups)
+            group->agents.keepPrevious();
+        m_playerPrevious = m_player.position;
+    } else if (!keep) {
+        for (auto& group : m_groups) {
+            AgentArrays& a = group->agents;
+            for (auto* v : {&a.prevX, &a.prevY, &a.prevHeading}) {
+                v->clear();
+                v->shrink_to_fit();
+            }
+        }
+    }
+    m_keepPrevious = keep;
+}
+
+Vec2 World::interpolatedPosition(int group, std::size_t i, float alpha) const
+{
+    const AgentArrays& a = m_groups.at(static_cast<std::size_t>(group))->agents;
+    const Vec2 now{a.px.at(i), a.py.at(i)};
+    if (a.prevX.size() != a.size())
+        return now;
+    const Vec2 was{a.prevX[i], a.prevY[i]};
+    return was + (now - was) * std::clamp(alpha, 0.0f, 1.0f);
+}
+
+float World::interpolatedHeading(int group, std::size_t i, float alpha) const
+{
+    const AgentArrays& a = m_groups.at(static_cast<std::size_t>(group))->agents;
+    const float now = a.heading.at(i);
+    if (a.prevHeading.size() != a.size())
+        return wrapAngle(now);
+    const float was = a.prevHeading[i];
+    return wrapAngle(was + wrapAngle(now - was) * std::clamp(alpha, 0.0f, 1.0f));
+}
+
+Vec2 World::interpolatedPlayerPosition(float alpha) const
+{
+    if (!m_keepPrevious)
+        return m_player.position;
+    return m_playerPrevious +
+           (m_player.position - m_playerPrevious) * std::clamp(alpha, 0.0f, 1.0f);
+}
+
 int World::agentIndex(int group, std::uint32_t id) const
 {
     if (group < 0 || group >= groupCount())
@@ -671,6 +744,11 @@ void World::step()
 {
     if (m_indexesDirty)
         rebuildIndexes();
+    if (m_keepPrevious) {
+        for (auto& group : m_groups)
+            group->agents.keepPrevious();
+        m_playerPrevious = m_player.position;
+    }
 
     StepContext ctx = context();
     ctx.pickups = &m_pickups;
