@@ -129,6 +129,7 @@ private slots:
     void crowdsPressedIntoWalls();
     void crowdsPressedIntoACorner_data();
     void crowdsPressedIntoACorner();
+    void playerHemmedInByTwoSwarms();
     void bodiesThatHoldLeaveRoom_data();
     void bodiesThatHoldLeaveRoom();
     void priorityDecidesWhoGivesWay();
@@ -392,6 +393,30 @@ void TestSolidBodies::crowdsPressedIntoACorner()
     auto world = buildWorld(scene);
     QVERIFY(world);
     VERIFY_SOLID(watch(*world, 1800, [](World& w, int) { w.setPointer({19.5f, 19.5f}, true); }));
+}
+
+void TestSolidBodies::playerHemmedInByTwoSwarms()
+{
+    // The soak's longest overlaps, rebuilt: the player leads its school into a wall corner
+    // and two swarms spawned among each other chase it there, a convoy wandering nearby.
+    // The crowd packs round the player from every side, pressed by both swarms; a round of
+    // pushes parts it a row at a time, so bodies travel far within one step. Neither the
+    // player nor any agent may sit in another body: no overlap deeper than 5 cm lasts.
+    SceneDesc scene = emptyScene(40.0, 40.0);
+    scene.walls.push_back({{{-12.0, 12.0}, {12.0, 12.0}, {12.0, -12.0}}, false});
+    scene.player.enabled = true;
+    scene.player.position = {0.0, 0.0};
+    scene.player.group = "school";
+    scene.groups.push_back(
+        spawned(BehaviourKind::FishSchool, "school", {{-4.0, -4.0}, {4.0, 4.0}}, 150));
+    for (const char* name : {"hunters", "raiders"})
+        scene.groups.push_back(
+            spawned(BehaviourKind::Swarm, name, {{-38.0, -38.0}, {-10.0, 38.0}}, 1500));
+    scene.groups.push_back(
+        spawned(BehaviourKind::LeaderFollow, "convoy", {{-6.0, -12.0}, {6.0, -6.0}}, 300));
+    auto world = buildWorld(scene);
+    QVERIFY(world);
+    VERIFY_SOLID(watch(*world, 1800, [](World& w, int) { w.setPointer({10.5f, 10.5f}, true); }));
 }
 
 namespace {

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace shoal {
 
@@ -288,6 +289,18 @@ float BodyPass::maxRadius() const
     return r;
 }
 
+float BodyPass::minRadius() const
+{
+    // As maxRadius: over the rules that have bodies.
+    float r = std::numeric_limits<float>::max();
+    for (std::size_t g = 0; g + 1 < m_groupStart.size(); ++g)
+        if (m_groupStart[g + 1] > m_groupStart[g])
+            r = std::min(r, m_ruleRadius[g]);
+    if (m_x.size() > m_groupStart.back())
+        r = std::min(r, m_ruleRadius.back());
+    return r;
+}
+
 bool BodyPass::wallBetween(const StaticGeometry& geometry, Vec2 a, Vec2 b)
 {
     const float clearA = geometry.clearance(a), clearB = geometry.clearance(b);
@@ -309,7 +322,7 @@ void BodyPass::noteContact(std::uint32_t i, std::uint32_t j)
     m_contacts.push_back({i, j});
     for (const std::uint32_t b : {i, j})
         if (!m_mark[b]) {
-            m_mark[b] = 1;
+            m_mark[b] = kMarkInvolved;
             m_involved.push_back(b);
         }
 }
@@ -464,10 +477,13 @@ void BodyPass::pinContacts()
     for (const std::uint32_t b : m_involved) {
         m_pinned[b] = !m_fixed[b] && heldByWall(b);
         m_level[b] = startLevel(b);
-        m_roundX[b] = m_x[b];
-        m_roundY[b] = m_y[b];
+        m_roundX[b] = m_searchX[b] = m_x[b];
+        m_roundY[b] = m_searchY[b] = m_y[b];
     }
     m_roundsBegun = true;
+    m_lateBegin = m_contacts.size();
+    m_furthest2 = 0.0f;
+    m_shoved.clear();
 }
 
 float BodyPass::giveWay(std::uint32_t i, std::uint32_t j) const
@@ -631,6 +647,7 @@ bool BodyPass::pushRound(const StaticGeometry& geometry, int round)
         if (pushStaysClear(b, pushed)) {
             m_x[b] = pushed.x;
             m_y[b] = pushed.y;
+            noteShoved(b);
             continue;
         }
         bool held = false;
@@ -639,6 +656,7 @@ bool BodyPass::pushRound(const StaticGeometry& geometry, int round)
             geometry.keepClear(from, pushed, radiusOf(b), &held, clearanceFrom(b, from));
         m_x[b] = kept.x;
         m_y[b] = kept.y;
+        noteShoved(b);
         if (held) {
             m_pinned[b] = std::max(m_pinned[b], kWallPin);
             m_level[b] = 0;
@@ -676,6 +694,8 @@ std::size_t BodyPass::run(std::vector<std::unique_ptr<Group>>& groups,
     m_pushY.resize(n);
     m_roundX.resize(n);
     m_roundY.resize(n);
+    m_searchX.resize(n);
+    m_searchY.resize(n);
     m_contacts.clear();
     m_involved.clear();
     // Squeezed bodies are this pass's to say (noted after its rounds, below).
@@ -687,6 +707,8 @@ std::size_t BodyPass::run(std::vector<std::unique_ptr<Group>>& groups,
     const float maxRadius = this->maxRadius();
     if (n < 2 || maxRadius <= 0.0f)
         return 0;
+    m_contactMaxRadius = maxRadius;
+    m_shoveSlack = 0.5f * kContactMargin * minRadius();
     const float maxMove = m_maxMove;
     const UniformGrid* grid = indexHolds ? &m_grid : startGrid;
     std::size_t covered = indexHolds ? n : (startGrid ? startGrid->size() : 0);
@@ -704,16 +726,19 @@ std::size_t BodyPass::run(std::vector<std::unique_ptr<Group>>& groups,
     pinContacts();
     if (m_contacts.empty())
         return 0;
+    // Pairs the rounds bring together are listed after the round that brought them near,
+    // and have a quarter of the rounds at least to part; in all there are at most half as
+    // many rounds again.
     bool pushed = false;
-    for (int round = 0; round < rounds; ++round) {
+    int roundsLeft = rounds;
+    for (int round = 0; round < roundsLeft; ++round) {
         if (!pushRound(geometry, round))
             break;
         pushed = true;
+        if (addLateContacts(*grid, covered, gridMove))
+            roundsLeft =
+                std::min(rounds + rounds / 2, std::max(roundsLeft, round + 1 + rounds / 4));
     }
-    if (pushed && addLateContacts(*grid, covered, gridMove))
-        for (int round = 0; round < rounds / 2; ++round)
-            if (!pushRound(geometry, round))
-                break;
     if (!pushed)
         return 0;
     // Bodies left squeezed cannot give way: the next plans' othersNear sees them even from

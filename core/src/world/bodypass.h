@@ -173,6 +173,7 @@ private:
                       const std::vector<BodyGroupRule>& rules, bool hasPlayer, Vec2 player,
                       float playerRadius, Positions positions, Hold hold = Hold::AllFixed);
     float maxRadius() const;
+    float minRadius() const;
     /// index(): every body's rule into the lowest and highest of its block (blocks of
     /// 1 / `inverse` metres).
     void markBlocks(float inverse);
@@ -226,11 +227,21 @@ private:
     /// Bodies in contact that their plan puts against a wall start the rounds pinned (and
     /// where each starts them is noted, for addLateContacts).
     void pinContacts();
-    /// After the rounds: the rounds' pushes can carry a body further than the margin its
-    /// contacts were found with (a swarm agent shoved by a tank into its neighbour). The
-    /// pairs such bodies now overlap that are not listed yet are added, from the same grid
-    /// (bodycontacts.cpp). Whether any was.
+    /// After each round: the pushes, carried through many rounds, can take a body further
+    /// than the margin its contacts were found with (a crowd parted from a wall moves a row
+    /// a round; a swarm agent shoved by a tank into its neighbour). The bodies the round
+    /// took more than m_shoveSlack from where their contacts were last looked for
+    /// (m_shoved) look again, from the same grid, and the pairs nearer than touching plus
+    /// twice that are added (bodycontacts.cpp): a pair the list did not hold is listed the
+    /// round its bodies come near, not after all the rounds. Whether any was.
     bool addLateContacts(const UniformGrid& grid, std::size_t covered, float maxMove);
+    /// addLateContacts: whether findContacts listed the pair (its test, from where the rounds
+    /// began), or an earlier addLateContacts did.
+    bool listedAtStart(std::uint32_t i, std::uint32_t j, std::size_t covered) const;
+    bool listedLate(std::uint32_t i, std::uint32_t j) const;
+    /// pushRound, for each body it moved: into m_shoved when it went further than
+    /// m_shoveSlack from where its contacts were last looked for; m_furthest2 kept.
+    void noteShoved(std::uint32_t b);
     static std::size_t bodyCount(const std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer);
     /// Whether any body of these groups may give way to another (else no round would move
     /// anything): some group that is not fixed has in its mask a layer some body is on.
@@ -293,8 +304,23 @@ private:
     std::vector<Contact> m_contacts;       ///< this step's pairs near enough to meet
     std::vector<std::uint32_t> m_involved; ///< the bodies in them, each once
     std::vector<float> m_roundX, m_roundY; ///< where the involved bodies began the rounds
-    std::vector<std::uint8_t> m_mark;      ///< scratch: body already in m_involved
-    std::vector<std::uint8_t> m_lonely;    ///< scratch: body no other can touch (markLonely)
+    /// Where each involved body's contacts were last looked for (findContacts, then
+    /// addLateContacts).
+    std::vector<float> m_searchX, m_searchY;
+    std::vector<std::uint32_t> m_shoved; ///< moved beyond m_shoveSlack in the last round
+    /// How far a body may go from where its contacts were last looked for before it looks
+    /// again: half the contact margin of the smallest body, m (see addLateContacts).
+    float m_shoveSlack = 0.0f;
+    float m_furthest2 = 0.0f;        ///< the squared furthest any body has gone in the rounds
+    float m_contactMaxRadius = 0.0f; ///< maxRadius() of the running pass
+    std::size_t m_lateBegin = 0;     ///< the first contact addLateContacts added
+    /// Per body: kMarkInvolved once in m_involved (0: not), with kMarkShoved while in
+    /// m_shoved and kMarkLate once in a pair addLateContacts added.
+    std::vector<std::uint8_t> m_mark;
+    static constexpr std::uint8_t kMarkInvolved = 1;
+    static constexpr std::uint8_t kMarkShoved = 2;
+    static constexpr std::uint8_t kMarkLate = 4;
+    std::vector<std::uint8_t> m_lonely; ///< scratch: body no other can touch (markLonely)
     /// The running pass is a step's (every group planned): the plans' notes are current.
     bool m_stepping = false;
     std::vector<float> m_slotX, m_slotY; ///< planned positions in the grid's slot order
