@@ -81,7 +81,7 @@ std::uint64_t pinnedHash(BehaviourKind kind)
     case BehaviourKind::FishSchool:
         return 0xc9b0dc2e3bf39ebbull;
     case BehaviourKind::TankSquad:
-        return 0x8980f378a6b57be7ull;
+        return 0x07c9b0a882381572ull;
     case BehaviourKind::Swarm:
         return 0x29d7dd0fb5e9c1a1ull;
     case BehaviourKind::LeaderFollow:
