@@ -432,7 +432,6 @@ float WormBehaviour::curvedBody(const StaticGeometry& geometry, Vec2 head, float
 {
     out.clear();
     out.push_back(head);
-    const float clearance = 0.5f * m_params.width;
     // Few joints, each well within the sharpest turn (a wave of one period bends a joint by
     // about kSpawnWave x 2 pi / segments), none on a segment shorter than the worm makes.
     const int segments = std::clamp(
@@ -449,17 +448,11 @@ float WormBehaviour::curvedBody(const StaticGeometry& geometry, Vec2 head, float
         const float turn = std::clamp(wrapAngle(heading + kSpawnWave * wave - previous),
                                       -m_params.maxTurnAngle, m_params.maxTurnAngle);
         const float direction = previous + turn; // the head segment lies along the heading
-        const Vec2 back = -fromAngle(direction);
         // As a hand-placed body: cut short where geometry is (it grows in as it crawls out).
-        float fit = piece;
-        const RayHit hit = geometry.rayCast(at, at + back * (piece + clearance));
-        if (hit.hit)
-            fit = std::max(0.0f, hit.fraction * (piece + clearance) - clearance);
-        while (fit > kZeroLength && geometry.segmentCrosses(at, at + back * fit))
-            fit *= 0.5f;
-        if (fit <= kZeroLength)
+        const float fit = fitLength(geometry, at, direction, piece);
+        if (fit <= 0.0f)
             break;
-        at = at + back * fit;
+        at = at - fromAngle(direction) * fit;
         out.push_back(at);
         laid += fit;
         previous = direction;
