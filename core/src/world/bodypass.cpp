@@ -759,8 +759,16 @@ std::size_t BodyPass::run(std::vector<std::unique_ptr<Group>>& groups,
         AgentArrays& a = groups[g]->agents;
         const std::size_t i = b - m_groupStart[g];
         if (m_x[b] != a.nx[i] || m_y[b] != a.ny[i]) {
-            a.nvx[i] += (m_x[b] - a.nx[i]) * inverseDt;
-            a.nvy[i] += (m_y[b] - a.ny[i]) * inverseDt;
+            const float pushX = m_x[b] - a.nx[i];
+            const float pushY = m_y[b] - a.ny[i];
+            // Pushed back by more than half of its planned move: bodies stopped it as a wall
+            // would, and it is blocked as one blocks it (a tank then loses its speed).
+            const float moveX = a.nx[i] - a.px[i];
+            const float moveY = a.ny[i] - a.py[i];
+            if (pushX * moveX + pushY * moveY < -0.5f * (moveX * moveX + moveY * moveY))
+                a.flags[i] |= kAgentBlocked;
+            a.nvx[i] += pushX * inverseDt;
+            a.nvy[i] += pushY * inverseDt;
             a.nx[i] = m_x[b];
             a.ny[i] = m_y[b];
             if (moved)
