@@ -68,7 +68,7 @@ void Behaviour::spawn(Group& group, const GroupDesc& desc, Random& random,
         const SpawnPose pose = spawnPose();
         // Tries with the pose's gap come first, then as many as ever without it: an area fills
         // as full as it did without a gap.
-        const int gapTries = pose.gap > 0.0f ? kSpawnPlaceAttempts / 2 : 0;
+        int gapTries = pose.gap > 0.0f ? kSpawnPlaceAttempts / 2 : 0;
         for (std::size_t k = 0; k < wanted; ++k) {
             // Rejection sampling: clear of walls, obstacles and the bodies already placed, of
             // this group and of the groups before it that it meets.
@@ -92,6 +92,10 @@ void Behaviour::spawn(Group& group, const GroupDesc& desc, Random& random,
                     continue;
                 }
                 placed.add(p, radius, group.index, group.collision.layers, group.collision.mask);
+                // No room with the gap in all its tries: the area is nearly full at that
+                // spacing, and the rest go without it (the tries would only be wasted).
+                if (attempt >= gapTries)
+                    gapTries = 0;
                 float heading = random.uniform(-kPi, kPi);
                 if (pose.aligned) {
                     const Vec2 ahead = group.target - p;
