@@ -8,6 +8,7 @@ namespace shoal::cli {
 
 int validateCommand(const QStringList& arguments);
 int runCommand(const QStringList& arguments);
+int replayCommand(const QStringList& arguments);
 int benchCommand(const QStringList& arguments);
 int presetsCommand(const QStringList& arguments);
 

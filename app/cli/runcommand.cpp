@@ -1,11 +1,14 @@
 // shoal-cli run: build a scene's world, apply --preset, --set and a scripted input, step it N
-// times, print what a user would check (per-group metrics, wall crossings) and the state hash.
+// times, print what a user would check (per-group metrics, wall crossings) and the state hash;
+// --record keeps all that decided the run. shoal-cli replay: the same run again from such a
+// recording, which must end with the hash the run ended with.
 
 #include "clisupport.h"
 #include "commands.h"
 
 #include <shoal/displaytext.h>
 #include <shoal/inputscript.h>
+#include <shoal/recording.h>
 #include <shoal/world.h>
 
 #include <presetshelf.h>
@@ -14,6 +17,7 @@
 #include <cstdio>
 #include <memory>
 #include <new>
+#include <optional>
 
 namespace shoal::cli {
 
@@ -41,10 +45,14 @@ struct RunOptions
     MetricsFormat metricsFormat = MetricsFormat::Csv;
     QString trajectoryPath;
     bool json = false;
+    QString recordPath; ///< run --record: where the recording goes
+    QString replayPath; ///< replay: the recording run again (scene, seed and input from it)
+    bool stepsGiven = false;
 };
 
-/// Applies one --set "group.param=value" (or "player.param=value").
-std::optional<Error> applySet(World& world, const QString& assignment)
+/// Applies one --set "group.param=value" (or "player.param=value"), and describes it as the
+/// step-0 event a recording keeps.
+std::optional<Error> applySet(World& world, const QString& assignment, InputEvent& event)
 {
     const std::string text = assignment.toStdString();
     const std::string where = "--set " + text + ": ";
@@ -62,9 +70,15 @@ std::optional<Error> applySet(World& world, const QString& assignment)
         return Error{where + quotedName(valueText.toStdString()) + " is not a finite number"};
 
     std::optional<Error> error;
+    event = InputEvent{};
+    event.key = key;
+    event.value = value;
     if (groupName == "player") {
+        event.kind = InputEventKind::PlayerSet;
         error = world.setPlayerParam(key, value);
     } else {
+        event.kind = InputEventKind::Set;
+        event.group = groupName;
         const int group = world.groupIndex(groupName);
         if (group < 0) {
             std::string names;
@@ -160,6 +174,11 @@ struct RunCommandLine
                                         QStringLiteral("file.csv")};
     const QCommandLineOption json{QStringLiteral("json"),
                                   QStringLiteral("Prints the summary as one JSON object.")};
+    const QCommandLineOption record{QStringLiteral("record"),
+                                    QStringLiteral("Writes a recording of the run (its scene, "
+                                                   "seed, presets, --set and input by step) "
+                                                   "that 'shoal-cli replay' runs again."),
+                                    QStringLiteral("file.shoalrec")};
 };
 
 RunCommandLine::RunCommandLine(QCommandLineParser& parser)
@@ -172,7 +191,42 @@ RunCommandLine::RunCommandLine(QCommandLineParser& parser)
     parser.addPositionalArgument(QStringLiteral("file"),
                                  QStringLiteral("Scene file; 'demo' or none: the embedded demo."),
                                  QStringLiteral("[FILE]"));
-    parser.addOptions({steps, seed, preset, set, input, metrics, trajectory, json});
+    parser.addOptions({steps, seed, preset, set, input, metrics, trajectory, json, record});
+}
+
+/// The replay command's options, declared on a parser: those of run that do not change what
+/// runs (the recording decides the scene, the seed and the input).
+struct ReplayCommandLine
+{
+    explicit ReplayCommandLine(QCommandLineParser& parser);
+
+    const QCommandLineOption steps{QStringLiteral("steps"),
+                                   QStringLiteral("Steps to run (default: as many as the "
+                                                  "recorded run made; the hash is checked "
+                                                  "then)."),
+                                   QStringLiteral("N")};
+    const QCommandLineOption metrics{QStringLiteral("metrics"),
+                                     QStringLiteral("Writes per-step, per-group metrics (.csv or "
+                                                    ".json)."),
+                                     QStringLiteral("file")};
+    const QCommandLineOption trajectory{QStringLiteral("trajectory"),
+                                        QStringLiteral("Writes every agent's pose at every step "
+                                                       "as CSV."),
+                                        QStringLiteral("file.csv")};
+    const QCommandLineOption json{QStringLiteral("json"),
+                                  QStringLiteral("Prints the summary as one JSON object.")};
+};
+
+ReplayCommandLine::ReplayCommandLine(QCommandLineParser& parser)
+{
+    parser.setApplicationDescription(QStringLiteral(
+        "Runs a recording ('shoal-cli run --record') again and prints what run printed, ending "
+        "with the same 'hash:' line.\n"
+        "Exit code 0 ok; 1 when the replay ends with another hash than the recorded run (or a "
+        "check failed, as in run); 2 bad input."));
+    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("Recording file."),
+                                 QStringLiteral("FILE"));
+    parser.addOptions({steps, metrics, trajectory, json});
 }
 
 /// No output replaces an input or another output: each file named on the command line is
@@ -189,6 +243,10 @@ std::optional<Error> checkOutputPaths(const RunOptions& options)
         inputs.push_back({"the scene file", options.scene.path});
     if (!options.inputPath.isEmpty())
         inputs.push_back({"the --input script", options.inputPath});
+    if (!options.replayPath.isEmpty())
+        inputs.push_back({"the recording", options.replayPath});
+    if (!options.recordPath.isEmpty())
+        outputs.push_back({"--record", options.recordPath});
     if (!options.metricsPath.isEmpty())
         outputs.push_back({"--metrics", options.metricsPath});
     if (!options.trajectoryPath.isEmpty())
@@ -208,6 +266,13 @@ std::optional<Error> checkOutputPaths(const RunOptions& options)
     return std::nullopt;
 }
 
+std::optional<Error> parseSteps(const QCommandLineParser& parser, const QCommandLineOption& steps,
+                                RunOptions& options);
+std::optional<Error> parseOutputs(const QCommandLineParser& parser,
+                                  const QCommandLineOption& metrics,
+                                  const QCommandLineOption& trajectory,
+                                  const QCommandLineOption& json, RunOptions& options);
+
 std::optional<Error> parseOptions(const QCommandLineParser& parser,
                                   const RunCommandLine& commandLine, RunOptions& options)
 {
@@ -221,13 +286,8 @@ std::optional<Error> parseOptions(const QCommandLineParser& parser,
                      positional.join(QStringLiteral("', '")).toStdString() + "')"};
     options.scene = sceneSource(positional.isEmpty() ? QString() : positional.first());
 
-    if (parser.isSet(steps)) {
-        bool ok = false;
-        options.steps = parser.value(steps).toLongLong(&ok);
-        if (!ok || options.steps < 0 || options.steps > kMaxSteps)
-            return Error{"--steps '" + parser.value(steps).toStdString() +
-                         "' must be a whole number in [0, " + std::to_string(kMaxSteps) + "]"};
-    }
+    if (auto error = parseSteps(parser, steps, options))
+        return error;
     if (parser.isSet(seed)) {
         options.seed = parseSeed(parser.value(seed));
         if (!options.seed)
@@ -239,6 +299,34 @@ std::optional<Error> parseOptions(const QCommandLineParser& parser,
     options.inputPath = parser.value(commandLine.input);
     if (parser.isSet(commandLine.input) && options.inputPath.isEmpty())
         return Error{"--input needs a script file name"};
+    options.recordPath = parser.value(commandLine.record);
+    if (parser.isSet(commandLine.record) && options.recordPath.isEmpty())
+        return Error{"--record needs a file name"};
+    if (auto error = parseOutputs(parser, metrics, trajectory, commandLine.json, options))
+        return error;
+    return checkOutputPaths(options);
+}
+
+std::optional<Error> parseSteps(const QCommandLineParser& parser, const QCommandLineOption& steps,
+                                RunOptions& options)
+{
+    if (!parser.isSet(steps))
+        return std::nullopt;
+    bool ok = false;
+    options.steps = parser.value(steps).toLongLong(&ok);
+    if (!ok || options.steps < 0 || options.steps > kMaxSteps)
+        return Error{"--steps '" + parser.value(steps).toStdString() +
+                     "' must be a whole number in [0, " + std::to_string(kMaxSteps) + "]"};
+    options.stepsGiven = true;
+    return std::nullopt;
+}
+
+/// --metrics, --trajectory and --json, shared by run and replay.
+std::optional<Error> parseOutputs(const QCommandLineParser& parser,
+                                  const QCommandLineOption& metrics,
+                                  const QCommandLineOption& trajectory,
+                                  const QCommandLineOption& json, RunOptions& options)
+{
     options.metricsPath = parser.value(metrics);
     if (parser.isSet(metrics)) {
         if (options.metricsPath.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive))
@@ -252,7 +340,25 @@ std::optional<Error> parseOptions(const QCommandLineParser& parser,
     options.trajectoryPath = parser.value(trajectory);
     if (parser.isSet(trajectory) && options.trajectoryPath.isEmpty())
         return Error{"--trajectory needs a file name"};
-    options.json = parser.isSet(commandLine.json);
+    options.json = parser.isSet(json);
+    return std::nullopt;
+}
+
+std::optional<Error> parseReplayOptions(const QCommandLineParser& parser,
+                                        const ReplayCommandLine& commandLine, RunOptions& options)
+{
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() != 1)
+        return Error{"replay takes one recording file, got " + std::to_string(positional.size()) +
+                     (positional.isEmpty()
+                          ? std::string()
+                          : " ('" + positional.join(QStringLiteral("', '")).toStdString() + "')")};
+    options.replayPath = positional.first();
+    if (auto error = parseSteps(parser, commandLine.steps, options))
+        return error;
+    if (auto error = parseOutputs(parser, commandLine.metrics, commandLine.trajectory,
+                                  commandLine.json, options))
+        return error;
     return checkOutputPaths(options);
 }
 
@@ -668,6 +774,11 @@ struct RunSetup
     SceneDesc scene;
     std::unique_ptr<World> world;
     InputScript script;
+    /// The --set options as the step-0 events a recording keeps, in order.
+    std::vector<InputEvent> setEvents;
+    /// replay: the recorded run's steps and hash.
+    std::uint64_t recordedSteps = 0;
+    std::uint64_t recordedHash = 0;
 };
 
 /// Loads the scene, applies --seed and every --preset, builds the world and applies every
@@ -700,10 +811,61 @@ std::optional<Error> buildWorld(const RunOptions& options, RunSetup& setup)
     }
 
     for (const QString& assignment : options.sets) {
-        if (auto error = applySet(*setup.world, assignment))
+        InputEvent event;
+        if (auto error = applySet(*setup.world, assignment, event))
             return error;
+        setup.setEvents.push_back(std::move(event));
     }
     return std::nullopt;
+}
+
+/// replay: the world and the script from the recording (--steps: as many as it made, unless
+/// given).
+std::optional<Error> buildReplay(RunOptions& options, RunSetup& setup)
+{
+    const std::string name = options.replayPath.toStdString();
+    SceneReadOptions readOptions;
+    readOptions.maxFileBytes = maxFileBytes();
+    Expected<Recording> recording = loadRecordingFile(name, readOptions);
+    if (!recording)
+        return recording.error();
+    setup.scene = std::move(recording->scene);
+    setup.script = std::move(recording->input);
+    setup.recordedSteps = recording->steps;
+    setup.recordedHash = recording->hash;
+    options.scene.displayName = name;
+    if (!options.stepsGiven) {
+        if (setup.recordedSteps > static_cast<std::uint64_t>(kMaxSteps))
+            return Error{name + ": steps " + std::to_string(setup.recordedSteps) +
+                         " is more than a run makes (" + std::to_string(kMaxSteps) + ")"};
+        options.steps = static_cast<qint64>(setup.recordedSteps);
+    }
+    try {
+        auto world = World::create(setup.scene);
+        if (!world)
+            return Error{name + ": scene: " + world.error().message};
+        setup.world = std::move(*world);
+    } catch (const std::bad_alloc&) {
+        return outOfMemory(name);
+    }
+    return checkInputScript(setup.script, *setup.world);
+}
+
+/// run --record: the run as a recording, with the events it applied (those of its last steps
+/// and beyond never were), into `file` (opened before the run, as every output is).
+std::optional<Error> writeRecording(const RunOptions& options, const RunSetup& setup,
+                                    AtomicFileWriter& file)
+{
+    Recording recording;
+    recording.scene = setup.scene;
+    recording.input.events = setup.setEvents;
+    for (const InputEvent& event : setup.script.events)
+        if (event.step < static_cast<std::uint64_t>(options.steps))
+            recording.input.events.push_back(event);
+    recording.steps = static_cast<std::uint64_t>(options.steps);
+    recording.hash = setup.world->stateHash();
+    file.write(serializeRecording(recording));
+    return file.commit();
 }
 
 /// Reads, parses and checks the --input script (none: an empty script).
@@ -855,10 +1017,57 @@ int runCommand(const QStringList& arguments)
     RunOutputs outputs;
     if (auto error = outputs.open(options, setup))
         return refuse(*error);
+    std::optional<AtomicFileWriter> recordFile;
+    if (!options.recordPath.isEmpty()) {
+        recordFile.emplace(options.recordPath.toStdString());
+        if (auto error = recordFile->open())
+            return refuse(*error);
+    }
     const RunTotals totals = simulate(*setup.world, setup.script, options.steps, outputs);
     if (auto error = outputs.finish())
         return refuse(*error);
+    if (recordFile) {
+        if (auto error = writeRecording(options, setup, *recordFile))
+            return refuse(*error);
+    }
     return report(*setup.world, options, setup.scene, totals);
+}
+
+int replayCommand(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    const ReplayCommandLine commandLine(parser);
+    if (auto exit = parseCommandLine(parser, arguments, QStringLiteral("replay"),
+                                     QStringLiteral("shoal-cli replay FILE [options]")))
+        return *exit;
+
+    RunOptions options;
+    if (auto error = parseReplayOptions(parser, commandLine, options))
+        return refuse(Error{"replay: " + error->message});
+    RunSetup setup;
+    if (auto error = buildReplay(options, setup))
+        return refuse(*error);
+    for (const WorldWarning& warning : setup.world->warnings())
+        printError(options.scene.displayName + ": warning: " + warning.message);
+    RunOutputs outputs;
+    if (auto error = outputs.open(options, setup))
+        return refuse(*error);
+    const RunTotals totals = simulate(*setup.world, setup.script, options.steps, outputs);
+    if (auto error = outputs.finish())
+        return refuse(*error);
+    const int exit = report(*setup.world, options, setup.scene, totals);
+    // The promise of a recording: the same steps end in the same state.
+    const std::uint64_t hash = setup.world->stateHash();
+    if (static_cast<std::uint64_t>(options.steps) == setup.recordedSteps &&
+        hash != setup.recordedHash) {
+        printError("replay: " + options.scene.displayName + ": the replay ends with hash " +
+                   formatHash(hash) + " after " + std::to_string(options.steps) +
+                   " steps, the recorded run with " + formatHash(setup.recordedHash) +
+                   " (the recording was edited, or this build's behaviours differ from those of "
+                   "the build that recorded it)");
+        return kExitCheckFailed;
+    }
+    return exit;
 }
 
 } // namespace shoal::cli

@@ -82,6 +82,9 @@ private slots:
     void sameScriptGivesTheSameHash();
     void targetEventMovesTheSquad();
     void checkNamesTheSquads();
+    void setEventsEditWhileRunning();
+    void checkNamesParametersAndValues_data();
+    void checkNamesParametersAndValues();
     void underflowReadsAsInSceneFiles();
     void echoedTokensAreEscapedAndCut();
 };
@@ -159,8 +162,9 @@ void TestInputScript::refusesBadScripts_data()
     QTest::newRow("unknown event")
         << std::string("0 click 1 2")
         << QStringLiteral("script.txt:1: unknown event 'click'; expected "
-                          "'<step> pointer <x> <y> down|up|move' or "
-                          "'<step> target <group> <x> <y>'");
+                          "'<step> pointer <x> <y> down|up|move', "
+                          "'<step> target <group> <x> <y>' or "
+                          "'<step> set <group>|player <param> <value>'");
     QTest::newRow("decreasing steps")
         << std::string("5 pointer 0 0 down\n\n3 pointer 0 0 up")
         << QStringLiteral(
@@ -195,6 +199,15 @@ void TestInputScript::refusesBadScripts_data()
     QTest::newRow("unterminated quote")
         << std::string("0 target \"north 1 2")
         << QStringLiteral("script.txt:1: a quoted name has no closing");
+    QTest::newRow("set without value")
+        << std::string("0 set school keepWeight") << QStringLiteral("too few fields for 'set'");
+    QTest::newRow("set value not a number")
+        << std::string("0 set school keepWeight high")
+        << QStringLiteral("script.txt:1: value 'high' must be a finite number");
+    QTest::newRow("set value nan") << std::string("0 set player moveSpeed nan")
+                                   << QStringLiteral("value 'nan' must be a finite number");
+    QTest::newRow("set empty group")
+        << std::string("0 set \"\" keepWeight 1") << QStringLiteral("the group name is empty");
     QTest::newRow("step alone") << std::string("# start\n7\n")
                                 << QStringLiteral("script.txt:2: expected '<step> pointer");
     QTest::newRow("error on a later line")
@@ -349,6 +362,68 @@ void TestInputScript::checkNamesTheSquads()
     QVERIFY2(QString::fromStdString(error->message)
                  .contains(QStringLiteral("group 'enemies' is a swarm, not a tank squad")),
              error->message.c_str());
+}
+
+void TestInputScript::setEventsEditWhileRunning()
+{
+    // A set event is the property panel's edit at that step: the value is the world's from
+    // then on, and the player's parameters too ("player" unquoted).
+    auto world = test::buildWorld(playerScene());
+    QVERIFY(world);
+    const InputScript script =
+        parseOrFail("10 set school keepWeight 1.75\n20 set player moveSpeed 6.5\n");
+    QCOMPARE(script.events[0].kind, InputEventKind::Set);
+    QCOMPARE(script.events[1].kind, InputEventKind::PlayerSet);
+    QVERIFY(!checkInputScript(script, *world));
+    const int school = world->groupIndex("school");
+    const double before = world->param(school, "keepWeight");
+    QVERIFY(before != 1.75);
+    replay(*world, script, 10);
+    QCOMPARE(world->param(school, "keepWeight"), before);
+    replay(*world, script, 1);
+    QCOMPARE(world->param(school, "keepWeight"), 1.75);
+    replay(*world, script, 10);
+    QCOMPARE(world->playerParam("moveSpeed"), 6.5);
+}
+
+void TestInputScript::checkNamesParametersAndValues_data()
+{
+    QTest::addColumn<std::string>("text");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("unknown group")
+        << std::string("0 set shcool keepWeight 1")
+        << QStringLiteral("script.txt:1: there is no group 'shcool'; groups: 'school'");
+    QTest::newRow("unknown parameter")
+        << std::string("0 pointer 0 0 down\n3 set school keepWieght 1")
+        << QStringLiteral("script.txt:2: a fishSchool has no parameter 'keepWieght'; its "
+                          "parameters: moveSpeed, ");
+    QTest::newRow("out of range") << std::string("0 set school keepWeight 9")
+                                  << QStringLiteral("script.txt:1: group 'school': keepWeight = "
+                                                    "9 is out of range; allowed [0, 5]");
+    QTest::newRow("breaks a rule with an earlier edit")
+        << std::string("0 set school keepMaxDistance 2.5\n5 set school keepMinDistance 2.6")
+        << QStringLiteral("script.txt:2: group 'school': keepMinDistance (2.6) must be less "
+                          "than keepMaxDistance (2.5)");
+    QTest::newRow("player parameter") << std::string("0 set player speed 3")
+                                      << QStringLiteral("script.txt:1: the player has no "
+                                                        "parameter 'speed'; its parameters: "
+                                                        "moveSpeed");
+    QTest::newRow("quoted player is a group")
+        << std::string("0 set \"player\" moveSpeed 3")
+        << QStringLiteral("script.txt:1: there is no group 'player'");
+}
+
+void TestInputScript::checkNamesParametersAndValues()
+{
+    // Every edit is checked before the run, where it comes (with the edits before it in
+    // place): a run never stops half way on a refused value.
+    QFETCH(std::string, text);
+    QFETCH(QString, expected);
+    auto world = test::buildWorld(playerScene());
+    QVERIFY(world);
+    const auto error = checkInputScript(parseOrFail(text), *world);
+    QVERIFY(error);
+    QVERIFY2(QString::fromStdString(error->message).startsWith(expected), error->message.c_str());
 }
 
 void TestInputScript::underflowReadsAsInSceneFiles()

@@ -113,6 +113,8 @@ public:
     std::optional<Error> setPlayerParam(int index, double value);
     std::optional<Error> setPlayerParam(const std::string& key, double value);
     double param(int group, const std::string& key) const;
+    /// The player's parameter `key` as the world runs it (0 for a key it does not have).
+    double playerParam(const std::string& key) const;
     /// Changes how a group's bodies meet other bodies (its layers, mask and priority) on the
     /// running world; it takes effect on the next step, and every agent stays where it is.
     /// Refuses (and changes nothing) an unknown group or a priority outside 0 to

@@ -3,6 +3,7 @@
 #include <shoal/world.h>
 
 #include <shoal/displaytext.h>
+#include <shoal/paramspec.h>
 
 #include <charconv>
 #include <cmath>
@@ -13,7 +14,8 @@ namespace shoal {
 namespace {
 
 constexpr const char* kAllowedLines =
-    "expected '<step> pointer <x> <y> down|up|move' or '<step> target <group> <x> <y>'";
+    "expected '<step> pointer <x> <y> down|up|move', '<step> target <group> <x> <y>' or "
+    "'<step> set <group>|player <param> <value>'";
 
 struct Token
 {
@@ -143,6 +145,26 @@ std::optional<PointerAction> pointerActionFrom(const std::string& text)
     return std::nullopt;
 }
 
+/// The rest of a `set` line (its five tokens counted): `<group>|player <param> <value>`.
+Expected<InputEvent> parseSet(const std::vector<Token>& tokens, const std::string& where,
+                              InputEvent event)
+{
+    const Token& owner = tokens[2];
+    if (owner.text == "player" && !owner.quoted)
+        event.kind = InputEventKind::PlayerSet;
+    else
+        event.group = owner.text;
+    if (owner.text.empty())
+        return Error{where + "the group name is empty; name a group of the scene or player"};
+    event.key = tokens[3].text;
+    if (event.key.empty())
+        return Error{where + "the parameter key is empty; name one such as keepWeight"};
+    const Token& value = tokens[4];
+    if (value.quoted || !parseCoordinate(value.text, event.value))
+        return Error{where + "value " + quote(value.text) + " must be a finite number"};
+    return event;
+}
+
 /// The event a line's tokens describe (at least two tokens; `where` prefixes messages).
 /// Steps must not decrease from the `previous` event's.
 Expected<InputEvent> parseEvent(const std::vector<Token>& tokens, const std::string& where,
@@ -164,15 +186,19 @@ Expected<InputEvent> parseEvent(const std::vector<Token>& tokens, const std::str
     } else if (verb == "target" && !tokens[1].quoted) {
         event.kind = InputEventKind::Target;
         xIndex = 3;
+    } else if (verb == "set" && !tokens[1].quoted) {
+        event.kind = InputEventKind::Set;
     } else {
         return Error{where + "unknown event " + quote(verb) + "; " + kAllowedLines};
     }
-    constexpr std::size_t kFields = 5; // step, verb and three fields, for either event
+    constexpr std::size_t kFields = 5; // step, verb and three fields, for every event
     if (tokens.size() < kFields)
         return Error{where + "too few fields for " + quote(verb) + "; " + kAllowedLines};
     if (tokens.size() > kFields)
         return Error{where + "unexpected " + quote(tokens[kFields].text) + " after the event; " +
                      kAllowedLines};
+    if (event.kind == InputEventKind::Set)
+        return parseSet(tokens, where, event);
     if (event.kind == InputEventKind::Target) {
         event.group = tokens[2].text;
         if (event.group.empty())
@@ -239,37 +265,105 @@ Expected<InputScript> parseInputScript(const std::string& text, const std::strin
     return script;
 }
 
-std::optional<Error> checkInputScript(const InputScript& script, const World& world)
+namespace {
+
+std::string lineOf(const InputScript& script, const InputEvent& event)
+{
+    if (script.fromRecording)
+        return script.fileName + ": events[" + std::to_string(event.line) + "]: ";
+    return script.fileName + ":" + std::to_string(event.line) + ": ";
+}
+
+/// A target event: it names a tank squad, and a place within the level's bounds.
+std::optional<Error> checkTarget(const InputScript& script, const InputEvent& event,
+                                 const World& world)
 {
     const Vec2 low = world.boundsMin(), high = world.boundsMax();
-    for (const InputEvent& event : script.events) {
-        if (event.kind != InputEventKind::Target)
-            continue;
-        const int index = world.groupIndex(event.group);
-        const Point2 p = event.position;
-        if (index >= 0 && world.group(index).kind == BehaviourKind::TankSquad) {
-            // As a scene's targets: a squad is sent only where it can go.
-            if (p.x < low.x || p.x > high.x || p.y < low.y || p.y > high.y)
-                return Error{script.fileName + ":" + std::to_string(event.line) + ": target [" +
-                             formatNumber(p.x) + ", " + formatNumber(p.y) +
-                             "] is outside the level's bounds ([" + formatNumber(low.x) + ", " +
-                             formatNumber(low.y) + "] to [" + formatNumber(high.x) + ", " +
-                             formatNumber(high.y) + "])"};
-            continue;
-        }
-        std::string squads;
+    const int index = world.groupIndex(event.group);
+    const Point2 p = event.position;
+    if (index >= 0 && world.group(index).kind == BehaviourKind::TankSquad) {
+        // As a scene's targets: a squad is sent only where it can go.
+        if (p.x < low.x || p.x > high.x || p.y < low.y || p.y > high.y)
+            return Error{lineOf(script, event) + "target [" + formatNumber(p.x) + ", " +
+                         formatNumber(p.y) + "] is outside the level's bounds ([" +
+                         formatNumber(low.x) + ", " + formatNumber(low.y) + "] to [" +
+                         formatNumber(high.x) + ", " + formatNumber(high.y) + "])"};
+        return std::nullopt;
+    }
+    std::string squads;
+    for (int g = 0; g < world.groupCount(); ++g)
+        if (world.group(g).kind == BehaviourKind::TankSquad)
+            squads += (squads.empty() ? "" : ", ") + quote(world.group(g).name);
+    const std::string problem = index < 0 ? "there is no group " + quote(event.group)
+                                          : "group " + quote(event.group) + " is a " +
+                                                std::string(behaviourKey(world.group(index).kind)) +
+                                                ", not a tank squad";
+    return Error{lineOf(script, event) + problem + "; target events need a tank squad (" +
+                 (squads.empty() ? std::string("the scene has none") : "squads: " + squads) + ")"};
+}
+
+/// The keys of a parameter table, for a message: "a, b, c".
+std::string keysOf(const std::vector<ParamSpec>& specs)
+{
+    std::string keys;
+    for (const ParamSpec& spec : specs)
+        keys += (keys.empty() ? "" : ", ") + spec.key;
+    return keys;
+}
+
+/// A set event, with the values the events before it left (`values`, per group; filled from
+/// the world the first time a group is edited), which it updates.
+std::optional<Error> checkSet(const InputScript& script, const InputEvent& event,
+                              const World& world, std::vector<ParamValues>& values)
+{
+    const std::string where = lineOf(script, event);
+    if (event.kind == InputEventKind::PlayerSet) {
+        const int index = paramIndex(playerParamSpecs(), event.key);
+        if (index < 0)
+            return Error{where + "the player has no parameter " + quote(event.key) +
+                         "; its parameters: " + keysOf(playerParamSpecs())};
+        if (auto error = checkPlayerParamEdit(index, event.value))
+            return Error{where + error->message};
+        return std::nullopt;
+    }
+    const int group = world.groupIndex(event.group);
+    if (group < 0) {
+        std::string names;
         for (int g = 0; g < world.groupCount(); ++g)
-            if (world.group(g).kind == BehaviourKind::TankSquad)
-                squads += (squads.empty() ? "" : ", ") + quote(world.group(g).name);
-        const std::string problem = index < 0
-                                        ? "there is no group " + quote(event.group)
-                                        : "group " + quote(event.group) + " is a " +
-                                              std::string(behaviourKey(world.group(index).kind)) +
-                                              ", not a tank squad";
-        return Error{script.fileName + ":" + std::to_string(event.line) + ": " + problem +
-                     "; target events need a tank squad (" +
-                     (squads.empty() ? std::string("the scene has none") : "squads: " + squads) +
-                     ")"};
+            names += (names.empty() ? "" : ", ") + quote(world.group(g).name);
+        return Error{where + "there is no group " + quote(event.group) +
+                     "; groups: " + (names.empty() ? std::string("none") : names) +
+                     " (player, unquoted, sets the player's parameters)"};
+    }
+    const BehaviourKind kind = world.group(group).kind;
+    const std::vector<ParamSpec>& specs = paramSpecs(kind);
+    const int index = paramIndex(specs, event.key);
+    if (index < 0)
+        return Error{where + "a " + std::string(behaviourKey(kind)) + " has no parameter " +
+                     quote(event.key) + "; its parameters: " + keysOf(specs)};
+    ParamValues& current = values[static_cast<std::size_t>(group)];
+    if (current.empty())
+        for (const ParamSpec& spec : specs)
+            current.push_back(world.param(group, spec.key));
+    if (auto error = checkParamEdit(kind, current, index, event.value))
+        return Error{where + "group " + quote(event.group) + ": " + error->message};
+    current[static_cast<std::size_t>(index)] = event.value;
+    return std::nullopt;
+}
+
+} // namespace
+
+std::optional<Error> checkInputScript(const InputScript& script, const World& world)
+{
+    std::vector<ParamValues> values(static_cast<std::size_t>(world.groupCount()));
+    for (const InputEvent& event : script.events) {
+        std::optional<Error> error;
+        if (event.kind == InputEventKind::Target)
+            error = checkTarget(script, event, world);
+        else if (event.kind == InputEventKind::Set || event.kind == InputEventKind::PlayerSet)
+            error = checkSet(script, event, world, values);
+        if (error)
+            return error;
     }
     return std::nullopt;
 }
@@ -288,10 +382,16 @@ void applyInputEvents(World& world, const InputScript& script, std::uint64_t ste
             else if (event.action == PointerAction::Up)
                 pressed = false;
             world.setPointer(position, pressed);
-        } else {
+        } else if (event.kind == InputEventKind::Target) {
             const int index = world.groupIndex(event.group);
             if (index >= 0)
                 world.setTarget(index, position);
+        } else if (event.kind == InputEventKind::Set) {
+            const int index = world.groupIndex(event.group);
+            if (index >= 0)
+                (void)world.setParam(index, event.key, event.value); // refused: left as it was
+        } else {
+            (void)world.setPlayerParam(event.key, event.value);
         }
     }
 }

@@ -564,6 +564,12 @@ double World::param(int groupIndex, const std::string& key) const
     return index < 0 ? 0.0 : group.values[static_cast<std::size_t>(index)];
 }
 
+double World::playerParam(const std::string& key) const
+{
+    const int index = paramIndex(playerParamSpecs(), key);
+    return index < 0 ? 0.0 : m_playerValues[static_cast<std::size_t>(index)];
+}
+
 void World::rebuildIndexes(const std::uint8_t* committedMoved)
 {
     // Every few steps, groups whose behaviour allows it are stored in cell order: a cell's
