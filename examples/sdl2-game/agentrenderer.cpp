@@ -146,15 +146,26 @@ void AgentRenderer::draw(Canvas& canvas, const Camera& camera, const shoal::Worl
         else
             drawGroup(canvas, camera, world, g, alpha);
     }
+    // The player over everyone, so it is found in a crowd.
     const shoal::PlayerState& player = world.player();
-    if (player.enabled && player.group < 0) {
-        const float radiusPx = m_playerRadius * camera.pixelsPerMetre();
-        const SDL_FPoint at = camera.toScreen(world.interpolatedPlayerPosition(alpha));
-        drawPlayerRing(canvas, m_lonePlayer, at, radiusPx);
-        if (radiusPx >= kShapeRadiusPx)
-            drawGlyph(canvas, Glyph::Fish, m_lonePlayer.styles[kPlayer], kPlayer, at,
-                      player.heading, radiusPx);
-    }
+    if (!player.enabled)
+        return;
+    const bool lone = player.group < 0;
+    const Palette& palette =
+        lone ? m_lonePlayer : m_palettes[static_cast<std::size_t>(player.group)];
+    const float radiusPx =
+        (lone ? m_playerRadius : world.bodyRadius(player.group)) * camera.pixelsPerMetre();
+    const SDL_FPoint at =
+        camera.toScreen(lone ? world.interpolatedPlayerPosition(alpha)
+                             : world.interpolatedPosition(player.group, 0, alpha));
+    const float heading = lone ? player.heading : world.interpolatedHeading(player.group, 0, alpha);
+    drawPlayerRing(canvas, palette, at, radiusPx);
+    const Glyph glyph =
+        lone ? Glyph::Fish : shoal::familyView(world.group(player.group).kind).glyph;
+    if (radiusPx >= kShapeRadiusPx)
+        drawGlyph(canvas, glyph, palette.styles[kPlayer], kPlayer, at, heading, radiusPx);
+    else
+        canvas.disc(at, 2.5f, palette.styles[kPlayer].fill);
 }
 
 void AgentRenderer::drawGroup(Canvas& canvas, const Camera& camera, const shoal::World& world,
@@ -169,7 +180,7 @@ void AgentRenderer::drawGroup(Canvas& canvas, const Camera& camera, const shoal:
     const shoal::Vec2 lo = camera.visibleMin();
     const shoal::Vec2 hi = camera.visibleMax();
     const float pad = 3.0f * world.bodyRadius(g);
-    // Followers and free fish first, the leader and the player over them.
+    // Followers and free fish first, the leader over them.
     for (int pass = 0; pass < 2; ++pass)
         for (std::size_t i = 0; i < a.size(); ++i) {
             Variant variant = kNormal;
@@ -181,21 +192,20 @@ void AgentRenderer::drawGroup(Canvas& canvas, const Camera& camera, const shoal:
                 variant = kArrived;
             else if (view.leaderFirst && i == 0)
                 variant = kLeader;
-            const bool onTop = variant == kLeader || variant == kPlayer;
-            if (onTop != (pass == 1))
+            if (variant == kPlayer)
+                continue; // drawn last, by draw()
+            if ((variant == kLeader) != (pass == 1))
                 continue;
             const shoal::Vec2 p = world.interpolatedPosition(g, i, alpha);
             if (p.x < lo.x - pad || p.x > hi.x + pad || p.y < lo.y - pad || p.y > hi.y + pad)
                 continue;
             const SDL_FPoint at = camera.toScreen(p);
             const Style& style = palette.styles[variant];
-            if (variant == kPlayer)
-                drawPlayerRing(canvas, palette, at, radiusPx);
             if (shapes) {
                 drawGlyph(canvas, view.glyph, style, variant, at,
                           world.interpolatedHeading(g, i, alpha), radiusPx);
             } else {
-                const float half = variant == kLeader || variant == kPlayer ? 1.5f : 1.0f;
+                const float half = variant == kLeader ? 1.5f : 1.0f;
                 canvas.rect(at.x - half, at.y - half, 2.0f * half, 2.0f * half, style.fill);
             }
         }

@@ -86,6 +86,7 @@ Game::Game(const Options& options, shoal::CheckedScene scene, SDL_Window* window
 
 Game::~Game()
 {
+    Hud::releaseFont();
     SDL_DestroyRenderer(m_renderer);
     SDL_DestroyWindow(m_window);
 }

@@ -15,6 +15,13 @@ constexpr int kPadding = 6; ///< around the text, px
 
 } // namespace
 
+void Hud::releaseFont()
+{
+#ifdef SHOAL_GAME_HAS_FONT
+    SDLTest_CleanupTextDrawing();
+#endif
+}
+
 void Hud::frame(double seconds)
 {
     m_window += seconds;

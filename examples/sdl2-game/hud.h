@@ -13,6 +13,9 @@ class Hud
 public:
     explicit Hud(SDL_Renderer* renderer) : m_renderer(renderer) {}
 
+    /// Frees the font's glyph textures; call it before the renderer is destroyed.
+    static void releaseFont();
+
     /// Counts a presented frame; the rate shown is averaged over about half a second.
     void frame(double seconds);
     double framesPerSecond() const { return m_fps; }
