@@ -1,13 +1,15 @@
 # Links Shoal's runtime the three ways a game does and checks each program prints the hash
 # shoal-cli prints for the same level and steps:
 #   1. find_package(Shoal) against `cmake --install` into a scratch prefix, the program built
-#      -O3 -march=native, and again with -ffast-math for the game's own code;
+#      -O3 -march=native, and again with -ffast-math for the game's own code; with
+#      -DSDL2_GAME=1, examples/sdl2-game too, run headless (SDL's dummy video driver) one
+#      step per frame;
 #   2. pkg-config (shoal.pc) from the same prefix, compiled by hand;
 #   3. add_subdirectory of the source tree by a parent project that sets no option of Shoal's:
 #      it must configure without Qt and leave the parent's build type alone; the parent builds
 #      shared libraries (BUILD_SHARED_LIBS), so this also checks the shared runtime and that
 #      it exports the public API only.
-# Usage: cmake -DBUILD_DIR= -DSOURCE_DIR= -DCLI= -DCXX= -DGENERATOR= -DWORK_DIR=
+# Usage: cmake -DBUILD_DIR= -DSOURCE_DIR= -DCLI= -DCXX= -DGENERATOR= -DWORK_DIR= [-DSDL2_GAME=1]
 #        -P install_test.cmake
 cmake_minimum_required(VERSION 3.21)
 foreach(var BUILD_DIR SOURCE_DIR CLI CXX GENERATOR WORK_DIR)
@@ -72,6 +74,17 @@ foreach(variant ${variants})
   must("build minimal (${variant})" "${CMAKE_COMMAND}" --build "${dir}")
   check_run("find_package, ${flags_${variant}}" "${expected}" "${dir}/minimal" "${scene}" ${steps})
 endforeach()
+if(SDL2_GAME)
+  set(dir "${WORK_DIR}/sdl2-game")
+  must("configure sdl2-game" "${CMAKE_COMMAND}" -S "${SOURCE_DIR}/examples/sdl2-game" -B "${dir}"
+    -G "${GENERATOR}" -DCMAKE_CXX_COMPILER=${CXX} -DCMAKE_PREFIX_PATH=${prefix}
+    -DCMAKE_BUILD_TYPE=Release)
+  must("build sdl2-game" "${CMAKE_COMMAND}" --build "${dir}")
+  set(ENV{SDL_VIDEODRIVER} dummy)
+  check_run("sdl2-game (find_package), headless, --fixed" "${expected}" "${dir}/sdl2-game"
+    "${scene}" --frames ${steps} --fixed)
+  unset(ENV{SDL_VIDEODRIVER})
+endif()
 
 # 2. pkg-config, compiled by hand.
 find_program(PKG_CONFIG pkg-config)
