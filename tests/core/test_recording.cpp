@@ -189,21 +189,28 @@ void TestRecording::badRecordingsAreRefused_data()
     QTest::addColumn<QString>("from");
     QTest::addColumn<QString>("to");
     QTest::addColumn<QString>("message");
-    QTest::newRow("newer version") << "\"version\": 1" << "\"version\": 9"
+    QTest::newRow("newer version") << "\"version\": 1"
+                                   << "\"version\": 9"
                                    << "bad.shoalrec: this recording was written by a newer Shoal "
                                       "(format version 9); this build reads up to version 1";
-    QTest::newRow("a scene file") << "\"shoal-recording\"" << "\"shoal-scene\""
+    QTest::newRow("a scene file") << "\"shoal-recording\""
+                                  << "\"shoal-scene\""
                                   << "bad.shoalrec: format: this is not a Shoal recording";
-    QTest::newRow("short hash") << "\"hash\": \"" << "\"hash\": \"0"
+    QTest::newRow("short hash") << "\"hash\": \""
+                                << "\"hash\": \"0"
                                 << "bad.shoalrec: hash: ";
-    QTest::newRow("steps going back") << "{\"step\": 40," << "{\"step\": 200,"
+    QTest::newRow("steps going back") << "{\"step\": 40,"
+                                      << "{\"step\": 200,"
                                       << "bad.shoalrec: events[2].step: step 60 comes after "
                                          "step 200; steps must not decrease";
-    QTest::newRow("unknown field") << "\"button\": \"up\"" << "\"buton\": \"up\""
+    QTest::newRow("unknown field") << "\"button\": \"up\""
+                                   << "\"buton\": \"up\""
                                    << "bad.shoalrec: events[";
-    QTest::newRow("bad scene") << "\"moveSpeed\": 3.4" << "\"moveSpeed\": -1"
+    QTest::newRow("bad scene") << "\"moveSpeed\": 3.4"
+                               << "\"moveSpeed\": -1"
                                << "bad.shoalrec: scene: ";
-    QTest::newRow("cut short") << "\"scene\"" << "\"scene\" : [ }"
+    QTest::newRow("cut short") << "\"scene\""
+                               << "\"scene\" : [ }"
                                << "bad.shoalrec:";
 }
 

@@ -21,8 +21,8 @@ constexpr int kRecordingFormatVersion = 1;
 
 struct SHOAL_API Recording
 {
-    SceneDesc scene;       ///< the scene the world was built from
-    InputScript input;     ///< pointer, target and parameter events, by step
+    SceneDesc scene;         ///< the scene the world was built from
+    InputScript input;       ///< pointer, target and parameter events, by step
     std::uint64_t steps = 0; ///< steps the run made
     std::uint64_t hash = 0;  ///< World::stateHash() after them
 };

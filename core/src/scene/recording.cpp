@@ -58,8 +58,8 @@ std::string eventText(const InputEvent& event)
                ", \"value\": " + formatNumber(event.value);
         break;
     case InputEventKind::PlayerSet:
-        out += "\"set\": " + jsonString(event.key) + ", \"player\": true, \"value\": " +
-               formatNumber(event.value);
+        out += "\"set\": " + jsonString(event.key) +
+               ", \"player\": true, \"value\": " + formatNumber(event.value);
         break;
     }
     return out + "}";
@@ -106,8 +106,8 @@ InputEvent readEvent(const Json& value, const std::string& path, const InputEven
     InputEvent event;
     event.step = readStep(required(object, path, "step"), childPath(path, "step"));
     if (previous && event.step < previous->step)
-        fail(childPath(path, "step"), "step " + std::to_string(event.step) +
-                                          " comes after step " + std::to_string(previous->step) +
+        fail(childPath(path, "step"), "step " + std::to_string(event.step) + " comes after step " +
+                                          std::to_string(previous->step) +
                                           "; steps must not decrease");
     if (object.contains("pointer")) {
         checkKeys(object, path, {"step", "pointer", "button"});
