@@ -124,6 +124,28 @@ public:
     /// 64-bit hash of every agent's state, the player, pickups and the step count.
     std::uint64_t stateHash() const;
 
+    // Snapshots (replays, rollback, the editor's timeline).
+
+    /// The version of the bytes snapshot() writes; restore() reads this version and no newer.
+    static constexpr std::uint32_t kSnapshotVersion = 1;
+    /// The running state as bytes: every agent (ids, flags, worm bodies), the player, the
+    /// pickups, the pointer, parameters, targets, the families' own state and what advance()
+    /// had left over. restore() of them, into this world or into another built from the same
+    /// scene, continues with the same stateHash() at every later step given the same input.
+    /// In the machine's byte order (the header says which); a few tens of bytes per agent.
+    std::vector<std::uint8_t> snapshot() const;
+    /// Puts back the state that snapshot() wrote (of this world, or of one built from the
+    /// same scene). Refused, with nothing changed, when the bytes are not a snapshot, are cut
+    /// short or damaged (a checksum covers them), are of a newer format or another byte
+    /// order, or belong to another scene (its groups, kinds, pickups, player, seed, dt or
+    /// level); the Error says which. Metrics, the inspected agent and the neighbour search
+    /// are the viewer's, not part of a snapshot: they stay as they are.
+    std::optional<Error> restore(const std::uint8_t* data, std::size_t size);
+    std::optional<Error> restore(const std::vector<std::uint8_t>& bytes)
+    {
+        return restore(bytes.data(), bytes.size());
+    }
+
     int groupCount() const { return static_cast<int>(m_groups.size()); }
     const GroupState& group(int index) const;
     /// Where agent `id` (AgentArrays::id) of `group` is in the group's arrays now, or -1 when
@@ -231,9 +253,14 @@ private:
     /// commitGroup without the start clearances: one agent at a time, in cell order, each
     /// looking its clearance up.
     void commitGroupInOrder(Group& group, float radius, const std::uint8_t* clearAgain);
-    /// The groups' grids (every few steps their agents reordered) and the body index;
-    /// `committedMoved` as indexBodies() takes it, at the end of a step.
-    void rebuildIndexes(const std::uint8_t* committedMoved = nullptr);
+    /// The groups' grids (every few steps their agents reordered, unless `mayReorder` is
+    /// false) and the body index; `committedMoved` as indexBodies() takes it, at the end of a
+    /// step.
+    void rebuildIndexes(const std::uint8_t* committedMoved = nullptr, bool mayReorder = true);
+    /// What snapshot() checks a snapshot against: the scene's groups, pickups, player, seed
+    /// and dt (m_sceneIdentity) and its level (m_levelIdentity), hashed at build.
+    void noteSceneIdentity(const SceneDesc& scene);
+    void noteLevelIdentity(const SceneDesc& scene);
     void computeAllMetrics();
 
     std::vector<WorldWarning> m_warnings;
@@ -255,7 +282,9 @@ private:
     bool m_indexesDirty = true;
     bool m_keepPrevious = false;
     Vec2 m_playerPrevious;
-    double m_frameTime = 0.0; ///< what advance() has not stepped yet, s
+    double m_frameTime = 0.0;          ///< what advance() has not stepped yet, s
+    std::uint64_t m_sceneIdentity = 0; ///< see noteSceneIdentity
+    std::uint64_t m_levelIdentity = 0;
     // Reordering agents into cell order (every kReorderInterval steps) and its scratch.
     std::vector<std::uint32_t> m_order;
     std::vector<float> m_permuteScratch;

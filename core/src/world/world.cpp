@@ -377,8 +377,11 @@ std::unique_ptr<World> World::createValidated(const SceneDesc& scene)
             adoptApartPickups(*group, world->m_pickups, random, *world->m_geometry,
                               world->m_warnings);
         }
+        group->nextId = static_cast<std::uint32_t>(group->agents.size());
         world->m_groups.push_back(std::move(group));
     }
+    world->noteSceneIdentity(scene);
+    world->noteLevelIdentity(scene);
     world->updateBodyRules();
     world->settleBodies();
     world->rebuildIndexes();
@@ -539,6 +542,7 @@ void World::replaceGeometry(const CheckedScene& scene)
 void World::replaceGeometryValidated(const SceneDesc& scene)
 {
     m_geometry = std::make_unique<StaticGeometry>(scene);
+    noteLevelIdentity(scene);
 }
 
 std::optional<Error> World::setPlayerParam(int index, double value)
@@ -564,14 +568,14 @@ double World::param(int groupIndex, const std::string& key) const
     return index < 0 ? 0.0 : group.values[static_cast<std::size_t>(index)];
 }
 
-void World::rebuildIndexes(const std::uint8_t* committedMoved)
+void World::rebuildIndexes(const std::uint8_t* committedMoved, bool mayReorder)
 {
     // Every few steps, groups whose behaviour allows it are stored in cell order: a cell's
     // agents, and the cells next to it, then sit together in memory, so the neighbour loops
     // and the agents' own state stay in cache at 100,000 agents. Agent 0 stays agent 0 (the
     // player, a leader); AgentArrays::id keeps each agent's identity.
     constexpr std::uint64_t kReorderInterval = 16;
-    const bool reorder = m_step % kReorderInterval == 0;
+    const bool reorder = mayReorder && m_step % kReorderInterval == 0;
     forEachGroupPrefetched(
         m_groups,
         [&](std::size_t g) {
@@ -592,9 +596,10 @@ void World::rebuildIndexes(const std::uint8_t* committedMoved)
                 a.permute(m_order, m_permuteScratch, m_permuteIds, m_permuteFlags);
                 group->behaviour->permuteAgents(m_order);
                 std::vector<std::uint32_t>& where = group->indexOfId;
-                where.assign(n, kNoAgent);
+                // Ids run below nextId (agents spawned at run time take new ones).
+                where.assign(std::max<std::size_t>(n, group->nextId), kNoAgent);
                 for (std::size_t i = 0; i < n; ++i)
-                    if (a.id[i] < n)
+                    if (a.id[i] < where.size())
                         where[a.id[i]] = static_cast<std::uint32_t>(i);
                 committedMoved = nullptr; // the body pass's bodies are in the old order
             }

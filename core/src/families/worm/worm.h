@@ -81,6 +81,10 @@ public:
     float keepDistance() const override { return m_params.width; }
     std::size_t memoryBytes() const override;
     void hashState(std::uint64_t& h) const override;
+    void saveState(StateWriter& out) const override;
+    bool loadState(StateReader& in, const StaticGeometry& geometry) override;
+    /// A worm's body is the path its head took: one cannot appear or vanish mid-level.
+    bool allowsSpawning() const override { return false; }
     const WormParams& params() const { return m_params; }
 
     // Read access for the editor and tests. `worm` is the agent index in the group.
