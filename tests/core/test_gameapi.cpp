@@ -10,6 +10,9 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
+#include <map>
+#include <set>
 #include <vector>
 
 using namespace shoal;
@@ -26,6 +29,11 @@ private slots:
     void advanceRunsTheSameStepsForAnyFrames();
     void advanceCatchesUpAtMostMaxSteps();
     void interpolatedPosesLieBetweenTheLastTwo();
+    void aDespawnedAgentIsGoneAndNobodyElseMoved_data();
+    void aDespawnedAgentIsGoneAndNobodyElseMoved();
+    void spawnsAreDeterministicAndSnapshotted();
+    void aTeleportMovesExactlyThatAgent();
+    void spawnsInWallsWormsAndThePlayerAreRefused();
 };
 
 namespace {
@@ -35,6 +43,64 @@ SceneDesc demoLevel()
 {
     auto scene = loadSceneFile(SHOAL_DEMO_SCENE);
     return scene ? *scene : SceneDesc{};
+}
+
+/// Everything of one agent a game could read, by id.
+struct AgentRecord
+{
+    float px, py, vx, vy, heading, speed, stuckTime, goalDistance;
+    std::uint8_t flags;
+    bool operator==(const AgentRecord& o) const { return std::memcmp(this, &o, sizeof *this) == 0; }
+};
+
+/// Every agent of every group, keyed by (group, id).
+std::map<std::pair<int, std::uint32_t>, AgentRecord> recordAgents(const World& world)
+{
+    std::map<std::pair<int, std::uint32_t>, AgentRecord> out;
+    for (int g = 0; g < world.groupCount(); ++g) {
+        const AgentArrays& a = world.group(g).agents;
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            AgentRecord r;
+            std::memset(&r, 0, sizeof r);
+            r.px = a.px[i];
+            r.py = a.py[i];
+            r.vx = a.vx[i];
+            r.vy = a.vy[i];
+            r.heading = a.heading[i];
+            r.speed = a.speed[i];
+            r.stuckTime = a.stuckTime[i];
+            r.goalDistance = a.goalDistance[i];
+            r.flags = a.flags[i];
+            out[{g, a.id[i]}] = r;
+        }
+    }
+    return out;
+}
+
+/// The first place on a 1 m lattice, spiralling out from `near`, where a body of the group
+/// fits.
+Vec2 clearPlace(const World& world, int group, Vec2 near)
+{
+    for (int ring = 0; ring < 40; ++ring)
+        for (int dy = -ring; dy <= ring; ++dy)
+            for (int dx = -ring; dx <= ring; ++dx) {
+                const Vec2 p{near.x + float(dx), near.y + float(dy)};
+                if (std::max(std::abs(dx), std::abs(dy)) == ring &&
+                    p.x > world.boundsMin().x + 1.0f && p.x < world.boundsMax().x - 1.0f &&
+                    p.y > world.boundsMin().y + 1.0f && p.y < world.boundsMax().y - 1.0f &&
+                    world.placeIsClear(group, p))
+                    return p;
+            }
+    return near;
+}
+
+/// A demo world's group by kind.
+int groupOf(const World& world, BehaviourKind kind)
+{
+    for (int g = 0; g < world.groupCount(); ++g)
+        if (world.group(g).kind == kind)
+            return g;
+    return -1;
 }
 
 } // namespace
@@ -210,6 +276,188 @@ void TestGameApi::interpolatedPosesLieBetweenTheLastTwo()
     QVERIFY(world->group(0).agents.prevX.empty());
     const AgentArrays& a = world->group(0).agents;
     QCOMPARE(world->interpolatedPosition(0, 1, 0.5f), (Vec2{a.px[1], a.py[1]}));
+}
+
+void TestGameApi::aDespawnedAgentIsGoneAndNobodyElseMoved_data()
+{
+    QTest::addColumn<int>("kind");
+    for (const BehaviourKind kind : {BehaviourKind::FishSchool, BehaviourKind::TankSquad,
+                                     BehaviourKind::Swarm, BehaviourKind::LeaderFollow})
+        QTest::newRow(std::string(behaviourKey(kind)).c_str()) << int(kind);
+}
+
+void TestGameApi::aDespawnedAgentIsGoneAndNobodyElseMoved()
+{
+    // In the demo, mid-run, a game removes one agent of a group: its id finds nobody from
+    // then on (never again, whatever follows), the group is one smaller, and every other
+    // agent of every group is as it was, to the bit.
+    QFETCH(int, kind);
+    auto world = buildWorld(demoLevel());
+    QVERIFY(world);
+    const int g = groupOf(*world, BehaviourKind(kind));
+    QVERIFY(g >= 0);
+    for (int s = 0; s < 50; ++s) {
+        world->setPointer({10.0f * std::cos(s / 20.0f), 5.0f}, true);
+        world->step();
+    }
+    const AgentArrays& a = world->group(g).agents;
+    const std::size_t n = a.size();
+    QVERIFY(n > 3);
+    const std::uint32_t gone = a.id[n / 2];
+    auto before = recordAgents(*world);
+    QVERIFY(!world->despawnAgent(g, gone));
+    QCOMPARE(world->group(g).agents.size(), n - 1);
+    QCOMPARE(world->agentIndex(g, gone), -1);
+    auto after = recordAgents(*world);
+    before.erase({g, gone});
+    QVERIFY(before == after);
+    // Every other id still names its agent, and the removed one never comes back.
+    for (std::size_t i = 0; i < a.size(); ++i)
+        QCOMPARE(world->agentIndex(g, a.id[i]), int(i));
+    QVERIFY(world->despawnAgent(g, gone)); // gone already
+    for (int s = 50; s < 120; ++s) {
+        world->setPointer({10.0f * std::cos(s / 20.0f), 5.0f}, true);
+        world->step();
+        QCOMPARE(world->agentIndex(g, gone), -1);
+        QCOMPARE(world->group(g).agents.size(), n - 1);
+    }
+    const auto id = world->spawnAgent(g, clearPlace(*world, g, {0.0f, 0.0f}), 0.0f);
+    QVERIFY2(id.ok(), id.ok() ? "" : id.error().message.c_str());
+    QVERIFY(*id != gone);
+    std::set<std::uint32_t> ids(a.id.begin(), a.id.end());
+    QCOMPARE(ids.size(), a.size());
+}
+
+void TestGameApi::spawnsAreDeterministicAndSnapshotted()
+{
+    // Two games make the same calls at the same steps (spawns in every family that allows
+    // them, a removal, a teleport): their hashes agree at every step, new agents take new
+    // ids and move. A snapshot taken after the calls, restored into a world that made none,
+    // goes on with the same hashes.
+    const SceneDesc scene = demoLevel();
+    auto one = buildWorld(scene);
+    auto two = buildWorld(scene);
+    QVERIFY(one && two);
+    std::vector<std::uint8_t> bytes;
+    std::vector<std::uint64_t> hashes;
+    std::vector<std::pair<int, std::uint32_t>> spawned;
+    for (int s = 0; s < 200; ++s) {
+        for (World* world : {one.get(), two.get()}) {
+            world->setPointer({12.0f * std::cos(s / 25.0f), 6.0f * std::sin(s / 25.0f)}, true);
+            if (s == 10 || s == 41) {
+                for (const BehaviourKind kind :
+                     {BehaviourKind::FishSchool, BehaviourKind::TankSquad, BehaviourKind::Swarm,
+                      BehaviourKind::LeaderFollow}) {
+                    const int g = groupOf(*world, kind);
+                    std::uint32_t highest = 0;
+                    for (const std::uint32_t id : world->group(g).agents.id)
+                        highest = std::max(highest, id);
+                    const auto id =
+                        world->spawnAgent(g, clearPlace(*world, g, {float(s) / 4.0f, 0.0f}), 1.0f);
+                    QVERIFY2(id.ok(), id.ok() ? "" : id.error().message.c_str());
+                    QVERIFY(*id > highest);
+                    if (world == one.get())
+                        spawned.push_back({g, *id});
+                }
+            }
+            if (s == 70)
+                QVERIFY(!world->despawnAgent(spawned[1].first, spawned[1].second));
+            if (s == 90) {
+                const int g = spawned[2].first;
+                QVERIFY(!world->teleportAgent(g, spawned[2].second,
+                                              clearPlace(*world, g, {-10.0f, 10.0f}), 2.0f));
+            }
+            world->step();
+        }
+        QCOMPARE(one->stateHash(), two->stateHash());
+        if (s == 120)
+            bytes = one->snapshot();
+        if (s > 120)
+            hashes.push_back(one->stateHash());
+    }
+    // The spawned agents took part: each (but the removed one) moved from where it was put.
+    for (std::size_t k = 0; k < spawned.size(); ++k) {
+        const auto [g, id] = spawned[k];
+        const int i = one->agentIndex(g, id);
+        QCOMPARE(i >= 0, k != 1);
+        if (i >= 0)
+            QVERIFY(one->group(g).agents.speed[std::size_t(i)] != 0.0f ||
+                    one->group(g).agents.vx[std::size_t(i)] != 0.0f);
+    }
+    auto fresh = buildWorld(scene);
+    QVERIFY(fresh);
+    const auto error = fresh->restore(bytes);
+    QVERIFY2(!error, error ? error->message.c_str() : "");
+    for (int s = 121; s < 200; ++s) {
+        fresh->setPointer({12.0f * std::cos(s / 25.0f), 6.0f * std::sin(s / 25.0f)}, true);
+        fresh->step();
+        QCOMPARE(fresh->stateHash(), hashes[std::size_t(s - 121)]);
+    }
+    // Ids spawned after the restore are the original's next ones too.
+    const int g = spawned[0].first;
+    const auto a = one->spawnAgent(g, clearPlace(*one, g, {0.0f, 0.0f}), 0.0f);
+    const auto b = fresh->spawnAgent(g, clearPlace(*fresh, g, {0.0f, 0.0f}), 0.0f);
+    QVERIFY(a.ok() && b.ok());
+    QCOMPARE(*a, *b);
+}
+
+void TestGameApi::aTeleportMovesExactlyThatAgent()
+{
+    // A teleported agent is where it was put, at rest, facing as asked; nobody else changed.
+    auto world = buildWorld(demoLevel());
+    QVERIFY(world);
+    world->step(30);
+    const int g = groupOf(*world, BehaviourKind::TankSquad);
+    const AgentArrays& a = world->group(g).agents;
+    const std::uint32_t id = a.id[1];
+    auto before = recordAgents(*world);
+    const Vec2 to = clearPlace(*world, g, {0.0f, -15.0f});
+    QVERIFY(!world->teleportAgent(g, id, to, 0.5f));
+    const auto i = std::size_t(world->agentIndex(g, id));
+    QCOMPARE((Vec2{a.px[i], a.py[i]}), to);
+    QCOMPARE(a.heading[i], 0.5f);
+    QCOMPARE(a.speed[i], 0.0f);
+    auto after = recordAgents(*world);
+    before.erase({g, id});
+    after.erase({g, id});
+    QVERIFY(before == after);
+    world->step(); // and it moves on from there, no further than a step takes it
+    QVERIFY(distance(Vec2{a.px[i], a.py[i]}, to) < 30.0f * world->dt());
+}
+
+void TestGameApi::spawnsInWallsWormsAndThePlayerAreRefused()
+{
+    // Each refusal names the reason and changes nothing.
+    SceneDesc scene = demoLevel();
+    scene.obstacles.push_back(circleObstacle(0.0, 20.0, 2.0));
+    auto world = buildWorld(scene);
+    QVERIFY(world);
+    world->step(10);
+    const std::uint64_t hash = world->stateHash();
+    const std::vector<std::uint8_t> bytes = world->snapshot();
+    const int swarm = groupOf(*world, BehaviourKind::Swarm);
+    const int worms = groupOf(*world, BehaviourKind::Worm);
+    const int school = groupOf(*world, BehaviourKind::FishSchool);
+    const auto says = [](const std::optional<Error>& e, const char* what) {
+        return e && e->message.find(what) != std::string::npos;
+    };
+    const auto spawned = [](const Expected<std::uint32_t>& e, const char* what) {
+        return !e.ok() && e.error().message.find(what) != std::string::npos;
+    };
+    QVERIFY(spawned(world->spawnAgent(swarm, {0.0f, 20.0f}, 0.0f), "inside an obstacle"));
+    QVERIFY(spawned(world->spawnAgent(swarm, {0.0f, 22.1f}, 0.0f), "overlaps a wall or obstacle"));
+    QVERIFY(spawned(world->spawnAgent(swarm, {0.0f, 1000.0f}, 0.0f), "outside the level's bounds"));
+    QVERIFY(spawned(world->spawnAgent(worms, {0.0f, 0.0f}, 0.0f), "cannot be added"));
+    QVERIFY(spawned(world->spawnAgent(99, {0.0f, 0.0f}, 0.0f), "no group"));
+    QVERIFY(spawned(world->spawnAgent(swarm, {0.0f, 0.0f}, std::nanf("")), "heading"));
+    QVERIFY(says(world->despawnAgent(worms, 0), "cannot be removed"));
+    QVERIFY(says(world->despawnAgent(school, world->group(school).agents.id[0]), "is the player"));
+    QVERIFY(says(world->despawnAgent(swarm, 123456), "no agent with id 123456"));
+    QVERIFY(says(world->teleportAgent(swarm, world->group(swarm).agents.id[0], {0.0f, 20.0f}),
+                 "inside an obstacle"));
+    QVERIFY(says(world->teleportAgent(worms, 0, {0.0f, 0.0f}), "cannot be moved"));
+    QCOMPARE(world->stateHash(), hash);
+    QVERIFY(world->snapshot() == bytes);
 }
 
 QTEST_GUILESS_MAIN(TestGameApi)

@@ -44,7 +44,8 @@ SceneDesc familyLevel(BehaviourKind kind)
 {
     SceneDesc scene = geometryScene();
     GroupDesc group = makeDefaultGroup(kind, "group");
-    group.spawn = SpawnAreaDesc{{{-28.0, -28.0}, {-8.0, -22.0}}, kind == BehaviourKind::Worm ? 6 : 40};
+    group.spawn =
+        SpawnAreaDesc{{{-28.0, -28.0}, {-8.0, -22.0}}, kind == BehaviourKind::Worm ? 6 : 40};
     if (kind == BehaviourKind::TankSquad) {
         group.spawn->count = 12;
         group.target = Point2{16.0, 24.0};
@@ -164,13 +165,20 @@ void TestSnapshot::badBytesAreRefusedByName_data()
 {
     QTest::addColumn<QString>("damage");
     QTest::addColumn<QString>("says");
-    QTest::newRow("empty") << "empty" << "not a Shoal snapshot";
-    QTest::newRow("wrong magic") << "magic" << "not a Shoal snapshot";
-    QTest::newRow("cut in the header") << "header" << "cut short";
-    QTest::newRow("cut in the state") << "truncate" << "cut short";
-    QTest::newRow("bytes added") << "append" << "bytes more than";
-    QTest::newRow("newer version") << "version" << "newer than this runtime reads";
-    QTest::newRow("flipped byte") << "flip" << "damaged";
+    QTest::newRow("empty") << "empty"
+                           << "not a Shoal snapshot";
+    QTest::newRow("wrong magic") << "magic"
+                                 << "not a Shoal snapshot";
+    QTest::newRow("cut in the header") << "header"
+                                       << "cut short";
+    QTest::newRow("cut in the state") << "truncate"
+                                      << "cut short";
+    QTest::newRow("bytes added") << "append"
+                                 << "bytes more than";
+    QTest::newRow("newer version") << "version"
+                                   << "newer than this runtime reads";
+    QTest::newRow("flipped byte") << "flip"
+                                  << "damaged";
 }
 
 void TestSnapshot::badBytesAreRefusedByName()

@@ -124,6 +124,31 @@ public:
     /// 64-bit hash of every agent's state, the player, pickups and the step count.
     std::uint64_t stateHash() const;
 
+    // Agents added, removed and moved at run time. Each call is deterministic (the same
+    // calls at the same steps give the same hashes), touches no other agent's state, and
+    // takes effect in the next step; indices may change, ids never do.
+
+    /// Adds an agent to `group` at `position` (m) facing `heading` (radians), at rest (a
+    /// fish joins the school as a member). Returns its id: a new one, never used before in
+    /// this world's life. Refused (nothing changes): an unknown group, a worm group (a worm's
+    /// body is the path its head took), or a place that is not placeIsClear() (the game
+    /// picks a clear one). Bodies of agents may overlap it: the next step's body pass parts
+    /// them.
+    Expected<std::uint32_t> spawnAgent(int group, Vec2 position, float heading);
+    /// Whether a body of `group` fits at `position` (m): inside the bounds, its centre in no
+    /// obstacle and the body touching no wall or obstacle (agents are not looked at).
+    bool placeIsClear(int group, Vec2 position) const;
+    /// Removes agent `id` of `group` (the agents after it move down one index). Refused: an
+    /// unknown group or id, a worm group, or the player (agent 0 of the group it leads).
+    /// Removing a leader-follow group's agent 0 makes the next agent the leader.
+    std::optional<Error> despawnAgent(int group, std::uint32_t id);
+    /// Moves agent `id` of `group` to `position` (m), at rest, facing `heading` (radians)
+    /// or as it faced; it starts afresh from there (a parked tank drives to its spot again,
+    /// a free fish waits at its new place), and is drawn there without a streak. Refused
+    /// like spawnAgent's place, and for worms and the player.
+    std::optional<Error> teleportAgent(int group, std::uint32_t id, Vec2 position,
+                                       std::optional<float> heading = std::nullopt);
+
     // Snapshots (replays, rollback, the editor's timeline).
 
     /// The version of the bytes snapshot() writes; restore() reads this version and no newer.
@@ -261,6 +286,10 @@ private:
     /// and dt (m_sceneIdentity) and its level (m_levelIdentity), hashed at build.
     void noteSceneIdentity(const SceneDesc& scene);
     void noteLevelIdentity(const SceneDesc& scene);
+    /// Why an agent of `group` may not be placed at `position` (spawnAgent, teleportAgent).
+    std::optional<Error> checkPlace(int group, Vec2 position) const;
+    /// After agents joined, left or jumped: ids to indices, the grids and the body index.
+    void agentsChanged(Group& group);
     void computeAllMetrics();
 
     std::vector<WorldWarning> m_warnings;

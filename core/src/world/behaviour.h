@@ -386,6 +386,8 @@ public:
     virtual void agentAdded(const Group& group) { (void)group; }
     /// Agent i left the group's arrays; the agents after it moved down one place.
     virtual void agentRemoved(std::size_t i) { (void)i; }
+    /// Agent i was put somewhere else (World::teleportAgent): it starts afresh there.
+    virtual void agentMoved(std::size_t i) { (void)i; }
     /// Takes back what saveState() wrote, after the group's arrays and parameters are
     /// restored; routes are rebuilt over `geometry`. False when the bytes do not fit.
     virtual bool loadState(StateReader& in, const StaticGeometry& geometry)

@@ -79,8 +79,8 @@ bool loadAgents(StateReader& in, AgentArrays& a)
     if (!in.array(a.flags) || !in.array(a.id))
         return false;
     const std::size_t n = a.px.size();
-    for (const std::vector<float>* v : {&a.py, &a.vx, &a.vy, &a.heading, &a.speed, &a.stuckTime,
-                                        &a.goalDistance})
+    for (const std::vector<float>* v :
+         {&a.py, &a.vx, &a.vy, &a.heading, &a.speed, &a.stuckTime, &a.goalDistance})
         if (v->size() != n)
             return false;
     return a.flags.size() == n && a.id.size() == n;
@@ -199,21 +199,19 @@ std::optional<Error> World::restore(const std::uint8_t* data, std::size_t size)
                              "); restore it with the Shoal version that wrote it");
     if (header.version != kSnapshotVersion)
         return snapshotError("format version " + std::to_string(header.version) +
-                             " is unknown (this runtime reads " +
-                             std::to_string(kSnapshotVersion) + ")");
+                             " is unknown (this runtime reads " + std::to_string(kSnapshotVersion) +
+                             ")");
     if (header.byteOrder != kByteOrder)
         return snapshotError("written on a machine of the other byte order; a snapshot is "
                              "restored on the kind of machine that took it");
     const std::size_t payload = size - sizeof header;
     if (header.payloadSize != payload)
-        return snapshotError(header.payloadSize > payload
-                                 ? "cut short: " + std::to_string(payload) + " of its " +
-                                       std::to_string(header.payloadSize) +
-                                       " bytes of state are there"
-                                 : std::to_string(payload - header.payloadSize) +
-                                       " bytes more than the " +
-                                       std::to_string(header.payloadSize) +
-                                       " bytes of state it says it holds");
+        return snapshotError(
+            header.payloadSize > payload
+                ? "cut short: " + std::to_string(payload) + " of its " +
+                      std::to_string(header.payloadSize) + " bytes of state are there"
+                : std::to_string(payload - header.payloadSize) + " bytes more than the " +
+                      std::to_string(header.payloadSize) + " bytes of state it says it holds");
     std::uint64_t checksum = kFnvOffset;
     hashBytes(checksum, data + sizeof header, payload);
     if (checksum != header.checksum)

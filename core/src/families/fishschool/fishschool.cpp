@@ -205,4 +205,13 @@ void FishSchoolBehaviour::agentRemoved(std::size_t i)
     }
 }
 
+void FishSchoolBehaviour::agentMoved(std::size_t i)
+{
+    // A free fish waits where it was put: its home is found there at the next plan.
+    if (i < m_homeX.size()) {
+        m_homeX[i] = std::numeric_limits<float>::quiet_NaN();
+        m_homeY[i] = std::numeric_limits<float>::quiet_NaN();
+    }
+}
+
 } // namespace shoal

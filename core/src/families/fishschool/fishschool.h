@@ -58,6 +58,7 @@ public:
     bool loadState(StateReader& in, const StaticGeometry& geometry) override;
     void agentAdded(const Group& group) override;
     void agentRemoved(std::size_t i) override;
+    void agentMoved(std::size_t i) override;
     bool allowsReordering() const override { return true; }
     /// Free fish (not in the school, see isActive) wait on their tether: the school goes
     /// round them.
