@@ -34,6 +34,8 @@ private slots:
     void spawnsAreDeterministicAndSnapshotted();
     void aTeleportMovesExactlyThatAgent();
     void spawnsInWallsWormsAndThePlayerAreRefused();
+    void agentsWithinAndNearestMatchBruteForce();
+    void rayCastMatchesExactIntersections();
 };
 
 namespace {
@@ -458,6 +460,196 @@ void TestGameApi::spawnsInWallsWormsAndThePlayerAreRefused()
     QVERIFY(says(world->teleportAgent(worms, 0, {0.0f, 0.0f}), "cannot be moved"));
     QCOMPARE(world->stateHash(), hash);
     QVERIFY(world->snapshot() == bytes);
+}
+
+void TestGameApi::agentsWithinAndNearestMatchBruteForce()
+{
+    // Over 300 seeded queries on the running demo (groups on layers 1, 2 and 3), the grid
+    // queries give exactly the agents, in the order, that a loop over every agent gives.
+    auto world = buildWorld(demoLevel());
+    QVERIFY(world);
+    for (int g = 0; g < world->groupCount(); ++g) {
+        CollisionDesc c = world->collision(g);
+        c.layers = 1u << (g % 3);
+        QVERIFY(!world->setCollision(g, c));
+    }
+    world->step(90);
+    std::uint64_t state = 99;
+    const auto uniform = [&](float lo, float hi) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        return lo + (hi - lo) * float(double(state >> 11) / double(1ull << 53));
+    };
+    const Vec2 lo = world->boundsMin(), hi = world->boundsMax();
+    int found = 0;
+    for (int q = 0; q < 300; ++q) {
+        const Vec2 c{uniform(lo.x, hi.x), uniform(lo.y, hi.y)};
+        const float radius = uniform(0.0f, 12.0f);
+        const std::uint32_t mask = q % 4 == 0 ? ~0u : std::uint32_t(q % 8);
+        std::vector<AgentHit> grid;
+        grid.push_back({}); // appended after what is there
+        const std::size_t added = world->agentsWithin(c, radius, mask, grid);
+        QCOMPARE(added, grid.size() - 1);
+        std::vector<AgentHit> brute;
+        std::optional<AgentHit> nearest;
+        float nearest2 = 0.0f;
+        for (int g = 0; g < world->groupCount(); ++g) {
+            if (!(world->collision(g).layers & mask))
+                continue;
+            const AgentArrays& a = world->group(g).agents;
+            for (std::size_t i = 0; i < a.size(); ++i) {
+                const float dx = c.x - a.px[i], dy = c.y - a.py[i];
+                const float d2 = dx * dx + dy * dy;
+                if (d2 <= radius * radius)
+                    brute.push_back({g, a.id[i], i, std::sqrt(d2)});
+                if (!nearest || d2 < nearest2 ||
+                    (d2 == nearest2 && g == nearest->group && a.id[i] < nearest->id)) {
+                    nearest = AgentHit{g, a.id[i], i, std::sqrt(d2)};
+                    nearest2 = d2;
+                }
+            }
+        }
+        QCOMPARE(grid.size() - 1, brute.size());
+        for (std::size_t k = 0; k < brute.size(); ++k) {
+            const AgentHit& x = grid[k + 1];
+            QVERIFY(x.group == brute[k].group && x.id == brute[k].id && x.index == brute[k].index &&
+                    x.distance == brute[k].distance);
+        }
+        found += int(brute.size());
+        const std::optional<AgentHit> near = world->nearestAgent(c, mask);
+        QCOMPARE(near.has_value(), nearest.has_value());
+        if (near) {
+            QCOMPARE(near->group, nearest->group);
+            QCOMPARE(near->id, nearest->id);
+            QCOMPARE(near->distance, nearest->distance);
+        }
+        // Within a distance: the same one when it is that near, else nobody.
+        const std::optional<AgentHit> within = world->nearestAgent(c, mask, radius);
+        QCOMPARE(within.has_value(), nearest && nearest->distance <= radius);
+        if (within)
+            QCOMPARE(within->id, nearest->id);
+    }
+    QVERIFY(found > 300); // not vacuous
+}
+
+namespace {
+
+/// The first crossing of from -> to with every wall piece, obstacle edge, circle and the
+/// bounds of a scene, in double precision: the reference for World::rayCast.
+LevelHit exactRayCast(const SceneDesc& scene, Vec2 from, Vec2 to)
+{
+    struct Seg
+    {
+        Point2 a, b;
+    };
+    std::vector<Seg> segs;
+    const auto chain = [&](const std::vector<Point2>& pts, bool closed) {
+        for (std::size_t k = 0; k + 1 < pts.size(); ++k)
+            segs.push_back({pts[k], pts[k + 1]});
+        if (closed && pts.size() > 2)
+            segs.push_back({pts.back(), pts.front()});
+    };
+    for (const WallDesc& w : scene.walls)
+        chain(w.points, w.closed);
+    for (const ObstacleDesc& o : scene.obstacles)
+        if (o.shape == ObstacleShape::Polygon)
+            chain(o.points, true);
+    const Rect& b = scene.bounds;
+    chain({b.min, {b.max.x, b.min.y}, b.max, {b.min.x, b.max.y}}, true);
+    const double fx = from.x, fy = from.y, dx = double(to.x) - fx, dy = double(to.y) - fy;
+    double best = 2.0;
+    double nx = 0.0, ny = 0.0;
+    for (const Seg& s : segs) {
+        const double ex = s.b.x - s.a.x, ey = s.b.y - s.a.y;
+        const double den = dx * ey - dy * ex;
+        if (std::fabs(den) < 1e-12)
+            continue;
+        const double t = ((s.a.x - fx) * ey - (s.a.y - fy) * ex) / den;
+        const double u = ((s.a.x - fx) * dy - (s.a.y - fy) * dx) / den;
+        if (t >= 0.0 && t <= 1.0 && u >= 0.0 && u <= 1.0 && t < best) {
+            best = t;
+            const double len = std::hypot(ex, ey);
+            nx = -ey / len;
+            ny = ex / len;
+            if (nx * dx + ny * dy > 0.0) {
+                nx = -nx;
+                ny = -ny;
+            }
+        }
+    }
+    for (const ObstacleDesc& o : scene.obstacles) {
+        if (o.shape != ObstacleShape::Circle)
+            continue;
+        const double ox = fx - o.center.x, oy = fy - o.center.y;
+        const double A = dx * dx + dy * dy, B = 2.0 * (ox * dx + oy * dy);
+        const double C = ox * ox + oy * oy - o.radius * o.radius;
+        const double disc = B * B - 4.0 * A * C;
+        if (disc < 0.0)
+            continue;
+        const double t = (-B - std::sqrt(disc)) / (2.0 * A);
+        if (t >= 0.0 && t <= 1.0 && t < best) {
+            best = t;
+            nx = (ox + t * dx) / o.radius;
+            ny = (oy + t * dy) / o.radius;
+        }
+    }
+    LevelHit hit;
+    if (best <= 1.0) {
+        hit.hit = true;
+        hit.fraction = float(best);
+        hit.point = {float(fx + best * dx), float(fy + best * dy)};
+        hit.normal = {float(nx), float(ny)};
+    }
+    return hit;
+}
+
+} // namespace
+
+void TestGameApi::rayCastMatchesExactIntersections()
+{
+    // 2,000 seeded rays, short and long, from clear places of the level with every kind of
+    // geometry: each hits what an exact intersection with every surface finds first, at the
+    // same point (a millimetre) with the same normal.
+    const SceneDesc scene = [] {
+        SceneDesc s = geometryScene();
+        s.groups.push_back(makeDefaultGroup(BehaviourKind::Swarm, "probe"));
+        return s;
+    }();
+    auto world = buildWorld(scene);
+    QVERIFY(world);
+    std::uint64_t state = 7;
+    const auto uniform = [&](float lo, float hi) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        return lo + (hi - lo) * float(double(state >> 11) / double(1ull << 53));
+    };
+    int hits = 0, misses = 0;
+    for (int r = 0; r < 2000; ++r) {
+        Vec2 from{uniform(-29.0f, 29.0f), uniform(-29.0f, 29.0f)};
+        if (!world->placeIsClear(0, from))
+            continue;
+        const float length = r % 2 ? uniform(0.5f, 5.0f) : uniform(5.0f, 80.0f);
+        const float angle = uniform(-3.14159f, 3.14159f);
+        const Vec2 to = from + Vec2{std::cos(angle), std::sin(angle)} * length;
+        const LevelHit got = world->rayCast(from, to);
+        const LevelHit want = exactRayCast(scene, from, to);
+        QVERIFY2(got.hit == want.hit,
+                 qPrintable(QStringLiteral("ray %1: hit %2, exact %3 (fraction %4)")
+                                .arg(r)
+                                .arg(got.hit)
+                                .arg(want.hit)
+                                .arg(double(want.fraction))));
+        if (!got.hit) {
+            ++misses;
+            continue;
+        }
+        ++hits;
+        QVERIFY2(distance(got.point, want.point) < 1e-3f,
+                 qPrintable(QStringLiteral("ray %1: %2 m apart")
+                                .arg(r)
+                                .arg(double(distance(got.point, want.point)))));
+        QVERIFY(std::fabs(got.fraction - want.fraction) < 1e-3f);
+        QVERIFY(dot(got.normal, want.normal) > 0.999f);
+    }
+    QVERIFY(hits > 200 && misses > 200);
 }
 
 QTEST_GUILESS_MAIN(TestGameApi)

@@ -10,6 +10,7 @@
 #include <shoal/sketch.h>
 #include <shoal/worldstate.h>
 
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -31,6 +32,24 @@ struct SHOAL_API WorldWarning
 {
     int group = -1;      ///< the group it concerns (-1: the level)
     std::string message; ///< "groups[1] 'swarm': its spawn area ... placed 0 of 20 agents: ..."
+};
+
+/// One agent a query found (World::agentsWithin, nearestAgent).
+struct SHOAL_API AgentHit
+{
+    int group = -1;        ///< the group's index
+    std::uint32_t id = 0;  ///< AgentArrays::id: stable
+    std::size_t index = 0; ///< where it is in the group's arrays now (until the next step)
+    float distance = 0.0f; ///< from the query's point to the agent's centre, m
+};
+
+/// What a ray cast against the level hit (World::rayCast).
+struct SHOAL_API LevelHit
+{
+    bool hit = false;      ///< false: the segment reaches its end clear of the level
+    Vec2 point;            ///< where it first meets a wall, obstacle or the bounds, m
+    Vec2 normal;           ///< unit, the surface's normal toward the ray's start
+    float fraction = 1.0f; ///< how far along from -> to the hit lies, 0 to 1
 };
 
 /// The running simulation. Build it from a scene, feed it input as data, step it; read the
@@ -148,6 +167,23 @@ public:
     /// like spawnAgent's place, and for worms and the player.
     std::optional<Error> teleportAgent(int group, std::uint32_t id, Vec2 position,
                                        std::optional<float> heading = std::nullopt);
+
+    // Queries between steps: they read the state as the last step (or call) left it.
+
+    /// Every agent whose centre lies within `radius` m of `centre`, of the groups whose
+    /// collision layers meet `layerMask` (CollisionDesc::layers & layerMask; ~0u: every
+    /// group), appended to `out` in group order, then index order; how many were added. The
+    /// player counts as agent 0 of the group it leads. Uses the groups' neighbour grids.
+    std::size_t agentsWithin(Vec2 centre, float radius, std::uint32_t layerMask,
+                             std::vector<AgentHit>& out) const;
+    /// The agent nearest `point` among those groups, no further than `maxDistance` m
+    /// (infinity: anywhere); nothing when there is none. A tie goes to the lower group, then
+    /// the lower id.
+    std::optional<AgentHit> nearestAgent(Vec2 point, std::uint32_t layerMask = ~0u,
+                                         float maxDistance = INFINITY) const;
+    /// The segment from `from` to `to` (m) against the level's walls, obstacles and bounds
+    /// (not agents): the first surface it meets.
+    LevelHit rayCast(Vec2 from, Vec2 to) const;
 
     // Snapshots (replays, rollback, the editor's timeline).
 

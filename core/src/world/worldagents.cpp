@@ -51,8 +51,9 @@ std::optional<Error> World::checkPlace(int groupIndex, Vec2 p) const
     const float overlap = m_geometry->bodyOverlap(p, radius);
     if (overlap > 0.0f)
         return Error{groupName(group) + ": a body of radius " + formatFloat(radius) + " m at [" +
-                     formatFloat(p.x) + ", " + formatFloat(p.y) + "] overlaps a wall or obstacle by " +
-                     formatFloat(overlap) + " m; pick a place where placeIsClear() holds"};
+                     formatFloat(p.x) + ", " + formatFloat(p.y) +
+                     "] overlaps a wall or obstacle by " + formatFloat(overlap) +
+                     " m; pick a place where placeIsClear() holds"};
     return std::nullopt;
 }
 
