@@ -36,6 +36,9 @@ private slots:
     void spawnsInWallsWormsAndThePlayerAreRefused();
     void agentsWithinAndNearestMatchBruteForce();
     void rayCastMatchesExactIntersections();
+    void eventsSayWhatChangedInTheStep_data();
+    void eventsSayWhatChangedInTheStep();
+    void eventsGatherOverAnAdvanceAndCostNoHash();
 };
 
 namespace {
@@ -650,6 +653,183 @@ void TestGameApi::rayCastMatchesExactIntersections()
         QVERIFY(dot(got.normal, want.normal) > 0.999f);
     }
     QVERIFY(hits > 200 && misses > 200);
+}
+
+namespace {
+
+/// A scene for the events of one kind: a school led by the player over a row of free fish;
+/// a squad sent to a target across an open level; worms crawling over a field of coins; the
+/// demo (every family, walls).
+SceneDesc eventScene(const QString& name)
+{
+    if (name == "demo")
+        return demoLevel();
+    SceneDesc scene = emptyScene(30.0, 20.0);
+    scene.player.enabled = true;
+    scene.player.position = {-25.0, 0.0};
+    if (name == "fish") {
+        GroupDesc school = makeDefaultGroup(BehaviourKind::FishSchool, "school");
+        school.spawn = SpawnAreaDesc{{{-28.0, -3.0}, {-22.0, 3.0}}, 6};
+        scene.groups.push_back(school);
+        scene.player.group = "school";
+        for (int k = 0; k < 10; ++k)
+            scene.pickups.push_back({PickupKind::Fish, {-18.0 + 4.0 * k, k % 2 ? 1.0 : -1.0}});
+    } else if (name == "squad") {
+        GroupDesc squad = makeDefaultGroup(BehaviourKind::TankSquad, "squad");
+        squad.spawn = SpawnAreaDesc{{{-28.0, -15.0}, {-12.0, 15.0}}, 8};
+        squad.target = Point2{15.0, 0.0};
+        scene.groups.push_back(squad);
+        scene.player.enabled = false;
+    } else if (name == "worms") {
+        GroupDesc worms = makeDefaultGroup(BehaviourKind::Worm, "worms");
+        worms.spawn = SpawnAreaDesc{{{-25.0, -15.0}, {-15.0, 15.0}}, 6};
+        setParam(worms, "growthPerCoin", 0.5);
+        scene.groups.push_back(worms);
+        scene.player.enabled = false;
+        for (int x = -14; x <= 24; x += 2)
+            for (int y = -14; y <= 14; y += 2)
+                scene.pickups.push_back({PickupKind::Coin, {double(x), double(y)}});
+    }
+    return scene;
+}
+
+/// What a game watching every agent's flags itself would see in a step: the events of one
+/// step but CoinEaten, derived by id from the flags before and after it.
+std::vector<WorldEvent>
+observedEvents(const World& world,
+               const std::map<std::pair<int, std::uint32_t>, std::uint8_t>& flagsBefore)
+{
+    std::vector<WorldEvent> out;
+    for (int g = 0; g < world.groupCount(); ++g) {
+        const GroupState& group = world.group(g);
+        const AgentArrays& a = group.agents;
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            if (group.playerLed && i == 0)
+                continue;
+            const auto was = flagsBefore.find({g, a.id[i]});
+            const std::uint8_t before = was == flagsBefore.end() ? 0 : was->second;
+            const auto raised = std::uint8_t(a.flags[i] & ~before);
+            const std::pair<std::uint8_t, WorldEventKind> kinds[] = {
+                {kAgentInSchool, WorldEventKind::FishJoined},
+                {kAgentArrived, WorldEventKind::GoalReached},
+                {kAgentStuck, WorldEventKind::AgentBlocked},
+                {kAgentBlocked, WorldEventKind::WallHit}};
+            for (const auto& [flag, kind] : kinds)
+                if (raised & flag)
+                    out.push_back({kind, g, a.id[i], -1, {a.px[i], a.py[i]}, world.stepCount()});
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+void TestGameApi::eventsSayWhatChangedInTheStep_data()
+{
+    QTest::addColumn<QString>("scene");
+    QTest::addColumn<int>("expected"); // a WorldEventKind that must occur
+    QTest::newRow("fish join the school") << "fish" << int(WorldEventKind::FishJoined);
+    QTest::newRow("tanks park") << "squad" << int(WorldEventKind::GoalReached);
+    QTest::newRow("the demo's agents hit walls") << "demo" << int(WorldEventKind::WallHit);
+    QTest::newRow("worms eat coins") << "worms" << int(WorldEventKind::CoinEaten);
+}
+
+void TestGameApi::eventsSayWhatChangedInTheStep()
+{
+    // Over 900 steps, each step's events are exactly what a game comparing every agent's
+    // flags (by id) before and after the step would find, plus one CoinEaten per coin taken
+    // in it, by a worm whose head is by the coin; each scene's own kind occurs.
+    QFETCH(QString, scene);
+    QFETCH(int, expected);
+    auto world = buildWorld(eventScene(scene));
+    QVERIFY(world);
+    world->setEventsEnabled(true);
+    std::map<WorldEventKind, int> counts;
+    for (int s = 0; s < 900; ++s) {
+        std::map<std::pair<int, std::uint32_t>, std::uint8_t> flags;
+        for (int g = 0; g < world->groupCount(); ++g)
+            for (std::size_t i = 0; i < world->group(g).agents.size(); ++i)
+                flags[{g, world->group(g).agents.id[i]}] = world->group(g).agents.flags[i];
+        std::vector<bool> taken;
+        for (const PickupState& p : world->pickups())
+            taken.push_back(p.taken);
+        // The player swims along the row of fish.
+        world->setPointer({-25.0f + 0.06f * float(s), 0.0f}, true);
+        world->step();
+        std::vector<WorldEvent> want = observedEvents(*world, flags);
+        std::vector<WorldEvent> got;
+        int coins = 0;
+        for (const WorldEvent& e : world->events()) {
+            ++counts[e.kind];
+            QCOMPARE(e.step, world->stepCount());
+            if (e.kind != WorldEventKind::CoinEaten) {
+                got.push_back(e);
+                continue;
+            }
+            ++coins;
+            QVERIFY(e.pickup >= 0 && !taken[std::size_t(e.pickup)] &&
+                    world->pickups()[std::size_t(e.pickup)].taken);
+            const int i = world->agentIndex(e.group, e.id);
+            QVERIFY(i >= 0);
+            const AgentArrays& a = world->group(e.group).agents;
+            QVERIFY(distance(Vec2{a.px[std::size_t(i)], a.py[std::size_t(i)]}, e.position) <
+                    float(world->param(e.group, "eatRadius")) + 0.2f);
+        }
+        int newlyTaken = 0;
+        for (std::size_t k = 0; k < taken.size(); ++k)
+            newlyTaken += !taken[k] && world->pickups()[k].taken;
+        if (scene == "worms")
+            QCOMPARE(coins, newlyTaken);
+        QCOMPARE(got.size(), want.size());
+        for (std::size_t k = 0; k < want.size(); ++k) {
+            QCOMPARE(int(got[k].kind), int(want[k].kind));
+            QCOMPARE(got[k].group, want[k].group);
+            QCOMPARE(got[k].id, want[k].id);
+            QCOMPARE(got[k].position, want[k].position);
+        }
+    }
+    QVERIFY2(counts[WorldEventKind(expected)] > 0,
+             qPrintable(QStringLiteral("joined %1, ate %2, parked %3, blocked %4, walls %5")
+                            .arg(counts[WorldEventKind::FishJoined])
+                            .arg(counts[WorldEventKind::CoinEaten])
+                            .arg(counts[WorldEventKind::GoalReached])
+                            .arg(counts[WorldEventKind::AgentBlocked])
+                            .arg(counts[WorldEventKind::WallHit])));
+}
+
+void TestGameApi::eventsGatherOverAnAdvanceAndCostNoHash()
+{
+    // Off by default; on, they change no hash; an advance() of several steps reports the
+    // events of all of them (each with its step), and the next one starts afresh.
+    const SceneDesc scene = eventScene("worms");
+    auto plain = buildWorld(scene);
+    auto watched = buildWorld(scene);
+    QVERIFY(plain && watched);
+    watched->setEventsEnabled(true);
+    std::uint64_t lastStep = 0;
+    int multiStep = 0, total = 0;
+    for (int f = 0; f < 200; ++f) {
+        const double frame = f % 5 == 0 ? 0.07 : 0.016;
+        for (World* world : {plain.get(), watched.get()})
+            world->setPointer({10.0f, 0.0f}, true);
+        plain->advance(frame);
+        const World::FrameAdvance done = watched->advance(frame);
+        QVERIFY(plain->events().empty());
+        QCOMPARE(watched->stateHash(), plain->stateHash());
+        std::uint64_t first = ~std::uint64_t{0};
+        for (const WorldEvent& e : watched->events()) {
+            QVERIFY(e.step > lastStep && e.step <= watched->stepCount());
+            first = std::min(first, e.step);
+            ++total;
+        }
+        if (done.steps > 1 && first < watched->stepCount())
+            ++multiStep;
+        lastStep = watched->stepCount();
+    }
+    QVERIFY(total > 0 && multiStep > 0);
+    watched->step();
+    for (const WorldEvent& e : watched->events())
+        QCOMPARE(e.step, watched->stepCount());
 }
 
 QTEST_GUILESS_MAIN(TestGameApi)

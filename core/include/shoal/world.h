@@ -52,6 +52,28 @@ struct SHOAL_API LevelHit
     float fraction = 1.0f; ///< how far along from -> to the hit lies, 0 to 1
 };
 
+/// What happened to an agent in a step (World::events()).
+enum class WorldEventKind : std::uint8_t
+{
+    FishJoined,   ///< a free fish joined the player's school (AgentFlag kAgentInSchool set)
+    CoinEaten,    ///< a worm's head ate a coin (pickup: which; the worm grows)
+    GoalReached,  ///< a tank parked at the squad's target (kAgentArrived set)
+    AgentBlocked, ///< an agent came to a stop away from its goal for 2 s (kAgentStuck set)
+    WallHit,      ///< an agent met a wall or obstacle: geometry shortened its move, after a
+                  ///< step that it did not (kAgentBlocked set)
+};
+
+/// One thing that happened in a step, to one agent.
+struct SHOAL_API WorldEvent
+{
+    WorldEventKind kind = WorldEventKind::WallHit;
+    int group = -1;         ///< the agent's group
+    std::uint32_t id = 0;   ///< the agent (AgentArrays::id)
+    int pickup = -1;        ///< CoinEaten: the coin's index in World::pickups(); else -1
+    Vec2 position;          ///< where the agent is after the step, m (CoinEaten: the coin's)
+    std::uint64_t step = 0; ///< stepCount() after the step it happened in
+};
+
 /// The running simulation. Build it from a scene, feed it input as data, step it; read the
 /// groups, the player and the pickups between steps. Everything it needs to plan (families,
 /// neighbour grids, SIMD kernels, Box2D) is private to the library.
@@ -184,6 +206,16 @@ public:
     /// The segment from `from` to `to` (m) against the level's walls, obstacles and bounds
     /// (not agents): the first surface it meets.
     LevelHit rayCast(Vec2 from, Vec2 to) const;
+
+    // Events: what happened in the last step (or the steps of the last advance()).
+
+    /// Turns event reporting on (off by default: a world nobody asks costs nothing more).
+    void setEventsEnabled(bool enabled);
+    bool eventsEnabled() const { return m_eventsEnabled; }
+    /// The events of the last step(), or of all the steps the last advance() took, in the
+    /// order they happened: by step, then group, then agent index, then kind. Cleared when
+    /// the next step() or advance() begins. Empty while events are off.
+    const std::vector<WorldEvent>& events() const { return m_events; }
 
     // Snapshots (replays, rollback, the editor's timeline).
 
@@ -326,6 +358,9 @@ private:
     std::optional<Error> checkPlace(int group, Vec2 position) const;
     /// After agents joined, left or jumped: ids to indices, the grids and the body index.
     void agentsChanged(Group& group);
+    /// Events: what the step's start looked like, and what changed by its end.
+    void noteBeforeStep();
+    void gatherEvents();
     void computeAllMetrics();
 
     std::vector<WorldWarning> m_warnings;
@@ -350,6 +385,10 @@ private:
     double m_frameTime = 0.0;          ///< what advance() has not stepped yet, s
     std::uint64_t m_sceneIdentity = 0; ///< see noteSceneIdentity
     std::uint64_t m_levelIdentity = 0;
+    bool m_eventsEnabled = false;
+    bool m_advancing = false; ///< step() inside advance(): events gather over its steps
+    std::vector<WorldEvent> m_events;
+    std::vector<std::uint8_t> m_takenBefore; ///< per pickup, taken where the step began
     // Reordering agents into cell order (every kReorderInterval steps) and its scratch.
     std::vector<std::uint32_t> m_order;
     std::vector<float> m_permuteScratch;

@@ -137,6 +137,8 @@ public:
     /// The id the next agent spawned at run time takes (World::spawnAgent): ids are never
     /// used twice in a world's life.
     std::uint32_t nextId = 0;
+    /// Each agent's flags where the step began, while events are on (World::events()).
+    std::vector<std::uint8_t> flagsBefore;
     UniformGrid grid;                ///< rebuilt each step before planning
     CollisionDesc collision;         ///< how its bodies meet other bodies
     BruteForceNeighbours bruteForce; ///< the reference search (bench, tests)
@@ -386,6 +388,9 @@ public:
     virtual void agentAdded(const Group& group) { (void)group; }
     /// Agent i left the group's arrays; the agents after it moved down one place.
     virtual void agentRemoved(std::size_t i) { (void)i; }
+    /// The pickups the last plan took, as pairs (agent index, pickup index) one after the
+    /// other, in the order taken (a worm eating coins); null when the family takes none.
+    virtual const std::vector<std::uint32_t>* pickupsTaken() const { return nullptr; }
     /// Agent i was put somewhere else (World::teleportAgent): it starts afresh there.
     virtual void agentMoved(std::size_t i) { (void)i; }
     /// Takes back what saveState() wrote, after the group's arrays and parameters are

@@ -622,6 +622,8 @@ World::FrameAdvance World::advance(double frameSeconds, int maxSteps)
     if (!(frameSeconds > 0.0) || !std::isfinite(frameSeconds))
         frameSeconds = 0.0;
     FrameAdvance out;
+    m_events.clear();
+    m_advancing = true;
     const double dt = static_cast<double>(m_dt);
     // A frame of exactly 1/60 s steps once with dt = 1/60 in float (a hair longer).
     constexpr double kSlack = 1e-7;
@@ -631,6 +633,7 @@ World::FrameAdvance World::advance(double frameSeconds, int maxSteps)
         m_frameTime -= dt;
         ++out.steps;
     }
+    m_advancing = false;
     if (m_frameTime + kSlack >= dt) {
         // Behind by more than maxSteps: keep only the part of a step (whole steps counted
         // as the loop counts them).
@@ -755,6 +758,10 @@ void World::step()
         m_playerPrevious = m_player.position;
     }
 
+    if (!m_advancing)
+        m_events.clear();
+    if (m_eventsEnabled)
+        noteBeforeStep();
     StepContext ctx = context();
     ctx.pickups = &m_pickups;
     if (m_inspection.group >= 0) {
@@ -848,6 +855,8 @@ void World::step()
     });
     m_player = m_playerNext;
     ++m_step;
+    if (m_eventsEnabled)
+        gatherEvents();
 
     rebuildIndexes(m_clearAgain.data());
     if (m_metricsEnabled && m_step % static_cast<std::uint64_t>(m_metricsEvery) == 0)

@@ -70,7 +70,8 @@ std::optional<AgentHit> World::nearestAgent(Vec2 point, std::uint32_t layerMask,
         const float reach = best ? std::sqrt(best2) * 1.0001f + 1e-6f : maxDistance;
         forEachAgentWithin(*group, point, reach, [&](std::size_t i, float d2) {
             const std::uint32_t id = group->agents.id[i];
-            if (!best || d2 < best2 || (d2 == best2 && group->index == best->group && id < best->id)) {
+            if (!best || d2 < best2 ||
+                (d2 == best2 && group->index == best->group && id < best->id)) {
                 best = AgentHit{group->index, id, i, 0.0f};
                 best2 = d2;
             }

@@ -974,6 +974,7 @@ Vec2 WormBehaviour::advance(float heading, Vec2 from, float length, const Static
 
 void WormBehaviour::plan(Group& group, const StepContext& ctx)
 {
+    m_eaten.clear();
     if (static_cast<int>(group.agents.size()) != m_worms)
         resetBodies(group, ctx.geometry);
     for (int w = 0; w < m_worms; ++w) {
@@ -1071,6 +1072,8 @@ SHOAL_FORCE_INLINE inline void WormBehaviour::eatCoins(int w, Vec2 head, const S
             distanceSquared(coin.position, head) > reach2)
             continue;
         coin.taken = true;
+        m_eaten.push_back(static_cast<std::uint32_t>(w));
+        m_eaten.push_back(static_cast<std::uint32_t>(&coin - ctx.pickups->data()));
         // The tail waits (trimTail) until it has grown in.
         m_grown[static_cast<std::size_t>(w)] += p.growthPerCoin;
     }
