@@ -2,6 +2,7 @@
 #include "math/fastmath.h"
 
 #include "math/statehash.h"
+#include "world/statebytes.h"
 
 #include "steering/steering.h"
 
@@ -495,6 +496,40 @@ void LeaderFollowBehaviour::hashState(std::uint64_t& h) const
     hashVector(h, m_wanderY);
     hashValue(h, m_wallSeenFor);
     hashValue(h, m_spread);
+}
+
+void LeaderFollowBehaviour::saveState(StateWriter& out) const
+{
+    out.array(m_wanderX);
+    out.array(m_wanderY);
+    out.value(m_wallSeenFor);
+    out.value(m_spread);
+    m_route.saveState(out);
+}
+
+bool LeaderFollowBehaviour::loadState(StateReader& in, const StaticGeometry& geometry)
+{
+    return in.array(m_wanderX) && in.array(m_wanderY) && m_wanderX.size() == m_wanderY.size() &&
+           in.value(m_wallSeenFor) && in.value(m_spread) && m_route.loadState(in, geometry);
+}
+
+void LeaderFollowBehaviour::agentAdded(const Group& group)
+{
+    // A newcomer's wander target starts straight ahead, as every agent's did at build.
+    const std::size_t n = group.agents.size();
+    if (m_wanderX.size() + 1 != n)
+        return;
+    const Vec2 offset = fromAngle(group.agents.heading[n - 1]) * m_params.wanderRadius;
+    m_wanderX.push_back(offset.x);
+    m_wanderY.push_back(offset.y);
+}
+
+void LeaderFollowBehaviour::agentRemoved(std::size_t i)
+{
+    if (i < m_wanderX.size()) {
+        m_wanderX.erase(m_wanderX.begin() + static_cast<std::ptrdiff_t>(i));
+        m_wanderY.erase(m_wanderY.begin() + static_cast<std::ptrdiff_t>(i));
+    }
 }
 
 } // namespace shoal

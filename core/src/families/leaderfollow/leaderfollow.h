@@ -89,6 +89,10 @@ public:
     float keepDistance() const override { return 2.0f * m_params.radius; }
     std::size_t memoryBytes() const override;
     void hashState(std::uint64_t& h) const override;
+    void saveState(StateWriter& out) const override;
+    bool loadState(StateReader& in, const StaticGeometry& geometry) override;
+    void agentAdded(const Group& group) override;
+    void agentRemoved(std::size_t i) override;
 
     const LeaderFollowParams& params() const { return m_params; }
     LeaderFollowOverlay overlay(const Group& group) const;

@@ -74,6 +74,10 @@ public:
     std::size_t memoryBytes() const override;
     void permuteAgents(const std::vector<std::uint32_t>& order) override;
     void hashState(std::uint64_t& h) const override;
+    void saveState(StateWriter& out) const override;
+    bool loadState(StateReader& in, const StaticGeometry& geometry) override;
+    void agentAdded(const Group& group) override;
+    void agentRemoved(std::size_t i) override;
 
     /// The way round walls to the target, as the last step planned it.
     const FlowRoute& route() const { return m_route; }
