@@ -392,6 +392,199 @@ static void testAdvance(const char* scene, int steps, const char* expected)
     shoal_world_destroy(world);
 }
 
+/* Snapshots: a world restored from one continues with the editor's hashes. */
+static void testSnapshot(const char* scene, int steps, const char* expected)
+{
+    shoal_world* world = NULL;
+    shoal_world* other = NULL;
+    unsigned char* bytes = NULL;
+    size_t size = 0;
+    size_t needed = 0;
+    char hash[17];
+    const int half = steps / 2;
+    uint64_t stepCount = 0;
+
+    CHECK(shoal_world_create_from_file(scene, &world) == SHOAL_OK);
+    CHECK(shoal_world_step(world, half) == SHOAL_OK);
+    CHECK(shoal_world_snapshot(world, NULL, 0, &size) == SHOAL_OK && size > 0);
+    bytes = (unsigned char*)malloc(size);
+    CHECK_FAILS(shoal_world_snapshot(world, bytes, size - 1, &needed), SHOAL_ERROR_BUFFER_TOO_SMALL,
+                world, "needed");
+    CHECK(needed == size);
+    CHECK(shoal_world_snapshot(world, bytes, size, &needed) == SHOAL_OK && needed == size);
+
+    /* On: the hash at the end is the CLI's. */
+    CHECK(shoal_world_step(world, steps - half) == SHOAL_OK);
+    formatHash(world, hash);
+    CHECK(strcmp(hash, expected) == 0);
+
+    /* Back to the middle, in the same world and in another built from the same scene. */
+    CHECK(shoal_world_restore(world, bytes, size) == SHOAL_OK);
+    CHECK(shoal_world_step_count(world, &stepCount) == SHOAL_OK && stepCount == (uint64_t)half);
+    CHECK(shoal_world_step(world, steps - half) == SHOAL_OK);
+    formatHash(world, hash);
+    CHECK(strcmp(hash, expected) == 0);
+    CHECK(shoal_world_create_from_file(scene, &other) == SHOAL_OK);
+    CHECK(shoal_world_restore(other, bytes, size) == SHOAL_OK);
+    CHECK(shoal_world_step(other, steps - half) == SHOAL_OK);
+    formatHash(other, hash);
+    CHECK(strcmp(hash, expected) == 0);
+
+    /* Bytes that are not a snapshot, or cut short: refused, nothing changes. */
+    CHECK_FAILS(shoal_world_restore(other, bytes, size / 2), SHOAL_ERROR_REFUSED, other,
+                "shoal_world_restore");
+    CHECK_FAILS(shoal_world_restore(other, "not a snapshot", 14), SHOAL_ERROR_REFUSED, other,
+                "shoal_world_restore");
+    CHECK_FAILS(shoal_world_restore(other, NULL, 10), SHOAL_ERROR_INVALID_ARGUMENT, other,
+                "data is null");
+    formatHash(other, hash);
+    CHECK(strcmp(hash, expected) == 0);
+    free(bytes);
+    shoal_world_destroy(other);
+    shoal_world_destroy(world);
+}
+
+/* Agents added, removed and moved; queries. */
+static void testAgents(const char* scene)
+{
+    shoal_world* world = NULL;
+    int swarm = -1;
+    int worms = -1;
+    int school = -1;
+    int clear = 0;
+    int index = 0;
+    uint32_t id = 0;
+    uint32_t id2 = 0;
+    size_t before = 0;
+    size_t n = 0;
+    size_t count = 0;
+    size_t i = 0;
+    float heading = 1.0f;
+    shoal_pose pose;
+    shoal_agent_hit hits[4];
+    shoal_agent_hit nearest;
+    shoal_ray_hit ray;
+    float minX = 0, minY = 0, maxX = 0, maxY = 0;
+
+    CHECK(shoal_world_create_from_file(scene, &world) == SHOAL_OK);
+    CHECK(shoal_world_bounds(world, &minX, &minY, &maxX, &maxY) == SHOAL_OK);
+    CHECK(shoal_world_group_index(world, "swarm", &swarm) == SHOAL_OK);
+    CHECK(shoal_world_group_index(world, "worms", &worms) == SHOAL_OK);
+    CHECK(shoal_world_group_index(world, "school", &school) == SHOAL_OK);
+    CHECK(shoal_world_agent_count(world, swarm, &before) == SHOAL_OK);
+
+    /* Spawn where it is clear; refused where it is not. */
+    CHECK(shoal_world_place_is_clear(world, swarm, 0.0f, 5.0f, &clear) == SHOAL_OK);
+    if (!clear) {
+        ++g_failures;
+        fprintf(stderr, "FAIL: [0, 5] in the demo is not clear for the swarm\n");
+    }
+    CHECK(shoal_world_spawn_agent(world, swarm, 0.0f, 5.0f, 0.5f, &id) == SHOAL_OK);
+    CHECK(shoal_world_agent_count(world, swarm, &n) == SHOAL_OK && n == before + 1);
+    CHECK(shoal_world_agent_index(world, swarm, id, &index) == SHOAL_OK);
+    CHECK(shoal_world_spawn_agent(world, swarm, 1.0f, 5.0f, 0.0f, &id2) == SHOAL_OK && id2 != id);
+    CHECK(shoal_world_place_is_clear(world, swarm, maxX + 10.0f, 0.0f, &clear) == SHOAL_OK &&
+          clear == 0);
+    CHECK_FAILS(shoal_world_spawn_agent(world, swarm, maxX + 10.0f, 0.0f, 0.0f, &id2),
+                SHOAL_ERROR_REFUSED, world, "bounds");
+    CHECK_FAILS(shoal_world_spawn_agent(world, worms, 0.0f, 0.0f, 0.0f, &id2),
+                SHOAL_ERROR_UNSUPPORTED, world, "worm");
+    CHECK_FAILS(shoal_world_spawn_agent(world, swarm, NAN, 0.0f, 0.0f, &id2),
+                SHOAL_ERROR_INVALID_ARGUMENT, world, "finite");
+    CHECK_FAILS(shoal_world_spawn_agent(world, 99, 0.0f, 0.0f, 0.0f, &id2),
+                SHOAL_ERROR_OUT_OF_RANGE, world, "no group 99");
+
+    /* Queries find it. */
+    CHECK(shoal_world_nearest_agent(world, 0.0f, 5.0f, ~0u, INFINITY, &nearest) == SHOAL_OK);
+    CHECK(nearest.group == swarm && nearest.id == id && nearest.distance == 0.0f);
+    CHECK(shoal_world_agents_within(world, 0.5f, 5.0f, 0.6f, ~0u, NULL, 0, &count) == SHOAL_OK);
+    CHECK(count >= 2);
+    CHECK_FAILS(shoal_world_agents_within(world, 0.0f, 0.0f, 1e6f, ~0u, hits, 4, &count),
+                SHOAL_ERROR_BUFFER_TOO_SMALL, world, "needed");
+    CHECK(count > 4);
+    CHECK(shoal_world_agents_within(world, 0.5f, 5.0f, 0.6f, ~0u, hits, 4, &count) == SHOAL_OK);
+    for (i = 0; i < count && i < 4; ++i)
+        CHECK(hits[i].distance <= 0.6f);
+    CHECK_FAILS(shoal_world_agents_within(world, 0.0f, 0.0f, -1.0f, ~0u, hits, 4, &count),
+                SHOAL_ERROR_INVALID_ARGUMENT, world, "radius");
+    CHECK_FAILS(shoal_world_nearest_agent(world, 0.0f, 0.0f, 0u, INFINITY, &nearest),
+                SHOAL_ERROR_NOT_FOUND, world, "no agent");
+    CHECK(shoal_world_ray_cast(world, 0.0f, 5.0f, maxX + 100.0f, 5.0f, &ray) == SHOAL_OK);
+    CHECK(ray.hit == 1 && ray.fraction > 0.0f && ray.fraction <= 1.0f &&
+          ray.x <= 16.0f); /* the wall at x = 16 */
+
+    /* Moved, then removed. */
+    CHECK(shoal_world_teleport_agent(world, swarm, id, 2.0f, 6.0f, &heading) == SHOAL_OK);
+    CHECK(shoal_world_agent_index(world, swarm, id, &index) == SHOAL_OK);
+    CHECK(shoal_world_poses(world, swarm, NULL, 0, &n) == SHOAL_OK);
+    {
+        shoal_pose* poses = (shoal_pose*)calloc(n, sizeof *poses);
+        CHECK(shoal_world_poses(world, swarm, poses, n, &n) == SHOAL_OK);
+        pose = poses[index];
+        CHECK(pose.x == 2.0f && pose.y == 6.0f && pose.heading == 1.0f && pose.id == id);
+        free(poses);
+    }
+    CHECK_FAILS(shoal_world_teleport_agent(world, swarm, id, 0.0f, 0.0f, NULL), SHOAL_ERROR_REFUSED,
+                world, "obstacle");
+    CHECK(shoal_world_teleport_agent(world, swarm, id, 3.0f, 6.0f, NULL) == SHOAL_OK);
+    CHECK(shoal_world_step(world, 5) == SHOAL_OK);
+    CHECK(shoal_world_despawn_agent(world, swarm, id) == SHOAL_OK);
+    CHECK_FAILS(shoal_world_despawn_agent(world, swarm, id), SHOAL_ERROR_NOT_FOUND, world,
+                "no agent with id");
+    CHECK_FAILS(shoal_world_agent_index(world, swarm, id, &index), SHOAL_ERROR_NOT_FOUND, world,
+                "no agent with id");
+    CHECK_FAILS(shoal_world_teleport_agent(world, swarm, id, 2.0f, 6.0f, NULL),
+                SHOAL_ERROR_NOT_FOUND, world, "no agent with id");
+    CHECK_FAILS(shoal_world_despawn_agent(world, school, 0), SHOAL_ERROR_REFUSED, world, "player");
+    CHECK(shoal_world_agent_count(world, swarm, &n) == SHOAL_OK && n == before + 1);
+    CHECK(shoal_world_step(world, 5) == SHOAL_OK);
+    shoal_world_destroy(world);
+}
+
+/* Events: off by default; on, each lies in the last step and names a real agent. */
+static void testEvents(const char* scene)
+{
+    shoal_world* world = NULL;
+    shoal_event events[256];
+    size_t count = 0;
+    size_t total = 0;
+    size_t i = 0;
+    int s = 0;
+    int groups = 0;
+    uint64_t stepCount = 0;
+    shoal_event one;
+
+    CHECK(shoal_world_create_from_file(scene, &world) == SHOAL_OK);
+    CHECK(shoal_world_group_count(world, &groups) == SHOAL_OK);
+    CHECK(shoal_world_step(world, 30) == SHOAL_OK);
+    CHECK(shoal_world_events(world, NULL, 0, &count) == SHOAL_OK && count == 0);
+    CHECK(shoal_world_set_events_enabled(world, 1) == SHOAL_OK);
+    for (s = 0; s < 600; ++s) {
+        CHECK(shoal_world_step(world, 1) == SHOAL_OK);
+        CHECK(shoal_world_step_count(world, &stepCount) == SHOAL_OK);
+        CHECK(shoal_world_events(world, NULL, 0, &count) == SHOAL_OK);
+        if (count > 1)
+            CHECK_FAILS(shoal_world_events(world, &one, 1, &count), SHOAL_ERROR_BUFFER_TOO_SMALL,
+                        world, "needed");
+        if (count > 256)
+            continue;
+        CHECK(shoal_world_events(world, events, 256, &count) == SHOAL_OK);
+        for (i = 0; i < count; ++i) {
+            int index = -1;
+            CHECK(events[i].step == stepCount);
+            CHECK(events[i].group >= 0 && events[i].group < groups);
+            CHECK(events[i].kind >= SHOAL_EVENT_FISH_JOINED &&
+                  events[i].kind <= SHOAL_EVENT_WALL_HIT);
+            CHECK(events[i].kind != SHOAL_EVENT_COIN_EATEN || events[i].pickup >= 0);
+            CHECK(shoal_world_agent_index(world, events[i].group, events[i].id, &index) ==
+                  SHOAL_OK);
+        }
+        total += count;
+    }
+    CHECK(total > 0);
+    shoal_world_destroy(world);
+}
+
 int main(int argc, char** argv)
 {
     int steps = 0;
@@ -405,6 +598,9 @@ int main(int argc, char** argv)
     testReading(argv[1]);
     testInput(argv[1]);
     testAdvance(argv[1], steps, argv[3]);
+    testSnapshot(argv[1], steps, argv[3]);
+    testAgents(argv[1]);
+    testEvents(argv[1]);
     printf("test_capi: %d checks, %d failed\n", g_checks, g_failures);
     return g_failures == 0 ? 0 : 1;
 }

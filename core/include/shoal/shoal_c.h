@@ -45,8 +45,8 @@ typedef enum shoal_status
     SHOAL_ERROR_OUT_OF_RANGE = 4,     /**< no group or agent with that index */
     SHOAL_ERROR_NOT_FOUND = 5,        /**< no group with that name, no agent with that id */
     SHOAL_ERROR_UNKNOWN_KEY = 6,      /**< no parameter with that key (the message lists them) */
-    SHOAL_ERROR_REFUSED = 7,          /**< a value out of its range or against a rule */
-    SHOAL_ERROR_UNSUPPORTED = 8,      /**< the group's family has no such thing (a target) */
+    SHOAL_ERROR_REFUSED = 7,          /**< against a rule: range, place, snapshot's scene */
+    SHOAL_ERROR_UNSUPPORTED = 8,      /**< not for this family (a worm's spawn, a target) */
     SHOAL_ERROR_BUFFER_TOO_SMALL = 9, /**< nothing written; *count or *size says what it needs */
     SHOAL_ERROR_OUT_OF_MEMORY = 10,   /**< an allocation failed; the world is as it was */
     SHOAL_ERROR_INTERNAL = 11         /**< a bug in Shoal: the message says where */
@@ -61,6 +61,16 @@ typedef enum shoal_kind
     SHOAL_KIND_LEADER_FOLLOW = 3,
     SHOAL_KIND_WORM = 4
 } shoal_kind;
+
+/** What happened to an agent in a step (shoal_world_events). */
+typedef enum shoal_event_kind
+{
+    SHOAL_EVENT_FISH_JOINED = 0,   /**< a free fish joined the player's school */
+    SHOAL_EVENT_COIN_EATEN = 1,    /**< a worm's head ate a coin (pickup: which) */
+    SHOAL_EVENT_GOAL_REACHED = 2,  /**< a tank parked at the squad's target */
+    SHOAL_EVENT_AGENT_BLOCKED = 3, /**< an agent stopped away from its goal for 2 s */
+    SHOAL_EVENT_WALL_HIT = 4       /**< an agent met a wall or obstacle */
+} shoal_event_kind;
 
 /** A running world (opaque). */
 typedef struct shoal_world shoal_world;
@@ -83,6 +93,35 @@ typedef struct shoal_player
     float heading; /**< radians */
     float speed;   /**< forward speed, m/s */
 } shoal_player;
+
+/** One thing that happened in a step, to one agent. */
+typedef struct shoal_event
+{
+    shoal_event_kind kind;
+    int group;     /**< the agent's group */
+    uint32_t id;   /**< the agent's id */
+    int pickup;    /**< SHOAL_EVENT_COIN_EATEN: the coin's index in the scene's pickups; else -1 */
+    float x, y;    /**< where the agent is after the step, m (a coin: where the coin was) */
+    uint64_t step; /**< the step count after the step it happened in */
+} shoal_event;
+
+/** An agent a query found. */
+typedef struct shoal_agent_hit
+{
+    int group;      /**< its group */
+    uint32_t id;    /**< its id */
+    size_t index;   /**< its index in the group now (until the next step) */
+    float distance; /**< from the query's point to the agent's centre, m */
+} shoal_agent_hit;
+
+/** What a ray cast against the level met. */
+typedef struct shoal_ray_hit
+{
+    int hit;                  /**< 0: the segment reaches its end clear of the level */
+    float x, y;               /**< where it first meets a wall, obstacle or the bounds, m */
+    float normal_x, normal_y; /**< the surface's unit normal, toward the ray's start */
+    float fraction;           /**< how far along the segment the hit lies, 0 to 1 */
+} shoal_ray_hit;
 
 /* --- Library ------------------------------------------------------------------------------ */
 
@@ -185,6 +224,51 @@ SHOAL_API shoal_status shoal_world_param(const shoal_world* world, int group, co
 /// Sets the player's parameter `key` ("moveSpeed"), as shoal_world_set_param() does.
 SHOAL_API shoal_status shoal_world_set_player_param(shoal_world* world, const char* key,
                                                     double value);
+
+/* --- Agents at run time ------------------------------------------------------------------ */
+
+/// Adds an agent at rest at (x, y), m, facing `heading`, rad; *id = its new id. REFUSED: not clear.
+SHOAL_API shoal_status shoal_world_spawn_agent(shoal_world* world, int group, float x, float y,
+                                               float heading, uint32_t* id);
+/// Whether (non-zero) a body of the group fits at (x, y), m: in the bounds, clear of the level.
+SHOAL_API shoal_status shoal_world_place_is_clear(const shoal_world* world, int group, float x,
+                                                  float y, int* clear);
+/// Removes agent `id`; NOT_FOUND for no such agent, REFUSED for the player.
+SHOAL_API shoal_status shoal_world_despawn_agent(shoal_world* world, int group, uint32_t id);
+/// Moves agent `id` to (x, y), m, at rest, facing *heading (null: as it faced); as spawn's rules.
+SHOAL_API shoal_status shoal_world_teleport_agent(shoal_world* world, int group, uint32_t id,
+                                                  float x, float y, const float* heading);
+
+/* --- Queries ------------------------------------------------------------------------------ */
+
+/// Agents within `radius` m of (x, y), of groups whose layers meet `layer_mask` (~0u: all).
+SHOAL_API shoal_status shoal_world_agents_within(const shoal_world* world, float x, float y,
+                                                 float radius, uint32_t layer_mask,
+                                                 shoal_agent_hit* hits, size_t capacity,
+                                                 size_t* count);
+/// The agent nearest (x, y) within `max_distance` m (INFINITY: anywhere); NOT_FOUND if none.
+SHOAL_API shoal_status shoal_world_nearest_agent(const shoal_world* world, float x, float y,
+                                                 uint32_t layer_mask, float max_distance,
+                                                 shoal_agent_hit* hit);
+/// The segment (from_x, from_y) to (to_x, to_y), m, against walls, obstacles and bounds.
+SHOAL_API shoal_status shoal_world_ray_cast(const shoal_world* world, float from_x, float from_y,
+                                            float to_x, float to_y, shoal_ray_hit* hit);
+
+/* --- Events ------------------------------------------------------------------------------- */
+
+/// Reports events (non-zero) from the next step on; off by default, and costs nothing then.
+SHOAL_API shoal_status shoal_world_set_events_enabled(shoal_world* world, int enabled);
+/// The last step's (or last advance's) events, in order, into `events`; *count = how many.
+SHOAL_API shoal_status shoal_world_events(const shoal_world* world, shoal_event* events,
+                                          size_t capacity, size_t* count);
+
+/* --- Snapshots ---------------------------------------------------------------------------- */
+
+/// The running state as bytes into `buffer` (`capacity` bytes); *size = bytes it needs.
+SHOAL_API shoal_status shoal_world_snapshot(const shoal_world* world, void* buffer, size_t capacity,
+                                            size_t* size);
+/// Puts back a snapshot of a world of the same scene; REFUSED (nothing changes) if it is not.
+SHOAL_API shoal_status shoal_world_restore(shoal_world* world, const void* data, size_t size);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -10,12 +10,15 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <vector>
 
 /// The world behind the C handle, and the message of its last failure.
 struct shoal_world
 {
     std::unique_ptr<shoal::World> world;
     mutable std::string lastError;
+    /// The queries' scratch, kept so that a query each frame allocates nothing.
+    mutable std::vector<shoal::AgentHit> hits;
 };
 
 namespace shoal::capi {
