@@ -145,6 +145,9 @@ static void testErrors(const char* workDir)
                 SHOAL_ERROR_PARSE, NULL, "inline.json");
     CHECK_FAILS(shoal_world_create_from_memory("{}", 2, NULL, &world), SHOAL_ERROR_PARSE, NULL,
                 "<memory>");
+    /* Over the size limit: refused before a byte is read (so this short text is safe). */
+    CHECK_FAILS(shoal_world_create_from_memory(kBadJson, (size_t)100 << 20, "huge.json", &world),
+                SHOAL_ERROR_PARSE, NULL, "huge.json: the text is 100 MB");
     CHECK_FAILS(shoal_world_create_from_memory(NULL, 0, NULL, &world), SHOAL_ERROR_PARSE, NULL,
                 "<memory>");
     CHECK_FAILS(shoal_world_create_from_memory(NULL, 5, NULL, &world), SHOAL_ERROR_INVALID_ARGUMENT,

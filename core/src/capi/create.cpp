@@ -56,9 +56,17 @@ shoal_status shoal_world_create_from_memory(const char* json, size_t length, con
     if (!json && length > 0)
         return nullArgument(nullptr, kFunction, "the JSON text");
     return guarded(nullptr, kFunction, [&] {
+        const std::string displayName = name ? name : "<memory>";
+        const shoal::SceneReadOptions options;
+        // Refused before it is copied, as a file that long is before it is read.
+        if (length > options.maxFileBytes)
+            return fail(nullptr, SHOAL_ERROR_PARSE,
+                        displayName + ": the text is " + shoal::describeBytes(length) +
+                            "; scenes are read up to " +
+                            shoal::describeBytes(options.maxFileBytes));
         const std::string text = json ? std::string(json, length) : std::string();
         shoal::Expected<shoal::CheckedScene> scene =
-            shoal::parseCheckedScene(text, name ? name : "<memory>");
+            shoal::parseCheckedScene(text, displayName, options);
         if (!scene)
             return fail(nullptr, SHOAL_ERROR_PARSE, scene.error().message);
         *world = makeHandle(*scene);
