@@ -6,7 +6,8 @@
  * - A world is an opaque handle (shoal_world*), made by shoal_world_create_from_file() or
  *   shoal_world_create_from_memory() and freed by shoal_world_destroy().
  * - Every function that can fail returns a shoal_status: SHOAL_OK, or a code saying what went
- *   wrong; its out-parameters are written only on SHOAL_OK unless its line says otherwise.
+ *   wrong; its out-parameters are written only on SHOAL_OK, but for the buffer rule below
+ *   and where its line says otherwise.
  *   A null handle or pointer, or a group or agent index out of range, is a code, never a
  *   crash; every C++ exception is caught inside.
  * - What went wrong, in words a user can act on (the file, the field, the allowed range), is
@@ -15,8 +16,8 @@
  *   that replaces them; a call that succeeds leaves them alone.
  * - Units: metres, seconds, radians (counter-clockwise from +x).
  * - Groups are numbered 0 to group count - 1 in scene order. An agent's index in its group
- *   is valid between two steps only (the world reorders some groups every 16th step); its
- *   id never changes for the world's life.
+ *   is valid between two steps only (the world reorders some groups every 16th step, and a
+ *   despawn moves those after it); its id never changes for the world's life.
  * - Buffers are the caller's. A function that fills one takes its capacity (in elements or
  *   bytes, as it says) and writes the number needed to *count (or *size): with a null buffer
  *   it only reports that number (SHOAL_OK); with a buffer too small it writes nothing and
