@@ -42,6 +42,7 @@ private slots:
     void everyGoalSeekingFamilyGoesWhereItIsSent_data();
     void everyGoalSeekingFamilyGoesWhereItIsSent();
     void setTargetStaysTheSquadsAndSetGoalIsItForSquads();
+    void aTankSentApartParksThereAndTheSquadAtItsTarget();
 };
 
 namespace {
@@ -927,6 +928,64 @@ void TestGameApi::setTargetStaysTheSquadsAndSetGoalIsItForSquads()
         two->step();
         QCOMPARE(one->stateHash(), two->stateHash());
     }
+}
+
+void TestGameApi::aTankSentApartParksThereAndTheSquadAtItsTarget()
+{
+    // One tank of a squad of eight is sent to a goal of its own across the level: it parks
+    // there (inside arriveDistance, with a GoalReached event), the rest park round the
+    // squad's target, and a snapshot on the way continues with the same hashes. Sent back,
+    // it rejoins the squad. Other families' agents take no goal of their own.
+    SceneDesc scene = emptyScene(40.0, 25.0);
+    GroupDesc squad = makeDefaultGroup(BehaviourKind::TankSquad, "squad");
+    squad.spawn = SpawnAreaDesc{{{-30.0, -10.0}, {-15.0, 10.0}}, 8};
+    squad.target = Point2{0.0, 0.0};
+    scene.groups.push_back(squad);
+    GroupDesc swarm = makeDefaultGroup(BehaviourKind::Swarm, "swarm");
+    swarm.spawn = SpawnAreaDesc{{{20.0, 10.0}, {30.0, 20.0}}, 5};
+    scene.groups.push_back(swarm);
+    auto world = buildWorld(scene);
+    QVERIFY(world);
+    world->setEventsEnabled(true);
+    const AgentArrays& a = world->group(0).agents;
+    const std::uint32_t apart = a.id[3];
+    const Vec2 own{25.0f, -15.0f};
+    QVERIFY(!world->setAgentGoal(0, apart, own));
+    const auto refused = world->setAgentGoal(1, world->group(1).agents.id[0], own);
+    QVERIFY(refused && refused->message.find("no goals of their own") != std::string::npos);
+    QVERIFY(world->setAgentGoal(0, 9999, own));
+    std::vector<std::uint8_t> bytes;
+    std::vector<std::uint64_t> hashes;
+    bool reached = false;
+    for (int s = 0; s < 2400; ++s) {
+        world->step();
+        for (const WorldEvent& e : world->events())
+            reached = reached || (e.kind == WorldEventKind::GoalReached && e.id == apart);
+        if (s == 300)
+            bytes = world->snapshot();
+        if (s > 300)
+            hashes.push_back(world->stateHash());
+    }
+    const float arrive = float(world->param(0, "arriveDistance"));
+    const auto at = [&](std::uint32_t id) {
+        const auto i = std::size_t(world->agentIndex(0, id));
+        return Vec2{a.px[i], a.py[i]};
+    };
+    QVERIFY2(distance(at(apart), own) < arrive + 0.05f,
+             qPrintable(QString::number(double(distance(at(apart), own)))));
+    QVERIFY(reached);
+    for (const std::uint32_t id : a.id)
+        if (id != apart)
+            QVERIFY(distance(at(id), Vec2{0.0f, 0.0f}) < 15.0f);
+    auto fresh = buildWorld(scene);
+    QVERIFY(fresh && !fresh->restore(bytes));
+    for (std::size_t k = 0; k < hashes.size(); ++k) {
+        fresh->step();
+        QCOMPARE(fresh->stateHash(), hashes[k]);
+    }
+    QVERIFY(!world->setAgentGoal(0, apart, std::nullopt));
+    world->step(1800);
+    QVERIFY(distance(at(apart), Vec2{0.0f, 0.0f}) < 15.0f);
 }
 
 QTEST_GUILESS_MAIN(TestGameApi)

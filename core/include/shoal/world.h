@@ -142,6 +142,11 @@ public:
     /// Takes effect on the next step (a squad's and a swarm's goal() then reads it back).
     /// False for an unknown group or a fish school (it follows the player).
     bool setGoal(int group, std::optional<Vec2> position);
+    /// Sends agent `id` of a tank squad to a goal of its own, `position` (m), or back to
+    /// the squad's (std::nullopt): it drives there straight, its feelers keeping it off walls
+    /// (no flow field), and parks inside arriveDistance of it; the rest of the squad goes on
+    /// as before. Refused for other families, unknown groups and ids.
+    std::optional<Error> setAgentGoal(int group, std::uint32_t id, std::optional<Vec2> position);
 
     /// Replaces the static geometry (bounds, walls, obstacles) with the scene's, keeping every
     /// agent where it is: the editor paints walls into a running world. Refused (nothing

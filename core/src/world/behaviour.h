@@ -391,6 +391,15 @@ public:
     /// The pickups the last plan took, as pairs (agent index, pickup index) one after the
     /// other, in the order taken (a worm eating coins); null when the family takes none.
     virtual const std::vector<std::uint32_t>* pickupsTaken() const { return nullptr; }
+    /// Sends agent i to a goal of its own (nothing: back to the group's). False when the
+    /// family has no such thing (only the squad has).
+    virtual bool setAgentGoal(const Group& group, std::size_t i, std::optional<Vec2> goal)
+    {
+        (void)group;
+        (void)i;
+        (void)goal;
+        return false;
+    }
     /// Agent i was put somewhere else (World::teleportAgent): it starts afresh there.
     virtual void agentMoved(std::size_t i) { (void)i; }
     /// Takes back what saveState() wrote, after the group's arrays and parameters are
