@@ -325,6 +325,16 @@ public:
     /// state (worm bodies) set it up here. The default places points with random headings.
     virtual void spawn(Group& group, const GroupDesc& desc, Random& random,
                        const StaticGeometry& geometry, SpawnOccupancy& placed);
+    /// How the default spawn poses a family's agents so the level reads at a glance.
+    struct SpawnPose
+    {
+        /// Room kept beyond touching between a spawned body and those placed before it, m,
+        /// while the area has room for it (128 tries with it before the usual 256 without).
+        float gap = 0.0f;
+        /// Spawned agents face the group's target, or (none) the way the first one faces.
+        bool aligned = false;
+    };
+    virtual SpawnPose spawnPose() const { return {}; }
 
     /// Plan phase: reads the current state of every group, writes this group's next state
     /// (agents.nx, ny, nvx, nvy, nheading, nspeed; agents.flags; agents.goalDistance). Motion

@@ -60,6 +60,9 @@ public:
     /// milliseconds on a large level, a stalled first frame).
     void spawn(Group& group, const GroupDesc& desc, Random& random, const StaticGeometry& geometry,
                SpawnOccupancy& placed) override;
+    /// Tanks start a hull's length apart beyond touching where there is room (the hull's
+    /// corners and the barrel reach past the body's disc), all facing the target.
+    SpawnPose spawnPose() const override { return {0.6f * m_params.radius, true}; }
     void plan(Group& group, const StepContext& ctx) override;
     bool allowsReordering() const override { return true; }
     float queryRadius() const override { return m_params.keepDistance; }

@@ -36,6 +36,9 @@ constexpr float kLaterArrival = 1.0f;
 // Near its spot a tank drives no slower than this share of the speed it could still stop
 // from (speedEasing x distance): it coasts a quarter of the way after parking.
 constexpr float kCreep = 0.5f;
+// A blocked tank that moved along its heading at less than this share of its cruise speed
+// was held back: it drives on from the speed it had.
+constexpr float kHeldBack = 0.1f;
 
 /// What one tank's neighbour scan found.
 struct SquadScan
@@ -863,6 +866,14 @@ template <class Search> void TankSquadBehaviour::planWith(Group& group, const St
         t.stuck = (a.flags[i] & kAgentStuck) != 0;
         t.id = lanes.id[k];
         t.actual = dot(Vec2(a.vx[i], a.vy[i]), t.forward);
+        // Held back (blocked: a wall stopped it, or bodies ahead that could not give way
+        // pushed it back) to under a tenth of its cruise speed: it drives on from the speed
+        // it had, not its cruise speed. Otherwise it would press on at full cruise into what
+        // holds it, squeezing a crowd it cannot part.
+        const float speedHad =
+            (a.flags[i] & kAgentBlocked) && a.speed[i] > 0.0f && t.actual < kHeldBack * a.speed[i]
+                ? std::max(t.actual, 0.0f)
+                : a.speed[i];
         const bool wasParked = !resettle && (a.flags[i] & kAgentArrived);
         // A goal close behind is reached by reversing (not a corner of the route round a
         // wall: where the route bends a tank turns toward it, or it would back and fill on
@@ -905,7 +916,7 @@ template <class Search> void TankSquadBehaviour::planWith(Group& group, const St
         if (!arrived && !reverse) {
             const Vec2 wall =
                 geometry.feelerAvoidance(t.pos, t.forward, p.feelerLength, room) * p.wallWeight;
-            queue.push(i, flags, a.heading[i], t, direction, scan, wall, a.speed[i], room,
+            queue.push(i, flags, a.heading[i], t, direction, scan, wall, speedHad, room,
                        goal.heading);
             if (queue.count == Lanes::kWidth)
                 driveQueued<Lanes>(queue, a, p, geometry, settings, dt, m_nextFlags.data());
@@ -917,7 +928,7 @@ template <class Search> void TankSquadBehaviour::planWith(Group& group, const St
         // a.speed holds the eased cruise speed (signed); the drive scales it per step. A
         // parked tank coasts down from the speed it actually had, not from its cruise speed.
         const float cruise = arrived ? ease(t.actual, 0.0f, p.speedEasing, dt)
-                                     : ease(a.speed[i], wish.cruise, p.speedEasing, dt);
+                                     : ease(speedHad, wish.cruise, p.speedEasing, dt);
         // Parked (coasting to a stop) or backing up: one at a time.
         DriveResult r{a.heading[i], t.forward, cruise};
         if (!arrived)
