@@ -1133,10 +1133,7 @@ bool BodyPass::loadCarried(StateReader& in, std::vector<std::uint32_t>& squeezed
 
 void BodyPass::setSqueezed(const std::vector<std::uint32_t>& squeezed)
 {
-    for (const std::uint32_t b : m_squeezedList)
-        if (b < m_squeezedAfter.size())
-            m_squeezedAfter[b] = 0;
-    m_squeezedList.clear();
+    clearSqueezed(m_x.size());
     for (const std::uint32_t b : squeezed)
         if (b < m_squeezedAfter.size()) {
             m_squeezedAfter[b] = 1;
