@@ -79,11 +79,11 @@ std::uint64_t pinnedHash(BehaviourKind kind)
 {
     switch (kind) {
     case BehaviourKind::FishSchool:
-        return 0xc9b0dc2e3bf39ebbull;
+        return 0x36d8bd196c712a67ull;
     case BehaviourKind::TankSquad:
-        return 0x07c9b0a882381572ull;
+        return 0x3721ec7f2f8cbd6eull;
     case BehaviourKind::Swarm:
-        return 0x29d7dd0fb5e9c1a1ull;
+        return 0x915a6962244a7d0dull;
     case BehaviourKind::LeaderFollow:
         return 0x84926f7b00bf4f85ull;
     case BehaviourKind::Worm:

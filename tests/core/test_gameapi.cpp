@@ -39,6 +39,10 @@ private slots:
     void eventsSayWhatChangedInTheStep_data();
     void eventsSayWhatChangedInTheStep();
     void eventsGatherOverAnAdvanceAndCostNoHash();
+    void everyGoalSeekingFamilyGoesWhereItIsSent_data();
+    void everyGoalSeekingFamilyGoesWhereItIsSent();
+    void setTargetStaysTheSquadsAndSetGoalIsItForSquads();
+    void aTankSentApartParksThereAndTheSquadAtItsTarget();
 };
 
 namespace {
@@ -830,6 +834,158 @@ void TestGameApi::eventsGatherOverAnAdvanceAndCostNoHash()
     watched->step();
     for (const WorldEvent& e : watched->events())
         QCOMPARE(e.step, watched->stepCount());
+}
+
+void TestGameApi::everyGoalSeekingFamilyGoesWhereItIsSent_data()
+{
+    QTest::addColumn<int>("kind");
+    for (const BehaviourKind kind : {BehaviourKind::TankSquad, BehaviourKind::Swarm,
+                                     BehaviourKind::LeaderFollow, BehaviourKind::Worm})
+        QTest::newRow(std::string(behaviourKey(kind)).c_str()) << int(kind);
+}
+
+void TestGameApi::everyGoalSeekingFamilyGoesWhereItIsSent()
+{
+    // A group on the left of a level with a wall across its middle, the player (whom a
+    // swarm would chase) at rest on the right, is sent to a point behind the wall (a squad's
+    // and a swarm's goal() says so), and within 30 s the group is there (its nearest agent, or the
+    // leader, within a few metres; a worm's head comes within its arrive distance), far from where
+    // it began and, for the swarm, no longer by the player. A snapshot taken on the way continues
+    // with the same hashes in a new world. Sent nowhere, a swarm goes back to the player.
+    QFETCH(int, kind);
+    SceneDesc scene = emptyScene(30.0, 20.0);
+    scene.walls.push_back({{{0.0, -12.0}, {0.0, 12.0}}, false});
+    GroupDesc group = makeDefaultGroup(BehaviourKind(kind), "group");
+    group.spawn =
+        SpawnAreaDesc{{{-26.0, -6.0}, {-16.0, 6.0}}, kind == int(BehaviourKind::Worm) ? 3 : 10};
+    scene.groups.push_back(group);
+    scene.player.enabled = true;
+    scene.player.position = {24.0, -16.0};
+    auto world = buildWorld(scene);
+    QVERIFY(world);
+    const Vec2 goal{12.0f, 10.0f};
+    QVERIFY(world->setGoal(0, goal));
+    world->step();
+    if (BehaviourKind(kind) == BehaviourKind::TankSquad ||
+        BehaviourKind(kind) == BehaviourKind::Swarm)
+        QCOMPARE(world->goal(0), std::optional<Vec2>(goal));
+    const AgentArrays& a = world->group(0).agents;
+    std::vector<std::uint8_t> bytes;
+    std::vector<std::uint64_t> hashes;
+    float nearest = 1e9f;
+    for (int s = 0; s < 1800; ++s) {
+        world->step();
+        if (s == 400)
+            bytes = world->snapshot();
+        if (s > 400)
+            hashes.push_back(world->stateHash());
+        for (std::size_t i = 0; i < a.size(); ++i)
+            nearest = std::min(nearest, distance(Vec2{a.px[i], a.py[i]}, goal));
+    }
+    const float arrive = BehaviourKind(kind) == BehaviourKind::Worm
+                             ? float(world->param(0, "arriveDistance")) + 0.1f
+                             : 4.0f;
+    QVERIFY2(nearest < arrive, qPrintable(QStringLiteral("nearest %1 m").arg(double(nearest))));
+    auto fresh = buildWorld(scene);
+    QVERIFY(fresh && !fresh->restore(bytes));
+    for (std::size_t k = 0; k < hashes.size(); ++k) {
+        fresh->step();
+        QCOMPARE(fresh->stateHash(), hashes[k]);
+    }
+    if (BehaviourKind(kind) == BehaviourKind::Swarm) {
+        const auto meanTo = [&](Vec2 p) {
+            float sum = 0.0f;
+            for (std::size_t i = 0; i < a.size(); ++i)
+                sum += distance(Vec2{a.px[i], a.py[i]}, p);
+            return sum / float(a.size());
+        };
+        const Vec2 player = world->player().position;
+        QVERIFY(meanTo(goal) < 5.0f && meanTo(player) > 15.0f);
+        QVERIFY(world->setGoal(0, std::nullopt));
+        world->step(900);
+        QVERIFY2(meanTo(player) < 5.0f, qPrintable(QString::number(double(meanTo(player)))));
+    }
+}
+
+void TestGameApi::setTargetStaysTheSquadsAndSetGoalIsItForSquads()
+{
+    // Recorded input replays as recorded: setTarget moves a squad only (a swarm ignores it,
+    // as it always has); setGoal on a squad is setTarget, to the bit; a fish school has no
+    // goal to set.
+    const SceneDesc scene = demoLevel();
+    auto one = buildWorld(scene);
+    auto two = buildWorld(scene);
+    QVERIFY(one && two);
+    const int squad = groupOf(*one, BehaviourKind::TankSquad);
+    const int swarm = groupOf(*one, BehaviourKind::Swarm);
+    const int school = groupOf(*one, BehaviourKind::FishSchool);
+    QVERIFY(!one->setTarget(swarm, {0.0f, 0.0f}));
+    QVERIFY(!one->setGoal(school, Vec2{0.0f, 0.0f}));
+    QVERIFY(one->setTarget(squad, {-10.0f, 5.0f}));
+    QVERIFY(two->setGoal(squad, Vec2{-10.0f, 5.0f}));
+    for (int s = 0; s < 300; ++s) {
+        one->step();
+        two->step();
+        QCOMPARE(one->stateHash(), two->stateHash());
+    }
+}
+
+void TestGameApi::aTankSentApartParksThereAndTheSquadAtItsTarget()
+{
+    // One tank of a squad of eight is sent to a goal of its own across the level: it parks
+    // there (inside arriveDistance, with a GoalReached event), the rest park round the
+    // squad's target, and a snapshot on the way continues with the same hashes. Sent back,
+    // it rejoins the squad. Other families' agents take no goal of their own.
+    SceneDesc scene = emptyScene(40.0, 25.0);
+    GroupDesc squad = makeDefaultGroup(BehaviourKind::TankSquad, "squad");
+    squad.spawn = SpawnAreaDesc{{{-30.0, -10.0}, {-15.0, 10.0}}, 8};
+    squad.target = Point2{0.0, 0.0};
+    scene.groups.push_back(squad);
+    GroupDesc swarm = makeDefaultGroup(BehaviourKind::Swarm, "swarm");
+    swarm.spawn = SpawnAreaDesc{{{20.0, 10.0}, {30.0, 20.0}}, 5};
+    scene.groups.push_back(swarm);
+    auto world = buildWorld(scene);
+    QVERIFY(world);
+    world->setEventsEnabled(true);
+    const AgentArrays& a = world->group(0).agents;
+    const std::uint32_t apart = a.id[3];
+    const Vec2 own{25.0f, -15.0f};
+    QVERIFY(!world->setAgentGoal(0, apart, own));
+    const auto refused = world->setAgentGoal(1, world->group(1).agents.id[0], own);
+    QVERIFY(refused && refused->message.find("no goals of their own") != std::string::npos);
+    QVERIFY(world->setAgentGoal(0, 9999, own));
+    std::vector<std::uint8_t> bytes;
+    std::vector<std::uint64_t> hashes;
+    bool reached = false;
+    for (int s = 0; s < 2400; ++s) {
+        world->step();
+        for (const WorldEvent& e : world->events())
+            reached = reached || (e.kind == WorldEventKind::GoalReached && e.id == apart);
+        if (s == 300)
+            bytes = world->snapshot();
+        if (s > 300)
+            hashes.push_back(world->stateHash());
+    }
+    const float arrive = float(world->param(0, "arriveDistance"));
+    const auto at = [&](std::uint32_t id) {
+        const auto i = std::size_t(world->agentIndex(0, id));
+        return Vec2{a.px[i], a.py[i]};
+    };
+    QVERIFY2(distance(at(apart), own) < arrive + 0.05f,
+             qPrintable(QString::number(double(distance(at(apart), own)))));
+    QVERIFY(reached);
+    for (const std::uint32_t id : a.id)
+        if (id != apart)
+            QVERIFY(distance(at(id), Vec2{0.0f, 0.0f}) < 15.0f);
+    auto fresh = buildWorld(scene);
+    QVERIFY(fresh && !fresh->restore(bytes));
+    for (std::size_t k = 0; k < hashes.size(); ++k) {
+        fresh->step();
+        QCOMPARE(fresh->stateHash(), hashes[k]);
+    }
+    QVERIFY(!world->setAgentGoal(0, apart, std::nullopt));
+    world->step(1800);
+    QVERIFY(distance(at(apart), Vec2{0.0f, 0.0f}) < 15.0f);
 }
 
 QTEST_GUILESS_MAIN(TestGameApi)

@@ -96,6 +96,8 @@ class TestTankSquad : public QObject
     Q_OBJECT
 
 private slots:
+    void spawnedTanksStartApartFacingTheTarget_data();
+    void spawnedTanksStartApartFacingTheTarget();
     void squadArrivesAndComesToRest_data();
     void squadArrivesAndComesToRest();
     void tankFacingAwayReverses();
@@ -491,6 +493,53 @@ void TestTankSquad::editedSpacingAndRadiusReparkTheSquad()
     qInfo("respaced: nearest %.2f m, furthest %.1f m from the target", park.nearestMin,
           park.furthest);
     QVERIFY2(park.nearestMin >= 9.0f - 0.5f, qPrintable(QString::number(park.nearestMin)));
+}
+
+void TestTankSquad::spawnedTanksStartApartFacingTheTarget_data()
+{
+    QTest::addColumn<int>("tanks");
+    QTest::addColumn<bool>("hasTarget");
+    QTest::newRow("6 with a target") << 6 << true;
+    QTest::newRow("12 with a target") << 12 << true;
+    QTest::newRow("6 without a target") << 6 << false;
+}
+
+void TestTankSquad::spawnedTanksStartApartFacingTheTarget()
+{
+    // A squad spawned in an area with room reads at a glance: no hull on another (a hull's
+    // corners and barrel reach past the body's disc), every tank facing where it will drive
+    // (or, without a target, the same way).
+    QFETCH(int, tanks);
+    QFETCH(bool, hasTarget);
+    for (const std::uint64_t seed : {1u, 2u, 3u, 4u}) {
+        SceneDesc scene = squadScene(tanks, {40.0, 10.0}, seed);
+        if (!hasTarget)
+            scene.groups[0].target.reset();
+        auto world = buildWorld(scene);
+        QVERIFY(world);
+        const AgentArrays& a = world->group(0).agents;
+        QCOMPARE(int(a.size()), tanks);
+        const float r = world->bodyRadius(0);
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            const float want =
+                hasTarget ? std::atan2(10.0f - a.py[i], 40.0f - a.px[i]) : a.heading[0];
+            QVERIFY2(std::fabs(wrapAngle(a.heading[i] - want)) < 1e-3f,
+                     qPrintable(QStringLiteral("seed %1 tank %2 faces %3 rad, not %4")
+                                    .arg(seed)
+                                    .arg(i)
+                                    .arg(double(a.heading[i]))
+                                    .arg(double(want))));
+            for (std::size_t j = i + 1; j < a.size(); ++j) {
+                const float gap = std::hypot(a.px[i] - a.px[j], a.py[i] - a.py[j]) - 2.0f * r;
+                QVERIFY2(gap >= 0.6f * r - 1e-4f,
+                         qPrintable(QStringLiteral("seed %1 tanks %2 and %3 %4 m apart")
+                                        .arg(seed)
+                                        .arg(i)
+                                        .arg(j)
+                                        .arg(double(gap))));
+            }
+        }
+    }
 }
 
 QTEST_GUILESS_MAIN(TestTankSquad)

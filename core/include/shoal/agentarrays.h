@@ -13,12 +13,12 @@ namespace shoal {
 /// Bits in AgentArrays::flags.
 enum AgentFlag : std::uint8_t
 {
-    kAgentInSchool = 1 << 0,   ///< fish: picked up (members) or born in the school
-    kAgentArrived = 1 << 1,    ///< squad: at rest at the target
-    kAgentBlocked = 1 << 2,    ///< geometry shortened this step's motion
-    kAgentAtGoal = 1 << 3,     ///< where its behaviour wants it (for the stuck metric)
-    kAgentStuck = 1 << 4,      ///< slower than epsilon for 2 s while away from its goal
-    kAgentReversing = 1 << 5,  ///< squad: driving backwards to a target behind it
+    kAgentInSchool = 1 << 0,  ///< fish: picked up (members) or born in the school
+    kAgentArrived = 1 << 1,   ///< squad: at rest at the target
+    kAgentBlocked = 1 << 2,   ///< a wall, or bodies that could not give way, cut this step's motion
+    kAgentAtGoal = 1 << 3,    ///< where its behaviour wants it (for the stuck metric)
+    kAgentStuck = 1 << 4,     ///< slower than epsilon for 2 s while away from its goal
+    kAgentReversing = 1 << 5, ///< squad: driving backwards to a target behind it
     kAgentMakingRoom = 1 << 6, ///< fish: moving away until the nearest is mid-band
     kAgentClosingUp = 1 << 7,  ///< fish: closing up until the nearest is mid-band
 };

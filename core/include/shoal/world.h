@@ -129,8 +129,24 @@ public:
     // Input as data: the editor, the CLI and a replayed script all call these.
     /// Pointer position (m) and button state; drives the player and steers worms.
     void setPointer(Vec2 position, bool pressed);
-    /// Moves a tank squad's target. Returns false when `group` is not a squad.
+    /// Moves a tank squad's target. Returns false when `group` is not a squad (recorded
+    /// input replays as it was recorded: setGoal() is the call for every family).
     bool setTarget(int group, Vec2 position);
+    /// Sends a group to `position` (m), for every goal-seeking family: a tank squad parks
+    /// round it (as setTarget); a swarm seeks it instead of the player or the group it
+    /// chases (round walls on its flow field); a leader-follow group's leader (unless the
+    /// player leads it) arrives there instead of wandering, its followers behind; every worm
+    /// heads there as for a released pointer, until its head arrives (a held pointer still
+    /// leads worms). Nothing (std::nullopt) takes the goal away: a squad stops where it is,
+    /// a swarm chases again, a leader wanders again, worms under way finish their trip.
+    /// Takes effect on the next step (a squad's and a swarm's goal() then reads it back).
+    /// False for an unknown group or a fish school (it follows the player).
+    bool setGoal(int group, std::optional<Vec2> position);
+    /// Sends agent `id` of a tank squad to a goal of its own, `position` (m), or back to
+    /// the squad's (std::nullopt): it drives there straight, its feelers keeping it off walls
+    /// (no flow field), and parks inside arriveDistance of it; the rest of the squad goes on
+    /// as before. Refused for other families, unknown groups and ids.
+    std::optional<Error> setAgentGoal(int group, std::uint32_t id, std::optional<Vec2> position);
 
     /// Replaces the static geometry (bounds, walls, obstacles) with the scene's, keeping every
     /// agent where it is: the editor paints walls into a running world. Refused (nothing

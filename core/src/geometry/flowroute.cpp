@@ -121,11 +121,13 @@ bool FlowRoute::loadState(StateReader& in, const StaticGeometry& geometry)
         return false;
     // The field is a function of the occupancy and the goal's cell (FlowField::setGoal), so
     // the last goal over the same occupancy (the same window) builds the same field.
+    // (The level's occupancy is taken before this route lets go of its own: were it the
+    // last to hold it, the level would build it again.)
+    std::shared_ptr<const FlowOccupancy> level =
+        hasLevel ? geometry.flowOccupancy(radius) : std::shared_ptr<const FlowOccupancy>{};
     m_field.reset();
-    m_level.reset();
+    m_level = std::move(level);
     m_rawGoalSlot = -1;
-    if (hasLevel)
-        m_level = geometry.flowOccupancy(radius);
     if (hasLevel && hasField && local) {
         const Vec2 half{windowHalf, windowHalf};
         m_field = std::make_shared<FlowField>(std::make_shared<const FlowOccupancy>(

@@ -65,6 +65,10 @@ void Behaviour::spawn(Group& group, const GroupDesc& desc, Random& random,
         report.areaAsked = static_cast<std::size_t>(desc.spawn->count);
         report.areaCapacity = spawnCapacity(area, radius);
         const std::size_t wanted = std::min(report.areaAsked, report.areaCapacity);
+        const SpawnPose pose = spawnPose();
+        // Tries with the pose's gap come first, then as many as ever without it: an area fills
+        // as full as it did without a gap.
+        int gapTries = pose.gap > 0.0f ? kSpawnPlaceAttempts / 2 : 0;
         for (std::size_t k = 0; k < wanted; ++k) {
             // Rejection sampling: clear of walls, obstacles and the bodies already placed, of
             // this group and of the groups before it that it meets.
@@ -73,21 +77,34 @@ void Behaviour::spawn(Group& group, const GroupDesc& desc, Random& random,
             // When no clear place turns up the area is full (random placing fills about half
             // of it), and it places no more: the world warns with the count.
             bool found = false;
-            for (int attempt = 0; attempt < kSpawnPlaceAttempts; ++attempt) {
+            for (int attempt = 0; attempt < gapTries + kSpawnPlaceAttempts; ++attempt) {
                 const Vec2 p{
                     random.uniform(static_cast<float>(area.min.x), static_cast<float>(area.max.x)),
                     random.uniform(static_cast<float>(area.min.y), static_cast<float>(area.max.y))};
                 if (geometry.isInsideSolid(p, radius))
                     continue;
-                const int blocker = placed.inTheWay(p, radius, group.index, group.collision.layers,
-                                                    group.collision.mask);
+                const float room = attempt < gapTries ? pose.gap : 0.0f;
+                const int blocker = placed.inTheWay(p, radius + room, group.index,
+                                                    group.collision.layers, group.collision.mask);
                 if (blocker >= 0) {
                     if (blocker != group.index)
                         report.crowdedBy = blocker;
                     continue;
                 }
                 placed.add(p, radius, group.index, group.collision.layers, group.collision.mask);
-                place(p, random.uniform(-kPi, kPi));
+                // No room with the gap in all its tries: the area is nearly full at that
+                // spacing, and the rest go without it (the tries would only be wasted).
+                if (attempt >= gapTries)
+                    gapTries = 0;
+                float heading = random.uniform(-kPi, kPi);
+                if (pose.aligned) {
+                    const Vec2 ahead = group.target - p;
+                    if (group.hasTarget && dot(ahead, ahead) > 1e-6f)
+                        heading = std::atan2(ahead.y, ahead.x);
+                    else if (n > report.listedPlaced)
+                        heading = group.agents.heading[report.listedPlaced];
+                }
+                place(p, heading);
                 found = true;
                 break;
             }

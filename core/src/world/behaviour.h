@@ -325,6 +325,16 @@ public:
     /// state (worm bodies) set it up here. The default places points with random headings.
     virtual void spawn(Group& group, const GroupDesc& desc, Random& random,
                        const StaticGeometry& geometry, SpawnOccupancy& placed);
+    /// How the default spawn poses a family's agents so the level reads at a glance.
+    struct SpawnPose
+    {
+        /// Room kept beyond touching between a spawned body and those placed before it, m,
+        /// while the area has room for it (128 tries with it before the usual 256 without).
+        float gap = 0.0f;
+        /// Spawned agents face the group's target, or (none) the way the first one faces.
+        bool aligned = false;
+    };
+    virtual SpawnPose spawnPose() const { return {}; }
 
     /// Plan phase: reads the current state of every group, writes this group's next state
     /// (agents.nx, ny, nvx, nvy, nheading, nspeed; agents.flags; agents.goalDistance). Motion
@@ -391,6 +401,15 @@ public:
     /// The pickups the last plan took, as pairs (agent index, pickup index) one after the
     /// other, in the order taken (a worm eating coins); null when the family takes none.
     virtual const std::vector<std::uint32_t>* pickupsTaken() const { return nullptr; }
+    /// Sends agent i to a goal of its own (nothing: back to the group's). False when the
+    /// family has no such thing (only the squad has).
+    virtual bool setAgentGoal(const Group& group, std::size_t i, std::optional<Vec2> goal)
+    {
+        (void)group;
+        (void)i;
+        (void)goal;
+        return false;
+    }
     /// Agent i was put somewhere else (World::teleportAgent): it starts afresh there.
     virtual void agentMoved(std::size_t i) { (void)i; }
     /// Takes back what saveState() wrote, after the group's arrays and parameters are

@@ -224,6 +224,15 @@ void BodyPass::takeCommitted(const std::vector<std::unique_ptr<Group>>& groups, 
     m_maxMove = 0.0f; // as a gather of committed places leaves it
 }
 
+void BodyPass::clearSqueezed(std::size_t bodies)
+{
+    for (const std::uint32_t b : m_squeezedList)
+        if (b < m_squeezedAfter.size())
+            m_squeezedAfter[b] = 0;
+    m_squeezedList.clear();
+    m_squeezedAfter.resize(bodies, 0);
+}
+
 Vec2 BodyPass::fromOf(std::size_t b) const
 {
     const std::size_t g = m_rule[b];
@@ -700,11 +709,7 @@ std::size_t BodyPass::run(std::vector<std::unique_ptr<Group>>& groups,
     m_contacts.clear();
     m_involved.clear();
     // Squeezed bodies are this pass's to say (noted after its rounds, below).
-    for (const std::uint32_t b : m_squeezedList)
-        if (b < m_squeezedAfter.size())
-            m_squeezedAfter[b] = 0;
-    m_squeezedList.clear();
-    m_squeezedAfter.resize(n, 0);
+    clearSqueezed(n);
     const float maxRadius = this->maxRadius();
     if (n < 2 || maxRadius <= 0.0f)
         return 0;
@@ -760,8 +765,16 @@ std::size_t BodyPass::run(std::vector<std::unique_ptr<Group>>& groups,
         AgentArrays& a = groups[g]->agents;
         const std::size_t i = b - m_groupStart[g];
         if (m_x[b] != a.nx[i] || m_y[b] != a.ny[i]) {
-            a.nvx[i] += (m_x[b] - a.nx[i]) * inverseDt;
-            a.nvy[i] += (m_y[b] - a.ny[i]) * inverseDt;
+            const float pushX = m_x[b] - a.nx[i];
+            const float pushY = m_y[b] - a.ny[i];
+            // Pushed back by more than half of its planned move: bodies stopped it as a wall
+            // would, and it is blocked as one blocks it (a tank then loses its speed).
+            const float moveX = a.nx[i] - a.px[i];
+            const float moveY = a.ny[i] - a.py[i];
+            if (pushX * moveX + pushY * moveY < -0.5f * (moveX * moveX + moveY * moveY))
+                a.flags[i] |= kAgentBlocked;
+            a.nvx[i] += pushX * inverseDt;
+            a.nvy[i] += pushY * inverseDt;
             a.nx[i] = m_x[b];
             a.ny[i] = m_y[b];
             if (moved)
@@ -823,10 +836,7 @@ void BodyPass::index(std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer
         gatherBodies(groups, rules, hasPlayer, player, playerRadius, Positions::Committed);
         // Bodies in another order (a reshuffle, a rebuilt world): the pass's squeezed marks
         // name other bodies now.
-        for (const std::uint32_t b : m_squeezedList)
-            if (b < m_squeezedAfter.size())
-                m_squeezedAfter[b] = 0;
-        m_squeezedList.clear();
+        clearSqueezed(m_x.size());
     }
     m_squeezedAfter.resize(m_x.size(), 0);
     m_stepGathered = false;
@@ -1123,10 +1133,7 @@ bool BodyPass::loadCarried(StateReader& in, std::vector<std::uint32_t>& squeezed
 
 void BodyPass::setSqueezed(const std::vector<std::uint32_t>& squeezed)
 {
-    for (const std::uint32_t b : m_squeezedList)
-        if (b < m_squeezedAfter.size())
-            m_squeezedAfter[b] = 0;
-    m_squeezedList.clear();
+    clearSqueezed(m_x.size());
     for (const std::uint32_t b : squeezed)
         if (b < m_squeezedAfter.size()) {
             m_squeezedAfter[b] = 1;

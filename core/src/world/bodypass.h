@@ -190,6 +190,9 @@ private:
     /// Whether the index's blocks within `reach` of p hold a body of a group but `group`.
     bool othersInBlocks(int group, Vec2 p, float reach) const;
     float radiusOf(std::size_t b) const { return m_ruleRadius[m_rule[b]]; }
+    /// Forgets the squeezed marks (m_squeezedAfter, m_squeezedList) and sizes the marks for
+    /// `bodies` bodies.
+    void clearSqueezed(std::size_t bodies);
     /// Where body b began the step, and its group and stable id (ties between bodies).
     Vec2 fromOf(std::size_t b) const;
     std::uint64_t keyOf(std::size_t b) const;

@@ -341,7 +341,8 @@ std::unique_ptr<World> World::createValidated(const SceneDesc& scene)
         group->behaviour = makeBehaviour(desc.kind);
         group->behaviour->setParams(desc.params);
         group->collision = desc.collision;
-        if (desc.target) {
+        // A scene's target is the squad's: other families take one only from setGoal().
+        if (desc.target && desc.kind == BehaviourKind::TankSquad) {
             group->target = {static_cast<float>(desc.target->x),
                              static_cast<float>(desc.target->y)};
             group->hasTarget = true;
@@ -438,9 +439,18 @@ bool World::setTarget(int groupIndex, Vec2 position)
     if (groupIndex < 0 || groupIndex >= groupCount() ||
         m_groups[groupIndex]->kind != BehaviourKind::TankSquad)
         return false;
+    return setGoal(groupIndex, position);
+}
+
+bool World::setGoal(int groupIndex, std::optional<Vec2> position)
+{
+    if (groupIndex < 0 || groupIndex >= groupCount() ||
+        m_groups[groupIndex]->kind == BehaviourKind::FishSchool)
+        return false;
     Group& group = *m_groups[groupIndex];
-    group.target = position;
-    group.hasTarget = true;
+    if (position)
+        group.target = *position;
+    group.hasTarget = position.has_value();
     ++group.targetVersion;
     return true;
 }

@@ -174,4 +174,24 @@ std::optional<Error> World::teleportAgent(int groupIndex, std::uint32_t id, Vec2
     return std::nullopt;
 }
 
+std::optional<Error> World::setAgentGoal(int groupIndex, std::uint32_t id,
+                                         std::optional<Vec2> position)
+{
+    if (groupIndex < 0 || groupIndex >= groupCount())
+        return Error{"no group with index " + std::to_string(groupIndex)};
+    Group& group = *m_groups[static_cast<std::size_t>(groupIndex)];
+    const int index = agentIndex(groupIndex, id);
+    if (index < 0)
+        return Error{groupName(group) + " has no agent with id " + std::to_string(id)};
+    if (position && !(std::isfinite(position->x) && std::isfinite(position->y)))
+        return Error{groupName(group) + ": the goal is not a finite point"};
+    const auto i = static_cast<std::size_t>(index);
+    if (!group.behaviour->setAgentGoal(group, i, position))
+        return Error{groupName(group) + " (" + std::string(behaviourKey(group.kind)) +
+                     "): its agents take no goals of their own (a tank squad's do)"};
+    // It sets off for its new goal: parked no more.
+    group.agents.flags[i] &= static_cast<std::uint8_t>(~(kAgentArrived | kAgentAtGoal));
+    return std::nullopt;
+}
+
 } // namespace shoal

@@ -269,6 +269,7 @@ std::optional<Error> World::restore(const std::uint8_t* data, std::size_t size)
     rebuildIndexes(nullptr, false);
     m_bodies->setSqueezed(squeezed);
     m_indexesDirty = indexesDirty;
+    m_events.clear(); // they told of steps this world no longer comes from
     return std::nullopt;
 }
 

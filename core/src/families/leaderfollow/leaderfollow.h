@@ -119,6 +119,8 @@ private:
     std::vector<float> m_wanderX;
     std::vector<float> m_wanderY;
     FlowRoute m_route;
+    /// The leader's way round walls to a target a game set (World::setGoal), when it has one.
+    FlowRoute m_leaderRoute;
     int m_wallSeenFor =
         0; ///< steps the route stays on: a wall was between a follower and the point
     float m_spread = 0.0f; ///< last step, the furthest follower from the point, m

@@ -60,6 +60,9 @@ public:
     /// milliseconds on a large level, a stalled first frame).
     void spawn(Group& group, const GroupDesc& desc, Random& random, const StaticGeometry& geometry,
                SpawnOccupancy& placed) override;
+    /// Tanks start a hull's length apart beyond touching where there is room (the hull's
+    /// corners and the barrel reach past the body's disc), all facing the target.
+    SpawnPose spawnPose() const override { return {0.6f * m_params.radius, true}; }
     void plan(Group& group, const StepContext& ctx) override;
     bool allowsReordering() const override { return true; }
     float queryRadius() const override { return m_params.keepDistance; }
@@ -78,6 +81,7 @@ public:
     bool loadState(StateReader& in, const StaticGeometry& geometry) override;
     void agentAdded(const Group& group) override;
     void agentRemoved(std::size_t i) override;
+    bool setAgentGoal(const Group& group, std::size_t i, std::optional<Vec2> goal) override;
 
     /// The way round walls to the target, as the last step planned it.
     const FlowRoute& route() const { return m_route; }
@@ -119,7 +123,10 @@ private:
     ParkingSpots m_spots;
     std::vector<std::int32_t> m_spotOf;    ///< per tank: its spot, or -1
     std::vector<std::uint8_t> m_keepsSpot; ///< per tank: moved up, keeps its spot till parked
-    int m_reassignIn = 0;                  ///< steps until the tanks under way are reassigned
+    /// Per tank, a goal of its own (World::setAgentGoal), NaN for none; empty until one is set.
+    std::vector<float> m_ownX, m_ownY;
+    void permuteOwnGoals(const std::vector<std::uint32_t>& order);
+    int m_reassignIn = 0; ///< steps until the tanks under way are reassigned
     /// What the spots were laid out for.
     struct SpotLayout
     {

@@ -36,6 +36,9 @@ constexpr float kLaterArrival = 1.0f;
 // Near its spot a tank drives no slower than this share of the speed it could still stop
 // from (speedEasing x distance): it coasts a quarter of the way after parking.
 constexpr float kCreep = 0.5f;
+// A blocked tank that moved along its heading at less than this share of its cruise speed
+// was held back: it drives on from the speed it had.
+constexpr float kHeldBack = 0.1f;
 
 /// What one tank's neighbour scan found.
 struct SquadScan
@@ -382,7 +385,7 @@ SHOAL_FORCE_INLINE inline bool parks(bool wasParked, const SquadScan& scan, cons
                                      const TankSquadParams& p, float dist, float parkRadius,
                                      bool resettle, Heading heading)
 {
-    if (wasParked || !group.hasTarget)
+    if (wasParked || (!group.hasTarget && heading != Heading::Alone))
         return true;
     if (heading == Heading::Alone)
         return dist < p.arriveDistance;
@@ -673,6 +676,19 @@ SHOAL_FORCE_INLINE inline TankGoal tankGoal(const Group& group, const FlowRoute:
     return g;
 }
 
+/// A tank sent to a goal of its own (World::setAgentGoal): straight there (its feelers keep
+/// it off walls), on its own, parking inside arriveDistance of it as at a spot.
+inline TankGoal ownGoal(Vec2 point, Vec2 pos, Vec2 forward)
+{
+    TankGoal g;
+    g.point = point;
+    const Vec2 to = point - pos;
+    g.distance = g.toTarget = to.length();
+    g.direction = to.normalizedOr(forward);
+    g.heading = Heading::Alone;
+    return g;
+}
+
 /// The inspected tank's shares of its wish, as tankWish and driveQueued weigh them: the
 /// target's pull (or the route's, round walls), keeping apart, aligning and the walls; and
 /// braking, the share of its cruise speed it gives up for what is ahead, backward along its
@@ -798,6 +814,8 @@ template <class Search> void TankSquadBehaviour::planWith(Group& group, const St
     }
 
     const FlowRoute::Cells route = m_route.cells();
+    // Goals of their own (World::setAgentGoal): none, nearly always.
+    const bool ownGoals = m_ownX.size() == n;
     static_assert(ScanNumbers{}.touching == kTouchingDistance2, "the scan's touching distance");
     const ScanConstants<typename Search::Lanes> constants(p, m_scanNumbers);
     using Lanes = typename Search::Lanes;
@@ -823,8 +841,10 @@ template <class Search> void TankSquadBehaviour::planWith(Group& group, const St
         startClearance[i] = room;
         // fromAngle(a.heading[i]), worked out four at a time above.
         t.forward = {m_forwardX[k], m_forwardY[k]};
-        const TankGoal goal =
-            tankGoal(group, route, m_spots, m_spotOf[i], p, t.pos, t.forward, nearWay, parkingZone);
+        const bool own = SHOAL_UNLIKELY(ownGoals) && !std::isnan(m_ownX[i]);
+        const TankGoal goal = own ? ownGoal({m_ownX[i], m_ownY[i]}, t.pos, t.forward)
+                                  : tankGoal(group, route, m_spots, m_spotOf[i], p, t.pos,
+                                             t.forward, nearWay, parkingZone);
         t.target = goal.point;
         t.dist = goal.distance;
         std::uint8_t flags =
@@ -846,6 +866,14 @@ template <class Search> void TankSquadBehaviour::planWith(Group& group, const St
         t.stuck = (a.flags[i] & kAgentStuck) != 0;
         t.id = lanes.id[k];
         t.actual = dot(Vec2(a.vx[i], a.vy[i]), t.forward);
+        // Held back (blocked: a wall stopped it, or bodies ahead that could not give way
+        // pushed it back) to under a tenth of its cruise speed: it drives on from the speed
+        // it had, not its cruise speed. Otherwise it would press on at full cruise into what
+        // holds it, squeezing a crowd it cannot part.
+        const float speedHad =
+            (a.flags[i] & kAgentBlocked) && a.speed[i] > 0.0f && t.actual < kHeldBack * a.speed[i]
+                ? std::max(t.actual, 0.0f)
+                : a.speed[i];
         const bool wasParked = !resettle && (a.flags[i] & kAgentArrived);
         // A goal close behind is reached by reversing (not a corner of the route round a
         // wall: where the route bends a tank turns toward it, or it would back and fill on
@@ -854,7 +882,7 @@ template <class Search> void TankSquadBehaviour::planWith(Group& group, const St
                              t.dist < p.reverseDistance;
         // A parked tank only coasts to a stop, at this speed: of its neighbours it only needs
         // to know how far it may coast, and nothing once it stands still.
-        const bool parked = wasParked || !group.hasTarget;
+        const bool parked = wasParked || (!group.hasTarget && !own);
         const float coast = parked ? ease(t.actual, 0.0f, p.speedEasing, dt) : 0.0f;
         const bool scans = !parked || coast > 0.0f || coast < 0.0f;
         ScanNeeds needs;
@@ -888,7 +916,7 @@ template <class Search> void TankSquadBehaviour::planWith(Group& group, const St
         if (!arrived && !reverse) {
             const Vec2 wall =
                 geometry.feelerAvoidance(t.pos, t.forward, p.feelerLength, room) * p.wallWeight;
-            queue.push(i, flags, a.heading[i], t, direction, scan, wall, a.speed[i], room,
+            queue.push(i, flags, a.heading[i], t, direction, scan, wall, speedHad, room,
                        goal.heading);
             if (queue.count == Lanes::kWidth)
                 driveQueued<Lanes>(queue, a, p, geometry, settings, dt, m_nextFlags.data());
@@ -900,7 +928,7 @@ template <class Search> void TankSquadBehaviour::planWith(Group& group, const St
         // a.speed holds the eased cruise speed (signed); the drive scales it per step. A
         // parked tank coasts down from the speed it actually had, not from its cruise speed.
         const float cruise = arrived ? ease(t.actual, 0.0f, p.speedEasing, dt)
-                                     : ease(a.speed[i], wish.cruise, p.speedEasing, dt);
+                                     : ease(speedHad, wish.cruise, p.speedEasing, dt);
         // Parked (coasting to a stop) or backing up: one at a time.
         DriveResult r{a.heading[i], t.forward, cruise};
         if (!arrived)
@@ -1105,6 +1133,7 @@ void TankSquadBehaviour::assignSpots(const Group& group, bool fresh)
 
 void TankSquadBehaviour::permuteAgents(const std::vector<std::uint32_t>& order)
 {
+    permuteOwnGoals(order);
     if (m_spotOf.size() != order.size())
         return; // not laid out for these agents: the next plan lays out afresh
     m_permuted.resize(order.size());
@@ -1115,6 +1144,18 @@ void TankSquadBehaviour::permuteAgents(const std::vector<std::uint32_t>& order)
     for (std::size_t k = 0; k < order.size(); ++k)
         m_held[k] = m_keepsSpot[order[k]];
     m_keepsSpot.swap(m_held);
+}
+
+void TankSquadBehaviour::permuteOwnGoals(const std::vector<std::uint32_t>& order)
+{
+    if (m_ownX.size() != order.size())
+        return;
+    for (std::vector<float>* v : {&m_ownX, &m_ownY}) {
+        m_slotX.resize(order.size());
+        for (std::size_t k = 0; k < order.size(); ++k)
+            m_slotX[k] = (*v)[order[k]];
+        v->swap(m_slotX);
+    }
 }
 
 void TankSquadBehaviour::hashState(std::uint64_t& h) const

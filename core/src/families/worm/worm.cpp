@@ -977,6 +977,16 @@ void WormBehaviour::plan(Group& group, const StepContext& ctx)
     m_eaten.clear();
     if (static_cast<int>(group.agents.size()) != m_worms)
         resetBodies(group, ctx.geometry);
+    if (group.targetVersion != m_seenTargetVersion) {
+        // A target a game set (World::setTarget): every worm heads there as for a point the
+        // pointer was released at, until its head arrives; a held pointer still leads.
+        m_seenTargetVersion = group.targetVersion;
+        for (std::size_t w = 0; w < static_cast<std::size_t>(m_worms); ++w) {
+            m_targetX[w] = group.target.x;
+            m_targetY[w] = group.target.y;
+            m_hasTarget[w] = group.hasTarget ? 1 : 0;
+        }
+    }
     for (int w = 0; w < m_worms; ++w) {
         if (group.playerLed && w == 0)
             continue;
@@ -1250,6 +1260,7 @@ void WormBehaviour::saveState(StateWriter& out) const
     out.array(m_targetX);
     out.array(m_targetY);
     out.array(m_hasTarget);
+    out.value(m_seenTargetVersion);
 }
 
 bool WormBehaviour::loadState(StateReader& in, const StaticGeometry& geometry)
@@ -1259,7 +1270,8 @@ bool WormBehaviour::loadState(StateReader& in, const StaticGeometry& geometry)
                     in.array(m_jointY) && in.array(m_segLength) && in.array(m_headSlot) &&
                     in.array(m_count) && in.array(m_pathLength) && in.array(m_tailCut) &&
                     in.array(m_bodyLength) && in.array(m_heading) && in.array(m_grown) &&
-                    in.array(m_targetX) && in.array(m_targetY) && in.array(m_hasTarget);
+                    in.array(m_targetX) && in.array(m_targetY) && in.array(m_hasTarget) &&
+                    in.value(m_seenTargetVersion);
     const std::size_t worms = static_cast<std::size_t>(std::max(m_worms, 0));
     const std::size_t slots = worms * static_cast<std::size_t>(std::max(m_capacity, 0));
     return ok && m_jointX.size() == slots && m_jointY.size() == slots &&

@@ -251,6 +251,8 @@ private:
     /// The bodies near the head being stepped (gatherNear), nearest first: scratch of plan().
     static constexpr int kNearCapacity = 16;
     NearBody m_near[kNearCapacity];
+    /// The group's target as last taken (Group::targetVersion): a new one sends every worm.
+    std::uint32_t m_seenTargetVersion = 0;
     /// The coins eaten in the last plan: (worm, pickup index) pairs (pickupsTaken()).
     std::vector<std::uint32_t> m_eaten;
     int m_nearCount = 0;
