@@ -273,6 +273,10 @@ static void testInput(const char* scene)
     double value = 0.0;
     uint64_t before = 0;
     uint64_t after = 0;
+    int school = -1;
+    shoal_pose tank;
+    uint32_t tankIds[16];
+    size_t count = 0;
 
     CHECK(shoal_world_create_from_file(scene, &world) == SHOAL_OK);
     CHECK(shoal_world_group_index(world, "squad", &squad) == SHOAL_OK);
@@ -284,6 +288,25 @@ static void testInput(const char* scene)
     CHECK(shoal_world_set_target(world, squad, 3.0f, 4.0f) == SHOAL_OK);
     CHECK_FAILS(shoal_world_set_target(world, swarm, 3.0f, 4.0f), SHOAL_ERROR_UNSUPPORTED, world,
                 "swarm");
+
+    /* Goals: for every goal-seeking family; one tank of a squad may have its own. */
+    CHECK(shoal_world_group_index(world, "school", &school) == SHOAL_OK);
+    CHECK(shoal_world_set_goal(world, swarm, 10.0f, -15.0f) == SHOAL_OK);
+    CHECK(shoal_world_set_goal(world, squad, -20.0f, -15.0f) == SHOAL_OK);
+    CHECK_FAILS(shoal_world_set_goal(world, school, 0.0f, 0.0f), SHOAL_ERROR_UNSUPPORTED, world,
+                "fish school");
+    CHECK_FAILS(shoal_world_set_goal(world, swarm, INFINITY, 0.0f), SHOAL_ERROR_INVALID_ARGUMENT,
+                world, "finite");
+    CHECK(shoal_world_poses(world, squad, &tank, 1, &count) == SHOAL_ERROR_BUFFER_TOO_SMALL);
+    CHECK(shoal_world_pose_arrays(world, squad, NULL, NULL, NULL, tankIds, 16, &count) == SHOAL_OK);
+    CHECK(shoal_world_set_agent_goal(world, squad, tankIds[1], -30.0f, 18.0f) == SHOAL_OK);
+    CHECK(shoal_world_clear_agent_goal(world, squad, tankIds[1]) == SHOAL_OK);
+    CHECK_FAILS(shoal_world_set_agent_goal(world, squad, 999999u, 0.0f, 0.0f),
+                SHOAL_ERROR_NOT_FOUND, world, "999999");
+    CHECK_FAILS(shoal_world_set_agent_goal(world, swarm, 1u, 0.0f, 0.0f), SHOAL_ERROR_UNSUPPORTED,
+                world, "no goals of their own");
+    CHECK(shoal_world_set_agent_goal(world, squad, tankIds[2], -30.0f, 18.0f) == SHOAL_OK);
+    CHECK(shoal_world_clear_goal(world, swarm) == SHOAL_OK);
 
     CHECK(shoal_world_param(world, swarm, "speed", &value) == SHOAL_OK && value == 3.0);
     CHECK(shoal_world_set_param(world, swarm, "speed", 2.5) == SHOAL_OK);

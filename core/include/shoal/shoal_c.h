@@ -47,7 +47,7 @@ typedef enum shoal_status
     SHOAL_ERROR_NOT_FOUND = 5,        /**< no group with that name, no agent with that id */
     SHOAL_ERROR_UNKNOWN_KEY = 6,      /**< no parameter with that key (the message lists them) */
     SHOAL_ERROR_REFUSED = 7,          /**< against a rule: range, place, snapshot's scene */
-    SHOAL_ERROR_UNSUPPORTED = 8,      /**< not for this family (a worm's spawn, a target) */
+    SHOAL_ERROR_UNSUPPORTED = 8,      /**< not for this family (a worm's spawn, a fish's goal) */
     SHOAL_ERROR_BUFFER_TOO_SMALL = 9, /**< nothing written; *count or *size says what it needs */
     SHOAL_ERROR_OUT_OF_MEMORY = 10,   /**< an allocation failed; the world is as it was */
     SHOAL_ERROR_INTERNAL = 11         /**< a bug in Shoal: the message says where */
@@ -214,8 +214,17 @@ SHOAL_API shoal_status shoal_world_interpolated_player(const shoal_world* world,
 
 /// The pointer (m) and its button (non-zero: held), for the next step; finite numbers only.
 SHOAL_API shoal_status shoal_world_set_pointer(shoal_world* world, float x, float y, int pressed);
-/// Moves the group's target to (x, y), m; UNSUPPORTED for a family without one (not a squad).
+/// Moves a tank squad's target to (x, y), m (as recorded input does); UNSUPPORTED for others.
 SHOAL_API shoal_status shoal_world_set_target(shoal_world* world, int group, float x, float y);
+/// Sends the group to (x, y), m, from the next step (every family but fish: UNSUPPORTED).
+SHOAL_API shoal_status shoal_world_set_goal(shoal_world* world, int group, float x, float y);
+/// Takes the group's goal away: a squad stops, a swarm chases, a leader wanders again.
+SHOAL_API shoal_status shoal_world_clear_goal(shoal_world* world, int group);
+/// Sends tank `id` of a squad to a goal of its own at (x, y), m; UNSUPPORTED for other families.
+SHOAL_API shoal_status shoal_world_set_agent_goal(shoal_world* world, int group, uint32_t id,
+                                                  float x, float y);
+/// Sends tank `id` back to its squad's goal; NOT_FOUND for no such agent.
+SHOAL_API shoal_status shoal_world_clear_agent_goal(shoal_world* world, int group, uint32_t id);
 /// Sets the group's parameter `key` ("maxSpeed") for the next step; UNKNOWN_KEY or REFUSED.
 SHOAL_API shoal_status shoal_world_set_param(shoal_world* world, int group, const char* key,
                                              double value);

@@ -6,6 +6,7 @@
 #include <shoal/paramspec.h>
 
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,40 @@ shoal_status paramRefused(const shoal_world* world, const char* function, bool k
 {
     return fail(world, keyKnown ? SHOAL_ERROR_REFUSED : SHOAL_ERROR_UNKNOWN_KEY,
                 std::string(function) + ": " + error.message);
+}
+
+using shoal::Vec2;
+
+/// shoal_world_set_goal and _clear_goal: UNSUPPORTED for a fish school, which follows the
+/// player.
+shoal_status setGroupGoal(shoal_world* world, const char* function, int group,
+                          std::optional<Vec2> goal)
+{
+    if (world->world->setGoal(group, goal))
+        return SHOAL_OK;
+    const shoal::GroupState& state = world->world->group(group);
+    return fail(world, SHOAL_ERROR_UNSUPPORTED,
+                std::string(function) + ": group " + shoal::quotedName(state.name) + " (" +
+                    std::string(shoal::behaviourKey(state.kind)) +
+                    ") takes no goal: a fish school follows the player");
+}
+
+/// shoal_world_set_agent_goal and _clear_agent_goal: NOT_FOUND for an unknown id,
+/// UNSUPPORTED for a family whose agents take no goals of their own (all but tank squads).
+shoal_status setAgentGoal(shoal_world* world, const char* function, int group, std::uint32_t id,
+                          std::optional<Vec2> goal)
+{
+    const shoal::GroupState& state = world->world->group(group);
+    if (world->world->agentIndex(group, id) < 0)
+        return fail(world, SHOAL_ERROR_NOT_FOUND,
+                    std::string(function) + ": group " + shoal::quotedName(state.name) +
+                        " has no agent with id " + std::to_string(id));
+    if (std::optional<shoal::Error> error = world->world->setAgentGoal(group, id, goal))
+        return fail(world,
+                    state.kind == shoal::BehaviourKind::TankSquad ? SHOAL_ERROR_REFUSED
+                                                                  : SHOAL_ERROR_UNSUPPORTED,
+                    std::string(function) + ": " + error->message);
+    return SHOAL_OK;
 }
 
 /// "moveSpeed, rotateSpeed, ...": the keys a refusal lists, as the world's own do.
@@ -65,10 +100,54 @@ shoal_status shoal_world_set_target(shoal_world* world, int group, float x, floa
             return fail(world, SHOAL_ERROR_UNSUPPORTED,
                         std::string(kFunction) + ": group " + shoal::quotedName(state.name) + " (" +
                             std::string(shoal::behaviourKey(state.kind)) +
-                            ") takes no target; only tank squads do");
+                            ") takes no target; only tank squads do (shoal_world_set_goal "
+                            "sends any goal-seeking group)");
         }
         return SHOAL_OK;
     });
+}
+
+shoal_status shoal_world_set_goal(shoal_world* world, int group, float x, float y)
+{
+    constexpr const char* kFunction = "shoal_world_set_goal";
+    if (const shoal_status status = checkGroup(world, kFunction, group); status != SHOAL_OK)
+        return status;
+    if (!std::isfinite(x) || !std::isfinite(y))
+        return notFinite(world, kFunction, "the goal");
+    return guarded(world, kFunction, [&] {
+        return setGroupGoal(world, kFunction, group, Vec2{x, y});
+    });
+}
+
+shoal_status shoal_world_clear_goal(shoal_world* world, int group)
+{
+    constexpr const char* kFunction = "shoal_world_clear_goal";
+    if (const shoal_status status = checkGroup(world, kFunction, group); status != SHOAL_OK)
+        return status;
+    return guarded(world, kFunction,
+                   [&] { return setGroupGoal(world, kFunction, group, std::nullopt); });
+}
+
+shoal_status shoal_world_set_agent_goal(shoal_world* world, int group, uint32_t id, float x,
+                                        float y)
+{
+    constexpr const char* kFunction = "shoal_world_set_agent_goal";
+    if (const shoal_status status = checkGroup(world, kFunction, group); status != SHOAL_OK)
+        return status;
+    if (!std::isfinite(x) || !std::isfinite(y))
+        return notFinite(world, kFunction, "the goal");
+    return guarded(world, kFunction, [&] {
+        return setAgentGoal(world, kFunction, group, id, Vec2{x, y});
+    });
+}
+
+shoal_status shoal_world_clear_agent_goal(shoal_world* world, int group, uint32_t id)
+{
+    constexpr const char* kFunction = "shoal_world_clear_agent_goal";
+    if (const shoal_status status = checkGroup(world, kFunction, group); status != SHOAL_OK)
+        return status;
+    return guarded(world, kFunction,
+                   [&] { return setAgentGoal(world, kFunction, group, id, std::nullopt); });
 }
 
 shoal_status shoal_world_set_param(shoal_world* world, int group, const char* key, double value)
