@@ -1,4 +1,4 @@
-// The C API: input as data (the pointer, targets) and parameters by key (<shoal/shoal_c.h>).
+// The C API: input as data (the pointer, targets, goals) and parameters by key (<shoal/shoal_c.h>).
 
 #include "capi/capisupport.h"
 
