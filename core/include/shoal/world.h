@@ -10,6 +10,7 @@
 #include <shoal/sketch.h>
 #include <shoal/worldstate.h>
 
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -31,6 +32,46 @@ struct SHOAL_API WorldWarning
 {
     int group = -1;      ///< the group it concerns (-1: the level)
     std::string message; ///< "groups[1] 'swarm': its spawn area ... placed 0 of 20 agents: ..."
+};
+
+/// One agent a query found (World::agentsWithin, nearestAgent).
+struct SHOAL_API AgentHit
+{
+    int group = -1;        ///< the group's index
+    std::uint32_t id = 0;  ///< AgentArrays::id: stable
+    std::size_t index = 0; ///< where it is in the group's arrays now (until the next step)
+    float distance = 0.0f; ///< from the query's point to the agent's centre, m
+};
+
+/// What a ray cast against the level hit (World::rayCast).
+struct SHOAL_API LevelHit
+{
+    bool hit = false;      ///< false: the segment reaches its end clear of the level
+    Vec2 point;            ///< where it first meets a wall, obstacle or the bounds, m
+    Vec2 normal;           ///< unit, the surface's normal toward the ray's start
+    float fraction = 1.0f; ///< how far along from -> to the hit lies, 0 to 1
+};
+
+/// What happened to an agent in a step (World::events()).
+enum class WorldEventKind : std::uint8_t
+{
+    FishJoined,   ///< a free fish joined the player's school (AgentFlag kAgentInSchool set)
+    CoinEaten,    ///< a worm's head ate a coin (pickup: which; the worm grows)
+    GoalReached,  ///< a tank parked at the squad's target (kAgentArrived set)
+    AgentBlocked, ///< an agent came to a stop away from its goal for 2 s (kAgentStuck set)
+    WallHit,      ///< an agent met a wall or obstacle: geometry shortened its move, after a
+                  ///< step that it did not (kAgentBlocked set)
+};
+
+/// One thing that happened in a step, to one agent.
+struct SHOAL_API WorldEvent
+{
+    WorldEventKind kind = WorldEventKind::WallHit;
+    int group = -1;         ///< the agent's group
+    std::uint32_t id = 0;   ///< the agent (AgentArrays::id)
+    int pickup = -1;        ///< CoinEaten: the coin's index in World::pickups(); else -1
+    Vec2 position;          ///< where the agent is after the step, m (CoinEaten: the coin's)
+    std::uint64_t step = 0; ///< stepCount() after the step it happened in
 };
 
 /// The running simulation. Build it from a scene, feed it input as data, step it; read the
@@ -88,8 +129,24 @@ public:
     // Input as data: the editor, the CLI and a replayed script all call these.
     /// Pointer position (m) and button state; drives the player and steers worms.
     void setPointer(Vec2 position, bool pressed);
-    /// Moves a tank squad's target. Returns false when `group` is not a squad.
+    /// Moves a tank squad's target. Returns false when `group` is not a squad (recorded
+    /// input replays as it was recorded: setGoal() is the call for every family).
     bool setTarget(int group, Vec2 position);
+    /// Sends a group to `position` (m), for every goal-seeking family: a tank squad parks
+    /// round it (as setTarget); a swarm seeks it instead of the player or the group it
+    /// chases (round walls on its flow field); a leader-follow group's leader (unless the
+    /// player leads it) arrives there instead of wandering, its followers behind; every worm
+    /// heads there as for a released pointer, until its head arrives (a held pointer still
+    /// leads worms). Nothing (std::nullopt) takes the goal away: a squad stops where it is,
+    /// a swarm chases again, a leader wanders again, worms under way finish their trip.
+    /// Takes effect on the next step (a squad's and a swarm's goal() then reads it back).
+    /// False for an unknown group or a fish school (it follows the player).
+    bool setGoal(int group, std::optional<Vec2> position);
+    /// Sends agent `id` of a tank squad to a goal of its own, `position` (m), or back to
+    /// the squad's (std::nullopt): it drives there straight, its feelers keeping it off walls
+    /// (no flow field), and parks inside arriveDistance of it; the rest of the squad goes on
+    /// as before. Refused for other families, unknown groups and ids.
+    std::optional<Error> setAgentGoal(int group, std::uint32_t id, std::optional<Vec2> position);
 
     /// Replaces the static geometry (bounds, walls, obstacles) with the scene's, keeping every
     /// agent where it is: the editor paints walls into a running world. Refused (nothing
@@ -125,6 +182,80 @@ public:
 
     /// 64-bit hash of every agent's state, the player, pickups and the step count.
     std::uint64_t stateHash() const;
+
+    // Agents added, removed and moved at run time. Each call is deterministic (the same
+    // calls at the same steps give the same hashes), touches no other agent's state, and
+    // takes effect in the next step; indices may change, ids never do.
+
+    /// Adds an agent to `group` at `position` (m) facing `heading` (radians), at rest (a
+    /// fish joins the school as a member). Returns its id: a new one, never used before in
+    /// this world's life. Refused (nothing changes): an unknown group, a worm group (a worm's
+    /// body is the path its head took), or a place that is not placeIsClear() (the game
+    /// picks a clear one). Bodies of agents may overlap it: the next step's body pass parts
+    /// them.
+    Expected<std::uint32_t> spawnAgent(int group, Vec2 position, float heading);
+    /// Whether a body of `group` fits at `position` (m): inside the bounds, its centre in no
+    /// obstacle and the body touching no wall or obstacle (agents are not looked at).
+    bool placeIsClear(int group, Vec2 position) const;
+    /// Removes agent `id` of `group` (the agents after it move down one index). Refused: an
+    /// unknown group or id, a worm group, or the player (agent 0 of the group it leads).
+    /// Removing a leader-follow group's agent 0 makes the next agent the leader.
+    std::optional<Error> despawnAgent(int group, std::uint32_t id);
+    /// Moves agent `id` of `group` to `position` (m), at rest, facing `heading` (radians)
+    /// or as it faced; it starts afresh from there (a parked tank drives to its spot again,
+    /// a free fish waits at its new place), and is drawn there without a streak. Refused
+    /// like spawnAgent's place, and for worms and the player.
+    std::optional<Error> teleportAgent(int group, std::uint32_t id, Vec2 position,
+                                       std::optional<float> heading = std::nullopt);
+
+    // Queries between steps: they read the state as the last step (or call) left it.
+
+    /// Every agent whose centre lies within `radius` m of `centre`, of the groups whose
+    /// collision layers meet `layerMask` (CollisionDesc::layers & layerMask; ~0u: every
+    /// group), appended to `out` in group order, then index order; how many were added. The
+    /// player counts as agent 0 of the group it leads. Uses the groups' neighbour grids.
+    std::size_t agentsWithin(Vec2 centre, float radius, std::uint32_t layerMask,
+                             std::vector<AgentHit>& out) const;
+    /// The agent nearest `point` among those groups, no further than `maxDistance` m
+    /// (infinity: anywhere); nothing when there is none. A tie goes to the lower group, then
+    /// the lower id.
+    std::optional<AgentHit> nearestAgent(Vec2 point, std::uint32_t layerMask = ~0u,
+                                         float maxDistance = INFINITY) const;
+    /// The segment from `from` to `to` (m) against the level's walls, obstacles and bounds
+    /// (not agents): the first surface it meets.
+    LevelHit rayCast(Vec2 from, Vec2 to) const;
+
+    // Events: what happened in the last step (or the steps of the last advance()).
+
+    /// Turns event reporting on (off by default: a world nobody asks costs nothing more).
+    void setEventsEnabled(bool enabled);
+    bool eventsEnabled() const { return m_eventsEnabled; }
+    /// The events of the last step(), or of all the steps the last advance() took, in the
+    /// order they happened: by step, then group, then agent index, then kind. Cleared when
+    /// the next step() or advance() begins. Empty while events are off.
+    const std::vector<WorldEvent>& events() const { return m_events; }
+
+    // Snapshots (replays, rollback, the editor's timeline).
+
+    /// The version of the bytes snapshot() writes; restore() reads this version and no newer.
+    static constexpr std::uint32_t kSnapshotVersion = 1;
+    /// The running state as bytes: every agent (ids, flags, worm bodies), the player, the
+    /// pickups, the pointer, parameters, targets, the families' own state and what advance()
+    /// had left over. restore() of them, into this world or into another built from the same
+    /// scene, continues with the same stateHash() at every later step given the same input.
+    /// In the machine's byte order (the header says which); a few tens of bytes per agent.
+    std::vector<std::uint8_t> snapshot() const;
+    /// Puts back the state that snapshot() wrote (of this world, or of one built from the
+    /// same scene). Refused, with nothing changed, when the bytes are not a snapshot, are cut
+    /// short or damaged (a checksum covers them), are of a newer format or another byte
+    /// order, or belong to another scene (its groups, kinds, pickups, player, seed, dt or
+    /// level); the Error says which. Metrics, the inspected agent and the neighbour search
+    /// are the viewer's, not part of a snapshot: they stay as they are.
+    std::optional<Error> restore(const std::uint8_t* data, std::size_t size);
+    std::optional<Error> restore(const std::vector<std::uint8_t>& bytes)
+    {
+        return restore(bytes.data(), bytes.size());
+    }
 
     int groupCount() const { return static_cast<int>(m_groups.size()); }
     const GroupState& group(int index) const;
@@ -233,9 +364,21 @@ private:
     /// commitGroup without the start clearances: one agent at a time, in cell order, each
     /// looking its clearance up.
     void commitGroupInOrder(Group& group, float radius, const std::uint8_t* clearAgain);
-    /// The groups' grids (every few steps their agents reordered) and the body index;
-    /// `committedMoved` as indexBodies() takes it, at the end of a step.
-    void rebuildIndexes(const std::uint8_t* committedMoved = nullptr);
+    /// The groups' grids (every few steps their agents reordered, unless `mayReorder` is
+    /// false) and the body index; `committedMoved` as indexBodies() takes it, at the end of a
+    /// step.
+    void rebuildIndexes(const std::uint8_t* committedMoved = nullptr, bool mayReorder = true);
+    /// What snapshot() checks a snapshot against: the scene's groups, pickups, player, seed
+    /// and dt (m_sceneIdentity) and its level (m_levelIdentity), hashed at build.
+    void noteSceneIdentity(const SceneDesc& scene);
+    void noteLevelIdentity(const SceneDesc& scene);
+    /// Why an agent of `group` may not be placed at `position` (spawnAgent, teleportAgent).
+    std::optional<Error> checkPlace(int group, Vec2 position) const;
+    /// After agents joined, left or jumped: ids to indices, the grids and the body index.
+    void agentsChanged(Group& group);
+    /// Events: what the step's start looked like, and what changed by its end.
+    void noteBeforeStep();
+    void gatherEvents();
     void computeAllMetrics();
 
     std::vector<WorldWarning> m_warnings;
@@ -257,7 +400,13 @@ private:
     bool m_indexesDirty = true;
     bool m_keepPrevious = false;
     Vec2 m_playerPrevious;
-    double m_frameTime = 0.0; ///< what advance() has not stepped yet, s
+    double m_frameTime = 0.0;          ///< what advance() has not stepped yet, s
+    std::uint64_t m_sceneIdentity = 0; ///< see noteSceneIdentity
+    std::uint64_t m_levelIdentity = 0;
+    bool m_eventsEnabled = false;
+    bool m_advancing = false; ///< step() inside advance(): events gather over its steps
+    std::vector<WorldEvent> m_events;
+    std::vector<std::uint8_t> m_takenBefore; ///< per pickup, taken where the step began
     // Reordering agents into cell order (every kReorderInterval steps) and its scratch.
     std::vector<std::uint32_t> m_order;
     std::vector<float> m_permuteScratch;

@@ -1,5 +1,6 @@
 #include "geometry/flowroute.h"
 #include "geometry/staticgeometry.h"
+#include "world/statebytes.h"
 
 #include <cmath>
 
@@ -41,12 +42,14 @@ void FlowRoute::prepare(const StaticGeometry& geometry, float bodyRadius)
     }
     m_level = std::move(level);
     m_local = false;
+    m_radius = bodyRadius;
 }
 
 void FlowRoute::update(const StaticGeometry& geometry, float bodyRadius, Vec2 goal)
 {
     prepare(geometry, bodyRadius);
     m_active = true;
+    m_lastGoal = goal;
     // The goal's cell decides the field. Same cell as last time: nothing to do.
     const int raw = m_level->placement().slotAt(goal);
     if (m_field && raw == m_rawGoalSlot)
@@ -80,13 +83,76 @@ void FlowRoute::updateLocal(const StaticGeometry& geometry, float bodyRadius, Ve
         // In whole steps, so a reach that creeps up does not move the window every step.
         m_reach = kReachStep * std::ceil(reach / kReachStep);
         m_windowCentre = goal;
-        const Vec2 half{2.0f * reach, 2.0f * reach};
+        m_windowHalf = 2.0f * reach;
+        const Vec2 half{m_windowHalf, m_windowHalf};
         useOccupancy(std::make_shared<const FlowOccupancy>(*level, goal - half, goal + half));
     }
     m_level = std::move(level);
     m_local = true;
     m_active = true;
+    m_radius = bodyRadius;
+    m_lastGoal = goal;
     m_field->setGoal(goal);
+}
+
+void FlowRoute::saveState(StateWriter& out) const
+{
+    out.flag(m_level != nullptr);
+    out.flag(m_field != nullptr);
+    out.flag(m_active);
+    out.flag(m_local);
+    out.value(m_radius);
+    out.value(m_lastGoal);
+    out.value(m_reach);
+    out.value(m_windowCentre);
+    out.value(m_windowHalf);
+    out.value(m_occupancyChanges);
+}
+
+bool FlowRoute::loadState(StateReader& in, const StaticGeometry& geometry)
+{
+    bool hasLevel = false, hasField = false, active = false, local = false;
+    float radius = 0.0f, reach = 0.0f, windowHalf = 0.0f;
+    Vec2 lastGoal, windowCentre;
+    std::uint64_t changes = 0;
+    if (!(in.flag(hasLevel) && in.flag(hasField) && in.flag(active) && in.flag(local) &&
+          in.value(radius) && in.value(lastGoal) && in.value(reach) && in.value(windowCentre) &&
+          in.value(windowHalf) && in.value(changes)))
+        return false;
+    // The field is a function of the occupancy and the goal's cell (FlowField::setGoal), so
+    // the last goal over the same occupancy (the same window) builds the same field.
+    // (The level's occupancy is taken before this route lets go of its own: were it the
+    // last to hold it, the level would build it again.)
+    std::shared_ptr<const FlowOccupancy> level =
+        hasLevel ? geometry.flowOccupancy(radius) : std::shared_ptr<const FlowOccupancy>{};
+    m_field.reset();
+    m_level = std::move(level);
+    m_rawGoalSlot = -1;
+    if (hasLevel && hasField && local) {
+        const Vec2 half{windowHalf, windowHalf};
+        m_field = std::make_shared<FlowField>(std::make_shared<const FlowOccupancy>(
+            *m_level, windowCentre - half, windowCentre + half));
+        m_field->setGoal(lastGoal);
+    } else if (hasLevel && hasField) {
+        m_rawGoalSlot = m_level->placement().slotAt(lastGoal);
+        const int target = m_level->goalSlotFor(lastGoal);
+        if (std::shared_ptr<FlowField> shared = m_level->fieldFor(target)) {
+            m_field = std::move(shared);
+        } else {
+            m_field = std::make_shared<FlowField>(m_level);
+            m_field->setGoal(lastGoal);
+            m_level->addField(m_field);
+        }
+    }
+    m_active = active;
+    m_local = local;
+    m_radius = radius;
+    m_lastGoal = lastGoal;
+    m_reach = reach;
+    m_windowCentre = windowCentre;
+    m_windowHalf = windowHalf;
+    m_occupancyChanges = changes;
+    return true;
 }
 
 std::size_t FlowRoute::memoryBytes() const

@@ -13,6 +13,8 @@
 namespace shoal {
 
 class StaticGeometry;
+class StateReader;
+class StateWriter;
 
 /// One goal's flow field for a group, rebuilt only when it has to: when the goal moves to
 /// another cell, when the body radius changes (a parameter edit: the field moves to the
@@ -110,6 +112,13 @@ public:
     /// window's cells for a local route (a level's shared occupancy belongs to the level).
     std::size_t memoryBytes() const;
 
+    /// What the route was last built for (World::snapshot()): its radius, goal, window and
+    /// counter; the field itself is not written, as it depends on nothing else.
+    void saveState(StateWriter& out) const;
+    /// Builds the route again from what saveState() wrote, over `geometry`: the same field,
+    /// the same window, the same counter. False when the bytes do not fit.
+    bool loadState(StateReader& in, const StaticGeometry& geometry);
+
 private:
     bool covers(Vec2 p) const { return !m_local || m_field->occupancy().contains(p); }
     void useOccupancy(std::shared_ptr<const FlowOccupancy> occupancy);
@@ -124,6 +133,9 @@ private:
     float m_reach = 0.0f; ///< local: how far round the window's centre the goal may go
     Vec2 m_windowCentre;  ///< local: where the goal was when the window was placed
     std::uint64_t m_occupancyChanges = 0;
+    float m_radius = 0.0f;     ///< the body radius the level's occupancy is for
+    Vec2 m_lastGoal;           ///< the goal of the last update() or updateLocal()
+    float m_windowHalf = 0.0f; ///< local: the window reaches this far from its centre
 };
 
 } // namespace shoal

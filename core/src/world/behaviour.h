@@ -26,6 +26,8 @@ class BodyPass;
 
 class Group;
 class SpawnOccupancy;
+class StateReader;
+class StateWriter;
 
 /// What othersNear() answers from at once, without the body pass: whether the body index is
 /// built (else the world has one group, and the lone player is the only other body) and
@@ -132,6 +134,11 @@ public:
     /// Where each agent is, by id (World::agentIndex): empty while every agent's index is
     /// its id, as built; filled when the world stores the group in cell order.
     std::vector<std::uint32_t> indexOfId;
+    /// The id the next agent spawned at run time takes (World::spawnAgent): ids are never
+    /// used twice in a world's life.
+    std::uint32_t nextId = 0;
+    /// Each agent's flags where the step began, while events are on (World::events()).
+    std::vector<std::uint8_t> flagsBefore;
     UniformGrid grid;                ///< rebuilt each step before planning
     CollisionDesc collision;         ///< how its bodies meet other bodies
     BruteForceNeighbours bruteForce; ///< the reference search (bench, tests)
@@ -379,6 +386,40 @@ public:
     virtual std::size_t memoryBytes() const { return 0; }
     /// Extra state folded into World::stateHash (e.g. worm joints).
     virtual void hashState(std::uint64_t& h) const { (void)h; }
+    /// Everything of its own that a later step reads (World::snapshot()): per-agent state,
+    /// counters, what its route was built for. Scratch rebuilt every step is left out.
+    virtual void saveState(StateWriter& out) const { (void)out; }
+    /// Whether a game may add and remove agents of this family at run time
+    /// (World::spawnAgent, despawnAgent); agentAdded() and agentRemoved() keep its own
+    /// per-agent state in step with the arrays.
+    virtual bool allowsSpawning() const { return true; }
+    /// An agent was appended to the group's arrays (its pose and flags set): per-agent state
+    /// of the family's own gets an entry for it.
+    virtual void agentAdded(const Group& group) { (void)group; }
+    /// Agent i left the group's arrays; the agents after it moved down one place.
+    virtual void agentRemoved(std::size_t i) { (void)i; }
+    /// The pickups the last plan took, as pairs (agent index, pickup index) one after the
+    /// other, in the order taken (a worm eating coins); null when the family takes none.
+    virtual const std::vector<std::uint32_t>* pickupsTaken() const { return nullptr; }
+    /// Sends agent i to a goal of its own (nothing: back to the group's). False when the
+    /// family has no such thing (only the squad has).
+    virtual bool setAgentGoal(const Group& group, std::size_t i, std::optional<Vec2> goal)
+    {
+        (void)group;
+        (void)i;
+        (void)goal;
+        return false;
+    }
+    /// Agent i was put somewhere else (World::teleportAgent): it starts afresh there.
+    virtual void agentMoved(std::size_t i) { (void)i; }
+    /// Takes back what saveState() wrote, after the group's arrays and parameters are
+    /// restored; routes are rebuilt over `geometry`. False when the bytes do not fit.
+    virtual bool loadState(StateReader& in, const StaticGeometry& geometry)
+    {
+        (void)in;
+        (void)geometry;
+        return true;
+    }
 
     /// The player has just joined the group as its agent 0 (at build). A family may turn
     /// pickups into agents of its own here (the fish school's free fish), drawing from the

@@ -6,6 +6,7 @@
 #include "math/fastmath.h"
 #include "math/random.h"
 #include "world/behaviour.h"
+#include "world/statebytes.h"
 #include <shoal/metrics.h>
 
 #include <algorithm>
@@ -1117,6 +1118,27 @@ std::size_t BodyPass::memoryBytes() const
            m_squeezedAfter.capacity() + m_squeezedList.capacity() * sizeof(std::uint32_t) +
            m_stalls.capacity() + (m_pushX.capacity() + m_pushY.capacity()) * sizeof(std::int64_t) +
            (m_clearLow.capacity() + m_slotRule.capacity()) * sizeof(float) + m_grid.memoryBytes();
+}
+
+void BodyPass::saveCarried(StateWriter& out) const
+{
+    out.array(rules);
+    out.array(m_squeezedList);
+}
+
+bool BodyPass::loadCarried(StateReader& in, std::vector<std::uint32_t>& squeezed)
+{
+    return in.array(rules) && in.array(squeezed);
+}
+
+void BodyPass::setSqueezed(const std::vector<std::uint32_t>& squeezed)
+{
+    clearSqueezed(m_x.size());
+    for (const std::uint32_t b : squeezed)
+        if (b < m_squeezedAfter.size()) {
+            m_squeezedAfter[b] = 1;
+            m_squeezedList.push_back(b);
+        }
 }
 
 } // namespace shoal

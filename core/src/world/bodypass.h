@@ -108,6 +108,13 @@ public:
     /// run() and its commit with no agent reordered since: one flag per body of the groups,
     /// set for those the commit may have moved after the pass (the others are where the pass
     /// left them, so only these are read again).
+    /// What the next step reads of the last one (World::snapshot()): the rules as the last
+    /// step ran them and which bodies its pass left squeezed (body numbers in group order).
+    void saveCarried(StateWriter& out) const;
+    /// Reads them back: the rules at once, the squeezed bodies into `squeezed`, for
+    /// setSqueezed() once index() has gathered the same bodies (an index clears them).
+    bool loadCarried(StateReader& in, std::vector<std::uint32_t>& squeezed);
+    void setSqueezed(const std::vector<std::uint32_t>& squeezed);
     void index(std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer, Vec2 player,
                float playerRadius, const std::uint8_t* committedMoved = nullptr);
     /// Where the lone player is (a player that leads no group), each step: in a world of one

@@ -341,7 +341,8 @@ std::unique_ptr<World> World::createValidated(const SceneDesc& scene)
         group->behaviour = makeBehaviour(desc.kind);
         group->behaviour->setParams(desc.params);
         group->collision = desc.collision;
-        if (desc.target) {
+        // A scene's target is the squad's: other families take one only from setGoal().
+        if (desc.target && desc.kind == BehaviourKind::TankSquad) {
             group->target = {static_cast<float>(desc.target->x),
                              static_cast<float>(desc.target->y)};
             group->hasTarget = true;
@@ -377,8 +378,11 @@ std::unique_ptr<World> World::createValidated(const SceneDesc& scene)
             adoptApartPickups(*group, world->m_pickups, random, *world->m_geometry,
                               world->m_warnings);
         }
+        group->nextId = static_cast<std::uint32_t>(group->agents.size());
         world->m_groups.push_back(std::move(group));
     }
+    world->noteSceneIdentity(scene);
+    world->noteLevelIdentity(scene);
     world->updateBodyRules();
     world->settleBodies();
     world->rebuildIndexes();
@@ -435,9 +439,18 @@ bool World::setTarget(int groupIndex, Vec2 position)
     if (groupIndex < 0 || groupIndex >= groupCount() ||
         m_groups[groupIndex]->kind != BehaviourKind::TankSquad)
         return false;
+    return setGoal(groupIndex, position);
+}
+
+bool World::setGoal(int groupIndex, std::optional<Vec2> position)
+{
+    if (groupIndex < 0 || groupIndex >= groupCount() ||
+        m_groups[groupIndex]->kind == BehaviourKind::FishSchool)
+        return false;
     Group& group = *m_groups[groupIndex];
-    group.target = position;
-    group.hasTarget = true;
+    if (position)
+        group.target = *position;
+    group.hasTarget = position.has_value();
     ++group.targetVersion;
     return true;
 }
@@ -539,6 +552,7 @@ void World::replaceGeometry(const CheckedScene& scene)
 void World::replaceGeometryValidated(const SceneDesc& scene)
 {
     m_geometry = std::make_unique<StaticGeometry>(scene);
+    noteLevelIdentity(scene);
 }
 
 std::optional<Error> World::setPlayerParam(int index, double value)
@@ -570,14 +584,14 @@ double World::playerParam(const std::string& key) const
     return index < 0 ? 0.0 : m_playerValues[static_cast<std::size_t>(index)];
 }
 
-void World::rebuildIndexes(const std::uint8_t* committedMoved)
+void World::rebuildIndexes(const std::uint8_t* committedMoved, bool mayReorder)
 {
     // Every few steps, groups whose behaviour allows it are stored in cell order: a cell's
     // agents, and the cells next to it, then sit together in memory, so the neighbour loops
     // and the agents' own state stay in cache at 100,000 agents. Agent 0 stays agent 0 (the
     // player, a leader); AgentArrays::id keeps each agent's identity.
     constexpr std::uint64_t kReorderInterval = 16;
-    const bool reorder = m_step % kReorderInterval == 0;
+    const bool reorder = mayReorder && m_step % kReorderInterval == 0;
     forEachGroupPrefetched(
         m_groups,
         [&](std::size_t g) {
@@ -598,9 +612,10 @@ void World::rebuildIndexes(const std::uint8_t* committedMoved)
                 a.permute(m_order, m_permuteScratch, m_permuteIds, m_permuteFlags);
                 group->behaviour->permuteAgents(m_order);
                 std::vector<std::uint32_t>& where = group->indexOfId;
-                where.assign(n, kNoAgent);
+                // Ids run below nextId (agents spawned at run time take new ones).
+                where.assign(std::max<std::size_t>(n, group->nextId), kNoAgent);
                 for (std::size_t i = 0; i < n; ++i)
-                    if (a.id[i] < n)
+                    if (a.id[i] < where.size())
                         where[a.id[i]] = static_cast<std::uint32_t>(i);
                 committedMoved = nullptr; // the body pass's bodies are in the old order
             }
@@ -623,6 +638,8 @@ World::FrameAdvance World::advance(double frameSeconds, int maxSteps)
     if (!(frameSeconds > 0.0) || !std::isfinite(frameSeconds))
         frameSeconds = 0.0;
     FrameAdvance out;
+    m_events.clear();
+    m_advancing = true;
     const double dt = static_cast<double>(m_dt);
     // A frame of exactly 1/60 s steps once with dt = 1/60 in float (a hair longer).
     constexpr double kSlack = 1e-7;
@@ -632,6 +649,7 @@ World::FrameAdvance World::advance(double frameSeconds, int maxSteps)
         m_frameTime -= dt;
         ++out.steps;
     }
+    m_advancing = false;
     if (m_frameTime + kSlack >= dt) {
         // Behind by more than maxSteps: keep only the part of a step (whole steps counted
         // as the loop counts them).
@@ -756,6 +774,10 @@ void World::step()
         m_playerPrevious = m_player.position;
     }
 
+    if (!m_advancing)
+        m_events.clear();
+    if (m_eventsEnabled)
+        noteBeforeStep();
     StepContext ctx = context();
     ctx.pickups = &m_pickups;
     if (m_inspection.group >= 0) {
@@ -849,6 +871,8 @@ void World::step()
     });
     m_player = m_playerNext;
     ++m_step;
+    if (m_eventsEnabled)
+        gatherEvents();
 
     rebuildIndexes(m_clearAgain.data());
     if (m_metricsEnabled && m_step % static_cast<std::uint64_t>(m_metricsEvery) == 0)

@@ -4,6 +4,9 @@
 #include "families/fishschool/fishschool.h"
 
 #include "math/statehash.h"
+#include "world/statebytes.h"
+
+#include <limits>
 
 namespace shoal {
 
@@ -169,6 +172,45 @@ void FishSchoolBehaviour::permuteAgents(const std::vector<std::uint32_t>& order)
         for (std::size_t k = 0; k < order.size(); ++k)
             m_sortedVx[k] = (*v)[order[k]];
         v->swap(m_sortedVx);
+    }
+}
+
+void FishSchoolBehaviour::saveState(StateWriter& out) const
+{
+    out.array(m_homeX);
+    out.array(m_homeY);
+}
+
+bool FishSchoolBehaviour::loadState(StateReader& in, const StaticGeometry& geometry)
+{
+    (void)geometry;
+    return in.array(m_homeX) && in.array(m_homeY) && m_homeX.size() == m_homeY.size();
+}
+
+void FishSchoolBehaviour::agentAdded(const Group& group)
+{
+    // Homes are per agent once the first plan sized them; a newcomer's is found when it is
+    // first seen free (NaN), as every fish's was.
+    if (m_homeX.size() + 1 == group.agents.size()) {
+        m_homeX.push_back(std::numeric_limits<float>::quiet_NaN());
+        m_homeY.push_back(std::numeric_limits<float>::quiet_NaN());
+    }
+}
+
+void FishSchoolBehaviour::agentRemoved(std::size_t i)
+{
+    if (i < m_homeX.size()) {
+        m_homeX.erase(m_homeX.begin() + static_cast<std::ptrdiff_t>(i));
+        m_homeY.erase(m_homeY.begin() + static_cast<std::ptrdiff_t>(i));
+    }
+}
+
+void FishSchoolBehaviour::agentMoved(std::size_t i)
+{
+    // A free fish waits where it was put: its home is found there at the next plan.
+    if (i < m_homeX.size()) {
+        m_homeX[i] = std::numeric_limits<float>::quiet_NaN();
+        m_homeY[i] = std::numeric_limits<float>::quiet_NaN();
     }
 }
 

@@ -54,6 +54,11 @@ public:
     bool isActive(const Group& group, std::size_t i) const override;
     std::size_t memoryBytes() const override;
     void hashState(std::uint64_t& h) const override;
+    void saveState(StateWriter& out) const override;
+    bool loadState(StateReader& in, const StaticGeometry& geometry) override;
+    void agentAdded(const Group& group) override;
+    void agentRemoved(std::size_t i) override;
+    void agentMoved(std::size_t i) override;
     bool allowsReordering() const override { return true; }
     /// Free fish (not in the school, see isActive) wait on their tether: the school goes
     /// round them.

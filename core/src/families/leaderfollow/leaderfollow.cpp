@@ -2,6 +2,7 @@
 #include "math/fastmath.h"
 
 #include "math/statehash.h"
+#include "world/statebytes.h"
 
 #include "steering/steering.h"
 
@@ -326,8 +327,18 @@ void LeaderFollowBehaviour::wander(Group& group, const StepContext& ctx)
     offset = offset.normalizedOr(leaderFwd) * p.wanderRadius;
     m_wanderX[0] = offset.x;
     m_wanderY[0] = offset.y;
+    // With a target (World::setTarget) the leader arrives there instead; the wander state
+    // drifts on as before, so clearing the target picks the wander up again.
     const Vec2 target = leaderPos + leaderFwd * p.wanderDistance + offset;
-    const Vec2 desired = seek(leaderPos, target, leaderMax);
+    Vec2 desired = seek(leaderPos, target, leaderMax);
+    if (group.hasTarget) {
+        // Round the walls in the way along a field of the whole level, then arriving.
+        if (ctx.geometry)
+            m_leaderRoute.update(*ctx.geometry, p.radius, group.target);
+        desired = ctx.geometry && m_leaderRoute.bends(leaderPos)
+                      ? m_leaderRoute.direction(leaderPos) * leaderMax
+                      : arrive(leaderPos, group.target, leaderMax, p.slowingRadius);
+    }
     const Vec2 others = othersNear(ctx, group, leaderPos, p.radius, leaderFwd, 0.0f).away;
     const Vec2 force = (desired - leaderVel) + wall * (p.maxSpeed * p.wallWeight) +
                        others * (p.maxSpeed * p.separationWeight);
@@ -335,7 +346,7 @@ void LeaderFollowBehaviour::wander(Group& group, const StepContext& ctx)
     if (ctx.inspection && ctx.inspection->wants(group.index, a.id[0])) {
         Inspection& seen = *ctx.inspection;
         seen.begin(ctx.step, "N");
-        seen.add("wander", desired - leaderVel);
+        seen.add(group.hasTarget ? "target" : "wander", desired - leaderVel);
         seen.add("walls", wall * (p.maxSpeed * p.wallWeight));
         seen.add("give way", others * (p.maxSpeed * p.separationWeight));
         seen.wanted = force;
@@ -486,7 +497,8 @@ LeaderFollowOverlay LeaderFollowBehaviour::overlay(const Group& group) const
 
 std::size_t LeaderFollowBehaviour::memoryBytes() const
 {
-    return (m_wanderX.capacity() + m_wanderY.capacity()) * sizeof(float) + m_route.memoryBytes();
+    return (m_wanderX.capacity() + m_wanderY.capacity()) * sizeof(float) + m_route.memoryBytes() +
+           m_leaderRoute.memoryBytes();
 }
 
 void LeaderFollowBehaviour::hashState(std::uint64_t& h) const
@@ -495,6 +507,42 @@ void LeaderFollowBehaviour::hashState(std::uint64_t& h) const
     hashVector(h, m_wanderY);
     hashValue(h, m_wallSeenFor);
     hashValue(h, m_spread);
+}
+
+void LeaderFollowBehaviour::saveState(StateWriter& out) const
+{
+    out.array(m_wanderX);
+    out.array(m_wanderY);
+    out.value(m_wallSeenFor);
+    out.value(m_spread);
+    m_route.saveState(out);
+    m_leaderRoute.saveState(out);
+}
+
+bool LeaderFollowBehaviour::loadState(StateReader& in, const StaticGeometry& geometry)
+{
+    return in.array(m_wanderX) && in.array(m_wanderY) && m_wanderX.size() == m_wanderY.size() &&
+           in.value(m_wallSeenFor) && in.value(m_spread) && m_route.loadState(in, geometry) &&
+           m_leaderRoute.loadState(in, geometry);
+}
+
+void LeaderFollowBehaviour::agentAdded(const Group& group)
+{
+    // A newcomer's wander target starts straight ahead, as every agent's did at build.
+    const std::size_t n = group.agents.size();
+    if (m_wanderX.size() + 1 != n)
+        return;
+    const Vec2 offset = fromAngle(group.agents.heading[n - 1]) * m_params.wanderRadius;
+    m_wanderX.push_back(offset.x);
+    m_wanderY.push_back(offset.y);
+}
+
+void LeaderFollowBehaviour::agentRemoved(std::size_t i)
+{
+    if (i < m_wanderX.size()) {
+        m_wanderX.erase(m_wanderX.begin() + static_cast<std::ptrdiff_t>(i));
+        m_wanderY.erase(m_wanderY.begin() + static_cast<std::ptrdiff_t>(i));
+    }
 }
 
 } // namespace shoal

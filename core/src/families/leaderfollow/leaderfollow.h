@@ -89,6 +89,10 @@ public:
     float keepDistance() const override { return 2.0f * m_params.radius; }
     std::size_t memoryBytes() const override;
     void hashState(std::uint64_t& h) const override;
+    void saveState(StateWriter& out) const override;
+    bool loadState(StateReader& in, const StaticGeometry& geometry) override;
+    void agentAdded(const Group& group) override;
+    void agentRemoved(std::size_t i) override;
 
     const LeaderFollowParams& params() const { return m_params; }
     LeaderFollowOverlay overlay(const Group& group) const;
@@ -115,6 +119,8 @@ private:
     std::vector<float> m_wanderX;
     std::vector<float> m_wanderY;
     FlowRoute m_route;
+    /// The leader's way round walls to a target a game set (World::setGoal), when it has one.
+    FlowRoute m_leaderRoute;
     int m_wallSeenFor =
         0; ///< steps the route stays on: a wall was between a follower and the point
     float m_spread = 0.0f; ///< last step, the furthest follower from the point, m

@@ -2,6 +2,7 @@
 // swarmsketch.cpp.
 
 #include "families/swarm/swarm.h"
+#include "world/statebytes.h"
 
 namespace shoal {
 
@@ -82,6 +83,16 @@ void SwarmBehaviour::spawn(Group& group, const GroupDesc& desc, Random& random,
     // (the field it computes is the one it would have computed without this; a radius set
     // before then takes its own occupancy, as any later edit does).
     m_route.prepare(geometry, m_params.radius);
+}
+
+void SwarmBehaviour::saveState(StateWriter& out) const
+{
+    m_route.saveState(out);
+}
+
+bool SwarmBehaviour::loadState(StateReader& in, const StaticGeometry& geometry)
+{
+    return m_route.loadState(in, geometry);
 }
 
 } // namespace shoal

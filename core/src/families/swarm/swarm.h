@@ -43,6 +43,8 @@ public:
                SpawnOccupancy& placed) override;
     void plan(Group& group, const StepContext& ctx) override;
     bool allowsReordering() const override { return true; }
+    void saveState(StateWriter& out) const override;
+    bool loadState(StateReader& in, const StaticGeometry& geometry) override;
     float queryRadius() const override { return m_params.minAllowedRadius; }
     /// Cells as large as R: a query finds about three neighbours, in three fuller rows.
     GridCellShape gridCells() const override

@@ -155,6 +155,9 @@ void faceHeadings(const float* faceX, const float* faceY, const float* goalDista
 
 Vec2 swarmGoal(const Group& group, const StepContext& ctx)
 {
+    // A target a game set (World::setTarget) comes first.
+    if (group.hasTarget)
+        return group.target;
     if (group.chaseGroup >= 0 && group.chaseGroup < static_cast<int>(ctx.groups->size())) {
         const Group& chased = *(*ctx.groups)[static_cast<std::size_t>(group.chaseGroup)];
         if (chased.agents.size() > 0)
@@ -165,7 +168,7 @@ Vec2 swarmGoal(const Group& group, const StepContext& ctx)
 
 bool swarmHasGoal(const Group& group, const StepContext& ctx)
 {
-    return group.chaseGroup >= 0 || ctx.player->enabled;
+    return group.hasTarget || group.chaseGroup >= 0 || ctx.player->enabled;
 }
 
 std::optional<Vec2> SwarmBehaviour::goal(const Group& group, const StepContext& ctx) const

@@ -3,6 +3,7 @@
 #include "geometry/flowfield.h"
 #include "geometry/staticgeometry.h"
 #include "math/statehash.h"
+#include "world/statebytes.h"
 
 #include <algorithm>
 #include <cmath>
@@ -114,6 +115,18 @@ void ParkingSpots::layOut(Vec2 target, Vec2 approach, float spacing, std::size_t
 void ParkingSpots::hash(std::uint64_t& h) const
 {
     hashVector(h, m_spots);
+}
+
+void ParkingSpots::saveState(StateWriter& out) const
+{
+    out.array(m_spots);
+    out.value(m_spacing);
+    out.value(m_reach);
+}
+
+bool ParkingSpots::loadState(StateReader& in)
+{
+    return in.array(m_spots) && in.value(m_spacing) && in.value(m_reach);
 }
 
 } // namespace shoal

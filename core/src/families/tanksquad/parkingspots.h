@@ -13,6 +13,8 @@ namespace shoal {
 
 class FlowField;
 class StaticGeometry;
+class StateReader;
+class StateWriter;
 
 /// The spots of one target, laid out once per target (and again when the level, the squad's
 /// size or its spacing changes). Which tank takes which is the squad's business (see
@@ -39,6 +41,9 @@ public:
     float reach() const { return m_reach; }
     std::size_t memoryBytes() const { return m_spots.capacity() * sizeof(Vec2); }
     void hash(std::uint64_t& h) const;
+    /// The spots as laid out (World::snapshot()), and back.
+    void saveState(StateWriter& out) const;
+    bool loadState(StateReader& in);
 
 private:
     std::vector<Vec2> m_spots; ///< nearest the target first

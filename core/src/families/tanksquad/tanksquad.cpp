@@ -2,6 +2,9 @@
 // tanksquadplan.cpp, what it shows a viewer in tanksquadsketch.cpp.
 
 #include "families/tanksquad/tanksquad.h"
+#include "world/statebytes.h"
+
+#include <limits>
 
 namespace shoal {
 
@@ -123,6 +126,75 @@ void TankSquadBehaviour::spawn(Group& group, const GroupDesc& desc, Random& rand
     // a cell test. (A target or radius set before it is routed to there, as before.)
     if (group.hasTarget)
         m_route.update(geometry, m_params.radius, group.target);
+}
+
+void TankSquadBehaviour::saveState(StateWriter& out) const
+{
+    out.value(m_seenTargetVersion);
+    m_route.saveState(out);
+    m_spots.saveState(out);
+    out.array(m_spotOf);
+    out.array(m_keepsSpot);
+    out.value(m_reassignIn);
+    out.flag(m_layout.valid);
+    out.value(static_cast<std::uint64_t>(m_layout.count));
+    out.value(m_layout.spacing);
+    out.value(m_layout.radius);
+    out.value(m_layout.occupancyChanges);
+    out.array(m_nextFlags);
+    out.array(m_ownX);
+    out.array(m_ownY);
+}
+
+bool TankSquadBehaviour::loadState(StateReader& in, const StaticGeometry& geometry)
+{
+    std::uint64_t count = 0;
+    const bool ok = in.value(m_seenTargetVersion) && m_route.loadState(in, geometry) &&
+                    m_spots.loadState(in) && in.array(m_spotOf) && in.array(m_keepsSpot) &&
+                    in.value(m_reassignIn) && in.flag(m_layout.valid) && in.value(count) &&
+                    in.value(m_layout.spacing) && in.value(m_layout.radius) &&
+                    in.value(m_layout.occupancyChanges) && in.array(m_nextFlags) &&
+                    in.array(m_ownX) && in.array(m_ownY) && m_ownX.size() == m_ownY.size();
+    m_layout.count = static_cast<std::size_t>(count);
+    return ok;
+}
+
+void TankSquadBehaviour::agentAdded(const Group& group)
+{
+    // The squad's size changed: the next plan lays the spots out again for all (see
+    // keepSpotsCurrent); until then the newcomer has none.
+    if (m_spotOf.size() + 1 == group.agents.size()) {
+        m_spotOf.push_back(-1);
+        m_keepsSpot.push_back(0);
+    }
+    if (m_ownX.size() + 1 == group.agents.size()) {
+        m_ownX.push_back(std::numeric_limits<float>::quiet_NaN());
+        m_ownY.push_back(std::numeric_limits<float>::quiet_NaN());
+    }
+}
+
+bool TankSquadBehaviour::setAgentGoal(const Group& group, std::size_t i, std::optional<Vec2> goal)
+{
+    const std::size_t n = group.agents.size();
+    if (m_ownX.size() != n) {
+        m_ownX.assign(n, std::numeric_limits<float>::quiet_NaN());
+        m_ownY.assign(n, std::numeric_limits<float>::quiet_NaN());
+    }
+    m_ownX[i] = goal ? goal->x : std::numeric_limits<float>::quiet_NaN();
+    m_ownY[i] = goal ? goal->y : std::numeric_limits<float>::quiet_NaN();
+    return true;
+}
+
+void TankSquadBehaviour::agentRemoved(std::size_t i)
+{
+    if (i < m_spotOf.size())
+        m_spotOf.erase(m_spotOf.begin() + static_cast<std::ptrdiff_t>(i));
+    if (i < m_keepsSpot.size())
+        m_keepsSpot.erase(m_keepsSpot.begin() + static_cast<std::ptrdiff_t>(i));
+    if (i < m_ownX.size()) {
+        m_ownX.erase(m_ownX.begin() + static_cast<std::ptrdiff_t>(i));
+        m_ownY.erase(m_ownY.begin() + static_cast<std::ptrdiff_t>(i));
+    }
 }
 
 } // namespace shoal

@@ -77,6 +77,11 @@ public:
     std::size_t memoryBytes() const override;
     void permuteAgents(const std::vector<std::uint32_t>& order) override;
     void hashState(std::uint64_t& h) const override;
+    void saveState(StateWriter& out) const override;
+    bool loadState(StateReader& in, const StaticGeometry& geometry) override;
+    void agentAdded(const Group& group) override;
+    void agentRemoved(std::size_t i) override;
+    bool setAgentGoal(const Group& group, std::size_t i, std::optional<Vec2> goal) override;
 
     /// The way round walls to the target, as the last step planned it.
     const FlowRoute& route() const { return m_route; }
@@ -118,7 +123,10 @@ private:
     ParkingSpots m_spots;
     std::vector<std::int32_t> m_spotOf;    ///< per tank: its spot, or -1
     std::vector<std::uint8_t> m_keepsSpot; ///< per tank: moved up, keeps its spot till parked
-    int m_reassignIn = 0;                  ///< steps until the tanks under way are reassigned
+    /// Per tank, a goal of its own (World::setAgentGoal), NaN for none; empty until one is set.
+    std::vector<float> m_ownX, m_ownY;
+    void permuteOwnGoals(const std::vector<std::uint32_t>& order);
+    int m_reassignIn = 0; ///< steps until the tanks under way are reassigned
     /// What the spots were laid out for.
     struct SpotLayout
     {

@@ -385,7 +385,7 @@ SHOAL_FORCE_INLINE inline bool parks(bool wasParked, const SquadScan& scan, cons
                                      const TankSquadParams& p, float dist, float parkRadius,
                                      bool resettle, Heading heading)
 {
-    if (wasParked || !group.hasTarget)
+    if (wasParked || (!group.hasTarget && heading != Heading::Alone))
         return true;
     if (heading == Heading::Alone)
         return dist < p.arriveDistance;
@@ -676,6 +676,19 @@ SHOAL_FORCE_INLINE inline TankGoal tankGoal(const Group& group, const FlowRoute:
     return g;
 }
 
+/// A tank sent to a goal of its own (World::setAgentGoal): straight there (its feelers keep
+/// it off walls), on its own, parking inside arriveDistance of it as at a spot.
+inline TankGoal ownGoal(Vec2 point, Vec2 pos, Vec2 forward)
+{
+    TankGoal g;
+    g.point = point;
+    const Vec2 to = point - pos;
+    g.distance = g.toTarget = to.length();
+    g.direction = to.normalizedOr(forward);
+    g.heading = Heading::Alone;
+    return g;
+}
+
 /// The inspected tank's shares of its wish, as tankWish and driveQueued weigh them: the
 /// target's pull (or the route's, round walls), keeping apart, aligning and the walls; and
 /// braking, the share of its cruise speed it gives up for what is ahead, backward along its
@@ -801,6 +814,8 @@ template <class Search> void TankSquadBehaviour::planWith(Group& group, const St
     }
 
     const FlowRoute::Cells route = m_route.cells();
+    // Goals of their own (World::setAgentGoal): none, nearly always.
+    const bool ownGoals = m_ownX.size() == n;
     static_assert(ScanNumbers{}.touching == kTouchingDistance2, "the scan's touching distance");
     const ScanConstants<typename Search::Lanes> constants(p, m_scanNumbers);
     using Lanes = typename Search::Lanes;
@@ -826,8 +841,10 @@ template <class Search> void TankSquadBehaviour::planWith(Group& group, const St
         startClearance[i] = room;
         // fromAngle(a.heading[i]), worked out four at a time above.
         t.forward = {m_forwardX[k], m_forwardY[k]};
-        const TankGoal goal =
-            tankGoal(group, route, m_spots, m_spotOf[i], p, t.pos, t.forward, nearWay, parkingZone);
+        const bool own = SHOAL_UNLIKELY(ownGoals) && !std::isnan(m_ownX[i]);
+        const TankGoal goal = own ? ownGoal({m_ownX[i], m_ownY[i]}, t.pos, t.forward)
+                                  : tankGoal(group, route, m_spots, m_spotOf[i], p, t.pos,
+                                             t.forward, nearWay, parkingZone);
         t.target = goal.point;
         t.dist = goal.distance;
         std::uint8_t flags =
@@ -865,7 +882,7 @@ template <class Search> void TankSquadBehaviour::planWith(Group& group, const St
                              t.dist < p.reverseDistance;
         // A parked tank only coasts to a stop, at this speed: of its neighbours it only needs
         // to know how far it may coast, and nothing once it stands still.
-        const bool parked = wasParked || !group.hasTarget;
+        const bool parked = wasParked || (!group.hasTarget && !own);
         const float coast = parked ? ease(t.actual, 0.0f, p.speedEasing, dt) : 0.0f;
         const bool scans = !parked || coast > 0.0f || coast < 0.0f;
         ScanNeeds needs;
@@ -1116,6 +1133,7 @@ void TankSquadBehaviour::assignSpots(const Group& group, bool fresh)
 
 void TankSquadBehaviour::permuteAgents(const std::vector<std::uint32_t>& order)
 {
+    permuteOwnGoals(order);
     if (m_spotOf.size() != order.size())
         return; // not laid out for these agents: the next plan lays out afresh
     m_permuted.resize(order.size());
@@ -1126,6 +1144,18 @@ void TankSquadBehaviour::permuteAgents(const std::vector<std::uint32_t>& order)
     for (std::size_t k = 0; k < order.size(); ++k)
         m_held[k] = m_keepsSpot[order[k]];
     m_keepsSpot.swap(m_held);
+}
+
+void TankSquadBehaviour::permuteOwnGoals(const std::vector<std::uint32_t>& order)
+{
+    if (m_ownX.size() != order.size())
+        return;
+    for (std::vector<float>* v : {&m_ownX, &m_ownY}) {
+        m_slotX.resize(order.size());
+        for (std::size_t k = 0; k < order.size(); ++k)
+            m_slotX[k] = (*v)[order[k]];
+        v->swap(m_slotX);
+    }
 }
 
 void TankSquadBehaviour::hashState(std::uint64_t& h) const

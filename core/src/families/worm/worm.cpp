@@ -3,6 +3,7 @@
 
 #include "math/statehash.h"
 #include "world/spawnoccupancy.h"
+#include "world/statebytes.h"
 
 #include <algorithm>
 #include <cmath>
@@ -973,8 +974,19 @@ Vec2 WormBehaviour::advance(float heading, Vec2 from, float length, const Static
 
 void WormBehaviour::plan(Group& group, const StepContext& ctx)
 {
+    m_eaten.clear();
     if (static_cast<int>(group.agents.size()) != m_worms)
         resetBodies(group, ctx.geometry);
+    if (group.targetVersion != m_seenTargetVersion) {
+        // A target a game set (World::setTarget): every worm heads there as for a point the
+        // pointer was released at, until its head arrives; a held pointer still leads.
+        m_seenTargetVersion = group.targetVersion;
+        for (std::size_t w = 0; w < static_cast<std::size_t>(m_worms); ++w) {
+            m_targetX[w] = group.target.x;
+            m_targetY[w] = group.target.y;
+            m_hasTarget[w] = group.hasTarget ? 1 : 0;
+        }
+    }
     for (int w = 0; w < m_worms; ++w) {
         if (group.playerLed && w == 0)
             continue;
@@ -1070,6 +1082,8 @@ SHOAL_FORCE_INLINE inline void WormBehaviour::eatCoins(int w, Vec2 head, const S
             distanceSquared(coin.position, head) > reach2)
             continue;
         coin.taken = true;
+        m_eaten.push_back(static_cast<std::uint32_t>(w));
+        m_eaten.push_back(static_cast<std::uint32_t>(&coin - ctx.pickups->data()));
         // The tail waits (trimTail) until it has grown in.
         m_grown[static_cast<std::size_t>(w)] += p.growthPerCoin;
     }
@@ -1227,6 +1241,41 @@ std::size_t WormBehaviour::memoryBytes() const
            (m_pathLength.capacity() + m_tailCut.capacity() + m_bodyLength.capacity()) *
                sizeof(double) +
            m_hasTarget.capacity();
+}
+
+void WormBehaviour::saveState(StateWriter& out) const
+{
+    out.value(m_worms);
+    out.value(m_capacity);
+    out.array(m_jointX);
+    out.array(m_jointY);
+    out.array(m_segLength);
+    out.array(m_headSlot);
+    out.array(m_count);
+    out.array(m_pathLength);
+    out.array(m_tailCut);
+    out.array(m_bodyLength);
+    out.array(m_heading);
+    out.array(m_grown);
+    out.array(m_targetX);
+    out.array(m_targetY);
+    out.array(m_hasTarget);
+    out.value(m_seenTargetVersion);
+}
+
+bool WormBehaviour::loadState(StateReader& in, const StaticGeometry& geometry)
+{
+    (void)geometry;
+    const bool ok = in.value(m_worms) && in.value(m_capacity) && in.array(m_jointX) &&
+                    in.array(m_jointY) && in.array(m_segLength) && in.array(m_headSlot) &&
+                    in.array(m_count) && in.array(m_pathLength) && in.array(m_tailCut) &&
+                    in.array(m_bodyLength) && in.array(m_heading) && in.array(m_grown) &&
+                    in.array(m_targetX) && in.array(m_targetY) && in.array(m_hasTarget) &&
+                    in.value(m_seenTargetVersion);
+    const std::size_t worms = static_cast<std::size_t>(std::max(m_worms, 0));
+    const std::size_t slots = worms * static_cast<std::size_t>(std::max(m_capacity, 0));
+    return ok && m_jointX.size() == slots && m_jointY.size() == slots &&
+           m_segLength.size() == slots && m_headSlot.size() == worms && m_count.size() == worms;
 }
 
 } // namespace shoal

@@ -81,6 +81,11 @@ public:
     float keepDistance() const override { return m_params.width; }
     std::size_t memoryBytes() const override;
     void hashState(std::uint64_t& h) const override;
+    void saveState(StateWriter& out) const override;
+    bool loadState(StateReader& in, const StaticGeometry& geometry) override;
+    /// A worm's body is the path its head took: one cannot appear or vanish mid-level.
+    bool allowsSpawning() const override { return false; }
+    const std::vector<std::uint32_t>* pickupsTaken() const override { return &m_eaten; }
     const WormParams& params() const { return m_params; }
 
     // Read access for the editor and tests. `worm` is the agent index in the group.
@@ -246,6 +251,10 @@ private:
     /// The bodies near the head being stepped (gatherNear), nearest first: scratch of plan().
     static constexpr int kNearCapacity = 16;
     NearBody m_near[kNearCapacity];
+    /// The group's target as last taken (Group::targetVersion): a new one sends every worm.
+    std::uint32_t m_seenTargetVersion = 0;
+    /// The coins eaten in the last plan: (worm, pickup index) pairs (pickupsTaken()).
+    std::vector<std::uint32_t> m_eaten;
     int m_nearCount = 0;
 };
 
