@@ -9,6 +9,7 @@ namespace shoal::cli {
 int validateCommand(const QStringList& arguments);
 int runCommand(const QStringList& arguments);
 int replayCommand(const QStringList& arguments);
+int checkCommand(const QStringList& arguments);
 int benchCommand(const QStringList& arguments);
 int presetsCommand(const QStringList& arguments);
 

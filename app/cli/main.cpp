@@ -18,13 +18,14 @@ constexpr const char* kUsage =
     "  validate [FILE...]   load scene files and report each one (no FILE: the embedded demo)\n"
     "  run [FILE] [options] run a scene headless; print summary metrics and the state hash\n"
     "  replay FILE [options] run a recording (run --record) again to the same hash\n"
+    "  check [FILE...]      run scenes and decide the checks they carry (--junit FILE)\n"
     "  bench [options]      time every behaviour family at several agent counts\n"
     "  presets [FAMILY]     list the presets (built-in and yours) with the values they set\n"
     "\n"
     "A FILE of 'demo' (or none) is the embedded demo scene.\n"
     "'shoal-cli <command> --help' lists a command's options. Exit codes: 0 ok, 1 a check\n"
     "failed (run: a wall crossed, a body in a wall, a lasting overlap; replay: another\n"
-    "hash than the recorded run), 2 bad input.\n";
+    "hash than the recorded run; check: a scene's check), 2 bad input.\n";
 
 } // namespace
 
@@ -63,6 +64,8 @@ int main(int argc, char** argv)
             return shoal::cli::runCommand(rest);
         if (command == QLatin1String("replay"))
             return shoal::cli::replayCommand(rest);
+        if (command == QLatin1String("check"))
+            return shoal::cli::checkCommand(rest);
         if (command == QLatin1String("bench"))
             return shoal::cli::benchCommand(rest);
         if (command == QLatin1String("presets"))
@@ -75,6 +78,6 @@ int main(int argc, char** argv)
 
     shoal::cli::printError(
         "unknown command '" + command.toStdString() +
-        "'; allowed: validate, run, replay, bench, presets (see shoal-cli --help)");
+        "'; allowed: validate, run, replay, check, bench, presets (see shoal-cli --help)");
     return shoal::cli::kExitBadInput;
 }

@@ -178,6 +178,48 @@ struct SHOAL_API PlayerDesc
     }
 };
 
+/// How a check compares a metric (CheckDesc).
+enum class CheckCompare
+{
+    Within,  ///< low <= metric <= high
+    Below,   ///< metric < value
+    AtMost,  ///< metric <= value
+    Above,   ///< metric > value
+    AtLeast, ///< metric >= value
+    Equals,  ///< metric == value
+};
+
+/// When a check's comparison must hold (CheckDesc).
+enum class CheckWindow
+{
+    Always, ///< at every step
+    After,  ///< at every step from `seconds` on
+    Last,   ///< at every step of the run's last `seconds`
+    By,     ///< at some step no later than `seconds` (and then it has passed)
+};
+
+/// One condition on the runtime's metrics that the scene promises (docs/scene-format.md,
+/// "checks"): `shoal-cli check` runs the scene and reports each; the editor shows them live.
+/// A metric is "GROUP.KEY" or "all.KEY" (every group combined); the value compared with is a
+/// number or another such metric.
+struct SHOAL_API CheckDesc
+{
+    std::string name;   ///< what it means, for people (may be empty)
+    std::string metric; ///< "school.nearestMedian", "all.wallCrossings"
+    CheckCompare compare = CheckCompare::AtMost;
+    double value = 0.0;      ///< the bound (Within: the low end)
+    double high = 0.0;       ///< Within: the high end
+    std::string valueMetric; ///< a metric compared with instead of `value` (not for Within)
+    CheckWindow window = CheckWindow::Always;
+    double seconds = 0.0; ///< After, Last, By: simulated seconds
+    bool operator==(const CheckDesc& o) const
+    {
+        return name == o.name && metric == o.metric && compare == o.compare && value == o.value &&
+               high == o.high && valueMetric == o.valueMetric && window == o.window &&
+               seconds == o.seconds;
+    }
+};
+
 struct SHOAL_API SimulationDesc
 {
     double dt = 1.0 / 60.0; ///< fixed step, seconds, in [0.001, 0.1]
@@ -196,12 +238,13 @@ struct SHOAL_API SceneDesc
     std::vector<GroupDesc> groups;
     PlayerDesc player;
     SimulationDesc simulation;
+    std::vector<CheckDesc> checks; ///< what the scene promises of its run (see CheckDesc)
 
     bool operator==(const SceneDesc& o) const
     {
         return name == o.name && bounds == o.bounds && walls == o.walls &&
                obstacles == o.obstacles && pickups == o.pickups && groups == o.groups &&
-               player == o.player && simulation == o.simulation;
+               player == o.player && simulation == o.simulation && checks == o.checks;
     }
     bool operator!=(const SceneDesc& o) const { return !(*this == o); }
 

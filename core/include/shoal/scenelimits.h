@@ -48,6 +48,8 @@ constexpr std::size_t wormJointCapacity(double length, double minSegmentLength)
 }
 /// Pickups in a level: each is looked at by the fish every step.
 constexpr std::size_t kMaxPickups = 10000;
+/// Checks a scene may carry (each is read every step of a check run).
+constexpr std::size_t kMaxChecks = 1000;
 /// m: the largest circle obstacle's radius.
 constexpr double kMaxCircleRadius = kMaxWorldExtent;
 /// Degrees: headings in a scene are at most this far from 0 either way (a float angle

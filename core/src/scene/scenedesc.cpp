@@ -3,9 +3,11 @@
 #include "scene/playerplacement.h"
 #include "scene/polygonsimplicity.h"
 #include "scene/routebudget.h"
+#include <shoal/checks.h>
 #include <shoal/displaytext.h>
 #include <shoal/paramspec.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <unordered_map>
@@ -437,6 +439,53 @@ std::optional<Error> checkFrame(const SceneDesc& scene)
     return checkCounts(scene);
 }
 
+/// A metric a check names: "GROUP.KEY" or "all.KEY" with a key that exists (the group is
+/// looked for when the checks run: CheckRunner::create).
+std::optional<Error> checkMetricName(const std::string& metric, const std::string& where)
+{
+    const std::size_t dot = metric.rfind('.');
+    if (dot == std::string::npos || dot == 0 || dot + 1 == metric.size())
+        return Error{where + ": " + quotedName(metric) +
+                     " must name a group's metric as GROUP.KEY (or all.KEY), such as "
+                     "school.nearestMedian"};
+    const std::string key = metric.substr(dot + 1);
+    const std::vector<std::string>& keys = checkMetricKeys();
+    if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
+        std::string list;
+        for (const std::string& k : keys)
+            list += (list.empty() ? "" : ", ") + k;
+        return Error{where + ": no metric " + quotedName(key) + "; metrics: " + list};
+    }
+    return std::nullopt;
+}
+
+/// The scene's checks: metrics that exist, finite numbers, a range low to high, a window of
+/// whole seconds or parts of them, at most a day.
+std::optional<Error> checkChecks(const SceneDesc& scene)
+{
+    constexpr double kMaxCheckSeconds = 86400.0;
+    for (std::size_t k = 0; k < scene.checks.size(); ++k) {
+        const CheckDesc& check = scene.checks[k];
+        const std::string where = index("checks", k);
+        if (auto error = checkMetricName(check.metric, where + ".metric"))
+            return error;
+        if (!check.valueMetric.empty())
+            if (auto error = checkMetricName(check.valueMetric, where + ".value"))
+                return error;
+        if (!std::isfinite(check.value) || !std::isfinite(check.high))
+            return Error{where + ": the bound must be a finite number"};
+        if (check.compare == CheckCompare::Within && check.value > check.high)
+            return Error{where + ".within: [" + formatNumber(check.value) + ", " +
+                         formatNumber(check.high) + "] must be [low, high] with low <= high"};
+        if (check.window != CheckWindow::Always &&
+            (!std::isfinite(check.seconds) || check.seconds < 0.0 ||
+             check.seconds > kMaxCheckSeconds))
+            return Error{where + ": the window's " + formatNumber(check.seconds) +
+                         " s must be in [0, " + formatNumber(kMaxCheckSeconds) + "] s"};
+    }
+    return std::nullopt;
+}
+
 /// The last part of validateScene(): the groups, their chases, the player and what their
 /// routes cost over the bounds. Nothing checked here looks at the geometry or the pickups.
 std::optional<Error> checkGroupsAndPlayer(const SceneDesc& scene)
@@ -452,6 +501,8 @@ std::optional<Error> checkGroupsAndPlayer(const SceneDesc& scene)
     if (auto error = checkPlayer(scene, names))
         return error;
     if (auto error = checkWormJoints(scene))
+        return error;
+    if (auto error = checkChecks(scene))
         return error;
     return checkRouteBudget(scene);
 }

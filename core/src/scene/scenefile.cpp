@@ -305,6 +305,66 @@ GroupDesc readGroup(const Json& value, const std::string& path)
     return group;
 }
 
+/// One of "checks": the metric, one comparison, at most one window.
+CheckDesc readCheck(const Json& value, const std::string& path)
+{
+    expectObject(value, path);
+    static const Keys comparisons = {"within", "below", "atMost", "above", "atLeast", "equals"};
+    static const Keys windows = {"after", "last", "by"};
+    Keys allowed = {"name", "metric"};
+    allowed.insert(allowed.end(), comparisons.begin(), comparisons.end());
+    allowed.insert(allowed.end(), windows.begin(), windows.end());
+    checkKeys(value, path, allowed);
+    CheckDesc check;
+    if (const Json* name = optionalField(value, "name"))
+        check.name = readString(*name, childPath(path, "name"));
+    check.metric = readString(required(value, path, "metric"), childPath(path, "metric"));
+    const std::string* found = nullptr;
+    for (const std::string& key : comparisons) {
+        if (!value.contains(key))
+            continue;
+        if (found)
+            fail(path,
+                 "has both \"" + *found + "\" and \"" + key + "\"; a check makes one comparison");
+        found = &key;
+    }
+    if (!found)
+        fail(path, "needs one comparison: " + joinKeys(comparisons));
+    const std::string where = childPath(path, *found);
+    const Json& bound = value[*found];
+    static const CheckCompare kinds[] = {CheckCompare::Within,  CheckCompare::Below,
+                                         CheckCompare::AtMost,  CheckCompare::Above,
+                                         CheckCompare::AtLeast, CheckCompare::Equals};
+    check.compare = kinds[found - comparisons.data()];
+    if (check.compare == CheckCompare::Within) {
+        const Json& range = expectArray(bound, where);
+        if (range.size() != 2)
+            fail(where, "expected [low, high], got " + std::to_string(range.size()) + " numbers");
+        check.value = readNumber(range[0], elementPath(where, 0));
+        check.high = readNumber(range[1], elementPath(where, 1));
+    } else if (bound.is_string()) {
+        check.valueMetric = readString(bound, where);
+    } else {
+        check.value = readNumber(bound, where);
+    }
+    const std::string* window = nullptr;
+    for (const std::string& key : windows) {
+        if (!value.contains(key))
+            continue;
+        if (window)
+            fail(path, "has both \"" + *window + "\" and \"" + key +
+                           "\"; a check has at most one window");
+        window = &key;
+    }
+    if (window) {
+        static const CheckWindow kWindows[] = {CheckWindow::After, CheckWindow::Last,
+                                               CheckWindow::By};
+        check.window = kWindows[window - windows.data()];
+        check.seconds = readNumber(value[*window], childPath(path, *window));
+    }
+    return check;
+}
+
 template <class T, class Read>
 std::vector<T> readList(const Json& root, const std::string& key, std::size_t limit, Read read)
 {
@@ -325,7 +385,7 @@ SceneDesc readScene(const Json& root)
 {
     checkKeys(root, {},
               {"format", "version", "name", "bounds", "simulation", "player", "walls", "obstacles",
-               "pickups", "groups"});
+               "pickups", "groups", "checks"});
     SceneDesc scene;
     if (const Json* name = optionalField(root, "name"))
         scene.name = readString(*name, "name");
@@ -341,6 +401,7 @@ SceneDesc readScene(const Json& root)
     scene.pickups = readList<PickupDesc>(root, "pickups", kMaxPickups, readPickup);
     required(root, {}, "groups");
     scene.groups = readList<GroupDesc>(root, "groups", kMaxGroups, readGroup);
+    scene.checks = readList<CheckDesc>(root, "checks", kMaxChecks, readCheck);
     return scene;
 }
 
@@ -527,6 +588,30 @@ OrderedJson sceneDocument(const SceneDesc& scene)
         groups.push_back(std::move(g));
     }
     doc["groups"] = std::move(groups);
+
+    if (!scene.checks.empty()) {
+        static const char* const kCompare[] = {"within", "below",   "atMost",
+                                               "above",  "atLeast", "equals"};
+        static const char* const kWindow[] = {"", "after", "last", "by"};
+        OrderedJson checks = OrderedJson::array();
+        for (const CheckDesc& check : scene.checks) {
+            OrderedJson c = OrderedJson::object();
+            if (!check.name.empty())
+                c["name"] = check.name;
+            c["metric"] = check.metric;
+            const char* compare = kCompare[static_cast<int>(check.compare)];
+            if (check.compare == CheckCompare::Within)
+                c[compare] = OrderedJson::array({check.value, check.high});
+            else if (!check.valueMetric.empty())
+                c[compare] = check.valueMetric;
+            else
+                c[compare] = check.value;
+            if (check.window != CheckWindow::Always)
+                c[kWindow[static_cast<int>(check.window)]] = check.seconds;
+            checks.push_back(std::move(c));
+        }
+        doc["checks"] = std::move(checks);
+    }
     return doc;
 }
 
@@ -549,6 +634,36 @@ bool isInlineObject(const OrderedJson& value)
 
 void writeValue(std::string& out, const OrderedJson& value, int indent, bool block);
 
+/// An object on one line: {"key": value, ...}.
+void writeInline(std::string& out, const OrderedJson& value, int indent)
+{
+    out += '{';
+    bool first = true;
+    for (auto it = value.begin(); it != value.end(); ++it) {
+        out += first ? "" : ", ";
+        first = false;
+        out += OrderedJson(it.key()).dump(-1, ' ', false, OrderedJson::error_handler_t::replace);
+        out += ": ";
+        writeValue(out, it.value(), indent, false);
+    }
+    out += '}';
+}
+
+/// "checks": one check a line, whatever its fields, so the list reads as the table of what
+/// the scene promises (a check holds primitives and a number pair only).
+void writeCheckList(std::string& out, const OrderedJson& checks, int indent)
+{
+    out += "[\n";
+    for (std::size_t i = 0; i < checks.size(); ++i) {
+        out += i ? ",\n" : "";
+        out.append(static_cast<std::size_t>(indent + 2), ' ');
+        writeInline(out, checks[i], indent + 2);
+    }
+    out += '\n';
+    out.append(static_cast<std::size_t>(indent), ' ');
+    out += ']';
+}
+
 void writeScalar(std::string& out, const OrderedJson& value)
 {
     if (value.is_number_float())
@@ -563,16 +678,7 @@ void writeValue(std::string& out, const OrderedJson& value, int indent, bool blo
         if (value.empty()) {
             out += "{}";
         } else if (!block && isInlineObject(value)) {
-            out += '{';
-            bool first = true;
-            for (auto it = value.begin(); it != value.end(); ++it) {
-                out += first ? "" : ", ";
-                first = false;
-                writeScalar(out, OrderedJson(it.key()));
-                out += ": ";
-                writeValue(out, it.value(), indent, false);
-            }
-            out += '}';
+            writeInline(out, value, indent);
         } else {
             out += "{\n";
             bool first = true;
@@ -582,7 +688,10 @@ void writeValue(std::string& out, const OrderedJson& value, int indent, bool blo
                 out.append(static_cast<std::size_t>(indent + 2), ' ');
                 writeScalar(out, OrderedJson(it.key()));
                 out += ": ";
-                writeValue(out, it.value(), indent + 2, it.key() == "params");
+                if (it.key() == "checks" && it.value().is_array() && !it.value().empty())
+                    writeCheckList(out, it.value(), indent + 2);
+                else
+                    writeValue(out, it.value(), indent + 2, it.key() == "params");
             }
             out += '\n';
             out.append(static_cast<std::size_t>(indent), ' ');
