@@ -1,6 +1,6 @@
 # Runs shoal-cli the way a user or a script would and checks exit codes, messages and outputs.
-# Usage: cmake -DCLI=<path to shoal-cli> -DWORK_DIR=<scratch dir>
-#        -P cli_test.cmake
+# Usage: cmake -DCLI=<path to shoal-cli> -DWORK_DIR=<scratch dir> -DPYTHON=<python3>
+#        -DJUNIT_CHECK=<junit_check.py> -P cli_test.cmake
 # Dependency-free: CMake's own string(JSON) checks that JSON output parses.
 cmake_minimum_required(VERSION 3.21)
 
@@ -445,6 +445,49 @@ expect_code(rr8 2 "--record over the input script")
 run_cli(rr9 run demo --steps 5 --input edits.txt --record nowhere/run.shoalrec)
 expect_code(rr9 2 "--record into a missing folder")
 expect_contains("${rr9_err}" "nowhere/run.shoalrec" "the file is named")
+
+# --- check ----------------------------------------------------------------------------------
+# The demo's checks all pass; a scene with one true and one false check fails (exit 1) and
+# says which, with the value; bad input is exit 2; --junit is JUnit XML a CI server reads.
+run_cli(ck1 check)
+expect_code(ck1 0 "check (the demo's checks)")
+expect_contains("${ck1_out}" "demo: 8 of 8 passed (1320 steps, 22 s)" "check runs the demo 2 s past its latest window")
+expect_contains("${ck1_out}" "  pass  'the squad parks round its target': squad.atGoal equal to squad.agents by 20 s: held at " "a check is listed with its name, condition and what it measured")
+file(WRITE "${WORK_DIR}/checked.json" [=[{"format": "shoal-scene", "version": 3,
+ "bounds": {"min": [-10, -10], "max": [10, 10]},
+ "groups": [{"name": "school", "kind": "fishSchool", "spawn": {"min": [-2, -2], "max": [2, 2], "count": 5}}],
+ "checks": [{"name": "nobody crosses a wall", "metric": "all.wallCrossings", "equals": 0},
+            {"metric": "school.agents", "above": 10, "after": 1}]}
+]=])
+run_cli(ck2 check checked.json demo --junit results.xml)
+expect_code(ck2 1 "check with a false check")
+expect_contains("${ck2_out}" "checked.json: 1 of 2 passed (600 steps, 10 s)" "the scene's summary line")
+expect_contains("${ck2_out}" "  pass  'nobody crosses a wall': all.wallCrossings equal to 0: 0" "the true check passes")
+expect_contains("${ck2_out}" "  FAIL  school.agents above 10 after 1 s: 5 at 1 s (wanted above 10)" "the false check fails with its value and time")
+execute_process(COMMAND "${PYTHON}" "${JUNIT_CHECK}" "${WORK_DIR}/results.xml"
+  OUTPUT_VARIABLE junitOut ERROR_VARIABLE junitErr RESULT_VARIABLE junitCode)
+check("--junit writes JUnit XML (${junitErr})" junitCode EQUAL 0)
+expect_contains("${junitOut}" "tests=10 failures=1 errors=0" "the JUnit file counts every check")
+file(WRITE "${WORK_DIR}/nogroup.json" [=[{"format": "shoal-scene", "version": 3,
+ "bounds": {"min": [-10, -10], "max": [10, 10]}, "groups": [],
+ "checks": [{"metric": "squad.atGoal", "atLeast": 1}]}
+]=])
+run_cli(ck3 check nogroup.json checked.json --junit errors.xml)
+expect_code(ck3 2 "check of a scene whose check names a missing group")
+expect_contains("${ck3_err}" "nogroup.json: checks[0].metric: there is no group 'squad'; groups: none, or all" "the missing group is named")
+expect_contains("${ck3_out}" "checked.json: 1 of 2 passed" "the other scenes are still checked")
+execute_process(COMMAND "${PYTHON}" "${JUNIT_CHECK}" "${WORK_DIR}/errors.xml"
+  OUTPUT_VARIABLE junitOut2 RESULT_VARIABLE junitCode2)
+check("a scene that could not be checked is a JUnit error" junitCode2 EQUAL 0)
+expect_contains("${junitOut2}" "tests=3 failures=1 errors=1" "the error is counted")
+run_cli(ck4 check checked.json --junit checked.json)
+expect_code(ck4 2 "--junit onto the scene")
+run_cli(ck5 check demo --steps 0)
+expect_code(ck5 2 "check --steps 0")
+expect_contains("${ck5_err}" "--steps 0: expected a whole number from 1" "the allowed steps are named")
+run_cli(ck6 check demo --steps 60)
+expect_code(ck6 1 "the demo checked for 1 s only")
+expect_contains("${ck6_out}" "by 20 s: the run ended at 1 s without it holding (0 to 0)" "a deadline the run never reached fails, saying why")
 
 get_property(checks GLOBAL PROPERTY cli_checks)
 get_property(failures GLOBAL PROPERTY cli_failures)
