@@ -212,12 +212,11 @@ int checkCommand(const QStringList& arguments)
         "name, and at least 10 s, unless --steps says how many steps.\n"
         "Exit code 0 when every check passed, 1 when one failed, 2 when a file could not be "
         "checked (unreadable, invalid, a check naming a group the scene lacks)."));
-    const QCommandLineOption stepsOption(QStringLiteral("steps"),
-                                         QStringLiteral("Steps to run each scene."),
-                                         QStringLiteral("N"));
-    const QCommandLineOption seedOption(
-        QStringLiteral("seed"), QStringLiteral("Overrides each scene's random seed."),
-        QStringLiteral("SEED"));
+    const QCommandLineOption stepsOption(
+        QStringLiteral("steps"), QStringLiteral("Steps to run each scene."), QStringLiteral("N"));
+    const QCommandLineOption seedOption(QStringLiteral("seed"),
+                                        QStringLiteral("Overrides each scene's random seed."),
+                                        QStringLiteral("SEED"));
     const QCommandLineOption junitOption(
         QStringLiteral("junit"),
         QStringLiteral("Writes the results as JUnit XML (a testsuite per scene, a testcase per "
@@ -237,8 +236,8 @@ int checkCommand(const QStringList& arguments)
         bool ok = false;
         const qint64 n = parser.value(stepsOption).toLongLong(&ok);
         if (!ok || n < 1 || n > kMaxSteps) {
-            printError("check: --steps " + parser.value(stepsOption).toStdString() +
-                       ": expected a whole number from 1 to " + std::to_string(kMaxSteps));
+            printError("check: --steps '" + parser.value(stepsOption).toStdString() +
+                       "' must be a whole number in [1, " + std::to_string(kMaxSteps) + "]");
             return kExitBadInput;
         }
         steps = n;
@@ -247,8 +246,8 @@ int checkCommand(const QStringList& arguments)
     if (parser.isSet(seedOption)) {
         seed = parseSeed(parser.value(seedOption));
         if (!seed) {
-            printError("check: --seed " + parser.value(seedOption).toStdString() +
-                       ": expected a whole number from 0 to 2^64-1 (decimal, or hex after 0x)");
+            printError("check: --seed '" + parser.value(seedOption).toStdString() +
+                       "' must be a whole number in [0, 2^64 - 1] (decimal or 0x hex)");
             return kExitBadInput;
         }
     }
