@@ -99,31 +99,32 @@ void TestChecks::windowsDecideAsWritten()
 {
     // The demo's squad drives to its target and parks there (all six by about 10 s); its
     // school keeps its band. Each condition is written once true and once false.
-    CheckDesc parkedBy20 = makeCheck("squad.atGoal", CheckCompare::Equals, 0.0, CheckWindow::By, 20);
+    CheckDesc parkedBy20 =
+        makeCheck("squad.atGoal", CheckCompare::Equals, 0.0, CheckWindow::By, 20);
     parkedBy20.valueMetric = "squad.agents";
     CheckDesc parkedBy2 = parkedBy20;
     parkedBy2.seconds = 2;
-    CheckDesc band = makeCheck("school.nearestMedian", CheckCompare::Within, 1.5,
-                               CheckWindow::After, 5);
+    CheckDesc band =
+        makeCheck("school.nearestMedian", CheckCompare::Within, 1.5, CheckWindow::After, 5);
     band.high = 2.1;
     CheckDesc tooTight = band;
     tooTight.value = 0.0;
     tooTight.high = 1.0;
     const std::vector<CheckDesc> checks = {
-        makeCheck("all.wallCrossings", CheckCompare::Equals, 0),                         // 0 pass
-        makeCheck("squad.maxSpeed", CheckCompare::Below, 0.01),                          // 1 fail
-        makeCheck("squad.atGoal", CheckCompare::AtLeast, 6, CheckWindow::After, 15),     // 2 pass
-        makeCheck("squad.atGoal", CheckCompare::AtLeast, 6, CheckWindow::After, 0),      // 3 fail
-        parkedBy20,                                                                      // 4 pass
-        parkedBy2,                                                                       // 5 fail
-        makeCheck("squad.maxSpeed", CheckCompare::Below, 0.05, CheckWindow::Last, 2),    // 6 pass
-        makeCheck("squad.maxSpeed", CheckCompare::Below, 0.05, CheckWindow::Last, 20),   // 7 fail
-        band,                                                                            // 8 pass
-        tooTight,                                                                        // 9 fail
-        makeCheck("squad.atGoal", CheckCompare::AtMost, 6, CheckWindow::After, 100),     // 10 fail
-        makeCheck("all.maxPenetration", CheckCompare::AtMost, 0.05),                     // 11 pass
-        makeCheck("swarm.agents", CheckCompare::Above, 59),                              // 12 pass
-        makeCheck("swarm.agents", CheckCompare::Above, 60),                              // 13 fail
+        makeCheck("all.wallCrossings", CheckCompare::Equals, 0),                       // 0 pass
+        makeCheck("squad.maxSpeed", CheckCompare::Below, 0.01),                        // 1 fail
+        makeCheck("squad.atGoal", CheckCompare::AtLeast, 6, CheckWindow::After, 15),   // 2 pass
+        makeCheck("squad.atGoal", CheckCompare::AtLeast, 6, CheckWindow::After, 0),    // 3 fail
+        parkedBy20,                                                                    // 4 pass
+        parkedBy2,                                                                     // 5 fail
+        makeCheck("squad.maxSpeed", CheckCompare::Below, 0.05, CheckWindow::Last, 2),  // 6 pass
+        makeCheck("squad.maxSpeed", CheckCompare::Below, 0.05, CheckWindow::Last, 20), // 7 fail
+        band,                                                                          // 8 pass
+        tooTight,                                                                      // 9 fail
+        makeCheck("squad.atGoal", CheckCompare::AtMost, 6, CheckWindow::After, 100),   // 10 fail
+        makeCheck("all.maxPenetration", CheckCompare::AtMost, 0.05),                   // 11 pass
+        makeCheck("swarm.agents", CheckCompare::Above, 59),                            // 12 pass
+        makeCheck("swarm.agents", CheckCompare::Above, 60),                            // 13 fail
     };
     const CheckRunner runner = runChecks(demoScene(), checks, 22.0);
     const std::vector<bool> passes = {true,  false, true,  false, true, false, true,
@@ -213,8 +214,8 @@ void TestChecks::unknownGroupsAreRefused()
     QVERIFY(world.ok());
     CheckDesc other = makeCheck("squad.atGoal", CheckCompare::Equals, 0);
     other.valueMetric = "tanks.agents";
-    const auto runner = CheckRunner::create(
-        {makeCheck("squad.atGoal", CheckCompare::Equals, 6), other}, **world);
+    const auto runner =
+        CheckRunner::create({makeCheck("squad.atGoal", CheckCompare::Equals, 6), other}, **world);
     QVERIFY(!runner.ok());
     const std::string& message = runner.error().message;
     QVERIFY2(message.find("checks[1].value") != std::string::npos, message.c_str());
@@ -229,9 +230,9 @@ void TestChecks::checksRoundTripOneToALine()
     auto back = parseScene(text, "demo.json");
     QVERIFY2(back.ok(), back.ok() ? "" : back.error().message.c_str());
     QVERIFY(back->checks == demo.checks);
-    QVERIFY(text.find(
-                "\n    {\"name\": \"nobody crosses a wall\", \"metric\": \"all.wallCrossings\", "
-                "\"equals\": 0}") != std::string::npos);
+    QVERIFY(
+        text.find("\n    {\"name\": \"nobody crosses a wall\", \"metric\": \"all.wallCrossings\", "
+                  "\"equals\": 0}") != std::string::npos);
 }
 
 void TestChecks::badChecksAreRefused_data()
@@ -265,7 +266,8 @@ void TestChecks::badChecksAreRefused_data()
     QTest::newRow("value metric unknown")
         << R"([{"metric": "school.atGoal", "equals": "school.everyone"}])"
         << "checks[0].value: no metric 'everyone'";
-    QTest::newRow("not a list") << R"({"metric": "school.maxSpeed"})" << "checks";
+    QTest::newRow("not a list") << R"({"metric": "school.maxSpeed"})"
+                                << "checks";
 }
 
 void TestChecks::badChecksAreRefused()
