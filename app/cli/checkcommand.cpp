@@ -161,9 +161,11 @@ SceneOutcome checkScene(const QString& argument, std::optional<qint64> steps,
             return outcome;
         }
         // Enough steps for every window to be decided, unless --steps says how many.
-        outcome.steps = steps ? *steps
-                              : static_cast<qint64>(std::ceil(
-                                    CheckRunner::secondsNeeded(outcome.checks) / world->dt()));
+        // (A hair over a whole number of steps is that number: 10 s of a float 0.02 s is 500.)
+        outcome.steps =
+            steps ? *steps
+                  : static_cast<qint64>(
+                        std::ceil(CheckRunner::secondsNeeded(outcome.checks) / world->dt() - 1e-4));
         world->setMetricsEnabled(true);
         world->setMetricsEvery(1);
         for (qint64 s = 0; s < outcome.steps && !outcome.checks.empty(); ++s) {
