@@ -7,6 +7,7 @@
 #include <shoal/scenefile.h>
 #include <shoal/world.h>
 
+#include <QDir>
 #include <QtTest>
 
 #include <cmath>
@@ -71,6 +72,8 @@ class TestChecks : public QObject
 
 private slots:
     void theDemosChecksPass();
+    void theTestScenesChecksPass_data();
+    void theTestScenesChecksPass();
     void windowsDecideAsWritten();
     void aFailureSaysWhatAndWhen();
     void aStepWithoutAValueDecidesNothing();
@@ -93,6 +96,30 @@ void TestChecks::theDemosChecksPass()
                   describeResult(runner.checks()[k], runner.results()[k]))
                      .c_str());
     QVERIFY(runner.allPassed());
+}
+
+void TestChecks::theTestScenesChecksPass_data()
+{
+    QTest::addColumn<QString>("file");
+    const QDir dir(QStringLiteral(SHOAL_TEST_DATA_DIR "/scenes"));
+    for (const QString& name : dir.entryList({QStringLiteral("*.json")}, QDir::Files))
+        QTest::newRow(name.toUtf8().constData()) << dir.filePath(name);
+}
+
+void TestChecks::theTestScenesChecksPass()
+{
+    QFETCH(QString, file);
+    auto scene = loadSceneFile(file.toStdString());
+    QVERIFY2(scene.ok(), scene.ok() ? "" : scene.error().message.c_str());
+    if (scene->checks.empty())
+        QSKIP("no checks");
+    const CheckRunner runner =
+        runChecks(*scene, scene->checks, CheckRunner::secondsNeeded(scene->checks));
+    for (std::size_t k = 0; k < runner.checks().size(); ++k)
+        QVERIFY2(runner.results()[k].state == CheckState::Passed,
+                 (describeCheck(runner.checks()[k]) + ": " +
+                  describeResult(runner.checks()[k], runner.results()[k]))
+                     .c_str());
 }
 
 void TestChecks::windowsDecideAsWritten()
