@@ -363,4 +363,15 @@ JsonWriter& JsonWriter::newline()
     return *this;
 }
 
+// A CSV field: quoted when it holds a comma, quote or line break.
+std::string csvField(const std::string& text)
+{
+    if (text.find_first_of(",\"\r\n") == std::string::npos)
+        return text;
+    std::string quoted = "\"";
+    for (const char c : text)
+        quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return quoted + "\"";
+}
+
 } // namespace shoal::cli

@@ -90,6 +90,8 @@ private:
 
 /// Fixed number of decimals (text tables and CSV columns).
 std::string formatFixed(double value, int decimals);
+/// A CSV field: quoted when it holds a comma, quote or line break.
+std::string csvField(const std::string& text);
 /// "%016llx": the state hash as 16 lowercase hex digits.
 std::string formatHash(std::uint64_t hash);
 

@@ -10,6 +10,7 @@ int validateCommand(const QStringList& arguments);
 int runCommand(const QStringList& arguments);
 int replayCommand(const QStringList& arguments);
 int checkCommand(const QStringList& arguments);
+int sweepCommand(const QStringList& arguments);
 int benchCommand(const QStringList& arguments);
 int presetsCommand(const QStringList& arguments);
 

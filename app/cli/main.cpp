@@ -19,6 +19,8 @@ constexpr const char* kUsage =
     "  run [FILE] [options] run a scene headless; print summary metrics and the state hash\n"
     "  replay FILE [options] run a recording (run --record) again to the same hash\n"
     "  check [FILE...]      run scenes and decide the checks they carry (--junit FILE)\n"
+    "  sweep [FILE] --vary GROUP.PARAM=FROM:TO:STEP... --out FILE  run every combination\n"
+    "  sweep merge FILE... --out FILE  join a sharded sweep's files\n"
     "  bench [options]      time every behaviour family at several agent counts\n"
     "  presets [FAMILY]     list the presets (built-in and yours) with the values they set\n"
     "\n"
@@ -66,6 +68,8 @@ int main(int argc, char** argv)
             return shoal::cli::replayCommand(rest);
         if (command == QLatin1String("check"))
             return shoal::cli::checkCommand(rest);
+        if (command == QLatin1String("sweep"))
+            return shoal::cli::sweepCommand(rest);
         if (command == QLatin1String("bench"))
             return shoal::cli::benchCommand(rest);
         if (command == QLatin1String("presets"))
@@ -78,6 +82,6 @@ int main(int argc, char** argv)
 
     shoal::cli::printError(
         "unknown command '" + command.toStdString() +
-        "'; allowed: validate, run, replay, check, bench, presets (see shoal-cli --help)");
+        "'; allowed: validate, run, replay, check, sweep, bench, presets (see shoal-cli --help)");
     return shoal::cli::kExitBadInput;
 }

@@ -362,17 +362,6 @@ std::optional<Error> parseReplayOptions(const QCommandLineParser& parser,
     return checkOutputPaths(options);
 }
 
-/// A CSV field: quoted when it holds a comma, quote or line break.
-std::string csvField(const std::string& text)
-{
-    if (text.find_first_of(",\"\r\n") == std::string::npos)
-        return text;
-    std::string quoted = "\"";
-    for (const char c : text)
-        quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return quoted + "\"";
-}
-
 /// The metrics CSV header; the JSON rows use the same names as keys.
 constexpr const char* kMetricsHeader =
     "step,group,kind,agents,active,nearestMin,nearestMean,nearestMedian,insideKeep,outsideBand,"

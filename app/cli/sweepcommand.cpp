@@ -1,0 +1,514 @@
+// shoal-cli sweep: run a scene over every combination of parameter values (and seeds), on all
+// cores, one CSV row per run; --shard I/N runs every Nth run so shards on several machines
+// merge (sweep merge) into the file the whole sweep writes, byte for byte.
+
+#include "clisupport.h"
+#include "commands.h"
+
+#include <shoal/checks.h>
+#include <shoal/displaytext.h>
+#include <shoal/world.h>
+
+#include <QFile>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <new>
+#include <optional>
+#include <thread>
+
+#include <unistd.h>
+
+namespace shoal::cli {
+
+namespace {
+
+constexpr qint64 kMaxSteps = 100000000;
+constexpr std::size_t kMaxRuns = 10000000;
+constexpr int kMaxSeeds = 100000;
+constexpr int kMaxJobs = 1024;
+/// A sweep file's columns before the parameters.
+constexpr const char* kLeadColumns = "run,runs,seed";
+
+/// One --vary: a parameter of a group and the values it takes, FROM to TO by STEP.
+struct Axis
+{
+    std::string group, key; ///< "player" for the player's parameters
+    int groupIndex = -1;    ///< in the scene; -1: the player
+    int paramIndex = -1;
+    std::vector<double> values;
+};
+
+struct SweepPlan
+{
+    SceneDesc scene;
+    std::string sceneName;
+    std::vector<Axis> axes;
+    int seeds = 1;
+    qint64 steps = 600;
+    int shard = 1, shards = 1; ///< --shard I/N, 1-based
+    int jobs = 1;
+    std::size_t runs = 0; ///< combinations x seeds, over every shard
+};
+
+/// "FROM:TO:STEP": FROM, FROM + STEP, ... up to TO (a hair over TO counts as TO).
+std::optional<Error> parseAxisValues(const std::string& text, const std::string& where,
+                                     std::vector<double>& values)
+{
+    const QStringList parts = QString::fromStdString(text).split(QLatin1Char(':'));
+    double from = 0.0, to = 0.0, step = 0.0;
+    bool ok = parts.size() == 3;
+    if (ok)
+        from = parts[0].toDouble(&ok);
+    if (ok)
+        to = parts[1].toDouble(&ok);
+    if (ok)
+        step = parts[2].toDouble(&ok);
+    if (!ok || !std::isfinite(from) || !std::isfinite(to) || !std::isfinite(step))
+        return Error{where + ": expected FROM:TO:STEP with three finite numbers, got " +
+                     quotedName(text)};
+    if (step <= 0.0 || to < from)
+        return Error{where + ": the step must be above 0 and TO at least FROM"};
+    const double count = std::floor((to - from) / step + 1e-9) + 1.0;
+    if (count > static_cast<double>(kMaxRuns))
+        return Error{where + ": " + formatNumber(count) + " values; a sweep runs at most " +
+                     std::to_string(kMaxRuns)};
+    values.clear();
+    for (double i = 0; i < count; ++i) {
+        // Each value from FROM by a multiple of STEP (no sum of steps drifting), in the
+        // shortest decimal form that reads back as it (0.3, not 0.30000000000000004).
+        const double value = std::stod(formatNumber(from + i * step, 12));
+        values.push_back(value);
+    }
+    return std::nullopt;
+}
+
+/// One --vary GROUP.PARAM=FROM:TO:STEP against the scene.
+std::optional<Error> parseAxis(const SceneDesc& scene, const QString& option, Axis& axis)
+{
+    const std::string text = option.toStdString();
+    const std::string where = "--vary " + text;
+    const int equals = option.indexOf(QLatin1Char('='));
+    const QString target = equals < 0 ? QString() : option.left(equals);
+    const int dot = target.lastIndexOf(QLatin1Char('.'));
+    if (equals < 0 || dot <= 0 || dot == target.size() - 1)
+        return Error{where + ": expected GROUP.PARAM=FROM:TO:STEP (or player.PARAM=...)"};
+    axis.group = target.left(dot).toStdString();
+    axis.key = target.mid(dot + 1).toStdString();
+    const std::vector<ParamSpec>* specs = nullptr;
+    if (axis.group == "player") {
+        specs = &playerParamSpecs();
+    } else {
+        for (std::size_t g = 0; g < scene.groups.size(); ++g)
+            if (scene.groups[g].name == axis.group)
+                axis.groupIndex = static_cast<int>(g);
+        if (axis.groupIndex < 0) {
+            std::string names;
+            for (const GroupDesc& group : scene.groups)
+                names += (names.empty() ? "" : ", ") + quotedName(group.name);
+            return Error{where + ": the scene has no group " + quotedName(axis.group) +
+                         "; groups: " + (names.empty() ? std::string("none") : names)};
+        }
+        specs = &paramSpecs(scene.groups[static_cast<std::size_t>(axis.groupIndex)].kind);
+    }
+    axis.paramIndex = paramIndex(*specs, axis.key);
+    if (axis.paramIndex < 0) {
+        std::string keys;
+        for (const ParamSpec& spec : *specs)
+            keys += (keys.empty() ? "" : ", ") + spec.key;
+        return Error{where + ": " + quotedName(axis.group) + " has no parameter " +
+                     quotedName(axis.key) + "; known: " + keys};
+    }
+    if (auto error = parseAxisValues(option.mid(equals + 1).toStdString(), where, axis.values))
+        return error;
+    const ParamSpec& spec = (*specs)[static_cast<std::size_t>(axis.paramIndex)];
+    for (const double value : axis.values)
+        if (auto error = checkParamValue(spec, value, axis.group + "." + axis.key))
+            return Error{where + ": " + error->message};
+    return std::nullopt;
+}
+
+/// The scene of run `run`: the combination's values set (the last axis changes fastest) and
+/// its seed (the scene's, plus the run's place among the seeds).
+SceneDesc sceneOfRun(const SweepPlan& plan, std::size_t run, std::uint64_t& seed)
+{
+    SceneDesc scene = plan.scene;
+    std::size_t combination = run / static_cast<std::size_t>(plan.seeds);
+    seed = scene.simulation.seed + run % static_cast<std::size_t>(plan.seeds);
+    scene.simulation.seed = seed;
+    for (std::size_t a = plan.axes.size(); a-- > 0;) {
+        const Axis& axis = plan.axes[a];
+        const double value = axis.values[combination % axis.values.size()];
+        combination /= axis.values.size();
+        ParamValues& values = axis.groupIndex < 0
+                                  ? scene.player.params
+                                  : scene.groups[static_cast<std::size_t>(axis.groupIndex)].params;
+        values[static_cast<std::size_t>(axis.paramIndex)] = value;
+    }
+    return scene;
+}
+
+/// The columns after the parameters: per group every check metric, then the checks and the
+/// hash.
+std::string header(const SweepPlan& plan)
+{
+    std::string line = kLeadColumns;
+    for (const Axis& axis : plan.axes)
+        line += "," + csvField(axis.group + "." + axis.key);
+    for (const GroupDesc& group : plan.scene.groups)
+        for (const std::string& key : checkMetricKeys())
+            line += "," + csvField(group.name + "." + key);
+    line += ",checksPassed,checks,score,error,hash\n";
+    return line;
+}
+
+/// Runs one combination and seed; its CSV row.
+std::string runRow(const SweepPlan& plan, std::size_t run)
+{
+    std::uint64_t seed = 0;
+    const SceneDesc scene = sceneOfRun(plan, run, seed);
+    std::string row = std::to_string(run) + "," + std::to_string(plan.runs) + "," +
+                      std::to_string(seed);
+    for (const Axis& axis : plan.axes) {
+        const ParamValues& values =
+            axis.groupIndex < 0 ? scene.player.params
+                                : scene.groups[static_cast<std::size_t>(axis.groupIndex)].params;
+        row += "," + formatNumber(values[static_cast<std::size_t>(axis.paramIndex)]);
+    }
+    const std::size_t metricColumns = scene.groups.size() * checkMetricKeys().size();
+    const auto refused = [&](const std::string& why) {
+        row.append(metricColumns, ',');
+        return row + "," + std::to_string(0) + "," + std::to_string(scene.checks.size()) + ",0," +
+               csvField(why) + ",\n";
+    };
+    std::unique_ptr<World> world;
+    try {
+        auto created = World::create(scene);
+        if (!created)
+            return refused(created.error().message);
+        world = std::move(*created);
+    } catch (const std::bad_alloc&) {
+        return refused("out of memory");
+    }
+    auto runner = CheckRunner::create(scene.checks, *world);
+    if (!runner)
+        return refused(runner.error().message);
+    for (qint64 s = 0; s < plan.steps; ++s) {
+        world->step();
+        runner->observe(*world);
+    }
+    runner->finish(*world);
+    for (int g = 0; g < world->groupCount(); ++g)
+        for (const std::string& key : checkMetricKeys()) {
+            const double value = *groupMetric(world->group(g).metrics, key);
+            row += "," + (std::isnan(value) ? std::string() : formatNumber(value));
+        }
+    std::size_t passed = 0;
+    for (const CheckResult& result : runner->results())
+        passed += result.state == CheckState::Passed ? 1 : 0;
+    const double score = scene.checks.empty() ? 1.0
+                                              : static_cast<double>(passed) /
+                                                    static_cast<double>(scene.checks.size());
+    row += "," + std::to_string(passed) + "," + std::to_string(scene.checks.size()) + "," +
+           formatNumber(score, 6) + ",," + formatHash(world->stateHash()) + "\n";
+    return row;
+}
+
+/// Runs the shard's runs on `jobs` threads; the rows in run order.
+std::vector<std::string> runSweep(const SweepPlan& plan)
+{
+    std::vector<std::size_t> mine;
+    for (std::size_t run = static_cast<std::size_t>(plan.shard - 1); run < plan.runs;
+         run += static_cast<std::size_t>(plan.shards))
+        mine.push_back(run);
+    std::vector<std::string> rows(mine.size());
+    std::atomic<std::size_t> next{0};
+    std::atomic<std::size_t> done{0};
+    // Progress on a terminal only: a log or a CI server gets the summary line alone.
+    const bool progress = isatty(fileno(stderr)) != 0;
+    const auto work = [&]() {
+        for (std::size_t i = next++; i < mine.size(); i = next++) {
+            rows[i] = runRow(plan, mine[i]);
+            const std::size_t finished = ++done;
+            if (progress)
+                std::fprintf(stderr, "\rshoal-cli: sweep: %zu of %zu runs", finished, mine.size());
+        }
+    };
+    const int threads = std::max(1, std::min<int>(plan.jobs, static_cast<int>(mine.size())));
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threads; ++t)
+        pool.emplace_back(work);
+    work();
+    for (std::thread& thread : pool)
+        thread.join();
+    if (progress && !mine.empty())
+        std::fputs("\n", stderr);
+    return rows;
+}
+
+/// "I/N" with 1 <= I <= N.
+std::optional<Error> parseShard(const QString& text, int& shard, int& shards)
+{
+    const QStringList parts = text.split(QLatin1Char('/'));
+    bool ok = parts.size() == 2;
+    if (ok)
+        shard = parts[0].toInt(&ok);
+    if (ok)
+        shards = parts[1].toInt(&ok);
+    if (!ok || shards < 1 || shards > 1000000 || shard < 1 || shard > shards)
+        return Error{"--shard '" + text.toStdString() +
+                     "' must be I/N with whole numbers 1 <= I <= N <= 1000000"};
+    return std::nullopt;
+}
+
+/// sweep merge: the shards' rows, checked to be of one sweep and complete, in run order.
+int mergeCommand(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Joins the files of a sweep's shards (--shard I/N) into the file the whole sweep "
+        "writes: the same header in every file, each run exactly once.\n"
+        "Exit code 0 ok, 2 when the files are not the shards of one sweep or one is missing."));
+    const QCommandLineOption outOption(QStringLiteral("out"),
+                                       QStringLiteral("The merged CSV file."),
+                                       QStringLiteral("FILE"));
+    parser.addOption(outOption);
+    parser.addPositionalArgument(QStringLiteral("files"), QStringLiteral("The shards' files."),
+                                 QStringLiteral("FILE..."));
+    if (auto exit = parseCommandLine(parser, arguments, QStringLiteral("sweep merge"),
+                                     QStringLiteral("shoal-cli sweep merge FILE... --out FILE")))
+        return *exit;
+    const QStringList files = parser.positionalArguments();
+    const QString outPath = parser.value(outOption);
+    if (files.isEmpty() || outPath.isEmpty()) {
+        printError("sweep merge: needs the shards' files and --out FILE");
+        return kExitBadInput;
+    }
+    std::string head;
+    std::map<std::size_t, std::string> rows;
+    std::size_t runs = 0;
+    for (const QString& file : files) {
+        const std::string name = file.toStdString();
+        if (sameFile(file, outPath)) {
+            printError("sweep merge: --out " + outPath.toStdString() + " is the input " + name);
+            return kExitBadInput;
+        }
+        auto text = readTextFile(file, name);
+        if (!text) {
+            printError(text.error().message);
+            return kExitBadInput;
+        }
+        std::size_t start = 0, line = 0;
+        while (start < text->size()) {
+            std::size_t end = text->find('\n', start);
+            if (end == std::string::npos)
+                end = text->size();
+            const std::string row = text->substr(start, end - start) + "\n";
+            start = end + 1;
+            ++line;
+            if (line == 1) {
+                if (row.rfind(std::string(kLeadColumns) + ",", 0) != 0) {
+                    printError(name + ":1: not a sweep file (its header starts '" +
+                               row.substr(0, std::min<std::size_t>(row.size() - 1, 40)) +
+                               "', a sweep's '" + kLeadColumns + ",')");
+                    return kExitBadInput;
+                }
+                if (!head.empty() && row != head) {
+                    printError(name + ":1: another sweep's header than " +
+                               files.first().toStdString() + "'s");
+                    return kExitBadInput;
+                }
+                head = row;
+                continue;
+            }
+            const QStringList lead = QString::fromStdString(row.substr(0, 64)).split(QLatin1Char(','));
+            bool ok = lead.size() >= 3;
+            std::size_t run = 0, of = 0;
+            if (ok)
+                run = lead[0].toULongLong(&ok);
+            if (ok)
+                of = lead[1].toULongLong(&ok);
+            if (!ok || of == 0 || run >= of || (runs != 0 && of != runs)) {
+                printError(name + ":" + std::to_string(line) +
+                           ": not a row of this sweep (run and runs must be whole numbers, run "
+                           "below runs, the same runs in every row)");
+                return kExitBadInput;
+            }
+            runs = of;
+            if (!rows.emplace(run, row).second) {
+                printError(name + ":" + std::to_string(line) + ": run " + std::to_string(run) +
+                           " is in more than one shard");
+                return kExitBadInput;
+            }
+        }
+    }
+    if (rows.size() != runs) {
+        std::size_t missing = 0;
+        while (rows.count(missing))
+            ++missing;
+        printError("sweep merge: " + std::to_string(runs - rows.size()) + " of " +
+                   std::to_string(runs) + " runs are missing (the first: run " +
+                   std::to_string(missing) + "); is a shard's file left out?");
+        return kExitBadInput;
+    }
+    OutputFile out(outPath);
+    if (auto error = out.open()) {
+        printError(error->message);
+        return kExitBadInput;
+    }
+    out.write(head);
+    for (const auto& [run, row] : rows) {
+        out.buffer() += row;
+        out.flushIfLarge();
+    }
+    if (auto error = out.commit()) {
+        printError(error->message);
+        return kExitBadInput;
+    }
+    std::printf("%s: %zu runs from %lld files\n", outPath.toStdString().c_str(), rows.size(),
+                static_cast<long long>(files.size()));
+    return kExitOk;
+}
+
+} // namespace
+
+int sweepCommand(const QStringList& arguments)
+{
+    if (arguments.size() > 1 && arguments.at(1) == QLatin1String("merge")) {
+        QStringList rest = arguments.mid(2);
+        rest.prepend(arguments.at(0));
+        return mergeCommand(rest);
+    }
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Runs the scene once for every combination of the --vary values (the last --vary "
+        "changing fastest), times --seeds seeds (the scene's seed, then the next ones), and "
+        "writes one CSV row per run: the values, every group's metrics after the last step, "
+        "the checks passed, a score (the share of the scene's checks passed) and the hash. "
+        "Runs use every core (--jobs); the file is the same for any --jobs. --shard I/N runs "
+        "every Nth run from the Ith: 'sweep merge' joins the shards into the whole sweep's "
+        "file.\n"
+        "Exit code 0 ok (a combination the family's rules refuse is a row with its error), 2 "
+        "bad input."));
+    const QCommandLineOption varyOption(QStringLiteral("vary"),
+                                        QStringLiteral("A parameter and its values (repeat)."),
+                                        QStringLiteral("GROUP.PARAM=FROM:TO:STEP"));
+    const QCommandLineOption seedsOption(QStringLiteral("seeds"),
+                                         QStringLiteral("Seeds per combination (default 1)."),
+                                         QStringLiteral("N"));
+    const QCommandLineOption stepsOption(
+        QStringLiteral("steps"),
+        QStringLiteral("Steps per run (default: what the scene's checks need, or 600)."),
+        QStringLiteral("N"));
+    const QCommandLineOption jobsOption(
+        QStringLiteral("jobs"), QStringLiteral("Runs at once (default: every core)."),
+        QStringLiteral("N"));
+    const QCommandLineOption shardOption(
+        QStringLiteral("shard"), QStringLiteral("Runs this share of the sweep only."),
+        QStringLiteral("I/N"));
+    const QCommandLineOption outOption(QStringLiteral("out"), QStringLiteral("The CSV file."),
+                                       QStringLiteral("FILE"));
+    parser.addOptions({varyOption, seedsOption, stepsOption, jobsOption, shardOption, outOption});
+    parser.addPositionalArgument(QStringLiteral("file"),
+                                 QStringLiteral("The scene; 'demo' or none: the embedded demo."),
+                                 QStringLiteral("[FILE]"));
+    if (auto exit = parseCommandLine(
+            parser, arguments, QStringLiteral("sweep"),
+            QStringLiteral("shoal-cli sweep [FILE] --vary GROUP.PARAM=FROM:TO:STEP... [--seeds "
+                           "N] [--steps N] [--jobs N] [--shard I/N] --out FILE")))
+        return *exit;
+    const auto refuse = [](const std::string& message) {
+        printError("sweep: " + message);
+        return kExitBadInput;
+    };
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() > 1)
+        return refuse("takes one scene, got " + std::to_string(positional.size()));
+    const SceneSource source = sceneSource(positional.isEmpty() ? QString() : positional.first());
+    const QString outPath = parser.value(outOption);
+    if (outPath.isEmpty())
+        return refuse("needs --out FILE");
+    if (sameFile(outPath, source.path))
+        return refuse("--out " + outPath.toStdString() + " is the scene; it would be overwritten");
+    auto loaded = loadScene(source);
+    if (!loaded) {
+        printError(loaded.error().message);
+        return kExitBadInput;
+    }
+    SweepPlan plan;
+    plan.scene = loaded->scene();
+    plan.sceneName = source.displayName;
+    if (!parser.isSet(varyOption))
+        return refuse("needs at least one --vary GROUP.PARAM=FROM:TO:STEP");
+    std::size_t combinations = 1;
+    for (const QString& option : parser.values(varyOption)) {
+        Axis axis;
+        if (auto error = parseAxis(plan.scene, option, axis))
+            return refuse(error->message);
+        for (const Axis& other : plan.axes)
+            if (other.group == axis.group && other.key == axis.key)
+                return refuse("--vary " + axis.group + "." + axis.key + " is given twice");
+        combinations *= axis.values.size();
+        if (combinations > kMaxRuns)
+            return refuse("more than " + std::to_string(kMaxRuns) + " combinations");
+        plan.axes.push_back(std::move(axis));
+    }
+    const auto wholeNumber = [&](const QCommandLineOption& option, qint64 low, qint64 high,
+                                 qint64& value) -> std::optional<Error> {
+        if (!parser.isSet(option))
+            return std::nullopt;
+        bool ok = false;
+        value = parser.value(option).toLongLong(&ok);
+        if (!ok || value < low || value > high)
+            return Error{"--" + option.names().first().toStdString() + " '" +
+                         parser.value(option).toStdString() + "' must be a whole number in [" +
+                         std::to_string(low) + ", " + std::to_string(high) + "]"};
+        return std::nullopt;
+    };
+    qint64 seeds = 1, jobs = std::max(1u, std::thread::hardware_concurrency());
+    plan.steps = plan.scene.checks.empty()
+                     ? 600
+                     : static_cast<qint64>(std::ceil(CheckRunner::secondsNeeded(plan.scene.checks) /
+                                                         plan.scene.simulation.dt -
+                                                     1e-4));
+    for (auto error : {wholeNumber(seedsOption, 1, kMaxSeeds, seeds),
+                       wholeNumber(stepsOption, 1, kMaxSteps, plan.steps),
+                       wholeNumber(jobsOption, 1, kMaxJobs, jobs)})
+        if (error)
+            return refuse(error->message);
+    plan.seeds = static_cast<int>(seeds);
+    plan.jobs = static_cast<int>(jobs);
+    if (combinations * static_cast<std::size_t>(seeds) > kMaxRuns)
+        return refuse("more than " + std::to_string(kMaxRuns) + " runs");
+    plan.runs = combinations * static_cast<std::size_t>(seeds);
+    if (parser.isSet(shardOption))
+        if (auto error = parseShard(parser.value(shardOption), plan.shard, plan.shards))
+            return refuse(error->message);
+
+    OutputFile out(outPath);
+    if (auto error = out.open()) {
+        printError(error->message);
+        return kExitBadInput;
+    }
+    out.write(header(plan));
+    for (const std::string& row : runSweep(plan)) {
+        out.buffer() += row;
+        out.flushIfLarge();
+    }
+    if (auto error = out.commit()) {
+        printError(error->message);
+        return kExitBadInput;
+    }
+    std::printf("%s: %zu of %zu runs (shard %d/%d), %lld steps each\n",
+                outPath.toStdString().c_str(),
+                (plan.runs + static_cast<std::size_t>(plan.shards - plan.shard)) /
+                    static_cast<std::size_t>(plan.shards),
+                plan.runs, plan.shard, plan.shards, static_cast<long long>(plan.steps));
+    return kExitOk;
+}
+
+} // namespace shoal::cli
