@@ -11,6 +11,7 @@ int runCommand(const QStringList& arguments);
 int replayCommand(const QStringList& arguments);
 int checkCommand(const QStringList& arguments);
 int sweepCommand(const QStringList& arguments);
+int tuneCommand(const QStringList& arguments);
 int benchCommand(const QStringList& arguments);
 int presetsCommand(const QStringList& arguments);
 

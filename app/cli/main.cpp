@@ -21,6 +21,8 @@ constexpr const char* kUsage =
     "  check [FILE...]      run scenes and decide the checks they carry (--junit FILE)\n"
     "  sweep [FILE] --vary GROUP.PARAM=FROM:TO:STEP... --out FILE  run every combination\n"
     "  sweep merge FILE... --out FILE  join a sharded sweep's files\n"
+    "  tune [FILE] --param GROUP.PARAM=MIN:MAX... --objective checks|METRIC --out FILE\n"
+    "                       search values that pass the checks (NLopt), write the scene\n"
     "  bench [options]      time every behaviour family at several agent counts\n"
     "  presets [FAMILY]     list the presets (built-in and yours) with the values they set\n"
     "\n"
@@ -70,6 +72,8 @@ int main(int argc, char** argv)
             return shoal::cli::checkCommand(rest);
         if (command == QLatin1String("sweep"))
             return shoal::cli::sweepCommand(rest);
+        if (command == QLatin1String("tune"))
+            return shoal::cli::tuneCommand(rest);
         if (command == QLatin1String("bench"))
             return shoal::cli::benchCommand(rest);
         if (command == QLatin1String("presets"))
@@ -80,8 +84,8 @@ int main(int argc, char** argv)
         return shoal::cli::kExitBadInput;
     }
 
-    shoal::cli::printError(
-        "unknown command '" + command.toStdString() +
-        "'; allowed: validate, run, replay, check, sweep, bench, presets (see shoal-cli --help)");
+    shoal::cli::printError("unknown command '" + command.toStdString() +
+                           "'; allowed: validate, run, replay, check, sweep, tune, bench, presets "
+                           "(see shoal-cli --help)");
     return shoal::cli::kExitBadInput;
 }

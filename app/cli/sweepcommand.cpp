@@ -171,8 +171,8 @@ std::string runRow(const SweepPlan& plan, std::size_t run)
 {
     std::uint64_t seed = 0;
     const SceneDesc scene = sceneOfRun(plan, run, seed);
-    std::string row = std::to_string(run) + "," + std::to_string(plan.runs) + "," +
-                      std::to_string(seed);
+    std::string row =
+        std::to_string(run) + "," + std::to_string(plan.runs) + "," + std::to_string(seed);
     for (const Axis& axis : plan.axes) {
         const ParamValues& values =
             axis.groupIndex < 0 ? scene.player.params
@@ -273,9 +273,8 @@ int mergeCommand(const QStringList& arguments)
         "Joins the files of a sweep's shards (--shard I/N) into the file the whole sweep "
         "writes: the same header in every file, each run exactly once.\n"
         "Exit code 0 ok, 2 when the files are not the shards of one sweep or one is missing."));
-    const QCommandLineOption outOption(QStringLiteral("out"),
-                                       QStringLiteral("The merged CSV file."),
-                                       QStringLiteral("FILE"));
+    const QCommandLineOption outOption(
+        QStringLiteral("out"), QStringLiteral("The merged CSV file."), QStringLiteral("FILE"));
     parser.addOption(outOption);
     parser.addPositionalArgument(QStringLiteral("files"), QStringLiteral("The shards' files."),
                                  QStringLiteral("FILE..."));
@@ -325,7 +324,8 @@ int mergeCommand(const QStringList& arguments)
                 head = row;
                 continue;
             }
-            const QStringList lead = QString::fromStdString(row.substr(0, 64)).split(QLatin1Char(','));
+            const QStringList lead =
+                QString::fromStdString(row.substr(0, 64)).split(QLatin1Char(','));
             bool ok = lead.size() >= 3;
             std::size_t run = 0, of = 0;
             if (ok)
@@ -404,12 +404,12 @@ int sweepCommand(const QStringList& arguments)
         QStringLiteral("steps"),
         QStringLiteral("Steps per run (default: what the scene's checks need, or 600)."),
         QStringLiteral("N"));
-    const QCommandLineOption jobsOption(
-        QStringLiteral("jobs"), QStringLiteral("Runs at once (default: every core)."),
-        QStringLiteral("N"));
-    const QCommandLineOption shardOption(
-        QStringLiteral("shard"), QStringLiteral("Runs this share of the sweep only."),
-        QStringLiteral("I/N"));
+    const QCommandLineOption jobsOption(QStringLiteral("jobs"),
+                                        QStringLiteral("Runs at once (default: every core)."),
+                                        QStringLiteral("N"));
+    const QCommandLineOption shardOption(QStringLiteral("shard"),
+                                         QStringLiteral("Runs this share of the sweep only."),
+                                         QStringLiteral("I/N"));
     const QCommandLineOption outOption(QStringLiteral("out"), QStringLiteral("The CSV file."),
                                        QStringLiteral("FILE"));
     parser.addOptions({varyOption, seedsOption, stepsOption, jobsOption, shardOption, outOption});
@@ -470,11 +470,11 @@ int sweepCommand(const QStringList& arguments)
         return std::nullopt;
     };
     qint64 seeds = 1, jobs = std::max(1u, std::thread::hardware_concurrency());
-    plan.steps = plan.scene.checks.empty()
-                     ? 600
-                     : static_cast<qint64>(std::ceil(CheckRunner::secondsNeeded(plan.scene.checks) /
-                                                         plan.scene.simulation.dt -
-                                                     1e-4));
+    plan.steps =
+        plan.scene.checks.empty()
+            ? 600
+            : static_cast<qint64>(std::ceil(
+                  CheckRunner::secondsNeeded(plan.scene.checks) / plan.scene.simulation.dt - 1e-4));
     for (auto error : {wholeNumber(seedsOption, 1, kMaxSeeds, seeds),
                        wholeNumber(stepsOption, 1, kMaxSteps, plan.steps),
                        wholeNumber(jobsOption, 1, kMaxJobs, jobs)})
