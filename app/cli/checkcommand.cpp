@@ -3,12 +3,12 @@
 
 #include "clisupport.h"
 #include "commands.h"
+#include "sceneparams.h"
 
 #include <shoal/checks.h>
 #include <shoal/displaytext.h>
 #include <shoal/world.h>
 
-#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <new>
@@ -161,11 +161,7 @@ SceneOutcome checkScene(const QString& argument, std::optional<qint64> steps,
             return outcome;
         }
         // Enough steps for every window to be decided, unless --steps says how many.
-        // (A hair over a whole number of steps is that number: 10 s of a float 0.02 s is 500.)
-        outcome.steps =
-            steps ? *steps
-                  : static_cast<qint64>(
-                        std::ceil(CheckRunner::secondsNeeded(outcome.checks) / world->dt() - 1e-4));
+        outcome.steps = steps ? *steps : defaultRunSteps(loaded->scene());
         world->setMetricsEnabled(true);
         world->setMetricsEvery(1);
         for (qint64 s = 0; s < outcome.steps && !outcome.checks.empty(); ++s) {
@@ -235,14 +231,12 @@ int checkCommand(const QStringList& arguments)
 
     std::optional<qint64> steps;
     if (parser.isSet(stepsOption)) {
-        bool ok = false;
-        const qint64 n = parser.value(stepsOption).toLongLong(&ok);
-        if (!ok || n < 1 || n > kMaxSteps) {
-            printError("check: --steps '" + parser.value(stepsOption).toStdString() +
-                       "' must be a whole number in [1, " + std::to_string(kMaxSteps) + "]");
+        auto n = wholeOption(parser, stepsOption, 1, kMaxSteps, 0);
+        if (!n) {
+            printError("check: " + n.error().message);
             return kExitBadInput;
         }
-        steps = n;
+        steps = *n;
     }
     std::optional<std::uint64_t> seed;
     if (parser.isSet(seedOption)) {

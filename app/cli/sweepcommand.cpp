@@ -4,6 +4,7 @@
 
 #include "clisupport.h"
 #include "commands.h"
+#include "sceneparams.h"
 
 #include <shoal/checks.h>
 #include <shoal/displaytext.h>
@@ -37,16 +38,13 @@ constexpr const char* kLeadColumns = "run,runs,seed";
 /// One --vary: a parameter of a group and the values it takes, FROM to TO by STEP.
 struct Axis
 {
-    std::string group, key; ///< "player" for the player's parameters
-    int groupIndex = -1;    ///< in the scene; -1: the player
-    int paramIndex = -1;
+    SceneParam param;
     std::vector<double> values;
 };
 
 struct SweepPlan
 {
     SceneDesc scene;
-    std::string sceneName;
     std::vector<Axis> axes;
     int seeds = 1;
     qint64 steps = 600;
@@ -90,44 +88,18 @@ std::optional<Error> parseAxisValues(const std::string& text, const std::string&
 /// One --vary GROUP.PARAM=FROM:TO:STEP against the scene.
 std::optional<Error> parseAxis(const SceneDesc& scene, const QString& option, Axis& axis)
 {
-    const std::string text = option.toStdString();
-    const std::string where = "--vary " + text;
+    const std::string where = "--vary " + option.toStdString();
     const int equals = option.indexOf(QLatin1Char('='));
-    const QString target = equals < 0 ? QString() : option.left(equals);
-    const int dot = target.lastIndexOf(QLatin1Char('.'));
-    if (equals < 0 || dot <= 0 || dot == target.size() - 1)
+    if (equals < 0)
         return Error{where + ": expected GROUP.PARAM=FROM:TO:STEP (or player.PARAM=...)"};
-    axis.group = target.left(dot).toStdString();
-    axis.key = target.mid(dot + 1).toStdString();
-    const std::vector<ParamSpec>* specs = nullptr;
-    if (axis.group == "player") {
-        specs = &playerParamSpecs();
-    } else {
-        for (std::size_t g = 0; g < scene.groups.size(); ++g)
-            if (scene.groups[g].name == axis.group)
-                axis.groupIndex = static_cast<int>(g);
-        if (axis.groupIndex < 0) {
-            std::string names;
-            for (const GroupDesc& group : scene.groups)
-                names += (names.empty() ? "" : ", ") + quotedName(group.name);
-            return Error{where + ": the scene has no group " + quotedName(axis.group) +
-                         "; groups: " + (names.empty() ? std::string("none") : names)};
-        }
-        specs = &paramSpecs(scene.groups[static_cast<std::size_t>(axis.groupIndex)].kind);
-    }
-    axis.paramIndex = paramIndex(*specs, axis.key);
-    if (axis.paramIndex < 0) {
-        std::string keys;
-        for (const ParamSpec& spec : *specs)
-            keys += (keys.empty() ? "" : ", ") + spec.key;
-        return Error{where + ": " + quotedName(axis.group) + " has no parameter " +
-                     quotedName(axis.key) + "; known: " + keys};
-    }
+    auto param = findSceneParam(scene, option.left(equals).toStdString(), where);
+    if (!param)
+        return param.error();
+    axis.param = *param;
     if (auto error = parseAxisValues(option.mid(equals + 1).toStdString(), where, axis.values))
         return error;
-    const ParamSpec& spec = (*specs)[static_cast<std::size_t>(axis.paramIndex)];
     for (const double value : axis.values)
-        if (auto error = checkParamValue(spec, value, axis.group + "." + axis.key))
+        if (auto error = checkParamValue(*axis.param.spec, value, axis.param.name()))
             return Error{where + ": " + error->message};
     return std::nullopt;
 }
@@ -142,12 +114,8 @@ SceneDesc sceneOfRun(const SweepPlan& plan, std::size_t run, std::uint64_t& seed
     scene.simulation.seed = seed;
     for (std::size_t a = plan.axes.size(); a-- > 0;) {
         const Axis& axis = plan.axes[a];
-        const double value = axis.values[combination % axis.values.size()];
+        axis.param.in(scene) = axis.values[combination % axis.values.size()];
         combination /= axis.values.size();
-        ParamValues& values = axis.groupIndex < 0
-                                  ? scene.player.params
-                                  : scene.groups[static_cast<std::size_t>(axis.groupIndex)].params;
-        values[static_cast<std::size_t>(axis.paramIndex)] = value;
     }
     return scene;
 }
@@ -158,7 +126,7 @@ std::string header(const SweepPlan& plan)
 {
     std::string line = kLeadColumns;
     for (const Axis& axis : plan.axes)
-        line += "," + csvField(axis.group + "." + axis.key);
+        line += "," + csvField(axis.param.name());
     for (const GroupDesc& group : plan.scene.groups)
         for (const std::string& key : checkMetricKeys())
             line += "," + csvField(group.name + "." + key);
@@ -173,12 +141,8 @@ std::string runRow(const SweepPlan& plan, std::size_t run)
     const SceneDesc scene = sceneOfRun(plan, run, seed);
     std::string row =
         std::to_string(run) + "," + std::to_string(plan.runs) + "," + std::to_string(seed);
-    for (const Axis& axis : plan.axes) {
-        const ParamValues& values =
-            axis.groupIndex < 0 ? scene.player.params
-                                : scene.groups[static_cast<std::size_t>(axis.groupIndex)].params;
-        row += "," + formatNumber(values[static_cast<std::size_t>(axis.paramIndex)]);
-    }
+    for (const Axis& axis : plan.axes)
+        row += "," + formatNumber(axis.param.in(scene));
     const std::size_t metricColumns = scene.groups.size() * checkMetricKeys().size();
     const auto refused = [&](const std::string& why) {
         row.append(metricColumns, ',');
@@ -425,23 +389,11 @@ int sweepCommand(const QStringList& arguments)
         printError("sweep: " + message);
         return kExitBadInput;
     };
-    const QStringList positional = parser.positionalArguments();
-    if (positional.size() > 1)
-        return refuse("takes one scene, got " + std::to_string(positional.size()));
-    const SceneSource source = sceneSource(positional.isEmpty() ? QString() : positional.first());
-    const QString outPath = parser.value(outOption);
-    if (outPath.isEmpty())
-        return refuse("needs --out FILE");
-    if (sameFile(outPath, source.path))
-        return refuse("--out " + outPath.toStdString() + " is the scene; it would be overwritten");
-    auto loaded = loadScene(source);
-    if (!loaded) {
-        printError(loaded.error().message);
+    auto loaded = loadSceneWithOutput(parser, parser.value(outOption), "sweep");
+    if (!loaded)
         return kExitBadInput;
-    }
     SweepPlan plan;
     plan.scene = loaded->scene();
-    plan.sceneName = source.displayName;
     if (!parser.isSet(varyOption))
         return refuse("needs at least one --vary GROUP.PARAM=FROM:TO:STEP");
     std::size_t combinations = 1;
@@ -450,45 +402,31 @@ int sweepCommand(const QStringList& arguments)
         if (auto error = parseAxis(plan.scene, option, axis))
             return refuse(error->message);
         for (const Axis& other : plan.axes)
-            if (other.group == axis.group && other.key == axis.key)
-                return refuse("--vary " + axis.group + "." + axis.key + " is given twice");
+            if (other.param.name() == axis.param.name())
+                return refuse("--vary " + axis.param.name() + " is given twice");
         combinations *= axis.values.size();
         if (combinations > kMaxRuns)
             return refuse("more than " + std::to_string(kMaxRuns) + " combinations");
         plan.axes.push_back(std::move(axis));
     }
-    const auto wholeNumber = [&](const QCommandLineOption& option, qint64 low, qint64 high,
-                                 qint64& value) -> std::optional<Error> {
-        if (!parser.isSet(option))
-            return std::nullopt;
-        bool ok = false;
-        value = parser.value(option).toLongLong(&ok);
-        if (!ok || value < low || value > high)
-            return Error{"--" + option.names().first().toStdString() + " '" +
-                         parser.value(option).toStdString() + "' must be a whole number in [" +
-                         std::to_string(low) + ", " + std::to_string(high) + "]"};
-        return std::nullopt;
-    };
-    qint64 seeds = 1, jobs = std::max(1u, std::thread::hardware_concurrency());
-    plan.steps =
-        plan.scene.checks.empty()
-            ? 600
-            : static_cast<qint64>(std::ceil(
-                  CheckRunner::secondsNeeded(plan.scene.checks) / plan.scene.simulation.dt - 1e-4));
-    for (auto error : {wholeNumber(seedsOption, 1, kMaxSeeds, seeds),
-                       wholeNumber(stepsOption, 1, kMaxSteps, plan.steps),
-                       wholeNumber(jobsOption, 1, kMaxJobs, jobs)})
-        if (error)
-            return refuse(error->message);
-    plan.seeds = static_cast<int>(seeds);
-    plan.jobs = static_cast<int>(jobs);
-    if (combinations * static_cast<std::size_t>(seeds) > kMaxRuns)
+    auto seeds = wholeOption(parser, seedsOption, 1, kMaxSeeds, 1);
+    auto steps = wholeOption(parser, stepsOption, 1, kMaxSteps, defaultRunSteps(plan.scene));
+    auto jobs = wholeOption(parser, jobsOption, 1, kMaxJobs,
+                            std::max(1u, std::thread::hardware_concurrency()));
+    for (const auto* value : {&seeds, &steps, &jobs})
+        if (!*value)
+            return refuse(value->error().message);
+    plan.steps = *steps;
+    plan.seeds = static_cast<int>(*seeds);
+    plan.jobs = static_cast<int>(*jobs);
+    if (combinations * static_cast<std::size_t>(*seeds) > kMaxRuns)
         return refuse("more than " + std::to_string(kMaxRuns) + " runs");
-    plan.runs = combinations * static_cast<std::size_t>(seeds);
+    plan.runs = combinations * static_cast<std::size_t>(*seeds);
     if (parser.isSet(shardOption))
         if (auto error = parseShard(parser.value(shardOption), plan.shard, plan.shards))
             return refuse(error->message);
 
+    const QString outPath = parser.value(outOption);
     OutputFile out(outPath);
     if (auto error = out.open()) {
         printError(error->message);

@@ -5,6 +5,7 @@
 
 #include "clisupport.h"
 #include "commands.h"
+#include "sceneparams.h"
 
 #include <shoal/checks.h>
 #include <shoal/displaytext.h>
@@ -35,9 +36,7 @@ constexpr double kRefused = 1e6;
 /// One --param GROUP.PARAM=MIN:MAX.
 struct TuneParam
 {
-    std::string group, key;
-    int groupIndex = -1; ///< -1: the player
-    int paramIndex = -1;
+    SceneParam param;
     double low = 0.0, high = 0.0;
     bool whole = false; ///< an integer parameter: the value is rounded
 };
@@ -45,9 +44,9 @@ struct TuneParam
 /// What the search makes small.
 struct Objective
 {
-    bool checks = true;     ///< the checks' misses; otherwise a metric
-    std::string metric;     ///< GROUP.KEY
-    double sign = 1.0;      ///< -1: the metric is made large
+    bool checks = true;           ///< the checks' misses; otherwise a metric
+    std::string metric;           ///< GROUP.KEY
+    double sign = 1.0;            ///< -1: the metric is made large
     std::optional<double> target; ///< the distance of the metric to it is made small
 };
 
@@ -77,8 +76,8 @@ double missOf(const CheckDesc& check, const CheckResult& r)
         return 0.0;
     if (!r.seen)
         return 1.0;
-    const double bound = r.at >= 0.0 && check.compare != CheckCompare::Within ? r.bound
-                                                                                : check.value;
+    const double bound =
+        r.at >= 0.0 && check.compare != CheckCompare::Within ? r.bound : check.value;
     const double scale = std::abs(bound) + 0.1;
     const bool best = check.window == CheckWindow::By;
     double miss = 0.0;
@@ -111,10 +110,7 @@ SceneDesc sceneWith(const TunePlan& plan, const std::vector<double>& x, std::uin
     scene.simulation.seed = seed;
     for (std::size_t i = 0; i < plan.params.size(); ++i) {
         const TuneParam& p = plan.params[i];
-        ParamValues& values = p.groupIndex < 0
-                                  ? scene.player.params
-                                  : scene.groups[static_cast<std::size_t>(p.groupIndex)].params;
-        values[static_cast<std::size_t>(p.paramIndex)] = p.whole ? std::round(x[i]) : x[i];
+        p.param.in(scene) = p.whole ? std::round(x[i]) : x[i];
     }
     return scene;
 }
@@ -222,7 +218,7 @@ std::string describePoint(const TunePlan& plan, const std::vector<double>& x)
     std::string text;
     for (std::size_t i = 0; i < plan.params.size(); ++i) {
         const TuneParam& p = plan.params[i];
-        text += (text.empty() ? "" : " ") + p.group + "." + p.key + "=" +
+        text += (text.empty() ? "" : " ") + p.param.name() + "=" +
                 formatNumber(p.whole ? std::round(x[i]) : x[i], 4);
     }
     return text;
@@ -234,9 +230,9 @@ std::string describeScore(const TunePlan& plan, const Score& score)
         return "refused: " + score.refused;
     std::string text = "objective " + formatNumber(score.objective, 4);
     if (score.checks > 0)
-        text += ", checks " + std::to_string(score.passed) + " of " +
-                std::to_string(score.checks) + " passed over " + std::to_string(plan.seeds) +
-                " seed" + (plan.seeds == 1 ? "" : "s");
+        text += ", checks " + std::to_string(score.passed) + " of " + std::to_string(score.checks) +
+                " passed over " + std::to_string(plan.seeds) + " seed" +
+                (plan.seeds == 1 ? "" : "s");
     return text;
 }
 
@@ -249,8 +245,7 @@ double objectiveOf(unsigned n, const double* x, double* /*gradient*/, void* data
     if (search.best.empty() || score.objective < search.bestScore.objective) {
         search.best = point;
         search.bestScore = score;
-        std::printf("%4d  %s: %s\n", search.evaluations,
-                    describePoint(*search.plan, point).c_str(),
+        std::printf("%4d  %s: %s\n", search.evaluations, describePoint(*search.plan, point).c_str(),
                     describeScore(*search.plan, score).c_str());
         std::fflush(stdout);
     }
@@ -287,41 +282,24 @@ std::optional<Error> parseParam(const SceneDesc& scene, const QString& option, T
 {
     const std::string where = "--param " + option.toStdString();
     const int equals = option.indexOf(QLatin1Char('='));
-    const QString target = equals < 0 ? QString() : option.left(equals);
-    const int dot = target.lastIndexOf(QLatin1Char('.'));
-    const QStringList range = equals < 0 ? QStringList() : option.mid(equals + 1).split(QLatin1Char(':'));
-    bool ok = equals > 0 && dot > 0 && dot < target.size() - 1 && range.size() == 2;
+    const QStringList range =
+        equals < 0 ? QStringList() : option.mid(equals + 1).split(QLatin1Char(':'));
+    bool ok = equals > 0 && range.size() == 2;
     if (ok)
         p.low = range[0].toDouble(&ok);
     if (ok)
         p.high = range[1].toDouble(&ok);
     if (!ok || !std::isfinite(p.low) || !std::isfinite(p.high) || p.low >= p.high)
         return Error{where + ": expected GROUP.PARAM=MIN:MAX with finite MIN below MAX"};
-    p.group = target.left(dot).toStdString();
-    p.key = target.mid(dot + 1).toStdString();
-    const std::vector<ParamSpec>* specs = &playerParamSpecs();
-    if (p.group != "player") {
-        for (std::size_t g = 0; g < scene.groups.size(); ++g)
-            if (scene.groups[g].name == p.group)
-                p.groupIndex = static_cast<int>(g);
-        if (p.groupIndex < 0)
-            return Error{where + ": the scene has no group " + quotedName(p.group)};
-        specs = &paramSpecs(scene.groups[static_cast<std::size_t>(p.groupIndex)].kind);
-    }
-    p.paramIndex = paramIndex(*specs, p.key);
-    if (p.paramIndex < 0) {
-        std::string keys;
-        for (const ParamSpec& spec : *specs)
-            keys += (keys.empty() ? "" : ", ") + spec.key;
-        return Error{where + ": " + quotedName(p.group) + " has no parameter " +
-                     quotedName(p.key) + "; known: " + keys};
-    }
-    const ParamSpec& spec = (*specs)[static_cast<std::size_t>(p.paramIndex)];
-    if (spec.type == ParamType::Choice)
-        return Error{where + ": " + p.key + " is a choice; tune searches numbers"};
-    p.whole = spec.type != ParamType::Real;
+    auto param = findSceneParam(scene, option.left(equals).toStdString(), where);
+    if (!param)
+        return param.error();
+    p.param = *param;
+    if (p.param.spec->type == ParamType::Choice)
+        return Error{where + ": " + p.param.key + " is a choice; tune searches numbers"};
+    p.whole = p.param.spec->type != ParamType::Real;
     for (const double bound : {p.low, p.high})
-        if (auto error = checkParamValue(spec, bound, p.group + "." + p.key))
+        if (auto error = checkParamValue(*p.param.spec, bound, p.param.name()))
             return Error{where + ": " + error->message};
     return std::nullopt;
 }
@@ -355,7 +333,8 @@ std::optional<Error> parseObjective(const SceneDesc& scene, const QString& text,
     const std::size_t dot = o.metric.rfind('.');
     const std::string key = dot == std::string::npos ? std::string() : o.metric.substr(dot + 1);
     const auto& keys = checkMetricKeys();
-    if (dot == std::string::npos || dot == 0 || std::find(keys.begin(), keys.end(), key) == keys.end())
+    if (dot == std::string::npos || dot == 0 ||
+        std::find(keys.begin(), keys.end(), key) == keys.end())
         return Error{where + ": " + quotedName(o.metric) +
                      " is not GROUP.KEY with a metric key (docs/scene-format.md, checks)"};
     return std::nullopt;
@@ -381,19 +360,18 @@ int tuneCommand(const QStringList& arguments)
         QStringLiteral("objective"),
         QStringLiteral("checks, GROUP.KEY (small), -GROUP.KEY (large) or GROUP.KEY=TARGET."),
         QStringLiteral("WHAT"));
-    const QCommandLineOption budgetOption(
-        QStringLiteral("budget"), QStringLiteral("Points to try at most (default 60)."),
-        QStringLiteral("N"));
-    const QCommandLineOption seedsOption(
-        QStringLiteral("seeds"), QStringLiteral("Seeds per point (default 3)."),
-        QStringLiteral("N"));
+    const QCommandLineOption budgetOption(QStringLiteral("budget"),
+                                          QStringLiteral("Points to try at most (default 60)."),
+                                          QStringLiteral("N"));
+    const QCommandLineOption seedsOption(QStringLiteral("seeds"),
+                                         QStringLiteral("Seeds per point (default 3)."),
+                                         QStringLiteral("N"));
     const QCommandLineOption stepsOption(
         QStringLiteral("steps"),
         QStringLiteral("Steps per run (default: what the checks need, or 600)."),
         QStringLiteral("N"));
-    const QCommandLineOption outOption(QStringLiteral("out"),
-                                       QStringLiteral("The tuned scene file."),
-                                       QStringLiteral("FILE"));
+    const QCommandLineOption outOption(
+        QStringLiteral("out"), QStringLiteral("The tuned scene file."), QStringLiteral("FILE"));
     parser.addOptions(
         {paramOption, objectiveOption, budgetOption, seedsOption, stepsOption, outOption});
     parser.addPositionalArgument(QStringLiteral("file"),
@@ -408,21 +386,10 @@ int tuneCommand(const QStringList& arguments)
         printError("tune: " + message);
         return kExitBadInput;
     };
-    const QStringList positional = parser.positionalArguments();
-    if (positional.size() > 1)
-        return refuse("takes one scene, got " + std::to_string(positional.size()));
-    const SceneSource source = sceneSource(positional.isEmpty() ? QString() : positional.first());
     const QString outPath = parser.value(outOption);
-    if (outPath.isEmpty())
-        return refuse("needs --out FILE (the tuned scene)");
-    if (sameFile(outPath, source.path))
-        return refuse("--out " + outPath.toStdString() +
-                      " is the scene; write the tuned scene to another file");
-    auto loaded = loadScene(source);
-    if (!loaded) {
-        printError(loaded.error().message);
+    auto loaded = loadSceneWithOutput(parser, outPath, "tune");
+    if (!loaded)
         return kExitBadInput;
-    }
     TunePlan plan;
     plan.scene = loaded->scene();
     if (!parser.isSet(paramOption))
@@ -437,31 +404,12 @@ int tuneCommand(const QStringList& arguments)
         return refuse("needs --objective checks|GROUP.KEY|-GROUP.KEY|GROUP.KEY=TARGET");
     if (auto error = parseObjective(plan.scene, parser.value(objectiveOption), plan.objective))
         return refuse(error->message);
-    const auto wholeNumber = [&](const QCommandLineOption& option, qint64 low, qint64 high,
-                                 qint64 value) -> std::optional<qint64> {
-        if (!parser.isSet(option))
-            return value;
-        bool ok = false;
-        value = parser.value(option).toLongLong(&ok);
-        if (!ok || value < low || value > high) {
-            printError("tune: --" + option.names().first().toStdString() + " '" +
-                       parser.value(option).toStdString() + "' must be a whole number in [" +
-                       std::to_string(low) + ", " + std::to_string(high) + "]");
-            return std::nullopt;
-        }
-        return value;
-    };
-    const qint64 defaultSteps =
-        plan.scene.checks.empty()
-            ? 600
-            : static_cast<qint64>(std::ceil(CheckRunner::secondsNeeded(plan.scene.checks) /
-                                                plan.scene.simulation.dt -
-                                            1e-4));
-    const auto budget = wholeNumber(budgetOption, 2, kMaxBudget, 60);
-    const auto seeds = wholeNumber(seedsOption, 1, kMaxSeeds, 3);
-    const auto steps = wholeNumber(stepsOption, 1, kMaxSteps, defaultSteps);
-    if (!budget || !seeds || !steps)
-        return kExitBadInput;
+    const auto budget = wholeOption(parser, budgetOption, 2, kMaxBudget, 60);
+    const auto seeds = wholeOption(parser, seedsOption, 1, kMaxSeeds, 3);
+    const auto steps = wholeOption(parser, stepsOption, 1, kMaxSteps, defaultRunSteps(plan.scene));
+    for (const auto* value : {&budget, &seeds, &steps})
+        if (!*value)
+            return refuse(value->error().message);
     plan.budget = static_cast<int>(*budget);
     plan.seeds = static_cast<int>(*seeds);
     plan.steps = *steps;
@@ -477,10 +425,7 @@ int tuneCommand(const QStringList& arguments)
     search.plan = &plan;
     std::vector<double> x;
     for (const TuneParam& p : plan.params) {
-        const ParamValues& values = p.groupIndex < 0
-                                        ? plan.scene.player.params
-                                        : plan.scene.groups[static_cast<std::size_t>(p.groupIndex)].params;
-        x.push_back(std::clamp(values[static_cast<std::size_t>(p.paramIndex)], p.low, p.high));
+        x.push_back(std::clamp(p.param.in(plan.scene), p.low, p.high));
     }
     // The scene as it is first: what tuning has to beat.
     objectiveOf(static_cast<unsigned>(x.size()), x.data(), nullptr, &search);
