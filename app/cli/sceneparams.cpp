@@ -29,8 +29,7 @@ Expected<SceneParam> findSceneParam(const SceneDesc& scene, const std::string& t
     SceneParam param;
     const std::size_t dot = target.rfind('.');
     if (dot == std::string::npos || dot == 0 || dot + 1 == target.size())
-        return Error{where + ": expected GROUP.PARAM (or player.PARAM), got " +
-                     quotedName(target)};
+        return Error{where + ": expected GROUP.PARAM (or player.PARAM), got " + quotedName(target)};
     param.group = target.substr(0, dot);
     param.key = target.substr(dot + 1);
     const std::vector<ParamSpec>* specs = &playerParamSpecs();

@@ -182,36 +182,42 @@ std::string runRow(const SweepPlan& plan, std::size_t run)
     return row;
 }
 
-/// Runs the shard's runs on `jobs` threads; the rows in run order.
-std::vector<std::string> runSweep(const SweepPlan& plan)
+/// Runs the shard's runs on `jobs` threads and appends their rows to `out` in run order, a
+/// block at a time, so memory stays that of one block however long the sweep.
+void runSweep(const SweepPlan& plan, OutputFile& out)
 {
-    std::vector<std::size_t> mine;
-    for (std::size_t run = static_cast<std::size_t>(plan.shard - 1); run < plan.runs;
-         run += static_cast<std::size_t>(plan.shards))
-        mine.push_back(run);
-    std::vector<std::string> rows(mine.size());
-    std::atomic<std::size_t> next{0};
-    std::atomic<std::size_t> done{0};
+    const std::size_t first = static_cast<std::size_t>(plan.shard - 1);
+    const auto stride = static_cast<std::size_t>(plan.shards);
+    const std::size_t mine = plan.runs > first ? (plan.runs - first + stride - 1) / stride : 0;
+    const std::size_t block = static_cast<std::size_t>(plan.jobs) * 16;
     // Progress on a terminal only: a log or a CI server gets the summary line alone.
     const bool progress = isatty(fileno(stderr)) != 0;
-    const auto work = [&]() {
-        for (std::size_t i = next++; i < mine.size(); i = next++) {
-            rows[i] = runRow(plan, mine[i]);
-            const std::size_t finished = ++done;
-            if (progress)
-                std::fprintf(stderr, "\rshoal-cli: sweep: %zu of %zu runs", finished, mine.size());
+    std::vector<std::string> rows;
+    std::size_t done = 0;
+    for (std::size_t from = 0; from < mine; from += block) {
+        rows.assign(std::min(block, mine - from), std::string());
+        std::atomic<std::size_t> next{0};
+        const auto work = [&]() {
+            for (std::size_t i = next++; i < rows.size(); i = next++)
+                rows[i] = runRow(plan, first + (from + i) * stride);
+        };
+        const int threads = std::max(1, std::min<int>(plan.jobs, static_cast<int>(rows.size())));
+        std::vector<std::thread> pool;
+        for (int t = 1; t < threads; ++t)
+            pool.emplace_back(work);
+        work();
+        for (std::thread& thread : pool)
+            thread.join();
+        for (const std::string& row : rows) {
+            out.buffer() += row;
+            out.flushIfLarge();
         }
-    };
-    const int threads = std::max(1, std::min<int>(plan.jobs, static_cast<int>(mine.size())));
-    std::vector<std::thread> pool;
-    for (int t = 1; t < threads; ++t)
-        pool.emplace_back(work);
-    work();
-    for (std::thread& thread : pool)
-        thread.join();
-    if (progress && !mine.empty())
+        done += rows.size();
+        if (progress)
+            std::fprintf(stderr, "\rshoal-cli: sweep: %zu of %zu runs", done, mine);
+    }
+    if (progress && mine > 0)
         std::fputs("\n", stderr);
-    return rows;
 }
 
 /// "I/N" with 1 <= I <= N.
@@ -433,10 +439,7 @@ int sweepCommand(const QStringList& arguments)
         return kExitBadInput;
     }
     out.write(header(plan));
-    for (const std::string& row : runSweep(plan)) {
-        out.buffer() += row;
-        out.flushIfLarge();
-    }
+    runSweep(plan, out);
     if (auto error = out.commit()) {
         printError(error->message);
         return kExitBadInput;
