@@ -212,12 +212,11 @@ int checkCommand(const QStringList& arguments)
         "name, and at least 10 s, unless --steps says how many steps.\n"
         "Exit code 0 when every check passed, 1 when one failed, 2 when a file could not be "
         "checked (unreadable, invalid, a check naming a group the scene lacks)."));
-    const QCommandLineOption stepsOption(QStringLiteral("steps"),
-                                         QStringLiteral("Steps to run each scene."),
-                                         QStringLiteral("N"));
-    const QCommandLineOption seedOption(
-        QStringLiteral("seed"), QStringLiteral("Overrides each scene's random seed."),
-        QStringLiteral("SEED"));
+    const QCommandLineOption stepsOption(
+        QStringLiteral("steps"), QStringLiteral("Steps to run each scene."), QStringLiteral("N"));
+    const QCommandLineOption seedOption(QStringLiteral("seed"),
+                                        QStringLiteral("Overrides each scene's random seed."),
+                                        QStringLiteral("SEED"));
     const QCommandLineOption junitOption(
         QStringLiteral("junit"),
         QStringLiteral("Writes the results as JUnit XML (a testsuite per scene, a testcase per "

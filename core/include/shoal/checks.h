@@ -45,11 +45,11 @@ struct SHOAL_API CheckResult
     CheckState state = CheckState::Pending;
     /// The metric's lowest and highest value where the check looked (its window); NaN before.
     double low = 0.0, high = 0.0;
-    bool seen = false;      ///< low and high hold values
-    double value = 0.0;     ///< the metric's value when it failed or (By) first held
-    double bound = 0.0;     ///< what it was compared with then (a metric's value, or the number)
-    double at = -1.0;       ///< the simulated time of that, s (-1: none)
-    std::string reason;     ///< a failure that no value explains ("the run ended at 4 s")
+    bool seen = false;  ///< low and high hold values
+    double value = 0.0; ///< the metric's value when it failed or (By) first held
+    double bound = 0.0; ///< what it was compared with then (a metric's value, or the number)
+    double at = -1.0;   ///< the simulated time of that, s (-1: none)
+    std::string reason; ///< a failure that no value explains ("the run ended at 4 s")
 };
 
 /// Watches a world built from the scene whose checks it holds: call observe() after every

@@ -35,7 +35,7 @@ struct MetricField
 #define SHOAL_METRIC(field, combine)                                                               \
     MetricField                                                                                    \
     {                                                                                              \
-        #field, [](const GroupMetrics& m) { return static_cast<double>(m.field); }, combine        \
+#field, [](const GroupMetrics& m) { return static_cast<double>(m.field); }, combine        \
     }
 
 const MetricField kFields[] = {
@@ -183,8 +183,8 @@ Expected<double> worldMetric(const World& world, const std::string& metric)
         std::string names;
         for (int g = 0; g < world.groupCount(); ++g)
             names += (names.empty() ? "" : ", ") + quotedName(world.group(g).name);
-        return Error{"there is no group " + quotedName(group) + "; groups: " +
-                     (names.empty() ? std::string("none") : names) + ", or all"};
+        return Error{"there is no group " + quotedName(group) +
+                     "; groups: " + (names.empty() ? std::string("none") : names) + ", or all"};
     }
     return valueOf(*field, world.group(index).metrics);
 }

@@ -95,10 +95,10 @@ std::string describeResult(const CheckDesc& check, const CheckResult& r)
         return r.reason;
     const std::string when = r.at >= 0.0 ? " at " + formatNumber(r.at, 4) + " s" : std::string();
     if (r.state == CheckState::Failed && r.at >= 0.0) {
-        std::string wanted = check.compare == CheckCompare::Within
-                                 ? "[" + formatNumber(check.value) + ", " +
-                                       formatNumber(check.high) + "]"
-                                 : shown(r.bound);
+        std::string wanted =
+            check.compare == CheckCompare::Within
+                ? "[" + formatNumber(check.value) + ", " + formatNumber(check.high) + "]"
+                : shown(r.bound);
         return shown(r.value) + when + " (wanted " + compareWord(check.compare) + " " + wanted +
                ")";
     }
@@ -219,11 +219,11 @@ void CheckRunner::finish(const World& world)
         case CheckWindow::After:
             r.state = r.seen ? CheckState::Passed : CheckState::Failed;
             if (!r.seen)
-                r.reason = end < check.seconds
-                               ? "the run ended at " + formatNumber(end, 4) + " s, before " +
-                                     formatNumber(check.seconds) + " s"
-                               : "the metric had no value after " + formatNumber(check.seconds) +
-                                     " s";
+                r.reason =
+                    end < check.seconds
+                        ? "the run ended at " + formatNumber(end, 4) + " s, before " +
+                              formatNumber(check.seconds) + " s"
+                        : "the metric had no value after " + formatNumber(check.seconds) + " s";
             break;
         case CheckWindow::By:
             r.state = CheckState::Failed;
@@ -240,8 +240,8 @@ void CheckRunner::finish(const World& world)
                 r.at = m_lastMiss[k];
             } else if (!r.seen) {
                 r.state = CheckState::Failed;
-                r.reason = "the metric had no value in the last " +
-                           formatNumber(check.seconds) + " s";
+                r.reason =
+                    "the metric had no value in the last " + formatNumber(check.seconds) + " s";
             } else {
                 r.state = CheckState::Passed;
             }
