@@ -251,6 +251,7 @@ private slots:
     void docsExampleIsCanonical();
     void numbersAreShortestAndExact();
     void loadedSceneIsBuiltWithoutASecondCheck();
+    void checkedSceneTakesOnlyChecksThatPass();
     void olderFilesMigrate_data();
     void olderFilesMigrate();
     void version2SquadsParkOnSpots();
@@ -938,6 +939,37 @@ void TestSceneFile::loadedSceneIsBuiltWithoutASecondCheck()
     QCOMPARE(checkScene(broken).error().message, validateScene(broken)->message);
     QVERIFY(!World::create(broken));
     QVERIFY(World::create(broken).error().message.find("simulation.dt") != std::string::npos);
+}
+
+void TestSceneFile::checkedSceneTakesOnlyChecksThatPass()
+{
+    // An editor's edit of the checks keeps the proof when validateScene() would pass the
+    // result, and refuses it, changing nothing, with validateChecks()' message when not.
+    Expected<CheckedScene> loaded = loadCheckedScene(kDemoPath.toStdString());
+    QVERIFY(loaded);
+    std::vector<CheckDesc> checks = loaded->scene().checks;
+    QCOMPARE(checks.size(), std::size_t(8));
+    CheckDesc band;
+    band.metric = "school.nearestMin";
+    band.compare = CheckCompare::Within;
+    band.value = 0.5;
+    band.high = 1.0;
+    checks.push_back(band);
+    QVERIFY(!validateChecks(checks));
+    QVERIFY(loaded->setChecks(checks));
+    QVERIFY(!validateScene(loaded->scene()));
+    QCOMPARE(loaded->scene().checks.size(), std::size_t(9));
+
+    checks.back().value = 2.0; // above its high end
+    const std::optional<Error> refused = validateChecks(checks);
+    QVERIFY(refused);
+    QCOMPARE(refused->message,
+             std::string("checks[8].within: [2, 1] must be [low, high] with low <= high"));
+    SceneDesc plain = loaded->scene();
+    plain.checks = checks;
+    QCOMPARE(validateScene(plain)->message, refused->message);
+    QVERIFY(!loaded->setChecks(checks));
+    QCOMPARE(loaded->scene().checks.back().value, 0.5);
 }
 
 void TestSceneFile::olderFilesMigrate_data()

@@ -70,6 +70,15 @@ struct Fixture
     MetricsDock dock{&document, &selection, &controller};
 };
 
+/// The demo without its checks: while a check is undecided the world measures every step
+/// (test_checksdock), and these tests are about the rate the plots ask for.
+SceneDesc demoWithoutChecks()
+{
+    SceneDesc scene = test::demoScene();
+    scene.checks.clear();
+    return scene;
+}
+
 void typeInto(QAbstractSpinBox* spin, const QString& text)
 {
     spin->setFocus();
@@ -122,7 +131,7 @@ void TestMetricsDock::plotsGrowWhilePlayingAndHoldWhilePaused()
 
 void TestMetricsDock::plotsShowWhatTheRuntimeMeasured()
 {
-    Fixture f(test::demoScene());
+    Fixture f(demoWithoutChecks());
     f.selection.select(kSchool);
     f.play(3.0);
     const World* world = f.controller.world();
@@ -196,7 +205,7 @@ void TestMetricsDock::aDragIsOneMark()
 
 void TestMetricsDock::theWorldMeasuresOnlyWhileShown()
 {
-    Fixture f(test::demoScene());
+    Fixture f(demoWithoutChecks());
     QVERIFY(f.controller.world()->metricsEnabled());
     QCOMPARE(f.controller.world()->metricsEvery(), 12); // five samples a second at 60 Hz
     f.dock.hide();

@@ -32,6 +32,7 @@ enum UndoCommandId
     kSetPlayerId,
     kSetSimulationId,
     kSetBoundsId,
+    kSetChecksId,
 };
 
 /// The one merge rule of every command that merges (Glaxnimate's command/base.hpp). While its
@@ -235,6 +236,16 @@ struct BoundsAccess
     static void set(Document& d, int, const Value& v) { d.setBounds(v); }
 };
 
+/// The scene's checks, the whole list (index: the check the edit touched, -1 for several).
+struct ChecksAccess
+{
+    using Value = std::vector<CheckDesc>;
+    static constexpr int kId = kSetChecksId;
+    static constexpr const char* kText = QT_TRANSLATE_NOOP("UndoCommands", "Change Checks");
+    static Value get(const SceneDesc& s, int) { return s.checks; }
+    static void set(Document& d, int i, const Value& v) { d.setChecks(v, i); }
+};
+
 using SetWallCommand = SetValueCommand<WallAccess>;
 using SetObstacleCommand = SetValueCommand<ObstacleAccess>;
 using SetPickupCommand = SetValueCommand<PickupAccess>;
@@ -243,6 +254,7 @@ using SetPlayerCommand = SetValueCommand<PlayerAccess>;
 using SetPlayerParamCommand = SetValueCommand<PlayerParamAccess>;
 using SetSimulationCommand = SetValueCommand<SimulationAccess>;
 using SetBoundsCommand = SetValueCommand<BoundsAccess>;
+using SetChecksCommand = SetValueCommand<ChecksAccess>;
 
 // ---------------------------------------------------------------------------------------------
 // Adding and removing elements of the scene's lists: one template each, a List struct says

@@ -296,4 +296,11 @@ void Document::setSimulation(const SimulationDesc& simulation)
     announce(Change{ChangeKind::Simulation, -1, -1});
 }
 
+void Document::setChecks(const std::vector<CheckDesc>& checks, int edited)
+{
+    if (!m_checkedScene || !m_checkedScene->setChecks(checks))
+        uncheckedScene().checks = checks;
+    announce(Change{ChangeKind::Checks, edited, -1});
+}
+
 } // namespace shoal::ui

@@ -27,6 +27,7 @@ enum class ChangeKind
     GroupParams, ///< index = the group; paramIndex = the parameter
     Player,      ///< paramIndex = the parameter, or -1: anything of the player
     Simulation,
+    Checks, ///< the scene's checks (the whole list; index = the check edited, or -1)
 };
 
 struct Change
@@ -106,6 +107,8 @@ public:
     void setPlayer(const PlayerDesc& player);
     void setPlayerParam(int paramIndex, double value);
     void setSimulation(const SimulationDesc& simulation);
+    /// The scene's whole list of checks; `edited` is the check an edit touched (-1: several).
+    void setChecks(const std::vector<CheckDesc>& checks, int edited = -1);
 
 signals:
     void changed(const shoal::ui::Change& change);

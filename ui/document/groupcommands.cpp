@@ -2,6 +2,7 @@
 
 #include <shoal/sketch.h>
 
+#include "document/checkcommands.h"
 #include "document/sceneedits.h"
 
 #include <algorithm>
@@ -144,6 +145,10 @@ QUndoCommand* makeRenameGroupCommand(Document* document, int group, const std::s
         player.group = name;
         new SetPlayerCommand(document, 0, player, true, command);
     }
+    // The checks name groups as "GROUP.KEY": they follow the rename in the same step.
+    std::vector<CheckDesc> checks = checksWithGroupRenamed(scene.checks, oldName, name);
+    if (checks != scene.checks)
+        new SetChecksCommand(document, -1, std::move(checks), true, command);
     return command;
 }
 

@@ -23,8 +23,8 @@ QUndoCommand* makeAddGroupCommand(Document* document, int index, const GroupDesc
 /// empty = none) from now on, as one step. Null when it leads that group already.
 QUndoCommand* makeLeadGroupCommand(Document* document, const std::string& name);
 
-/// Renames `group` and every reference to it (swarms chasing it, the player leading it) in
-/// one step. Null when the name is unchanged.
+/// Renames `group` and every reference to it (swarms chasing it, the player leading it, the
+/// checks' metrics) in one step. Null when the name is unchanged.
 QUndoCommand* makeRenameGroupCommand(Document* document, int group, const std::string& name);
 
 /// Removes `groups` (any order) in one step, clearing the references to them first (a swarm's

@@ -1,5 +1,6 @@
 #include "metrics/metricsdock.h"
 
+#include "document/checkcommands.h"
 #include "document/document.h"
 #include "document/groupselection.h"
 #include "simulation/simulationcontroller.h"
@@ -13,6 +14,7 @@
 #include <QChartView>
 #include <QCursor>
 #include <QGraphicsLineItem>
+#include <QGraphicsRectItem>
 #include <QGraphicsSimpleTextItem>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -21,6 +23,7 @@
 #include <QLineSeries>
 #include <QLocale>
 #include <QMenu>
+#include <QMouseEvent>
 #include <QResizeEvent>
 #include <QScrollArea>
 #include <QSpinBox>
@@ -62,7 +65,62 @@ double niceTop(double top, bool counts)
     return top;
 }
 
+/// `low` and `high` rounded outward to the first significant digit of the range (whole numbers
+/// for counts), so a proposed bound reads like one a person would write: 1.62 to 1.87 is
+/// [1.6, 1.9].
+std::pair<double, double> roundedOutward(double low, double high, bool counts)
+{
+    if (counts)
+        return {std::floor(low), std::ceil(high)};
+    const double span = std::max({high - low, 0.01 * std::fabs(high), 1e-6});
+    // Divided by a power of ten above 1, not multiplied by one below: 12 / 10 is the double
+    // nearest 1.2, 12 * 0.1 is not.
+    const double digits = std::floor(std::log10(span));
+    const double scale = std::pow(10.0, std::fabs(digits));
+    if (digits < 0.0)
+        return {std::floor(low * scale) / scale, std::ceil(high * scale) / scale};
+    return {std::floor(low / scale) * scale, std::ceil(high / scale) * scale};
+}
+
 } // namespace
+
+const char* checkKeyOf(MetricField field)
+{
+    switch (field) {
+    case MetricField::NearestMin:
+        return "nearestMin";
+    case MetricField::NearestMedian:
+        return "nearestMedian";
+    case MetricField::Polarization:
+        return "polarization";
+    case MetricField::MeanSpeed:
+        return "meanSpeed";
+    case MetricField::InsideKeep:
+        return "insideKeep";
+    case MetricField::OutsideBand:
+        return "outsideBand";
+    case MetricField::Penetrations:
+        return "penetrations";
+    case MetricField::CrossPenetrations:
+        return "crossPenetrations";
+    case MetricField::WallOverlaps:
+        return "wallOverlaps";
+    case MetricField::DeepestWallOverlap:
+        return "wallOverlapMax";
+    case MetricField::Stuck:
+        return "stuck";
+    case MetricField::Blocked:
+        return "blocked";
+    case MetricField::GoalDistance:
+        return "goalDistanceMean";
+    case MetricField::AtGoal:
+        return "atGoal";
+    case MetricField::DeepestOverlap:
+    case MetricField::Count:
+        break;
+    }
+    return nullptr;
+}
 
 const std::vector<MetricPlot>& metricPlots()
 {
@@ -139,6 +197,9 @@ MetricsDock::MetricsDock(Document* document, GroupSelection* selection,
     m_caption = new QLabel(this);
     m_caption->setObjectName(QStringLiteral("metricsCaption"));
     m_caption->setTextFormat(Qt::PlainText);
+    // A plot's own tooltip would fight the values shown on hover: the hint lives here.
+    m_caption->setToolTip(tr("Drag up or down on a plot to pick a range; right-click a plot to "
+                             "keep one of its lines in a range with a check"));
     bar->addWidget(m_caption, 1);
     m_window = new QSpinBox(this);
     m_window->setObjectName(QStringLiteral("metricsWindow"));
@@ -207,11 +268,23 @@ MetricsDock::MetricsDock(Document* document, GroupSelection* selection,
         view.view->setMinimumHeight(kPlotHeight);
         view.view->setVisible(plot.shownByDefault);
         const std::size_t index = m_plots.size();
+        view.view->setContextMenuPolicy(Qt::CustomContextMenu);
+        connect(view.view, &QWidget::customContextMenuRequested, this,
+                [this, index](const QPoint& at) { showPlotMenu(index, at); });
+        view.view->viewport()->installEventFilter(this);
+        view.band = new QGraphicsRectItem(view.chart);
+        QColor bandColor = palette.color(QPalette::Highlight);
+        bandColor.setAlpha(60);
+        view.band->setBrush(bandColor);
+        view.band->setPen(QPen(palette.color(QPalette::Highlight), 1.0, Qt::DashLine));
+        view.band->setZValue(9);
+        view.band->setVisible(false);
         connect(view.chart, &QChart::plotAreaChanged, this, [this, index] {
             PlotView& plot = m_plots[index];
             const double latest = m_history.latestTime(), window = windowSeconds();
             placeMarks(plot, m_seriesGroups, latest > window ? latest - window : 0.0,
                        std::max(window, latest));
+            placeBand(plot);
         });
 
         QAction* toggle = menu->addAction(plot.title);
@@ -451,7 +524,156 @@ void MetricsDock::redraw()
             continue;
         fillSeries(plot, groups, start, to);
         placeMarks(plot, groups, start, to);
+        placeBand(plot);
     }
+}
+
+bool MetricsDock::eventFilter(QObject* watched, QEvent* event)
+{
+    const QEvent::Type type = event->type();
+    if (type != QEvent::MouseButtonPress && type != QEvent::MouseMove &&
+        type != QEvent::MouseButtonRelease)
+        return QWidget::eventFilter(watched, event);
+    for (PlotView& plot : m_plots) {
+        if (plot.view->viewport() != watched || plot.series.empty())
+            continue;
+        const auto* mouse = static_cast<QMouseEvent*>(event);
+        const QPointF at =
+            plot.chart->mapFromScene(plot.view->mapToScene(mouse->position().toPoint()));
+        const double value = plot.chart->mapToValue(at, plot.series.front()).y();
+        if (type == QEvent::MouseButtonPress && mouse->button() == Qt::LeftButton) {
+            plot.dragFrom =
+                plot.chart->plotArea().contains(at) ? std::optional<double>(value) : std::nullopt;
+            plot.dragged.reset();
+            placeBand(plot);
+        } else if (type == QEvent::MouseMove && plot.dragFrom &&
+                   (mouse->buttons() & Qt::LeftButton)) {
+            plot.dragged =
+                std::make_pair(std::min(*plot.dragFrom, value), std::max(*plot.dragFrom, value));
+            placeBand(plot);
+        } else if (type == QEvent::MouseButtonRelease && mouse->button() == Qt::LeftButton) {
+            plot.dragFrom.reset();
+        }
+        break;
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+void MetricsDock::placeBand(PlotView& plot)
+{
+    plot.band->setVisible(plot.dragged.has_value() && !plot.series.empty());
+    if (!plot.band->isVisible())
+        return;
+    const QRectF area = plot.chart->plotArea();
+    const qreal top =
+        plot.chart->mapToPosition(QPointF(0.0, plot.dragged->second), plot.series.front()).y();
+    const qreal bottom =
+        plot.chart->mapToPosition(QPointF(0.0, plot.dragged->first), plot.series.front()).y();
+    plot.band->setRect(QRectF(QPointF(area.left(), std::max(top, area.top())),
+                              QPointF(area.right(), std::min(bottom, area.bottom())))
+                           .normalized());
+}
+
+void MetricsDock::setDraggedRange(const QString& plotId, double low, double high)
+{
+    for (PlotView& plot : m_plots)
+        if (plot.plot->id == plotId) {
+            plot.dragged = std::make_pair(std::min(low, high), std::max(low, high));
+            placeBand(plot);
+        }
+}
+
+std::optional<CheckDesc> MetricsDock::proposedCheck(const QString& plotId, int group,
+                                                    int field) const
+{
+    const PlotView* plot = nullptr;
+    for (const PlotView& p : m_plots)
+        if (p.plot->id == plotId)
+            plot = &p;
+    if (!plot || field < 0 || static_cast<std::size_t>(field) >= plot->plot->fields.size())
+        return std::nullopt;
+    const MetricField metric = plot->plot->fields[static_cast<std::size_t>(field)];
+    const char* key = checkKeyOf(metric);
+    const auto& groups = m_document->scene().groups;
+    if (!key || (group != MetricsHistory::kAllGroups &&
+                 (group < 0 || static_cast<std::size_t>(group) >= groups.size())))
+        return std::nullopt;
+    const double latest = m_history.latestTime();
+    const double from = std::max(0.0, latest - windowSeconds());
+    std::pair<double, double> range{0.0, 0.0};
+    if (plot->dragged) {
+        range = *plot->dragged;
+    } else {
+        bool any = false;
+        for (const MetricSample& sample : m_history.samples(group)) {
+            if (sample.time < from || std::isnan(sample.value(metric)))
+                continue;
+            const double v = sample.value(metric);
+            range = any ? std::make_pair(std::min(range.first, v), std::max(range.second, v))
+                        : std::make_pair(v, v);
+            any = true;
+        }
+    }
+    range = roundedOutward(range.first, range.second, plot->plot->counts);
+    range.first = std::max(range.first, 0.0); // no metric a plot shows goes below 0
+    CheckDesc check;
+    const QString groupText =
+        group == MetricsHistory::kAllGroups
+            ? tr("all groups")
+            : QString::fromStdString(groups[static_cast<std::size_t>(group)].name);
+    check.name = tr("%1: %2 %3 stays in range")
+                     .arg(groupText, plot->plot->title.toLower(),
+                          plot->plot->fieldNames[static_cast<std::size_t>(field)])
+                     .toStdString();
+    check.metric = checkMetricName(group == MetricsHistory::kAllGroups
+                                       ? std::string("all")
+                                       : groups[static_cast<std::size_t>(group)].name,
+                                   key);
+    check.compare = CheckCompare::Within;
+    check.value = range.first;
+    check.high = range.second;
+    // What the plot shows began at `from`: the settling before it was not looked at.
+    if (from >= 1.0) {
+        check.window = CheckWindow::After;
+        check.seconds = std::floor(from);
+    }
+    return check;
+}
+
+void MetricsDock::proposeCheck(const QString& plotId, int group, int field)
+{
+    if (const std::optional<CheckDesc> check = proposedCheck(plotId, group, field))
+        emit checkProposed(*check);
+}
+
+void MetricsDock::showPlotMenu(std::size_t index, const QPoint& at)
+{
+    const PlotView& plot = m_plots[index];
+    QMenu menu(this);
+    // One group shown: its lines at the top; several: a submenu each.
+    const bool several = m_seriesGroups.size() > 1;
+    for (int group : m_seriesGroups) {
+        QMenu* into = several ? menu.addMenu(groupName(group)) : &menu;
+        for (std::size_t f = 0; f < plot.plot->fields.size(); ++f) {
+            if (!checkKeyOf(plot.plot->fields[f]))
+                continue;
+            into->addAction(tr("Keep %1 between these values…").arg(plot.plot->fieldNames[f]), this,
+                            [this, id = plot.plot->id, group, f] {
+                                proposeCheck(id, group, static_cast<int>(f));
+                            });
+        }
+    }
+    if (menu.isEmpty()) {
+        menu.addAction(tr("No check can name this plot's lines"))->setEnabled(false);
+    }
+    if (plot.dragged) {
+        menu.addSeparator();
+        menu.addAction(tr("Clear the range"), this, [this, index] {
+            m_plots[index].dragged.reset();
+            placeBand(m_plots[index]);
+        });
+    }
+    menu.exec(plot.view->mapToGlobal(at));
 }
 
 void MetricsDock::buildSeries(PlotView& plot, const QList<int>& groups)

@@ -8,11 +8,14 @@
 
 #include "metrics/metricshistory.h"
 
+#include <shoal/scenedesc.h>
+
 #include <QElapsedTimer>
 #include <QHash>
 #include <QWidget>
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 class QChart;
@@ -25,6 +28,7 @@ class QSpinBox;
 class QToolButton;
 class QValueAxis;
 class QGridLayout;
+class QGraphicsRectItem;
 
 namespace shoal::ui {
 
@@ -45,6 +49,9 @@ struct MetricPlot
     bool shownByDefault = true;
 };
 const std::vector<MetricPlot>& metricPlots();
+/// The key a check names the field by (checkMetricKeys()), or null for a field no one metric
+/// of the runtime is (the deepest overlap of bodies within or across groups).
+const char* checkKeyOf(MetricField field);
 
 class MetricsDock : public QWidget
 {
@@ -71,8 +78,23 @@ public:
     void redraw();
     static constexpr int kRedrawMs = 100;
 
+    /// The check "Keep this between these values…" proposes for line `field` (an index into
+    /// the plot's fields) of `group` (or MetricsHistory::kAllGroups) on plot `plotId`: within
+    /// the range dragged on that plot, else the lowest to the highest value the line shows,
+    /// rounded outward. Nothing for a field no check can name.
+    std::optional<CheckDesc> proposedCheck(const QString& plotId, int group, int field) const;
+    /// Proposes that check (checkProposed()).
+    void proposeCheck(const QString& plotId, int group, int field);
+    /// The value range dragged on plot `plotId` (tests set it as a drag would).
+    void setDraggedRange(const QString& plotId, double low, double high);
+
+signals:
+    /// "Keep this between these values…": the Checks dock opens its dialog with `check`.
+    void checkProposed(const shoal::CheckDesc& check);
+
 protected:
     void resizeEvent(QResizeEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
     void showEvent(QShowEvent* event) override;
     void hideEvent(QHideEvent* event) override;
 
@@ -88,7 +110,13 @@ private:
         std::vector<QLineSeries*> series; ///< shown group x field, in that order
         std::vector<QGraphicsLineItem*> markLines;
         std::vector<QGraphicsSimpleTextItem*> markLabels;
+        /// The value range dragged on the plot (a band), for the check it proposes.
+        QGraphicsRectItem* band = nullptr;
+        std::optional<std::pair<double, double>> dragged;
+        std::optional<double> dragFrom; ///< the value where a drag began
     };
+    void showPlotMenu(std::size_t plot, const QPoint& at);
+    void placeBand(PlotView& plot);
     void onStepped();
     void onWorldRebuilt();
     /// Asks the world to measure every kSampleSeconds while the dock shows (and not at all

@@ -190,6 +190,8 @@ void SimulationController::restart()
     m_built.player = scene.player;
     m_builtChase = resolveChases(scene);
     m_builtPlayerGroup = resolvePlayerGroup(scene);
+    if (!m_world)
+        restartChecks(); // none to watch (a world being built gets its runner when ready)
     const bool stopped = m_playing && !m_world;
     if (stopped) {
         m_playing = false;
@@ -205,10 +207,67 @@ void SimulationController::setMetricsWanted(bool wanted, int everySteps)
 {
     m_metricsWanted = wanted;
     m_metricsEvery = std::max(1, everySteps);
-    if (m_world) {
-        m_world->setMetricsEnabled(wanted);
-        m_world->setMetricsEvery(m_metricsEvery);
+    applyMetricsRate();
+}
+
+void SimulationController::applyMetricsRate()
+{
+    if (!m_world)
+        return;
+    // A check decides on every step (a spike between two samples fails it), so while one is
+    // watched the world measures every step, whatever the plots ask.
+    const bool checks = m_checks && !m_checksDecided;
+    m_world->setMetricsEnabled(m_metricsWanted || checks);
+    m_world->setMetricsEvery(checks ? 1 : m_metricsEvery);
+}
+
+// The runner reads the world's groups by the names the world was built with, and a rename
+// reaches the world without a rebuild: each check's group is named as the world names it.
+void SimulationController::restartChecks()
+{
+    std::vector<CheckDesc> checks = m_document->scene().checks;
+    const SceneDesc& scene = m_document->scene();
+    if (m_world && scene.groups.size() == static_cast<std::size_t>(m_world->groupCount())) {
+        auto worldName = [&](std::string& metric) {
+            const std::size_t dot = metric.rfind('.');
+            if (metric.empty() || dot == std::string::npos)
+                return;
+            const int g = scene.groupIndex(metric.substr(0, dot));
+            if (g >= 0)
+                metric = m_world->group(g).name + metric.substr(dot);
+        };
+        for (CheckDesc& check : checks) {
+            worldName(check.metric);
+            worldName(check.valueMetric);
+        }
     }
+    // The same checks of the same world (a group renamed): the watch goes on.
+    if (m_checks && m_world && m_checks->checks() == checks)
+        return;
+    m_checks.reset();
+    m_checksError.clear();
+    m_checksDecided = false;
+    m_checksSince = m_world ? m_world->time() : 0.0;
+    if (m_world && !checks.empty()) {
+        Expected<CheckRunner> runner = CheckRunner::create(checks, *m_world);
+        if (runner)
+            m_checks = std::move(*runner);
+        else
+            m_checksError = qs(runner.error().message);
+    }
+    applyMetricsRate();
+    emit checksRestarted();
+}
+
+void SimulationController::decideChecks()
+{
+    if (!m_checks || !m_world || m_checksDecided)
+        return;
+    m_checks->finish(*m_world);
+    m_checksDecided = true;
+    m_checksDecidedAt = m_world->time();
+    applyMetricsRate();
+    emit checksRestarted();
 }
 
 void SimulationController::setProblemsWanted(bool wanted)
@@ -239,6 +298,15 @@ void SimulationController::stepWorld()
     m_world->step();
     if (m_problemsWanted)
         m_problemWatch.observe(*m_world);
+    if (m_checks && !m_checksDecided) {
+        m_checks->observe(*m_world);
+        // A whole run is decided once it is as long as `shoal-cli check` runs the scene, so the
+        // two say the same. A watch that began mid-run (the checks edited while it played)
+        // missed the start its windows count from: only "Decide now" ends it.
+        if (m_checksSince == 0.0 &&
+            m_world->time() + 0.5 * m_world->dt() >= CheckRunner::secondsNeeded(m_checks->checks()))
+            decideChecks();
+    }
 }
 
 void SimulationController::installWorld(std::shared_ptr<World> world)
@@ -248,10 +316,10 @@ void SimulationController::installWorld(std::shared_ptr<World> world)
     m_world->setInspected(m_inspectedGroup, m_inspectedId);
     // At 100,000 agents the group metrics cost about as much as the step itself: computed
     // only while someone shows them, and only as often as they are shown.
-    m_world->setMetricsEnabled(m_metricsWanted);
-    m_world->setMetricsEvery(m_metricsEvery);
     m_world->setPointer(m_pointer, m_pointerPressed);
     m_lastError.clear();
+    m_checks.reset(); // made anew for this world
+    restartChecks();
 }
 
 void SimulationController::onBuildFinished()
@@ -398,6 +466,10 @@ void SimulationController::onDocumentChanged(const Change& change)
         if (change.index < 0 || change.index >= static_cast<int>(scene.groups.size()) ||
             !applyGroupInPlace(change.index))
             restart();
+        return;
+    case ChangeKind::Checks:
+        // The world does not run on them: only the runner watching it starts again.
+        restartChecks();
         return;
     case ChangeKind::SceneReset:
     case ChangeKind::Pickups:

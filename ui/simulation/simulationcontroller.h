@@ -4,6 +4,7 @@
 /// and applies parameter edits to the running world at once. Play/Pause, Step, Restart and
 /// the speed factor never touch the undo stack; undo never rewinds the simulation.
 
+#include <shoal/checks.h>
 #include <shoal/problems.h>
 #include <shoal/scenedesc.h>
 #include <shoal/world.h>
@@ -14,6 +15,7 @@
 #include <QTimer>
 
 #include <memory>
+#include <optional>
 
 namespace shoal::ui {
 
@@ -73,6 +75,22 @@ public:
     const std::vector<Problem>& problems();
     bool metricsWanted() const { return m_metricsWanted; }
 
+    /// The scene's checks watched on the running world (CheckRunner): started with each world
+    /// and again when the checks change, fed after every step (the world then measures every
+    /// step), decided when a run watched from its start reaches CheckRunner::secondsNeeded (the
+    /// length of a `shoal-cli check` run) or when decideChecks() is called. Null without checks or
+    /// world, or when the checks name a group the world lacks (checksError() says which).
+    const CheckRunner* checkRunner() const { return m_checks ? &*m_checks : nullptr; }
+    QString checksError() const { return m_checksError; }
+    /// The simulated time the runner began watching at (0 for a run watched from its start).
+    double checksSince() const { return m_checksSince; }
+    /// Whether the runner has decided every check (finish()).
+    bool checksDecided() const { return m_checksDecided; }
+    /// The simulated time they were decided at (the world plays on after).
+    double checksDecidedAt() const { return m_checksDecidedAt; }
+    /// Decides the checks now, at the world's time (the Checks view's "Decide now").
+    void decideChecks();
+
     /// Milliseconds the last World::step() took, and frames (timer ticks) per second.
     double lastStepMs() const { return m_lastStepMs; }
     double framesPerSecond() const { return m_fps; }
@@ -115,9 +133,15 @@ signals:
     void stateChanged();
     /// A new world was built (restart, new scene); null when the scene is invalid.
     void worldRebuilt();
+    /// The check runner started again (a new world, the checks edited) or decided.
+    void checksRestarted();
 
 private:
     void tick();
+    /// A new runner for the document's checks on the running world (see checkRunner()).
+    void restartChecks();
+    /// Tells the world how often to measure: every step while checks are watched.
+    void applyMetricsRate();
     void installWorld(std::shared_ptr<World> world);
     /// One step of the world, observed by the problem watch when it is wanted.
     void stepWorld();
@@ -158,6 +182,11 @@ private:
     int m_inspectedGroup = -1;
     std::uint32_t m_inspectedId = 0;
     ProblemWatch m_problemWatch;
+    std::optional<CheckRunner> m_checks;
+    QString m_checksError;
+    double m_checksSince = 0.0;
+    bool m_checksDecided = false;
+    double m_checksDecidedAt = 0.0;
     int m_metricsEvery = 1;
     double m_lastStepMs = 0.0;
     double m_fps = 0.0;

@@ -423,6 +423,7 @@ void EditorScene::onDocumentChanged(const Change& change)
         break;
     case ChangeKind::GroupParams:
     case ChangeKind::Simulation:
+    case ChangeKind::Checks:
         return;
     }
     const ItemRefs kept = existingRefs(scene, m_selection);

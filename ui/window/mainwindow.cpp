@@ -1,5 +1,6 @@
 #include "window/mainwindow.h"
 
+#include "checks/checksdock.h"
 #include "document/document.h"
 #include "document/groupselection.h"
 #include "inspector/agentinspector.h"
@@ -247,6 +248,19 @@ void MainWindow::createDocks()
     tabifyDockWidget(metrics, problems);
     metrics->raise();
     connect(m_problemsDock, &ProblemsDock::focusRequested, this, &MainWindow::focusProblem);
+    // The scene's checks, decided on the running world; the plots add to them.
+    m_checksDock = new ChecksDock(m_document, m_simulation);
+    auto* checks = new QDockWidget(tr("Checks"), this);
+    checks->setObjectName(QStringLiteral("checksDock"));
+    checks->setWidget(m_checksDock);
+    tabifyDockWidget(problems, checks);
+    metrics->raise();
+    connect(m_metricsDock, &MetricsDock::checkProposed, this,
+            [this, checks](const CheckDesc& check) {
+                checks->show();
+                checks->raise();
+                m_checksDock->addCheck(check);
+            });
 
     resizeDocks({metrics}, {260}, Qt::Vertical);
     resizeDocks({tools, history}, {520, 300}, Qt::Vertical);

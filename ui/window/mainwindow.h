@@ -40,6 +40,7 @@ class AgentInspector;
 class InspectedAgent;
 class ParamHandlesItem;
 class ProblemsDock;
+class ChecksDock;
 class SceneView;
 class SimulationController;
 class StatusLine;
@@ -68,6 +69,7 @@ public:
     OverlayOptions* overlayOptions() const { return m_overlayOptions; }
     SimulationLayers* agentLayers() const { return m_agentLayers; }
     ProblemsDock* problemsDock() const { return m_problemsDock; }
+    ChecksDock* checksDock() const { return m_checksDock; }
     ParamHandlesItem* paramHandles() const { return m_paramHandles; }
     InspectedAgent* inspectedAgent() const { return m_inspected; }
     AgentInspector* agentInspector() const { return m_inspector; }
@@ -150,6 +152,7 @@ private:
     PropertyPanel* m_propertyPanel = nullptr;
     MetricsDock* m_metricsDock = nullptr;
     ProblemsDock* m_problemsDock = nullptr;
+    ChecksDock* m_checksDock = nullptr;
     ParamHandlesItem* m_paramHandles = nullptr; ///< owned by the scene
     InspectedAgent* m_inspected = nullptr;      ///< owned by the scene
     AgentInspector* m_inspector = nullptr;

@@ -267,6 +267,10 @@ SHOAL_API PlayerDesc makeDefaultPlayer();
 /// names, references to groups, geometry sizes, counts. The first problem found is returned,
 /// naming the field (JSON-path style, e.g. `groups[2].params.keepMinDistance`).
 SHOAL_API std::optional<Error> validateScene(const SceneDesc& scene);
+/// The part of validateScene() that reads a scene's checks (metrics that exist, finite
+/// numbers, a range low to high, a window of 0 to 86400 s): an editor asks it of a list of
+/// checks before it puts them in. The Error names "checks[k]" and the field.
+SHOAL_API std::optional<Error> validateChecks(const std::vector<CheckDesc>& checks);
 
 /// A scene that has passed validateScene(), held together with that proof: World builds from
 /// one without checking it again, so a scene is validated once, where it comes in. Only
@@ -303,6 +307,8 @@ public:
     bool removeGroup(std::size_t index);
     bool setPlayer(PlayerDesc player);
     bool setSimulation(SimulationDesc simulation);
+    /// The scene's checks: nothing else of the scene reads them (validateChecks()).
+    bool setChecks(std::vector<CheckDesc> checks);
 
 private:
     friend Expected<CheckedScene> checkScene(SceneDesc scene);

@@ -459,13 +459,13 @@ std::optional<Error> checkMetricName(const std::string& metric, const std::strin
     return std::nullopt;
 }
 
-/// The scene's checks: metrics that exist, finite numbers, a range low to high, a window of
+/// A scene's checks: metrics that exist, finite numbers, a range low to high, a window of
 /// whole seconds or parts of them, at most a day.
-std::optional<Error> checkChecks(const SceneDesc& scene)
+std::optional<Error> checkCheckList(const std::vector<CheckDesc>& checks)
 {
     constexpr double kMaxCheckSeconds = 86400.0;
-    for (std::size_t k = 0; k < scene.checks.size(); ++k) {
-        const CheckDesc& check = scene.checks[k];
+    for (std::size_t k = 0; k < checks.size(); ++k) {
+        const CheckDesc& check = checks[k];
         const std::string where = index("checks", k);
         if (auto error = checkMetricName(check.metric, where + ".metric"))
             return error;
@@ -484,6 +484,11 @@ std::optional<Error> checkChecks(const SceneDesc& scene)
                          " s must be in [0, " + formatNumber(kMaxCheckSeconds) + "] s"};
     }
     return std::nullopt;
+}
+
+std::optional<Error> checkChecks(const SceneDesc& scene)
+{
+    return checkCheckList(scene.checks);
 }
 
 /// The last part of validateScene(): the groups, their chases, the player and what their
@@ -540,6 +545,11 @@ std::optional<Error> validateScene(const SceneDesc& scene)
 {
     std::size_t pieces = 0;
     return validateCounting(scene, pieces);
+}
+
+std::optional<Error> validateChecks(const std::vector<CheckDesc>& checks)
+{
+    return checkCheckList(checks);
 }
 
 Expected<CheckedScene> checkScene(SceneDesc scene)
@@ -743,6 +753,15 @@ bool CheckedScene::setSimulation(SimulationDesc simulation)
         return true;
     std::swap(m_scene.simulation, simulation);
     return false;
+}
+
+bool CheckedScene::setChecks(std::vector<CheckDesc> checks)
+{
+    // validateScene() reads the checks in checkChecks() alone, and that reads nothing else.
+    if (checkCheckList(checks))
+        return false;
+    m_scene.checks = std::move(checks);
+    return true;
 }
 
 } // namespace shoal
