@@ -134,7 +134,8 @@ void TestChecksDock::statesFollowTheWorldUntilAllEightPass()
     f.play(needed);
     QVERIFY(f.controller.checksDecided());
     QVERIFY2(f.count(CheckState::Passed) == 8,
-             qPrintable(f.column(ChecksDock::StateColumn).join(QLatin1Char(',')) + QLatin1Char(' ') +
+             qPrintable(f.column(ChecksDock::StateColumn).join(QLatin1Char(',')) +
+                        QLatin1Char(' ') +
                         f.column(ChecksDock::MeasuredColumn).join(QLatin1Char('|'))));
     QVERIFY2(f.dock.summary()->text().startsWith(QStringLiteral("8 of 8 passed")),
              qPrintable(f.dock.summary()->text()));
@@ -185,7 +186,8 @@ void TestChecksDock::addingFromAPlotIsOneUndoStep()
     const std::vector<CheckDesc> before = window.document()->scene().checks;
 
     // The school's median spacing, prefilled with the range the plot shows.
-    const std::optional<CheckDesc> proposed = metrics->proposedCheck(QStringLiteral("spacing"), 0, 0);
+    const std::optional<CheckDesc> proposed =
+        metrics->proposedCheck(QStringLiteral("spacing"), 0, 0);
     QVERIFY(proposed);
     QCOMPARE(proposed->metric, std::string("school.nearestMedian"));
     QCOMPARE(proposed->compare, CheckCompare::Within);
@@ -194,7 +196,8 @@ void TestChecksDock::addingFromAPlotIsOneUndoStep()
     QCOMPARE(proposed->window, CheckWindow::Always);
     // A dragged range is taken as it is (rounded outward).
     metrics->setDraggedRange(QStringLiteral("spacing"), 1.23, 1.97);
-    const std::optional<CheckDesc> dragged = metrics->proposedCheck(QStringLiteral("spacing"), 0, 0);
+    const std::optional<CheckDesc> dragged =
+        metrics->proposedCheck(QStringLiteral("spacing"), 0, 0);
     QVERIFY(dragged);
     QCOMPARE(dragged->value, 1.2);
     QCOMPARE(dragged->high, 2.0);

@@ -37,8 +37,7 @@ std::optional<double> numberOf(const QString& text)
 
 } // namespace
 
-CheckDialog::CheckDialog(const SceneDesc& scene, int index, const CheckDesc& check,
-                         QWidget* parent)
+CheckDialog::CheckDialog(const SceneDesc& scene, int index, const CheckDesc& check, QWidget* parent)
     : QDialog(parent), m_index(index)
 {
     m_scene.groups = scene.groups;
@@ -68,17 +67,16 @@ CheckDialog::CheckDialog(const SceneDesc& scene, int index, const CheckDesc& che
 
     m_compare = new QComboBox(this);
     const std::pair<CheckCompare, QString> compares[] = {
-        {CheckCompare::Within, tr("within")},   {CheckCompare::Below, tr("below")},
-        {CheckCompare::AtMost, tr("at most")},  {CheckCompare::Above, tr("above")},
+        {CheckCompare::Within, tr("within")},    {CheckCompare::Below, tr("below")},
+        {CheckCompare::AtMost, tr("at most")},   {CheckCompare::Above, tr("above")},
         {CheckCompare::AtLeast, tr("at least")}, {CheckCompare::Equals, tr("equal to")},
     };
     for (const auto& [compare, text] : compares)
         m_compare->addItem(text, static_cast<int>(compare));
     m_compare->setCurrentIndex(m_compare->findData(static_cast<int>(check.compare)));
     auto* bounds = new QHBoxLayout;
-    m_value = new QLineEdit(check.valueMetric.empty() ? numberText(check.value)
-                                                      : qs(check.valueMetric),
-                            this);
+    m_value = new QLineEdit(
+        check.valueMetric.empty() ? numberText(check.value) : qs(check.valueMetric), this);
     m_value->setToolTip(tr("A number, or (not for within) another metric such as squad.agents"));
     m_andLabel = new QLabel(tr("and"), this);
     m_high = new QLineEdit(numberText(check.high), this);
@@ -172,8 +170,7 @@ void CheckDialog::update()
     const bool within = m_compare->currentData().toInt() == static_cast<int>(CheckCompare::Within);
     m_andLabel->setVisible(within);
     m_high->setVisible(within);
-    m_seconds->setEnabled(m_window->currentData().toInt() !=
-                          static_cast<int>(CheckWindow::Always));
+    m_seconds->setEnabled(m_window->currentData().toInt() != static_cast<int>(CheckWindow::Always));
     const QString message = refusal();
     m_message->setText(message);
     m_message->setVisible(!message.isEmpty());

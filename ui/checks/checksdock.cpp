@@ -121,8 +121,7 @@ ChecksDock::ChecksDock(Document* document, SimulationController* simulation, QWi
     connect(m_add, &QPushButton::clicked, this, [this] {
         CheckDesc check;
         const auto& groups = m_document->scene().groups;
-        check.metric = checkMetricName(groups.empty() ? "all" : groups.front().name,
-                                       "nearestMin");
+        check.metric = checkMetricName(groups.empty() ? "all" : groups.front().name, "nearestMin");
         check.compare = CheckCompare::AtLeast;
         addCheck(check);
     });
@@ -233,11 +232,9 @@ void ChecksDock::fillRows()
             const int count = counts[static_cast<std::size_t>(state)];
             if (count == 0)
                 continue;
-            parts.append(parts.isEmpty() ? tr("%1 of %2 %3")
-                                               .arg(count)
-                                               .arg(checks.size())
-                                               .arg(stateName(state))
-                                         : tr("%1 %2").arg(count).arg(stateName(state)));
+            parts.append(parts.isEmpty()
+                             ? tr("%1 of %2 %3").arg(count).arg(checks.size()).arg(stateName(state))
+                             : tr("%1 %2").arg(count).arg(stateName(state)));
         }
         text = parts.join(QStringLiteral(", "));
         text += m_simulation->checksDecided()

@@ -11,8 +11,7 @@ QString checkTitle(const CheckDesc& check)
     return QString::fromStdString(check.name.empty() ? check.metric : check.name);
 }
 
-std::string renamedMetric(const std::string& metric, const std::string& from,
-                          const std::string& to)
+std::string renamedMetric(const std::string& metric, const std::string& from, const std::string& to)
 {
     if (metric.empty() || checkMetricGroup(metric) != from)
         return metric;
@@ -61,8 +60,8 @@ QUndoCommand* makeAddCheckCommand(Document* document, const CheckDesc& check)
     checks.push_back(check);
     auto* command =
         new SetChecksCommand(document, static_cast<int>(checks.size()) - 1, std::move(checks));
-    command->setText(QCoreApplication::translate("UndoCommands", "Add Check '%1'")
-                         .arg(checkTitle(check)));
+    command->setText(
+        QCoreApplication::translate("UndoCommands", "Add Check '%1'").arg(checkTitle(check)));
     return command;
 }
 
@@ -70,14 +69,13 @@ QUndoCommand* makeEditCheckCommand(Document* document, int index, const CheckDes
 {
     const SceneDesc& scene = document->scene();
     if (index < 0 || static_cast<std::size_t>(index) >= scene.checks.size() ||
-        scene.checks[static_cast<std::size_t>(index)] == check ||
-        checkRefusal(scene, index, check))
+        scene.checks[static_cast<std::size_t>(index)] == check || checkRefusal(scene, index, check))
         return nullptr;
     std::vector<CheckDesc> checks = scene.checks;
     checks[static_cast<std::size_t>(index)] = check;
     auto* command = new SetChecksCommand(document, index, std::move(checks));
-    command->setText(QCoreApplication::translate("UndoCommands", "Change Check '%1'")
-                         .arg(checkTitle(check)));
+    command->setText(
+        QCoreApplication::translate("UndoCommands", "Change Check '%1'").arg(checkTitle(check)));
     return command;
 }
 
@@ -90,8 +88,8 @@ QUndoCommand* makeRemoveCheckCommand(Document* document, int index)
     const CheckDesc removed = checks[static_cast<std::size_t>(index)];
     checks.erase(checks.begin() + index);
     auto* command = new SetChecksCommand(document, -1, std::move(checks));
-    command->setText(QCoreApplication::translate("UndoCommands", "Delete Check '%1'")
-                         .arg(checkTitle(removed)));
+    command->setText(
+        QCoreApplication::translate("UndoCommands", "Delete Check '%1'").arg(checkTitle(removed)));
     return command;
 }
 
