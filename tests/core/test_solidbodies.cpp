@@ -130,6 +130,8 @@ private slots:
     void crowdsPressedIntoACorner_data();
     void crowdsPressedIntoACorner();
     void playerHemmedInByTwoSwarms();
+    void playerSteeredThroughWorms_data();
+    void playerSteeredThroughWorms();
     void bodiesThatHoldLeaveRoom_data();
     void bodiesThatHoldLeaveRoom();
     void priorityDecidesWhoGivesWay();
@@ -417,6 +419,47 @@ void TestSolidBodies::playerHemmedInByTwoSwarms()
     auto world = buildWorld(scene);
     QVERIFY(world);
     VERIFY_SOLID(watch(*world, 1800, [](World& w, int) { w.setPointer({10.5f, 10.5f}, true); }));
+}
+
+void TestSolidBodies::playerSteeredThroughWorms_data()
+{
+    QTest::addColumn<bool>("leadsSchool");
+    QTest::newRow("player leading a school") << true;
+    // A lone player masks nobody: it meets worm heads only when the worms mask its layer.
+    QTest::newRow("lone player, worms masking it") << false;
+}
+
+void TestSolidBodies::playerSteeredThroughWorms()
+{
+    // The soak's first lasting overlap, rebuilt: worms crawl at the pointer the player is
+    // steered to, so the player swims into their heads. Neither is a body the pass pushes
+    // by the collision rules (the worm's head follows its path, the player goes where it is
+    // steered), but the player gives way to a head, as it stops at a wall: it must never sit
+    // inside one (in the soak it did, 0.6 m deep, for 37 s).
+    QFETCH(bool, leadsSchool);
+    SceneDesc scene = emptyScene(30.0, 30.0);
+    scene.obstacles.push_back(circleObstacle(-3.0, 0.0, 2.0));
+    scene.player.enabled = true;
+    scene.player.position = {8.0, 0.0};
+    if (leadsSchool) {
+        scene.player.group = "school";
+        scene.groups.push_back(
+            spawned(BehaviourKind::FishSchool, "school", {{6.0, -4.0}, {12.0, 4.0}}, 20));
+    }
+    GroupDesc worms = spawned(BehaviourKind::Worm, "worms", {{-20.0, -20.0}, {20.0, -10.0}}, 16);
+    if (!leadsSchool)
+        worms.collision.mask = 1u;
+    scene.groups.push_back(worms);
+    auto world = buildWorld(scene);
+    QVERIFY(world);
+    VERIFY_SOLID(watch(*world, 900,
+                       route({{0.0f, 0.0f},
+                              {-1.0f, 3.0f},
+                              {2.0f, -2.0f},
+                              {-1.0f, -2.5f},
+                              {3.0f, 2.0f},
+                              {0.0f, 0.0f}},
+                             150)));
 }
 
 namespace {

@@ -322,9 +322,7 @@ bool BodyPass::wallBetween(const StaticGeometry& geometry, Vec2 a, Vec2 b)
 void BodyPass::noteContact(std::uint32_t i, std::uint32_t j)
 {
     // A pair neither of which would give way to the other never pushes: not listed.
-    const std::uint16_t ruleI = m_rule[i], ruleJ = m_rule[j];
-    if (!(!m_fixed[i] && (m_mask[ruleI] & m_layers[ruleJ])) &&
-        !(!m_fixed[j] && (m_mask[ruleJ] & m_layers[ruleI])))
+    if (!mayGiveWay(i, j) && !mayGiveWay(j, i))
         return;
     // Bodies on either side of a wall do not touch, however near their centres are.
     if (m_geometry && wallBetweenBodies(i, j))
@@ -494,6 +492,22 @@ void BodyPass::pinContacts()
     m_lateBegin = m_contacts.size();
     m_furthest2 = 0.0f;
     m_shoved.clear();
+}
+
+bool BodyPass::mayGiveWay(std::uint32_t i, std::uint32_t j) const
+{
+    // What giveWay() can answer, from what a round does not change: a body that moves gives
+    // way only to a body on a layer in its mask; one that holds its place (the player, a
+    // free fish) to a firmer one it meets either way, and the player also to one that moves
+    // (should it be unable to make way); a worm head never.
+    const std::uint8_t holdI = m_fixed[i], holdJ = m_fixed[j];
+    const std::uint16_t ruleI = m_rule[i], ruleJ = m_rule[j];
+    if (holdI == kMoves)
+        return (m_mask[ruleI] & m_layers[ruleJ]) != 0;
+    if (holdI == kFollowsPath)
+        return false;
+    const bool meets = (m_mask[ruleI] & m_layers[ruleJ]) || (m_mask[ruleJ] & m_layers[ruleI]);
+    return meets && (holdJ > holdI || (holdI == kSteered && holdJ == kMoves));
 }
 
 float BodyPass::giveWay(std::uint32_t i, std::uint32_t j) const

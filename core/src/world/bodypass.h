@@ -266,6 +266,9 @@ private:
     bool cannotMakeWay(std::uint32_t held, std::uint32_t from) const;
     /// The part of the overlap of i with j that i takes (0, 1/2 or 1).
     float giveWay(std::uint32_t i, std::uint32_t j) const;
+    /// Whether giveWay(i, j) can be above 0 in some round (whatever the pins and levels):
+    /// findContacts lists only the pairs where one of the two may give way.
+    bool mayGiveWay(std::uint32_t i, std::uint32_t j) const;
     /// One round over the contacts: the push on every body from the overlaps at the current
     /// positions, then the pushed bodies kept clear of the walls. False once settled.
     bool pushRound(const StaticGeometry& geometry, int round);
