@@ -712,6 +712,8 @@ std::size_t BodyPass::run(std::vector<std::unique_ptr<Group>>& groups,
     m_nextLevel.resize(n);
     m_squeeze.resize(n);
     m_lastSqueeze.resize(n);
+    m_jamNow.resize(n);
+    m_jamBack.resize(n);
     m_pushes.resize(n);
     m_stalls.resize(n);
     m_pushX.resize(n);
@@ -750,10 +752,13 @@ std::size_t BodyPass::run(std::vector<std::unique_ptr<Group>>& groups,
     // and have a quarter of the rounds at least to part; in all there are at most half as
     // many rounds again.
     bool pushed = false;
+    bool settled = false;
     int roundsLeft = rounds;
     for (int round = 0; round < roundsLeft; ++round) {
-        if (!pushRound(geometry, round))
+        if (!pushRound(geometry, round)) {
+            settled = true;
             break;
+        }
         pushed = true;
         if (addLateContacts(*grid, covered, gridMove))
             roundsLeft =
@@ -761,6 +766,8 @@ std::size_t BodyPass::run(std::vector<std::unique_ptr<Group>>& groups,
     }
     if (!pushed)
         return 0;
+    if (!settled)
+        undoJams();
     // Bodies left squeezed cannot give way: the next plans' othersNear sees them even from
     // bodies that outrank them (a tank does not drive into a crowd packed against a wall).
     for (const std::uint32_t b : m_involved)

@@ -269,6 +269,13 @@ private:
     /// Whether giveWay(i, j) can be above 0 in some round (whatever the pins and levels):
     /// findContacts lists only the pairs where one of the two may give way.
     bool mayGiveWay(std::uint32_t i, std::uint32_t j) const;
+    /// After the rounds (bodyjams.cpp): a body they left overlapping another deeper than a
+    /// user should see, that would overlap less where it began the step, goes back there
+    /// (its plan is undone, and the step marks it blocked). Only a step's pass; returns how
+    /// many went back.
+    std::size_t undoJams();
+    /// Whether undoJams may send body b back: one that moves, of a group, moved this step.
+    bool mayUndo(std::uint32_t b) const;
     /// One round over the contacts: the push on every body from the overlaps at the current
     /// positions, then the pushed bodies kept clear of the walls. False once settled.
     bool pushRound(const StaticGeometry& geometry, int round);
@@ -292,6 +299,7 @@ private:
     std::vector<std::uint16_t> m_nextLevel; ///< this round's levels, from the last round's
     std::vector<float> m_squeeze;           ///< this round's deepest overlap it gave way in
     std::vector<float> m_lastSqueeze;       ///< the round before's
+    std::vector<float> m_jamNow, m_jamBack; ///< undoJams: deepest overlap now, and if back
     std::vector<std::uint16_t> m_pushes;    ///< this round's overlaps it gave way in
     std::vector<std::uint8_t> m_stalls;     ///< rounds in a row its overlap did not shrink
     std::vector<std::int64_t> m_pushX;      ///< this round's push, fixed point
