@@ -576,6 +576,24 @@ HoldScene holdScene(const std::string& row)
         scene.player.position = {13.0, 10.0};
         out.pointer = {14.0f, 11.0f};
         out.steps = 1800;
+    } else if (row == "swarm pressed into a pocket of slow worms") {
+        // The soak's lasting overlap at step 50,911, rebuilt: the swarm chases the player
+        // behind a wall and packs against it; two worm heads that barely move and an
+        // obstacle make a pocket in the crowd where the pushes balance with a pair still deep
+        // in each other. The plans that press them in must be undone, not the pair left so.
+        scene = emptyScene(40.0, 40.0);
+        scene.walls.push_back({{{-13.08, -24.24}, {3.68, -22.33}, {5.85, -18.63}}, false});
+        scene.obstacles.push_back(circleObstacle(-3.41, -19.82, 1.04));
+        GroupDesc slow = worms("worms", {{{-5.17, -16.2}, -90.0}, {{-4.33, -15.5}, -90.0}});
+        slow.params[static_cast<std::size_t>(
+            paramIndex(paramSpecs(BehaviourKind::Worm), "speed"))] = 0.1;
+        scene.groups.push_back(slow);
+        scene.groups.push_back(
+            spawned(BehaviourKind::Swarm, "hunters", {{-12.0, -14.0}, {4.0, -4.0}}, 300));
+        scene.player.enabled = true;
+        scene.player.position = {-4.4, -30.0};
+        out.pointer = {-4.4f, -30.0f};
+        out.steps = 1800;
     }
     return out;
 }
@@ -589,7 +607,7 @@ void TestSolidBodies::bodiesThatHoldLeaveRoom_data()
          {"worm at a parked squad", "worm head and player squeeze a fish", "worm at a free fish",
           "two worms meeting head on", "player pushing a swarm into a wall",
           "swarm spawned among tanks", "tank in a corridor at a packed swarm",
-          "squad and worms in a jammed swarm"})
+          "squad and worms in a jammed swarm", "swarm pressed into a pocket of slow worms"})
         QTest::newRow(row) << QString::fromLatin1(row);
 }
 
