@@ -178,18 +178,26 @@ private slots:
         const int undoSteps = window.document()->undoStack()->count();
 
         QAction* step = nullptr;
+        QAction* stepBack = nullptr;
         QAction* restart = nullptr;
         for (QAction* action : simulation->actions()) {
             const QString text = action->text().remove(QLatin1Char('&'));
-            if (text.startsWith(QStringLiteral("Step")))
+            if (text == QStringLiteral("Step"))
                 step = action;
+            else if (text == QStringLiteral("Step Back"))
+                stepBack = action;
             else if (text.startsWith(QStringLiteral("Restart")))
                 restart = action;
         }
-        QVERIFY(step && restart);
+        QVERIFY(step && stepBack && restart);
+        QVERIFY(!stepBack->isEnabled()); // nothing before step 0
         step->trigger();
         step->trigger();
         QCOMPARE(controller->world()->stepCount(), std::uint64_t(2));
+        QVERIFY(stepBack->isEnabled());
+        stepBack->trigger();
+        QCOMPARE(controller->world()->stepCount(), std::uint64_t(1));
+        step->trigger();
         restart->trigger();
         QCOMPARE(controller->world()->stepCount(), std::uint64_t(0));
         QCOMPARE(window.document()->undoStack()->count(), undoSteps); // never an edit

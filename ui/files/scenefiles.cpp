@@ -136,6 +136,14 @@ void SceneFiles::open()
         openFile(path);
 }
 
+bool SceneFiles::openUntitled(const SceneDesc& scene)
+{
+    if (!maybeSave())
+        return false;
+    replaceScene(scene, {});
+    return true;
+}
+
 bool SceneFiles::openFile(const QString& path)
 {
     if (!maybeSave())

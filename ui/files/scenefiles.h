@@ -64,6 +64,9 @@ public:
     bool openFile(const QString& path);
     /// Opens the embedded demo level (untitled: Save asks for a file).
     bool openDemo();
+    /// Unsaved changes first (see maybeSave()), then `scene` as an untitled level (a
+    /// recording's scene: Save asks for a file). False when the user stayed.
+    bool openUntitled(const SceneDesc& scene);
     /// Saves to the document's file, or asks for one (saveAs()) when it has none.
     bool save();
     /// Asks for a file, suggesting one named after the scene; adds ".json" to a bare name.

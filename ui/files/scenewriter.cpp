@@ -6,9 +6,10 @@
 
 namespace shoal::ui {
 
-QString writeSceneFile(const SceneDesc& scene, const QString& path)
+namespace {
+
+QString writeTextFile(const std::string& text, const QString& path)
 {
-    const std::string text = serializeScene(scene);
     const auto size = qint64(text.size());
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
@@ -24,6 +25,18 @@ QString writeSceneFile(const SceneDesc& scene, const QString& path)
     if (!file.commit())
         return file.errorString();
     return {};
+}
+
+} // namespace
+
+QString writeSceneFile(const SceneDesc& scene, const QString& path)
+{
+    return writeTextFile(serializeScene(scene), path);
+}
+
+QString writeRecordingFile(const Recording& recording, const QString& path)
+{
+    return writeTextFile(serializeRecording(recording), path);
 }
 
 } // namespace shoal::ui

@@ -298,6 +298,16 @@ MetricsDock::MetricsDock(Document* document, GroupSelection* selection,
     layOutPlots();
 
     connect(m_simulation, &SimulationController::stepped, this, &MetricsDock::onStepped);
+    // Scrubbing the timeline: back to a snapshot drops the plots' later samples, and the
+    // steps replayed from there are sampled as played ones are.
+    connect(m_simulation, &SimulationController::rewound, this, [this] {
+        // The world's last measure is of the step it left (metrics are not restored).
+        if (const World* world = m_simulation->world()) {
+            m_history.rewindTo(world->time());
+            m_observedStep = world->metricsStep();
+        }
+    });
+    connect(m_simulation, &SimulationController::replayedStep, this, &MetricsDock::onStepped);
     connect(m_simulation, &SimulationController::worldRebuilt, this, &MetricsDock::onWorldRebuilt);
     connect(m_document, &Document::changed, this, &MetricsDock::onDocumentChanged);
     connect(m_selection, &GroupSelection::selectionChanged, this, [this] { redraw(); });

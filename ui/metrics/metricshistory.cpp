@@ -205,6 +205,23 @@ void MetricsHistory::flush(double time)
     m_latest = time;
 }
 
+void MetricsHistory::rewindTo(double time)
+{
+    auto cut = [time](auto& series) {
+        while (!series.empty() && series.back().time > time + 1e-9)
+            series.pop_back();
+    };
+    for (auto& series : m_groups)
+        cut(series);
+    cut(m_all);
+    cut(m_edits);
+    for (Gathering& gathering : m_gathering)
+        gathering = {};
+    m_gatheringAll = {};
+    m_intervalStart = -1.0;
+    m_latest = m_all.empty() ? 0.0 : m_all.back().time;
+}
+
 void MetricsHistory::addEdit(double time, int group, int paramIndex, const QString& groupName,
                              const QString& key, double from, double to)
 {

@@ -98,6 +98,9 @@ public:
     /// The world after one or more steps, at simulated time `time`: folded into the interval
     /// being gathered, which becomes a sample once kSampleSeconds have passed.
     void observe(double time, const std::vector<const GroupState*>& groups);
+    /// The world went back to simulated time `time` (the timeline was scrubbed): what was
+    /// gathered for later times is dropped, so the world's replay writes it again.
+    void rewindTo(double time);
     /// A parameter of `group` changed from `from` to `to` at simulated time `time`.
     void addEdit(double time, int group, int paramIndex, const QString& groupName,
                  const QString& key, double from, double to);

@@ -162,9 +162,11 @@ void SimulationController::restart()
     }
     m_accumulator = 0.0;
     m_geometryPending = false;
+    m_geometryEdited = false;
     // The document's one check of this scene decides; the world does not check it again.
     if (const CheckedScene* checked = m_document->checkedScene(); !checked) {
         m_world.reset();
+        m_timeline.clear();
         m_lastError = qs(m_document->sceneError()->message);
     } else if (checked->scene().walls.size() + checked->scene().obstacles.size() >=
                m_backgroundThreshold) {
@@ -181,6 +183,18 @@ void SimulationController::restart()
         }));
     } else {
         installWorld(World::create(*checked));
+    }
+    if (const CheckedScene* checked = m_document->checkedScene()) {
+        // What a recording of this run needs but the walls (see m_recordScene).
+        const SceneDesc& built = checked->scene();
+        m_recordScene = SceneDesc{};
+        m_recordScene.name = built.name;
+        m_recordScene.bounds = built.bounds;
+        m_recordScene.pickups = built.pickups;
+        m_recordScene.groups = built.groups;
+        m_recordScene.player = built.player;
+        m_recordScene.simulation = built.simulation;
+        m_recordScene.checks = built.checks;
     }
     // Asked for after the check: checking may move the scene to where the proof keeps it.
     const SceneDesc& scene = m_document->scene();
@@ -295,7 +309,9 @@ void SimulationController::setInspected(int group, std::uint32_t id)
 
 void SimulationController::stepWorld()
 {
+    m_timeline.applyDue(*m_world);
     m_world->step();
+    m_timeline.stepped(*m_world);
     if (m_problemsWanted)
         m_problemWatch.observe(*m_world);
     if (m_checks && !m_checksDecided) {
@@ -320,6 +336,8 @@ void SimulationController::installWorld(std::shared_ptr<World> world)
     m_lastError.clear();
     m_checks.reset(); // made anew for this world
     restartChecks();
+    m_timeline.begin(*m_world, true);
+    emit timelineChanged();
 }
 
 void SimulationController::onBuildFinished()
@@ -364,14 +382,154 @@ void SimulationController::setPointer(double x, double y, bool pressed)
 {
     m_pointer = Vec2(static_cast<float>(x), static_cast<float>(y));
     m_pointerPressed = pressed;
-    if (m_world)
-        m_world->setPointer(m_pointer, pressed);
+    if (!m_world)
+        return;
+    const PointerInput& before = m_world->pointer();
+    // Behind the timeline's head the logged pointer steers; a press takes over from it (a
+    // branch), a mere move does not.
+    if (m_timeline.following(*m_world) && !(pressed && !before.pressed))
+        return;
+    if (before.position == m_pointer && before.pressed == pressed)
+        return;
+    InputEvent event;
+    event.kind = InputEventKind::Pointer;
+    event.action = pressed == before.pressed ? PointerAction::Move
+                   : pressed                 ? PointerAction::Down
+                                             : PointerAction::Up;
+    event.position = Point2{static_cast<double>(m_pointer.x), static_cast<double>(m_pointer.y)};
+    m_world->setPointer(m_pointer, pressed);
+    noteInput(std::move(event));
 }
 
 void SimulationController::setTarget(int group, double x, double y)
 {
-    if (m_world)
-        m_world->setTarget(group, Vec2(static_cast<float>(x), static_cast<float>(y)));
+    if (!m_world || group < 0 || group >= m_world->groupCount())
+        return;
+    if (!m_world->setTarget(group, Vec2(static_cast<float>(x), static_cast<float>(y))))
+        return;
+    InputEvent event;
+    event.kind = InputEventKind::Target;
+    event.group = m_world->group(group).name;
+    event.position = Point2{x, y};
+    noteInput(std::move(event));
+}
+
+void SimulationController::noteInput(InputEvent event)
+{
+    const bool branching = m_timeline.following(*m_world);
+    m_timeline.note(*m_world, std::move(event));
+    if (branching)
+        emit timelineChanged();
+}
+
+void SimulationController::cutTimeline()
+{
+    m_timeline.begin(*m_world, false);
+    emit timelineChanged();
+}
+
+bool SimulationController::seek(std::uint64_t step)
+{
+    waitForWorld();
+    if (!m_world || m_timeline.isEmpty())
+        return false;
+    pause();
+    applyPendingGeometry();
+    const Timeline::SeekResult result = m_timeline.seek(
+        *m_world, step, [this] { emit replayedStep(); }, [this] { emit rewound(); });
+    if (result.error) {
+        m_lastError = qs(result.error->message);
+        emit stepped();
+        return false;
+    }
+    // The watches saw another past: they start again from here.
+    m_problemWatch.reset();
+    m_checks.reset();
+    restartChecks();
+    m_pointer = m_world->pointer().position;
+    m_pointerPressed = m_world->pointer().pressed;
+    emit timelineChanged();
+    emit stepped();
+    return true;
+}
+
+void SimulationController::stepBack()
+{
+    if (m_world && m_world->stepCount() > m_timeline.firstKept())
+        seek(m_world->stepCount() - 1);
+}
+
+void SimulationController::branchHere()
+{
+    if (!m_world || !m_timeline.following(*m_world))
+        return;
+    takeDocumentParams();
+    m_timeline.branch(*m_world); // when no parameter differed
+    emit timelineChanged();
+}
+
+void SimulationController::takeDocumentParams()
+{
+    const SceneDesc& scene = m_document->scene();
+    if (scene.groups.size() != static_cast<std::size_t>(m_world->groupCount()))
+        return;
+    for (std::size_t g = 0; g < scene.groups.size(); ++g) {
+        const GroupDesc& desc = scene.groups[g];
+        const std::vector<ParamSpec>& specs = paramSpecs(desc.kind);
+        const int group = static_cast<int>(g);
+        if (m_world->group(group).kind != desc.kind || desc.params.size() != specs.size())
+            continue;
+        for (std::size_t p = 0; p < specs.size(); ++p) {
+            if (m_world->param(group, specs[p].key) == desc.params[p] ||
+                m_world->setParam(group, static_cast<int>(p), desc.params[p]))
+                continue;
+            InputEvent event;
+            event.kind = InputEventKind::Set;
+            event.group = m_world->group(group).name;
+            event.key = specs[p].key;
+            event.value = desc.params[p];
+            noteInput(std::move(event));
+        }
+    }
+    const std::vector<ParamSpec>& specs = playerParamSpecs();
+    const PlayerDesc& player = scene.player;
+    for (std::size_t p = 0; p < specs.size() && p < player.params.size(); ++p) {
+        if (m_world->playerParam(specs[p].key) == player.params[p] ||
+            m_world->setPlayerParam(static_cast<int>(p), player.params[p]))
+            continue;
+        InputEvent event;
+        event.kind = InputEventKind::PlayerSet;
+        event.key = specs[p].key;
+        event.value = player.params[p];
+        noteInput(std::move(event));
+    }
+}
+
+std::optional<Recording> SimulationController::recording()
+{
+    waitForWorld();
+    const CheckedScene* checked = m_document->checkedScene();
+    if (!m_world || !m_timeline.recordable() || m_geometryEdited || !checked)
+        return std::nullopt;
+    const std::uint64_t at = m_world->stepCount();
+    const std::uint64_t head = m_timeline.head();
+    if (at != head && !seek(head))
+        return std::nullopt;
+    Recording recording = m_timeline.recording(m_recordScene, m_world->stateHash());
+    recording.scene.walls = checked->scene().walls;
+    recording.scene.obstacles = checked->scene().obstacles;
+    if (at != head)
+        seek(at);
+    return recording;
+}
+
+void SimulationController::loadRecording(const Recording& recording)
+{
+    waitForWorld();
+    if (!m_world || m_world->stepCount() != 0)
+        return;
+    m_timeline.load(*m_world, recording);
+    emit timelineChanged();
 }
 
 int SimulationController::advance(double realSeconds)
@@ -445,6 +603,7 @@ void SimulationController::onDocumentChanged(const Change& change)
     case ChangeKind::Bounds:
     case ChangeKind::Walls:
     case ChangeKind::Obstacles:
+        m_geometryEdited = true;
         if (m_playing) {
             applyGeometry();
         } else {
@@ -488,21 +647,55 @@ bool SimulationController::applyGroupParam(int group, int paramIndex)
     const GroupDesc& desc = scene.groups[static_cast<std::size_t>(group)];
     if (desc.kind != m_built.groups[static_cast<std::size_t>(group)].kind)
         return false;
-    if (paramIndex < 0) // every parameter at once (a preset): the rules see the whole new set
-        return !m_world->setParams(group, desc.params);
+    const std::vector<ParamSpec>& specs = paramSpecs(desc.kind);
+    auto note = [&](std::size_t p) {
+        InputEvent event;
+        event.kind = InputEventKind::Set;
+        event.group = m_world->group(group).name;
+        event.key = specs[p].key;
+        event.value = desc.params[p];
+        noteInput(std::move(event));
+    };
+    if (paramIndex < 0) { // every parameter at once (a preset): the rules see the whole new set
+        if (desc.params.size() != specs.size())
+            return false;
+        std::vector<double> before(specs.size());
+        for (std::size_t p = 0; p < specs.size(); ++p)
+            before[p] = m_world->param(group, specs[p].key);
+        if (m_world->setParams(group, desc.params))
+            return false;
+        for (std::size_t p = 0; p < specs.size(); ++p)
+            if (before[p] != desc.params[p])
+                note(p);
+        return true;
+    }
     const auto p = static_cast<std::size_t>(paramIndex);
-    if (p >= desc.params.size())
+    if (p >= desc.params.size() || p >= specs.size() ||
+        m_world->setParam(group, paramIndex, desc.params[p]))
         return false;
-    return !m_world->setParam(group, paramIndex, desc.params[p]);
+    note(p);
+    return true;
 }
 
 bool SimulationController::applyPlayer(int paramIndex)
 {
     const SceneDesc& scene = m_document->scene();
     const PlayerDesc& player = scene.player;
+    const std::vector<ParamSpec>& specs = playerParamSpecs();
+    auto note = [&](std::size_t p) {
+        InputEvent event;
+        event.kind = InputEventKind::PlayerSet;
+        event.key = specs[p].key;
+        event.value = player.params[p];
+        noteInput(std::move(event));
+    };
     if (paramIndex >= 0) {
         const auto p = static_cast<std::size_t>(paramIndex);
-        return p < player.params.size() && !m_world->setPlayerParam(paramIndex, player.params[p]);
+        if (p >= player.params.size() || p >= specs.size() ||
+            m_world->setPlayerParam(paramIndex, player.params[p]))
+            return false;
+        note(p);
+        return true;
     }
     // The whole player: its start and the group it leads are the world's starting state; a
     // rename of that group, and its parameters, apply in place.
@@ -511,9 +704,13 @@ bool SimulationController::applyPlayer(int paramIndex)
         player.heading != built.heading || player.params.size() != playerParamSpecs().size() ||
         resolvePlayerGroup(scene) != m_builtPlayerGroup)
         return false;
-    for (std::size_t i = 0; i < player.params.size(); ++i)
+    for (std::size_t i = 0; i < player.params.size(); ++i) {
+        const double before = m_world->playerParam(specs[i].key);
         if (m_world->setPlayerParam(static_cast<int>(i), player.params[i]))
             return false;
+        if (before != player.params[i])
+            note(i);
+    }
     built.group = player.group;
     return true;
 }
@@ -536,6 +733,7 @@ void SimulationController::applyGeometry()
     }
     m_world->replaceGeometry(*checked);
     m_lastError.clear();
+    cutTimeline();
 }
 
 bool SimulationController::applyGroupInPlace(int group)
@@ -551,12 +749,12 @@ bool SimulationController::applyGroupInPlace(int group)
         if (m_world->setCollision(group, desc.collision))
             return false; // the document checked it; a refusal rebuilds and reports there
         built.collision = desc.collision;
+        cutTimeline();
     }
     if (desc.target != built.target) {
         if (!desc.target)
             return false;
-        m_world->setTarget(
-            group, Vec2(static_cast<float>(desc.target->x), static_cast<float>(desc.target->y)));
+        setTarget(group, desc.target->x, desc.target->y);
     }
     built.name = desc.name;
     built.color = desc.color;

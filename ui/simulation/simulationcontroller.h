@@ -4,6 +4,8 @@
 /// and applies parameter edits to the running world at once. Play/Pause, Step, Restart and
 /// the speed factor never touch the undo stack; undo never rewinds the simulation.
 
+#include "timeline/timeline.h"
+
 #include <shoal/checks.h>
 #include <shoal/problems.h>
 #include <shoal/scenedesc.h>
@@ -91,6 +93,31 @@ public:
     /// Decides the checks now, at the world's time (the Checks view's "Decide now").
     void decideChecks();
 
+    /// The run's history (timeline/timeline.h): every step the world made since it was built
+    /// (or since its walls or collision rules last changed) can be shown again.
+    const Timeline& timeline() const { return m_timeline; }
+    /// Sets how much memory the timeline's snapshots may take (Timeline::setBudgetBytes).
+    void setTimelineBudget(std::size_t bytes) { m_timeline.setBudgetBytes(bytes); }
+    /// Whether the world is behind the timeline's head, following the input logged there.
+    bool isReplaying() const { return m_world && m_timeline.following(*m_world); }
+    /// Puts the paused world at `step` of the timeline (clamped to what it keeps): the world
+    /// exactly as the run had it there. Pauses a playing world. False (lastError() says why)
+    /// when a snapshot was refused.
+    bool seek(std::uint64_t step);
+    /// One step back along the timeline (paused).
+    void stepBack();
+    /// Drops the timeline's future after the world's step, so the run goes on live from
+    /// here: the mouse steers again, and parameters whose panel values differ from the
+    /// world's there take the panel's values (an edit at this step, like any other).
+    void branchHere();
+    /// The timeline as a recording of the scene the world was built from, its head's hash
+    /// included (the world is taken to the head and back to compute it). Nothing when the
+    /// timeline is not recordable (Timeline::recordable()).
+    std::optional<Recording> recording();
+    /// After the document was given `recording`'s scene (and a world built from it): the
+    /// recording's input and length become the timeline's future, to scrub or play.
+    void loadRecording(const Recording& recording);
+
     /// Milliseconds the last World::step() took, and frames (timer ticks) per second.
     double lastStepMs() const { return m_lastStepMs; }
     double framesPerSecond() const { return m_fps; }
@@ -135,6 +162,14 @@ signals:
     void worldRebuilt();
     /// The check runner started again (a new world, the checks edited) or decided.
     void checksRestarted();
+    /// The timeline changed: its head moved, it was cut, a branch dropped its future, or the
+    /// world jumped to another step of it (seek).
+    void timelineChanged();
+    /// seek() is about to replay from an earlier step than the world was at: what was shown
+    /// for later steps is not this world's past any more (the plots drop it).
+    void rewound();
+    /// seek() replayed one step (no repaint is asked for: stepped() follows at the end).
+    void replayedStep();
 
 private:
     void tick();
@@ -145,6 +180,13 @@ private:
     void installWorld(std::shared_ptr<World> world);
     /// One step of the world, observed by the problem watch when it is wanted.
     void stepWorld();
+    /// An input the world took just now, into the timeline.
+    void noteInput(InputEvent event);
+    /// The timeline starts again at the world's step (its walls or collision rules changed:
+    /// neither is an input the history can replay).
+    void cutTimeline();
+    /// Gives the world the document's parameter values where they differ (branchHere).
+    void takeDocumentParams();
     void onBuildFinished();
     void onDocumentChanged(const Change& change);
     /// Applies the one parameter a change names (the document's value) to the running world;
@@ -210,6 +252,12 @@ private:
     int m_builtPlayerGroup = -1;
     Vec2 m_pointer;
     bool m_pointerPressed = false;
+    Timeline m_timeline;
+    /// The scene the running world was built from, without its walls and obstacles (a big
+    /// level's would double the memory): a recordable timeline has the document's.
+    SceneDesc m_recordScene;
+    /// The walls changed in the document since the world was built: no recording.
+    bool m_geometryEdited = false;
 };
 
 } // namespace shoal::ui

@@ -15,6 +15,8 @@
 #include "simulation/paramhandles.h"
 #include "simulation/simulationcontroller.h"
 #include "simulation/simulationlayers.h"
+#include "timeline/recordingfiles.h"
+#include "timeline/timelinebar.h"
 #include "tools/obstacletool.h"
 #include "tools/placetool.h"
 #include "tools/playtool.h"
@@ -86,6 +88,7 @@ MainWindow::MainWindow(QWidget* parent)
 
     createTools();
     createActions();
+    createTimeline();
     createDocks();
     createMenus();
     m_viewportMenu = new ViewportMenu(m_scene, m_view, m_clipboard, m_groupSelection, this);
@@ -100,6 +103,11 @@ MainWindow::MainWindow(QWidget* parent)
             &MainWindow::updateSimulationActions);
     connect(m_simulation, &SimulationController::worldRebuilt, this, &MainWindow::refreshStatus);
     connect(m_simulation, &SimulationController::worldRebuilt, this,
+            &MainWindow::updateSimulationActions);
+    // Step Back and Branch Here follow where the world is on its timeline.
+    connect(m_simulation, &SimulationController::timelineChanged, this,
+            &MainWindow::updateSimulationActions);
+    connect(m_simulation, &SimulationController::stepped, this,
             &MainWindow::updateSimulationActions);
     connect(m_scene, &EditorScene::statusMessage, this,
             [this](const QString& message) { m_statusLine->showMessage(message, 8000); });
@@ -294,6 +302,16 @@ void MainWindow::createActions()
     m_stepAction->setStatusTip(tr("Advance one fixed step while paused"));
     connect(m_stepAction, &QAction::triggered, m_simulation, &SimulationController::stepOnce);
 
+    m_stepBackAction = new QAction(tr("Step &Back"), this);
+    m_stepBackAction->setShortcut(Qt::Key_Comma);
+    m_stepBackAction->setStatusTip(tr("Show the world one step earlier (the timeline)"));
+    connect(m_stepBackAction, &QAction::triggered, m_simulation, &SimulationController::stepBack);
+    m_branchAction = new QAction(tr("&Branch Here"), this);
+    m_branchAction->setShortcut(Qt::Key_B);
+    m_branchAction->setStatusTip(tr("Drop what the timeline holds after this step and play on "
+                                    "live from here"));
+    connect(m_branchAction, &QAction::triggered, m_simulation, &SimulationController::branchHere);
+
     m_restartAction = new QAction(toolIcon(ToolIcon::Restart), tr("&Restart"), this);
     m_restartAction->setShortcut(Qt::Key_R);
     m_restartAction->setStatusTip(
@@ -347,6 +365,11 @@ void MainWindow::createFileMenu()
             saveAsKeys.append(key);
     saveAsAction->setShortcuts(saveAsKeys);
     saveAsAction->setObjectName(QStringLiteral("saveAsAction"));
+    file->addSeparator();
+    file->addAction(tr("Open Re&cording\u2026"), m_recordingFiles, &RecordingFiles::open);
+    QAction* saveRecording = file->addAction(tr("Save &Timeline as Recording\u2026"),
+                                             m_recordingFiles, &RecordingFiles::save);
+    saveRecording->setStatusTip(tr("The run so far, for shoal-cli replay or to scrub again"));
     file->addSeparator();
     QAction* quitAction = file->addAction(tr("&Quit"), this, &QWidget::close);
     quitAction->setShortcut(QKeySequence::Quit);
@@ -496,6 +519,8 @@ void MainWindow::createSimulationMenu()
     QMenu* simulation = menuBar()->addMenu(tr("&Simulation"));
     simulation->addAction(m_playAction);
     simulation->addAction(m_stepAction);
+    simulation->addAction(m_stepBackAction);
+    simulation->addAction(m_branchAction);
     simulation->addAction(m_restartAction);
     simulation->addSeparator();
     QMenu* speed = simulation->addMenu(tr("S&peed"));
@@ -538,6 +563,36 @@ void MainWindow::createHelpMenu()
     shortcuts->setShortcuts(helpKeys);
     shortcuts->setObjectName(QStringLiteral("shortcutsAction"));
     help->addAction(tr("&About Shoal"), this, &MainWindow::showAbout);
+}
+
+void MainWindow::createTimeline()
+{
+    m_timelineBar = new TimelineBar(m_simulation, this);
+    QToolBar* bar = new QToolBar(tr("Timeline"), this);
+    bar->setObjectName(QStringLiteral("timelineToolBar"));
+    bar->setMovable(false);
+    bar->addWidget(m_timelineBar);
+    addToolBar(Qt::BottomToolBarArea, bar);
+    m_recordingFiles = new RecordingFiles(
+        m_files.get(), m_simulation,
+        [this](QMessageBox::Icon icon, const QString& title, const QString& text,
+               QMessageBox::StandardButtons buttons, QMessageBox::StandardButton defaultButton) {
+            return present(icon, title, text, buttons, defaultButton);
+        },
+        [this](bool save, const QString& suggestion) {
+            if (m_fileChooser)
+                return m_fileChooser(save, suggestion);
+            const QString filter = tr("Shoal recordings (*.shoalrec);;All files (*)");
+            return save ? QFileDialog::getSaveFileName(this, tr("Save Timeline as Recording"),
+                                                       suggestion, filter)
+                        : QFileDialog::getOpenFileName(this, tr("Open Recording"), suggestion,
+                                                       filter);
+        },
+        this);
+    connect(m_recordingFiles, &RecordingFiles::statusMessage, this,
+            [this](const QString& message, int timeout) {
+                m_statusLine->showMessage(message, timeout);
+            });
 }
 
 void MainWindow::createToolBar()
@@ -635,6 +690,10 @@ void MainWindow::updateSimulationActions()
     m_playAction->setIcon(toolIcon(playing ? ToolIcon::Pause : ToolIcon::Play));
     m_playAction->setEnabled(hasWorld);
     m_stepAction->setEnabled(hasWorld && !playing);
+    m_stepBackAction->setEnabled(hasWorld && !playing &&
+                                 m_simulation->world()->stepCount() >
+                                     m_simulation->timeline().firstKept());
+    m_branchAction->setEnabled(hasWorld && m_simulation->isReplaying());
     for (QAction* action : m_speedActions->actions())
         action->setChecked(action->data().toDouble() == m_simulation->speed());
     refreshStatus();

@@ -44,6 +44,8 @@ class ChecksDock;
 class SceneView;
 class SimulationController;
 class StatusLine;
+class RecordingFiles;
+class TimelineBar;
 class ToolsPanel;
 
 /// The editor's main window: builds the docks, menus and status bar and wires them up.
@@ -79,6 +81,9 @@ public:
     ViewportMenu* viewportMenu() const { return m_viewportMenu; }
     /// Open, save, recent files, autosave and recovery of the document.
     SceneFiles* files() const { return m_files.get(); }
+    /// The timeline under the viewport, and the recording files it is saved to and read from.
+    TimelineBar* timelineBar() const { return m_timelineBar; }
+    RecordingFiles* recordingFiles() const { return m_recordingFiles; }
     /// The status bar's hint and message line.
     StatusLine* statusLine() const { return m_statusLine; }
     /// The tools, in the tools dock's order (select, wall, obstacle, spawn area, pickup, target).
@@ -129,6 +134,8 @@ private:
     void createHelpMenu();
     void createStatusBar();
     void createToolBar();
+    /// The timeline's bar (a toolbar along the bottom) and its recording files.
+    void createTimeline();
     void updateTitle();
     void updateSimulationActions();
     void rebuildRecentMenu();
@@ -153,6 +160,10 @@ private:
     MetricsDock* m_metricsDock = nullptr;
     ProblemsDock* m_problemsDock = nullptr;
     ChecksDock* m_checksDock = nullptr;
+    TimelineBar* m_timelineBar = nullptr;
+    RecordingFiles* m_recordingFiles = nullptr;
+    QAction* m_stepBackAction = nullptr;
+    QAction* m_branchAction = nullptr;
     ParamHandlesItem* m_paramHandles = nullptr; ///< owned by the scene
     InspectedAgent* m_inspected = nullptr;      ///< owned by the scene
     AgentInspector* m_inspector = nullptr;
