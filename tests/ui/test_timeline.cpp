@@ -67,8 +67,8 @@ std::map<std::uint64_t, std::uint64_t> playWithInput(Document& document,
         if (at % 40 == 30)
             controller.setPointer(15.0, 5.0, false);
         if (at == 100 || at == 101) // a drag: two edits of one parameter
-            document.undoStack()->push(new SetGroupParamCommand(
-                &document, 0, swarmParam("speed"), at == 100 ? 5.0 : 6.0, false));
+            document.undoStack()->push(new SetGroupParamCommand(&document, 0, swarmParam("speed"),
+                                                                at == 100 ? 5.0 : 6.0, false));
         if (at == 150)
             controller.setTarget(1, -10.0, -15.0);
         controller.stepOnce();
@@ -194,8 +194,7 @@ void TestTimeline::anEditBehindTheHeadBranches()
     // The future after step 120 is gone; the edit is a mark at 120; the past is kept.
     QCOMPARE(controller.timeline().head(), std::uint64_t(120));
     QVERIFY(!controller.isReplaying());
-    QVERIFY(controller.timeline().editSteps() ==
-            (std::vector<std::uint64_t>{100, 101, 120}));
+    QVERIFY(controller.timeline().editSteps() == (std::vector<std::uint64_t>{100, 101, 120}));
     for (int s = 0; s < 30; ++s)
         controller.stepOnce();
     QCOMPARE(controller.timeline().head(), std::uint64_t(150));
@@ -220,8 +219,7 @@ void TestTimeline::branchHereTakesThePanelsValues()
     playWithInput(document, controller, 160);
     QVERIFY(controller.seek(50));
     QCOMPARE(controller.world()->param(0, "speed"), original); // as it was at step 50
-    QCOMPARE(document.scene().groups[0].params[static_cast<std::size_t>(swarmParam("speed"))],
-             6.0);
+    QCOMPARE(document.scene().groups[0].params[static_cast<std::size_t>(swarmParam("speed"))], 6.0);
     controller.branchHere();
     QVERIFY(!controller.isReplaying());
     QCOMPARE(controller.timeline().head(), std::uint64_t(50));

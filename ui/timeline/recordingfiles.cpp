@@ -21,8 +21,8 @@ constexpr int kMessageMs = 5000;
 RecordingFiles::RecordingFiles(SceneFiles* files, SimulationController* simulation,
                                SceneFiles::MessagePresenter presenter,
                                SceneFiles::FileChooser chooser, QObject* parent)
-    : QObject(parent), m_files(files), m_simulation(simulation),
-      m_presenter(std::move(presenter)), m_chooser(std::move(chooser))
+    : QObject(parent), m_files(files), m_simulation(simulation), m_presenter(std::move(presenter)),
+      m_chooser(std::move(chooser))
 {
 }
 

@@ -114,9 +114,9 @@ void Timeline::dropOverBudget()
 
 std::size_t Timeline::eventAt(std::uint64_t step) const
 {
-    const auto it = std::lower_bound(
-        m_input.events.begin(), m_input.events.end(), step,
-        [](const InputEvent& event, std::uint64_t s) { return event.step < s; });
+    const auto it =
+        std::lower_bound(m_input.events.begin(), m_input.events.end(), step,
+                         [](const InputEvent& event, std::uint64_t s) { return event.step < s; });
     return static_cast<std::size_t>(it - m_input.events.begin());
 }
 

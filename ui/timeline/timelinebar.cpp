@@ -69,8 +69,8 @@ double TimelineStrip::xOf(std::uint64_t step) const
     const std::uint64_t base = timeline.base(), head = timeline.head();
     if (head <= base)
         return t.left();
-    const double f = static_cast<double>(std::clamp(step, base, head) - base) /
-                     static_cast<double>(head - base);
+    const double f =
+        static_cast<double>(std::clamp(step, base, head) - base) / static_cast<double>(head - base);
     return t.left() + f * t.width();
 }
 
@@ -258,8 +258,8 @@ QString TimelineBar::positionText() const
         return tr("no world");
     const std::uint64_t head = m_simulation->timeline().head();
     return tr("step %1 \u00b7 %2 of %3")
-        .arg(QLocale().toString(qulonglong(world->stepCount())),
-             secondsText(world->time()), secondsText(static_cast<double>(head) * world->dt()));
+        .arg(QLocale().toString(qulonglong(world->stepCount())), secondsText(world->time()),
+             secondsText(static_cast<double>(head) * world->dt()));
 }
 
 void TimelineBar::refresh()
