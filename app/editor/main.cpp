@@ -1,4 +1,5 @@
-// shoal: the editor. `shoal [scene.json]` opens a level (the embedded demo without one);
+// shoal: the editor. `shoal [scene.json]` opens a level (the embedded demo without one),
+// `shoal run.shoalrec` a recording on the timeline (its scene, its input to scrub or play);
 // `shoal --screenshot out.png [scene.json] [--steps N]` renders the window after N steps and
 // exits; `--stress N` adds N agents to the level; `--bench-render` measures the viewport
 // and what the measuring docks cost; `--bench-docks` the docks alone; `--bench-open` measures
@@ -12,6 +13,7 @@
 #include "renderbench.h"
 #include "simulation/simulationcontroller.h"
 #include "stressscene.h"
+#include "timeline/recordingfiles.h"
 #include "viewport/sceneview.h"
 #include "window/editortheme.h"
 #include "window/mainwindow.h"
@@ -87,8 +89,10 @@ std::variant<EditorOptions, int> parseOptions(QApplication& app)
     parser.addOptions({screenshot, steps, stress, benchRender, size, select});
     parser.addPositionalArgument(
         QStringLiteral("scene"),
-        QStringLiteral("Scene file to open (the embedded demo without one)."),
-        QStringLiteral("[scene.json]"));
+        QStringLiteral("Scene file to open (the embedded demo without one), or a recording "
+                       "(.shoalrec): its scene, with its run on the timeline; --steps then "
+                       "follows the recorded run."),
+        QStringLiteral("[scene.json|run.shoalrec]"));
     parser.process(app);
 
     auto refuse = [](const char* what, const QString& value) {
@@ -172,7 +176,9 @@ int main(int argc, char** argv)
             return QMessageBox::Ok;
         });
     }
+    const bool recording = options.scene.endsWith(QStringLiteral(".shoalrec"), Qt::CaseInsensitive);
     const bool opened = options.scene.isEmpty() ? window.files()->openDemo()
+                        : recording             ? window.recordingFiles()->openFile(options.scene)
                                                 : window.files()->openFile(options.scene);
     if (!opened && screenshotMode)
         return 2;

@@ -1,6 +1,7 @@
 #include "timeline/timelinebar.h"
 
 #include "simulation/simulationcontroller.h"
+#include "window/toolicons.h"
 
 #include <shoal/world.h>
 
@@ -11,7 +12,6 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
-#include <QStyle>
 #include <QToolButton>
 #include <QToolTip>
 
@@ -107,11 +107,11 @@ void TimelineStrip::paintEvent(QPaintEvent*)
     // Where the world has been: the played part; after it the logged future it can follow.
     const double now = xOf(world->stepCount());
     QColor played = pal.color(QPalette::Highlight);
-    played.setAlpha(150);
+    played.setAlpha(220);
     painter.setBrush(played);
     painter.drawRect(QRectF(QPointF(t.left(), t.top()), QPointF(now, t.bottom())));
     QColor future = pal.color(QPalette::Highlight);
-    future.setAlpha(45);
+    future.setAlpha(70);
     painter.setBrush(future);
     painter.drawRect(QRectF(QPointF(now, t.top()), QPointF(xOf(timeline.head()), t.bottom())));
     // Steps no snapshot covers any more (the memory budget dropped them): out of reach.
@@ -221,11 +221,11 @@ TimelineBar::TimelineBar(SimulationController* simulation, QWidget* parent)
     layout->setContentsMargins(4, 2, 4, 2);
     layout->setSpacing(4);
     m_back = new QToolButton(this);
-    m_back->setIcon(style()->standardIcon(QStyle::SP_MediaSeekBackward));
+    m_back->setIcon(toolIcon(ToolIcon::StepBack));
     m_back->setToolTip(tr("Step Back (,): the world one step earlier"));
     m_back->setAutoRaise(true);
     m_forward = new QToolButton(this);
-    m_forward->setIcon(style()->standardIcon(QStyle::SP_MediaSeekForward));
+    m_forward->setIcon(toolIcon(ToolIcon::Step));
     m_forward->setToolTip(tr("Step (.): one step on, along the timeline while behind its end"));
     m_forward->setAutoRaise(true);
     m_strip = new TimelineStrip(simulation, this);

@@ -302,7 +302,7 @@ void MainWindow::createActions()
     m_stepAction->setStatusTip(tr("Advance one fixed step while paused"));
     connect(m_stepAction, &QAction::triggered, m_simulation, &SimulationController::stepOnce);
 
-    m_stepBackAction = new QAction(tr("Step &Back"), this);
+    m_stepBackAction = new QAction(toolIcon(ToolIcon::StepBack), tr("Step &Back"), this);
     m_stepBackAction->setShortcut(Qt::Key_Comma);
     m_stepBackAction->setStatusTip(tr("Show the world one step earlier (the timeline)"));
     connect(m_stepBackAction, &QAction::triggered, m_simulation, &SimulationController::stepBack);

@@ -44,6 +44,8 @@ const Gesture kViewGestures[] = {
     {QT_TRANSLATE_NOOP("ShortcutsDialog",
                        "Play: steer the player; send the selected squad (Ctrl: use the tool)"),
      QT_TRANSLATE_NOOP("ShortcutsDialog", "Left drag; right-click")},
+    {QT_TRANSLATE_NOOP("ShortcutsDialog", "Timeline: show the world at a step of the run"),
+     QT_TRANSLATE_NOOP("ShortcutsDialog", "Click or drag on the timeline")},
     {QT_TRANSLATE_NOOP("ShortcutsDialog", "Properties: fine steps while dragging"),
      QT_TRANSLATE_NOOP("ShortcutsDialog", "Shift+drag")},
 };

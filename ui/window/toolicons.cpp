@@ -99,6 +99,14 @@ void drawControlIcon(QPainter& p, ToolIcon icon, const QColor& ink)
         p.drawRoundedRect(QRectF(6, 5, 4, 14), 1, 1);
         p.drawRoundedRect(QRectF(14, 5, 4, 14), 1, 1);
         break;
+    case ToolIcon::StepBack: // Step, mirrored
+        p.translate(24, 0);
+        p.scale(-1, 1);
+        p.setBrush(ink);
+        p.drawPolygon(QPolygonF({QPointF(5, 5), QPointF(14, 12), QPointF(5, 19)}));
+        p.setPen(Qt::NoPen);
+        p.drawRoundedRect(QRectF(16, 5, 3.5, 14), 1, 1);
+        break;
     case ToolIcon::Step:
         p.setBrush(ink);
         p.drawPolygon(QPolygonF({QPointF(5, 5), QPointF(14, 12), QPointF(5, 19)}));

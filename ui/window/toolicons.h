@@ -20,6 +20,7 @@ enum class ToolIcon
     Play,
     Pause,
     Step,
+    StepBack,
     Restart,
     Undo,
     Redo,
