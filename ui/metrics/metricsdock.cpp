@@ -39,6 +39,10 @@ namespace shoal::ui {
 
 namespace {
 
+/// World B's lines: its groups' colours, this transparent and wider, so they read as the
+/// other run, not as other groups.
+constexpr int kCompareAlpha = 110;
+
 /// Points a line keeps at most: beyond, each bucket of samples keeps its lowest and highest
 /// (a spike stays visible, the line stays cheap to draw).
 constexpr int kMaxPlottedPoints = 600;
@@ -308,6 +312,8 @@ MetricsDock::MetricsDock(Document* document, GroupSelection* selection,
         }
     });
     connect(m_simulation, &SimulationController::replayedStep, this, &MetricsDock::onStepped);
+    connect(m_simulation, &SimulationController::compareChanged, this,
+            &MetricsDock::onCompareChanged);
     connect(m_simulation, &SimulationController::worldRebuilt, this, &MetricsDock::onWorldRebuilt);
     connect(m_document, &Document::changed, this, &MetricsDock::onDocumentChanged);
     connect(m_selection, &GroupSelection::selectionChanged, this, [this] { redraw(); });
@@ -436,11 +442,17 @@ void MetricsDock::onStepped()
     if (!world || !world->metricsEnabled() || world->metricsStep() == m_observedStep)
         return;
     m_observedStep = world->metricsStep();
-    std::vector<const GroupState*> groups;
-    groups.reserve(static_cast<std::size_t>(world->groupCount()));
-    for (int g = 0; g < world->groupCount(); ++g)
-        groups.push_back(&world->group(g));
-    m_history.observe(static_cast<double>(m_observedStep) * world->dt(), groups);
+    auto observe = [](MetricsHistory& history, const World& from) {
+        std::vector<const GroupState*> groups;
+        groups.reserve(static_cast<std::size_t>(from.groupCount()));
+        for (int g = 0; g < from.groupCount(); ++g)
+            groups.push_back(&from.group(g));
+        history.observe(static_cast<double>(from.metricsStep()) * from.dt(), groups);
+    };
+    observe(m_history, *world);
+    // B steps with A and measures when A does.
+    if (const World* b = m_simulation->compareWorld(); b && b->metricsEnabled())
+        observe(m_compareHistory, *b);
     // Drawing is the expensive part: at most every kRedrawMs, and only when someone looks.
     if (isVisible() && m_sinceRedraw.elapsed() >= kRedrawMs)
         redraw();
@@ -467,6 +479,13 @@ void MetricsDock::measureWhileShown()
     const int every =
         std::max(1, static_cast<int>(std::lround(MetricsHistory::kSampleSeconds / dt)));
     m_simulation->setMetricsWanted(isVisible(), every);
+}
+
+void MetricsDock::onCompareChanged()
+{
+    m_compareHistory.clear();
+    m_seriesGroups.clear(); // the next redraw builds the lines again, with or without B's
+    redraw();
 }
 
 void MetricsDock::onWorldRebuilt()
@@ -716,6 +735,26 @@ void MetricsDock::buildSeries(PlotView& plot, const QList<int>& groups)
             plot.series.push_back(series);
         }
     }
+    plot.compareSeries.clear();
+    if (m_simulation->isComparing()) {
+        for (int g : groups) {
+            for (std::size_t f = 0; f < plot.plot->fields.size(); ++f) {
+                auto* series = new QLineSeries;
+                series->setName(QStringLiteral("B \u00b7 %1 \u00b7 %2")
+                                    .arg(groupName(g), plot.plot->fieldNames[f]));
+                QColor color = groupColor(g);
+                color.setAlpha(kCompareAlpha);
+                QPen pen(color);
+                pen.setWidthF(3.0);
+                pen.setStyle(kFieldStyles[std::min<std::size_t>(f, 2)]);
+                series->setPen(pen);
+                plot.chart->addSeries(series);
+                series->attachAxis(plot.time);
+                series->attachAxis(plot.value);
+                plot.compareSeries.push_back(series);
+            }
+        }
+    }
     // The title names the lines and the caption the groups: a legend would take the room
     // of the plot itself.
     plot.chart->legend()->setVisible(false);
@@ -726,38 +765,45 @@ void MetricsDock::fillSeries(PlotView& plot, const QList<int>& groups, double fr
     double top = 0.0;
     std::size_t s = 0;
     QStringList now;
-    for (int g : groups) {
-        const std::deque<MetricSample>& samples = m_history.samples(g);
+    // A series' points from `from` on, at most kMaxPlottedPoints (each bucket's lowest and
+    // highest, so a spike survives the thinning).
+    auto pointsOf = [&](const std::deque<MetricSample>& samples, MetricField field) {
         auto first =
             std::lower_bound(samples.begin(), samples.end(), from,
                              [](const MetricSample& sample, double t) { return sample.time < t; });
         const std::size_t count = static_cast<std::size_t>(samples.end() - first);
         const std::size_t bucket =
             std::max<std::size_t>(1, (count + kMaxPlottedPoints / 2 - 1) / (kMaxPlottedPoints / 2));
+        QList<QPointF> points;
+        points.reserve(static_cast<qsizetype>(bucket == 1 ? count : 2 * (count / bucket + 1)));
+        for (auto it = first; it != samples.end();) {
+            const auto end =
+                it + static_cast<std::ptrdiff_t>(std::min<std::size_t>(bucket, samples.end() - it));
+            if (bucket == 1) {
+                points.append(QPointF(it->time, it->value(field)));
+            } else {
+                auto [lo, hi] = std::minmax_element(it, end, [&](const auto& a, const auto& b) {
+                    return a.value(field) < b.value(field);
+                });
+                if (lo > hi)
+                    std::swap(lo, hi);
+                points.append(QPointF(lo->time, lo->value(field)));
+                if (hi != lo)
+                    points.append(QPointF(hi->time, hi->value(field)));
+            }
+            it = end;
+        }
+        for (const QPointF& p : points)
+            top = std::max(top, p.y());
+        return points;
+    };
+    for (int g : groups) {
+        const std::deque<MetricSample>& samples = m_history.samples(g);
         for (std::size_t f = 0; f < plot.plot->fields.size(); ++f, ++s) {
             const MetricField field = plot.plot->fields[f];
-            QList<QPointF> points;
-            points.reserve(static_cast<qsizetype>(bucket == 1 ? count : 2 * (count / bucket + 1)));
-            for (auto it = first; it != samples.end();) {
-                const auto end = it + static_cast<std::ptrdiff_t>(
-                                          std::min<std::size_t>(bucket, samples.end() - it));
-                if (bucket == 1) {
-                    points.append(QPointF(it->time, it->value(field)));
-                } else {
-                    auto [lo, hi] = std::minmax_element(it, end, [&](const auto& a, const auto& b) {
-                        return a.value(field) < b.value(field);
-                    });
-                    if (lo > hi)
-                        std::swap(lo, hi);
-                    points.append(QPointF(lo->time, lo->value(field)));
-                    if (hi != lo)
-                        points.append(QPointF(hi->time, hi->value(field)));
-                }
-                it = end;
-            }
-            for (const QPointF& p : points)
-                top = std::max(top, p.y());
-            plot.series[s]->replace(points);
+            plot.series[s]->replace(pointsOf(samples, field));
+            if (s < plot.compareSeries.size())
+                plot.compareSeries[s]->replace(pointsOf(m_compareHistory.samples(g), field));
             if (groups.size() == 1 && !samples.empty())
                 now.push_back(QStringLiteral("%1 %2").arg(
                     plot.plot->fieldNames[f], QLocale().toString(samples.back().value(field), 'f',

@@ -63,6 +63,9 @@ public:
     ~MetricsDock() override;
 
     const MetricsHistory& history() const { return m_history; }
+    /// World B's metrics while an A/B compare runs (empty otherwise): drawn beside A's, each
+    /// line in its group's colour, lighter.
+    const MetricsHistory& compareHistory() const { return m_compareHistory; }
     /// Seconds of simulated time the plots show (10 to 120).
     double windowSeconds() const;
     void setWindowSeconds(double seconds);
@@ -107,7 +110,8 @@ private:
         QChart* chart = nullptr;
         QValueAxis* time = nullptr;
         QValueAxis* value = nullptr;
-        std::vector<QLineSeries*> series; ///< shown group x field, in that order
+        std::vector<QLineSeries*> series;        ///< shown group x field, in that order
+        std::vector<QLineSeries*> compareSeries; ///< the same of world B, while comparing
         std::vector<QGraphicsLineItem*> markLines;
         std::vector<QGraphicsSimpleTextItem*> markLabels;
         /// The value range dragged on the plot (a band), for the check it proposes.
@@ -118,6 +122,8 @@ private:
     void showPlotMenu(std::size_t plot, const QPoint& at);
     void placeBand(PlotView& plot);
     void onStepped();
+    /// An A/B compare started or stopped: B's lines come or go.
+    void onCompareChanged();
     void onWorldRebuilt();
     /// Asks the world to measure every kSampleSeconds while the dock shows (and not at all
     /// while it is hidden).
@@ -135,6 +141,7 @@ private:
     GroupSelection* m_selection;
     SimulationController* m_simulation;
     MetricsHistory m_history;
+    MetricsHistory m_compareHistory; ///< world B's, while comparing
     /// Each group's parameters as last seen, so an edit's mark says what it was before.
     std::vector<std::vector<double>> m_params;
     std::vector<PlotView> m_plots;

@@ -310,6 +310,8 @@ void SimulationController::setInspected(int group, std::uint32_t id)
 void SimulationController::stepWorld()
 {
     m_timeline.applyDue(*m_world);
+    if (m_compareWorld)
+        stepCompare(); // before A: B reads the input A is about to step with
     m_world->step();
     m_timeline.stepped(*m_world);
     if (m_problemsWanted)
@@ -325,8 +327,97 @@ void SimulationController::stepWorld()
     }
 }
 
+std::optional<Error> SimulationController::startCompare(const std::vector<CompareParam>& params)
+{
+    waitForWorld();
+    if (!m_world)
+        return Error{"there is no running world to compare with"};
+    m_compareParams = params;
+    auto error = rebaseCompare();
+    emit compareChanged();
+    return error;
+}
+
+void SimulationController::stopCompare()
+{
+    if (!m_compareWorld)
+        return;
+    m_compareWorld.reset();
+    m_compareParams.clear();
+    emit compareChanged();
+}
+
+std::optional<Error> SimulationController::setCompareParam(int group, int param, double value)
+{
+    if (!m_compareWorld)
+        return Error{"B is not running"};
+    if (auto error = m_compareWorld->setParam(group, param, value))
+        return error;
+    auto same = [&](const CompareParam& c) { return c.group == group && c.param == param; };
+    const auto it = std::find_if(m_compareParams.begin(), m_compareParams.end(), same);
+    if (it != m_compareParams.end())
+        it->value = value;
+    else
+        m_compareParams.push_back({group, param, value});
+    return std::nullopt;
+}
+
+std::optional<Error> SimulationController::rebaseCompare()
+{
+    m_compareWorld.reset();
+    const CheckedScene* checked = m_document->checkedScene();
+    if (!checked || m_geometryEdited)
+        return Error{"the level has changed since the world was built: restart it first"};
+    Expected<std::unique_ptr<World>> created = World::create(*checked);
+    if (!created)
+        return created.error();
+    std::unique_ptr<World> b = std::move(*created);
+    if (auto error = b->restore(m_world->snapshot()))
+        return error;
+    for (const CompareParam& p : m_compareParams)
+        if (auto error = b->setParam(p.group, p.param, p.value))
+            return error;
+    b->setMetricsEnabled(m_world->metricsEnabled());
+    b->setMetricsEvery(m_world->metricsEvery());
+    m_compareWorld = std::move(b);
+    return std::nullopt;
+}
+
+void SimulationController::stepCompare()
+{
+    World& a = *m_world;
+    World& b = *m_compareWorld;
+    b.setPointer(a.pointer().position, a.pointer().pressed);
+    for (int g = 0; g < a.groupCount() && g < b.groupCount(); ++g) {
+        const GroupState& group = a.group(g);
+        if (group.hasTarget && (!b.group(g).hasTarget || b.group(g).target != group.target))
+            b.setTarget(g, group.target);
+        const std::vector<ParamSpec>& specs = paramSpecs(group.kind);
+        for (std::size_t p = 0; p < specs.size(); ++p) {
+            const bool own = std::any_of(m_compareParams.begin(), m_compareParams.end(),
+                                         [&](const CompareParam& c) {
+                                             return c.group == g && c.param == static_cast<int>(p);
+                                         });
+            const double value = a.param(g, specs[p].key);
+            if (!own && b.param(g, specs[p].key) != value)
+                b.setParam(g, static_cast<int>(p), value);
+        }
+    }
+    for (const ParamSpec& spec : playerParamSpecs())
+        if (b.playerParam(spec.key) != a.playerParam(spec.key))
+            b.setPlayerParam(spec.key, a.playerParam(spec.key));
+    b.setMetricsEnabled(a.metricsEnabled());
+    b.setMetricsEvery(a.metricsEvery());
+    b.step();
+}
+
 void SimulationController::installWorld(std::shared_ptr<World> world)
 {
+    if (m_compareWorld) {
+        m_compareWorld.reset(); // B was A's
+        m_compareParams.clear();
+        emit compareChanged();
+    }
     m_world = std::move(world);
     m_problemWatch.reset();
     m_world->setInspected(m_inspectedGroup, m_inspectedId);
@@ -441,6 +532,12 @@ bool SimulationController::seek(std::uint64_t step)
         m_lastError = qs(result.error->message);
         emit stepped();
         return false;
+    }
+    // B starts again from here, as if started now.
+    if (m_compareWorld) {
+        if (rebaseCompare())
+            m_compareParams.clear();
+        emit compareChanged();
     }
     // The watches saw another past: they start again from here.
     m_problemWatch.reset();
@@ -734,6 +831,7 @@ void SimulationController::applyGeometry()
     m_world->replaceGeometry(*checked);
     m_lastError.clear();
     cutTimeline();
+    stopCompare(); // B has the old walls
 }
 
 bool SimulationController::applyGroupInPlace(int group)

@@ -118,6 +118,31 @@ public:
     /// recording's input and length become the timeline's future, to scrub or play.
     void loadRecording(const Recording& recording);
 
+    /// A/B compare: a second world, B, that starts as the running world (A) is now and runs
+    /// beside it with some parameters set otherwise, given the same pointer, targets and
+    /// every other parameter A runs with. The view draws B as a ghost over A and the plots
+    /// draw B's lines beside A's.
+    struct CompareParam
+    {
+        int group = -1;
+        int param = -1; ///< paramSpecs(kind) index
+        double value = 0.0;
+        bool operator==(const CompareParam& o) const
+        {
+            return group == o.group && param == o.param && value == o.value;
+        }
+    };
+    /// Starts B from A's state now with `params` (each checked as World::setParam checks an
+    /// edit; the first refusal is returned and nothing starts). Replaces a B running already.
+    std::optional<Error> startCompare(const std::vector<CompareParam>& params);
+    void stopCompare();
+    /// Sets one of B's parameters while it runs (added to compareParams(), or changed there):
+    /// B takes it at its next step, from where it is.
+    std::optional<Error> setCompareParam(int group, int param, double value);
+    bool isComparing() const { return m_compareWorld != nullptr; }
+    const World* compareWorld() const { return m_compareWorld.get(); }
+    const std::vector<CompareParam>& compareParams() const { return m_compareParams; }
+
     /// Milliseconds the last World::step() took, and frames (timer ticks) per second.
     double lastStepMs() const { return m_lastStepMs; }
     double framesPerSecond() const { return m_fps; }
@@ -170,6 +195,8 @@ signals:
     void rewound();
     /// seek() replayed one step (no repaint is asked for: stepped() follows at the end).
     void replayedStep();
+    /// A/B compare started, stopped, or B started again from A (a seek).
+    void compareChanged();
 
 private:
     void tick();
@@ -187,6 +214,11 @@ private:
     void cutTimeline();
     /// Gives the world the document's parameter values where they differ (branchHere).
     void takeDocumentParams();
+    /// B from A's state now, with its parameters; false (and B stopped) when refused.
+    std::optional<Error> rebaseCompare();
+    /// Gives B what A took for this step (pointer, targets, parameters B does not set
+    /// otherwise) and steps it.
+    void stepCompare();
     void onBuildFinished();
     void onDocumentChanged(const Change& change);
     /// Applies the one parameter a change names (the document's value) to the running world;
@@ -258,6 +290,8 @@ private:
     SceneDesc m_recordScene;
     /// The walls changed in the document since the world was built: no recording.
     bool m_geometryEdited = false;
+    std::unique_ptr<World> m_compareWorld; ///< B; null when not comparing
+    std::vector<CompareParam> m_compareParams;
 };
 
 } // namespace shoal::ui

@@ -45,6 +45,8 @@ SimulationLayers::SimulationLayers(EditorScene* scene, SimulationController* con
     });
     connect(controller, &SimulationController::worldRebuilt, this, &SimulationLayers::rebuild);
     connect(controller, &SimulationController::stepped, this, &SimulationLayers::sync);
+    connect(controller, &SimulationController::compareChanged, this,
+            &SimulationLayers::rebuildGhosts);
     connect(scene->document(), &Document::changed, this, &SimulationLayers::onDocumentChanged);
     if (selection)
         connect(selection, &GroupSelection::selectionChanged, this,
@@ -57,6 +59,7 @@ SimulationLayers::~SimulationLayers()
     // Once the scene is gone, so are its items.
     if (m_scene) {
         qDeleteAll(m_layers);
+        qDeleteAll(m_ghosts);
         qDeleteAll(m_liveTargets);
         delete m_overlay;
         m_scene->setAgentCountQuery({});
@@ -91,8 +94,27 @@ void SimulationLayers::rebuild()
     worldLayer->setZValue(AgentLayerItem::kZValue);
     m_scene->addItem(worldLayer);
     m_layers.append(worldLayer);
-    recolor();
+    rebuildGhosts(); // calls recolor() and sync()
     updateOverlaySelection();
+}
+
+void SimulationLayers::rebuildGhosts()
+{
+    qDeleteAll(m_ghosts);
+    m_ghosts.clear();
+    const World* b = m_controller ? m_controller->compareWorld() : nullptr;
+    for (int g = 0; b && g < b->groupCount(); ++g) {
+        auto* ghost = new AgentLayerItem(g);
+        // Over A's agents, under the overlays: B reads as a shadow of where A would be.
+        ghost->setZValue(AgentLayerItem::kZValue + 0.5);
+        ghost->setOpacity(kGhostOpacity);
+        const int layer = static_cast<int>(g);
+        ghost->setVisible(layer < m_layers.size() ? m_layers[layer]->isVisible()
+                                                  : (!m_isVisible || m_isVisible(g)));
+        m_scene->addItem(ghost);
+        m_ghosts.append(ghost);
+    }
+    recolor();
     sync();
 }
 
@@ -101,6 +123,9 @@ void SimulationLayers::sync()
     const World* world = m_controller ? m_controller->world() : nullptr;
     for (AgentLayerItem* layer : m_layers)
         layer->syncFromWorld(world);
+    const World* b = m_controller ? m_controller->compareWorld() : nullptr;
+    for (AgentLayerItem* ghost : m_ghosts)
+        ghost->syncFromWorld(b);
     if (m_overlay)
         m_overlay->syncFromWorld(world);
     syncLiveTargets(world);
@@ -142,7 +167,7 @@ void SimulationLayers::recolor()
         if (g >= 0 && g < int(groups.size()))
             item->setColor(style::toQColor(groups[std::size_t(g)].color));
     }
-    for (AgentLayerItem* layer : m_layers) {
+    for (AgentLayerItem* layer : m_layers + m_ghosts) {
         const int g = layer->groupIndex();
         if (g >= 0 && g < int(groups.size()))
             layer->setColors(style::toQColor(groups[std::size_t(g)].color),
@@ -162,7 +187,7 @@ void SimulationLayers::onDocumentChanged(const Change& change)
 
 void SimulationLayers::setGroupVisible(int group, bool visible)
 {
-    for (AgentLayerItem* layer : m_layers)
+    for (AgentLayerItem* layer : m_layers + m_ghosts)
         if (layer->groupIndex() == group)
             layer->setVisible(visible);
 }

@@ -40,6 +40,10 @@ public:
     ~SimulationLayers() override;
 
     const QList<AgentLayerItem*>& layers() const { return m_layers; }
+    /// While an A/B compare runs: one layer per group of world B, drawn as a ghost (see
+    /// kGhostOpacity) over A's.
+    const QList<AgentLayerItem*>& ghosts() const { return m_ghosts; }
+    static constexpr double kGhostOpacity = 0.45;
     OverlayItem* overlay() const { return m_overlay; }
     /// One per tank squad of the running world, shown where play moved its target.
     const QList<LiveTargetItem*>& liveTargets() const { return m_liveTargets; }
@@ -57,6 +61,7 @@ public slots:
 
 private:
     void rebuild();
+    void rebuildGhosts();
     void sync();
     void recolor();
     /// Shows each squad's live target where play moved it off the level's.
@@ -68,6 +73,7 @@ private:
     QPointer<SimulationController> m_controller;
     QPointer<GroupSelection> m_selection;
     QList<AgentLayerItem*> m_layers;
+    QList<AgentLayerItem*> m_ghosts;
     OverlayItem* m_overlay = nullptr;
     QList<LiveTargetItem*> m_liveTargets; ///< one per tank squad of the running world
     std::function<bool(int)> m_isVisible;

@@ -1,6 +1,7 @@
 #include "window/mainwindow.h"
 
 #include "checks/checksdock.h"
+#include "compare/comparedock.h"
 #include "document/document.h"
 #include "document/groupselection.h"
 #include "inspector/agentinspector.h"
@@ -262,6 +263,12 @@ void MainWindow::createDocks()
     checks->setObjectName(QStringLiteral("checksDock"));
     checks->setWidget(m_checksDock);
     tabifyDockWidget(problems, checks);
+    // A/B compare: world B beside the running one, its lines on the plots beside.
+    m_compareDock = new CompareDock(m_document, m_simulation);
+    auto* compare = new QDockWidget(tr("A/B Compare"), this);
+    compare->setObjectName(QStringLiteral("compareDock"));
+    compare->setWidget(m_compareDock);
+    tabifyDockWidget(checks, compare);
     metrics->raise();
     connect(m_metricsDock, &MetricsDock::checkProposed, this,
             [this, checks](const CheckDesc& check) {

@@ -41,6 +41,7 @@ class InspectedAgent;
 class ParamHandlesItem;
 class ProblemsDock;
 class ChecksDock;
+class CompareDock;
 class SceneView;
 class SimulationController;
 class StatusLine;
@@ -72,6 +73,7 @@ public:
     SimulationLayers* agentLayers() const { return m_agentLayers; }
     ProblemsDock* problemsDock() const { return m_problemsDock; }
     ChecksDock* checksDock() const { return m_checksDock; }
+    CompareDock* compareDock() const { return m_compareDock; }
     ParamHandlesItem* paramHandles() const { return m_paramHandles; }
     InspectedAgent* inspectedAgent() const { return m_inspected; }
     AgentInspector* agentInspector() const { return m_inspector; }
@@ -160,6 +162,7 @@ private:
     MetricsDock* m_metricsDock = nullptr;
     ProblemsDock* m_problemsDock = nullptr;
     ChecksDock* m_checksDock = nullptr;
+    CompareDock* m_compareDock = nullptr;
     TimelineBar* m_timelineBar = nullptr;
     RecordingFiles* m_recordingFiles = nullptr;
     QAction* m_stepBackAction = nullptr;
