@@ -3,6 +3,7 @@
 #include "checks/checksdock.h"
 #include "document/document.h"
 #include "document/groupselection.h"
+#include "experiments/experimentsmenu.h"
 #include "inspector/agentinspector.h"
 #include "inspector/inspectedagent.h"
 #include "metrics/metricsdock.h"
@@ -320,6 +321,7 @@ void MainWindow::createMenus()
     createEditMenu();
     createViewMenu();
     createSimulationMenu();
+    addExperimentsMenu(menuBar(), m_document, this);
     createHelpMenu();
 }
 
