@@ -240,6 +240,29 @@ private slots:
         QVERIFY(!dialog.isRunning());
     }
 
+    void aNewSceneRefillsTheGroups()
+    {
+        Document document;
+        document.resetScene(test::demoScene(), {});
+        SweepDialog sweep(&document);
+        TuneDialog tune(&document);
+        sweep.groupField()->setCurrentIndex(2);
+        QCOMPARE(sweep.groupField()->currentText(), QStringLiteral("swarm"));
+        document.resetScene(test::emptyScene(), {});
+        for (QComboBox* groups : {sweep.groupField(), tune.groupField()})
+            QCOMPARE(groups->count(), 0);
+        QVERIFY(!sweep.runButton()->isEnabled());
+        QVERIFY(!sweep.start());
+        QVERIFY(!tune.start());
+        QCOMPARE(tune.paramTable()->rowCount(), 0);
+        document.resetScene(test::demoScene(), {});
+        QCOMPARE(sweep.groupField()->count(), 5);
+        QCOMPARE(tune.groupField()->count(), 5);
+        QVERIFY(sweep.runButton()->isEnabled());
+        QCOMPARE(sweep.measureField()->findText(QStringLiteral("worms.meanSpeed")) > 0, true);
+        QVERIFY(tune.paramTable()->rowCount() > 0);
+    }
+
     void tuneAppliesTheBestPointInOneStep()
     {
         Document document;

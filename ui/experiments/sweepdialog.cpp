@@ -141,6 +141,10 @@ SweepDialog::SweepDialog(Document* document, QWidget* parent)
     layout->addWidget(buttons);
 
     connect(m_group, &QComboBox::currentIndexChanged, this, &SweepDialog::fillParams);
+    connect(m_document, &Document::changed, this, [this](const Change& change) {
+        if (change.kind == ChangeKind::SceneReset || change.kind == ChangeKind::Groups)
+            refillGroups();
+    });
     connect(m_measure, &QComboBox::currentIndexChanged, this, [this]() {
         // Checks are better the more pass; a metric's good end depends on it: lowest first.
         const bool checks = m_measure->currentData().toInt() < 0;
@@ -169,6 +173,28 @@ SweepDialog::~SweepDialog()
     m_future.waitForFinished();
 }
 
+void SweepDialog::refillGroups()
+{
+    const QString shown = m_group->currentText();
+    QStringList names;
+    for (const GroupDesc& group : m_document->scene().groups)
+        names << qs(group.name);
+    QStringList listed;
+    for (int i = 0; i < m_group->count(); ++i)
+        listed << m_group->itemText(i);
+    if (names == listed)
+        return;
+    {
+        const QSignalBlocker blocker(m_group);
+        m_group->clear();
+        m_group->addItems(names);
+        m_group->setCurrentIndex(std::max(0, static_cast<int>(names.indexOf(shown))));
+    }
+    fillMeasures();
+    fillParams();
+    setRunning(isRunning());
+}
+
 void SweepDialog::fillParams()
 {
     const int g = m_group->currentIndex();
@@ -192,6 +218,7 @@ void SweepDialog::fillParams()
 
 void SweepDialog::fillMeasures()
 {
+    const QSignalBlocker blocker(m_measure);
     m_measure->clear();
     m_measure->addItem(tr("checks passed"), -1);
     m_measure->addItem(tr("score (share of checks passed)"), -2);
@@ -200,6 +227,7 @@ void SweepDialog::fillMeasures()
     for (const GroupDesc& group : m_document->scene().groups)
         for (const std::string& key : keys)
             m_measure->addItem(qs(group.name + "." + key), index++);
+    m_bestIs->setCurrentIndex(0); // checks passed: highest
 }
 
 void SweepDialog::resetRange(int axis)

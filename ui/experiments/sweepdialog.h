@@ -79,6 +79,9 @@ signals:
     void sweepFinished();
 
 private:
+    /// The groups again after a new scene or a group added, removed or renamed (the one
+    /// shown stays when it is still there).
+    void refillGroups();
     void fillParams();
     void fillMeasures();
     void resetRange(int axis);

@@ -75,11 +75,6 @@ TuneDialog::TuneDialog(Document* document, QWidget* parent) : QDialog(parent), m
     m_objective->setEditable(true);
     m_objective->setInsertPolicy(QComboBox::NoInsert);
     m_objective->setMinimumContentsLength(22);
-    if (!scene.checks.empty())
-        m_objective->addItem(QStringLiteral("checks"));
-    for (const GroupDesc& group : scene.groups)
-        for (const std::string& key : checkMetricKeys())
-            m_objective->addItem(qs(group.name + "." + key));
     m_objective->setToolTip(
         tr("checks: make the scene's checks pass; GROUP.KEY: make the metric small; -GROUP.KEY: "
            "large; GROUP.KEY=TARGET: near TARGET (averaged over each run's last quarter)"));
@@ -131,11 +126,16 @@ TuneDialog::TuneDialog(Document* document, QWidget* parent) : QDialog(parent), m
     layout->addWidget(buttons);
 
     connect(m_group, &QComboBox::currentIndexChanged, this, &TuneDialog::fillParams);
+    connect(m_document, &Document::changed, this, [this](const Change& change) {
+        if (change.kind == ChangeKind::SceneReset || change.kind == ChangeKind::Groups)
+            refillGroups();
+    });
     connect(m_run, &QPushButton::clicked, this, &TuneDialog::start);
     connect(m_cancel, &QPushButton::clicked, this, &TuneDialog::cancel);
     connect(m_apply, &QPushButton::clicked, this, &TuneDialog::apply);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 
+    fillObjectives();
     fillParams();
     setRunning(false);
     if (m_group->count() == 0)
@@ -148,6 +148,28 @@ TuneDialog::~TuneDialog()
     if (m_cancelFlag)
         m_cancelFlag->store(true);
     m_future.waitForFinished();
+}
+
+void TuneDialog::refillGroups()
+{
+    const QString shown = m_group->currentText();
+    QStringList names;
+    for (const GroupDesc& group : m_document->scene().groups)
+        names << qs(group.name);
+    QStringList listed;
+    for (int i = 0; i < m_group->count(); ++i)
+        listed << m_group->itemText(i);
+    if (names == listed)
+        return;
+    {
+        const QSignalBlocker blocker(m_group);
+        m_group->clear();
+        m_group->addItems(names);
+        m_group->setCurrentIndex(std::max(0, static_cast<int>(names.indexOf(shown))));
+    }
+    fillObjectives();
+    fillParams();
+    setRunning(isRunning());
 }
 
 void TuneDialog::fillParams()
@@ -180,6 +202,20 @@ void TuneDialog::fillParams()
         m_params->setItem(row, kValueColumn, value);
     }
     m_params->resizeColumnsToContents();
+}
+
+void TuneDialog::fillObjectives()
+{
+    const SceneDesc& scene = m_document->scene();
+    const QString shown = m_objective->currentText();
+    m_objective->clear();
+    if (!scene.checks.empty())
+        m_objective->addItem(QStringLiteral("checks"));
+    for (const GroupDesc& group : scene.groups)
+        for (const std::string& key : checkMetricKeys())
+            m_objective->addItem(qs(group.name + "." + key));
+    if (!shown.isEmpty())
+        m_objective->setCurrentText(shown);
 }
 
 QString TuneDialog::message() const

@@ -74,7 +74,12 @@ signals:
     void tuneFinished();
 
 private:
+    /// The groups again after a new scene or a group added, removed or renamed (the one
+    /// shown stays when it is still there).
+    void refillGroups();
     void fillParams();
+    /// "checks" when the scene has checks, then every group's metrics.
+    void fillObjectives();
     void setRunning(bool running);
     void takeStep(const experiments::TuneStep& step);
     void finish(const experiments::TuneResult& result);
