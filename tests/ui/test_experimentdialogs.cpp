@@ -226,6 +226,26 @@ private slots:
         QCOMPARE(document.undoStack()->count(), 0);
     }
 
+    void theDefaultRangesAreRoundValuesInTheSpec()
+    {
+        Document document;
+        document.resetScene(test::demoScene(), {});
+        SweepDialog dialog(&document);
+        dialog.groupField()->setCurrentIndex(kSchool);
+        const auto rangeOf = [&](const char* key) {
+            dialog.firstParamField()->setCurrentIndex(
+                dialog.firstParamField()->findData(QString::fromLatin1(key)));
+            return dialog.firstRangeField()->text();
+        };
+        QCOMPARE(rangeOf("moveSpeed"), QStringLiteral("5:30:5"));     // 0.1 to 30 m/s
+        QCOMPARE(rangeOf("keepWeight"), QStringLiteral("0:5:1"));     // 0 to 5
+        QCOMPARE(rangeOf("neighborCount"), QStringLiteral("2:16:2")); // whole, 1 to 16
+        QCOMPARE(rangeOf("turnSlowdown"), QStringLiteral("0:1:0.2")); // 0 to 1
+        QCOMPARE(dialog.secondParamField()->currentData().toString(),
+                 QStringLiteral("rotateSpeed"));
+        QCOMPARE(dialog.secondRangeField()->text(), QStringLiteral("200:1400:200"));
+    }
+
     void aBadRangeIsRefused()
     {
         Document document;

@@ -45,8 +45,19 @@ QString paramTitle(const ParamSpec& spec)
                              : QStringLiteral("%1 (%2)").arg(qs(spec.label), qs(spec.unit));
 }
 
-/// FROM:TO:STEP over the spec's whole range in about nine values, the step a multiple of the
-/// spec's own.
+/// The smallest of 1, 2, 2.5 and 5 times a power of ten that is at least `raw`: a step
+/// whose values read at a glance on the heatmap's axis.
+double niceStep(double raw)
+{
+    const double power = std::pow(10.0, std::floor(std::log10(raw)));
+    for (const double m : {1.0, 2.0, 2.5, 5.0, 10.0})
+        if (m * power >= raw * (1.0 - 1e-9))
+            return m * power;
+    return 10.0 * power;
+}
+
+/// FROM:TO:STEP over the spec's whole range in at most nine round values (the multiples of a
+/// round step inside the range), whole numbers for whole parameters.
 QString defaultRange(const ParamSpec& spec)
 {
     double low = spec.minValue, high = spec.maxValue;
@@ -54,11 +65,19 @@ QString defaultRange(const ParamSpec& spec)
         low = 0.0;
         high = static_cast<double>(spec.choices.size()) - 1.0;
     }
-    const double unit = spec.type == ParamType::Real ? std::max(spec.step, 1e-9) : 1.0;
-    const double step =
-        std::max(unit, std::round((high - low) / (kDefaultValueCount - 1.0) / unit) * unit);
+    double step = niceStep(std::max((high - low) / (kDefaultValueCount - 1.0), 1e-9));
+    if (spec.type != ParamType::Real)
+        step = std::max(1.0, std::round(step));
+    // + 0.0: a range from 0 reads "0", not "-0" (ceil of a hair below zero).
+    double from = std::ceil(low / step - 1e-9) * step + 0.0;
+    double to = std::floor(high / step + 1e-9) * step + 0.0;
+    if (from >= to) {
+        from = low;
+        to = high;
+        step = high > low ? high - low : 1.0;
+    }
     return QStringLiteral("%1:%2:%3")
-        .arg(qs(formatNumber(low)), qs(formatNumber(high)), qs(formatNumber(step, 12)));
+        .arg(qs(formatNumber(from, 12)), qs(formatNumber(to, 12)), qs(formatNumber(step, 12)));
 }
 
 } // namespace
