@@ -19,7 +19,7 @@ namespace {
 constexpr int kLeftMargin = 72;
 constexpr int kBottomMargin = 46;
 constexpr int kTopMargin = 8;
-constexpr int kLegendWidth = 96;
+constexpr int kLegendWidth = 120;
 constexpr int kStripHeight = 56;
 
 /// Viridis at five stops: dark for the worst, yellow for the best, readable in grey too.
@@ -36,8 +36,12 @@ QColor scaleColour(double t)
                             static_cast<float>(a.blueF() + (b.blueF() - a.blueF()) * f));
 }
 
+/// Three significant digits, but never in e-notation: 1200, not 1.2e+03, on an axis of turn
+/// rates.
 QString shortNumber(double value)
 {
+    if (std::abs(value) >= 1000.0 && std::abs(value) < 1e15)
+        return qs(formatNumber(std::round(value)));
     return qs(formatNumber(value, 3));
 }
 

@@ -105,7 +105,10 @@ SweepDialog::SweepDialog(Document* document, QWidget* parent)
         auto* row = new QHBoxLayout;
         row->addWidget(m_param[axis], 3);
         row->addWidget(m_range[axis], 2);
-        whatForm->addRow(axis == 0 ? tr("&First") : tr("&Second"), row);
+        // A row of two widgets has no buddy of its own: the label names the parameter's.
+        auto* label = new QLabel(axis == 0 ? tr("&First") : tr("&Second"), what);
+        label->setBuddy(m_param[axis]);
+        whatForm->addRow(label, row);
         connect(m_param[axis], &QComboBox::currentIndexChanged, this,
                 [this, axis]() { resetRange(axis); });
     }
