@@ -317,6 +317,8 @@ private slots:
         QCOMPARE(dialog.plot()->bests().size(), std::size_t(5));
         QCOMPARE(dialog.plot()->bests().back(), result.bestScore.objective);
         QVERIFY(dialog.applyButton()->isEnabled());
+        QVERIFY2(dialog.message().startsWith(QStringLiteral("Done after 5 points: objective ")),
+                 qPrintable(dialog.message()));
 
         const ParamValues before = schoolParams(document);
         const int steps = document.undoStack()->count();

@@ -353,11 +353,13 @@ void TuneDialog::finish(const experiments::TuneResult& result)
                         qs(formatNumber(p.whole ? std::round(result.best[i]) : result.best[i])));
     }
     const QString summary =
-        result.best.empty() ? tr("Cancelled before the first point.")
-                            : tr("%1 after %2 points: %3")
-                                  .arg(result.cancelled ? tr("Cancelled") : tr("Done"))
-                                  .arg(result.evaluations)
-                                  .arg(qs(experiments::describeScore(m_plan, result.bestScore)));
+        result.best.empty()
+            ? tr("Cancelled before the first point.")
+            : tr("%1 after %2: %3.")
+                  .arg(result.cancelled ? tr("Cancelled") : tr("Done"),
+                       result.evaluations == 1 ? tr("1 point")
+                                               : tr("%1 points").arg(result.evaluations),
+                       qs(experiments::describeScore(m_plan, result.bestScore)));
     setMessage(summary + (m_result->best.empty()
                               ? QString()
                               : QLatin1Char(' ') + tr("Apply sets the best values on '%1'.")
