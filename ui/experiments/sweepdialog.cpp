@@ -140,10 +140,10 @@ SweepDialog::SweepDialog(Document* document, QWidget* parent)
     m_run->setDefault(true);
     m_cancel = new QPushButton(tr("C&ancel"), this);
     m_progress = new QProgressBar(this);
-    m_progress->setTextVisible(true);
     m_progress->setFormat(tr("%v of %m runs"));
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
+    m_progress->setTextVisible(false); // "0 of 1" until there is a count to show
     controls->addWidget(m_run);
     controls->addWidget(m_cancel);
     controls->addWidget(m_progress, 1);
@@ -354,6 +354,7 @@ bool SweepDialog::start()
     refreshHeatmap();
     m_progress->setRange(0, static_cast<int>(m_plan.runs()));
     m_progress->setValue(0);
+    m_progress->setTextVisible(true);
     setMessage(tr("Running %1 combinations x %2 seeds, %3 steps each...")
                    .arg(m_plan.combinations())
                    .arg(m_plan.seeds)

@@ -105,6 +105,7 @@ TuneDialog::TuneDialog(Document* document, QWidget* parent) : QDialog(parent), m
     m_progress->setFormat(tr("%v of %m evaluations"));
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
+    m_progress->setTextVisible(false); // "0 of 1" until there is a count to show
     controls->addWidget(m_run);
     controls->addWidget(m_cancel);
     controls->addWidget(m_progress, 1);
@@ -135,6 +136,11 @@ TuneDialog::TuneDialog(Document* document, QWidget* parent) : QDialog(parent), m
     connect(m_apply, &QPushButton::clicked, this, &TuneDialog::apply);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 
+    m_plot->reset(m_budget->value());
+    connect(m_budget, &QSpinBox::valueChanged, this, [this](int budget) {
+        if (!isRunning() && !m_result)
+            m_plot->reset(budget);
+    });
     fillObjectives();
     fillParams();
     setRunning(false);
@@ -167,6 +173,11 @@ void TuneDialog::refillGroups()
         m_group->addItems(names);
         m_group->setCurrentIndex(std::max(0, static_cast<int>(names.indexOf(shown))));
     }
+    m_plot->reset(m_budget->value());
+    connect(m_budget, &QSpinBox::valueChanged, this, [this](int budget) {
+        if (!isRunning() && !m_result)
+            m_plot->reset(budget);
+    });
     fillObjectives();
     fillParams();
     setRunning(isRunning());
@@ -287,6 +298,7 @@ bool TuneDialog::start()
     m_plot->reset(m_plan.budget);
     m_progress->setRange(0, m_plan.budget);
     m_progress->setValue(0);
+    m_progress->setTextVisible(true);
     m_best->clear();
     setMessage(tr("Searching..."));
 
@@ -347,11 +359,16 @@ void TuneDialog::finish(const experiments::TuneResult& result)
     for (std::size_t i = 0; i < m_plan.params.size() && !result.best.empty(); ++i) {
         const experiments::TuneParam& p = m_plan.params[i];
         for (int row = 0; row < m_params->rowCount(); ++row)
-            if (m_params->item(row, kParamColumn)->data(Qt::UserRole).toString() == qs(p.param.key))
-                m_params->item(row, kValueColumn)
-                    ->setText(
-                        qs(formatNumber(p.whole ? std::round(result.best[i]) : result.best[i])));
+            if (m_params->item(row, kParamColumn)->data(Qt::UserRole).toString() ==
+                qs(p.param.key)) {
+                // Four digits as the best line shows them; the whole value in the tooltip.
+                const double value = p.whole ? std::round(result.best[i]) : result.best[i];
+                QTableWidgetItem* item = m_params->item(row, kValueColumn);
+                item->setText(qs(formatNumber(value, 4)));
+                item->setToolTip(qs(formatNumber(value)));
+            }
     }
+    m_params->resizeColumnToContents(kValueColumn);
     const QString summary =
         result.best.empty()
             ? tr("Cancelled before the first point.")
