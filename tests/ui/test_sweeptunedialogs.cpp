@@ -9,6 +9,7 @@
 #include "experiments/tunedialog.h"
 #include "experiments/tuneplot.h"
 #include "uitestsupport.h"
+#include "window/mainwindow.h"
 
 #include <shoal/checks.h>
 
@@ -97,7 +98,7 @@ double schoolParam(const Document& document, const char* key)
 
 } // namespace
 
-class TestExperimentDialogs : public QObject
+class TestSweepTuneDialogs : public QObject
 {
     Q_OBJECT
 
@@ -116,6 +117,30 @@ private slots:
         QFile file(m_dir.filePath(QStringLiteral("s.csv")));
         QVERIFY(file.open(QIODevice::ReadOnly));
         m_csv = QString::fromUtf8(file.readAll());
+    }
+
+    void theExperimentsMenuOpensOneDialogOfEach()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto* sweepAction = window.findChild<QAction*>(QStringLiteral("sweepAction"));
+        auto* tuneAction = window.findChild<QAction*>(QStringLiteral("tuneAction"));
+        QVERIFY(sweepAction && tuneAction);
+        sweepAction->trigger();
+        sweepAction->trigger();
+        tuneAction->trigger();
+        QCOMPARE(window.findChildren<SweepDialog*>().size(), 1);
+        QCOMPARE(window.findChildren<TuneDialog*>().size(), 1);
+        auto* sweep = window.findChild<SweepDialog*>();
+        QVERIFY(sweep->isVisible());
+        QCOMPARE(sweep->groupField()->count(),
+                 static_cast<int>(window.document()->scene().groups.size()));
+        // Closed, it is gone; the menu makes a new one.
+        sweep->close();
+        QTRY_COMPARE(window.findChildren<SweepDialog*>().size(), 0);
+        sweepAction->trigger();
+        QCOMPARE(window.findChildren<SweepDialog*>().size(), 1);
     }
 
     void theHeatmapIsTheCliSweep()
@@ -350,5 +375,5 @@ private:
     QString m_csv;
 };
 
-QTEST_MAIN(TestExperimentDialogs)
-#include "test_experimentdialogs.moc"
+QTEST_MAIN(TestSweepTuneDialogs)
+#include "test_sweeptunedialogs.moc"
