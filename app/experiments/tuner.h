@@ -38,6 +38,8 @@ struct TuneObjective
     std::optional<double> target; ///< the distance of the metric to it is made small
 };
 
+/// What to search: the scene, the parameters with their boxes, the objective, the seeds per
+/// point, the points at most and the steps per run.
 struct TunePlan
 {
     SceneDesc scene;
@@ -93,6 +95,7 @@ struct TuneStep
     TuneScore bestScore;
 };
 
+/// How a search ended: the points it tried, the best of them and its score.
 struct TuneResult
 {
     int evaluations = 0;

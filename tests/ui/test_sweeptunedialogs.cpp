@@ -220,6 +220,25 @@ private slots:
         QCOMPARE(schoolParams(document), before);
     }
 
+    void oneParameterIsAStrip()
+    {
+        Document document;
+        document.resetScene(test::demoScene(), {});
+        SweepDialog dialog(&document);
+        dialog.resize(900, 640);
+        dialog.show();
+        setUpSweep(dialog);
+        dialog.secondParamField()->setCurrentIndex(0); // none
+        QVERIFY(!dialog.secondRangeField()->isEnabled());
+        QVERIFY(runSweep(dialog));
+        HeatmapWidget* heatmap = dialog.heatmap();
+        QCOMPARE(heatmap->cellCount(), 3);
+        // One row: the cells side by side, left to right in value order.
+        QCOMPARE(heatmap->cellCentre(0).y(), heatmap->cellCentre(2).y());
+        QVERIFY(heatmap->cellCentre(0).x() < heatmap->cellCentre(1).x());
+        QVERIFY(heatmap->cellText(1).startsWith(QStringLiteral("Keep weight = 1\n")));
+    }
+
     void cancelStopsASweepEarly()
     {
         Document document;

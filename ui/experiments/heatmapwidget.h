@@ -19,6 +19,7 @@ struct HeatmapAxis
     std::vector<double> values;
 };
 
+/// The painted heatmap of the Sweep dialog.
 class HeatmapWidget : public QWidget
 {
     Q_OBJECT

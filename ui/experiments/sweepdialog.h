@@ -31,6 +31,7 @@ namespace shoal::ui {
 class Document;
 class HeatmapWidget;
 
+/// The Sweep dialog of the Experiments menu; modeless, one per main window.
 class SweepDialog : public QDialog
 {
     Q_OBJECT

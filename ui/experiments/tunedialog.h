@@ -27,6 +27,7 @@ namespace shoal::ui {
 class Document;
 class TunePlot;
 
+/// The Tune dialog of the Experiments menu; modeless, one per main window.
 class TuneDialog : public QDialog
 {
     Q_OBJECT

@@ -8,6 +8,7 @@
 
 namespace shoal::ui {
 
+/// The painted best-so-far plot of the Tune dialog.
 class TunePlot : public QWidget
 {
     Q_OBJECT
