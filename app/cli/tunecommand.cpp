@@ -13,7 +13,16 @@
 
 namespace shoal::cli {
 
-using namespace experiments;
+using experiments::describePoint;
+using experiments::describeScore;
+using experiments::parseObjective;
+using experiments::parseTuneParam;
+using experiments::runTune;
+using experiments::sceneWith;
+using experiments::TuneParam;
+using experiments::TunePlan;
+using experiments::TuneResult;
+using experiments::TuneStep;
 
 namespace {
 
