@@ -19,6 +19,14 @@
 
 namespace shoal::experiments {
 
+namespace {
+
+/// How often (in steps) a run looks at the cancel flag: often enough that Cancel answers
+/// within a blink even on a big level, rarely enough to cost nothing.
+constexpr std::int64_t kCancelPollSteps = 16;
+
+} // namespace
+
 std::optional<Error> parseAxisValues(const std::string& text, const std::string& where,
                                      std::vector<double>& values)
 {
@@ -87,7 +95,7 @@ SceneDesc sceneOfRun(const SweepPlan& plan, std::size_t run)
     return scene;
 }
 
-SweepRun runSweepRun(const SweepPlan& plan, std::size_t run)
+SweepRun runSweepRun(const SweepPlan& plan, std::size_t run, const std::atomic<bool>* cancel)
 {
     SweepRun result;
     const SceneDesc scene = sceneOfRun(plan, run);
@@ -114,6 +122,9 @@ SweepRun runSweepRun(const SweepPlan& plan, std::size_t run)
         return result;
     }
     for (std::int64_t s = 0; s < plan.steps; ++s) {
+        // A cancel ends a long run at once; runSweep() drops its block.
+        if (cancel && s % kCancelPollSteps == 0 && cancel->load())
+            return result;
         world->step();
         runner->observe(*world);
     }
@@ -147,7 +158,7 @@ std::size_t runSweep(const SweepPlan& plan, std::size_t first, std::size_t strid
         std::atomic<std::size_t> next{0};
         const auto work = [&]() {
             for (std::size_t i = next++; i < runs.size() && !cancelled(); i = next++)
-                runs[i] = runSweepRun(plan, first + (from + i) * stride);
+                runs[i] = runSweepRun(plan, first + (from + i) * stride, cancel);
         };
         const int threads = std::max(1, std::min<int>(jobs, static_cast<int>(runs.size())));
         std::vector<std::thread> pool;

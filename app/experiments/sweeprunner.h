@@ -72,15 +72,17 @@ struct SweepRun
 /// run's place among the seeds).
 SceneDesc sceneOfRun(const SweepPlan& plan, std::size_t run);
 
-/// Makes run `run` of the plan (on the calling thread).
-SweepRun runSweepRun(const SweepPlan& plan, std::size_t run);
+/// Makes run `run` of the plan (on the calling thread). Once `cancel` (may be null) is set
+/// the run stops within a few steps and its measurements mean nothing.
+SweepRun runSweepRun(const SweepPlan& plan, std::size_t run,
+                     const std::atomic<bool>* cancel = nullptr);
 
 /// The runs first, first + stride, ... (`count` of them) on `jobs` threads, handed to
 /// `deliver` on the calling thread in run order a block of `block` runs at a time (0: 16 per
 /// thread), so memory stays that of one block however long the sweep. `progress` (may be
 /// empty) hears the runs delivered so far after each block. Once `cancel` (may be null) is
-/// set, no run starts; the runs of the unfinished block are dropped. Returns the runs
-/// delivered.
+/// set, no run starts and the runs under way stop within a few steps; the unfinished block
+/// is dropped. Returns the runs delivered.
 std::size_t runSweep(const SweepPlan& plan, std::size_t first, std::size_t stride,
                      std::size_t count, int jobs, std::size_t block,
                      const std::function<void(SweepRun&&)>& deliver,

@@ -22,6 +22,9 @@ namespace shoal::experiments {
 namespace {
 
 constexpr double kRefused = kRefusedObjective;
+/// How often (in steps) a run looks at the cancel flag: often enough that Cancel answers
+/// within a blink even on a big level, rarely enough to cost nothing.
+constexpr std::int64_t kCancelPollSteps = 16;
 using Score = TuneScore;
 
 /// How far a failed check was from holding, 0 to 1: the worst value of its window (for a
@@ -62,7 +65,8 @@ double missOf(const CheckDesc& check, const CheckResult& r)
 
 /// One seed's run: each failed check costs 1 plus how far it missed; a metric is averaged over
 /// the run's last quarter.
-Score runOnce(const TunePlan& plan, const std::vector<double>& x, std::uint64_t seed)
+Score runOnce(const TunePlan& plan, const std::vector<double>& x, std::uint64_t seed,
+              const std::atomic<bool>* cancel)
 {
     Score score;
     const SceneDesc scene = sceneWith(plan, x, seed);
@@ -87,6 +91,9 @@ Score runOnce(const TunePlan& plan, const std::vector<double>& x, std::uint64_t 
     int samples = 0;
     const std::int64_t from = plan.steps - plan.steps / 4;
     for (std::int64_t s = 0; s < plan.steps; ++s) {
+        // A cancel ends a long run at once; the caller drops its score.
+        if (cancel && s % kCancelPollSteps == 0 && cancel->load())
+            return score;
         world->step();
         runner->observe(*world);
         if (!plan.objective.checks && s >= from) {
@@ -142,7 +149,14 @@ double objectiveOf(unsigned n, const double* x, double* /*gradient*/, void* data
         return kRefused;
     }
     const std::vector<double> point(x, x + n);
-    const Score score = evaluatePoint(*search.plan, point);
+    const Score score = evaluatePoint(*search.plan, point, search.cancel);
+    if (search.cancel && search.cancel->load()) {
+        // Cut short: its score is of shorter runs, not the point's; it does not count.
+        search.cancelled = true;
+        if (search.opt)
+            nlopt_force_stop(search.opt);
+        return kRefused;
+    }
     ++search.evaluations;
     const bool improved = search.best.empty() || score.objective < search.bestScore.objective;
     if (improved) {
@@ -277,7 +291,8 @@ SceneDesc sceneWith(const TunePlan& plan, const std::vector<double>& x, std::uin
     return scene;
 }
 
-TuneScore evaluatePoint(const TunePlan& plan, const std::vector<double>& x)
+TuneScore evaluatePoint(const TunePlan& plan, const std::vector<double>& x,
+                        const std::atomic<bool>* cancel)
 {
     std::vector<Score> scores(static_cast<std::size_t>(plan.seeds));
     std::vector<std::thread> threads;
@@ -285,8 +300,8 @@ TuneScore evaluatePoint(const TunePlan& plan, const std::vector<double>& x)
     for (int s = 0; s < plan.seeds;) {
         for (unsigned t = 0; t < cores && s < plan.seeds; ++t, ++s)
             threads.emplace_back([&, s]() {
-                scores[static_cast<std::size_t>(s)] =
-                    runOnce(plan, x, plan.scene.simulation.seed + static_cast<std::uint64_t>(s));
+                scores[static_cast<std::size_t>(s)] = runOnce(
+                    plan, x, plan.scene.simulation.seed + static_cast<std::uint64_t>(s), cancel);
             });
         for (std::thread& thread : threads)
             thread.join();

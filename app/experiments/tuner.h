@@ -75,8 +75,10 @@ std::optional<Error> parseObjective(const SceneDesc& scene, const QString& text,
 /// The plan's scene with the point's values (whole parameters rounded) and seed `seed`.
 SceneDesc sceneWith(const TunePlan& plan, const std::vector<double>& x, std::uint64_t seed);
 
-/// The point over every seed (in parallel): the mean objective, the checks summed.
-TuneScore evaluatePoint(const TunePlan& plan, const std::vector<double>& x);
+/// The point over every seed (in parallel): the mean objective, the checks summed. Once
+/// `cancel` (may be null) is set the runs stop early and the score means nothing.
+TuneScore evaluatePoint(const TunePlan& plan, const std::vector<double>& x,
+                        const std::atomic<bool>* cancel = nullptr);
 
 /// "group.param=value ..." (whole parameters rounded, 4 significant digits).
 std::string describePoint(const TunePlan& plan, const std::vector<double>& x);
@@ -107,7 +109,8 @@ struct TuneResult
 /// Runs the search: the scene's own values (clamped into the boxes) first, then DIRECT-L and
 /// BOBYQA; with the checks as objective it stops once they all pass. `step` (may be empty)
 /// hears every point on the calling thread. Once `cancel` (may be null) is set the search
-/// stops after the point it is at; the result is the best so far.
+/// stops within a few steps of the runs under way, and the point they were of does not
+/// count; the result is the best so far.
 TuneResult runTune(const TunePlan& plan, const std::function<void(const TuneStep&)>& step,
                    const std::atomic<bool>* cancel);
 

@@ -7,10 +7,13 @@
 #include <sweeprunner.h>
 #include <tuner.h>
 
+#include <QElapsedTimer>
+#include <QThread>
 #include <QtTest>
 
 #include <cmath>
 #include <cstring>
+#include <thread>
 
 using namespace shoal;
 using namespace shoal::experiments;
@@ -116,6 +119,51 @@ private slots:
                      plan, 0, 1, plan.runs(), 2, 0, [&](SweepRun&&) { ++delivered; }, {}, &cancel),
                  std::size_t(0));
         QCOMPARE(delivered, std::size_t(0));
+    }
+
+    void aCancelStopsARunUnderWay()
+    {
+        // One run far too long to wait for: a cancel must end it within a few steps.
+        SweepPlan plan = smallPlan();
+        plan.axes.resize(1);
+        plan.axes[0].values.resize(1);
+        plan.seeds = 1;
+        plan.steps = 100000000;
+        std::atomic<bool> cancel{false};
+        std::size_t done = 1;
+        QElapsedTimer timer;
+        timer.start();
+        std::thread sweep([&]() {
+            done = runSweep(
+                plan, 0, 1, plan.runs(), 1, 0, [](SweepRun&&) {}, {}, &cancel);
+        });
+        QThread::msleep(200);
+        cancel = true;
+        sweep.join();
+        QCOMPARE(done, std::size_t(0));
+        QVERIFY2(timer.elapsed() < 10000, qPrintable(QString::number(timer.elapsed())));
+
+        // The same for a search: the point under way does not count.
+        TunePlan tune;
+        tune.scene = plan.scene;
+        TuneParam param;
+        QVERIFY(!makeTuneParam(tune.scene, "school.keepWeight", 0.2, 3.0, "test", param));
+        tune.params.push_back(param);
+        QVERIFY(!parseObjective(tune.scene, QStringLiteral("school.meanSpeed"), "test",
+                                tune.objective));
+        tune.seeds = 1;
+        tune.steps = 100000000;
+        cancel = false;
+        TuneResult result;
+        timer.restart();
+        std::thread search([&]() { result = runTune(tune, {}, &cancel); });
+        QThread::msleep(200);
+        cancel = true;
+        search.join();
+        QVERIFY(result.cancelled);
+        QCOMPARE(result.evaluations, 0);
+        QVERIFY(result.best.empty());
+        QVERIFY2(timer.elapsed() < 10000, qPrintable(QString::number(timer.elapsed())));
     }
 
     void aCancelledSearchKeepsItsBestSoFar()

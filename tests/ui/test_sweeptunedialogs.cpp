@@ -379,6 +379,26 @@ private slots:
         QCOMPARE(schoolParams(document), before);
     }
 
+    void tuneCancelStopsTheSearch()
+    {
+        Document document;
+        document.resetScene(test::demoScene(), {});
+        TuneDialog dialog(&document);
+        dialog.objectiveField()->setCurrentText(QStringLiteral("-school.polarization"));
+        dialog.stepsField()->setValue(dialog.stepsField()->maximum());
+        dialog.seedsField()->setValue(1);
+        QSignalSpy finished(&dialog, &TuneDialog::tuneFinished);
+        QVERIFY(dialog.start());
+        QVERIFY(dialog.cancelButton()->isEnabled());
+        QTest::mouseClick(dialog.cancelButton(), Qt::LeftButton);
+        QVERIFY(finished.wait(kWaitMs));
+        QVERIFY(dialog.result()->cancelled);
+        QCOMPARE(dialog.result()->evaluations, 0);
+        QCOMPARE(dialog.message(), QStringLiteral("Cancelled before the first point."));
+        QVERIFY(!dialog.applyButton()->isEnabled());
+        QVERIFY(dialog.runButton()->isEnabled());
+    }
+
     void tuneRefusesAnUnknownObjective()
     {
         Document document;
