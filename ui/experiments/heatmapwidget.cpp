@@ -277,7 +277,7 @@ void HeatmapWidget::paintEvent(QPaintEvent*)
         painter.drawText(
             QRect(textLeft, legend.bottom() - metrics.height() + 2, kLegendWidth, metrics.height()),
             Qt::AlignLeft | Qt::AlignBottom, shortNumber(worst));
-        if (legend.height() > 3 * metrics.height())
+        if (legend.height() > 5 * metrics.height()) // room between the two ends
             painter.drawText(QRect(textLeft, legend.center().y() - metrics.height() / 2,
                                    kLegendWidth, metrics.height()),
                              Qt::AlignLeft | Qt::AlignVCenter, tr("best at top"));
