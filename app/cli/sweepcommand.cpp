@@ -6,19 +6,17 @@
 #include "commands.h"
 #include "sceneparams.h"
 
+#include <sweeprunner.h>
+
 #include <shoal/checks.h>
 #include <shoal/displaytext.h>
-#include <shoal/world.h>
 
 #include <QFile>
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <map>
-#include <memory>
-#include <new>
 #include <optional>
 #include <thread>
 
@@ -29,95 +27,32 @@ namespace shoal::cli {
 namespace {
 
 constexpr qint64 kMaxSteps = 100000000;
-constexpr std::size_t kMaxRuns = 10000000;
+constexpr std::size_t kMaxRuns = experiments::kMaxSweepRuns;
 constexpr int kMaxSeeds = 100000;
 constexpr int kMaxJobs = 1024;
 /// A sweep file's columns before the parameters.
 constexpr const char* kLeadColumns = "run,runs,seed";
 
-/// One --vary: a parameter of a group and the values it takes, FROM to TO by STEP.
-struct Axis
-{
-    SceneParam param;
-    std::vector<double> values;
-};
+using experiments::SweepAxis;
+using experiments::SweepPlan;
+using experiments::SweepRun;
 
-struct SweepPlan
+/// The plan and how this invocation runs it.
+struct SweepOptions
 {
-    SceneDesc scene;
-    std::vector<Axis> axes;
-    int seeds = 1;
-    qint64 steps = 600;
     int shard = 1, shards = 1; ///< --shard I/N, 1-based
     int jobs = 1;
-    std::size_t runs = 0; ///< combinations x seeds, over every shard
 };
 
-/// "FROM:TO:STEP": FROM, FROM + STEP, ... up to TO (a hair over TO counts as TO).
-std::optional<Error> parseAxisValues(const std::string& text, const std::string& where,
-                                     std::vector<double>& values)
-{
-    const QStringList parts = QString::fromStdString(text).split(QLatin1Char(':'));
-    double from = 0.0, to = 0.0, step = 0.0;
-    bool ok = parts.size() == 3;
-    if (ok)
-        from = parts[0].toDouble(&ok);
-    if (ok)
-        to = parts[1].toDouble(&ok);
-    if (ok)
-        step = parts[2].toDouble(&ok);
-    if (!ok || !std::isfinite(from) || !std::isfinite(to) || !std::isfinite(step))
-        return Error{where + ": expected FROM:TO:STEP with three finite numbers, got " +
-                     quotedName(text)};
-    if (step <= 0.0 || to < from)
-        return Error{where + ": the step must be above 0 and TO at least FROM"};
-    const double count = std::floor((to - from) / step + 1e-9) + 1.0;
-    if (count > static_cast<double>(kMaxRuns))
-        return Error{where + ": " + formatNumber(count) + " values; a sweep runs at most " +
-                     std::to_string(kMaxRuns)};
-    values.clear();
-    for (double i = 0; i < count; ++i) {
-        // Each value from FROM by a multiple of STEP (no sum of steps drifting), in the
-        // shortest decimal form that reads back as it (0.3, not 0.30000000000000004).
-        const double value = std::stod(formatNumber(from + i * step, 12));
-        values.push_back(value);
-    }
-    return std::nullopt;
-}
-
 /// One --vary GROUP.PARAM=FROM:TO:STEP against the scene.
-std::optional<Error> parseAxis(const SceneDesc& scene, const QString& option, Axis& axis)
+std::optional<Error> parseAxis(const SceneDesc& scene, const QString& option, SweepAxis& axis)
 {
     const std::string where = "--vary " + option.toStdString();
     const int equals = option.indexOf(QLatin1Char('='));
     if (equals < 0)
         return Error{where + ": expected GROUP.PARAM=FROM:TO:STEP (or player.PARAM=...)"};
-    auto param = findSceneParam(scene, option.left(equals).toStdString(), where);
-    if (!param)
-        return param.error();
-    axis.param = *param;
-    if (auto error = parseAxisValues(option.mid(equals + 1).toStdString(), where, axis.values))
-        return error;
-    for (const double value : axis.values)
-        if (auto error = checkParamValue(*axis.param.spec, value, axis.param.name()))
-            return Error{where + ": " + error->message};
-    return std::nullopt;
-}
-
-/// The scene of run `run`: the combination's values set (the last axis changes fastest) and
-/// its seed (the scene's, plus the run's place among the seeds).
-SceneDesc sceneOfRun(const SweepPlan& plan, std::size_t run, std::uint64_t& seed)
-{
-    SceneDesc scene = plan.scene;
-    std::size_t combination = run / static_cast<std::size_t>(plan.seeds);
-    seed = scene.simulation.seed + run % static_cast<std::size_t>(plan.seeds);
-    scene.simulation.seed = seed;
-    for (std::size_t a = plan.axes.size(); a-- > 0;) {
-        const Axis& axis = plan.axes[a];
-        axis.param.in(scene) = axis.values[combination % axis.values.size()];
-        combination /= axis.values.size();
-    }
-    return scene;
+    return experiments::makeSweepAxis(scene, option.left(equals).toStdString(),
+                                      option.mid(equals + 1).toStdString(), where, axis);
 }
 
 /// The columns after the parameters: per group every check metric, then the checks and the
@@ -125,7 +60,7 @@ SceneDesc sceneOfRun(const SweepPlan& plan, std::size_t run, std::uint64_t& seed
 std::string header(const SweepPlan& plan)
 {
     std::string line = kLeadColumns;
-    for (const Axis& axis : plan.axes)
+    for (const SweepAxis& axis : plan.axes)
         line += "," + csvField(axis.param.name());
     for (const GroupDesc& group : plan.scene.groups)
         for (const std::string& key : checkMetricKeys())
@@ -134,88 +69,45 @@ std::string header(const SweepPlan& plan)
     return line;
 }
 
-/// Runs one combination and seed; its CSV row.
-std::string runRow(const SweepPlan& plan, std::size_t run)
+/// One run's CSV row.
+std::string csvRow(const SweepPlan& plan, const SweepRun& run)
 {
-    std::uint64_t seed = 0;
-    const SceneDesc scene = sceneOfRun(plan, run, seed);
-    std::string row =
-        std::to_string(run) + "," + std::to_string(plan.runs) + "," + std::to_string(seed);
-    for (const Axis& axis : plan.axes)
-        row += "," + formatNumber(axis.param.in(scene));
-    const std::size_t metricColumns = scene.groups.size() * checkMetricKeys().size();
-    const auto refused = [&](const std::string& why) {
-        row.append(metricColumns, ',');
-        return row + "," + std::to_string(0) + "," + std::to_string(scene.checks.size()) + ",0," +
-               csvField(why) + ",\n";
-    };
-    std::unique_ptr<World> world;
-    try {
-        auto created = World::create(scene);
-        if (!created)
-            return refused(created.error().message);
-        world = std::move(*created);
-    } catch (const std::bad_alloc&) {
-        return refused("out of memory");
+    std::string row = std::to_string(run.run) + "," + std::to_string(plan.runs()) + "," +
+                      std::to_string(run.seed);
+    for (const double value : run.values)
+        row += "," + formatNumber(value);
+    if (run.refused()) {
+        row.append(plan.scene.groups.size() * checkMetricKeys().size(), ',');
+        return row + "," + std::to_string(0) + "," + std::to_string(run.checks) + ",0," +
+               csvField(run.error) + ",\n";
     }
-    auto runner = CheckRunner::create(scene.checks, *world);
-    if (!runner)
-        return refused(runner.error().message);
-    for (qint64 s = 0; s < plan.steps; ++s) {
-        world->step();
-        runner->observe(*world);
-    }
-    runner->finish(*world);
-    for (int g = 0; g < world->groupCount(); ++g)
-        for (const std::string& key : checkMetricKeys()) {
-            const double value = *groupMetric(world->group(g).metrics, key);
-            row += "," + (std::isnan(value) ? std::string() : formatNumber(value));
-        }
-    std::size_t passed = 0;
-    for (const CheckResult& result : runner->results())
-        passed += result.state == CheckState::Passed ? 1 : 0;
-    const double score = scene.checks.empty() ? 1.0
-                                              : static_cast<double>(passed) /
-                                                    static_cast<double>(scene.checks.size());
-    row += "," + std::to_string(passed) + "," + std::to_string(scene.checks.size()) + "," +
-           formatNumber(score, 6) + ",," + formatHash(world->stateHash()) + "\n";
+    for (const double value : run.metrics)
+        row += "," + (std::isnan(value) ? std::string() : formatNumber(value));
+    row += "," + std::to_string(run.passed) + "," + std::to_string(run.checks) + "," +
+           formatNumber(run.score, 6) + ",," + formatHash(run.hash) + "\n";
     return row;
 }
 
-/// Runs the shard's runs on `jobs` threads and appends their rows to `out` in run order, a
-/// block at a time, so memory stays that of one block however long the sweep.
-void runSweep(const SweepPlan& plan, OutputFile& out)
+/// Runs the shard's runs on `jobs` threads and appends their rows to `out` in run order.
+void runShard(const SweepPlan& plan, const SweepOptions& options, OutputFile& out)
 {
-    const std::size_t first = static_cast<std::size_t>(plan.shard - 1);
-    const auto stride = static_cast<std::size_t>(plan.shards);
-    const std::size_t mine = plan.runs > first ? (plan.runs - first + stride - 1) / stride : 0;
-    const std::size_t block = static_cast<std::size_t>(plan.jobs) * 16;
+    const std::size_t runs = plan.runs();
+    const std::size_t first = static_cast<std::size_t>(options.shard - 1);
+    const auto stride = static_cast<std::size_t>(options.shards);
+    const std::size_t mine = runs > first ? (runs - first + stride - 1) / stride : 0;
     // Progress on a terminal only: a log or a CI server gets the summary line alone.
     const bool progress = isatty(fileno(stderr)) != 0;
-    std::vector<std::string> rows;
-    std::size_t done = 0;
-    for (std::size_t from = 0; from < mine; from += block) {
-        rows.assign(std::min(block, mine - from), std::string());
-        std::atomic<std::size_t> next{0};
-        const auto work = [&]() {
-            for (std::size_t i = next++; i < rows.size(); i = next++)
-                rows[i] = runRow(plan, first + (from + i) * stride);
-        };
-        const int threads = std::max(1, std::min<int>(plan.jobs, static_cast<int>(rows.size())));
-        std::vector<std::thread> pool;
-        for (int t = 1; t < threads; ++t)
-            pool.emplace_back(work);
-        work();
-        for (std::thread& thread : pool)
-            thread.join();
-        for (const std::string& row : rows) {
-            out.buffer() += row;
+    experiments::runSweep(
+        plan, first, stride, mine, options.jobs, 0,
+        [&](SweepRun&& run) {
+            out.buffer() += csvRow(plan, run);
             out.flushIfLarge();
-        }
-        done += rows.size();
-        if (progress)
-            std::fprintf(stderr, "\rshoal-cli: sweep: %zu of %zu runs", done, mine);
-    }
+        },
+        [&](std::size_t done) {
+            if (progress)
+                std::fprintf(stderr, "\rshoal-cli: sweep: %zu of %zu runs", done, mine);
+        },
+        nullptr);
     if (progress && mine > 0)
         std::fputs("\n", stderr);
 }
@@ -399,15 +291,16 @@ int sweepCommand(const QStringList& arguments)
     if (!loaded)
         return kExitBadInput;
     SweepPlan plan;
+    SweepOptions options;
     plan.scene = loaded->scene();
     if (!parser.isSet(varyOption))
         return refuse("needs at least one --vary GROUP.PARAM=FROM:TO:STEP");
     std::size_t combinations = 1;
     for (const QString& option : parser.values(varyOption)) {
-        Axis axis;
+        SweepAxis axis;
         if (auto error = parseAxis(plan.scene, option, axis))
             return refuse(error->message);
-        for (const Axis& other : plan.axes)
+        for (const SweepAxis& other : plan.axes)
             if (other.param.name() == axis.param.name())
                 return refuse("--vary " + axis.param.name() + " is given twice");
         combinations *= axis.values.size();
@@ -424,12 +317,11 @@ int sweepCommand(const QStringList& arguments)
             return refuse(value->error().message);
     plan.steps = *steps;
     plan.seeds = static_cast<int>(*seeds);
-    plan.jobs = static_cast<int>(*jobs);
+    options.jobs = static_cast<int>(*jobs);
     if (combinations * static_cast<std::size_t>(*seeds) > kMaxRuns)
         return refuse("more than " + std::to_string(kMaxRuns) + " runs");
-    plan.runs = combinations * static_cast<std::size_t>(*seeds);
     if (parser.isSet(shardOption))
-        if (auto error = parseShard(parser.value(shardOption), plan.shard, plan.shards))
+        if (auto error = parseShard(parser.value(shardOption), options.shard, options.shards))
             return refuse(error->message);
 
     const QString outPath = parser.value(outOption);
@@ -439,16 +331,16 @@ int sweepCommand(const QStringList& arguments)
         return kExitBadInput;
     }
     out.write(header(plan));
-    runSweep(plan, out);
+    runShard(plan, options, out);
     if (auto error = out.commit()) {
         printError(error->message);
         return kExitBadInput;
     }
     std::printf("%s: %zu of %zu runs (shard %d/%d), %lld steps each\n",
                 outPath.toStdString().c_str(),
-                (plan.runs + static_cast<std::size_t>(plan.shards - plan.shard)) /
-                    static_cast<std::size_t>(plan.shards),
-                plan.runs, plan.shard, plan.shards, static_cast<long long>(plan.steps));
+                (plan.runs() + static_cast<std::size_t>(options.shards - options.shard)) /
+                    static_cast<std::size_t>(options.shards),
+                plan.runs(), options.shard, options.shards, static_cast<long long>(plan.steps));
     return kExitOk;
 }
 

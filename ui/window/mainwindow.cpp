@@ -4,6 +4,7 @@
 #include "compare/comparedock.h"
 #include "document/document.h"
 #include "document/groupselection.h"
+#include "experiments/experimentsmenu.h"
 #include "inspector/agentinspector.h"
 #include "inspector/inspectedagent.h"
 #include "metrics/metricsdock.h"
@@ -345,6 +346,7 @@ void MainWindow::createMenus()
     createEditMenu();
     createViewMenu();
     createSimulationMenu();
+    addExperimentsMenu(menuBar(), m_document, this);
     createHelpMenu();
 }
 
