@@ -89,8 +89,8 @@ void SteerScores::observeCollisions(const World& world)
         largest = std::max(largest, radius);
         const AgentArrays& a = world.group(g).agents;
         for (std::size_t i = 0; i < a.size(); ++i)
-            bodies.push_back({0, (static_cast<std::uint64_t>(g) << 32) | a.id[i], a.px[i], a.py[i],
-                              radius, g});
+            bodies.push_back(
+                {0, (static_cast<std::uint64_t>(g) << 32) | a.id[i], a.px[i], a.py[i], radius, g});
     }
     // A grid of cells as wide as the largest body: overlapping bodies are in neighbouring
     // cells, so each body looks at nine cells only.
@@ -108,8 +108,9 @@ void SteerScores::observeCollisions(const World& world)
         for (std::int64_t dx = -1; dx <= 1; ++dx)
             for (std::int64_t dy = -1; dy <= 1; ++dy) {
                 const std::uint64_t key = cellKey(cx + dx, cy + dy);
-                auto it = std::lower_bound(bodies.begin(), bodies.end(), key,
-                                           [](const Body& l, std::uint64_t k) { return l.cell < k; });
+                auto it =
+                    std::lower_bound(bodies.begin(), bodies.end(), key,
+                                     [](const Body& l, std::uint64_t k) { return l.cell < k; });
                 for (; it != bodies.end() && it->cell == key; ++it) {
                     const Body& o = *it;
                     if (o.key <= b.key) // each pair once, and never a body with itself
