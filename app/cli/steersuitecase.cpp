@@ -92,10 +92,11 @@ std::string number(double value)
     return formatNumber(value);
 }
 
-/// SteerSuite (x, z) on the ground to Shoal (x, y).
+/// SteerSuite (x, z) on the ground to Shoal (x, y). 0 - z, not -z: a z of 0 stays +0, so a
+/// heading along -x is atan2(+0, -1) = 180 degrees, not -180.
 Point2 toShoal(double x, double z)
 {
-    return {x, -z};
+    return {x, 0.0 - z};
 }
 
 class CaseReader

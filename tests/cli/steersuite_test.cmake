@@ -52,7 +52,7 @@ endforeach()
 
 # The conversion: x stays, z becomes -y; each agent keeps its own goal.
 file(READ "${WORK_DIR}/crossing.json" crossing)
-expect_contains("${crossing}" "{\"position\": [8, -1], \"heading\": -180, \"goal\": [-8, -1]}"
+expect_contains("${crossing}" "{\"position\": [8, -1], \"heading\": 180, \"goal\": [-8, -1]}"
   "agent A: (x 8, z 1) to (x -8, z 1) becomes (8, -1) to (-8, -1), facing -x")
 expect_contains("${crossing}" "{\"position\": [1, -8], \"heading\": 90, \"goal\": [1, 8]}"
   "agent B: facing -z becomes facing +y")
