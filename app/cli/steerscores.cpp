@@ -7,25 +7,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <iterator>
 
 namespace shoal::cli {
 
 namespace {
-
-/// One body as the collision pass sees it.
-struct Body
-{
-    std::uint64_t cell = 0; ///< the grid cell, x and y packed
-    std::uint64_t key = 0;  ///< group << 32 | agent id
-    float x = 0.0f, y = 0.0f, radius = 0.0f;
-    int group = 0;
-};
-
-std::uint64_t cellKey(std::int64_t cx, std::int64_t cy)
-{
-    return (static_cast<std::uint64_t>(cx) << 32) ^ (static_cast<std::uint64_t>(cy) & 0xFFFFFFFFu);
-}
 
 /// Whether bodies of groups a and b push each other (CollisionDesc): either one's mask
 /// holds the other's layers.
@@ -82,58 +67,109 @@ void SteerScores::observeMotion(const World& world)
 
 void SteerScores::observeCollisions(const World& world)
 {
-    std::vector<Body> bodies;
+    std::vector<Body>& bodies = m_bodies;
+    bodies.clear();
     float largest = 0.0f;
+    float minX = 0.0f, minY = 0.0f, maxX = 0.0f, maxY = 0.0f;
     for (int g = 0; g < world.groupCount() && g < static_cast<int>(m_collision.size()); ++g) {
         const float radius = world.bodyRadius(g);
         largest = std::max(largest, radius);
         const AgentArrays& a = world.group(g).agents;
-        for (std::size_t i = 0; i < a.size(); ++i)
-            bodies.push_back(
-                {0, (static_cast<std::uint64_t>(g) << 32) | a.id[i], a.px[i], a.py[i], radius, g});
-    }
-    // A grid of cells as wide as the largest body: overlapping bodies are in neighbouring
-    // cells, so each body looks at nine cells only.
-    const float cell = std::max(2.0f * largest, 1e-3f);
-    for (Body& b : bodies)
-        b.cell = cellKey(static_cast<std::int64_t>(std::floor(b.x / cell)),
-                         static_cast<std::int64_t>(std::floor(b.y / cell)));
-    std::sort(bodies.begin(), bodies.end(),
-              [](const Body& l, const Body& r) { return l.cell < r.cell; });
-
-    m_current.clear();
-    for (const Body& b : bodies) {
-        const auto cx = static_cast<std::int64_t>(std::floor(b.x / cell));
-        const auto cy = static_cast<std::int64_t>(std::floor(b.y / cell));
-        for (std::int64_t dx = -1; dx <= 1; ++dx)
-            for (std::int64_t dy = -1; dy <= 1; ++dy) {
-                const std::uint64_t key = cellKey(cx + dx, cy + dy);
-                auto it =
-                    std::lower_bound(bodies.begin(), bodies.end(), key,
-                                     [](const Body& l, std::uint64_t k) { return l.cell < k; });
-                for (; it != bodies.end() && it->cell == key; ++it) {
-                    const Body& o = *it;
-                    if (o.key <= b.key) // each pair once, and never a body with itself
-                        continue;
-                    if (!meet(m_collision[static_cast<std::size_t>(b.group)],
-                              m_collision[static_cast<std::size_t>(o.group)]))
-                        continue;
-                    const float ddx = o.x - b.x;
-                    const float ddy = o.y - b.y;
-                    const float reach = b.radius + o.radius - kPenetrationTolerance;
-                    if (reach > 0.0f && ddx * ddx + ddy * ddy < reach * reach)
-                        m_current.emplace_back(b.key, o.key);
-                }
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            Body b;
+            b.key = (static_cast<std::uint64_t>(g) << 32) | a.id[i];
+            b.x = a.px[i];
+            b.y = a.py[i];
+            b.radius = radius;
+            b.group = g;
+            if (bodies.empty()) {
+                minX = maxX = b.x;
+                minY = maxY = b.y;
             }
+            minX = std::min(minX, b.x);
+            maxX = std::max(maxX, b.x);
+            minY = std::min(minY, b.y);
+            maxY = std::max(maxY, b.y);
+            bodies.push_back(b);
+        }
+    }
+    m_current.clear();
+    if (!bodies.empty()) {
+        // A grid over the bodies, cells at least as wide as the largest body, so overlapping
+        // bodies are in neighbouring cells; widened where the bodies are sparse, so it has
+        // no more than a few cells a body. Bodies sorted into it by counting: no search.
+        const std::size_t most = 4 * bodies.size() + 1024;
+        double cell = std::max(2.0 * static_cast<double>(largest), 1e-3);
+        double columns = std::floor((double(maxX) - minX) / cell) + 1.0;
+        double rows = std::floor((double(maxY) - minY) / cell) + 1.0;
+        if (columns * rows > double(most)) {
+            cell *= std::sqrt(columns * rows / double(most)) * 1.01;
+            columns = std::floor((double(maxX) - minX) / cell) + 1.0;
+            rows = std::floor((double(maxY) - minY) / cell) + 1.0;
+        }
+        const auto width = static_cast<std::size_t>(columns);
+        const auto height = static_cast<std::size_t>(rows);
+        const auto cellOf = [&](double v, float low, std::size_t count) {
+            const auto c = static_cast<std::size_t>(std::max(0.0, std::floor((v - low) / cell)));
+            return std::min(c, count - 1);
+        };
+        m_cellStart.assign(width * height + 1, 0);
+        for (Body& b : bodies) {
+            b.cx = static_cast<std::int64_t>(cellOf(b.x, minX, width));
+            b.cy = static_cast<std::int64_t>(cellOf(b.y, minY, height));
+            ++m_cellStart[static_cast<std::size_t>(b.cy) * width + std::size_t(b.cx) + 1];
+        }
+        for (std::size_t c = 1; c < m_cellStart.size(); ++c)
+            m_cellStart[c] += m_cellStart[c - 1];
+        m_order.resize(bodies.size());
+        m_fill.assign(m_cellStart.begin(), m_cellStart.end() - 1);
+        for (std::size_t i = 0; i < bodies.size(); ++i) {
+            const Body& b = bodies[i];
+            m_order[m_fill[static_cast<std::size_t>(b.cy) * width + std::size_t(b.cx)]++] =
+                static_cast<std::uint32_t>(i);
+        }
+        // Each pair once: a body meets those after it in its own cell, those of the cell to
+        // its right, and those of the three cells of the row above.
+        const auto meetRange = [&](const Body& b, std::uint32_t from, std::uint32_t to) {
+            for (std::uint32_t k = from; k < to; ++k) {
+                const Body& o = bodies[m_order[k]];
+                if (!meet(m_collision[static_cast<std::size_t>(b.group)],
+                          m_collision[static_cast<std::size_t>(o.group)]))
+                    continue;
+                const float ddx = o.x - b.x;
+                const float ddy = o.y - b.y;
+                const float reach = b.radius + o.radius - kPenetrationTolerance;
+                if (reach > 0.0f && ddx * ddx + ddy * ddy < reach * reach)
+                    m_current.emplace_back(std::min(b.key, o.key), std::max(b.key, o.key));
+            }
+        };
+        for (std::uint32_t p = 0; p < m_order.size(); ++p) {
+            const Body& b = bodies[m_order[p]];
+            const auto cx = static_cast<std::size_t>(b.cx);
+            const auto cy = static_cast<std::size_t>(b.cy);
+            const std::size_t here = cy * width + cx;
+            meetRange(b, p + 1, m_cellStart[here + 1]);
+            if (cx + 1 < width)
+                meetRange(b, m_cellStart[here + 1], m_cellStart[here + 2]);
+            if (cy + 1 < height) {
+                const std::size_t row = (cy + 1) * width;
+                const std::size_t x0 = cx > 0 ? cx - 1 : 0;
+                const std::size_t x1 = std::min(cx + 1, width - 1);
+                meetRange(b, m_cellStart[row + x0], m_cellStart[row + x1 + 1]);
+            }
+        }
     }
     std::sort(m_current.begin(), m_current.end());
-    // A pair overlapping now that did not after the last step is a new collision event.
-    std::vector<std::pair<std::uint64_t, std::uint64_t>> started;
-    std::set_difference(m_current.begin(), m_current.end(), m_overlapping.begin(),
-                        m_overlapping.end(), std::back_inserter(started));
-    for (const auto& [first, second] : started) {
-        ++m_collisions[static_cast<std::size_t>(first >> 32)];
-        ++m_collisions[static_cast<std::size_t>(second >> 32)];
+    // A pair overlapping now that did not after the last step is a new collision event
+    // (both lists sorted: one walk).
+    auto before = m_overlapping.begin();
+    for (const auto& pair : m_current) {
+        while (before != m_overlapping.end() && *before < pair)
+            ++before;
+        if (before != m_overlapping.end() && *before == pair)
+            continue;
+        ++m_collisions[static_cast<std::size_t>(pair.first >> 32)];
+        ++m_collisions[static_cast<std::size_t>(pair.second >> 32)];
     }
     m_overlapping.swap(m_current);
 }

@@ -52,6 +52,15 @@ private:
         double energy = 0.0;
         double reachedAt = -1.0; ///< first second at its goal, -1 while not yet
     };
+    /// One body as the collision pass sees it.
+    struct Body
+    {
+        std::uint64_t key = 0;       ///< group << 32 | agent id
+        std::int64_t cx = 0, cy = 0; ///< its grid cell
+
+        float x = 0.0f, y = 0.0f, radius = 0.0f;
+        int group = 0;
+    };
     void observeMotion(const World& world);
     void observeCollisions(const World& world);
 
@@ -62,6 +71,10 @@ private:
     /// Pairs overlapping after the last step, sorted: (group << 32 | id) of each, lower first.
     std::vector<std::pair<std::uint64_t, std::uint64_t>> m_overlapping;
     std::vector<std::pair<std::uint64_t, std::uint64_t>> m_current; ///< this step's, reused
+    std::vector<Body> m_bodies;                                     ///< this step's, reused
+    /// The grid, reused: where each cell's bodies start in m_order (one past the last cell:
+    /// the end), the next free place of each cell while sorting, bodies by cell.
+    std::vector<std::uint32_t> m_cellStart, m_fill, m_order;
     bool m_first = true;
 };
 

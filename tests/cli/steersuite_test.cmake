@@ -153,6 +153,26 @@ if(NOT regionsTime STREQUAL "NULL")
   fail("regions: walkers still under way have a time to goal ${regionsTime}, expected null")
 endif()
 
+# Collision events: three bees 0.7 m across in a level 1 m wide overlap in three pairs from
+# the start to the end (each pair counted once for each of its two bees: 6); a body on a
+# layer the bees' mask leaves out overlaps them but is no collision of either.
+file(WRITE "${WORK_DIR}/crowded.json" [=[
+{"format": "shoal-scene", "version": 3, "bounds": {"min": [-0.5, 0], "max": [0.5, 0.1]},
+ "player": {"enabled": false},
+ "groups": [{"name": "bees", "kind": "swarm",
+             "agents": [{"position": [-0.2, 0.05]}, {"position": [0, 0.05]}, {"position": [0.2, 0.05]}]},
+            {"name": "ghosts", "kind": "swarm", "collision": {"layers": [2], "mask": [2]},
+             "agents": [{"position": [0.1, 0.05]}]}]}
+]=])
+run_cli(cr run crowded.json --steps 60 --json)
+string(JSON beeCollisions GET "${cr_out}" groups 0 scores collisions)
+string(JSON ghostCollisions GET "${cr_out}" groups 1 scores collisions)
+if(NOT beeCollisions EQUAL 6 OR NOT ghostCollisions EQUAL 0)
+  fail("crowded: ${beeCollisions} bee and ${ghostCollisions} ghost collisions, expected 6 and 0")
+else()
+  message(STATUS "ok: collision events count pairs that meet, once each")
+endif()
+
 if(failures GREATER 0)
   message(FATAL_ERROR "${failures} steersuite checks failed")
 endif()
