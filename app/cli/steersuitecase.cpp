@@ -602,6 +602,11 @@ void CaseReader::readCriteria(const XmlNode& node, const std::string& text)
                 m_scene.checks.push_back(check);
             }
         }
+        if (goals && std::none_of(m_agents.begin(), m_agents.end(),
+                                  [](const CaseAgent& a) { return bool(a.goal); }))
+            warn(node, "passing criterion \"" + clause +
+                           "\" asks for goals reached, but no agent has a goal Shoal can follow; "
+                           "it is not a check");
         if (goals) {
             const double by = reachTime();
             for (const GroupDesc& group : m_scene.groups) {

@@ -142,6 +142,15 @@ void TestSteerSuiteCase::criteriaBecomeChecks()
     QCOMPARE(checks[1].value, 0.0);
     QVERIFY(
         anyContains(imported->warnings, "passing criterion \"It looks calm\" is not recognised"));
+    // Goals to reach but none that maps: said, not a check that could never pass.
+    const auto idle = importSteerSuiteCase(
+        caseWith(agent(xyz(0, 0, 0), xyz(1, 0, 0),
+                       "<idle><desiredSpeed>0</desiredSpeed><timeDuration>5</timeDuration></idle>"),
+                 "All agents reach their goals."),
+        "i.xml", 1);
+    QVERIFY(idle.ok());
+    QVERIFY(idle->scene.checks.empty());
+    QVERIFY(anyContains(idle->warnings, "asks for goals reached, but no agent has a goal"));
 }
 
 void TestSteerSuiteCase::whatDoesNotMapIsReported()
