@@ -99,6 +99,9 @@ Point2 toShoal(double x, double z)
     return {x, 0.0 - z};
 }
 
+/// Walks one case's element tree into a scene: the obstacles first (agents placed at random
+/// keep clear of them), then the agents in file order, then the squads and the checks.
+/// Refusals are thrown as ImportFailure; warnings are collected in file order.
 class CaseReader
 {
 public:

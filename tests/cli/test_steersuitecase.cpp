@@ -56,6 +56,7 @@ bool anyContains(const std::vector<std::string>& lines, const std::string& part)
 
 } // namespace
 
+/// The reader's cases, one slot per promise of steersuitecase.h and docs/cli.md, "import".
 class TestSteerSuiteCase : public QObject
 {
     Q_OBJECT
