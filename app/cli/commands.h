@@ -14,5 +14,6 @@ int sweepCommand(const QStringList& arguments);
 int tuneCommand(const QStringList& arguments);
 int benchCommand(const QStringList& arguments);
 int presetsCommand(const QStringList& arguments);
+int importCommand(const QStringList& arguments);
 
 } // namespace shoal::cli

@@ -25,6 +25,7 @@ constexpr const char* kUsage =
     "                       search values that pass the checks (NLopt), write the scene\n"
     "  bench [options]      time every behaviour family at several agent counts\n"
     "  presets [FAMILY]     list the presets (built-in and yours) with the values they set\n"
+    "  import steersuite CASE.xml --out FILE  convert a SteerSuite test case to a scene\n"
     "\n"
     "A FILE of 'demo' (or none) is the embedded demo scene.\n"
     "'shoal-cli <command> --help' lists a command's options. Exit codes: 0 ok, 1 a check\n"
@@ -78,6 +79,8 @@ int main(int argc, char** argv)
             return shoal::cli::benchCommand(rest);
         if (command == QLatin1String("presets"))
             return shoal::cli::presetsCommand(rest);
+        if (command == QLatin1String("import"))
+            return shoal::cli::importCommand(rest);
     } catch (const std::bad_alloc&) {
         shoal::cli::printError("not enough memory to go on with '" + command.toStdString() +
                                "': the level needs more memory than this machine can give");
@@ -85,7 +88,7 @@ int main(int argc, char** argv)
     }
 
     shoal::cli::printError("unknown command '" + command.toStdString() +
-                           "'; allowed: validate, run, replay, check, sweep, tune, bench, presets "
-                           "(see shoal-cli --help)");
+                           "'; allowed: validate, run, replay, check, sweep, tune, bench, presets, "
+                           "import (see shoal-cli --help)");
     return shoal::cli::kExitBadInput;
 }

@@ -5,6 +5,7 @@
 
 #include "clisupport.h"
 #include "commands.h"
+#include "steerscores.h"
 
 #include <shoal/displaytext.h>
 #include <shoal/inputscript.h>
@@ -575,6 +576,8 @@ struct RunTotals
     std::vector<GroupPeaks> peaks;
     std::vector<RunFailure> failures;
     std::int64_t failedChecks = 0;
+    /// --json: each group's SteerBench-style scores (steerscores.h); empty otherwise.
+    std::vector<GroupScores> scores;
     bool passed() const { return failedChecks == 0; }
 };
 
@@ -737,6 +740,19 @@ void printJsonSummary(const World& world, const RunOptions& options, const Scene
         json.key("goalDistanceMean").value(m.goalDistanceMean);
         json.key("goalDistanceMax").value(m.goalDistanceMax);
         json.key("atGoal").value(m.atGoal);
+        if (static_cast<std::size_t>(g) < totals.scores.size()) {
+            const GroupScores& score = totals.scores[static_cast<std::size_t>(g)];
+            json.key("scores").beginObject();
+            json.key("collisions").value(static_cast<long long>(score.collisions));
+            json.key("timeToGoal");
+            if (score.timeToGoal)
+                json.value(*score.timeToGoal);
+            else
+                json.null();
+            json.key("pathLength").value(score.pathLength);
+            json.key("energy").value(score.energy);
+            json.endObject();
+        }
         json.endObject();
     }
     json.endArray();
@@ -918,8 +934,10 @@ private:
 };
 
 /// Steps the world `steps` times with the script's input, recording step 0 (the world as
-/// built) and every step after it into `outputs` and the peaks into the totals.
-RunTotals simulate(World& world, const InputScript& script, qint64 steps, RunOutputs& outputs)
+/// built) and every step after it into `outputs` and the peaks into the totals, and into
+/// `scores` when given (run --json).
+RunTotals simulate(World& world, const InputScript& script, qint64 steps, RunOutputs& outputs,
+                   SteerScores* scores)
 {
     RunTotals totals;
     const auto groups = static_cast<std::size_t>(world.groupCount());
@@ -941,6 +959,8 @@ RunTotals simulate(World& world, const InputScript& script, qint64 steps, RunOut
             checkStep(group, world.stepCount(), totals, reported[g]);
         }
         outputs.writeStep(world);
+        if (scores)
+            scores->observe(world);
     };
 
     record();
@@ -950,6 +970,8 @@ RunTotals simulate(World& world, const InputScript& script, qint64 steps, RunOut
         world.step();
         record();
     }
+    if (scores)
+        totals.scores = scores->scores();
     return totals;
 }
 
@@ -1012,7 +1034,11 @@ int runCommand(const QStringList& arguments)
         if (auto error = recordFile->open())
             return refuse(*error);
     }
-    const RunTotals totals = simulate(*setup.world, setup.script, options.steps, outputs);
+    std::optional<SteerScores> scores;
+    if (options.json)
+        scores.emplace(setup.scene);
+    const RunTotals totals =
+        simulate(*setup.world, setup.script, options.steps, outputs, scores ? &*scores : nullptr);
     if (auto error = outputs.finish())
         return refuse(*error);
     if (recordFile) {
@@ -1041,7 +1067,11 @@ int replayCommand(const QStringList& arguments)
     RunOutputs outputs;
     if (auto error = outputs.open(options, setup))
         return refuse(*error);
-    const RunTotals totals = simulate(*setup.world, setup.script, options.steps, outputs);
+    std::optional<SteerScores> scores;
+    if (options.json)
+        scores.emplace(setup.scene);
+    const RunTotals totals =
+        simulate(*setup.world, setup.script, options.steps, outputs, scores ? &*scores : nullptr);
     if (auto error = outputs.finish())
         return refuse(*error);
     const int exit = report(*setup.world, options, setup.scene, totals);

@@ -4,8 +4,10 @@
 
 #include "math/random.h"
 #include "world/worldaccess.h"
+#include <shoal/agentarrays.h>
 #include <shoal/scenedesc.h>
 #include <shoal/scenefile.h>
+#include <shoal/world.h>
 
 #include <QtTest>
 
@@ -19,6 +21,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
+#include <optional>
 #include <string>
 
 #ifdef Q_OS_UNIX
@@ -258,6 +261,10 @@ private slots:
     void collisionRoundTrips();
     void badCollision_data();
     void badCollision();
+    void agentGoalRoundTrips();
+    void agentGoalIsRefused_data();
+    void agentGoalIsRefused();
+    void agentGoalDrivesFromStepZero();
 };
 
 void TestSceneFile::goldenRoundTrip_data()
@@ -1108,6 +1115,118 @@ void TestSceneFile::badCollision()
     QVERIFY(!parsed.ok());
     QVERIFY2(parsed.error().message.rfind(expected.toStdString(), 0) == 0,
              parsed.error().message.c_str());
+}
+
+/// A squad of two tanks standing still (no squad target); the first may take a goal.
+SceneDesc squadWithGoal(std::optional<Point2> goal)
+{
+    SceneDesc scene;
+    scene.player = makeDefaultPlayer();
+    scene.player.enabled = false;
+    GroupDesc squad = makeDefaultGroup(BehaviourKind::TankSquad, "squad");
+    AgentDesc first;
+    first.position = {-20.0, 0.0};
+    first.goal = goal;
+    AgentDesc second;
+    second.position = {-20.0, 10.0};
+    squad.agents = {first, second};
+    scene.groups.push_back(squad);
+    return scene;
+}
+
+void TestSceneFile::agentGoalRoundTrips()
+{
+    const SceneDesc scene = squadWithGoal(Point2{12.5, -3.25});
+    const std::string text = serializeScene(scene);
+    // Written where there is one, and only there: a file without goals reads as it did.
+    QVERIFY2(text.find("{\"position\": [-20, 0], \"heading\": 0, \"goal\": [12.5, -3.25]}") !=
+                 std::string::npos,
+             text.c_str());
+    QVERIFY2(text.find("{\"position\": [-20, 10], \"heading\": 0}") != std::string::npos,
+             text.c_str());
+    const Expected<SceneDesc> parsed = parseScene(text, "goal.json");
+    QVERIFY2(parsed.ok(), parsed.ok() ? "" : parsed.error().message.c_str());
+    QVERIFY(*parsed == scene);
+    QCOMPARE(serializeScene(*parsed), text);
+    // A goal is part of the agent: one that differs makes another scene.
+    QVERIFY(squadWithGoal(Point2{12.5, -3.0}) != scene);
+    QVERIFY(squadWithGoal(std::nullopt) != scene);
+}
+
+void TestSceneFile::agentGoalIsRefused_data()
+{
+    QTest::addColumn<int>("which");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("outside the bounds")
+        << 0
+        << QStringLiteral("groups[0].agents[0].goal: [50, 0] is outside the world bounds "
+                          "([-40, -25] to [40, 25])");
+    QTest::newRow("not finite") << 1
+                                << QStringLiteral("groups[0].agents[0].goal: coordinates must be "
+                                                  "finite numbers");
+    QTest::newRow("a family without goals of its own")
+        << 2
+        << QStringLiteral("groups[0].agents[0].goal: [1, 2] is not allowed in a swarm group; "
+                          "only a tankSquad's agents take goals of their own");
+}
+
+void TestSceneFile::agentGoalIsRefused()
+{
+    QFETCH(int, which);
+    QFETCH(QString, expected);
+    SceneDesc scene = squadWithGoal(Point2{1.0, 2.0});
+    if (which == 0)
+        scene.groups[0].agents[0].goal = Point2{50.0, 0.0};
+    if (which == 1)
+        scene.groups[0].agents[0].goal = Point2{std::nan(""), 0.0};
+    if (which == 2) {
+        GroupDesc swarm = makeDefaultGroup(BehaviourKind::Swarm, "squad");
+        swarm.agents = scene.groups[0].agents;
+        scene.groups[0] = swarm;
+    }
+    const std::optional<Error> error = validateScene(scene);
+    QVERIFY(error);
+    QVERIFY2(QString::fromStdString(error->message).contains(expected), error->message.c_str());
+    // The file reader refuses it with the same message, naming the file.
+    const Expected<SceneDesc> parsed = parseScene(serializeScene(scene), "goal.json");
+    if (which != 1) { // JSON has no NaN: the writer cannot write that one
+        QVERIFY(!parsed.ok());
+        QVERIFY2(QString::fromStdString(parsed.error().message).contains(expected),
+                 parsed.error().message.c_str());
+    }
+}
+
+void TestSceneFile::agentGoalDrivesFromStepZero()
+{
+    // A goal in the scene is World::setAgentGoal before the first step: the same run.
+    const Point2 goal{15.0, -5.0};
+    auto fromScene = World::create(squadWithGoal(goal));
+    QVERIFY(fromScene.ok());
+    auto byCall = World::create(squadWithGoal(std::nullopt));
+    QVERIFY(byCall.ok());
+    QVERIFY(!(*byCall)->setAgentGoal(0, 0, Vec2{15.0f, -5.0f}));
+    QVERIFY((*fromScene)->stateHash() == (*byCall)->stateHash());
+    for (int s = 0; s < 900; ++s) {
+        (*fromScene)->step();
+        (*byCall)->step();
+    }
+    QCOMPARE((*fromScene)->stateHash(), (*byCall)->stateHash());
+    // The first tank drove to its goal and parked there; the second, with none, stayed.
+    const GroupState& squad = (*fromScene)->group(0);
+    const int first = (*fromScene)->agentIndex(0, 0);
+    const int second = (*fromScene)->agentIndex(0, 1);
+    QVERIFY(first >= 0 && second >= 0);
+    const auto i = static_cast<std::size_t>(first);
+    const auto j = static_cast<std::size_t>(second);
+    const float dx = squad.agents.px[i] - 15.0f;
+    const float dy = squad.agents.py[i] + 5.0f;
+    QVERIFY2(std::sqrt(dx * dx + dy * dy) < 1.0f,
+             qPrintable(QStringLiteral("the tank is at (%1, %2)")
+                            .arg(squad.agents.px[i])
+                            .arg(squad.agents.py[i])));
+    QVERIFY(squad.agents.flags[i] & kAgentAtGoal);
+    QCOMPARE(squad.agents.px[j], -20.0f);
+    QCOMPARE(squad.agents.py[j], 10.0f);
 }
 
 QTEST_GUILESS_MAIN(TestSceneFile)

@@ -66,12 +66,12 @@ const std::vector<std::string>& sceneKeys()
 {
     static const std::vector<std::string> keys = [] {
         std::vector<std::string> all = {
-            "format",    "version", "name",      "bounds",  "simulation", "player", "walls",
-            "obstacles", "pickups", "groups",    "min",     "max",        "dt",     "seed",
-            "enabled",   "group",   "position",  "heading", "params",     "closed", "points",
-            "shape",     "center",  "radius",    "kind",    "color",      "accent", "spawn",
-            "count",     "agents",  "target",    "chase",   "collision",  "layers", "mask",
-            "priority",  "Groups",  "keepWieght"};
+            "format",    "version", "name",     "bounds",    "simulation", "player", "walls",
+            "obstacles", "pickups", "groups",   "min",       "max",        "dt",     "seed",
+            "enabled",   "group",   "position", "heading",   "params",     "closed", "points",
+            "shape",     "center",  "radius",   "kind",      "color",      "accent", "spawn",
+            "count",     "agents",  "target",   "chase",     "collision",  "layers", "mask",
+            "priority",  "goal",    "Groups",   "keepWieght"};
         for (const ParamSpec& spec : playerParamSpecs())
             all.push_back(spec.key);
         for (BehaviourKind kind : kAllBehaviourKinds)

@@ -321,9 +321,14 @@ QUndoCommand* makeDuplicateItemsCommand(Document* document, const ItemRefs& allR
         case ItemKind::SpawnArea: {
             GroupDesc group = moved.groups[ref.index];
             const Point2 applied = clampMoveOffset(scene, {ref}, offset);
-            for (AgentDesc& agent : group.agents)
+            for (AgentDesc& agent : group.agents) {
                 agent.position = clampToBounds(
                     scene.bounds, {agent.position.x + applied.x, agent.position.y + applied.y});
+                // A tank's goal of its own moves with it, as the squad's target does.
+                if (agent.goal)
+                    agent.goal = clampToBounds(
+                        scene.bounds, {agent.goal->x + applied.x, agent.goal->y + applied.y});
+            }
             if (group.target)
                 group.target = clampToBounds(
                     scene.bounds, {group.target->x + applied.x, group.target->y + applied.y});

@@ -88,8 +88,11 @@ void moveFragment(SceneDesc& fragment, Point2 offset)
             offsetPoint(group.spawn->area.min, offset);
             offsetPoint(group.spawn->area.max, offset);
         }
-        for (AgentDesc& agent : group.agents)
+        for (AgentDesc& agent : group.agents) {
             offsetPoint(agent.position, offset);
+            if (agent.goal)
+                offsetPoint(*agent.goal, offset);
+        }
         if (group.target)
             offsetPoint(*group.target, offset);
     }

@@ -87,11 +87,21 @@ struct SHOAL_API PickupDesc
 /// One agent placed by hand. For worms it is the head; the body trails behind the heading.
 struct SHOAL_API AgentDesc
 {
+    AgentDesc() = default;
+    /// `{{x, y}, heading}` as before the goal was added, with no warning of a member left out.
+    AgentDesc(Point2 position_, double heading_ = 0.0, std::optional<Point2> goal_ = std::nullopt)
+        : position(position_), heading(heading_), goal(goal_)
+    {
+    }
+
     Point2 position;
     double heading = 0.0; ///< degrees, counter-clockwise from +x
+    /// A goal of its own (World::setAgentGoal from step 0): only a tank squad's agents take
+    /// one (agentGoalAllowed); absent, the agent goes where its group goes.
+    std::optional<Point2> goal;
     bool operator==(const AgentDesc& o) const
     {
-        return position == o.position && heading == o.heading;
+        return position == o.position && heading == o.heading && goal == o.goal;
     }
 };
 
@@ -160,6 +170,14 @@ struct SHOAL_API GroupDesc
 constexpr bool playerCanLead(BehaviourKind kind)
 {
     return kind == BehaviourKind::FishSchool || kind == BehaviourKind::LeaderFollow;
+}
+
+/// Whether a hand-placed agent of a group of `kind` may carry a goal of its own
+/// (AgentDesc::goal): a tank squad's tanks can (World::setAgentGoal); the other families
+/// steer every agent by the group's rules.
+constexpr bool agentGoalAllowed(BehaviourKind kind)
+{
+    return kind == BehaviourKind::TankSquad;
 }
 
 /// The player: steered by the pointer. When it leads a fish school it is that school's

@@ -144,8 +144,9 @@ public:
     bool setGoal(int group, std::optional<Vec2> position);
     /// Sends agent `id` of a tank squad to a goal of its own, `position` (m), or back to
     /// the squad's (std::nullopt): it drives there straight, its feelers keeping it off walls
-    /// (no flow field), and parks inside arriveDistance of it; the rest of the squad goes on
-    /// as before. Refused for other families, unknown groups and ids.
+    /// (no flow field) and keeping apart from its squad mates as on the way to a spot, and
+    /// parks inside arriveDistance of it; the rest of the squad goes on as before. Refused
+    /// for other families, unknown groups and ids.
     std::optional<Error> setAgentGoal(int group, std::uint32_t id, std::optional<Vec2> position);
 
     /// Replaces the static geometry (bounds, walls, obstacles) with the scene's, keeping every

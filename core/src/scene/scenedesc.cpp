@@ -229,6 +229,14 @@ std::optional<Error> checkGroup(const SceneDesc& scene, std::size_t gi, GroupNam
             return error;
         if (auto error = checkFiniteAngle(group.agents[i].heading, agentPath + ".heading"))
             return error;
+        if (const auto& goal = group.agents[i].goal) {
+            if (!agentGoalAllowed(group.kind))
+                return Error{agentPath + ".goal: " + pointText(*goal) + " is not allowed in a " +
+                             std::string(behaviourKey(group.kind)) +
+                             " group; only a tankSquad's agents take goals of their own"};
+            if (auto error = checkInBounds(*goal, scene.bounds, agentPath + ".goal"))
+                return error;
+        }
     }
     if (group.target)
         if (auto error = checkInBounds(*group.target, scene.bounds, path + ".target"))

@@ -207,11 +207,13 @@ PickupDesc readPickup(const Json& value, const std::string& path)
 AgentDesc readAgent(const Json& value, const std::string& path)
 {
     expectObject(value, path);
-    checkKeys(value, path, {"position", "heading"});
+    checkKeys(value, path, {"position", "heading", "goal"});
     AgentDesc agent;
     agent.position = readPoint(required(value, path, "position"), childPath(path, "position"));
     if (const Json* heading = optionalField(value, "heading"))
         agent.heading = readNumber(*heading, childPath(path, "heading"));
+    if (const Json* goal = optionalField(value, "goal"))
+        agent.goal = readPoint(*goal, childPath(path, "goal"));
     return agent;
 }
 
@@ -574,8 +576,12 @@ OrderedJson sceneDocument(const SceneDesc& scene)
                           {"count", group.spawn->count}};
         if (!group.agents.empty()) {
             OrderedJson agents = OrderedJson::array();
-            for (const AgentDesc& agent : group.agents)
-                agents.push_back({{"position", point(agent.position)}, {"heading", agent.heading}});
+            for (const AgentDesc& agent : group.agents) {
+                OrderedJson a = {{"position", point(agent.position)}, {"heading", agent.heading}};
+                if (agent.goal)
+                    a["goal"] = point(*agent.goal);
+                agents.push_back(std::move(a));
+            }
             g["agents"] = std::move(agents);
         }
         if (group.target)

@@ -40,7 +40,9 @@ void Behaviour::spawn(Group& group, const GroupDesc& desc, Random& random,
     report.listedAsked = desc.agents.size();
     std::unordered_map<std::uint64_t, std::uint32_t> crowd;
     const double square = std::max(2.0 * static_cast<double>(radius), 1e-3);
-    for (const AgentDesc& agent : desc.agents) {
+    report.listedFrom.reserve(desc.agents.size());
+    for (std::size_t listed = 0; listed < desc.agents.size(); ++listed) {
+        const AgentDesc& agent = desc.agents[listed];
         const auto cx = static_cast<std::int64_t>(std::floor(agent.position.x / square));
         const auto cy = static_cast<std::int64_t>(std::floor(agent.position.y / square));
         const std::uint64_t key =
@@ -56,6 +58,7 @@ void Behaviour::spawn(Group& group, const GroupDesc& desc, Random& random,
             report.listedCrowdedBy = blocker;
             continue;
         }
+        report.listedFrom.push_back(static_cast<std::uint32_t>(listed));
         place(p, degToRad(static_cast<float>(agent.heading)));
         placed.add(p, radius, group.index, group.collision.layers, group.collision.mask);
     }

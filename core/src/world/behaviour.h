@@ -117,7 +117,10 @@ struct StepContext
 struct SpawnReport
 {
     std::size_t listedAsked = 0, listedPlaced = 0; ///< the scene's listed agents
-    std::size_t areaAsked = 0, areaPlaced = 0;     ///< the spawn area's count
+    /// Of each listed agent placed, in order, its index in GroupDesc::agents: a listed agent
+    /// left out (crowded) shifts the rest, and what is listed with it (its goal) must follow.
+    std::vector<std::uint32_t> listedFrom;
+    std::size_t areaAsked = 0, areaPlaced = 0; ///< the spawn area's count
     std::size_t areaCapacity = 0; ///< what the area holds (spawnCapacity), 0 without one
     bool areaFull = false;        ///< no clear place was left for the next body
     /// A group placed before this one whose bodies were in the way of this area's (the last

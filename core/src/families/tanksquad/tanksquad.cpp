@@ -122,6 +122,12 @@ void TankSquadBehaviour::spawn(Group& group, const GroupDesc& desc, Random& rand
                                const StaticGeometry& geometry, SpawnOccupancy& placed)
 {
     Behaviour::spawn(group, desc, random, geometry, placed);
+    // Goals of their own from the scene (AgentDesc::goal), as World::setAgentGoal sets them.
+    // The arrays stay empty when no agent has one, so the squad plans as it always did.
+    const std::vector<std::uint32_t>& from = group.spawnReport.listedFrom;
+    for (std::size_t k = 0; k < from.size(); ++k)
+        if (const auto& goal = desc.agents[from[k]].goal)
+            setAgentGoal(group, k, Vec2{static_cast<float>(goal->x), static_cast<float>(goal->y)});
     // The first plan updates the route with the same level, radius and target: a lookup and
     // a cell test. (A target or radius set before it is routed to there, as before.)
     if (group.hasTarget)

@@ -371,10 +371,13 @@ scanSquad(const Search& search, const ScanConstants<typename Search::Lanes>& c, 
 /// How a tank heads for its goal this step.
 enum class Heading : std::uint8_t
 {
-    Spot,    ///< toward its spot, in the squad
-    Parking, ///< among the spots: keeping apart, not copying the others' movement
-    Alone,   ///< its spot is near: straight there, keeping apart and aligning no more
-    Overflow ///< no spot for it: toward the target, parks against the parked tanks
+    Spot,     ///< toward its spot, in the squad
+    Parking,  ///< among the spots: keeping apart, not copying the others' movement
+    Alone,    ///< its spot is near: straight there, keeping apart and aligning no more
+    Overflow, ///< no spot for it: toward the target, parks against the parked tanks
+    /// A goal of its own (World::setAgentGoal): straight there, keeping apart from the others
+    /// (no spot keeps them apart at the goal, nor on the way), aligning with none.
+    Own
 };
 
 /// Whether the tank parks this step: it was parked (and the target stayed), or the squad has
@@ -385,9 +388,9 @@ SHOAL_FORCE_INLINE inline bool parks(bool wasParked, const SquadScan& scan, cons
                                      const TankSquadParams& p, float dist, float parkRadius,
                                      bool resettle, Heading heading)
 {
-    if (wasParked || (!group.hasTarget && heading != Heading::Alone))
+    if (wasParked || (!group.hasTarget && heading != Heading::Alone && heading != Heading::Own))
         return true;
-    if (heading == Heading::Alone)
+    if (heading == Heading::Alone || heading == Heading::Own)
         return dist < p.arriveDistance;
     if (heading != Heading::Overflow)
         return false;
@@ -677,7 +680,8 @@ SHOAL_FORCE_INLINE inline TankGoal tankGoal(const Group& group, const FlowRoute:
 }
 
 /// A tank sent to a goal of its own (World::setAgentGoal): straight there (its feelers keep
-/// it off walls), on its own, parking inside arriveDistance of it as at a spot.
+/// it off walls, keeping apart from its squad mates: Heading::Own), parking inside
+/// arriveDistance of it as at a spot.
 inline TankGoal ownGoal(Vec2 point, Vec2 pos, Vec2 forward)
 {
     TankGoal g;
@@ -685,7 +689,7 @@ inline TankGoal ownGoal(Vec2 point, Vec2 pos, Vec2 forward)
     const Vec2 to = point - pos;
     g.distance = g.toTarget = to.length();
     g.direction = to.normalizedOr(forward);
-    g.heading = Heading::Alone;
+    g.heading = Heading::Own;
     return g;
 }
 
@@ -857,7 +861,7 @@ template <class Search> void TankSquadBehaviour::planWith(Group& group, const St
             direction *= t.dist / p.targetCloseDistance;
         // The last metres to a spot at no less than the speed it can stop from there: the
         // seed's slowdown alone creeps the last metre for seconds.
-        if (goal.heading == Heading::Alone)
+        if (goal.heading == Heading::Alone || goal.heading == Heading::Own)
             direction = direction.normalizedOr({}) *
                         std::max(direction.length(),
                                  std::min(1.0f, kCreep * p.speedEasing * t.dist / p.moveSpeed));
