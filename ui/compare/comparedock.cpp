@@ -15,7 +15,6 @@
 #include <QLocale>
 #include <QPushButton>
 #include <QTableWidget>
-#include <QTimer>
 #include <QUndoCommand>
 #include <QVBoxLayout>
 
@@ -99,15 +98,18 @@ CompareDock::CompareDock(Document* document, SimulationController* simulation, Q
         refreshState();
         refreshMetrics();
     });
-    connect(m_simulation, &SimulationController::worldRebuilt, this, &CompareDock::refreshState);
-    auto* refresh = new QTimer(this);
-    refresh->setInterval(kRefreshMs);
-    connect(refresh, &QTimer::timeout, this, [this] {
-        if (isVisible() && m_simulation->isComparing())
+    connect(m_simulation, &SimulationController::worldRebuilt, this, [this] {
+        refreshState();
+        refreshMetrics();
+    });
+    // The figures follow the world, at most every kRefreshMs while it plays.
+    m_sinceRefresh.start();
+    connect(m_simulation, &SimulationController::stepped, this, [this] {
+        if (isVisible() && (!m_simulation->isPlaying() || m_sinceRefresh.elapsed() >= kRefreshMs))
             refreshMetrics();
     });
-    refresh->start();
     onDocumentChanged(Change{ChangeKind::SceneReset});
+    refreshMetrics();
 }
 
 double CompareDock::valueB(int group, int param) const
@@ -253,6 +255,7 @@ void CompareDock::refreshState()
 
 void CompareDock::refreshMetrics()
 {
+    m_sinceRefresh.restart();
     const World* a = m_simulation->world();
     const World* b = m_simulation->compareWorld();
     const int groups = a ? a->groupCount() : 0;

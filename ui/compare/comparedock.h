@@ -7,6 +7,7 @@
 
 #include "simulation/simulationcontroller.h"
 
+#include <QElapsedTimer>
 #include <QWidget>
 
 #include <map>
@@ -27,7 +28,8 @@ class CompareDock : public QWidget
     Q_OBJECT
 
 public:
-    /// How often the metrics table follows a playing world, ms.
+    /// How often the metrics table follows a playing world, ms (the world measures its metrics
+    /// only while the plots are shown: the figures then are those of its last measure).
     static constexpr int kRefreshMs = 250;
 
     CompareDock(Document* document, SimulationController* simulation, QWidget* parent = nullptr);
@@ -72,6 +74,7 @@ private:
     /// B's values set otherwise than the level's, by (group, parameter).
     std::map<std::pair<int, int>, double> m_b;
     double m_startedAt = 0.0;
+    QElapsedTimer m_sinceRefresh;
 };
 
 } // namespace shoal::ui
