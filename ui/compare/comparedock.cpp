@@ -3,6 +3,7 @@
 #include "document/commands.h"
 #include "document/document.h"
 #include "document/qtstrings.h"
+#include "panels/groupchoice.h"
 
 #include <shoal/paramspec.h>
 #include <shoal/world.h>
@@ -295,16 +296,11 @@ void CompareDock::refreshMetrics()
 void CompareDock::onDocumentChanged(const Change& change)
 {
     if (change.kind == ChangeKind::SceneReset || change.kind == ChangeKind::Groups) {
-        const int current = m_group->currentIndex();
         const int before = m_group->count();
-        const QSignalBlocker blocker(m_group);
-        m_group->clear();
-        for (const GroupDesc& group : m_document->scene().groups)
-            m_group->addItem(qs(group.name));
+        refillGroupChoice(m_group, m_document->scene());
         // B's values are kept by group index: a group added or removed shifts them.
         if (change.kind == ChangeKind::SceneReset || m_group->count() != before)
             m_b.clear();
-        m_group->setCurrentIndex(current >= 0 && current < m_group->count() ? current : 0);
     }
     if (change.kind == ChangeKind::SceneReset || change.kind == ChangeKind::Groups ||
         change.kind == ChangeKind::GroupParams)

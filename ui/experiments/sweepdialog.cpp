@@ -5,6 +5,7 @@
 #include "document/groupcommands.h"
 #include "document/qtstrings.h"
 #include "experiments/heatmapwidget.h"
+#include "panels/groupchoice.h"
 
 #include <shoal/checks.h>
 
@@ -197,21 +198,8 @@ SweepDialog::~SweepDialog()
 
 void SweepDialog::refillGroups()
 {
-    const QString shown = m_group->currentText();
-    QStringList names;
-    for (const GroupDesc& group : m_document->scene().groups)
-        names << qs(group.name);
-    QStringList listed;
-    for (int i = 0; i < m_group->count(); ++i)
-        listed << m_group->itemText(i);
-    if (names == listed)
+    if (!refillGroupChoice(m_group, m_document->scene()))
         return;
-    {
-        const QSignalBlocker blocker(m_group);
-        m_group->clear();
-        m_group->addItems(names);
-        m_group->setCurrentIndex(std::max(0, static_cast<int>(names.indexOf(shown))));
-    }
     fillMeasures();
     fillParams();
     setRunning(isRunning());
