@@ -102,9 +102,13 @@ private slots:
         document.resetScene(compareScene(), {});
         SimulationController controller(&document);
         play(controller, 60);
+        QVERIFY(!controller.world()->metricsEnabled()); // nobody shows them
         QVERIFY(!controller.startCompare({{0, speedParam(), 2.0}}));
+        QVERIFY(controller.world()->metricsEnabled()); // the tab sets A and B side by side
         play(controller, 140);
         QCOMPARE(controller.world()->stateHash(), alone); // B changes nothing of A
+        QVERIFY(controller.world()->group(0).metrics.meanSpeed !=
+                controller.compareWorld()->group(0).metrics.meanSpeed);
         QVERIFY(controller.compareWorld()->stateHash() != alone);
         QCOMPARE(controller.compareWorld()->param(0, "speed"), 2.0);
         // A value outside the parameter's range is refused, naming it; nothing runs.

@@ -231,8 +231,15 @@ void SimulationController::applyMetricsRate()
     // A check decides on every step (a spike between two samples fails it), so while one is
     // watched the world measures every step, whatever the plots ask.
     const bool checks = m_checks && !m_checksDecided;
-    m_world->setMetricsEnabled(m_metricsWanted || checks);
-    m_world->setMetricsEvery(checks ? 1 : m_metricsEvery);
+    // A/B compare sets A's and B's figures side by side: measured while it runs, five
+    // times a simulated second unless someone asks for more.
+    const bool comparing = m_compareWorld != nullptr;
+    const int compareEvery = std::max(1, static_cast<int>(std::lround(0.2 / m_world->dt())));
+    m_world->setMetricsEnabled(m_metricsWanted || checks || comparing);
+    m_world->setMetricsEvery(checks            ? 1
+                             : m_metricsWanted ? m_metricsEvery
+                             : comparing       ? compareEvery
+                                               : m_metricsEvery);
 }
 
 // The runner reads the world's groups by the names the world was built with, and a rename
@@ -334,6 +341,7 @@ std::optional<Error> SimulationController::startCompare(const std::vector<Compar
         return Error{"there is no running world to compare with"};
     m_compareParams = params;
     auto error = rebaseCompare();
+    applyMetricsRate();
     emit compareChanged();
     return error;
 }
@@ -344,6 +352,7 @@ void SimulationController::stopCompare()
         return;
     m_compareWorld.reset();
     m_compareParams.clear();
+    applyMetricsRate();
     emit compareChanged();
 }
 
