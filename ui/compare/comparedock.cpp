@@ -4,6 +4,7 @@
 #include "document/document.h"
 #include "document/qtstrings.h"
 #include "panels/groupchoice.h"
+#include "panels/paramrow.h"
 
 #include <shoal/paramspec.h>
 #include <shoal/world.h>
@@ -19,7 +20,6 @@
 #include <QUndoCommand>
 #include <QVBoxLayout>
 
-#include <cmath>
 
 namespace shoal::ui {
 
@@ -46,9 +46,10 @@ const ComparedMetric kCompared[] = {
      0},
 };
 
-int decimalsFor(double step)
+/// The decimals the property panel shows a parameter with (ParamRow's rule).
+int decimalsOf(const ParamSpec& spec)
 {
-    return step >= 1.0 ? 0 : std::min(4, static_cast<int>(std::ceil(-std::log10(step))));
+    return std::max(decimalsFor(spec.step), decimalsFor(spec.minValue));
 }
 
 } // namespace
@@ -208,15 +209,14 @@ void CompareDock::fillParams()
         name->setToolTip(qs(spec.tooltip));
         name->setFlags(Qt::ItemIsEnabled);
         m_params->setItem(row, 0, name);
-        auto* a =
-            new QTableWidgetItem(QLocale().toString(desc.params[p], 'f', decimalsFor(spec.step)));
+        auto* a = new QTableWidgetItem(QLocale().toString(desc.params[p], 'f', decimalsOf(spec)));
         a->setFlags(Qt::ItemIsEnabled);
         a->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         m_params->setItem(row, 1, a);
         auto* b = new QDoubleSpinBox(m_params);
         b->setRange(spec.minValue, spec.maxValue);
         b->setSingleStep(spec.step);
-        b->setDecimals(decimalsFor(spec.step));
+        b->setDecimals(decimalsOf(spec));
         b->setValue(valueB(group, row));
         b->setFrame(false);
         b->setAccessibleName(tr("B's %1").arg(qs(spec.label)));
