@@ -20,7 +20,6 @@
 #include <QUndoCommand>
 #include <QVBoxLayout>
 
-
 namespace shoal::ui {
 
 namespace {
