@@ -345,9 +345,9 @@ void TestLimits::levelThinnerThanItsBodiesRoutesNowhere()
 
 void TestLimits::routesBeyondTheBudgetAreRefused()
 {
-    // Every tank squad keeps a flow field over the whole level: 300 squads of a 200 m level
-    // would need 603 MB. Swarms chasing the same one share one field however many they are.
-    SceneDesc scene = test::emptyScene(100.0, 100.0);
+    // Every tank squad keeps a flow field over the whole level: 300 squads of a 400 m level
+    // would need 700 MB. Swarms chasing the same one share one field however many they are.
+    SceneDesc scene = test::emptyScene(200.0, 200.0);
     for (int i = 0; i < 2000; ++i) {
         GroupDesc swarm = makeDefaultGroup(BehaviourKind::Swarm, "swarm" + std::to_string(i));
         swarm.agents.push_back(AgentDesc{{-90.0 + (i % 40) * 4.0, -90.0 + (i / 40) * 3.0}, 0.0});
@@ -367,7 +367,7 @@ void TestLimits::routesBeyondTheBudgetAreRefused()
              qPrintable(problem));
     QVERIFY2(problem.contains(QStringLiteral("at most 512 MB are allowed")), qPrintable(problem));
     // The same squads in a level a quarter the size fit.
-    scene.bounds = {{-50.0, -50.0}, {50.0, 50.0}};
+    scene.bounds = {{-100.0, -100.0}, {100.0, 100.0}};
     for (GroupDesc& group : scene.groups)
         for (AgentDesc& agent : group.agents)
             agent.position = {agent.position.x / 2.0, agent.position.y / 2.0};

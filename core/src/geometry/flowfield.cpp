@@ -377,21 +377,14 @@ FlowField::FlowField(std::shared_ptr<const FlowOccupancy> occupancy)
 void FlowField::allocate()
 {
     const std::size_t slots = m_occupancy->m_free.size();
-    m_cost.assign(slots, 0.0f);
     m_distance.assign(slots, 0.0f);
-    m_direction.assign(slots, Vec2());
     m_anchor.assign(slots, -1);
-    m_parent.assign(slots, 0);
-    m_axisQueue.assign(slots, 0);
-    m_diagonalQueue.assign(slots, 0);
     m_bends.assign((slots + 63) / 64, 0);
 }
 
 void FlowField::reset()
 {
-    std::fill(m_cost.begin(), m_cost.end(), kUnreachable);
     std::fill(m_distance.begin(), m_distance.end(), kUnreachable);
-    std::fill(m_direction.begin(), m_direction.end(), Vec2());
     std::fill(m_anchor.begin(), m_anchor.end(), -1);
     std::fill(m_bends.begin(), m_bends.end(), 0);
 }
@@ -505,16 +498,49 @@ int FlowOccupancy::snapGoal(int rawSlot) const
     return best;
 }
 
-/// The search of one rebuild: what it reads and writes, copied out of the field and its
-/// occupancy into one value the rebuild keeps in locals. Members would be loaded again after
-/// every store of a parent move (a byte store may alias anything), a few times per cell.
+namespace {
+
+/// What a rebuild needs only while it runs: the search's costs, each cell's parent move and
+/// the two queues (13 bytes a cell). One per thread, grown to the largest grid it has
+/// searched, instead of one per field: a level's fields (a squad's, a hundred followers'
+/// windows) keep only what the agents look up.
+struct SearchScratch
+{
+    std::vector<float> cost;
+    std::vector<std::uint8_t> parent;
+    // The search's two queues, one per move length: each receives costs in increasing order,
+    // so the smaller head is the next cell to settle (no heap). A cell enters each queue at
+    // most once (only a strictly shorter path re-queues it), so a queue never needs more
+    // slots than the grid has.
+    std::vector<std::int32_t> axisQueue;
+    std::vector<std::int32_t> diagonalQueue;
+
+    static SearchScratch& forSlots(std::size_t slots)
+    {
+        thread_local SearchScratch scratch;
+        if (scratch.cost.size() < slots) {
+            scratch.cost.resize(slots);
+            scratch.parent.resize(slots);
+            scratch.axisQueue.resize(slots);
+            scratch.diagonalQueue.resize(slots);
+        }
+        return scratch;
+    }
+};
+
+} // namespace
+
+/// The search of one rebuild: what it reads and writes, copied out of the field, its
+/// occupancy and the scratch into one value the rebuild keeps in locals. Members would be
+/// loaded again after every store of a parent move (a byte store may alias anything), a few
+/// times per cell.
 struct FlowField::Search
 {
-    explicit Search(FlowField& field)
+    Search(FlowField& field, SearchScratch& scratch)
         : occ(*field.m_occupancy), moves(occ.m_moves.data()), stride(occ.m_place.stride),
-          invStride(occ.m_invStride), cell(occ.m_cell), cost(field.m_cost.data()),
-          distance(field.m_distance.data()), direction(field.m_direction.data()),
-          anchor(field.m_anchor.data()), parent(field.m_parent.data())
+          invStride(occ.m_invStride), cell(occ.m_cell), cost(scratch.cost.data()),
+          distance(field.m_distance.data()), anchor(field.m_anchor.data()),
+          parent(scratch.parent.data())
     {
         std::copy(std::begin(occ.m_offset), std::end(occ.m_offset), offset);
     }
@@ -528,7 +554,6 @@ struct FlowField::Search
     std::ptrdiff_t offset[8];
     float* cost;
     float* distance;
-    Vec2* direction;
     std::int32_t* anchor;
     std::uint8_t* parent;
 
@@ -564,8 +589,8 @@ struct FlowField::Search
         return shared || occ.lineOfSight(c, dx, dy);
     }
 
-    /// Cell c (not the goal's) is the cheapest left: it takes its anchor, its distance
-    /// through it and its direction.
+    /// Cell c (not the goal's) is the cheapest left: it takes its anchor and its distance
+    /// through it (its direction is the anchor's, see directionAt).
     SHOAL_FORCE_INLINE void settle(std::int32_t c) const
     {
         const int rowC = rowOf(c), columnC = c - rowC * stride;
@@ -621,10 +646,7 @@ struct FlowField::Search
             }
         }
         anchor[c] = to;
-        const float cells = std::sqrt(static_cast<float>(dx * dx + dy * dy));
-        const float inverse = 1.0f / cells;
-        distance[c] = distance[to] + cells * cell;
-        direction[c] = {static_cast<float>(dx) * inverse, static_cast<float>(dy) * inverse};
+        distance[c] = distance[to] + std::sqrt(static_cast<float>(dx * dx + dy * dy)) * cell;
     }
 };
 
@@ -636,20 +658,22 @@ void FlowField::rebuild()
         return;
     }
     // What the search reads before it writes: every cost unknown, no cell settled. The
-    // distances and directions of the cells it settles are its own; the others' are set as
-    // markBends() passes them (two fills of the whole grid less per rebuild).
-    std::fill(m_cost.begin(), m_cost.end(), kUnreachable);
+    // distances of the cells it settles are its own; the others' are set as markBends()
+    // passes them (a fill of the whole grid less per rebuild).
+    const std::size_t slots = m_anchor.size();
+    SearchScratch& scratch = SearchScratch::forSlots(slots);
+    std::fill(scratch.cost.begin(), scratch.cost.begin() + static_cast<std::ptrdiff_t>(slots),
+              kUnreachable);
     std::fill(m_anchor.begin(), m_anchor.end(), -1);
     std::fill(m_bends.begin(), m_bends.end(), 0);
-    m_direction[m_goalSlot] = Vec2();
-    Search search(*this);
+    Search search(*this, scratch);
     const std::uint8_t* moves = search.moves;
     const std::ptrdiff_t* offset = search.offset;
     float* cost = search.cost;
     std::uint8_t* parent = search.parent;
     const std::int32_t* anchor = search.anchor;
-    std::int32_t* axisQueue = m_axisQueue.data();
-    std::int32_t* diagonalQueue = m_diagonalQueue.data();
+    std::int32_t* axisQueue = scratch.axisQueue.data();
+    std::int32_t* diagonalQueue = scratch.diagonalQueue.data();
     std::size_t axisHead = 0, axisTail = 0, diagonalHead = 0, diagonalTail = 0;
 
     // Dijkstra with two FIFO queues. Cells are settled in increasing cost, so the costs
@@ -728,10 +752,9 @@ void FlowField::rebuild()
 
 void FlowField::markBends()
 {
-    // Per slot as looked up: whether the route bends, and (for a blocked slot) the direction
-    // of the free slot it escapes to. Escapes are free, so no slot read here is written. A
-    // slot the search did not settle (blocked, or out of reach) is unreachable from its own
-    // centre, and heads nowhere unless it escapes to a settled one.
+    // Per slot as looked up: whether the route bends. A slot the search did not settle
+    // (blocked, or out of reach) is unreachable from its own centre, and heads nowhere unless
+    // it escapes to a settled one (directionAt follows the escape).
     const std::int32_t* escape = m_occupancy->m_escape.data();
     const std::size_t slots = m_anchor.size();
     for (std::size_t s = 0; s < slots; ++s) {
@@ -739,22 +762,15 @@ void FlowField::markBends()
         const std::int32_t anchor = m_anchor[e];
         if (anchor >= 0 && anchor != m_goalSlot)
             m_bends[s >> 6] |= std::uint64_t(1) << (s & 63);
-        if (m_anchor[s] < 0) {
+        if (m_anchor[s] < 0)
             m_distance[s] = kUnreachable;
-            m_direction[s] = anchor >= 0 ? m_direction[e] : Vec2();
-        } else if (e != s) {
-            m_direction[s] = m_direction[e];
-        }
     }
 }
 
 std::size_t FlowField::memoryBytes() const
 {
-    return sizeof(*this) + (m_cost.capacity() + m_distance.capacity()) * sizeof(float) +
-           m_direction.capacity() * sizeof(Vec2) +
-           (m_anchor.capacity() + m_axisQueue.capacity() + m_diagonalQueue.capacity()) *
-               sizeof(std::int32_t) +
-           m_parent.capacity() + m_bends.capacity() * sizeof(std::uint64_t);
+    return sizeof(*this) + m_distance.capacity() * sizeof(float) +
+           m_anchor.capacity() * sizeof(std::int32_t) + m_bends.capacity() * sizeof(std::uint64_t);
 }
 
 } // namespace shoal

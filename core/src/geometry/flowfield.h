@@ -8,6 +8,7 @@
 
 #include <shoal/vec2.h>
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -219,7 +220,7 @@ public:
     /// vector. Zero in the goal cell (the goal is in plain sight there: steer to it directly),
     /// where the goal is unreachable, and without a goal. A blocked cell (a body hugging a
     /// wall) follows the free cell it escapes to; points outside the grid use the border cell.
-    Vec2 direction(Vec2 p) const { return m_direction[m_occupancy->slotAt(p)]; }
+    Vec2 direction(Vec2 p) const { return directionAt(m_occupancy->slotAt(p)); }
     /// The path length from p to the goal, m: straight to the anchor its cell heads for (the
     /// goal cell's centre, or the corner it rounds next), then the anchor's own distance;
     /// +infinity when unreachable. Same cell rules as direction(). Along direction() it falls
@@ -239,7 +240,7 @@ public:
     Vec2 steer(Vec2 p, Vec2 straight) const
     {
         const int s = m_occupancy->slotAt(p);
-        return bendsAt(s) ? m_direction[s] : straight;
+        return bendsAt(s) ? directionAt(s) : straight;
     }
 
     /// What a loop over many agents looks up, copied out of the field and its occupancy: held
@@ -259,9 +260,25 @@ public:
         }
     };
     Cells cells() const { return {m_occupancy->placement(), m_bends.data()}; }
-    /// direction(p) and distance(p) for p in slot `slot` (slotAt(p), looked up already).
-    Vec2 directionAt(int slot) const { return m_direction[slot]; }
-    const Vec2& directionAtRef(int slot) const { return m_direction[slot]; }
+    /// direction(p) and distance(p) for p in slot `slot` (slotAt(p), looked up already). The
+    /// direction is the unit step, in whole cells, from the cell a body there follows (its
+    /// escape, for a blocked one) to that cell's anchor: what the search would have stored,
+    /// bit for bit, worked out from what the cell keeps instead of kept in 8 more bytes.
+    Vec2 directionAt(int slot) const
+    {
+        const FlowOccupancy& occ = *m_occupancy;
+        const std::int32_t from = occ.m_escape[slot];
+        const std::int32_t to = m_anchor[from];
+        if (to < 0 || to == from)
+            return {}; // unreachable, or the goal's own cell
+        const int rowFrom = occ.rowOf(from), rowTo = occ.rowOf(to);
+        const int dx = (to - rowTo * occ.m_place.stride) - (from - rowFrom * occ.m_place.stride);
+        const int dy = rowTo - rowFrom;
+        const float inverse = 1.0f / std::sqrt(static_cast<float>(dx * dx + dy * dy));
+        return {static_cast<float>(dx) * inverse, static_cast<float>(dy) * inverse};
+    }
+    /// What directionAt(slot) reads first, for a free cell (for a prefetch): its anchor.
+    const std::int32_t& anchorAtRef(int slot) const { return m_anchor[slot]; }
     float distanceAt(int slot, Vec2 p) const
     {
         const FlowOccupancy& occ = *m_occupancy;
@@ -302,7 +319,7 @@ public:
     }
     Vec2 cellDirection(int column, int row) const
     {
-        return m_direction[m_occupancy->slot(column, row)];
+        return directionAt(m_occupancy->slot(column, row));
     }
     /// This field's buffers (not the shared occupancy: ask it for its own).
     std::size_t memoryBytes() const;
@@ -328,21 +345,10 @@ private:
     std::int32_t m_goalSlot = -1;    ///< the free slot the field leads to, -1 for none
     std::uint64_t m_rebuilds = 0;
 
-    // Per slot, structure of arrays. m_cost is the search's octile path length in cells;
-    // m_distance the answer in metres, through the anchors.
-    std::vector<float> m_cost;
+    // Per slot, structure of arrays: the path length in metres, through the anchors, and
+    // the slot it heads for (-1 until settled; the goal's is itself).
     std::vector<float> m_distance;
-    /// Per slot, unit or zero (goal cell, unreachable), read as a pair; a blocked slot holds
-    /// its escape's, so a lookup is one load.
-    std::vector<Vec2> m_direction;
-    std::vector<std::int32_t> m_anchor; ///< -1 until settled; then the slot it heads for
-    std::vector<std::uint8_t> m_parent; ///< the move (0..7) from a cell to its parent
-    // The search's two queues, one per move length: each receives costs in increasing order,
-    // so the smaller head is the next cell to settle (no heap). A cell enters each queue at
-    // most once (only a strictly shorter path re-queues it), so a queue never needs more
-    // slots than the grid has.
-    std::vector<std::int32_t> m_axisQueue;
-    std::vector<std::int32_t> m_diagonalQueue;
+    std::vector<std::int32_t> m_anchor;
     /// Per slot (as looked up, before its escape), one bit: the route from there bends.
     std::vector<std::uint64_t> m_bends;
 };

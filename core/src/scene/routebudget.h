@@ -14,12 +14,12 @@ namespace shoal {
 
 /// Cells of one route grid at most (a whole level's field for one radius).
 constexpr std::size_t kMaxRouteCells = std::size_t(1) << 22;
-/// Bytes a flow field keeps per slot of its grid (FlowField: path cost, distance,
-/// direction, anchor, parent move, two search queues, a bend bit). test_flowfield holds the
-/// field to it.
-constexpr double kRouteFieldBytesPerSlot = 29.125;
+/// Bytes a flow field keeps per slot of its grid (FlowField: distance, anchor, a bend bit;
+/// the search's own buffers are a scratch per thread, not per field). test_flowfield holds
+/// the field to it.
+constexpr double kRouteFieldBytesPerSlot = 8.125;
 /// Bytes the flow fields of one level may need in all: refused beyond, by validateScene().
-/// About 1,000 routed groups in a 100 m level, 4 in a level of a kilometre or more.
+/// About 3,500 routed squads in a 100 m level, 15 at the largest grid (4M cells).
 constexpr double kMaxRouteFieldBytes = 512.0 * 1024.0 * 1024.0;
 
 /// The side of a route cell for bodies of `bodyRadius` m in a level `width` by `height` m:

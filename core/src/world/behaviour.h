@@ -13,6 +13,7 @@
 #include <shoal/worldstate.h>
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -504,14 +505,18 @@ OtherBodies othersNearInPass(const StepContext& ctx, const Group& group, Vec2 p,
 /// gives way to: their mask and priority rules as the body pass applies them. Nothing in a
 /// world where the group meets no other bodies (ctx.bodies is null). Inline: nearly every
 /// body of a world of one group is far from the lone player, and learns so here.
-/// `othersBeyond2`, when given and the index shows no body of another group round p, is set
-/// to the square of a distance they all lie beyond (for Group::startNearest2); else it is
-/// left alone.
+/// `othersBeyond2`, when given and the index shows no body of another group round p (or the
+/// world has no other body but the lone player), is set to the square of a distance they all
+/// lie beyond (for Group::startNearest2); else it is left alone.
 inline OtherBodies othersNear(const StepContext& ctx, const Group& group, Vec2 p, float radius,
                               Vec2 forward, float look, float* othersBeyond2 = nullptr)
 {
-    if (!ctx.bodies)
+    if (!ctx.bodies) {
+        // The group's bodies are the only ones.
+        if (othersBeyond2)
+            *othersBeyond2 = std::numeric_limits<float>::max();
         return {{}, look};
+    }
     const BodyGlance& glance = ctx.bodyGlance;
     if (glance.indexed) {
         // Nearly every body of a world of many groups is among its own group only.
@@ -524,10 +529,14 @@ inline OtherBodies othersNear(const StepContext& ctx, const Group& group, Vec2 p
             return {{}, look};
         }
     } else {
-        // As BodyPass::othersNear tests the lone player (on layer 1).
+        // A world of one group: the lone player, if any, is the only other body. As
+        // BodyPass::othersNear tests it (on layer 1).
+        const float toPlayer2 = glance.lonePlayer ? distanceSquared(p, glance.playerAt)
+                                                  : std::numeric_limits<float>::max();
+        if (othersBeyond2)
+            *othersBeyond2 = toPlayer2;
         const float reach = 2.0f * radius + glance.playerRadius + look;
-        if (!glance.lonePlayer || !(group.collision.mask & 1u) ||
-            !(distanceSquared(p, glance.playerAt) < reach * reach))
+        if (!glance.lonePlayer || !(group.collision.mask & 1u) || !(toPlayer2 < reach * reach))
             return {{}, look};
     }
     return othersNearInPass(ctx, group, p, radius, forward, look);

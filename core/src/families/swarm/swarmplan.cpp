@@ -26,6 +26,7 @@ struct Scatter
     Vec2 push;                 ///< the summed (R - d) pushes, before averaging
     int overlaps = 0;          ///< enemies closer than R
     float aheadNearest = 0.0f; ///< the nearest of them ahead toward the goal (R with none)
+    float nearest2 = 0.0f;     ///< the squared distance of the nearest of them (R^2 with none)
 };
 
 /// The seek direction turned along walls ahead (no ray at all away from geometry): the part
@@ -64,12 +65,14 @@ SHOAL_FORCE_INLINE inline Scatter scatter(const Search& search, float R, Vec2 po
     const V seekY(seekDir.y);
     V pushX, pushY;
     V aheadLanes(R);
+    V nearestLanes(R * R);
     typename V::Count overlapCount;
     Mask touched = noLanes<V>();
     scanNeighbours(search, pos, R, slot,
                    [&](std::uint32_t /*slot*/, V dx, V dy, V d2, Mask in) SHOAL_FORCE_INLINE {
                        in = in & (d2 < vR2);
                        overlapCount.add(in);
+                       nearestLanes = min(nearestLanes, select(in, d2, nearestLanes));
                        // Lanes exactly on this spot are left to touchingSplit.
                        const Mask touching = in & (d2 < vTouching);
                        touched = touched | touching;
@@ -92,6 +95,7 @@ SHOAL_FORCE_INLINE inline Scatter scatter(const Search& search, float R, Vec2 po
                                   [](std::uint32_t) { return true; }) *
                     R;
     out.aheadNearest = minLane(aheadLanes);
+    out.nearest2 = minLane(nearestLanes);
     return out;
 }
 
@@ -234,6 +238,9 @@ template <class Search> void SwarmBehaviour::planWith(Group& group, const StepCo
     std::uint8_t* agentFlags = a.flags.data();
     group.startClearance.resize(n);
     float* startClearance = group.startClearance.data(); // handed to the world's wall rule
+    // How far the other bodies are, for the body pass: it skips a body none can touch.
+    group.startNearest2.resize(n);
+    float* startNearest2 = group.startNearest2.data();
 
     // Agents visited in cell order: neighbours and the clearance grid stay in cache.
     for (std::size_t k = 0; k < n; ++k) {
@@ -266,7 +273,10 @@ template <class Search> void SwarmBehaviour::planWith(Group& group, const StepCo
             push *= 1.0f / static_cast<float>(s.overlaps);
         push = truncated(push * p.pushStrength, maxPush);
         // Other groups' bodies: a sidestep of up to a full stride away from them.
-        const OtherBodies others = othersNear(ctx, group, pos, p.radius, seekDir, R);
+        float othersBeyond2 = 0.0f;
+        const OtherBodies others =
+            othersNear(ctx, group, pos, p.radius, seekDir, R, &othersBeyond2);
+        startNearest2[i] = s.nearest2 < othersBeyond2 ? s.nearest2 : othersBeyond2;
         push += truncated(others.away, 1.0f) * stride;
 
         float seekScale = seeking ? 1.0f : 0.0f;
@@ -320,6 +330,7 @@ template <class Search> void SwarmBehaviour::planWith(Group& group, const StepCo
         faceY[i] = seekDir.y;
     }
     group.startClearanceKnown = true;
+    group.startNearestKnown = true;
     // Who seeks is told by the goal distance just stored: it is beyond the stop distance (and
     // there is a goal: past +infinity, nobody).
     faceHeadings(faceX, faceY, goalDistances,
