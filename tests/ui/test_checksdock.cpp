@@ -2,8 +2,9 @@
 // conditions, their states follow the world as it plays (every one passes once the run is as
 // long as shoal-cli check makes it), a restart watches again; "Keep this between these
 // values…" on a metrics plot adds one check as one undo step, and the dialog refuses what the
-// scene validator refuses; a group rename renames the group in the checks in the same step;
-// saving and reopening keeps them.
+// scene validator refuses; a group rename renames the group in the checks in the same step,
+// and removing a group removes the checks that watch it in the same step; saving and
+// reopening keeps them.
 
 #include "checks/checkdialog.h"
 #include "checks/checksdock.h"
@@ -28,6 +29,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QToolButton>
 #include <QTreeWidget>
 #include <QtTest>
 
@@ -94,6 +96,7 @@ private slots:
     void theDialogRefusesWhatTheValidatorRefuses();
     void editAndRemoveAreOneStepEach();
     void aGroupRenameRenamesTheChecks();
+    void removingAGroupRemovesItsChecks();
     void savingAndReopeningKeepsTheChecks();
 };
 
@@ -327,6 +330,45 @@ void TestChecksDock::aGroupRenameRenamesTheChecks()
     document->undoStack()->undo();
     QCOMPARE(document->scene().groups[std::size_t(squad)].name, std::string("squad"));
     QVERIFY(document->scene().checks == demo);
+}
+
+void TestChecksDock::removingAGroupRemovesItsChecks()
+{
+    MainWindow window;
+    window.show();
+    window.document()->resetScene(test::demoScene(), QString());
+    Document* document = window.document();
+    const SceneDesc demo = document->scene();
+    auto watches = [](const CheckDesc& check, const std::string& group) {
+        return check.metric.rfind(group + ".", 0) == 0 ||
+               check.valueMetric.rfind(group + ".", 0) == 0;
+    };
+    const auto squadChecks = std::count_if(demo.checks.begin(), demo.checks.end(),
+                                           [&](const CheckDesc& c) { return watches(c, "squad"); });
+    QVERIFY(squadChecks >= 2); // "squad.atGoal equals squad.agents", "squad.maxSpeed"
+
+    // The squad removed with the group list's Remove button, as a designer does.
+    const int squad = demo.groupIndex("squad");
+    auto* groups = window.findChild<GroupListPanel*>();
+    QVERIFY(groups);
+    QTreeWidgetItem* row = groups->tree()->topLevelItem(squad);
+    QTest::mouseClick(groups->tree()->viewport(), Qt::LeftButton, Qt::NoModifier,
+                      groups->tree()->visualItemRect(row).center());
+    QTest::mouseClick(groups->removeButton(), Qt::LeftButton);
+    QCOMPARE(document->scene().groupIndex("squad"), -1);
+    QCOMPARE(document->undoStack()->count(), 1);
+    const std::vector<CheckDesc>& left = document->scene().checks;
+    QCOMPARE(left.size(), demo.checks.size() - static_cast<std::size_t>(squadChecks));
+    for (const CheckDesc& check : left)
+        QVERIFY2(!watches(check, "squad"), check.metric.c_str());
+    QCOMPARE(window.checksDock()->list()->topLevelItemCount(), static_cast<int>(left.size()));
+    QVERIFY(!validateScene(document->scene()));
+
+    // One undo brings back the group and its checks, in their places.
+    document->undoStack()->undo();
+    QVERIFY(document->scene() == demo);
+    QCOMPARE(window.checksDock()->list()->topLevelItemCount(),
+             static_cast<int>(demo.checks.size()));
 }
 
 void TestChecksDock::savingAndReopeningKeepsTheChecks()

@@ -2,6 +2,8 @@
 
 #include <QCoreApplication>
 
+#include <algorithm>
+
 namespace shoal::ui {
 
 namespace {
@@ -38,6 +40,21 @@ std::vector<CheckDesc> checksWithGroupRenamed(std::vector<CheckDesc> checks,
         check.metric = renamedMetric(check.metric, from, to);
         check.valueMetric = renamedMetric(check.valueMetric, from, to);
     }
+    return checks;
+}
+
+std::vector<CheckDesc> checksWithoutGroups(std::vector<CheckDesc> checks,
+                                           const std::vector<std::string>& groups)
+{
+    auto names = [&](const std::string& metric) {
+        return !metric.empty() &&
+               std::find(groups.begin(), groups.end(), checkMetricGroup(metric)) != groups.end();
+    };
+    checks.erase(std::remove_if(checks.begin(), checks.end(),
+                                [&](const CheckDesc& check) {
+                                    return names(check.metric) || names(check.valueMetric);
+                                }),
+                 checks.end());
     return checks;
 }
 

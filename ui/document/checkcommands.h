@@ -22,6 +22,11 @@ std::string checkMetricName(const std::string& group, const std::string& key);
 std::vector<CheckDesc> checksWithGroupRenamed(std::vector<CheckDesc> checks,
                                               const std::string& from, const std::string& to);
 
+/// `checks` without those whose metric or value metric names a group of `groups` (their
+/// names): what is left watching when those groups are removed.
+std::vector<CheckDesc> checksWithoutGroups(std::vector<CheckDesc> checks,
+                                           const std::vector<std::string>& groups);
+
 /// What the scene validator says of the scene's checks with `check` put at `index` (an edit;
 /// index == the number of checks: added at the end): nothing when it would pass.
 std::optional<Error> checkRefusal(const SceneDesc& scene, int index, const CheckDesc& check);

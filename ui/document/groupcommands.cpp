@@ -186,6 +186,12 @@ QUndoCommand* makeRemoveGroupsCommand(Document* document, const QList<int>& grou
         player.group.clear();
         new SetPlayerCommand(document, 0, player, true, command);
     }
+    std::vector<std::string> names;
+    for (int group : removed)
+        names.push_back(scene.groups[static_cast<std::size_t>(group)].name);
+    std::vector<CheckDesc> checks = checksWithoutGroups(scene.checks, names);
+    if (checks != scene.checks)
+        new SetChecksCommand(document, -1, std::move(checks), true, command);
     for (auto it = removed.crbegin(); it != removed.crend(); ++it)
         new RemoveGroupCommand(document, *it, command);
     return command;

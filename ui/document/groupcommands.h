@@ -28,7 +28,9 @@ QUndoCommand* makeLeadGroupCommand(Document* document, const std::string& name);
 QUndoCommand* makeRenameGroupCommand(Document* document, int group, const std::string& name);
 
 /// Removes `groups` (any order) in one step, clearing the references to them first (a swarm's
-/// chase, the group the player leads) so the scene stays valid. Null when `groups` is empty.
+/// chase, the group the player leads) so the scene stays valid, and the checks that watch
+/// them (a check of a group that is gone could never be decided). Null when `groups` is
+/// empty.
 QUndoCommand* makeRemoveGroupsCommand(Document* document, const QList<int>& groups);
 
 /// Gives each group of `groups` the collision of the same index in `collisions`, as one step
