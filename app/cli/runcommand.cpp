@@ -140,6 +140,21 @@ std::optional<Error> applyPresetOption(SceneDesc& scene, const QString& assignme
     return std::nullopt;
 }
 
+/// What run and replay write besides the summary: --metrics, --trajectory and --json.
+struct OutputOptions
+{
+    const QCommandLineOption metrics{QStringLiteral("metrics"),
+                                     QStringLiteral("Writes per-step, per-group metrics (.csv or "
+                                                    ".json)."),
+                                     QStringLiteral("file")};
+    const QCommandLineOption trajectory{QStringLiteral("trajectory"),
+                                        QStringLiteral("Writes every agent's pose at every step "
+                                                       "as CSV."),
+                                        QStringLiteral("file.csv")};
+    const QCommandLineOption json{QStringLiteral("json"),
+                                  QStringLiteral("Prints the summary as one JSON object.")};
+};
+
 /// The run command's options, declared on a parser.
 struct RunCommandLine
 {
@@ -165,21 +180,12 @@ struct RunCommandLine
                                    QStringLiteral("Replays a scripted input file (pointer and "
                                                   "squad-target events by step)."),
                                    QStringLiteral("script")};
-    const QCommandLineOption metrics{QStringLiteral("metrics"),
-                                     QStringLiteral("Writes per-step, per-group metrics (.csv or "
-                                                    ".json)."),
-                                     QStringLiteral("file")};
-    const QCommandLineOption trajectory{QStringLiteral("trajectory"),
-                                        QStringLiteral("Writes every agent's pose at every step "
-                                                       "as CSV."),
-                                        QStringLiteral("file.csv")};
-    const QCommandLineOption json{QStringLiteral("json"),
-                                  QStringLiteral("Prints the summary as one JSON object.")};
     const QCommandLineOption record{QStringLiteral("record"),
                                     QStringLiteral("Writes a recording of the run (its scene, "
                                                    "seed, presets, --set and input by step) "
                                                    "that 'shoal-cli replay' runs again."),
                                     QStringLiteral("file.shoalrec")};
+    const OutputOptions output;
 };
 
 RunCommandLine::RunCommandLine(QCommandLineParser& parser)
@@ -192,7 +198,8 @@ RunCommandLine::RunCommandLine(QCommandLineParser& parser)
     parser.addPositionalArgument(QStringLiteral("file"),
                                  QStringLiteral("Scene file; 'demo' or none: the embedded demo."),
                                  QStringLiteral("[FILE]"));
-    parser.addOptions({steps, seed, preset, set, input, metrics, trajectory, json, record});
+    parser.addOptions(
+        {steps, seed, preset, set, input, output.metrics, output.trajectory, output.json, record});
 }
 
 /// The replay command's options, declared on a parser: those of run that do not change what
@@ -206,16 +213,7 @@ struct ReplayCommandLine
                                                   "recorded run made; the hash is checked "
                                                   "then)."),
                                    QStringLiteral("N")};
-    const QCommandLineOption metrics{QStringLiteral("metrics"),
-                                     QStringLiteral("Writes per-step, per-group metrics (.csv or "
-                                                    ".json)."),
-                                     QStringLiteral("file")};
-    const QCommandLineOption trajectory{QStringLiteral("trajectory"),
-                                        QStringLiteral("Writes every agent's pose at every step "
-                                                       "as CSV."),
-                                        QStringLiteral("file.csv")};
-    const QCommandLineOption json{QStringLiteral("json"),
-                                  QStringLiteral("Prints the summary as one JSON object.")};
+    const OutputOptions output;
 };
 
 ReplayCommandLine::ReplayCommandLine(QCommandLineParser& parser)
@@ -227,7 +225,7 @@ ReplayCommandLine::ReplayCommandLine(QCommandLineParser& parser)
         "check failed, as in run); 2 bad input."));
     parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("Recording file."),
                                  QStringLiteral("FILE"));
-    parser.addOptions({steps, metrics, trajectory, json});
+    parser.addOptions({steps, output.metrics, output.trajectory, output.json});
 }
 
 /// No output replaces an input or another output: each file named on the command line is
@@ -269,18 +267,14 @@ std::optional<Error> checkOutputPaths(const RunOptions& options)
 
 std::optional<Error> parseSteps(const QCommandLineParser& parser, const QCommandLineOption& steps,
                                 RunOptions& options);
-std::optional<Error> parseOutputs(const QCommandLineParser& parser,
-                                  const QCommandLineOption& metrics,
-                                  const QCommandLineOption& trajectory,
-                                  const QCommandLineOption& json, RunOptions& options);
+std::optional<Error> parseOutputs(const QCommandLineParser& parser, const OutputOptions& output,
+                                  RunOptions& options);
 
 std::optional<Error> parseOptions(const QCommandLineParser& parser,
                                   const RunCommandLine& commandLine, RunOptions& options)
 {
     const QCommandLineOption& steps = commandLine.steps;
     const QCommandLineOption& seed = commandLine.seed;
-    const QCommandLineOption& metrics = commandLine.metrics;
-    const QCommandLineOption& trajectory = commandLine.trajectory;
     const QStringList positional = parser.positionalArguments();
     if (positional.size() > 1)
         return Error{"run takes one scene file, got " + std::to_string(positional.size()) + " ('" +
@@ -303,7 +297,7 @@ std::optional<Error> parseOptions(const QCommandLineParser& parser,
     options.recordPath = parser.value(commandLine.record);
     if (parser.isSet(commandLine.record) && options.recordPath.isEmpty())
         return Error{"--record needs a file name"};
-    if (auto error = parseOutputs(parser, metrics, trajectory, commandLine.json, options))
+    if (auto error = parseOutputs(parser, commandLine.output, options))
         return error;
     return checkOutputPaths(options);
 }
@@ -323,11 +317,11 @@ std::optional<Error> parseSteps(const QCommandLineParser& parser, const QCommand
 }
 
 /// --metrics, --trajectory and --json, shared by run and replay.
-std::optional<Error> parseOutputs(const QCommandLineParser& parser,
-                                  const QCommandLineOption& metrics,
-                                  const QCommandLineOption& trajectory,
-                                  const QCommandLineOption& json, RunOptions& options)
+std::optional<Error> parseOutputs(const QCommandLineParser& parser, const OutputOptions& output,
+                                  RunOptions& options)
 {
+    const QCommandLineOption& metrics = output.metrics;
+    const QCommandLineOption& trajectory = output.trajectory;
     options.metricsPath = parser.value(metrics);
     if (parser.isSet(metrics)) {
         if (options.metricsPath.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive))
@@ -341,7 +335,7 @@ std::optional<Error> parseOutputs(const QCommandLineParser& parser,
     options.trajectoryPath = parser.value(trajectory);
     if (parser.isSet(trajectory) && options.trajectoryPath.isEmpty())
         return Error{"--trajectory needs a file name"};
-    options.json = parser.isSet(json);
+    options.json = parser.isSet(output.json);
     return std::nullopt;
 }
 
@@ -357,8 +351,7 @@ std::optional<Error> parseReplayOptions(const QCommandLineParser& parser,
     options.replayPath = positional.first();
     if (auto error = parseSteps(parser, commandLine.steps, options))
         return error;
-    if (auto error = parseOutputs(parser, commandLine.metrics, commandLine.trajectory,
-                                  commandLine.json, options))
+    if (auto error = parseOutputs(parser, commandLine.output, options))
         return error;
     return checkOutputPaths(options);
 }
