@@ -4,6 +4,10 @@
 
 #include "world/bodypass.h"
 
+#include "kernels/lanes.h"
+
+#include <cmath>
+
 namespace shoal {
 
 bool BodyPass::markLonely(float maxRadius)
@@ -11,12 +15,12 @@ bool BodyPass::markLonely(float maxRadius)
     // Two bodies meet only if their plans are nearer than the larger pair reach, so where
     // the step began nearer than that and both moves (a little more for rounding). A body
     // is alone when its group's plan learnt that every other body began further away than
-    // that (Group::startNearest2). The moves are all the bodies' (m_maxMove), whatever grid
-    // the search uses.
+    // that (Group::startNearest2): its own move, and the largest of all the others' (m_maxMove,
+    // whatever grid the search uses). Its own, not twice the largest: most bodies of a crowd
+    // move a fraction of the fastest one.
     if (!m_stepping || !m_groups)
         return false;
-    const float reach = ((2.0f + kContactMargin) * maxRadius + 2.0f * m_maxMove) * 1.001f + 1e-3f;
-    const float reach2 = reach * reach;
+    const float base = (2.0f + kContactMargin) * maxRadius + m_maxMove;
     bool any = false;
     const std::vector<std::unique_ptr<Group>>& groups = *m_groups;
     // (The groups ahead asked for: thousands of small groups, each in allocations of its
@@ -32,9 +36,28 @@ bool BodyPass::markLonely(float maxRadius)
                 m_lonely.assign(m_x.size(), 0);
             any = true;
             const float* nearest2 = group.startNearest2.data();
+            const AgentArrays& a = group.agents;
+            const float *px = a.px.data(), *py = a.py.data();
+            // Where the pass has the bodies now: their plans.
+            const float* nx = m_x.data() + m_groupStart[g];
+            const float* ny = m_y.data() + m_groupStart[g];
             std::uint8_t* lonely = m_lonely.data() + m_groupStart[g];
-            for (std::size_t i = 0; i < count; ++i)
-                lonely[i] = nearest2[i] >= reach2 ? 1 : 0;
+            std::size_t i = 0;
+            const Float4 vBase(base), vSlack(1.001f), vEps(1e-3f);
+            for (; i + Float4::kWidth <= count; i += Float4::kWidth) {
+                const Float4 dx = Float4::load(nx + i) - Float4::load(px + i);
+                const Float4 dy = Float4::load(ny + i) - Float4::load(py + i);
+                const Float4 reach = (vBase + sqrt(dx * dx + dy * dy)) * vSlack + vEps;
+                const int bits = laneBits(Float4::load(nearest2 + i) >= reach * reach);
+                for (int l = 0; l < Float4::kWidth; ++l)
+                    lonely[i + static_cast<std::size_t>(l)] =
+                        static_cast<std::uint8_t>(bits >> l & 1);
+            }
+            for (; i < count; ++i) {
+                const float dx = nx[i] - px[i], dy = ny[i] - py[i];
+                const float reach = (base + std::sqrt(dx * dx + dy * dy)) * 1.001f + 1e-3f;
+                lonely[i] = nearest2[i] >= reach * reach ? 1 : 0;
+            }
         },
         [](const Group& group) { prefetchElements(group.startNearest2, Group::kSmallGroupBytes); });
     return any;
