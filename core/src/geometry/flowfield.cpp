@@ -500,14 +500,19 @@ int FlowOccupancy::snapGoal(int rawSlot) const
 
 namespace {
 
-/// What a rebuild needs only while it runs: the search's costs, each cell's parent move and
-/// the two queues (13 bytes a cell). One per thread, grown to the largest grid it has
+/// What a rebuild needs only while it runs: the search's costs, each cell's parent move, the
+/// offset from each settled cell to its anchor and the two queues (21 bytes a cell). One per
+/// thread, grown to the largest grid it has
 /// searched, instead of one per field: a level's fields (a squad's, a hundred followers'
 /// windows) keep only what the agents look up.
 struct SearchScratch
 {
     std::vector<float> cost;
     std::vector<std::uint8_t> parent;
+    // Per settled cell, its anchor less itself in whole cells: what the row and column of both
+    // would give, carried along the search instead of worked out from slots (a division each).
+    std::vector<std::int32_t> toAnchorX;
+    std::vector<std::int32_t> toAnchorY;
     // The search's two queues, one per move length: each receives costs in increasing order,
     // so the smaller head is the next cell to settle (no heap). A cell enters each queue at
     // most once (only a strictly shorter path re-queues it), so a queue never needs more
@@ -521,6 +526,8 @@ struct SearchScratch
         if (scratch.cost.size() < slots) {
             scratch.cost.resize(slots);
             scratch.parent.resize(slots);
+            scratch.toAnchorX.resize(slots);
+            scratch.toAnchorY.resize(slots);
             scratch.axisQueue.resize(slots);
             scratch.diagonalQueue.resize(slots);
         }
@@ -538,9 +545,9 @@ struct FlowField::Search
 {
     Search(FlowField& field, SearchScratch& scratch)
         : occ(*field.m_occupancy), moves(occ.m_moves.data()), stride(occ.m_place.stride),
-          invStride(occ.m_invStride), cell(occ.m_cell), cost(scratch.cost.data()),
-          distance(field.m_distance.data()), anchor(field.m_anchor.data()),
-          parent(scratch.parent.data())
+          cell(occ.m_cell), cost(scratch.cost.data()), distance(field.m_distance.data()),
+          anchor(field.m_anchor.data()), parent(scratch.parent.data()),
+          toAnchorX(scratch.toAnchorX.data()), toAnchorY(scratch.toAnchorY.data())
     {
         std::copy(std::begin(occ.m_offset), std::end(occ.m_offset), offset);
     }
@@ -548,7 +555,6 @@ struct FlowField::Search
     const FlowOccupancy& occ;
     const std::uint8_t* moves;
     int stride;
-    double invStride;
     float cell;
     /// FlowOccupancy's move offsets, wide enough to index with (no extension per use).
     std::ptrdiff_t offset[8];
@@ -556,12 +562,8 @@ struct FlowField::Search
     float* distance;
     std::int32_t* anchor;
     std::uint8_t* parent;
-
-    /// FlowOccupancy::rowOf.
-    SHOAL_FORCE_INLINE int rowOf(std::int32_t s) const
-    {
-        return static_cast<int>((s + 0.5) * invStride);
-    }
+    std::int32_t* toAnchorX;
+    std::int32_t* toAnchorY;
 
     /// Whether cell c sees `target` (dx, dy cells away); see settle() for the cheap test.
     SHOAL_FORCE_INLINE bool anchorInSight(std::int32_t c, std::int32_t target, int dx, int dy) const
@@ -593,22 +595,16 @@ struct FlowField::Search
     /// through it (its direction is the anchor's, see directionAt).
     SHOAL_FORCE_INLINE void settle(std::int32_t c) const
     {
-        const int rowC = rowOf(c), columnC = c - rowC * stride;
-        auto offsetTo = [&](std::int32_t x, int& dx, int& dy) SHOAL_FORCE_INLINE {
-            const int row = rowOf(x);
-            dx = x - row * stride - columnC;
-            dy = row - rowC;
-        };
         auto lengthThrough = [&](std::int32_t x, int dx, int dy) SHOAL_FORCE_INLINE {
-            return distance[x] + std::sqrt(static_cast<float>(dx * dx + dy * dy)) * cell;
+            return distanceOf(x) + std::sqrt(static_cast<float>(dx * dx + dy * dy)) * cell;
         };
         // The parent settled first, so its anchor is known: keep it if this cell sees it too
-        // (a straight run to the goal or to the corner it rounds), the common case.
+        // (a straight run to the goal or to the corner it rounds), the common case. The
+        // anchor lies the move to the parent plus the parent's own way to it from here.
         const int move = parent[c];
         const auto from = static_cast<std::int32_t>(c + offset[move]);
         std::int32_t to = anchor[from];
-        int dx, dy;
-        offsetTo(to, dx, dy);
+        int dx = kMoveX[move] + toAnchorX[from], dy = kMoveY[move] + toAnchorY[from];
         if (to != from && !anchorInSight(c, to, dx, dy)) {
             // At the edge of a shadow: the shortest run in sight through a settled
             // neighbour's anchor, or through the neighbour itself (the parent always
@@ -630,11 +626,10 @@ struct FlowField::Search
                     dx = kMoveX[k];
                     dy = kMoveY[k];
                 }
-                int ax, ay;
                 const std::int32_t far = anchor[n];
                 if (far == n)
                     continue;
-                offsetTo(far, ax, ay);
+                const int ax = kMoveX[k] + toAnchorX[n], ay = kMoveY[k] + toAnchorY[n];
                 // The length first: only a shorter run is worth a line of sight.
                 const float viaAnchor = lengthThrough(far, ax, ay);
                 if (viaAnchor < best && anchorInSight(c, far, ax, ay)) {
@@ -646,7 +641,23 @@ struct FlowField::Search
             }
         }
         anchor[c] = to;
-        distance[c] = distance[to] + std::sqrt(static_cast<float>(dx * dx + dy * dy)) * cell;
+        toAnchorX[c] = dx;
+        toAnchorY[c] = dy;
+        // Only an anchor's distance is kept (what distanceAt reads); the others' follow from
+        // it when asked. A cell becomes one here, when it is first headed for.
+        if (to == from || to != anchor[from])
+            distance[to] = distanceOf(to);
+    }
+
+    /// The distance of settled cell x: its anchor's plus the straight run to it, the same
+    /// operations FlowField::cellDistance makes.
+    SHOAL_FORCE_INLINE float distanceOf(std::int32_t x) const
+    {
+        const std::int32_t a = anchor[x];
+        if (a == x)
+            return distance[x]; // the goal
+        const int dx = toAnchorX[x], dy = toAnchorY[x];
+        return distance[a] + std::sqrt(static_cast<float>(dx * dx + dy * dy)) * cell;
     }
 };
 
@@ -658,8 +669,8 @@ void FlowField::rebuild()
         return;
     }
     // What the search reads before it writes: every cost unknown, no cell settled. The
-    // distances of the cells it settles are its own; the others' are set as markBends()
-    // passes them (a fill of the whole grid less per rebuild).
+    // distances are written only for the anchors (see Search::settle), and read only
+    // through them: none is cleared.
     const std::size_t slots = m_anchor.size();
     SearchScratch& scratch = SearchScratch::forSlots(slots);
     std::fill(scratch.cost.begin(), scratch.cost.begin() + static_cast<std::ptrdiff_t>(slots),
@@ -717,6 +728,8 @@ void FlowField::rebuild()
     cost[m_goalSlot] = 0.0f;
     search.anchor[m_goalSlot] = m_goalSlot;
     search.distance[m_goalSlot] = 0.0f;
+    search.toAnchorX[m_goalSlot] = 0;
+    search.toAnchorY[m_goalSlot] = 0;
     relax(m_goalSlot);
     // The heads stay on cells not settled yet: a queue taken from skips the settled entries
     // after its head, and the other one its head when that is the cell just settled (a cell
@@ -762,8 +775,6 @@ void FlowField::markBends()
         const std::int32_t anchor = m_anchor[e];
         if (anchor >= 0 && anchor != m_goalSlot)
             m_bends[s >> 6] |= std::uint64_t(1) << (s & 63);
-        if (m_anchor[s] < 0)
-            m_distance[s] = kUnreachable;
     }
 }
 

@@ -143,6 +143,13 @@ private:
         const int row = rowOf(s);
         return cellCentre(s - row * m_place.stride - 1, row - 1);
     }
+    /// Slot `to` less slot `from` in whole cells, (dx, dy).
+    void offsetBetween(int from, int to, int& dx, int& dy) const
+    {
+        const int rowFrom = rowOf(from), rowTo = rowOf(to);
+        dx = (to - rowTo * m_place.stride) - (from - rowFrom * m_place.stride);
+        dy = rowTo - rowFrom;
+    }
     bool innerSlot(int s) const
     {
         const int row = s / m_place.stride, column = s - row * m_place.stride;
@@ -271,9 +278,8 @@ public:
         const std::int32_t to = m_anchor[from];
         if (to < 0 || to == from)
             return {}; // unreachable, or the goal's own cell
-        const int rowFrom = occ.rowOf(from), rowTo = occ.rowOf(to);
-        const int dx = (to - rowTo * occ.m_place.stride) - (from - rowFrom * occ.m_place.stride);
-        const int dy = rowTo - rowFrom;
+        int dx, dy;
+        occ.offsetBetween(from, to, dx, dy);
         const float inverse = 1.0f / std::sqrt(static_cast<float>(dx * dx + dy * dy));
         return {static_cast<float>(dx) * inverse, static_cast<float>(dy) * inverse};
     }
@@ -315,7 +321,18 @@ public:
     bool cellBlocked(int column, int row) const { return m_occupancy->blocked(column, row); }
     float cellDistance(int column, int row) const
     {
-        return m_distance[m_occupancy->slot(column, row)];
+        // Only anchors keep their distance: the cell's is its anchor's plus the straight
+        // run, the operations the search made.
+        const FlowOccupancy& occ = *m_occupancy;
+        const int s = occ.slot(column, row);
+        const std::int32_t anchor = m_anchor[s];
+        if (anchor < 0)
+            return kUnreachable;
+        if (anchor == s)
+            return m_distance[s];
+        int dx, dy;
+        occ.offsetBetween(s, anchor, dx, dy);
+        return m_distance[anchor] + std::sqrt(static_cast<float>(dx * dx + dy * dy)) * occ.m_cell;
     }
     Vec2 cellDirection(int column, int row) const
     {
@@ -345,8 +362,9 @@ private:
     std::int32_t m_goalSlot = -1;    ///< the free slot the field leads to, -1 for none
     std::uint64_t m_rebuilds = 0;
 
-    // Per slot, structure of arrays: the path length in metres, through the anchors, and
-    // the slot it heads for (-1 until settled; the goal's is itself).
+    // Per slot, structure of arrays: the path length in metres through the anchors (kept
+    // for the cells some cell heads for, the anchors; the others' is cellDistance's sum),
+    // and the slot it heads for (-1 until settled; the goal's is itself).
     std::vector<float> m_distance;
     std::vector<std::int32_t> m_anchor;
     /// Per slot (as looked up, before its escape), one bit: the route from there bends.
