@@ -83,7 +83,7 @@ std::uint64_t pinnedHash(BehaviourKind kind)
     case BehaviourKind::TankSquad:
         return 0x3721ec7f2f8cbd6eull;
     case BehaviourKind::Swarm:
-        return 0x915a6962244a7d0dull;
+        return 0x63c282886d9314cfull;
     case BehaviourKind::LeaderFollow:
         return 0x84926f7b00bf4f85ull;
     case BehaviourKind::Worm:

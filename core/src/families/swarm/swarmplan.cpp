@@ -295,7 +295,13 @@ template <class Search> void SwarmBehaviour::planWith(Group& group, const StepCo
         // NaN is a < b ? a : b, the minss they run.
         const float beyond = goalDistance - p.stopDistance;
         const float left = beyond >= 0.0f ? beyond : 0.0f;
-        const float seekLength = stride < left ? stride : left;
+        float seekLength = stride < left ? stride : left;
+        // Nor into another group's body ahead (or the player's): no further than the room to
+        // it. Its own swarm it eases off from above; pressing on into the others, two swarms
+        // (or a swarm and the player it surrounds) crush a crowd their bodies cannot part.
+        const float roomAhead = others.gapAhead > 0.0f ? others.gapAhead : 0.0f;
+        if (roomAhead < seekLength)
+            seekLength = roomAhead;
         const Vec2 want = pos + seekDir * (seekLength * seekScale) + push;
 
         bool blocked = false;
