@@ -38,6 +38,8 @@ private slots:
     void chasesAnotherGroupsLeader();
     void coincidentEnemiesSplit();
     void goesRoundAnLWallToThePlayer();
+    void stopsAtABodyThatCannotMakeWay();
+    void pressesOnABodyThatCanMakeWay();
 };
 
 void TestSwarm::settlesAroundStillPlayerWithoutMelding_data()
@@ -169,6 +171,69 @@ void TestSwarm::goesRoundAnLWallToThePlayer()
     QVERIFY2(inCorner <= 2, qPrintable(QString::number(inCorner)));
     QVERIFY2(insideL <= 4, qPrintable(QString::number(insideL)));
     QCOMPARE(m.totalWallCrossings, std::int64_t(0));
+}
+
+namespace {
+
+/// The inspected enemy's seek this step, m: what its plan moved it toward its goal.
+float seekStride(World& world, int group)
+{
+    world.setInspected(group, 0);
+    world.step();
+    const Inspection& seen = world.inspection();
+    if (!seen.recorded || seen.rules.empty() || seen.rules[0].name != "seek")
+        return -1.0f;
+    const Vec2 v = seen.rules[0].vector;
+    return std::hypot(v.x, v.y) * world.dt();
+}
+
+} // namespace
+
+void TestSwarm::stopsAtABodyThatCannotMakeWay()
+{
+    // The soak's crush round the player, in one enemy: the default stop distance (0.6 m) is
+    // inside the contact with the player (0.35 + 0.35 m; the soak's player, a school's fish,
+    // 0.3 + 0.35), so an enemy chasing it pressed a stride into it every step and the body
+    // pass pushed it out again. Round the player, two swarms doing so held it in a crowd the
+    // pass could not part (5-7 cm deep for 0.12 s). An enemy 3 cm from the player's body
+    // seeks no further than touching it.
+    SceneDesc scene = swarmScene(0);
+    scene.groups[0].agents.push_back({{0.73, 0.0}, 180.0});
+    auto world = buildWorld(scene);
+    QVERIFY(world);
+    const auto& specs = playerParamSpecs();
+    const float playerRadius = static_cast<float>(
+        specs[static_cast<std::size_t>(paramIndex(specs, "radius"))].defaultValue);
+    const float gap = 0.73f - playerRadius - world->bodyRadius(0);
+    QVERIFY(gap > 0.0f);
+    const float stride = seekStride(*world, 0);
+    QVERIFY2(stride >= 0.0f && stride <= gap + 1e-4f,
+             qPrintable(QStringLiteral("sought %1 m with %2 m of room").arg(stride).arg(gap)));
+    QVERIFY(stride > 0.5f * gap); // it does close in
+}
+
+void TestSwarm::pressesOnABodyThatCanMakeWay()
+{
+    // Another swarm's enemy in the way can be pushed aside (the body pass shares the
+    // overlap), so it does not stop the seek: two swarms meeting in a corridor pass each
+    // other instead of standing nose to nose.
+    SceneDesc scene = swarmScene(0);
+    scene.player.enabled = false;
+    GroupDesc other = makeDefaultGroup(BehaviourKind::Swarm, "other");
+    setParam(other, "speed", 0.0); // it stays where it is unless pushed
+    other.agents.push_back({{0.0, 0.0}, 0.0});
+    scene.groups[0].agents.push_back({{-0.73, 0.0}, 0.0});
+    scene.groups.push_back(other);
+    auto world = buildWorld(scene);
+    QVERIFY(world);
+    QVERIFY(world->setGoal(0, Vec2{20.0f, 0.0f}));
+    QVERIFY(world->setGoal(1, Vec2{0.0f, 0.0f}));
+    world->step(); // an index of the bodies for the next plan
+    QVERIFY(std::fabs(world->group(1).agents.px[0]) < 1e-6f);
+    const float stride = seekStride(*world, 0);
+    const float full = 3.0f * static_cast<float>(scene.simulation.dt); // speed x dt
+    QVERIFY2(std::fabs(stride - full) < 1e-4f,
+             qPrintable(QStringLiteral("sought %1 m, a stride is %2 m").arg(stride).arg(full)));
 }
 
 QTEST_GUILESS_MAIN(TestSwarm)

@@ -478,6 +478,10 @@ struct OtherBodies
     /// Surface-to-surface room to the nearest of them within 60 degrees ahead, at most the
     /// `look` asked for.
     float gapAhead = 0.0f;
+    /// The same, to the nearest that cannot make way: the player, a body that holds its place
+    /// or follows its own path, and one the last step's body pass left squeezed. Pressing on
+    /// into such a body only crushes the crowd round it.
+    float firmAhead = 0.0f;
 };
 
 /// One body near another, as bodiesNear() lists it.
@@ -515,7 +519,7 @@ inline OtherBodies othersNear(const StepContext& ctx, const Group& group, Vec2 p
         // The group's bodies are the only ones.
         if (othersBeyond2)
             *othersBeyond2 = std::numeric_limits<float>::max();
-        return {{}, look};
+        return {{}, look, look};
     }
     const BodyGlance& glance = ctx.bodyGlance;
     if (glance.indexed) {
@@ -526,7 +530,7 @@ inline OtherBodies othersNear(const StepContext& ctx, const Group& group, Vec2 p
             // a hair for where rounding puts a body on a block's edge).
             if (othersBeyond2)
                 *othersBeyond2 = (0.99f * glance.blockSize) * (0.99f * glance.blockSize);
-            return {{}, look};
+            return {{}, look, look};
         }
     } else {
         // A world of one group: the lone player, if any, is the only other body. As
@@ -537,7 +541,7 @@ inline OtherBodies othersNear(const StepContext& ctx, const Group& group, Vec2 p
             *othersBeyond2 = toPlayer2;
         const float reach = 2.0f * radius + glance.playerRadius + look;
         if (!glance.lonePlayer || !(group.collision.mask & 1u) || !(toPlayer2 < reach * reach))
-            return {{}, look};
+            return {{}, look, look};
     }
     return othersNearInPass(ctx, group, p, radius, forward, look);
 }

@@ -1005,7 +1005,7 @@ void BodyPass::notePlayer(bool lone, Vec2 at, float radius)
 namespace {
 
 /// Adds what a body at p (radius, heading) sees of one other body at q (radius rq).
-void seeBody(OtherBodies& out, Vec2 p, float radius, Vec2 forward, Vec2 q, float rq)
+void seeBody(OtherBodies& out, Vec2 p, float radius, Vec2 forward, Vec2 q, float rq, bool firm)
 {
     const float dx = p.x - q.x, dy = p.y - q.y;
     const float d = std::sqrt(dx * dx + dy * dy);
@@ -1014,8 +1014,11 @@ void seeBody(OtherBodies& out, Vec2 p, float radius, Vec2 forward, Vec2 q, float
         out.away += Vec2(dx, dy) * ((1.0f - std::max(gap, 0.0f) / radius) / d);
     // Ahead: within 60 degrees of the heading (dx, dy point from q to p).
     const float along = -(dx * forward.x + dy * forward.y);
-    if (along > 0.5f * d)
+    if (along > 0.5f * d) {
         out.gapAhead = std::min(out.gapAhead, gap);
+        if (firm)
+            out.firmAhead = std::min(out.firmAhead, gap);
+    }
 }
 
 } // namespace
@@ -1047,12 +1050,13 @@ OtherBodies BodyPass::othersNear(int group, Vec2 p, float radius, Vec2 forward, 
 {
     OtherBodies out;
     out.gapAhead = look;
+    out.firmAhead = look;
     if (!m_indexed) {
         // A world of one group: the lone player is the only other body (on layer 1).
         const CollisionDesc& own = rules[static_cast<std::size_t>(group)].collision;
         const float reach = 2.0f * radius + m_playerRadius + look;
         if (m_lonePlayer && (own.mask & 1u) && distanceSquared(p, m_playerAt) < reach * reach)
-            seeBody(out, p, radius, forward, m_playerAt, m_playerRadius);
+            seeBody(out, p, radius, forward, m_playerAt, m_playerRadius, true);
         return out;
     }
     const std::uint32_t mask = m_mask[static_cast<std::size_t>(group)];
@@ -1087,7 +1091,8 @@ OtherBodies BodyPass::othersNear(int group, Vec2 p, float radius, Vec2 forward, 
                            if (rule == group || !(mask & m_layers[rule]) ||
                                (m_priority[rule] < priority && !m_fixed[j] && !m_squeezedAfter[j]))
                                continue;
-                           seeBody(out, p, radius, forward, {xs[k], ys[k]}, radiusOf(j));
+                           seeBody(out, p, radius, forward, {xs[k], ys[k]}, radiusOf(j),
+                                   m_fixed[j] != kMoves || m_squeezedAfter[j] != 0);
                        }
                    });
     return out;

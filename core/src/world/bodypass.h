@@ -130,8 +130,9 @@ public:
     /// not below its own): `away`, the sum of unit vectors away from those within its own
     /// radius of touching, each weighted by how near (1 when touching); `gapAhead`, the room
     /// to the nearest of them within 60 degrees of `forward` (surface to surface, at most
-    /// `look`). Families add `away` to their separation, so bodies steer round each other
-    /// rather than only being pushed. Reads the index.
+    /// `look`), and `firmAhead`, to the nearest of those that cannot make way. Families add `away`
+    /// to their separation, so bodies steer round each other rather than only being pushed. Reads
+    /// the index.
     OtherBodies othersNear(int group, Vec2 p, float radius, Vec2 forward, float look) const;
     /// The bodies of other groups (and the lone player) that a body of group `group` at p
     /// (radius `radius`) meets (either's mask has the other's layer), with a gap to it below

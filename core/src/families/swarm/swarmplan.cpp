@@ -296,10 +296,11 @@ template <class Search> void SwarmBehaviour::planWith(Group& group, const StepCo
         const float beyond = goalDistance - p.stopDistance;
         const float left = beyond >= 0.0f ? beyond : 0.0f;
         float seekLength = stride < left ? stride : left;
-        // Nor into another group's body ahead (or the player's): no further than the room to
-        // it. Its own swarm it eases off from above; pressing on into the others, two swarms
-        // (or a swarm and the player it surrounds) crush a crowd their bodies cannot part.
-        const float roomAhead = others.gapAhead > 0.0f ? others.gapAhead : 0.0f;
+        // Nor into a body ahead that cannot make way (the player, a body the last step left
+        // squeezed): no further than the room to it. Pressing on, two swarms round the
+        // player crush a crowd the body pass cannot part; bodies that can make way are
+        // pushed aside as before, so swarms meeting in a corridor still pass each other.
+        const float roomAhead = others.firmAhead > 0.0f ? others.firmAhead : 0.0f;
         if (roomAhead < seekLength)
             seekLength = roomAhead;
         const Vec2 want = pos + seekDir * (seekLength * seekScale) + push;
