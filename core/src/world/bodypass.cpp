@@ -447,9 +447,16 @@ void BodyPass::findContacts(const UniformGrid& grid, std::size_t covered, float 
         }
     };
     if (oneRadius) {
-        // (r + r) * loose, squared: what every lane would compute.
-        const V reach = (V(radius0) + V(radius0)) * loose;
-        const V reachSquared = reach * reach;
+        // Every pair's own test (noteNearLanes) is the same one: d2 <= radius^2 and
+        // d2 < reach^2, with the values formed as it forms them. One bound serves both, so
+        // the lanes flag the pairs in contact and no others: a crowd spaced about a contact
+        // apart (a settled swarm) would flag many more through a looser one.
+        const float margin = kContactMargin * radius0;
+        const float radius = radius0 + maxRadius + margin;
+        const float reach = radius0 + margin + radius0;
+        const float bound = std::min(
+            std::nextafter(radius * radius, std::numeric_limits<float>::infinity()), reach * reach);
+        const V reachSquared(bound);
         scan([&](std::uint32_t, V) SHOAL_FORCE_INLINE { return reachSquared; });
     } else {
         scan([&](std::uint32_t slot, V pr) SHOAL_FORCE_INLINE {
