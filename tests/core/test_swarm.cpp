@@ -40,6 +40,7 @@ private slots:
     void goesRoundAnLWallToThePlayer();
     void stopsAtABodyThatCannotMakeWay();
     void pressesOnABodyThatCanMakeWay();
+    void aFastSwarmIsNotSlowedByNothing();
 };
 
 void TestSwarm::settlesAroundStillPlayerWithoutMelding_data()
@@ -232,6 +233,23 @@ void TestSwarm::pressesOnABodyThatCanMakeWay()
     QVERIFY(std::fabs(world->group(1).agents.px[0]) < 1e-6f);
     const float stride = seekStride(*world, 0);
     const float full = 3.0f * static_cast<float>(scene.simulation.dt); // speed x dt
+    QVERIFY2(std::fabs(stride - full) < 1e-4f,
+             qPrintable(QStringLiteral("sought %1 m, a stride is %2 m").arg(stride).arg(full)));
+}
+
+void TestSwarm::aFastSwarmIsNotSlowedByNothing()
+{
+    // A stride longer than the scatter radius (a fast swarm, a small R): the room ahead is
+    // looked for within R only, and with nothing there the seek is a whole stride.
+    SceneDesc scene = swarmScene(0);
+    setParam(scene.groups[0], "speed", 30.0);
+    setParam(scene.groups[0], "minAllowedRadius", 0.3);
+    scene.groups[0].agents.push_back({{-20.0, 0.0}, 0.0});
+    auto world = buildWorld(scene);
+    QVERIFY(world);
+    const float stride = seekStride(*world, 0);
+    const float full = 30.0f * world->dt();
+    QVERIFY(full > 0.3f);
     QVERIFY2(std::fabs(stride - full) < 1e-4f,
              qPrintable(QStringLiteral("sought %1 m, a stride is %2 m").arg(stride).arg(full)));
 }

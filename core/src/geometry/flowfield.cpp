@@ -423,10 +423,11 @@ void FlowField::setOccupancy(std::shared_ptr<const FlowOccupancy> occupancy)
         allocate();
     m_rawGoalSlot = -1;
     m_goalSlot = -1;
+    // Nothing of the old free space holds: a goal that finds no free cell in the new one
+    // (setGoal then has nothing to compute) leads nowhere.
+    reset();
     if (m_hasGoal)
         setGoal(m_goal);
-    else
-        reset();
 }
 
 std::shared_ptr<FlowField> FlowOccupancy::fieldFor(int goalSlot) const

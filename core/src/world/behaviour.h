@@ -480,8 +480,8 @@ struct OtherBodies
     float gapAhead = 0.0f;
     /// The same, to the nearest that cannot make way: the player, a body that holds its place
     /// or follows its own path, and one the last step's body pass left squeezed. Pressing on
-    /// into such a body only crushes the crowd round it.
-    float firmAhead = 0.0f;
+    /// into such a body only crushes the crowd round it. `look` when there is none.
+    float firmAhead = std::numeric_limits<float>::infinity();
 };
 
 /// One body near another, as bodiesNear() lists it.

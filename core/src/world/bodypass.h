@@ -232,7 +232,8 @@ private:
     /// other or a wall is between them.
     void noteContact(std::uint32_t i, std::uint32_t j);
     /// findContacts, off its hot loop: the lanes `bits` of the slots from `slot` passed the
-    /// loose test against the body in slot k; the pairs near enough are listed.
+    /// lane test against the body in slot k (exact for a grid of one radius, else loose);
+    /// the pairs near enough are listed.
     SHOAL_NEVER_INLINE void noteNearLanes(const UniformGrid& grid, std::uint32_t k,
                                           std::uint32_t slot, int bits, float maxRadius);
     /// Bodies in contact that their plan puts against a wall start the rounds pinned (and

@@ -296,13 +296,17 @@ template <class Search> void SwarmBehaviour::planWith(Group& group, const StepCo
         const float beyond = goalDistance - p.stopDistance;
         const float left = beyond >= 0.0f ? beyond : 0.0f;
         float seekLength = stride < left ? stride : left;
-        // Nor into a body ahead that cannot make way (the player, a body the last step left
-        // squeezed): no further than the room to it. Pressing on, two swarms round the
-        // player crush a crowd the body pass cannot part; bodies that can make way are
-        // pushed aside as before, so swarms meeting in a corridor still pass each other.
-        const float roomAhead = others.firmAhead > 0.0f ? others.firmAhead : 0.0f;
-        if (roomAhead < seekLength)
-            seekLength = roomAhead;
+        // Nor into a body ahead that cannot make way (the player, a body that holds its place
+        // or follows its own path, one the last step left squeezed): no further than the
+        // room to it. Pressing on, two swarms round the player crush a crowd the body pass
+        // cannot part; bodies that can make way are pushed aside as before, so swarms
+        // meeting in a corridor still pass each other. Only a body seen within R counts (a
+        // stride longer than R, at a high speed, is not cut short by nothing).
+        if (others.firmAhead < R) {
+            const float roomAhead = others.firmAhead > 0.0f ? others.firmAhead : 0.0f;
+            if (roomAhead < seekLength)
+                seekLength = roomAhead;
+        }
         const Vec2 want = pos + seekDir * (seekLength * seekScale) + push;
 
         bool blocked = false;
