@@ -31,7 +31,8 @@ const F kSwarmFields[] = {
      &SwarmParams::settleFactor},
     {{"stopDistance", "Stop distance", "m", 0.0, 20.0, 0.05, 0.6,
       "Enemies stop seeking this close to the target (the article's enemies seek all the "
-      "way, onto the player)."},
+      "way, onto the player). Whatever it is, an enemy never seeks into a body that cannot "
+      "make way (the player, one a crowd has squeezed): it stops touching it."},
      &SwarmParams::stopDistance},
     {{"feelerLength", "Feeler length", "m", 0.0, 20.0, 0.1, 1.5,
       "Feelers ahead that turn an enemy's seek along a wall instead of into it, so a swarm "
