@@ -3,6 +3,7 @@
 
 #include "kernels/lanetrig.h"
 #include "testsupport.h"
+#include "world/worldaccess.h"
 #include <shoal/vec2.h>
 
 #include <QtTest>
@@ -49,13 +50,17 @@ SceneDesc familyScene(BehaviourKind kind)
 }
 
 /// Runs the family's scene with a scripted pointer (a circle, pressed in bursts) and, for
-/// squads, a target that moves twice.
-std::uint64_t runFamily(BehaviourKind kind)
+/// squads, a target that moves twice: on `threads` threads, the step's work cut into parts
+/// of `partAgents` agents (0: as the runtime cuts it).
+std::uint64_t runFamily(BehaviourKind kind, int threads = 1, std::size_t partAgents = 0)
 {
     auto world = World::create(familyScene(kind));
     if (!world.ok())
         qFatal("%s", world.error().message.c_str());
     World& w = **world;
+    w.setThreads(threads);
+    if (partAgents > 0)
+        WorldAccess::setPartAgents(w, partAgents);
     for (int s = 0; s < kSteps; ++s) {
         const float t = static_cast<float>(s) / 120.0f;
         w.setPointer({20.0f * std::cos(t), 15.0f * std::sin(t)}, (s / 150) % 3 != 2);
@@ -105,6 +110,8 @@ private slots:
     void sameHashInASecondProcess();
     void matchesPinnedHash_data() { sameHashTwiceInOneProcess_data(); }
     void matchesPinnedHash();
+    void sameHashOnAnyThreads_data();
+    void sameHashOnAnyThreads();
     void differentSeedGivesDifferentHash();
     void ownTrigIsExactAndAccurate();
     void laneTrigIsScalarTrig();
@@ -148,6 +155,31 @@ void TestDeterminism::matchesPinnedHash()
              qPrintable(QStringLiteral("%1: hash %2, pinned %3")
                             .arg(QString::fromLatin1(behaviourKey(family).data()), hex(actual),
                                  hex(pinnedHash(family)))));
+}
+
+void TestDeterminism::sameHashOnAnyThreads_data()
+{
+    QTest::addColumn<int>("kind");
+    QTest::addColumn<int>("threads");
+    QTest::addColumn<int>("partAgents");
+    // Parts of 7 agents: every family's plan cut in many places, none on a lane boundary.
+    for (BehaviourKind kind : kAllBehaviourKinds)
+        for (int threads : {1, 2, 4})
+            for (int part : {0, 7})
+                QTest::addRow("%s, %d threads, parts of %s",
+                              std::string(behaviourKey(kind)).c_str(), threads,
+                              part == 0 ? "2048" : "7")
+                    << int(kind) << threads << part;
+}
+
+void TestDeterminism::sameHashOnAnyThreads()
+{
+    QFETCH(int, kind);
+    QFETCH(int, threads);
+    QFETCH(int, partAgents);
+    const auto family = static_cast<BehaviourKind>(kind);
+    const std::uint64_t actual = runFamily(family, threads, static_cast<std::size_t>(partAgents));
+    QCOMPARE(hex(actual), hex(pinnedHash(family)));
 }
 
 void TestDeterminism::differentSeedGivesDifferentHash()

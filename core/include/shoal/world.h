@@ -24,6 +24,7 @@ class StaticGeometry;
 struct StepContext;
 class GroupMeter;
 class BodyPass;
+class WorkerPool;
 struct WorldAccess;
 
 /// Something the world noticed while it was built that its user should hear of: the build
@@ -306,6 +307,17 @@ public:
     /// Grid (default) or the brute-force reference, for the bench and tests.
     void setNeighbourSearch(NeighbourSearch search) { m_search = search; }
 
+    /// Runs each step on `threads` threads, this one included (0: one per core this machine
+    /// runs at once; more than kMaxThreads are kMaxThreads). The families' plans, the wall
+    /// rule and the commit are cut into parts by agent count alone and the threads share
+    /// them, so the results are bit for bit those of one thread. A runtime choice, not a
+    /// scene's: 1 until asked (a game with cores to spare asks). Not to be called during a
+    /// step.
+    void setThreads(int threads);
+    /// The threads a step runs on.
+    int threads() const;
+    static constexpr int kMaxThreads = 64;
+
     // What the families show a viewer (<shoal/sketch.h>): the editor draws these and never
     // needs to know a family.
 
@@ -381,6 +393,12 @@ private:
     void noteBeforeStep();
     void gatherEvents();
     void computeAllMetrics();
+    /// Phase 1 of a step: every group's plan (on the step's threads when there are several).
+    void planGroups(StepContext& ctx);
+    /// Runs job(g) for every group g, on the step's threads when there are several: the
+    /// groups in blocks of about kPlanPartAgents agents (cut by size alone), each block's in
+    /// order with their arrays asked for ahead as `arrays` does (forEachGroupPrefetched).
+    template <class Job, class Arrays> void forEachGroupShared(Job&& job, Arrays&& arrays);
 
     std::vector<WorldWarning> m_warnings;
     std::unique_ptr<StaticGeometry> m_geometry;
@@ -421,6 +439,17 @@ private:
     std::vector<float> m_clearFrom;      ///< per body: the clearance where it starts the step
     std::unique_ptr<GroupMeter> m_meter; ///< measures the groups after each step
     std::unique_ptr<BodyPass> m_bodies;  ///< bodies solid across groups, and their metrics
+    std::unique_ptr<WorkerPool> m_pool;  ///< the step's threads beside this one (null: none)
+    /// Each group's first body among every group's (m_clearAgain's places), and the count last.
+    std::vector<std::size_t> m_bodyOffset;
+    /// The plan's parts as the step's threads take them: (group, part) in order, and the
+    /// blocks they are cut into (each block's first task; the count last).
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> m_planTasks;
+    std::vector<std::size_t> m_planBlocks;
+    /// Blocks of groups for forEachGroupShared (each block's first group; the count last).
+    std::vector<std::size_t> m_groupBlocks;
+    /// Agents in a part of the step's work (kPlanPartAgents; tests cut finer, WorldAccess).
+    std::size_t m_partAgents = 2048;
 };
 
 } // namespace shoal

@@ -176,7 +176,8 @@ private:
     int m_offset[8] = {}; ///< slot offsets of the 8 neighbours (FlowField's move order)
 
     /// The fields of goals over this free space that routes hold (fieldFor()). Not part of
-    /// what the occupancy is: a registry, and the step is single-threaded.
+    /// what the occupancy is: a registry. Routes that share fields update in their group's
+    /// preparation, which the step runs on one thread (Behaviour::preparePlan).
     mutable std::vector<std::weak_ptr<FlowField>> m_fields;
 
     std::vector<std::uint8_t> m_free;  ///< per slot: 1 when a body's centre may be there

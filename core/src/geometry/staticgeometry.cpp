@@ -136,6 +136,8 @@ bool pointInPolygon(Vec2 p, const std::vector<Vec2>& poly)
 StaticGeometry::StaticGeometry(const SceneDesc& scene)
     : m_world(std::make_unique<b2World>(b2Vec2(0.0f, 0.0f)))
 {
+    static std::atomic<std::uint64_t> serials{0};
+    m_serial = serials.fetch_add(1, std::memory_order_relaxed) + 1;
     m_boundsMin = toVec(scene.bounds.min);
     m_boundsMax = toVec(scene.bounds.max);
 
@@ -242,8 +244,6 @@ void StaticGeometry::buildRayBuckets()
             for (int x = x0; x <= x1; ++x)
                 m_rayItems[cursor[static_cast<std::size_t>(y) * m_cols + x]++] = m_rayOrder[k];
     }
-    m_pieceStamp.assign(m_pieces.size(), 0u);
-    m_solidStamp.assign(m_solids.size(), 0u);
     std::vector<std::int32_t>().swap(m_rayOrder); // the build's only
 }
 
@@ -254,8 +254,7 @@ std::size_t StaticGeometry::memoryBytes() const
     auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
     std::size_t total = bytes(m_segments) + bytes(m_circles) + bytes(m_clearance) +
                         bytes(m_bucketStart) + bytes(m_bucketItems) + bytes(m_pieces) +
-                        bytes(m_solids) + bytes(m_rayStart) + bytes(m_rayItems) +
-                        bytes(m_pieceStamp) + bytes(m_solidStamp);
+                        bytes(m_solids) + bytes(m_rayStart) + bytes(m_rayItems);
     for (const auto& polygon : m_solidPolygons)
         total += bytes(polygon);
     return total;
@@ -263,6 +262,7 @@ std::size_t StaticGeometry::memoryBytes() const
 
 std::shared_ptr<const FlowOccupancy> StaticGeometry::flowOccupancy(float bodyRadius) const
 {
+    std::lock_guard<std::mutex> lock(m_occupanciesLock);
     for (const auto& occupancy : m_occupancies)
         if (occupancy->bodyRadius() == std::max(0.0f, bodyRadius))
             return occupancy;
@@ -396,16 +396,52 @@ void StaticGeometry::buildEdgeBuckets()
     }
 }
 
+/// One thread's stamps for the rays it casts in one geometry.
+struct StaticGeometry::RayStamps
+{
+    std::uint64_t serial = 0; ///< the geometry's (0: none yet)
+    std::uint64_t lastUse = 0;
+    std::uint32_t stamp = 0;
+    std::vector<std::uint32_t> piece, solid;
+};
+
+StaticGeometry::RayStamps& StaticGeometry::rayStamps() const
+{
+    // A few geometries per thread (an editor runs a world and a comparison, tests many in
+    // turn): the least recently used is the one replaced.
+    constexpr std::size_t kKept = 4;
+    thread_local RayStamps kept[kKept];
+    thread_local std::uint64_t uses = 0;
+    RayStamps* stamps = &kept[0];
+    for (RayStamps& s : kept) {
+        if (s.serial == m_serial) {
+            stamps = &s;
+            break;
+        }
+        if (s.lastUse < stamps->lastUse)
+            stamps = &s;
+    }
+    stamps->lastUse = ++uses;
+    if (stamps->serial != m_serial) {
+        stamps->serial = m_serial;
+        stamps->stamp = 0;
+        stamps->piece.assign(m_pieces.size(), 0u);
+        stamps->solid.assign(m_solids.size(), 0u);
+    }
+    if (++stamps->stamp == 0) {
+        std::fill(stamps->piece.begin(), stamps->piece.end(), 0u);
+        std::fill(stamps->solid.begin(), stamps->solid.end(), 0u);
+        stamps->stamp = 1;
+    }
+    return *stamps;
+}
+
 RayHit StaticGeometry::rayCast(Vec2 from, Vec2 to) const
 {
-    ++m_rayCasts;
+    m_rayCasts.fetch_add(1, std::memory_order_relaxed);
     if (distanceSquared(from, to) < 1e-12f)
         return {};
-    if (++m_stamp == 0) {
-        std::fill(m_pieceStamp.begin(), m_pieceStamp.end(), 0u);
-        std::fill(m_solidStamp.begin(), m_solidStamp.end(), 0u);
-        m_stamp = 1;
-    }
+    RayStamps& stamps = rayStamps();
     RayInput ray{from, to, 1.0f};
     RayHit best;
     const float fx0 = (std::min(from.x, to.x) - m_boundsMin.x) * m_invCell;
@@ -416,7 +452,7 @@ RayHit StaticGeometry::rayCast(Vec2 from, Vec2 to) const
     if (inside && (fx1 - fx0 + 2.0f) * (fy1 - fy0 + 2.0f) <= kMaxRayCells) {
         // A short ray: the cells of its box.
         rayCastCells(ray, static_cast<int>(fx0), static_cast<int>(fy0), static_cast<int>(fx1),
-                     static_cast<int>(fy1), best);
+                     static_cast<int>(fy1), best, stamps);
     } else {
         // A long ray (or one leaving the level): stretches of about a cell along it, each the
         // cells of its box grown by a cell (so rounding of the stretch's ends loses nothing;
@@ -441,7 +477,7 @@ RayHit StaticGeometry::rayCast(Vec2 from, Vec2 to) const
             const int x1 = cellOf((std::max(a.x, b.x) - m_boundsMin.x) * m_invCell, m_cols) + 1;
             const int y1 = cellOf((std::max(a.y, b.y) - m_boundsMin.y) * m_invCell, m_rows) + 1;
             rayCastCells(ray, std::max(0, x0), std::max(0, y0), std::min(m_cols - 1, x1),
-                         std::min(m_rows - 1, y1), best);
+                         std::min(m_rows - 1, y1), best, stamps);
         }
     }
     if (best.hit)
@@ -449,18 +485,19 @@ RayHit StaticGeometry::rayCast(Vec2 from, Vec2 to) const
     return best;
 }
 
-void StaticGeometry::rayCastCells(RayInput& ray, int x0, int y0, int x1, int y1, RayHit& best) const
+void StaticGeometry::rayCastCells(RayInput& ray, int x0, int y0, int x1, int y1, RayHit& best,
+                                  RayStamps& stamps) const
 {
     for (int y = y0; y <= y1; ++y)
         for (int x = x0; x <= x1; ++x) {
             const std::size_t c = static_cast<std::size_t>(y) * m_cols + x;
             for (std::uint32_t k = m_rayStart[c]; k < m_rayStart[c + 1]; ++k) {
                 const std::int32_t item = m_rayItems[k];
-                std::uint32_t& stamp = item >= 0 ? m_pieceStamp[static_cast<std::size_t>(item)]
-                                                 : m_solidStamp[static_cast<std::size_t>(~item)];
-                if (stamp == m_stamp)
+                std::uint32_t& stamp = item >= 0 ? stamps.piece[static_cast<std::size_t>(item)]
+                                                 : stamps.solid[static_cast<std::size_t>(~item)];
+                if (stamp == stamps.stamp)
                     continue;
-                stamp = m_stamp;
+                stamp = stamps.stamp;
                 rayCastItem(item, ray, best);
             }
         }

@@ -12,9 +12,11 @@
 #include <shoal/scenedesc.h>
 #include <shoal/vec2.h>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 class b2Fixture;
@@ -244,11 +246,12 @@ public:
     /// same radius: the flow fields of every group of that size. A replaced level
     /// (World::replaceGeometry) is a new StaticGeometry with occupancies of its own, so a
     /// field still holding an old one can tell. Occupancies nobody else holds any more are
-    /// dropped when another is built. Not thread-safe: the step is single-threaded.
+    /// dropped when another is built. Safe to call from several threads at once (the
+    /// followers' plans ask for theirs in parallel).
     std::shared_ptr<const FlowOccupancy> flowOccupancy(float bodyRadius) const;
 
-    /// Ray casts made so far (the bench reports them).
-    std::uint64_t rayCastCount() const { return m_rayCasts; }
+    /// Ray casts made so far.
+    std::uint64_t rayCastCount() const { return m_rayCasts.load(std::memory_order_relaxed); }
     /// Wall and outline pieces (edges split to at most kGeometryPieceLength) and solid
     /// obstacles: what ray casts test.
     std::size_t rayItemCount() const { return m_pieces.size() + m_solids.size(); }
@@ -272,8 +275,12 @@ private:
     void buildEdgeBuckets();
     bool segmentCrossesSegment(Vec2 a, Vec2 b, const Segment& s) const;
     void buildRayBuckets();
+    struct RayStamps;
+    /// This thread's stamps for this geometry, ready for a new ray (see m_serial).
+    RayStamps& rayStamps() const;
     /// Tests the ray items of cells [x0, x1] x [y0, y1] not yet tested by this ray.
-    void rayCastCells(RayInput& ray, int x0, int y0, int x1, int y1, RayHit& best) const;
+    void rayCastCells(RayInput& ray, int x0, int y0, int x1, int y1, RayHit& best,
+                      RayStamps& stamps) const;
     /// Tests one item; a hit nearer than ray.maxFraction becomes `best` and clips the ray.
     void rayCastItem(std::int32_t item, RayInput& ray, RayHit& best) const;
 
@@ -302,20 +309,21 @@ private:
     // so results are what its edge fixtures gave) and the solid obstacles' fixtures. Ray
     // buckets over the same cells list them as piece index or ~solid index, in the order
     // Box2D listed its fixtures (newest body first), which decides exact ties; a stamp per
-    // item tests an item in several cells once per ray.
+    // item tests an item in several cells once per ray. The stamps are each thread's own
+    // (plans cast rays on several threads at once), found by this geometry's serial number:
+    // an address may be a new level's once the old one is gone, a serial never is.
     std::vector<Segment> m_pieces;
     std::vector<const b2Fixture*> m_solids;
     std::vector<std::int32_t> m_rayOrder; ///< every item in the order made (the build's)
     std::vector<std::uint32_t> m_rayStart;
     std::vector<std::int32_t> m_rayItems;
-    mutable std::vector<std::uint32_t> m_pieceStamp;
-    mutable std::vector<std::uint32_t> m_solidStamp;
-    mutable std::uint32_t m_stamp = 0;
+    std::uint64_t m_serial = 0;
 
-    mutable std::uint64_t m_rayCasts = 0;
+    mutable std::atomic<std::uint64_t> m_rayCasts{0};
 
-    /// flowOccupancy()'s cache, one per radius asked for.
+    /// flowOccupancy()'s cache, one per radius asked for, and its lock.
     mutable std::vector<std::shared_ptr<const FlowOccupancy>> m_occupancies;
+    mutable std::mutex m_occupanciesLock;
 };
 
 } // namespace shoal

@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace shoal {
@@ -89,6 +90,11 @@ struct BodyGlance
     }
 };
 
+/// Agents planned in one part, at most (a part is a block of the step's work): enough to
+/// outweigh handing the part to a thread, few enough that the parts of a large group keep
+/// every thread busy to the end.
+constexpr std::size_t kPlanPartAgents = 2048;
+
 /// Everything a behaviour may read during the plan phase (and the pickups it may take).
 struct StepContext
 {
@@ -110,6 +116,24 @@ struct StepContext
     /// The inspected agent's rules go here as its family plans it (null: nobody is
     /// inspected, and nothing is recorded).
     Inspection* inspection = nullptr;
+    /// The threads that may plan parts at once (Behaviour::planPart's worker is below it).
+    int workers = 1;
+    /// Agents planned in one part, at most (kPlanPartAgents; the tests cut finer, to show
+    /// that the cut changes nothing).
+    std::size_t partAgents = kPlanPartAgents;
+
+    /// How many parts of partAgents `agents` fall into (at least 1).
+    std::size_t planParts(std::size_t agents) const
+    {
+        return agents > partAgents ? (agents + partAgents - 1) / partAgents : 1;
+    }
+    /// The agents (as visited, in cell order) of part `part` of `agents`: [first, second).
+    std::pair<std::size_t, std::size_t> planPartRange(std::size_t agents, std::size_t part) const
+    {
+        const std::size_t begin = part * partAgents;
+        const std::size_t end = begin + partAgents;
+        return {begin < agents ? begin : agents, end < agents ? end : agents};
+    }
 };
 
 /// One group as the world runs it: what a viewer sees (GroupState) plus what only the
@@ -343,8 +367,42 @@ public:
     /// Plan phase: reads the current state of every group, writes this group's next state
     /// (agents.nx, ny, nvx, nvy, nheading, nspeed; agents.flags; agents.goalDistance). Motion
     /// must go through geometry.constrainMove. Agent 0 of a player-led group is the player:
-    /// leave it alone.
-    virtual void plan(Group& group, const StepContext& ctx) = 0;
+    /// leave it alone. The three calls below, in a row.
+    void plan(Group& group, const StepContext& ctx)
+    {
+        const std::size_t parts = preparePlan(group, ctx);
+        for (std::size_t part = 0; part < parts; ++part)
+            planPart(group, ctx, part, 0);
+        finishPlan(group, ctx);
+    }
+
+    // A plan over the step's threads (World::setThreads). The world calls preparePlan() of
+    // every group in group order on one thread, then planPart() for every part of every
+    // group spread over its threads (in any order, several at once), then finishPlan() of
+    // every group in group order on one thread. The parts' results must not depend on how
+    // the agents are cut into parts or on which thread runs which: the hash of a step is the
+    // same for any number of threads.
+
+    /// What the group's agents share (the route to the goal, neighbour data gathered in cell
+    /// order, scratch sized for ctx.workers), and how many parts the agents' plans fall into
+    /// (StepContext::planParts() cuts them by agent count alone, never by thread count).
+    virtual std::size_t preparePlan(Group& group, const StepContext& ctx) = 0;
+    /// Plans the agents of part `part` (of those preparePlan() said): writes only their next
+    /// state and the scratch of `worker` (below ctx.workers), reads the current state.
+    virtual void planPart(Group& group, const StepContext& ctx, std::size_t part, int worker) = 0;
+    /// What the parts left to do together (flags applied after every agent planned).
+    virtual void finishPlan(Group& group, const StepContext& ctx)
+    {
+        (void)group;
+        (void)ctx;
+    }
+    /// Whether the group's plan writes what other groups read or write in their own (a worm
+    /// eating the level's coins): then its parts run on the preparing thread, in group order.
+    virtual bool plansAlone(const StepContext& ctx) const
+    {
+        (void)ctx;
+        return false;
+    }
 
     /// Largest neighbour query radius, m.
     virtual float queryRadius() const = 0;

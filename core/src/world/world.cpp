@@ -7,6 +7,7 @@
 #include "kernels/lanes.h"
 #include "math/fastmath.h"
 #include "math/statehash.h"
+#include "parallel/workerpool.h"
 #include "world/behaviour.h"
 #include "world/bodypass.h"
 #include "world/groupmeter.h"
@@ -758,6 +759,7 @@ StepContext World::context() const
     ctx.pointer = m_pointer;
     ctx.groups = &m_groups;
     ctx.search = m_search;
+    ctx.partAgents = m_partAgents;
     ctx.bodies = bodiesMeetOthers() ? m_bodies.get() : nullptr;
     if (ctx.bodies)
         ctx.bodyGlance = m_bodies->glance();
@@ -787,27 +789,7 @@ void World::step()
 
     // Phase 1: everyone plans from the current state.
     planPlayer();
-    // Thousands of small groups: the next ones' objects and arrays are asked for while
-    // this one plans. The groups the player leads are noted on the way, so the loop below
-    // does not read every group's object again.
-    m_playerLedGroups.clear();
-    const std::size_t groupCount = m_groups.size();
-    for (std::size_t g = 0; g < groupCount; ++g) {
-        // Three groups ahead its object, two ahead its arrays, one ahead the level's lines
-        // at its agents (each stage reads what the one before asked for).
-        if (g + 3 < groupCount)
-            m_groups[g + 3]->prefetchObject();
-        if (g + 2 < groupCount)
-            m_groups[g + 2]->prefetchAgents();
-        if (g + 1 < groupCount)
-            m_groups[g + 1]->prefetchPlaces(ctx);
-        Group& group = *m_groups[g];
-        group.startClearanceKnown = false;
-        group.startNearestKnown = false;
-        group.behaviour->plan(group, ctx);
-        if (group.playerLed)
-            m_playerLedGroups.push_back(g);
-    }
+    planGroups(ctx);
     // The player's plan is agent 0's of the group it leads.
     for (const std::size_t g : m_playerLedGroups) {
         Group* group = m_groups[g].get();
@@ -829,19 +811,21 @@ void World::step()
     // walls win. (The rule is a function of the start and the plan alone: a body neither
     // moved would be left where it is, so it is not asked twice.)
     updateBodyRules();
-    m_clearAgain.resize(agentCount());
+    m_bodyOffset.resize(m_groups.size() + 1);
+    m_bodyOffset[0] = 0;
+    for (std::size_t g = 0; g < m_groups.size(); ++g)
+        m_bodyOffset[g + 1] = m_bodyOffset[g] + m_groups[g]->agents.size();
+    m_clearAgain.resize(m_bodyOffset.back());
     m_clearFrom.resize(m_clearAgain.size());
-    std::size_t offset = 0;
-    forEachGroupPrefetched(
-        m_groups,
+    forEachGroupShared(
         [&](std::size_t g) {
             const BodyGroupRule& rule = m_bodies->rules[g];
+            const std::size_t offset = m_bodyOffset[g];
             std::uint8_t* clearAgain = m_clearAgain.data() + offset;
             if (!rule.fixed)
                 keepGroupClear(*m_groups[g], rule.radius, clearAgain, m_clearFrom.data() + offset);
             else
                 std::fill_n(clearAgain, m_groups[g]->agents.size(), std::uint8_t{0});
-            offset += m_groups[g]->agents.size();
         },
         [](const Group& group) { group.prefetchMoves(); });
     // A lone group's own grid is a grid of where the step began: contacts are found in it.
@@ -855,20 +839,21 @@ void World::step()
     takePlayerFromBodies(m_playerNext, m_player.position);
 
     // Phase 3: commit all at once.
-    offset = 0;
-    forEachGroupPrefetched(m_groups, [&](std::size_t g) {
-        const BodyGroupRule& rule = m_bodies->rules[g];
-        // The start clearances the plan looked up, else those keepGroupClear looked up.
-        const Group& group = *m_groups[g];
-        const float* clearFrom =
-            rule.fixed ? nullptr
-            : group.startClearanceKnown && group.startClearance.size() == group.agents.size()
-                ? group.startClearance.data()
-                : m_clearFrom.data() + offset;
-        commitGroup(*m_groups[g], rule.fixed ? 0.0f : rule.radius, m_clearAgain.data() + offset,
-                    clearFrom);
-        offset += m_groups[g]->agents.size();
-    });
+    forEachGroupShared(
+        [&](std::size_t g) {
+            const BodyGroupRule& rule = m_bodies->rules[g];
+            const std::size_t offset = m_bodyOffset[g];
+            // The start clearances the plan looked up, else those keepGroupClear looked up.
+            const Group& group = *m_groups[g];
+            const float* clearFrom =
+                rule.fixed ? nullptr
+                : group.startClearanceKnown && group.startClearance.size() == group.agents.size()
+                    ? group.startClearance.data()
+                    : m_clearFrom.data() + offset;
+            commitGroup(*m_groups[g], rule.fixed ? 0.0f : rule.radius, m_clearAgain.data() + offset,
+                        clearFrom);
+        },
+        [](const Group& group) { group.prefetchAgents(); });
     m_player = m_playerNext;
     ++m_step;
     if (m_eventsEnabled)
@@ -877,6 +862,139 @@ void World::step()
     rebuildIndexes(m_clearAgain.data());
     if (m_metricsEnabled && m_step % static_cast<std::uint64_t>(m_metricsEvery) == 0)
         computeAllMetrics();
+}
+
+void World::planGroups(StepContext& ctx)
+{
+    m_playerLedGroups.clear();
+    const std::size_t groupCount = m_groups.size();
+    if (!m_pool) {
+        // Thousands of small groups: the next ones' objects and arrays are asked for while
+        // this one plans. The groups the player leads are noted on the way, so the loop
+        // below does not read every group's object again.
+        for (std::size_t g = 0; g < groupCount; ++g) {
+            // Three groups ahead its object, two ahead its arrays, one ahead the level's
+            // lines at its agents (each stage reads what the one before asked for).
+            if (g + 3 < groupCount)
+                m_groups[g + 3]->prefetchObject();
+            if (g + 2 < groupCount)
+                m_groups[g + 2]->prefetchAgents();
+            if (g + 1 < groupCount)
+                m_groups[g + 1]->prefetchPlaces(ctx);
+            Group& group = *m_groups[g];
+            group.startClearanceKnown = false;
+            group.startNearestKnown = false;
+            group.behaviour->plan(group, ctx);
+            if (group.playerLed)
+                m_playerLedGroups.push_back(g);
+        }
+        return;
+    }
+
+    // On the step's threads: every group prepares in order on this one (a group planning
+    // alone plans whole here), the parts of all go to the threads in blocks of about
+    // kPlanPartAgents agents (a large group's parts each a block, runs of small groups
+    // together), then every group finishes in order.
+    ctx.workers = m_pool->threads();
+    m_planTasks.clear();
+    m_planBlocks.clear();
+    std::size_t blockAgents = 0;
+    for (std::size_t g = 0; g < groupCount; ++g) {
+        Group& group = *m_groups[g];
+        group.startClearanceKnown = false;
+        group.startNearestKnown = false;
+        if (group.playerLed)
+            m_playerLedGroups.push_back(g);
+        if (group.behaviour->plansAlone(ctx)) {
+            group.behaviour->plan(group, ctx);
+            continue;
+        }
+        const std::size_t parts = group.behaviour->preparePlan(group, ctx);
+        const std::size_t agents = group.agents.size();
+        for (std::size_t part = 0; part < parts; ++part) {
+            const std::size_t partAgents = parts > 1 ? m_partAgents : agents;
+            if (m_planBlocks.empty() || blockAgents + partAgents > m_partAgents) {
+                m_planBlocks.push_back(m_planTasks.size());
+                blockAgents = 0;
+            }
+            blockAgents += partAgents;
+            m_planTasks.emplace_back(static_cast<std::uint32_t>(g),
+                                     static_cast<std::uint32_t>(part));
+        }
+    }
+    const std::size_t blocks = m_planBlocks.size();
+    m_planBlocks.push_back(m_planTasks.size());
+    m_pool->run(blocks, [&](std::size_t block, int worker) {
+        const std::size_t first = m_planBlocks[block], last = m_planBlocks[block + 1];
+        for (std::size_t t = first; t < last; ++t) {
+            // A run of small groups: the next ones' objects, arrays and places asked for
+            // ahead, as the loop on one thread does.
+            if (t + 3 < last)
+                m_groups[m_planTasks[t + 3].first]->prefetchObject();
+            if (t + 2 < last)
+                m_groups[m_planTasks[t + 2].first]->prefetchAgents();
+            if (t + 1 < last)
+                m_groups[m_planTasks[t + 1].first]->prefetchPlaces(ctx);
+            Group& group = *m_groups[m_planTasks[t].first];
+            group.behaviour->planPart(group, ctx, m_planTasks[t].second, worker);
+        }
+    });
+    for (std::size_t t = 0; t < m_planTasks.size(); ++t) {
+        // Once per group: after its last part.
+        if (t + 1 < m_planTasks.size() && m_planTasks[t + 1].first == m_planTasks[t].first)
+            continue;
+        Group& group = *m_groups[m_planTasks[t].first];
+        group.behaviour->finishPlan(group, ctx);
+    }
+    ctx.workers = 1;
+}
+
+template <class Job, class Arrays> void World::forEachGroupShared(Job&& job, Arrays&& arrays)
+{
+    if (!m_pool) {
+        forEachGroupPrefetched(m_groups, job, arrays);
+        return;
+    }
+    const std::size_t count = m_groups.size();
+    m_groupBlocks.clear();
+    std::size_t blockAgents = 0;
+    for (std::size_t g = 0; g < count; ++g) {
+        const std::size_t agents = m_groups[g]->agents.size();
+        if (m_groupBlocks.empty() || blockAgents + agents > m_partAgents) {
+            m_groupBlocks.push_back(g);
+            blockAgents = 0;
+        }
+        blockAgents += agents;
+    }
+    const std::size_t blocks = m_groupBlocks.size();
+    m_groupBlocks.push_back(count);
+    m_pool->run(blocks, [&](std::size_t block, int) {
+        const std::size_t first = m_groupBlocks[block], last = m_groupBlocks[block + 1];
+        for (std::size_t g = first; g < last; ++g) {
+            if (g + 2 < last)
+                m_groups[g + 2]->prefetchObject();
+            if (g + 1 < last)
+                arrays(*m_groups[g + 1]);
+            job(g);
+        }
+    });
+}
+
+static_assert(kPlanPartAgents == 2048, "world.h's m_partAgents starts at kPlanPartAgents");
+
+void World::setThreads(int threads)
+{
+    if (threads <= 0)
+        threads = WorkerPool::hardwareThreads();
+    threads = std::min(threads, kMaxThreads);
+    if (threads == this->threads())
+        return;
+    m_pool = threads > 1 ? std::make_unique<WorkerPool>(threads) : nullptr;
+}
+
+int World::threads() const
+{
+    return m_pool ? m_pool->threads() : 1;
 }
 
 void World::step(int count)

@@ -151,10 +151,12 @@ bool FishSchoolBehaviour::isActive(const Group& group, std::size_t i) const
 
 std::size_t FishSchoolBehaviour::memoryBytes() const
 {
-    return m_joined.capacity() * sizeof(std::uint32_t) +
-           (m_homeX.capacity() + m_homeY.capacity() + m_sortedVx.capacity() +
-            m_sortedVy.capacity() + m_memberX.capacity() + m_memberY.capacity()) *
-               sizeof(float);
+    std::size_t joined = 0;
+    for (const std::vector<std::uint32_t>& list : m_joined)
+        joined += list.capacity() * sizeof(std::uint32_t);
+    return joined + (m_homeX.capacity() + m_homeY.capacity() + m_sortedVx.capacity() +
+                     m_sortedVy.capacity() + m_memberX.capacity() + m_memberY.capacity()) *
+                        sizeof(float);
 }
 
 void FishSchoolBehaviour::hashState(std::uint64_t& h) const

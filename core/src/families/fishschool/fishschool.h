@@ -46,7 +46,9 @@ public:
     void setParams(const ParamValues& values) override;
     void spawn(Group& group, const GroupDesc& desc, Random& random, const StaticGeometry& geometry,
                SpawnOccupancy& placed) override;
-    void plan(Group& group, const StepContext& ctx) override;
+    std::size_t preparePlan(Group& group, const StepContext& ctx) override;
+    void planPart(Group& group, const StepContext& ctx, std::size_t part, int worker) override;
+    void finishPlan(Group& group, const StepContext& ctx) override;
     float queryRadius() const override { return m_params.neighborRadius; }
     float bodyRadius() const override { return m_params.radius; }
     float keepDistance() const override { return m_params.keepMinDistance; }
@@ -72,13 +74,15 @@ public:
     const FishSchoolParams& params() const { return m_params; }
 
 private:
-    template <class Search> void planWith(Group& group, const StepContext& ctx);
-    /// Sizes the free fish's homes and the joined list for n agents.
-    void prepareState(std::size_t n);
+    template <class Search>
+    void planPartWith(Group& group, const StepContext& ctx, std::size_t part, int worker);
+    /// Sizes the free fish's homes for n agents and empties the joined lists.
+    void prepareState(std::size_t n, int workers);
     /// Copies the neighbour attributes a scan reads into cell order.
     template <class Search> void gatherInCellOrder(const Search& search, const AgentArrays& a);
     FishSchoolParams m_params;
-    std::vector<std::uint32_t> m_joined; ///< free fish picked up this step (applied after planning)
+    /// Free fish picked up this step, per worker (applied after planning).
+    std::vector<std::vector<std::uint32_t>> m_joined;
     std::vector<float> m_homeX, m_homeY; ///< where each free fish waits (NaN until first seen)
     std::vector<float> m_sortedVx, m_sortedVy; ///< neighbour velocities in cell order (scratch)
     /// School members' positions in cell order, NaN for free fish so a scan never counts them

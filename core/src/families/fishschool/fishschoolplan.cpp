@@ -520,21 +520,48 @@ void steerMembers(MemberLanes<V::kWidth>& m, const SchoolStep& step, AgentArrays
 
 } // namespace
 
-void FishSchoolBehaviour::plan(Group& group, const StepContext& ctx)
+std::size_t FishSchoolBehaviour::preparePlan(Group& group, const StepContext& ctx)
 {
-    withNeighbourSearch(
-        ctx, [&](auto search) { planWith<typename decltype(search)::type>(group, ctx); });
+    withNeighbourSearch(ctx, [&](auto search) {
+        gatherInCellOrder(neighbourSearch<typename decltype(search)::type>(group), group.agents);
+    });
+    const AgentArrays& a = group.agents;
+    const std::size_t n = a.size();
+    prepareState(n, ctx.workers);
+    // The clearances looked up here are handed to the world's wall rule (every agent's, the
+    // player's too).
+    group.startClearance.resize(n);
+    if (group.playerLed && n > 0)
+        group.startClearance[0] = ctx.geometry->clearance({a.px[0], a.py[0]});
+    return ctx.planParts(n);
 }
 
-void FishSchoolBehaviour::prepareState(std::size_t n)
+void FishSchoolBehaviour::planPart(Group& group, const StepContext& ctx, std::size_t part,
+                                   int worker)
 {
-    if (m_joined.capacity() < n)
-        m_joined.reserve(n);
+    withNeighbourSearch(ctx, [&](auto search) {
+        planPartWith<typename decltype(search)::type>(group, ctx, part, worker);
+    });
+}
+
+void FishSchoolBehaviour::finishPlan(Group& group, const StepContext& ctx)
+{
+    (void)ctx;
+    for (const std::vector<std::uint32_t>& joined : m_joined)
+        for (std::uint32_t i : joined)
+            group.agents.flags[i] |= kAgentInSchool;
+    group.startClearanceKnown = true;
+}
+
+void FishSchoolBehaviour::prepareState(std::size_t n, int workers)
+{
+    m_joined.resize(static_cast<std::size_t>(workers > 1 ? workers : 1));
+    for (std::vector<std::uint32_t>& joined : m_joined)
+        joined.clear();
     if (m_homeX.size() != n) {
         m_homeX.assign(n, std::numeric_limits<float>::quiet_NaN());
         m_homeY.assign(n, std::numeric_limits<float>::quiet_NaN());
     }
-    m_joined.clear();
 }
 
 template <class Search>
@@ -556,7 +583,9 @@ void FishSchoolBehaviour::gatherInCellOrder(const Search& search, const AgentArr
     }
 }
 
-template <class Search> void FishSchoolBehaviour::planWith(Group& group, const StepContext& ctx)
+template <class Search>
+void FishSchoolBehaviour::planPartWith(Group& group, const StepContext& ctx, std::size_t part,
+                                       int worker)
 {
     using V = typename Search::Lanes;
     const Search& search = neighbourSearch<Search>(group);
@@ -564,22 +593,16 @@ template <class Search> void FishSchoolBehaviour::planWith(Group& group, const S
     const FishSchoolParams& p = m_params;
     const StaticGeometry& geometry = *ctx.geometry;
     const SchoolStep step = schoolStep(p, group, ctx);
-    const std::size_t n = a.size();
     const std::size_t first = group.playerLed ? 1 : 0;
-    prepareState(n);
-    gatherInCellOrder(search, a);
+    std::vector<std::uint32_t>& joined = m_joined[static_cast<std::size_t>(worker)];
     const SchoolScan<Search> scanner{
         search,           p, step.mid, m_memberX.data(), m_memberY.data(), m_sortedVx.data(),
         m_sortedVy.data()};
     MemberLanes<V::kWidth> members;
-    // The clearances looked up here are handed to the world's wall rule (every agent's, the
-    // player's too).
-    group.startClearance.resize(n);
     float* startClearance = group.startClearance.data();
-    if (first > 0 && n > 0)
-        startClearance[0] = geometry.clearance({a.px[0], a.py[0]});
 
-    for (std::size_t k = 0; k < n; ++k) {
+    const auto [begin, end] = ctx.planPartRange(a.size(), part);
+    for (std::size_t k = begin; k < end; ++k) {
         const std::size_t i = search.sortedIndex(static_cast<std::uint32_t>(k));
         if (i < first)
             continue;
@@ -589,7 +612,7 @@ template <class Search> void FishSchoolBehaviour::planWith(Group& group, const S
         std::uint8_t flags =
             a.flags[i] & static_cast<std::uint8_t>(~(kAgentBlocked | kAgentAtGoal));
         if (!(flags & kAgentInSchool)) {
-            planFreeFish(a, i, flags, room, step, m_homeX[i], m_homeY[i], m_joined);
+            planFreeFish(a, i, flags, room, step, m_homeX[i], m_homeY[i], joined);
             if (SHOAL_UNLIKELY(step.inspection != nullptr) &&
                 step.inspection->wants(step.group, a.id[i])) {
                 // A free fish drifts on its tether until the player picks it up.
@@ -644,9 +667,6 @@ template <class Search> void FishSchoolBehaviour::planWith(Group& group, const S
     }
     if (members.count > 0)
         steerMembers<V>(members, step, a);
-    for (std::uint32_t i : m_joined)
-        a.flags[i] |= kAgentInSchool;
-    group.startClearanceKnown = true;
 }
 
 } // namespace shoal

@@ -357,7 +357,22 @@ void LeaderFollowBehaviour::wander(Group& group, const StepContext& ctx)
     a.flags[0] |= kAgentAtGoal; // a wanderer has no goal to be away from
 }
 
-void LeaderFollowBehaviour::plan(Group& group, const StepContext& ctx)
+std::size_t LeaderFollowBehaviour::preparePlan(Group& group, const StepContext& ctx)
+{
+    (void)group;
+    (void)ctx;
+    return 1;
+}
+
+void LeaderFollowBehaviour::planPart(Group& group, const StepContext& ctx, std::size_t part,
+                                     int worker)
+{
+    (void)part;
+    (void)worker;
+    planWhole(group, ctx);
+}
+
+void LeaderFollowBehaviour::planWhole(Group& group, const StepContext& ctx)
 {
     AgentArrays& a = group.agents;
     const std::size_t n = a.size();

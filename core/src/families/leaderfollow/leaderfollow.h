@@ -80,7 +80,10 @@ public:
     void setParams(const ParamValues& values) override;
     void spawn(Group& group, const GroupDesc& desc, Random& random, const StaticGeometry& geometry,
                SpawnOccupancy& placed) override;
-    void plan(Group& group, const StepContext& ctx) override;
+    /// The group's agents plan as one part (its plan reads and writes state of the whole
+    /// group as it goes).
+    std::size_t preparePlan(Group& group, const StepContext& ctx) override;
+    void planPart(Group& group, const StepContext& ctx, std::size_t part, int worker) override;
     float queryRadius() const override;
     float bodyRadius() const override { return m_params.radius; }
     /// Two body radii: a follower whose nearest neighbour is closer than that is touching it,
@@ -106,6 +109,7 @@ public:
     const FlowRoute& route() const { return m_route; }
 
 private:
+    void planWhole(Group& group, const StepContext& ctx);
     void ensureWanderState(const Group& group);
     /// The leader wanders (when the player does not lead).
     void wander(Group& group, const StepContext& ctx);

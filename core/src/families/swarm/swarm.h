@@ -41,7 +41,9 @@ public:
     /// The default placement, and the route readied over the level (see swarm.cpp).
     void spawn(Group& group, const GroupDesc& desc, Random& random, const StaticGeometry& geometry,
                SpawnOccupancy& placed) override;
-    void plan(Group& group, const StepContext& ctx) override;
+    std::size_t preparePlan(Group& group, const StepContext& ctx) override;
+    void planPart(Group& group, const StepContext& ctx, std::size_t part, int worker) override;
+    void finishPlan(Group& group, const StepContext& ctx) override;
     bool allowsReordering() const override { return true; }
     void saveState(StateWriter& out) const override;
     bool loadState(StateReader& in, const StaticGeometry& geometry) override;
@@ -67,7 +69,8 @@ public:
     const FlowRoute& route() const { return m_route; }
 
 private:
-    template <class Search> void planWith(Group& group, const StepContext& ctx);
+    template <class Search>
+    void planPartWith(Group& group, const StepContext& ctx, std::size_t part);
     SwarmParams m_params;
     FlowRoute m_route; ///< to the goal, shared by the whole swarm
     /// Per agent, the plan's scratch: the direction it faces if it seeks. Headings are worked

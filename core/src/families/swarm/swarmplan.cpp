@@ -182,13 +182,45 @@ std::optional<Vec2> SwarmBehaviour::goal(const Group& group, const StepContext& 
     return swarmGoal(group, ctx);
 }
 
-void SwarmBehaviour::plan(Group& group, const StepContext& ctx)
+std::size_t SwarmBehaviour::preparePlan(Group& group, const StepContext& ctx)
 {
-    withNeighbourSearch(
-        ctx, [&](auto search) { planWith<typename decltype(search)::type>(group, ctx); });
+    // One field for the swarm, rebuilt only when the goal changes cell.
+    if (swarmHasGoal(group, ctx))
+        m_route.update(*ctx.geometry, m_params.radius, swarmGoal(group, ctx));
+    else
+        m_route.clear();
+    // Where each agent faces, for the headings after the parts (no allocation once the
+    // buffers have grown to the group).
+    const std::size_t n = group.agents.size();
+    m_faceX.resize(n);
+    m_faceY.resize(n);
+    group.startClearance.resize(n);
+    group.startNearest2.resize(n);
+    return ctx.planParts(n);
 }
 
-template <class Search> void SwarmBehaviour::planWith(Group& group, const StepContext& ctx)
+void SwarmBehaviour::planPart(Group& group, const StepContext& ctx, std::size_t part, int worker)
+{
+    (void)worker;
+    withNeighbourSearch(
+        ctx, [&](auto search) { planPartWith<typename decltype(search)::type>(group, ctx, part); });
+}
+
+void SwarmBehaviour::finishPlan(Group& group, const StepContext& ctx)
+{
+    AgentArrays& a = group.agents;
+    group.startClearanceKnown = true;
+    group.startNearestKnown = true;
+    // Who seeks is told by the goal distance just stored: it is beyond the stop distance (and
+    // there is a goal: past +infinity, nobody).
+    faceHeadings(m_faceX.data(), m_faceY.data(), a.goalDistance.data(),
+                 swarmHasGoal(group, ctx) ? m_params.stopDistance
+                                          : std::numeric_limits<float>::infinity(),
+                 a.heading.data(), a.nheading.data(), a.size());
+}
+
+template <class Search>
+void SwarmBehaviour::planPartWith(Group& group, const StepContext& ctx, std::size_t part)
 {
     const Search& search = neighbourSearch<Search>(group);
     AgentArrays& a = group.agents;
@@ -214,17 +246,8 @@ template <class Search> void SwarmBehaviour::planWith(Group& group, const StepCo
     const float settleRounding = settle * kRoundingSqueeze;
     const float bandRounding = (R - settle) * kRoundingSqueeze;
     const float nearOpen = R * 1.0f, nearRounding = R * kRoundingSqueeze;
-    // One field for the swarm, rebuilt only when the goal changes cell.
-    if (hasGoal)
-        m_route.update(geometry, p.radius, goal);
-    else
-        m_route.clear();
     const FlowRoute::Cells route = m_route.cells(); // one cell lookup per agent
     const float nearWay = p.stopDistance + stride;
-    // Where each agent faces, for the headings after the loop (no allocation once the
-    // buffers have grown to the group).
-    m_faceX.resize(n);
-    m_faceY.resize(n);
     float* faceX = m_faceX.data();
     float* faceY = m_faceY.data();
     const float* px = a.px.data();
@@ -236,14 +259,13 @@ template <class Search> void SwarmBehaviour::planWith(Group& group, const StepCo
     float* nspeed = a.nspeed.data();
     float* goalDistances = a.goalDistance.data();
     std::uint8_t* agentFlags = a.flags.data();
-    group.startClearance.resize(n);
     float* startClearance = group.startClearance.data(); // handed to the world's wall rule
     // How far the other bodies are, for the body pass: it skips a body none can touch.
-    group.startNearest2.resize(n);
     float* startNearest2 = group.startNearest2.data();
 
     // Agents visited in cell order: neighbours and the clearance grid stay in cache.
-    for (std::size_t k = 0; k < n; ++k) {
+    const auto [begin, end] = ctx.planPartRange(n, part);
+    for (std::size_t k = begin; k < end; ++k) {
         const std::size_t i = search.sortedIndex(static_cast<std::uint32_t>(k));
         const Vec2 pos{px[i], py[i]};
         const float room = geometry.clearance(pos); // one lookup serves the feelers and the move
@@ -340,13 +362,6 @@ template <class Search> void SwarmBehaviour::planWith(Group& group, const StepCo
         faceX[i] = seekDir.x;
         faceY[i] = seekDir.y;
     }
-    group.startClearanceKnown = true;
-    group.startNearestKnown = true;
-    // Who seeks is told by the goal distance just stored: it is beyond the stop distance (and
-    // there is a goal: past +infinity, nobody).
-    faceHeadings(faceX, faceY, goalDistances,
-                 hasGoal ? p.stopDistance : std::numeric_limits<float>::infinity(),
-                 a.heading.data(), a.nheading.data(), n);
 }
 
 } // namespace shoal

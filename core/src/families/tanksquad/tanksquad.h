@@ -63,7 +63,9 @@ public:
     /// Tanks start a hull's length apart beyond touching where there is room (the hull's
     /// corners and the barrel reach past the body's disc), all facing the target.
     SpawnPose spawnPose() const override { return {0.6f * m_params.radius, true}; }
-    void plan(Group& group, const StepContext& ctx) override;
+    std::size_t preparePlan(Group& group, const StepContext& ctx) override;
+    void planPart(Group& group, const StepContext& ctx, std::size_t part, int worker) override;
+    void finishPlan(Group& group, const StepContext& ctx) override;
     bool allowsReordering() const override { return true; }
     float queryRadius() const override { return m_params.keepDistance; }
     float bodyRadius() const override { return m_params.radius; }
@@ -91,7 +93,9 @@ public:
     int spotOf(std::size_t i) const { return i < m_spotOf.size() ? m_spotOf[i] : -1; }
 
 private:
-    template <class Search> void planWith(Group& group, const StepContext& ctx);
+    template <class Search> std::size_t preparePlanWith(Group& group, const StepContext& ctx);
+    template <class Search>
+    void planPartWith(Group& group, const StepContext& ctx, std::size_t part, int worker);
     /// Lays the spots out again when what they depend on changed (the target, the level, the
     /// squad's size, its spacing); then every tank sets off anew. Returns whether it did.
     bool keepSpotsCurrent(const Group& group, const StaticGeometry& geometry, bool targetMoved);
@@ -147,7 +151,10 @@ private:
     std::vector<float> m_sortedVx, m_sortedVy;  ///< neighbour velocities in cell order (scratch)
     std::vector<float> m_sortedWay, m_sortedId; ///< their goal distances and identities
     std::vector<float> m_forwardX, m_forwardY;  ///< each tank's heading vector, in cell order
-    std::vector<float> m_slotX; ///< the grid's slot x, for the scan's walk (scratch)
+    /// Per worker, the grid's slot x, for the scan's walk (scratch).
+    std::vector<std::vector<float>> m_slotX;
+    bool m_resettle = false;     ///< this step's plan sets every tank off anew (preparePlan)
+    std::size_t m_inspected = 0; ///< the inspected tank's index when it is this squad's, else n
     std::vector<std::uint32_t>
         m_sortedArrived; ///< parked neighbours in cell order: lane masks (scratch)
 };

@@ -134,7 +134,8 @@ SHOAL_FORCE_INLINE inline void sumLanes(Float4 a, Float4 b, Float4 c, Float4 d, 
 template <class Search> class SquadWalk
 {
 public:
-    SquadWalk(const Search&, float, std::size_t, std::vector<float>&) {}
+    SquadWalk(const Search&, float, std::vector<float>&) {}
+    static void prepareSlots(const Search&, std::size_t, std::vector<float>&) {}
     template <class Kernel>
     SHOAL_FORCE_INLINE void scan(const Search& search, Vec2 p, float radius, std::uint32_t self,
                                  Kernel&& kernel)
@@ -154,15 +155,20 @@ public:
 template <> class SquadWalk<UniformGrid>
 {
 public:
-    /// Queries of `radius` in `grid` (of `count` points); `slotX` is scratch for the copy.
-    SquadWalk(const UniformGrid& grid, float radius, std::size_t count, std::vector<float>& slotX)
-        : m_grid(grid), m_slotX(slotX), m_radius2(radius * radius), m_cols(grid.columns())
+    /// Copies the slots' x of `grid` (of `count` points) into `slotX`, for a walk: each
+    /// thread walks its own copy, as the walk marks the tank's own slot in it.
+    static void prepareSlots(const UniformGrid& grid, std::size_t count, std::vector<float>& slotX)
     {
         // A grid of no points has no slot storage to copy (a squad whose spawn placed none).
         if (grid.size() == 0)
             slotX.assign(kLanePadding, 0.0f);
         else
             slotX.assign(grid.slotX(), grid.slotX() + count + kLanePadding);
+    }
+    /// Queries of `radius` in `grid`, over `slotX` as prepareSlots() left it.
+    SquadWalk(const UniformGrid& grid, float radius, std::vector<float>& slotX)
+        : m_grid(grid), m_slotX(slotX), m_radius2(radius * radius), m_cols(grid.columns())
+    {
         // As UniformGrid::cellBox() pads and scales a query's box.
         const float reach = radius * 1.0001f + 1e-5f;
         const Vec2 origin = grid.origin();
@@ -722,28 +728,44 @@ void inspectTank(Inspection& seen, std::uint64_t step, const TankSquadParams& p,
 
 } // namespace
 
-void TankSquadBehaviour::plan(Group& group, const StepContext& ctx)
+std::size_t TankSquadBehaviour::preparePlan(Group& group, const StepContext& ctx)
 {
-    withNeighbourSearch(
-        ctx, [&](auto search) { planWith<typename decltype(search)::type>(group, ctx); });
+    std::size_t parts = 0;
+    withNeighbourSearch(ctx, [&](auto search) {
+        parts = preparePlanWith<typename decltype(search)::type>(group, ctx);
+    });
+    return parts;
 }
 
-template <class Search> void TankSquadBehaviour::planWith(Group& group, const StepContext& ctx)
+void TankSquadBehaviour::planPart(Group& group, const StepContext& ctx, std::size_t part,
+                                  int worker)
+{
+    withNeighbourSearch(ctx, [&](auto search) {
+        planPartWith<typename decltype(search)::type>(group, ctx, part, worker);
+    });
+}
+
+void TankSquadBehaviour::finishPlan(Group& group, const StepContext& ctx)
+{
+    AgentArrays& a = group.agents;
+    const std::size_t n = a.size();
+    if (m_inspected < n)
+        ctx.inspection->planned = {a.nvx[m_inspected], a.nvy[m_inspected]};
+    std::copy(m_nextFlags.begin(), m_nextFlags.begin() + static_cast<std::ptrdiff_t>(n),
+              a.flags.begin());
+    group.startClearanceKnown = true;
+}
+
+template <class Search>
+std::size_t TankSquadBehaviour::preparePlanWith(Group& group, const StepContext& ctx)
 {
     const Search& search = neighbourSearch<Search>(group);
-    AgentArrays& a = group.agents;
+    const AgentArrays& a = group.agents;
     const TankSquadParams& p = m_params;
     const StaticGeometry& geometry = *ctx.geometry;
-    const float dt = ctx.dt;
-    const DriveSettings settings = driveSettings(p.rotateSpeed, p.turnDeadZone, p.turnSlowdown, dt);
     const std::size_t n = a.size();
     if (m_nextFlags.size() < n)
         m_nextFlags.resize(n);
-
-    // Touching a parked tank parks a tank without a spot only inside the disc the whole squad
-    // needs around the target (hexagonal packing at keepDistance, with some slack).
-    const float parkRadius =
-        p.arriveDistance + 0.6f * p.keepDistance * std::sqrt(static_cast<float>(n));
 
     // A new target: everybody sets off again, round the walls in the way, for new spots.
     const bool targetMoved = group.targetVersion != m_seenTargetVersion;
@@ -753,13 +775,8 @@ template <class Search> void TankSquadBehaviour::planWith(Group& group, const St
     else
         m_route.clear();
     const bool resettle = keepSpotsCurrent(group, geometry, targetMoved);
-    // Within this of the target a tank bound for a spot is among the spots.
-    const float parkingZone = m_spots.reach() + p.keepDistance;
-    // Where slowing down, reversing and who goes first at a door tell a longer way from a
-    // shorter one: the route's length is looked up there (a cache miss per tank), the
-    // straight one does further out.
-    const float nearWay =
-        std::max({p.targetCloseDistance, p.reverseDistance, parkingZone + p.keepDistance});
+    m_resettle = resettle;
+    m_inspected = n;
     if (group.hasTarget && m_spots.size() > 0 && !resettle)
         moveUpPastStuckTanks(group);
     if (group.hasTarget && m_spots.size() > 0 && (resettle || reassignDue(group)))
@@ -796,8 +813,6 @@ template <class Search> void TankSquadBehaviour::planWith(Group& group, const St
             heading[k] = a.heading[i];
         }
     }
-    const SquadLanes lanes{m_sortedVx.data(), m_sortedVy.data(), m_sortedArrived.data(),
-                           m_sortedWay.data(), m_sortedId.data()};
 
     // Every tank's heading as a unit vector, four at a time: sinCosLanes is sinCos bit for
     // bit, at a quarter of its cost per tank.
@@ -817,6 +832,39 @@ template <class Search> void TankSquadBehaviour::planWith(Group& group, const St
         }
     }
 
+    // A copy of the slots for each thread's walks.
+    m_slotX.resize(static_cast<std::size_t>(ctx.workers > 1 ? ctx.workers : 1));
+    for (std::vector<float>& slotX : m_slotX)
+        SquadWalk<Search>::prepareSlots(search, n, slotX);
+    group.startClearance.resize(n);
+    return ctx.planParts(n);
+}
+
+template <class Search>
+void TankSquadBehaviour::planPartWith(Group& group, const StepContext& ctx, std::size_t part,
+                                      int worker)
+{
+    const Search& search = neighbourSearch<Search>(group);
+    AgentArrays& a = group.agents;
+    const TankSquadParams& p = m_params;
+    const StaticGeometry& geometry = *ctx.geometry;
+    const float dt = ctx.dt;
+    const DriveSettings settings = driveSettings(p.rotateSpeed, p.turnDeadZone, p.turnSlowdown, dt);
+    const std::size_t n = a.size();
+    const bool resettle = m_resettle;
+    // Touching a parked tank parks a tank without a spot only inside the disc the whole squad
+    // needs around the target (hexagonal packing at keepDistance, with some slack).
+    const float parkRadius =
+        p.arriveDistance + 0.6f * p.keepDistance * std::sqrt(static_cast<float>(n));
+    // Within this of the target a tank bound for a spot is among the spots.
+    const float parkingZone = m_spots.reach() + p.keepDistance;
+    // Where slowing down, reversing and who goes first at a door tell a longer way from a
+    // shorter one: the route's length is looked up there (a cache miss per tank), the
+    // straight one does further out.
+    const float nearWay =
+        std::max({p.targetCloseDistance, p.reverseDistance, parkingZone + p.keepDistance});
+    const SquadLanes lanes{m_sortedVx.data(), m_sortedVy.data(), m_sortedArrived.data(),
+                           m_sortedWay.data(), m_sortedId.data()};
     const FlowRoute::Cells route = m_route.cells();
     // Goals of their own (World::setAgentGoal): none, nearly always.
     const bool ownGoals = m_ownX.size() == n;
@@ -824,12 +872,11 @@ template <class Search> void TankSquadBehaviour::planWith(Group& group, const St
     const ScanConstants<typename Search::Lanes> constants(p, m_scanNumbers);
     using Lanes = typename Search::Lanes;
     DriveQueue<Lanes::kWidth> queue;
-    SquadWalk<Search> walk(search, constants.range, n, m_slotX);
-    group.startClearance.resize(n);
+    SquadWalk<Search> walk(search, constants.range, m_slotX[static_cast<std::size_t>(worker)]);
     float* startClearance = group.startClearance.data(); // handed to the world's wall rule
-    std::size_t inspected = n; // the inspected tank's index, when it is this squad's
-    for (std::size_t k = 0; k < n; ++k) {
-        if (k + StaticGeometry::kPrefetchAhead < n) { // the grids' lines, early
+    const auto [begin, end] = ctx.planPartRange(n, part);
+    for (std::size_t k = begin; k < end; ++k) {
+        if (k + StaticGeometry::kPrefetchAhead < end) { // the grids' lines, early
             const std::size_t ahead =
                 search.sortedIndex(static_cast<std::uint32_t>(k + StaticGeometry::kPrefetchAhead));
             const Vec2 at{a.px[ahead], a.py[ahead]};
@@ -912,7 +959,7 @@ template <class Search> void TankSquadBehaviour::planWith(Group& group, const St
             ctx.inspection->wants(group.index, a.id[i])) {
             inspectTank(*ctx.inspection, ctx.step, p, geometry, t, room, scan, arrived, reverse,
                         direction, goal, ease(a.speed[i], p.moveSpeed, p.speedEasing, dt));
-            inspected = i;
+            m_inspected = i;
         }
 
         a.goalDistance[i] = goal.toTarget;
@@ -944,11 +991,6 @@ template <class Search> void TankSquadBehaviour::planWith(Group& group, const St
     }
     if (queue.count > 0)
         driveQueued<Lanes>(queue, a, p, geometry, settings, dt, m_nextFlags.data());
-    if (inspected < n)
-        ctx.inspection->planned = {a.nvx[inspected], a.nvy[inspected]};
-    std::copy(m_nextFlags.begin(), m_nextFlags.begin() + static_cast<std::ptrdiff_t>(n),
-              a.flags.begin());
-    group.startClearanceKnown = true;
 }
 
 bool TankSquadBehaviour::keepSpotsCurrent(const Group& group, const StaticGeometry& geometry,
@@ -1154,11 +1196,11 @@ void TankSquadBehaviour::permuteOwnGoals(const std::vector<std::uint32_t>& order
 {
     if (m_ownX.size() != order.size())
         return;
+    std::vector<float> permuted(order.size());
     for (std::vector<float>* v : {&m_ownX, &m_ownY}) {
-        m_slotX.resize(order.size());
         for (std::size_t k = 0; k < order.size(); ++k)
-            m_slotX[k] = (*v)[order[k]];
-        v->swap(m_slotX);
+            permuted[k] = (*v)[order[k]];
+        v->swap(permuted);
     }
 }
 
@@ -1171,12 +1213,14 @@ void TankSquadBehaviour::hashState(std::uint64_t& h) const
 
 std::size_t TankSquadBehaviour::memoryBytes() const
 {
+    std::size_t slotCopies = 0;
+    for (const std::vector<float>& slotX : m_slotX)
+        slotCopies += slotX.capacity() * sizeof(float);
     return m_nextFlags.capacity() + m_sortedArrived.capacity() * sizeof(std::uint32_t) +
            (m_sortedVx.capacity() + m_sortedVy.capacity() + m_sortedWay.capacity() +
-            m_sortedId.capacity() + m_forwardX.capacity() + m_forwardY.capacity() +
-            m_slotX.capacity()) *
+            m_sortedId.capacity() + m_forwardX.capacity() + m_forwardY.capacity()) *
                sizeof(float) +
-           (m_spotOf.capacity() + m_permuted.capacity()) * sizeof(std::int32_t) +
+           slotCopies + (m_spotOf.capacity() + m_permuted.capacity()) * sizeof(std::int32_t) +
            m_spots.memoryBytes() + m_route.memoryBytes() + m_held.capacity() +
            m_keepsSpot.capacity() +
            (m_rows.capacity() + m_columns.capacity()) * sizeof(std::uint32_t) +

@@ -1039,7 +1039,31 @@ Vec2 WormBehaviour::advance(float heading, Vec2 from, float length, const Static
     return run < kMinLeg ? from : from + dir * run;
 }
 
-void WormBehaviour::plan(Group& group, const StepContext& ctx)
+std::size_t WormBehaviour::preparePlan(Group& group, const StepContext& ctx)
+{
+    (void)group;
+    (void)ctx;
+    return 1;
+}
+
+void WormBehaviour::planPart(Group& group, const StepContext& ctx, std::size_t part, int worker)
+{
+    (void)part;
+    (void)worker;
+    planWhole(group, ctx);
+}
+
+bool WormBehaviour::plansAlone(const StepContext& ctx) const
+{
+    if (!ctx.pickups || !(m_params.eatRadius > 0.0f))
+        return false;
+    for (const PickupState& coin : *ctx.pickups)
+        if (coin.kind == PickupKind::Coin && !coin.taken)
+            return true;
+    return false;
+}
+
+void WormBehaviour::planWhole(Group& group, const StepContext& ctx)
 {
     m_eaten.clear();
     if (static_cast<int>(group.agents.size()) != m_worms)

@@ -74,7 +74,12 @@ public:
     void setParams(const ParamValues& values) override;
     void spawn(Group& group, const GroupDesc& desc, Random& random, const StaticGeometry& geometry,
                SpawnOccupancy& placed) override;
-    void plan(Group& group, const StepContext& ctx) override;
+    /// The group's agents plan as one part (its plan reads and writes state of the whole
+    /// group as it goes).
+    std::size_t preparePlan(Group& group, const StepContext& ctx) override;
+    void planPart(Group& group, const StepContext& ctx, std::size_t part, int worker) override;
+    /// Worms that eat coins take them from the level's list, first come first served.
+    bool plansAlone(const StepContext& ctx) const override;
     float queryRadius() const override { return m_params.width; }
     bool keepsOwnBodies() const override { return true; }
     float bodyRadius() const override { return 0.5f * m_params.width; }
@@ -122,6 +127,7 @@ public:
     const AgentBodies* bodies() const override { return this; }
 
 private:
+    void planWhole(Group& group, const StepContext& ctx);
     void allocate(int worms, int capacity);
     void growCapacity();
     int requiredCapacity() const;
