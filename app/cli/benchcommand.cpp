@@ -31,6 +31,7 @@ struct BenchOptions
     int steps = 50;
     int warmup = 20;
     std::uint64_t seed = 1;
+    int threads = 0; ///< World::setThreads: 0 = every core
     bool json = false;
 };
 
@@ -44,6 +45,10 @@ struct BenchResult
     std::optional<double> speedup;
     double bytesPerAgent = 0;
     double peakRssMb = 0;
+    int threads = 1;
+    /// The same steps on one thread, interleaved with the timed ones (with threads > 1).
+    std::optional<double> oneThreadMsPerStep;
+    std::optional<double> threadSpeedup; ///< oneThreadMsPerStep / msPerStep
 };
 
 /// A figure the issue sets for this family and size, if any.
@@ -118,7 +123,7 @@ std::optional<Error> parseOptions(const QCommandLineParser& parser, BenchOptions
                                   const QCommandLineOption& agents,
                                   const QCommandLineOption& family, const QCommandLineOption& steps,
                                   const QCommandLineOption& warmup, const QCommandLineOption& seed,
-                                  const QCommandLineOption& json)
+                                  const QCommandLineOption& threads, const QCommandLineOption& json)
 {
     if (!parser.positionalArguments().isEmpty())
         return Error{"bench takes no file; got '" +
@@ -174,6 +179,14 @@ std::optional<Error> parseOptions(const QCommandLineParser& parser, BenchOptions
                          "' must be a whole number in [0, 2^64 - 1] (decimal or 0x hex)"};
         options.seed = *value;
     }
+    if (parser.isSet(threads)) {
+        bool ok = false;
+        options.threads = parser.value(threads).toInt(&ok);
+        if (!ok || options.threads < 0 || options.threads > World::kMaxThreads)
+            return Error{"--threads '" + parser.value(threads).toStdString() +
+                         "' must be a whole number in [0, " + std::to_string(World::kMaxThreads) +
+                         "] (0: every core)"};
+    }
     options.json = parser.isSet(json);
     return std::nullopt;
 }
@@ -186,6 +199,7 @@ Expected<BenchResult> measure(BehaviourKind kind, int agents, const BenchOptions
         return Error{"bench scene " + scene.name + ": " + created.error().message};
     World& world = **created;
     world.setMetricsEnabled(false);
+    world.setThreads(options.threads);
 
     const auto drive = [&]() {
         world.setPointer(benchPointer(scene, world.stepCount()), true);
@@ -206,16 +220,26 @@ Expected<BenchResult> measure(BehaviourKind kind, int agents, const BenchOptions
     BenchResult result;
     result.kind = kind;
     result.agents = world.agentCount();
+    result.threads = world.threads();
 
-    // The grid's steps run in blocks with one reference step after each, so a busy spell on
-    // a shared machine slows both alike instead of skewing the ratio between them.
+    // The grid's steps run in blocks with one reference step after each, and as many steps on
+    // one thread when the world runs on several, so a busy spell on a shared machine slows
+    // all alike instead of skewing the ratios between them.
     const bool withReference = agents <= kMaxReferenceAgents;
-    const int blocks = withReference ? kReferenceSteps : 1;
+    const bool withOneThread = result.threads > 1;
+    const int blocks = withReference || withOneThread ? kReferenceSteps : 1;
     std::vector<double> gridMs;
     std::vector<double> referenceMs;
+    std::vector<double> oneThreadMs;
     gridMs.reserve(static_cast<std::size_t>(options.steps));
     for (int block = 0; block < blocks; ++block) {
-        timeSteps(options.steps / blocks + (block < options.steps % blocks ? 1 : 0), gridMs);
+        const int blockSteps = options.steps / blocks + (block < options.steps % blocks ? 1 : 0);
+        timeSteps(blockSteps, gridMs);
+        if (withOneThread) {
+            world.setThreads(1);
+            timeSteps(blockSteps, oneThreadMs);
+            world.setThreads(result.threads);
+        }
         if (!withReference)
             continue;
         world.setNeighbourSearch(NeighbourSearch::BruteForce);
@@ -231,6 +255,11 @@ Expected<BenchResult> measure(BehaviourKind kind, int agents, const BenchOptions
         result.referenceMsPerStep = median(std::move(referenceMs));
         if (result.msPerStep > 0.0)
             result.speedup = *result.referenceMsPerStep / result.msPerStep;
+    }
+    if (withOneThread && !oneThreadMs.empty()) {
+        result.oneThreadMsPerStep = median(std::move(oneThreadMs));
+        if (result.msPerStep > 0.0)
+            result.threadSpeedup = *result.oneThreadMsPerStep / result.msPerStep;
     }
     result.peakRssMb = peakRssMb();
     return result;
@@ -255,11 +284,23 @@ void printJsonLine(const BenchResult& r)
     else
         json.null();
     json.key("bytes_per_agent").value(rounded(r.bytesPerAgent, 1));
+    json.key("threads").value(static_cast<unsigned long long>(r.threads));
+    json.key("one_thread_ms_per_step");
+    if (r.oneThreadMsPerStep)
+        json.value(rounded(*r.oneThreadMsPerStep, 4));
+    else
+        json.null();
+    json.key("thread_speedup");
+    if (r.threadSpeedup)
+        json.value(rounded(*r.threadSpeedup, 2));
+    else
+        json.null();
     json.endObject();
     std::printf("%s\n", json.text().c_str());
 }
 
-constexpr const char* kRowFormat = "%-13s %8s  %9s %-11s  %13s  %11s  %9s %-11s  %11s %-20s  %8s\n";
+constexpr const char* kRowFormat =
+    "%-13s %8s %7s  %9s %-11s  %10s %6s  %13s  %11s  %9s %-11s  %11s %-20s  %8s\n";
 
 void printTableHeader(const BenchOptions& options)
 {
@@ -270,8 +311,9 @@ void printTableHeader(const BenchOptions& options)
     std::printf("(worm: agents = worms of %d segments; leaderFollow: groups of %d; targets are "
                 "the issue's, timings never fail the command)\n\n",
                 kBenchWormSegments, kBenchFollowGroupSize);
-    std::printf(kRowFormat, "family", "agents", "ms/step", "target", "ns/agent-step", "ref ms/step",
-                "speed-up", "target", "bytes/agent", "target", "peak RSS");
+    std::printf(kRowFormat, "family", "agents", "threads", "ms/step", "target", "1 thread", "gain",
+                "ns/agent-step", "ref ms/step", "speed-up", "target", "bytes/agent", "target",
+                "peak RSS");
 }
 
 void printTableRow(const BenchResult& r)
@@ -291,11 +333,15 @@ void printTableRow(const BenchResult& r)
         bytesTargetText =
             formatFixed(perSegment, 0) + "/seg " + targetText(kBytesTarget, perSegment);
     }
+    const std::string oneThread =
+        r.oneThreadMsPerStep ? formatFixed(*r.oneThreadMsPerStep, 3) : "-";
+    const std::string gain = r.threadSpeedup ? formatFixed(*r.threadSpeedup, 2) + "x" : "-";
     std::printf(kRowFormat, std::string(behaviourKey(r.kind)).c_str(),
-                std::to_string(r.agents).c_str(), formatFixed(r.msPerStep, 3).c_str(),
-                targetText(msTarget(r.kind, r.agents), r.msPerStep).c_str(),
-                formatFixed(r.nsPerAgentStep, 1).c_str(), reference.c_str(), speedup.c_str(),
-                speedupTargetText.c_str(), formatFixed(r.bytesPerAgent, 1).c_str(),
+                std::to_string(r.agents).c_str(), std::to_string(r.threads).c_str(),
+                formatFixed(r.msPerStep, 3).c_str(),
+                targetText(msTarget(r.kind, r.agents), r.msPerStep).c_str(), oneThread.c_str(),
+                gain.c_str(), formatFixed(r.nsPerAgentStep, 1).c_str(), reference.c_str(),
+                speedup.c_str(), speedupTargetText.c_str(), formatFixed(r.bytesPerAgent, 1).c_str(),
                 bytesTargetText.c_str(), (formatFixed(r.peakRssMb, 0) + " MB").c_str());
 }
 
@@ -325,15 +371,21 @@ int benchCommand(const QStringList& arguments)
     const QCommandLineOption seed(QStringLiteral("seed"),
                                   QStringLiteral("Seed of the generated scenes (default 1)."),
                                   QStringLiteral("S"));
+    const QCommandLineOption threads(
+        QStringLiteral("threads"),
+        QStringLiteral("Threads a step runs on (default 0: every core). With more than one, "
+                       "as many steps on one thread are timed between them, for the gain."),
+        QStringLiteral("N"));
     const QCommandLineOption json(QStringLiteral("json"),
                                   QStringLiteral("One JSON object per line per result."));
-    parser.addOptions({agents, family, steps, warmup, seed, json});
+    parser.addOptions({agents, family, steps, warmup, seed, threads, json});
     if (auto exit = parseCommandLine(parser, arguments, QStringLiteral("bench"),
                                      QStringLiteral("shoal-cli bench [options]")))
         return *exit;
 
     BenchOptions options;
-    if (auto error = parseOptions(parser, options, agents, family, steps, warmup, seed, json)) {
+    if (auto error =
+            parseOptions(parser, options, agents, family, steps, warmup, seed, threads, json)) {
         printError("bench: " + error->message);
         return kExitBadInput;
     }

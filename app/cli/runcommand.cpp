@@ -49,6 +49,7 @@ struct RunOptions
     QString recordPath; ///< run --record: where the recording goes
     QString replayPath; ///< replay: the recording run again (scene, seed and input from it)
     bool stepsGiven = false;
+    int threads = 0; ///< World::setThreads: 0 = every core
 };
 
 /// Applies one --set "group.param=value" (or "player.param=value"), and describes it as the
@@ -140,7 +141,8 @@ std::optional<Error> applyPresetOption(SceneDesc& scene, const QString& assignme
     return std::nullopt;
 }
 
-/// What run and replay write besides the summary: --metrics, --trajectory and --json.
+/// What run and replay share: what they write besides the summary (--metrics, --trajectory
+/// and --json) and the threads they step on (which change nothing they write).
 struct OutputOptions
 {
     const QCommandLineOption metrics{QStringLiteral("metrics"),
@@ -153,6 +155,11 @@ struct OutputOptions
                                         QStringLiteral("file.csv")};
     const QCommandLineOption json{QStringLiteral("json"),
                                   QStringLiteral("Prints the summary as one JSON object.")};
+    const QCommandLineOption threads{
+        QStringLiteral("threads"),
+        QStringLiteral("Threads each step runs on (default 0: every core); the results are the "
+                       "same for any number."),
+        QStringLiteral("N")};
 };
 
 /// The run command's options, declared on a parser.
@@ -198,8 +205,8 @@ RunCommandLine::RunCommandLine(QCommandLineParser& parser)
     parser.addPositionalArgument(QStringLiteral("file"),
                                  QStringLiteral("Scene file; 'demo' or none: the embedded demo."),
                                  QStringLiteral("[FILE]"));
-    parser.addOptions(
-        {steps, seed, preset, set, input, output.metrics, output.trajectory, output.json, record});
+    parser.addOptions({steps, seed, preset, set, input, output.metrics, output.trajectory,
+                       output.json, record, output.threads});
 }
 
 /// The replay command's options, declared on a parser: those of run that do not change what
@@ -225,7 +232,7 @@ ReplayCommandLine::ReplayCommandLine(QCommandLineParser& parser)
         "check failed, as in run); 2 bad input."));
     parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("Recording file."),
                                  QStringLiteral("FILE"));
-    parser.addOptions({steps, output.metrics, output.trajectory, output.json});
+    parser.addOptions({steps, output.metrics, output.trajectory, output.json, output.threads});
 }
 
 /// No output replaces an input or another output: each file named on the command line is
@@ -316,10 +323,18 @@ std::optional<Error> parseSteps(const QCommandLineParser& parser, const QCommand
     return std::nullopt;
 }
 
-/// --metrics, --trajectory and --json, shared by run and replay.
+/// --metrics, --trajectory, --json and --threads, shared by run and replay.
 std::optional<Error> parseOutputs(const QCommandLineParser& parser, const OutputOptions& output,
                                   RunOptions& options)
 {
+    if (parser.isSet(output.threads)) {
+        bool ok = false;
+        options.threads = parser.value(output.threads).toInt(&ok);
+        if (!ok || options.threads < 0 || options.threads > World::kMaxThreads)
+            return Error{"--threads '" + parser.value(output.threads).toStdString() +
+                         "' must be a whole number in [0, " + std::to_string(World::kMaxThreads) +
+                         "] (0: every core)"};
+    }
     const QCommandLineOption& metrics = output.metrics;
     const QCommandLineOption& trajectory = output.trajectory;
     options.metricsPath = parser.value(metrics);
@@ -926,12 +941,13 @@ private:
     std::unique_ptr<TrajectoryWriter> m_trajectory;
 };
 
-/// Steps the world `steps` times with the script's input, recording step 0 (the world as
-/// built) and every step after it into `outputs` and the peaks into the totals, and into
-/// `scores` when given (run --json).
-RunTotals simulate(World& world, const InputScript& script, qint64 steps, RunOutputs& outputs,
-                   SteerScores* scores)
+/// Steps the world `steps` times on `threads` threads with the script's input, recording step 0
+/// (the world as built) and every step after it into `outputs` and the peaks into the totals, and
+/// into `scores` when given (run --json).
+RunTotals simulate(World& world, const InputScript& script, qint64 steps, int threads,
+                   RunOutputs& outputs, SteerScores* scores)
 {
+    world.setThreads(threads);
     RunTotals totals;
     const auto groups = static_cast<std::size_t>(world.groupCount());
     totals.peaks.assign(groups, GroupPeaks{});
@@ -1030,8 +1046,8 @@ int runCommand(const QStringList& arguments)
     std::optional<SteerScores> scores;
     if (options.json)
         scores.emplace(setup.scene);
-    const RunTotals totals =
-        simulate(*setup.world, setup.script, options.steps, outputs, scores ? &*scores : nullptr);
+    const RunTotals totals = simulate(*setup.world, setup.script, options.steps, options.threads,
+                                      outputs, scores ? &*scores : nullptr);
     if (auto error = outputs.finish())
         return refuse(*error);
     if (recordFile) {
@@ -1063,8 +1079,8 @@ int replayCommand(const QStringList& arguments)
     std::optional<SteerScores> scores;
     if (options.json)
         scores.emplace(setup.scene);
-    const RunTotals totals =
-        simulate(*setup.world, setup.script, options.steps, outputs, scores ? &*scores : nullptr);
+    const RunTotals totals = simulate(*setup.world, setup.script, options.steps, options.threads,
+                                      outputs, scores ? &*scores : nullptr);
     if (auto error = outputs.finish())
         return refuse(*error);
     const int exit = report(*setup.world, options, setup.scene, totals);

@@ -388,6 +388,7 @@ std::optional<Error> SimulationController::rebaseCompare()
             return error;
     b->setMetricsEnabled(m_world->metricsEnabled());
     b->setMetricsEvery(m_world->metricsEvery());
+    b->setThreads(m_world->threads());
     m_compareWorld = std::move(b);
     return std::nullopt;
 }
@@ -428,6 +429,8 @@ void SimulationController::installWorld(std::shared_ptr<World> world)
         emit compareChanged();
     }
     m_world = std::move(world);
+    // The step on every core: the results are those of one thread, bit for bit.
+    m_world->setThreads(0);
     m_problemWatch.reset();
     m_world->setInspected(m_inspectedGroup, m_inspectedId);
     // At 100,000 agents the group metrics cost about as much as the step itself: computed
