@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <mutex>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 namespace shoal {
@@ -46,12 +47,13 @@ public:
                 job(b, 0);
             return;
         }
+        using Callable = std::remove_reference_t<Job>;
         runShared(
             blocks,
             [](void* context, std::size_t block, int worker) {
-                (*static_cast<Job*>(context))(block, worker);
+                (*static_cast<Callable*>(context))(block, worker);
             },
-            &job);
+            const_cast<void*>(static_cast<const void*>(&job)));
     }
 
     /// The threads this machine runs at once (at least 1).

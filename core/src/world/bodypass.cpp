@@ -1,5 +1,7 @@
 #include "world/bodypass.h"
 
+#include "parallel/workerpool.h"
+
 #include "geometry/staticgeometry.h"
 #include "kernels/flagged.h"
 #include "kernels/neighbourscan.h"
@@ -319,14 +321,17 @@ bool BodyPass::wallBetween(const StaticGeometry& geometry, Vec2 a, Vec2 b)
     return geometry.rayCast(a, b).hit;
 }
 
-void BodyPass::noteContact(std::uint32_t i, std::uint32_t j)
+bool BodyPass::mayMeet(std::uint32_t i, std::uint32_t j) const
 {
     // A pair neither of which would give way to the other never pushes: not listed.
     if (!mayGiveWay(i, j) && !mayGiveWay(j, i))
-        return;
+        return false;
     // Bodies on either side of a wall do not touch, however near their centres are.
-    if (m_geometry && wallBetweenBodies(i, j))
-        return;
+    return !(m_geometry && wallBetweenBodies(i, j));
+}
+
+void BodyPass::addContact(std::uint32_t i, std::uint32_t j)
+{
     m_contacts.push_back({i, j});
     for (const std::uint32_t b : {i, j})
         if (!m_mark[b]) {
@@ -335,8 +340,14 @@ void BodyPass::noteContact(std::uint32_t i, std::uint32_t j)
         }
 }
 
+void BodyPass::noteContact(std::uint32_t i, std::uint32_t j)
+{
+    if (mayMeet(i, j))
+        addContact(i, j);
+}
+
 void BodyPass::noteNearLanes(const UniformGrid& grid, std::uint32_t k, std::uint32_t slot, int bits,
-                             float maxRadius)
+                             float maxRadius, std::vector<Contact>& found) const
 {
     // The distances again, one lane at a time: the same operations as the lanes', so the
     // same values. Each pair's own test is that of its first body by index (within the query
@@ -355,8 +366,8 @@ void BodyPass::noteNearLanes(const UniformGrid& grid, std::uint32_t k, std::uint
         const float margin = kContactMargin * ri;
         const float radius = ri + maxRadius + margin;
         const float reach = ri + margin + radiusOf(h);
-        if (d2 <= radius * radius && d2 < reach * reach)
-            noteContact(i, h);
+        if (d2 <= radius * radius && d2 < reach * reach && mayMeet(i, h))
+            found.push_back({i, h});
     }
 }
 
@@ -412,9 +423,23 @@ void BodyPass::findContacts(const UniformGrid& grid, std::size_t covered, float 
     const int rows = covered > 0 ? grid.rows() : 0;
     // A body no other can touch need not look (any that could would find it).
     const std::uint8_t* lonely = markLonely(maxRadius) ? m_lonely.data() : nullptr;
+    // The rows in blocks of about m_blockBodies bodies (cut by the grid alone), each
+    // listing its pairs apart, on the step's threads when there are several; the lists are
+    // joined in block order, so the contacts are in the order one pass over the rows finds
+    // them.
+    m_rowBlocks.clear();
+    for (int row = 0; row < rows; ++row)
+        if (m_rowBlocks.empty() ||
+            grid.rowBegin(row) - grid.rowBegin(m_rowBlocks.back()) >= m_blockBodies)
+            m_rowBlocks.push_back(row);
+    const std::size_t blocks = m_rowBlocks.size();
+    m_rowBlocks.push_back(rows);
+    if (m_blockContacts.size() < blocks)
+        m_blockContacts.resize(blocks);
     // `reach2(slot, pr)`: the squared loose reach of the body of radius pr and those at slot.
-    auto scan = [&](auto reach2) SHOAL_FORCE_INLINE {
-        for (int row = 0; row < rows; ++row) {
+    auto scan = [&](auto reach2, int firstRow, int endRow,
+                    std::vector<Contact>& found) SHOAL_FORCE_INLINE {
+        for (int row = firstRow; row < endRow; ++row) {
             const std::uint32_t rowEnd = grid.rowBegin(row + 1);
             for (std::uint32_t k = grid.rowBegin(row); k < rowEnd; ++k) {
                 if (lonely && lonely[grid.sortedIndex(k)])
@@ -435,12 +460,12 @@ void BodyPass::findContacts(const UniformGrid& grid, std::size_t covered, float 
                              slot += V::kWidth) {
                             const int bits = looseBits(slot);
                             if (SHOAL_UNLIKELY(bits != 0))
-                                noteNearLanes(grid, k, slot, bits, maxRadius);
+                                noteNearLanes(grid, k, slot, bits, maxRadius, found);
                         }
                         if (slot < end) {
                             const int bits = looseBits(slot) & ((1 << (end - slot)) - 1);
                             if (SHOAL_UNLIKELY(bits != 0))
-                                noteNearLanes(grid, k, slot, bits, maxRadius);
+                                noteNearLanes(grid, k, slot, bits, maxRadius, found);
                         }
                     });
             }
@@ -457,13 +482,23 @@ void BodyPass::findContacts(const UniformGrid& grid, std::size_t covered, float 
         const float bound = std::min(
             std::nextafter(radius * radius, std::numeric_limits<float>::infinity()), reach * reach);
         const V reachSquared(bound);
-        scan([&](std::uint32_t, V) SHOAL_FORCE_INLINE { return reachSquared; });
+        scanBlocks(blocks, [&](int firstRow, int endRow, std::vector<Contact>& found) {
+            scan([&](std::uint32_t, V) SHOAL_FORCE_INLINE { return reachSquared; }, firstRow,
+                 endRow, found);
+        });
     } else {
-        scan([&](std::uint32_t slot, V pr) SHOAL_FORCE_INLINE {
-            const V reach = (pr + V::load(radii + slot)) * loose;
-            return reach * reach;
+        scanBlocks(blocks, [&](int firstRow, int endRow, std::vector<Contact>& found) {
+            scan(
+                [&](std::uint32_t slot, V pr) SHOAL_FORCE_INLINE {
+                    const V reach = (pr + V::load(radii + slot)) * loose;
+                    return reach * reach;
+                },
+                firstRow, endRow, found);
         });
     }
+    for (std::size_t b = 0; b < blocks; ++b)
+        for (const Contact& c : m_blockContacts[b])
+            addContact(c.a, c.b);
 
     // Bodies outside the grid: every body in it they reach, round where they began.
     for (std::size_t b = covered; b < n; ++b) {
@@ -484,6 +519,20 @@ void BodyPass::findContacts(const UniformGrid& grid, std::size_t covered, float 
                                    noteContact(i, grid.sortedIndex(slot + l));
                        });
     }
+}
+
+template <class Scan> void BodyPass::scanBlocks(std::size_t blocks, Scan&& scan)
+{
+    auto block = [&](std::size_t b, int) {
+        std::vector<Contact>& found = m_blockContacts[b];
+        found.clear();
+        scan(m_rowBlocks[b], m_rowBlocks[b + 1], found);
+    };
+    if (m_pool)
+        m_pool->run(blocks, block);
+    else
+        for (std::size_t b = 0; b < blocks; ++b)
+            block(b, 0);
 }
 
 void BodyPass::pinContacts()

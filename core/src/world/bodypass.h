@@ -25,6 +25,7 @@
 namespace shoal {
 
 class StaticGeometry;
+class WorkerPool;
 
 /// One group as the pass sees it.
 struct BodyGroupRule
@@ -69,6 +70,13 @@ public:
     static constexpr std::size_t kSettleBudget = 8000000;
     /// The pairs the last run() followed.
     std::size_t contactCount() const { return m_contacts.size(); }
+    /// The step's threads (null: this one only), for the passes over every body, and about
+    /// how many bodies a block of their work holds (the world's part size: tests cut finer).
+    void setPool(WorkerPool* pool, std::size_t blockBodies)
+    {
+        m_pool = pool;
+        m_blockBodies = static_cast<std::uint32_t>(blockBodies > 0 ? blockBodies : 1);
+    }
 
     /// Which bodies hold their ground in run(): every fixed one (a step), or only the
     /// player and groups that keep their own bodies (settling a new world: free fish are
@@ -228,14 +236,26 @@ private:
     /// findContacts: m_lonely[b] is set for each body no other can come near enough to
     /// touch this step, as the plans tell (bodyalone.cpp); false when no plan told.
     bool markLonely(float maxRadius);
-    /// findContacts: lists the pair of bodies i and j unless neither would give way to the
-    /// other or a wall is between them.
+    struct Contact
+    {
+        std::uint32_t a, b;
+    };
+    /// Whether bodies i and j may push each other: one would give way to the other, and no
+    /// wall is between them.
+    bool mayMeet(std::uint32_t i, std::uint32_t j) const;
+    /// Lists the pair of bodies i and j, and each as involved.
+    void addContact(std::uint32_t i, std::uint32_t j);
+    /// findContacts: lists the pair of bodies i and j if they mayMeet().
     void noteContact(std::uint32_t i, std::uint32_t j);
     /// findContacts, off its hot loop: the lanes `bits` of the slots from `slot` passed the
     /// lane test against the body in slot k (exact for a grid of one radius, else loose);
-    /// the pairs near enough are listed.
+    /// the pairs near enough that mayMeet() go into `found`.
     SHOAL_NEVER_INLINE void noteNearLanes(const UniformGrid& grid, std::uint32_t k,
-                                          std::uint32_t slot, int bits, float maxRadius);
+                                          std::uint32_t slot, int bits, float maxRadius,
+                                          std::vector<Contact>& found) const;
+    /// findContacts: scan(firstRow, endRow, found) for every block of rows (m_rowBlocks),
+    /// on the step's threads when there are several, each block into its m_blockContacts.
+    template <class Scan> void scanBlocks(std::size_t blocks, Scan&& scan);
     /// Bodies in contact that their plan puts against a wall start the rounds pinned (and
     /// where each starts them is noted, for addLateContacts).
     void pinContacts();
@@ -319,12 +339,12 @@ private:
     /// Per body: a lower bound of its distance to any geometry where it was gathered (its
     /// plan), negative when no plan told (clearLow).
     std::vector<float> m_clearLow;
-    bool m_roundsBegun = false; ///< pinContacts ran: m_roundX holds the involved bodies' start
-    struct Contact
-    {
-        std::uint32_t a, b;
-    };
-    std::vector<Contact> m_contacts;       ///< this step's pairs near enough to meet
+    bool m_roundsBegun = false;      ///< pinContacts ran: m_roundX holds the involved bodies' start
+    std::vector<Contact> m_contacts; ///< this step's pairs near enough to meet
+    /// findContacts: the first row of each block of rows (the row count last), and each
+    /// block's pairs, before they are joined in order.
+    std::vector<int> m_rowBlocks;
+    std::vector<std::vector<Contact>> m_blockContacts;
     std::vector<std::uint32_t> m_involved; ///< the bodies in them, each once
     std::vector<float> m_roundX, m_roundY; ///< where the involved bodies began the rounds
     /// Where each involved body's contacts were last looked for (findContacts, then
@@ -383,6 +403,8 @@ private:
     BodyGlance m_blocksGlance;  ///< the block map's part of glance(), from the last index()
     /// Per group, per agent id: how long the body has overlapped another without a break, s.
     std::vector<std::vector<float>> m_overlapTime;
+    WorkerPool* m_pool = nullptr;       ///< see setPool
+    std::uint32_t m_blockBodies = 2048; ///< see setPool
 };
 
 } // namespace shoal

@@ -990,6 +990,7 @@ void World::setThreads(int threads)
     if (threads == this->threads())
         return;
     m_pool = threads > 1 ? std::make_unique<WorkerPool>(threads) : nullptr;
+    m_bodies->setPool(m_pool.get(), m_partAgents);
 }
 
 int World::threads() const

@@ -5,6 +5,7 @@
 
 #include "geometry/staticgeometry.h"
 #include "world/behaviour.h"
+#include "world/bodypass.h"
 
 #include <shoal/world.h>
 
@@ -23,6 +24,7 @@ struct WorldAccess
     static void setPartAgents(World& world, std::size_t agents)
     {
         world.m_partAgents = agents > 0 ? agents : 1;
+        world.m_bodies->setPool(world.m_pool.get(), world.m_partAgents);
     }
 };
 
