@@ -112,6 +112,8 @@ private slots:
     void matchesPinnedHash();
     void sameHashOnAnyThreads_data();
     void sameHashOnAnyThreads();
+    void sameHashOnAnyThreadsAmongGroups_data();
+    void sameHashOnAnyThreadsAmongGroups();
     void differentSeedGivesDifferentHash();
     void ownTrigIsExactAndAccurate();
     void laneTrigIsScalarTrig();
@@ -180,6 +182,51 @@ void TestDeterminism::sameHashOnAnyThreads()
     const auto family = static_cast<BehaviourKind>(kind);
     const std::uint64_t actual = runFamily(family, threads, static_cast<std::size_t>(partAgents));
     QCOMPARE(hex(actual), hex(pinnedHash(family)));
+}
+
+void TestDeterminism::sameHashOnAnyThreadsAmongGroups_data()
+{
+    QTest::addColumn<int>("kind");
+    for (BehaviourKind kind : kAllBehaviourKinds)
+        QTest::newRow(std::string(behaviourKey(kind)).c_str()) << int(kind);
+}
+
+void TestDeterminism::sameHashOnAnyThreadsAmongGroups()
+{
+    // The family's level without pickups (worms then plan in parts: coins make them plan
+    // alone) and with a second group of another family crossing it, so the bodies of two
+    // groups meet: the hash of 1 thread, whole parts, is that of 2 and 4 threads and of
+    // parts of 7 and 64 agents.
+    QFETCH(int, kind);
+    const auto family = static_cast<BehaviourKind>(kind);
+    SceneDesc scene = familyScene(family);
+    scene.pickups.clear();
+    GroupDesc other = makeDefaultGroup(
+        family == BehaviourKind::Swarm ? BehaviourKind::TankSquad : BehaviourKind::Swarm, "other");
+    other.spawn = SpawnAreaDesc{{{-35.0, -25.0}, {0.0, 0.0}}, 60};
+    if (other.kind == BehaviourKind::TankSquad)
+        other.target = Point2{25.0, 20.0};
+    scene.groups.push_back(other);
+    auto run = [&](int threads, std::size_t partAgents) {
+        auto world = World::create(scene);
+        if (!world.ok())
+            qFatal("%s", world.error().message.c_str());
+        World& w = **world;
+        w.setThreads(threads);
+        if (partAgents > 0)
+            WorldAccess::setPartAgents(w, partAgents);
+        for (int s = 0; s < 400; ++s) {
+            const float t = static_cast<float>(s) / 90.0f;
+            w.setPointer({20.0f * std::cos(t), 15.0f * std::sin(t)}, (s / 100) % 3 != 2);
+            w.step();
+        }
+        return w.stateHash();
+    };
+    const QString one = hex(run(1, 0));
+    QCOMPARE(hex(run(2, 0)), one);
+    QCOMPARE(hex(run(2, 7)), one);
+    QCOMPARE(hex(run(4, 7)), one);
+    QCOMPARE(hex(run(1, 64)), one);
 }
 
 void TestDeterminism::differentSeedGivesDifferentHash()

@@ -792,8 +792,8 @@ bool WormBehaviour::hasWayOut(Vec2 head, float heading, float stepLength,
            circleIsClear(head, heading, -1.0f, stepLength, geometry);
 }
 
-float WormBehaviour::wallAwareHeading(int w, Vec2 head, float wanted, float stepLength,
-                                      const StaticGeometry* walls) const
+float WormBehaviour::wallAwareHeading(const NearBodies& near, int w, Vec2 head, float wanted,
+                                      float stepLength, const StaticGeometry* walls) const
 {
     // Feelers at joint time, one turning radius and two segments long (the next decision
     // is a segment away). If the turn the worm is about to make runs into geometry, take
@@ -812,7 +812,7 @@ float WormBehaviour::wallAwareHeading(int w, Vec2 head, float wanted, float step
         segmentChord(stepLength) * (1.0f + 1.0f / halfSine) + 0.5f * p.width + kEscapeSkin;
     if (walls && !walls->mayReach(head, std::max(look, circleReach)))
         walls = nullptr;
-    if (!walls && m_nearCount == 0)
+    if (!walls && near.count == 0)
         return wanted;
     const float candidate =
         heading + clampf(wrapAngle(wanted - heading), -p.maxTurnAngle, p.maxTurnAngle);
@@ -822,7 +822,7 @@ float WormBehaviour::wallAwareHeading(int w, Vec2 head, float wanted, float step
     RayHit ahead;
     auto feel = [&](Vec2 dir, RayHit* surface) {
         const float wall = walls ? feelerReach(*walls, head, dir, look, surface) : look;
-        return m_nearCount > 0 ? bodyRun(head, dir, wall, nullptr) : wall;
+        return near.count > 0 ? bodyRun(near, head, dir, wall, nullptr) : wall;
     };
     auto wayOutOf = [&](float option) {
         return !walls || hasWayOut(head, option, stepLength, *walls);
@@ -1002,8 +1002,9 @@ float WormBehaviour::clearRun(const StaticGeometry& geometry, Vec2 from, Vec2 di
     return proved;
 }
 
-Vec2 WormBehaviour::advance(float heading, Vec2 from, float length, const StaticGeometry* geometry,
-                            bool* blocked, RayHit* surface, bool* byBody) const
+Vec2 WormBehaviour::advance(const NearBodies& near, float heading, Vec2 from, float length,
+                            const StaticGeometry* geometry, bool* blocked, RayHit* surface,
+                            bool* byBody) const
 {
     // Along the heading only, and as a solid body (clearRun): every leg of the head's path is
     // a straight motion that keeps half the width from every surface, so the body (the path)
@@ -1020,9 +1021,9 @@ Vec2 WormBehaviour::advance(float heading, Vec2 from, float length, const Static
     // Far from everything (the common case) the leg is free without a query.
     if (geometry && geometry->clearance(from) < 0.5f * m_params.width + length + kClearReachSkin)
         run = clearRun(*geometry, from, dir, length, surface);
-    if (m_nearCount > 0) {
+    if (near.count > 0) {
         RayHit contact;
-        const float body = bodyRun(from, dir, run, &contact);
+        const float body = bodyRun(near, from, dir, run, &contact);
         if (body < run) {
             run = body;
             if (surface)
@@ -1041,30 +1042,6 @@ Vec2 WormBehaviour::advance(float heading, Vec2 from, float length, const Static
 
 std::size_t WormBehaviour::preparePlan(Group& group, const StepContext& ctx)
 {
-    (void)group;
-    (void)ctx;
-    return 1;
-}
-
-void WormBehaviour::planPart(Group& group, const StepContext& ctx, std::size_t part, int worker)
-{
-    (void)part;
-    (void)worker;
-    planWhole(group, ctx);
-}
-
-bool WormBehaviour::plansAlone(const StepContext& ctx) const
-{
-    if (!ctx.pickups || !(m_params.eatRadius > 0.0f))
-        return false;
-    for (const PickupState& coin : *ctx.pickups)
-        if (coin.kind == PickupKind::Coin && !coin.taken)
-            return true;
-    return false;
-}
-
-void WormBehaviour::planWhole(Group& group, const StepContext& ctx)
-{
     m_eaten.clear();
     if (static_cast<int>(group.agents.size()) != m_worms)
         resetBodies(group, ctx.geometry);
@@ -1078,12 +1055,36 @@ void WormBehaviour::planWhole(Group& group, const StepContext& ctx)
             m_hasTarget[w] = group.hasTarget ? 1 : 0;
         }
     }
-    for (int w = 0; w < m_worms; ++w) {
+    // Room in every ring for the joints this step may add: the parts never grow the rings
+    // (a grown ring is laid out anew, under every other worm's feet).
+    int most = 0;
+    for (const int count : m_count)
+        most = std::max(most, count);
+    while (most + kJointsPerStep > m_capacity)
+        growCapacity();
+    m_near.resize(static_cast<std::size_t>(ctx.workers > 1 ? ctx.workers : 1));
+    return ctx.planParts(static_cast<std::size_t>(m_worms));
+}
+
+void WormBehaviour::planPart(Group& group, const StepContext& ctx, std::size_t part, int worker)
+{
+    NearBodies& near = m_near[static_cast<std::size_t>(worker)];
+    const auto [begin, end] = ctx.planPartRange(static_cast<std::size_t>(m_worms), part);
+    for (std::size_t w = begin; w < end; ++w) {
         if (group.playerLed && w == 0)
             continue;
-        stepWorm(group, w, ctx);
+        stepWorm(group, static_cast<int>(w), ctx, near);
     }
-    m_nearCount = 0;
+}
+
+bool WormBehaviour::plansAlone(const StepContext& ctx) const
+{
+    if (!ctx.pickups || !(m_params.eatRadius > 0.0f))
+        return false;
+    for (const PickupState& coin : *ctx.pickups)
+        if (coin.kind == PickupKind::Coin && !coin.taken)
+            return true;
+    return false;
 }
 
 SHOAL_FORCE_INLINE inline WormBehaviour::Aim WormBehaviour::aim(const Group& group, int w,
@@ -1115,8 +1116,8 @@ SHOAL_FORCE_INLINE inline WormBehaviour::Aim WormBehaviour::aim(const Group& gro
     return out;
 }
 
-float WormBehaviour::bendAtWall(int w, float wanted, float rest, const RayHit& surface,
-                                const StaticGeometry* geometry, bool byBody)
+float WormBehaviour::bendAtWall(const NearBodies& near, int w, float wanted, float rest,
+                                const RayHit& surface, const StaticGeometry* geometry, bool byBody)
 {
     // The wall shortened the move. The head bends where it stopped, and the rest of the step
     // goes along the new heading, so the body is still exactly the path.
@@ -1139,7 +1140,8 @@ float WormBehaviour::bendAtWall(int w, float wanted, float rest, const RayHit& s
         bendTo = angleOf(along);
         // In a corner that way is walled too: glide the other way.
         bool blockedThere = false;
-        if (distance(at, advance(bendTo, at, rest, geometry, &blockedThere, nullptr)) < kMinLeg)
+        if (distance(at, advance(near, bendTo, at, rest, geometry, &blockedThere, nullptr)) <
+            kMinLeg)
             bendTo = angleOf(-along);
         bend = std::fabs(wrapAngle(bendTo - base)) <= m_params.maxTurnAngle;
     }
@@ -1154,7 +1156,8 @@ float WormBehaviour::bendAtWall(int w, float wanted, float rest, const RayHit& s
     if (!bend || !(std::fabs(wrapAngle(bendTo - m_heading[i])) > kTurnEpsilon))
         return 0.0f;
     bool blockedAgain = false;
-    const float leg = distance(at, advance(bendTo, at, rest, geometry, &blockedAgain, nullptr));
+    const float leg =
+        distance(at, advance(near, bendTo, at, rest, geometry, &blockedAgain, nullptr));
     if (leg < kMinLeg)
         return 0.0f;
     setHeadingAtJoint(w, bendTo);
@@ -1180,13 +1183,13 @@ SHOAL_FORCE_INLINE inline void WormBehaviour::eatCoins(int w, Vec2 head, const S
     }
 }
 
-void WormBehaviour::stepWorm(Group& group, int w, const StepContext& ctx)
+void WormBehaviour::stepWorm(Group& group, int w, const StepContext& ctx, NearBodies& near)
 {
     const WormParams& p = m_params;
     const std::size_t i = static_cast<std::size_t>(w);
     const StaticGeometry* geometry = ctx.geometry;
     const Vec2 head = fixedJoint(w, 0);
-    gatherNear(group, w, head, ctx);
+    gatherNear(group, w, head, ctx, near);
     const Aim wish = aim(group, w, head, ctx);
     float wanted = wish.heading;
     const bool inspected = ctx.inspection && ctx.inspection->wants(group.index, group.agents.id[i]);
@@ -1199,9 +1202,9 @@ void WormBehaviour::stepWorm(Group& group, int w, const StepContext& ctx)
     // Turns happen only at joints: once the head segment has reached minSegmentLength.
     if (m_segLength[slot(w, 0)] >= p.minSegmentLength - kJointSlack) {
         const bool slide = p.response() == WallResponse::Slide && geometry;
-        if (slide || m_nearCount > 0)
-            wanted =
-                wallAwareHeading(w, head, wanted, p.speed * ctx.dt, slide ? geometry : nullptr);
+        if (slide || near.count > 0)
+            wanted = wallAwareHeading(near, w, head, wanted, p.speed * ctx.dt,
+                                      slide ? geometry : nullptr);
         if (std::fabs(wrapAngle(wanted - m_heading[i])) > kTurnEpsilon)
             setHeadingAtJoint(w, limitedTurn(w, wanted));
     }
@@ -1216,10 +1219,10 @@ void WormBehaviour::stepWorm(Group& group, int w, const StepContext& ctx)
     bool byBody = false;
     RayHit surface;
     float moved = distance(
-        head, advance(m_heading[i], head, stepLength, geometry, &blocked, &surface, &byBody));
+        head, advance(near, m_heading[i], head, stepLength, geometry, &blocked, &surface, &byBody));
     advanceHead(w, moved);
     if (blocked && surface.hit && stepLength - moved > kZeroLength)
-        moved += bendAtWall(w, wanted, stepLength - moved, surface, geometry, byBody);
+        moved += bendAtWall(near, w, wanted, stepLength - moved, surface, geometry, byBody);
     const Vec2 next = fixedJoint(w, 0);
     m_bodyLength[i] = std::min(static_cast<double>(length(w)), m_bodyLength[i] + moved);
     trimTail(w);

@@ -74,8 +74,6 @@ public:
     void setParams(const ParamValues& values) override;
     void spawn(Group& group, const GroupDesc& desc, Random& random, const StaticGeometry& geometry,
                SpawnOccupancy& placed) override;
-    /// The group's agents plan as one part (its plan reads and writes state of the whole
-    /// group as it goes).
     std::size_t preparePlan(Group& group, const StepContext& ctx) override;
     void planPart(Group& group, const StepContext& ctx, std::size_t part, int worker) override;
     /// Worms that eat coins take them from the level's list, first come first served.
@@ -127,7 +125,16 @@ public:
     const AgentBodies* bodies() const override { return this; }
 
 private:
-    void planWhole(Group& group, const StepContext& ctx);
+    /// The bodies near the head being stepped (gatherNear), nearest first.
+    static constexpr int kNearCapacity = 16;
+    struct NearBodies
+    {
+        NearBody at[kNearCapacity];
+        int count = 0;
+    };
+    /// Joints a worm's step may add at most (a joint where it turns, one where it bends at
+    /// a wall): preparePlan() makes room for them first, so no part grows the rings.
+    static constexpr int kJointsPerStep = 2;
     void allocate(int worms, int capacity);
     void growCapacity();
     int requiredCapacity() const;
@@ -169,9 +176,9 @@ private:
     float lookAhead() const;
     /// At a joint in slide mode: `wanted`, or the allowed turn that keeps clear of walls and
     /// leaves a way out. `stepLength` = speed x dt, m.
-    /// `walls` null: only the bodies near (m_near) are steered round (stop mode, or no
+    /// `walls` null: only the bodies `near` are steered round (stop mode, or no
     /// wall within reach).
-    float wallAwareHeading(int w, Vec2 head, float wanted, float stepLength,
+    float wallAwareHeading(const NearBodies& near, int w, Vec2 head, float wanted, float stepLength,
                            const StaticGeometry* walls) const;
     /// wallAwareHeading with no turn that is clear and leaves a way out: the hardest turn
     /// toward the side with a way out, else the side whose feeler (`reachLeft`,
@@ -208,15 +215,17 @@ private:
     /// Where the head gets moving `length` m along `heading` from `from` (clearRun, and
     /// bodyRun against the bodies near); `blocked` is set when geometry or a body shortened
     /// the move, `byBody` (optional) when it was a body.
-    Vec2 advance(float heading, Vec2 from, float length, const StaticGeometry* geometry,
-                 bool* blocked, RayHit* surface, bool* byBody = nullptr) const;
+    Vec2 advance(const NearBodies& near, float heading, Vec2 from, float length,
+                 const StaticGeometry* geometry, bool* blocked, RayHit* surface,
+                 bool* byBody = nullptr) const;
     /// How far the head gets from `from` along the unit `dir`, up to `length` m, before it
-    /// comes within a skin of touching a body near it (m_near); a body it already touches
+    /// comes within a skin of touching a body `near` it; a body it already touches
     /// stops it only if the move leads nearer that body's centre. `contact` (optional): the
     /// body's surface point and the normal from it toward the head, when one stopped it.
-    float bodyRun(Vec2 from, Vec2 dir, float length, RayHit* contact) const;
+    float bodyRun(const NearBodies& near, Vec2 from, Vec2 dir, float length, RayHit* contact) const;
     /// Lists the bodies the head of worm w at `head` may meet this step or see ahead.
-    void gatherNear(const Group& group, int w, Vec2 head, const StepContext& ctx);
+    void gatherNear(const Group& group, int w, Vec2 head, const StepContext& ctx,
+                    NearBodies& near) const;
     /// Where worm w heads this step: the pointer, the last pressed point, or a wander.
     struct Aim
     {
@@ -229,11 +238,11 @@ private:
     /// (stop) and crawl on. Returns how far the head went after the bend.
     /// `byBody`: a body stopped it, and the head bends along the body whatever the wall
     /// response.
-    float bendAtWall(int w, float wanted, float rest, const RayHit& surface,
+    float bendAtWall(const NearBodies& near, int w, float wanted, float rest, const RayHit& surface,
                      const StaticGeometry* geometry, bool byBody);
     /// Coins within eatRadius of the head are eaten; the body grows by growthPerCoin each.
     void eatCoins(int w, Vec2 head, const StepContext& ctx);
-    void stepWorm(Group& group, int w, const StepContext& ctx);
+    void stepWorm(Group& group, int w, const StepContext& ctx, NearBodies& near);
 
     WormParams m_params;
     int m_worms = 0;
@@ -254,14 +263,12 @@ private:
     std::vector<float> m_targetX, m_targetY;
     std::vector<std::uint8_t> m_hasTarget;
 
-    /// The bodies near the head being stepped (gatherNear), nearest first: scratch of plan().
-    static constexpr int kNearCapacity = 16;
-    NearBody m_near[kNearCapacity];
+    /// Per worker, the bodies near the head it is stepping (scratch of planPart()).
+    std::vector<NearBodies> m_near;
     /// The group's target as last taken (Group::targetVersion): a new one sends every worm.
     std::uint32_t m_seenTargetVersion = 0;
     /// The coins eaten in the last plan: (worm, pickup index) pairs (pickupsTaken()).
     std::vector<std::uint32_t> m_eaten;
-    int m_nearCount = 0;
 };
 
 } // namespace shoal

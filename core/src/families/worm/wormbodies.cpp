@@ -20,25 +20,27 @@ constexpr float kGlideSlack = 1e-4f;
 
 } // namespace
 
-void WormBehaviour::gatherNear(const Group& group, int w, Vec2 head, const StepContext& ctx)
+void WormBehaviour::gatherNear(const Group& group, int w, Vec2 head, const StepContext& ctx,
+                               NearBodies& near) const
 {
     // Nothing to meet (a world of worms alone, crawling over each other): no query at all.
-    m_nearCount = 0;
+    near.count = 0;
     if (!ctx.bodies && !(group.collision.mask & group.collision.layers))
         return;
     // This step's leg and a bend's leg after it, and what the look-ahead feels.
     const float reach = lookAhead() + 2.0f * m_params.speed * ctx.dt;
-    m_nearCount = bodiesNear(ctx, group, static_cast<std::size_t>(w), head, 0.5f * m_params.width,
-                             reach, m_near, kNearCapacity);
+    near.count = bodiesNear(ctx, group, static_cast<std::size_t>(w), head, 0.5f * m_params.width,
+                            reach, near.at, kNearCapacity);
 }
 
-float WormBehaviour::bodyRun(Vec2 from, Vec2 dir, float length, RayHit* contact) const
+float WormBehaviour::bodyRun(const NearBodies& near, Vec2 from, Vec2 dir, float length,
+                             RayHit* contact) const
 {
     const float radius = 0.5f * m_params.width;
     float run = std::max(length, 0.0f);
     int first = -1;
-    for (int k = 0; k < m_nearCount; ++k) {
-        const NearBody& body = m_near[k];
+    for (int k = 0; k < near.count; ++k) {
+        const NearBody& body = near.at[k];
         const Vec2 offset = from - body.at;
         const float along = dot(offset, dir);
         // Away from its centre, or along it: the move never brings the two nearer.
@@ -60,7 +62,7 @@ float WormBehaviour::bodyRun(Vec2 from, Vec2 dir, float length, RayHit* contact)
         }
     }
     if (contact && first >= 0) {
-        const NearBody& body = m_near[first];
+        const NearBody& body = near.at[first];
         const Vec2 normal = (from + dir * run - body.at).normalizedOr(-dir);
         contact->hit = true;
         contact->point = body.at + normal * body.radius;
