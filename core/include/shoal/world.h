@@ -368,15 +368,36 @@ private:
     /// clearAgain[i] says whether the commit must keep agent i clear again (the rule moved
     /// it), clearFrom[i] is the clearance where it starts (left alone when the group's plan
     /// left its own: the commit reads those).
-    void keepGroupClear(Group& group, float radius, std::uint8_t* clearAgain, float* clearFrom);
-    /// The step's plans become the state; agents with clearAgain[i] set are kept clear of
-    /// the walls once more first. clearFrom, when given, holds the clearances where the
-    /// agents start (else they are looked up).
-    void commitGroup(Group& group, float radius, const std::uint8_t* clearAgain,
-                     const float* clearFrom);
-    /// commitGroup without the start clearances: one agent at a time, in cell order, each
+    /// Of the agents in [begin, end) (in cell order where the group's clearances are looked
+    /// up here, by index where its plan left them).
+    void keepGroupClear(Group& group, float radius, std::uint8_t* clearAgain, float* clearFrom,
+                        std::size_t begin, std::size_t end);
+    /// What committing a range of a group's agents found: its wall crossings and the first
+    /// (the least key: cell and index, or place in cell order), for the group's metrics.
+    struct CommitPart
+    {
+        int crossings = 0;
+        std::uint64_t firstKey = ~std::uint64_t{0};
+        std::size_t first = 0; ///< the agent
+    };
+    /// The step's plans of agents [begin, end) readied to become the state: agents with
+    /// clearAgain[i] set are kept clear of the walls once more, crossings are looked for and
+    /// stuck times kept. clearFrom holds the clearances where the agents start.
+    CommitPart commitRange(Group& group, float radius, const std::uint8_t* clearAgain,
+                           const float* clearFrom, std::size_t begin, std::size_t end);
+    /// commitRange without the start clearances: agents [begin, end) in cell order, each
     /// looking its clearance up.
-    void commitGroupInOrder(Group& group, float radius, const std::uint8_t* clearAgain);
+    CommitPart commitRangeInOrder(Group& group, float radius, const std::uint8_t* clearAgain,
+                                  std::size_t begin, std::size_t end);
+    /// The plans become the group's state; its metrics tell the crossings of `whole` (its
+    /// ranges' together).
+    void finishCommit(Group& group, const CommitPart& whole);
+    /// Cuts every group into ranges of at most m_partAgents agents (m_ranges) and the ranges
+    /// into blocks for the threads (m_rangeBlocks), by agent counts alone.
+    void cutRanges();
+    /// Runs job(t, worker) for every range t of m_ranges, on the step's threads when there
+    /// are several, asking for each next range's arrays as `arrays` does.
+    template <class Job, class Arrays> void forEachRangeShared(Job&& job, Arrays&& arrays);
     /// The groups' grids (every few steps their agents reordered, unless `mayReorder` is
     /// false) and the body index; `committedMoved` as indexBodies() takes it, at the end of a
     /// step.
@@ -395,7 +416,7 @@ private:
     void computeAllMetrics();
     /// Phase 1 of a step: every group's plan (on the step's threads when there are several).
     void planGroups(StepContext& ctx);
-    /// Runs job(g) for every group g, on the step's threads when there are several: the
+    /// Runs job(g, worker) for every group g, on the step's threads when there are several: the
     /// groups in blocks of about kPlanPartAgents agents (cut by size alone), each block's in
     /// order with their arrays asked for ahead as `arrays` does (forEachGroupPrefetched).
     template <class Job, class Arrays> void forEachGroupShared(Job&& job, Arrays&& arrays);
@@ -426,11 +447,15 @@ private:
     bool m_advancing = false; ///< step() inside advance(): events gather over its steps
     std::vector<WorldEvent> m_events;
     std::vector<std::uint8_t> m_takenBefore; ///< per pickup, taken where the step began
-    // Reordering agents into cell order (every kReorderInterval steps) and its scratch.
-    std::vector<std::uint32_t> m_order;
-    std::vector<float> m_permuteScratch;
-    std::vector<std::uint32_t> m_permuteIds;
-    std::vector<std::uint8_t> m_permuteFlags;
+    /// Reordering agents into cell order (every kReorderInterval steps): each thread's scratch.
+    struct ReorderScratch
+    {
+        std::vector<std::uint32_t> order;
+        std::vector<float> values;
+        std::vector<std::uint32_t> ids;
+        std::vector<std::uint8_t> flags;
+    };
+    std::vector<ReorderScratch> m_reorderScratch;
     /// The groups the player leads, noted as the step plans them.
     std::vector<std::size_t> m_playerLedGroups;
     /// Per body (every group's agents in order): the commit keeps it clear of the walls
@@ -448,6 +473,15 @@ private:
     std::vector<std::size_t> m_planBlocks;
     /// Blocks of groups for forEachGroupShared (each block's first group; the count last).
     std::vector<std::size_t> m_groupBlocks;
+    /// A range of one group's agents, the wall rule's and the commit's unit of work.
+    struct GroupRange
+    {
+        std::uint32_t group;
+        std::size_t begin, end;
+    };
+    std::vector<GroupRange> m_ranges;       ///< see cutRanges
+    std::vector<std::size_t> m_rangeBlocks; ///< each block's first range; the count last
+    std::vector<CommitPart> m_commitParts;  ///< per range, this step's commit
     /// Agents in a part of the step's work (kPlanPartAgents; tests cut finer, WorldAccess).
     std::size_t m_partAgents = 2048;
 };

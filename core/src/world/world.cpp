@@ -593,32 +593,40 @@ void World::rebuildIndexes(const std::uint8_t* committedMoved, bool mayReorder)
     // player, a leader); AgentArrays::id keeps each agent's identity.
     constexpr std::uint64_t kReorderInterval = 16;
     const bool reorder = mayReorder && m_step % kReorderInterval == 0;
-    forEachGroupPrefetched(
-        m_groups,
-        [&](std::size_t g) {
+    const auto reorders = [reorder](const Group& group) {
+        return reorder && group.agents.size() > 2 && group.behaviour->allowsReordering();
+    };
+    // The body pass's bodies are in the old order once any group is reordered.
+    for (const auto& group : m_groups)
+        if (reorders(*group))
+            committedMoved = nullptr;
+    m_reorderScratch.resize(static_cast<std::size_t>(threads()));
+    forEachGroupShared(
+        [&](std::size_t g, int worker) {
             Group* group = m_groups[g].get();
             AgentArrays& a = group->agents;
-            if (reorder && a.size() > 2 && group->behaviour->allowsReordering()) {
+            if (reorders(*group)) {
                 group->grid.build(a.px.data(), a.py.data(), a.size(),
                                   group->behaviour->gridCells());
                 const std::size_t n = a.size();
-                m_order.resize(n);
-                m_order[0] = 0;
+                ReorderScratch& scratch = m_reorderScratch[static_cast<std::size_t>(worker)];
+                std::vector<std::uint32_t>& order = scratch.order;
+                order.resize(n);
+                order[0] = 0;
                 std::size_t next = 1;
                 for (std::size_t k = 0; k < n; ++k) {
                     const std::uint32_t i = group->grid.sortedIndex(static_cast<std::uint32_t>(k));
                     if (i != 0)
-                        m_order[next++] = i;
+                        order[next++] = i;
                 }
-                a.permute(m_order, m_permuteScratch, m_permuteIds, m_permuteFlags);
-                group->behaviour->permuteAgents(m_order);
+                a.permute(order, scratch.values, scratch.ids, scratch.flags);
+                group->behaviour->permuteAgents(order);
                 std::vector<std::uint32_t>& where = group->indexOfId;
                 // Ids run below nextId (agents spawned at run time take new ones).
                 where.assign(std::max<std::size_t>(n, group->nextId), kNoAgent);
                 for (std::size_t i = 0; i < n; ++i)
                     if (a.id[i] < where.size())
                         where[a.id[i]] = static_cast<std::uint32_t>(i);
-                committedMoved = nullptr; // the body pass's bodies are in the old order
             }
             group->grid.build(a.px.data(), a.py.data(), a.size(), group->behaviour->gridCells());
             group->bruteForce.build(a.px.data(), a.py.data(), a.size(), 0.0f);
@@ -817,15 +825,18 @@ void World::step()
         m_bodyOffset[g + 1] = m_bodyOffset[g] + m_groups[g]->agents.size();
     m_clearAgain.resize(m_bodyOffset.back());
     m_clearFrom.resize(m_clearAgain.size());
-    forEachGroupShared(
-        [&](std::size_t g) {
-            const BodyGroupRule& rule = m_bodies->rules[g];
-            const std::size_t offset = m_bodyOffset[g];
+    cutRanges();
+    forEachRangeShared(
+        [&](std::size_t t, int) {
+            const GroupRange& range = m_ranges[t];
+            const BodyGroupRule& rule = m_bodies->rules[range.group];
+            const std::size_t offset = m_bodyOffset[range.group];
             std::uint8_t* clearAgain = m_clearAgain.data() + offset;
             if (!rule.fixed)
-                keepGroupClear(*m_groups[g], rule.radius, clearAgain, m_clearFrom.data() + offset);
+                keepGroupClear(*m_groups[range.group], rule.radius, clearAgain,
+                               m_clearFrom.data() + offset, range.begin, range.end);
             else
-                std::fill_n(clearAgain, m_groups[g]->agents.size(), std::uint8_t{0});
+                std::fill(clearAgain + range.begin, clearAgain + range.end, std::uint8_t{0});
         },
         [](const Group& group) { group.prefetchMoves(); });
     // A lone group's own grid is a grid of where the step began: contacts are found in it.
@@ -838,22 +849,43 @@ void World::step()
                   BodyPass::Hold::AllFixed, m_clearAgain.data());
     takePlayerFromBodies(m_playerNext, m_player.position);
 
-    // Phase 3: commit all at once.
-    forEachGroupShared(
-        [&](std::size_t g) {
-            const BodyGroupRule& rule = m_bodies->rules[g];
-            const std::size_t offset = m_bodyOffset[g];
+    // Phase 3: commit all at once: every range of agents on its own, then each group's
+    // crossings told and its arrays swapped.
+    m_commitParts.resize(m_ranges.size());
+    forEachRangeShared(
+        [&](std::size_t t, int) {
+            const GroupRange& range = m_ranges[t];
+            const BodyGroupRule& rule = m_bodies->rules[range.group];
+            const std::size_t offset = m_bodyOffset[range.group];
             // The start clearances the plan looked up, else those keepGroupClear looked up.
-            const Group& group = *m_groups[g];
+            Group& group = *m_groups[range.group];
             const float* clearFrom =
                 rule.fixed ? nullptr
                 : group.startClearanceKnown && group.startClearance.size() == group.agents.size()
                     ? group.startClearance.data()
                     : m_clearFrom.data() + offset;
-            commitGroup(*m_groups[g], rule.fixed ? 0.0f : rule.radius, m_clearAgain.data() + offset,
-                        clearFrom);
+            const float radius = rule.fixed ? 0.0f : rule.radius;
+            const std::uint8_t* clearAgain = m_clearAgain.data() + offset;
+            m_commitParts[t] =
+                clearFrom
+                    ? commitRange(group, radius, clearAgain, clearFrom, range.begin, range.end)
+                    : commitRangeInOrder(group, radius, clearAgain, range.begin, range.end);
         },
         [](const Group& group) { group.prefetchAgents(); });
+    for (std::size_t t = 0; t < m_ranges.size();) {
+        // A group's ranges in order: the crossings summed, the first the least key.
+        const std::size_t g = m_ranges[t].group;
+        CommitPart whole = m_commitParts[t];
+        for (++t; t < m_ranges.size() && m_ranges[t].group == g; ++t) {
+            const CommitPart& part = m_commitParts[t];
+            whole.crossings += part.crossings;
+            if (part.crossings > 0 && part.firstKey < whole.firstKey) {
+                whole.firstKey = part.firstKey;
+                whole.first = part.first;
+            }
+        }
+        finishCommit(*m_groups[g], whole);
+    }
     m_player = m_playerNext;
     ++m_step;
     if (m_eventsEnabled)
@@ -952,7 +984,8 @@ void World::planGroups(StepContext& ctx)
 template <class Job, class Arrays> void World::forEachGroupShared(Job&& job, Arrays&& arrays)
 {
     if (!m_pool) {
-        forEachGroupPrefetched(m_groups, job, arrays);
+        forEachGroupPrefetched(
+            m_groups, [&](std::size_t g) { job(g, 0); }, arrays);
         return;
     }
     const std::size_t count = m_groups.size();
@@ -968,19 +1001,67 @@ template <class Job, class Arrays> void World::forEachGroupShared(Job&& job, Arr
     }
     const std::size_t blocks = m_groupBlocks.size();
     m_groupBlocks.push_back(count);
-    m_pool->run(blocks, [&](std::size_t block, int) {
+    m_pool->run(blocks, [&](std::size_t block, int worker) {
         const std::size_t first = m_groupBlocks[block], last = m_groupBlocks[block + 1];
         for (std::size_t g = first; g < last; ++g) {
             if (g + 2 < last)
                 m_groups[g + 2]->prefetchObject();
             if (g + 1 < last)
                 arrays(*m_groups[g + 1]);
-            job(g);
+            job(g, worker);
         }
     });
 }
 
 static_assert(kPlanPartAgents == 2048, "world.h's m_partAgents starts at kPlanPartAgents");
+
+void World::cutRanges()
+{
+    // Groups larger than a part in parts of m_partAgents; every group, empty ones too, at
+    // least one range (each group's commit is finished from its ranges).
+    m_ranges.clear();
+    for (std::size_t g = 0; g < m_groups.size(); ++g) {
+        const std::size_t n = m_groups[g]->agents.size();
+        std::size_t begin = 0;
+        do {
+            const std::size_t end = std::min(n, begin + m_partAgents);
+            m_ranges.push_back({static_cast<std::uint32_t>(g), begin, end});
+            begin = end;
+        } while (begin < n);
+    }
+    m_rangeBlocks.clear();
+    std::size_t blockAgents = 0;
+    for (std::size_t t = 0; t < m_ranges.size(); ++t) {
+        const std::size_t agents = m_ranges[t].end - m_ranges[t].begin;
+        if (m_rangeBlocks.empty() || blockAgents + agents > m_partAgents) {
+            m_rangeBlocks.push_back(t);
+            blockAgents = 0;
+        }
+        blockAgents += agents;
+    }
+    m_rangeBlocks.push_back(m_ranges.size());
+}
+
+template <class Job, class Arrays> void World::forEachRangeShared(Job&& job, Arrays&& arrays)
+{
+    const std::size_t blocks = m_rangeBlocks.size() - 1;
+    auto block = [&](std::size_t b, int worker) {
+        const std::size_t first = m_rangeBlocks[b], last = m_rangeBlocks[b + 1];
+        for (std::size_t t = first; t < last; ++t) {
+            // A run of small groups: the next ones' objects and arrays asked for ahead.
+            if (t + 2 < last)
+                m_groups[m_ranges[t + 2].group]->prefetchObject();
+            if (t + 1 < last)
+                arrays(*m_groups[m_ranges[t + 1].group]);
+            job(t, worker);
+        }
+    };
+    if (m_pool)
+        m_pool->run(blocks, block);
+    else
+        for (std::size_t b = 0; b < blocks; ++b)
+            block(b, 0);
+}
 
 void World::setThreads(int threads)
 {
@@ -1098,7 +1179,8 @@ void World::updateBodyRules()
     }
 }
 
-void World::keepGroupClear(Group& group, float radius, std::uint8_t* clearAgain, float* clearFrom)
+void World::keepGroupClear(Group& group, float radius, std::uint8_t* clearAgain, float* clearFrom,
+                           std::size_t begin, std::size_t end)
 {
     AgentArrays& a = group.agents;
     const float inverseDt = 1.0f / m_dt;
@@ -1120,12 +1202,15 @@ void World::keepGroupClear(Group& group, float radius, std::uint8_t* clearAgain,
         // the order changes nothing).
         const float* known = group.startClearance.data();
         std::size_t i = 0;
-        markMayReach(known, px, py, nx, ny, radius, n, clearAgain, i);
-        for (; i < n; ++i)
+        const std::size_t count = end - begin;
+        markMayReach(known + begin, px + begin, py + begin, nx + begin, ny + begin, radius, count,
+                     clearAgain + begin, i);
+        for (i += begin; i < end; ++i)
             clearAgain[i] = mayReach(known[i], nx[i] - px[i], ny[i] - py[i]) ? 1 : 0;
         // (The commit reads the plan's clearances where they are: no copy into clearFrom.)
         // Eight at a time past the many that cannot reach a wall.
-        forEachFlagged(clearAgain, n, [&](std::size_t k) {
+        forEachFlagged(clearAgain + begin, count, [&](std::size_t j) {
+            const std::size_t k = begin + j;
             clearAgain[k] =
                 !(group.playerLed && k == 0) &&
                 keepAgentClear(*m_geometry, a, k, {px[k], py[k]}, radius, known[k], inverseDt);
@@ -1133,7 +1218,7 @@ void World::keepGroupClear(Group& group, float radius, std::uint8_t* clearAgain,
         return;
     }
     const bool ordered = group.grid.size() == n;
-    for (std::size_t k = 0; k < n; ++k) {
+    for (std::size_t k = begin; k < end; ++k) {
         const std::size_t i = ordered ? group.grid.sortedIndex(static_cast<std::uint32_t>(k)) : k;
         const Vec2 from{px[i], py[i]};
         const float clear = m_geometry->clearance(from);
@@ -1147,17 +1232,12 @@ void World::keepGroupClear(Group& group, float radius, std::uint8_t* clearAgain,
     }
 }
 
-void World::commitGroup(Group& group, float radius, const std::uint8_t* clearAgain,
-                        const float* clearFrom)
+World::CommitPart World::commitRange(Group& group, float radius, const std::uint8_t* clearAgain,
+                                     const float* clearFrom, std::size_t begin, std::size_t end)
 {
     AgentArrays& a = group.agents;
     const std::size_t n = a.size();
     const float inverseDt = 1.0f / m_dt;
-    group.metrics.crossingAgent = -1;
-    if (!clearFrom) {
-        commitGroupInOrder(group, radius, clearAgain);
-        return;
-    }
     // Solid against the walls: the body never ends nearer a surface than its radius, and
     // never gets there through one. Asked again only of bodies moved since their plan was
     // kept clear (by that, or by the body pass): it would leave the others where they are.
@@ -1166,7 +1246,8 @@ void World::commitGroup(Group& group, float radius, const std::uint8_t* clearAga
     // time past the many that were not moved.
     // A body the pass pushed no further than its clearance allows needs no look-up either.
     if (radius > 0.0f)
-        forEachFlagged(clearAgain, n, [&](std::size_t i) {
+        forEachFlagged(clearAgain + begin, end - begin, [&](std::size_t j) {
+            const std::size_t i = begin + j;
             const Vec2 from{a.px[i], a.py[i]};
             if (!StaticGeometry::moveIsClear(clearFrom[i], radius, from, {a.nx[i], a.ny[i]}))
                 keepAgentClear(*m_geometry, a, i, from, radius, clearFrom[i], inverseDt);
@@ -1175,26 +1256,24 @@ void World::commitGroup(Group& group, float radius, const std::uint8_t* clearAga
     // metrics name the first crossing body in cell order (where the grid still holds this
     // step's start positions), as a walk in that order would: the least (cell, index).
     const bool ordered = group.grid.size() == n;
-    int crossings = 0;
-    std::uint64_t firstKey = ~std::uint64_t{0};
-    std::size_t first = 0;
+    CommitPart part;
     const float* px = a.px.data();
     const float* py = a.py.data();
     const float* nx = a.nx.data();
     const float* ny = a.ny.data();
-    std::size_t i = 0;
+    std::size_t i = begin;
     auto cross = [&](std::size_t j) {
         const Vec2 from{px[j], py[j]}, to{nx[j], ny[j]};
         const float moved2 = distanceSquared(from, to);
         if (!(moved2 > 0.0f && moved2 >= clearFrom[j] * clearFrom[j] &&
               m_geometry->segmentCrosses(from, to)))
             return;
-        ++crossings;
+        ++part.crossings;
         const std::uint64_t cell = ordered ? group.grid.cellOf(static_cast<std::uint32_t>(j)) : 0;
         const std::uint64_t key = (cell << 32) | j;
-        if (key < firstKey) {
-            firstKey = key;
-            first = j;
+        if (key < part.firstKey) {
+            part.firstKey = key;
+            part.first = j;
         }
     };
     {
@@ -1202,7 +1281,7 @@ void World::commitGroup(Group& group, float radius, const std::uint8_t* clearAga
         // operations as distanceSquared: (from - to) squared and summed).
         using V = Float4;
         const V zero(0.0f);
-        for (; i + V::kWidth <= n; i += V::kWidth) {
+        for (; i + V::kWidth <= end; i += V::kWidth) {
             const V dx = V::load(px + i) - V::load(nx + i);
             const V dy = V::load(py + i) - V::load(ny + i);
             const V moved2 = dx * dx + dy * dy;
@@ -1214,13 +1293,8 @@ void World::commitGroup(Group& group, float radius, const std::uint8_t* clearAga
                         cross(i + static_cast<std::size_t>(l));
         }
     }
-    for (; i < n; ++i)
+    for (; i < end; ++i)
         cross(i);
-    if (crossings > 0) {
-        group.metrics.crossingAgent = static_cast<int>(a.id[first]);
-        group.metrics.crossingFrom = {px[first], py[first]};
-        group.metrics.crossingTo = {nx[first], ny[first]};
-    }
     // The stuck times (noteStuck), the arrays in locals: the flags' byte stores could alias
     // the vectors' members, which would be loaded anew for every agent.
     {
@@ -1229,7 +1303,7 @@ void World::commitGroup(Group& group, float radius, const std::uint8_t* clearAga
         float* stuck = a.stuckTime.data();
         std::uint8_t* flags = a.flags.data();
         const float dt = m_dt;
-        for (std::size_t j = 0; j < n; ++j) {
+        for (std::size_t j = begin; j < end; ++j) {
             const float speed2 = vx[j] * vx[j] + vy[j] * vy[j];
             const float t = speed2 < kStuckSpeed * kStuckSpeed && !(flags[j] & kAgentAtGoal)
                                 ? stuck[j] + dt
@@ -1239,21 +1313,36 @@ void World::commitGroup(Group& group, float radius, const std::uint8_t* clearAga
                                           : static_cast<std::uint8_t>(flags[j] & ~kAgentStuck);
         }
     }
-    a.commit();
-    group.metrics.wallCrossings = crossings;
-    group.metrics.totalWallCrossings += crossings;
+    return part;
 }
 
-void World::commitGroupInOrder(Group& group, float radius, const std::uint8_t* clearAgain)
+void World::finishCommit(Group& group, const CommitPart& part)
+{
+    AgentArrays& a = group.agents;
+    group.metrics.crossingAgent = -1;
+    if (part.crossings > 0) {
+        group.metrics.crossingAgent = static_cast<int>(a.id[part.first]);
+        group.metrics.crossingFrom = {a.px[part.first], a.py[part.first]};
+        group.metrics.crossingTo = {a.nx[part.first], a.ny[part.first]};
+    }
+    a.commit();
+    group.metrics.wallCrossings = part.crossings;
+    group.metrics.totalWallCrossings += part.crossings;
+}
+
+World::CommitPart World::commitRangeInOrder(Group& group, float radius,
+                                            const std::uint8_t* clearAgain, std::size_t begin,
+                                            std::size_t end)
 {
     AgentArrays& a = group.agents;
     const std::size_t n = a.size();
     const float inverseDt = 1.0f / m_dt;
-    int crossings = 0;
+    CommitPart part;
     // Visit agents in cell order (the grid still holds this step's start positions) so the
-    // clearance lookups walk the level coherently instead of jumping around in memory.
+    // clearance lookups walk the level coherently instead of jumping around in memory. The
+    // first crossing is the first in that order.
     const bool ordered = group.grid.size() == n;
-    for (std::size_t k = 0; k < n; ++k) {
+    for (std::size_t k = begin; k < end; ++k) {
         const std::size_t i = ordered ? group.grid.sortedIndex(static_cast<std::uint32_t>(k)) : k;
         const Vec2 from{a.px[i], a.py[i]};
         // One look-up serves the solid-body rule and the crossing test.
@@ -1265,17 +1354,14 @@ void World::commitGroupInOrder(Group& group, float radius, const std::uint8_t* c
         const float moved2 = distanceSquared(from, to);
         if (moved2 > 0.0f && moved2 >= clearFromHere * clearFromHere &&
             m_geometry->segmentCrosses(from, to)) {
-            if (crossings++ == 0) {
-                group.metrics.crossingAgent = static_cast<int>(a.id[i]);
-                group.metrics.crossingFrom = from;
-                group.metrics.crossingTo = to;
+            if (part.crossings++ == 0) {
+                part.firstKey = k;
+                part.first = i;
             }
         }
         noteStuck(a, i, m_dt);
     }
-    a.commit();
-    group.metrics.wallCrossings = crossings;
-    group.metrics.totalWallCrossings += crossings;
+    return part;
 }
 
 void World::computeAllMetrics()
@@ -1328,10 +1414,11 @@ std::uint64_t World::stateHash() const
 
 std::size_t World::memoryBytes() const
 {
-    std::size_t bytes = m_meter->memoryBytes() + m_bodies->memoryBytes() +
-                        m_order.capacity() * sizeof(std::uint32_t) +
-                        m_permuteScratch.capacity() * sizeof(float) +
-                        m_permuteIds.capacity() * sizeof(std::uint32_t) + m_permuteFlags.capacity();
+    std::size_t bytes = m_meter->memoryBytes() + m_bodies->memoryBytes();
+    for (const ReorderScratch& scratch : m_reorderScratch)
+        bytes += scratch.order.capacity() * sizeof(std::uint32_t) +
+                 scratch.values.capacity() * sizeof(float) +
+                 scratch.ids.capacity() * sizeof(std::uint32_t) + scratch.flags.capacity();
     for (const auto& group : m_groups)
         bytes += group->agents.memoryBytes() + group->grid.memoryBytes() +
                  group->behaviour->memoryBytes();
