@@ -112,6 +112,15 @@ static void testHashes(const char* scene, int steps, const char* expected)
         text[length] = 'X';
         CHECK(shoal_world_create_from_memory(text, length, "demo (memory)", &fromMemory) ==
               SHOAL_OK);
+        /* On two threads: the same hash. */
+        int threads = 0;
+        CHECK(shoal_world_threads(fromMemory, &threads) == SHOAL_OK && threads == 1);
+        CHECK(shoal_world_set_threads(fromMemory, 2) == SHOAL_OK);
+        CHECK(shoal_world_threads(fromMemory, &threads) == SHOAL_OK && threads == 2);
+        CHECK_FAILS(shoal_world_set_threads(fromMemory, 65), SHOAL_ERROR_INVALID_ARGUMENT,
+                    fromMemory, "threads 65 is outside [0, 64]");
+        CHECK_FAILS(shoal_world_set_threads(fromMemory, -1), SHOAL_ERROR_INVALID_ARGUMENT,
+                    fromMemory, "threads -1");
         CHECK(shoal_world_step(fromMemory, steps) == SHOAL_OK);
         formatHash(fromMemory, memoryHash);
         CHECK(strcmp(memoryHash, hash) == 0);

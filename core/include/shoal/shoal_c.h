@@ -163,6 +163,12 @@ SHOAL_API shoal_status shoal_world_advance(shoal_world* world, double frame_seco
                                            int* steps, float* alpha);
 /// Keeps (non-zero) each pose from before the step, for interpolation; advance() turns it on.
 SHOAL_API shoal_status shoal_world_set_keep_previous(shoal_world* world, int keep);
+/// Runs each step on `threads` threads, the caller's included (0: one per core; at most 64;
+/// 1 until asked). The results are those of one thread, bit for bit. INVALID_ARGUMENT outside
+/// [0, 64]. Not during a step (one thread at a time calls a world).
+SHOAL_API shoal_status shoal_world_set_threads(shoal_world* world, int threads);
+/// The threads each step runs on.
+SHOAL_API shoal_status shoal_world_threads(const shoal_world* world, int* threads);
 /// Steps taken since the world was built.
 SHOAL_API shoal_status shoal_world_step_count(const shoal_world* world, uint64_t* steps);
 /// Simulated time, s: the step count times dt.

@@ -155,6 +155,33 @@ shoal_status shoal_world_set_keep_previous(shoal_world* world, int keep)
     });
 }
 
+shoal_status shoal_world_set_threads(shoal_world* world, int threads)
+{
+    constexpr const char* kFunction = "shoal_world_set_threads";
+    if (const shoal_status status = checkWorld(world, kFunction); status != SHOAL_OK)
+        return status;
+    if (threads < 0 || threads > shoal::World::kMaxThreads)
+        return fail(world, SHOAL_ERROR_INVALID_ARGUMENT,
+                    std::string(kFunction) + ": threads " + std::to_string(threads) +
+                        " is outside [0, " + std::to_string(shoal::World::kMaxThreads) +
+                        "] (0: one per core)");
+    return guarded(world, kFunction, [&] {
+        world->world->setThreads(threads);
+        return SHOAL_OK;
+    });
+}
+
+shoal_status shoal_world_threads(const shoal_world* world, int* threads)
+{
+    constexpr const char* kFunction = "shoal_world_threads";
+    if (const shoal_status status = checkWorld(world, kFunction); status != SHOAL_OK)
+        return status;
+    if (!threads)
+        return nullArgument(world, kFunction, "threads");
+    *threads = world->world->threads();
+    return SHOAL_OK;
+}
+
 shoal_status shoal_world_step_count(const shoal_world* world, uint64_t* steps)
 {
     constexpr const char* kFunction = "shoal_world_step_count";
