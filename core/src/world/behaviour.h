@@ -4,6 +4,7 @@
 #include "geometry/staticgeometry.h"
 #include "kernels/uniformgrid.h"
 #include "math/random.h"
+#include "parallel/workerpool.h"
 #include <shoal/inspection.h>
 #include <shoal/paramspec.h>
 #include <shoal/scenedesc.h>
@@ -121,6 +122,26 @@ struct StepContext
     /// Agents planned in one part, at most (kPlanPartAgents; the tests cut finer, to show
     /// that the cut changes nothing).
     std::size_t partAgents = kPlanPartAgents;
+    /// The step's threads while a group prepares its plan (null: this thread alone), for
+    /// forEachRange().
+    WorkerPool* pool = nullptr;
+
+    /// Runs f(begin, end) for the parts [begin, end) of [0, count) (of partAgents), on the
+    /// step's threads when preparePlan() has them: for a family's gathers before its parts,
+    /// each range writing only its own slots.
+    template <class F> void forEachRange(std::size_t count, F&& f) const
+    {
+        const std::size_t parts = planParts(count);
+        auto part = [&](std::size_t p, int) {
+            const auto range = planPartRange(count, p);
+            f(range.first, range.second);
+        };
+        if (pool)
+            pool->run(parts, part);
+        else
+            for (std::size_t p = 0; p < parts; ++p)
+                part(p, 0);
+    }
 
     /// How many parts of partAgents `agents` fall into (at least 1).
     std::size_t planParts(std::size_t agents) const

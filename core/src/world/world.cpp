@@ -928,6 +928,7 @@ void World::planGroups(StepContext& ctx)
     // kPlanPartAgents agents (a large group's parts each a block, runs of small groups
     // together), then every group finishes in order.
     ctx.workers = m_pool->threads();
+    ctx.pool = m_pool.get();
     m_planTasks.clear();
     m_planBlocks.clear();
     std::size_t blockAgents = 0;
@@ -956,6 +957,7 @@ void World::planGroups(StepContext& ctx)
     }
     const std::size_t blocks = m_planBlocks.size();
     m_planBlocks.push_back(m_planTasks.size());
+    ctx.pool = nullptr; // the parts run on it: none of them may ask it for more
     m_pool->run(blocks, [&](std::size_t block, int worker) {
         const std::size_t first = m_planBlocks[block], last = m_planBlocks[block + 1];
         for (std::size_t t = first; t < last; ++t) {

@@ -79,7 +79,8 @@ private:
     /// Sizes the free fish's homes for n agents and empties the joined lists.
     void prepareState(std::size_t n, int workers);
     /// Copies the neighbour attributes a scan reads into cell order.
-    template <class Search> void gatherInCellOrder(const Search& search, const AgentArrays& a);
+    template <class Search>
+    void gatherInCellOrder(const Search& search, const AgentArrays& a, const StepContext& ctx);
     FishSchoolParams m_params;
     /// Free fish picked up this step, per worker (applied after planning).
     std::vector<std::vector<std::uint32_t>> m_joined;

@@ -523,7 +523,8 @@ void steerMembers(MemberLanes<V::kWidth>& m, const SchoolStep& step, AgentArrays
 std::size_t FishSchoolBehaviour::preparePlan(Group& group, const StepContext& ctx)
 {
     withNeighbourSearch(ctx, [&](auto search) {
-        gatherInCellOrder(neighbourSearch<typename decltype(search)::type>(group), group.agents);
+        gatherInCellOrder(neighbourSearch<typename decltype(search)::type>(group), group.agents,
+                          ctx);
     });
     const AgentArrays& a = group.agents;
     const std::size_t n = a.size();
@@ -565,7 +566,8 @@ void FishSchoolBehaviour::prepareState(std::size_t n, int workers)
 }
 
 template <class Search>
-void FishSchoolBehaviour::gatherInCellOrder(const Search& search, const AgentArrays& a)
+void FishSchoolBehaviour::gatherInCellOrder(const Search& search, const AgentArrays& a,
+                                            const StepContext& ctx)
 {
     // Neighbour attributes in cell order (one pass), so the inner loop reads contiguous
     // memory; agents are visited in cell order too, so the clearance grid and the cells stay
@@ -573,14 +575,16 @@ void FishSchoolBehaviour::gatherInCellOrder(const Search& search, const AgentArr
     const std::size_t n = a.size();
     for (auto* v : {&m_sortedVx, &m_sortedVy, &m_memberX, &m_memberY})
         v->resize(n + kLanePadding, 0.0f);
-    for (std::size_t k = 0; k < n; ++k) {
-        const std::size_t i = search.sortedIndex(static_cast<std::uint32_t>(k));
-        const bool member = (a.flags[i] & kAgentInSchool) != 0;
-        m_memberX[k] = member ? a.px[i] : std::numeric_limits<float>::quiet_NaN();
-        m_memberY[k] = member ? a.py[i] : std::numeric_limits<float>::quiet_NaN();
-        m_sortedVx[k] = a.vx[i];
-        m_sortedVy[k] = a.vy[i];
-    }
+    ctx.forEachRange(n, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t k = begin; k < end; ++k) {
+            const std::size_t i = search.sortedIndex(static_cast<std::uint32_t>(k));
+            const bool member = (a.flags[i] & kAgentInSchool) != 0;
+            m_memberX[k] = member ? a.px[i] : std::numeric_limits<float>::quiet_NaN();
+            m_memberY[k] = member ? a.py[i] : std::numeric_limits<float>::quiet_NaN();
+            m_sortedVx[k] = a.vx[i];
+            m_sortedVy[k] = a.vy[i];
+        }
+    });
 }
 
 template <class Search>

@@ -803,34 +803,40 @@ std::size_t TankSquadBehaviour::preparePlanWith(Group& group, const StepContext&
         float* const way = m_sortedWay.data();
         float* const id = m_sortedId.data();
         float* const heading = m_forwardX.data(); // the heading, until the pass below
-        for (std::size_t k = 0; k < n; ++k) {
-            const std::size_t i = search.sortedIndex(static_cast<std::uint32_t>(k));
-            vx[k] = a.vx[i];
-            vy[k] = a.vy[i];
-            arrived[k] = (a.flags[i] & kAgentArrived) ? ~0u : 0u;
-            way[k] = a.goalDistance[i];
-            id[k] = static_cast<float>(a.id[i]);
-            heading[k] = a.heading[i];
-        }
+        ctx.forEachRange(n, [&](std::size_t begin, std::size_t end) {
+            for (std::size_t k = begin; k < end; ++k) {
+                const std::size_t i = search.sortedIndex(static_cast<std::uint32_t>(k));
+                vx[k] = a.vx[i];
+                vy[k] = a.vy[i];
+                arrived[k] = (a.flags[i] & kAgentArrived) ? ~0u : 0u;
+                way[k] = a.goalDistance[i];
+                id[k] = static_cast<float>(a.id[i]);
+                heading[k] = a.heading[i];
+            }
+        });
     }
 
     // Every tank's heading as a unit vector, four at a time: sinCosLanes is sinCos bit for
     // bit, at a quarter of its cost per tank.
-    for (std::size_t k = 0; k < n; k += Float4::kWidth) {
-        const Float4 heading = Float4::load(m_forwardX.data() + k);
-        Float4 sines, cosines;
-        sinCosLanes(heading, sines, cosines);
-        cosines.store(m_forwardX.data() + k);
-        sines.store(m_forwardY.data() + k);
-        // The lanes agree with sinCos below 2^31 quarter turns; a heading never wrapped
-        // (one set from outside, say) beyond that goes through sinCos itself.
-        if (SHOAL_UNLIKELY(any(abs(heading) >= Float4(1e9f)))) {
-            alignas(16) float headings[Float4::kWidth];
-            heading.store(headings);
-            for (std::size_t l = 0; l < Float4::kWidth; ++l)
-                sinCos(headings[l], m_forwardY[k + l], m_forwardX[k + l]);
+    // (In ranges of whole lane groups: each range writes only its own.)
+    constexpr std::size_t W = Float4::kWidth;
+    ctx.forEachRange((n + W - 1) / W, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t k = begin * W; k < end * W; k += W) {
+            const Float4 heading = Float4::load(m_forwardX.data() + k);
+            Float4 sines, cosines;
+            sinCosLanes(heading, sines, cosines);
+            cosines.store(m_forwardX.data() + k);
+            sines.store(m_forwardY.data() + k);
+            // The lanes agree with sinCos below 2^31 quarter turns; a heading never wrapped
+            // (one set from outside, say) beyond that goes through sinCos itself.
+            if (SHOAL_UNLIKELY(any(abs(heading) >= Float4(1e9f)))) {
+                alignas(16) float headings[W];
+                heading.store(headings);
+                for (std::size_t l = 0; l < W; ++l)
+                    sinCos(headings[l], m_forwardY[k + l], m_forwardX[k + l]);
+            }
         }
-    }
+    });
 
     // A copy of the slots for each thread's walks.
     m_slotX.resize(static_cast<std::size_t>(ctx.workers > 1 ? ctx.workers : 1));
