@@ -112,7 +112,7 @@ private slots:
     void matchesPinnedHash();
     void sameHashOnAnyThreads_data();
     void sameHashOnAnyThreads();
-    void sameHashOnAnyThreadsAmongGroups_data();
+    void sameHashOnAnyThreadsAmongGroups_data() { sameHashTwiceInOneProcess_data(); }
     void sameHashOnAnyThreadsAmongGroups();
     void differentSeedGivesDifferentHash();
     void ownTrigIsExactAndAccurate();
@@ -182,13 +182,6 @@ void TestDeterminism::sameHashOnAnyThreads()
     const auto family = static_cast<BehaviourKind>(kind);
     const std::uint64_t actual = runFamily(family, threads, static_cast<std::size_t>(partAgents));
     QCOMPARE(hex(actual), hex(pinnedHash(family)));
-}
-
-void TestDeterminism::sameHashOnAnyThreadsAmongGroups_data()
-{
-    QTest::addColumn<int>("kind");
-    for (BehaviourKind kind : kAllBehaviourKinds)
-        QTest::newRow(std::string(behaviourKey(kind)).c_str()) << int(kind);
 }
 
 void TestDeterminism::sameHashOnAnyThreadsAmongGroups()
