@@ -285,6 +285,7 @@ void printJsonLine(const BenchResult& r)
         json.null();
     json.key("bytes_per_agent").value(rounded(r.bytesPerAgent, 1));
     json.key("threads").value(static_cast<unsigned long long>(r.threads));
+    json.key("lanes").value(std::string(World::laneKernels()));
     json.key("one_thread_ms_per_step");
     if (r.oneThreadMsPerStep)
         json.value(rounded(*r.oneThreadMsPerStep, 4));
@@ -305,9 +306,10 @@ constexpr const char* kRowFormat =
 void printTableHeader(const BenchOptions& options)
 {
     std::printf("shoal-cli bench: median of %d timed steps after %d warm-up steps; brute-force "
-                "reference: median of %d steps for N <= %d; seed %llu; %s build\n",
+                "reference: median of %d steps for N <= %d; seed %llu; %s build; lanes %s\n",
                 options.steps, options.warmup, kReferenceSteps, kMaxReferenceAgents,
-                static_cast<unsigned long long>(options.seed), SHOAL_BUILD_TYPE);
+                static_cast<unsigned long long>(options.seed), SHOAL_BUILD_TYPE,
+                World::laneKernels());
     std::printf("(worm: agents = worms of %d segments; leaderFollow: groups of %d; targets are "
                 "the issue's, timings never fail the command)\n\n",
                 kBenchWormSegments, kBenchFollowGroupSize);

@@ -317,6 +317,9 @@ public:
     /// The threads a step runs on.
     int threads() const;
     static constexpr int kMaxThreads = 64;
+    /// The lane kernels this build's step runs on: "sse2x4" (SSE2, four floats at a time)
+    /// or "portable4" (four-element arrays, the same bits on any machine).
+    static const char* laneKernels();
 
     // What the families show a viewer (<shoal/sketch.h>): the editor draws these and never
     // needs to know a family.

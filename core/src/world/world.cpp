@@ -1081,6 +1081,15 @@ int World::threads() const
     return m_pool ? m_pool->threads() : 1;
 }
 
+const char* World::laneKernels()
+{
+#if SHOAL_SSE2_LANES
+    return "sse2x4";
+#else
+    return "portable4";
+#endif
+}
+
 void World::step(int count)
 {
     for (int i = 0; i < count; ++i)
