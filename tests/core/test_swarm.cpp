@@ -3,6 +3,7 @@
 
 #include "families/swarm/swarm.h"
 #include "testsupport.h"
+#include "world/worldaccess.h"
 
 #include <QtTest>
 
@@ -41,6 +42,7 @@ private slots:
     void stopsAtABodyThatCannotMakeWay();
     void pressesOnABodyThatCanMakeWay();
     void aFastSwarmIsNotSlowedByNothing();
+    void aSwarmWithoutAgentsBuildsNoRoute();
 };
 
 void TestSwarm::settlesAroundStillPlayerWithoutMelding_data()
@@ -252,6 +254,29 @@ void TestSwarm::aFastSwarmIsNotSlowedByNothing()
     QVERIFY(full > 0.3f);
     QVERIFY2(std::fabs(stride - full) < 1e-4f,
              qPrintable(QStringLiteral("sought %1 m, a stride is %2 m").arg(stride).arg(full)));
+}
+
+void TestSwarm::aSwarmWithoutAgentsBuildsNoRoute()
+{
+    // Found by fuzz_load_and_run: a swarm with no agents chasing a player who runs across a
+    // level 16 km long rebuilt a field of millions of cells every step, for nobody (the route
+    // budget counts no field for it). It holds none; one agent added later routes at once.
+    SceneDesc scene = swarmScene(0);
+    scene.groups[0].spawn.reset();
+    scene.bounds = {{0.0, -40.0}, {16383.0, 0.1}};
+    scene.player.position = {1.0, -20.0};
+    auto world = buildWorld(scene);
+    QVERIFY(world);
+    QVERIFY(!world->setPlayerParam("moveSpeed", 30.0));
+    const auto& swarm = static_cast<const SwarmBehaviour&>(WorldAccess::behaviour(*world, 0));
+    for (int s = 0; s < 20; ++s) {
+        world->setPointer({100.0f + 40.0f * s, -20.0f}, true);
+        world->step();
+        QVERIFY(!swarm.route().active());
+    }
+    QVERIFY(world->spawnAgent(0, {50.0f, -20.0f}, 0.0f).ok());
+    world->step();
+    QVERIFY(swarm.route().active());
 }
 
 QTEST_GUILESS_MAIN(TestSwarm)

@@ -184,14 +184,16 @@ std::optional<Vec2> SwarmBehaviour::goal(const Group& group, const StepContext& 
 
 std::size_t SwarmBehaviour::preparePlan(Group& group, const StepContext& ctx)
 {
-    // One field for the swarm, rebuilt only when the goal changes cell.
-    if (swarmHasGoal(group, ctx))
+    // One field for the swarm, rebuilt only when the goal changes cell; none for a swarm
+    // without agents (the route budget counts no field for it, and a goal that runs across
+    // a big level would rebuild a field nobody follows every step).
+    const std::size_t n = group.agents.size();
+    if (n > 0 && swarmHasGoal(group, ctx))
         m_route.update(*ctx.geometry, m_params.radius, swarmGoal(group, ctx));
     else
         m_route.clear();
     // Where each agent faces, for the headings after the parts (no allocation once the
     // buffers have grown to the group).
-    const std::size_t n = group.agents.size();
     m_faceX.resize(n);
     m_faceY.resize(n);
     group.startClearance.resize(n);

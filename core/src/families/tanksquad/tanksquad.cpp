@@ -130,7 +130,7 @@ void TankSquadBehaviour::spawn(Group& group, const GroupDesc& desc, Random& rand
             setAgentGoal(group, k, Vec2{static_cast<float>(goal->x), static_cast<float>(goal->y)});
     // The first plan updates the route with the same level, radius and target: a lookup and
     // a cell test. (A target or radius set before it is routed to there, as before.)
-    if (group.hasTarget)
+    if (group.hasTarget && group.agents.size() > 0)
         m_route.update(geometry, m_params.radius, group.target);
 }
 

@@ -770,7 +770,8 @@ std::size_t TankSquadBehaviour::preparePlanWith(Group& group, const StepContext&
     // A new target: everybody sets off again, round the walls in the way, for new spots.
     const bool targetMoved = group.targetVersion != m_seenTargetVersion;
     m_seenTargetVersion = group.targetVersion;
-    if (group.hasTarget)
+    // No field for a squad without tanks (the route budget counts none for it).
+    if (group.hasTarget && n > 0)
         m_route.update(geometry, p.radius, group.target);
     else
         m_route.clear();
@@ -1014,7 +1015,7 @@ bool TankSquadBehaviour::keepSpotsCurrent(const Group& group, const StaticGeomet
     m_keepsSpot.assign(n, 0);
     // Spots for squads the assignment is quick for (O(n^3)); a bigger one parks the seed's
     // way, against the tanks parked nearer the target.
-    if (group.hasTarget && n <= kMaxSquadWithSpots)
+    if (group.hasTarget && n > 0 && n <= kMaxSquadWithSpots)
         m_spots.layOut(group.target, arrivalDirection(group), spacing, n, geometry, p.radius,
                        m_route.field());
     else
