@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 
 using namespace shoal;
 using namespace shoal::test;
@@ -52,15 +53,24 @@ SceneDesc familyScene(BehaviourKind kind)
 /// Runs the family's scene with a scripted pointer (a circle, pressed in bursts) and, for
 /// squads, a target that moves twice: on `threads` threads, the step's work cut into parts
 /// of `partAgents` agents (0: as the runtime cuts it).
-std::uint64_t runFamily(BehaviourKind kind, int threads = 1, std::size_t partAgents = 0)
+/// A world of `scene` stepping on `threads` threads, its work cut into parts of
+/// `partAgents` agents (0: as the runtime cuts it).
+std::unique_ptr<World> worldOnThreads(const SceneDesc& scene, int threads, std::size_t partAgents)
 {
-    auto world = World::create(familyScene(kind));
+    auto world = World::create(scene);
     if (!world.ok())
         qFatal("%s", world.error().message.c_str());
-    World& w = **world;
-    w.setThreads(threads);
+    std::unique_ptr<World> w = std::move(*world);
+    w->setThreads(threads);
     if (partAgents > 0)
-        WorldAccess::setPartAgents(w, partAgents);
+        WorldAccess::setPartAgents(*w, partAgents);
+    return w;
+}
+
+std::uint64_t runFamily(BehaviourKind kind, int threads = 1, std::size_t partAgents = 0)
+{
+    const std::unique_ptr<World> world = worldOnThreads(familyScene(kind), threads, partAgents);
+    World& w = *world;
     for (int s = 0; s < kSteps; ++s) {
         const float t = static_cast<float>(s) / 120.0f;
         w.setPointer({20.0f * std::cos(t), 15.0f * std::sin(t)}, (s / 150) % 3 != 2);
@@ -201,13 +211,8 @@ void TestDeterminism::sameHashOnAnyThreadsAmongGroups()
         other.target = Point2{25.0, 20.0};
     scene.groups.push_back(other);
     auto run = [&](int threads, std::size_t partAgents) {
-        auto world = World::create(scene);
-        if (!world.ok())
-            qFatal("%s", world.error().message.c_str());
-        World& w = **world;
-        w.setThreads(threads);
-        if (partAgents > 0)
-            WorldAccess::setPartAgents(w, partAgents);
+        const std::unique_ptr<World> world = worldOnThreads(scene, threads, partAgents);
+        World& w = *world;
         for (int s = 0; s < 400; ++s) {
             const float t = static_cast<float>(s) / 90.0f;
             w.setPointer({20.0f * std::cos(t), 15.0f * std::sin(t)}, (s / 100) % 3 != 2);
