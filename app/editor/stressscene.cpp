@@ -2,6 +2,7 @@
 
 #include "benchscenes.h"
 
+#include <shoal/scenelimits.h>
 #include <shoal/sketch.h>
 
 #include <algorithm>
@@ -13,13 +14,13 @@ namespace shoal::ui {
 
 namespace {
 
-int tileGroupSize(BehaviourKind kind)
+int tileGroupSize(BehaviourKind kind, int squadSize)
 {
     switch (kind) {
     case BehaviourKind::LeaderFollow:
         return kStressFollowGroupSize;
     case BehaviourKind::TankSquad:
-        return kStressSquadSize;
+        return squadSize;
     default:
         return 0; // one group for the whole band
     }
@@ -71,9 +72,9 @@ struct Band
 /// Fills `band` with `count` agents of `family`: one group, or square tiles of one group each
 /// (bigger groups when the band has too few tiles) for the families a game runs in small
 /// groups.
-void fillBand(SceneDesc& scene, const GroupDesc& family, const Band& band, int count)
+void fillBand(SceneDesc& scene, const GroupDesc& family, const Band& band, int count, int squadSize)
 {
-    const int groupSize = tileGroupSize(family.kind);
+    const int groupSize = tileGroupSize(family.kind, squadSize);
     if (groupSize == 0) {
         GroupDesc group = stressGroup(family, uniqueName(scene, family.name + " stress"));
         group.spawn = SpawnAreaDesc{{{band.x0, band.y0}, {band.x1, band.y1}}, count};
@@ -137,16 +138,25 @@ SceneDesc withStressAgents(const SceneDesc& base, int agents)
     scene.bounds = {{cx - halfW, cy - halfH}, {cx + halfW, cy + halfH}};
 
     // Horizontal bands, one per family, as tall as its share of the area.
-    const double margin = 1.0;
-    double bandBottom = scene.bounds.min.y;
-    for (std::size_t f = 0; f < families.size(); ++f) {
-        const double bandHeight = 2.0 * halfH * area[f] / extra;
-        const double y0 = bandBottom + margin;
-        const Band band{scene.bounds.min.x + margin, scene.bounds.max.x - margin, y0,
-                        std::max(bandBottom + bandHeight - margin, y0 + 0.5)};
-        bandBottom += bandHeight;
-        if (share[f] > 0)
-            fillBand(scene, families[f], band, share[f]);
+    // Each squad routes round the walls with a field over the whole arena: squads grow
+    // (twice as big at a time) until their fields take at most half of what a level may
+    // hold, so the result passes validateScene() at any N.
+    const SceneDesc grown = scene;
+    for (int squadSize = kStressSquadSize;; squadSize *= 2) {
+        scene = grown;
+        const double margin = 1.0;
+        double bandBottom = scene.bounds.min.y;
+        for (std::size_t f = 0; f < families.size(); ++f) {
+            const double bandHeight = 2.0 * halfH * area[f] / extra;
+            const double y0 = bandBottom + margin;
+            const Band band{scene.bounds.min.x + margin, scene.bounds.max.x - margin, y0,
+                            std::max(bandBottom + bandHeight - margin, y0 + 0.5)};
+            bandBottom += bandHeight;
+            if (share[f] > 0)
+                fillBand(scene, families[f], band, share[f], squadSize);
+        }
+        if (routeBudget(scene).bytes <= 0.5 * kMaxRouteFieldBytes || squadSize >= agents)
+            break;
     }
     return scene;
 }

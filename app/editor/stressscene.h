@@ -18,7 +18,8 @@ constexpr int kStressSquadSize = 25;
 /// game gives them (density, not only N, sets the cost of a step); they fill horizontal
 /// bands, one per family, over the whole arena. Fish, swarm and worms come as one group
 /// each; leader following as groups of kStressFollowGroupSize and tanks as squads of
-/// kStressSquadSize on tiles, each squad driving to its tile's centre. The result passes
+/// kStressSquadSize on tiles, each squad driving to its tile's centre (bigger squads when
+/// that many squads' routes would not fit in half of kMaxRouteFieldBytes). The result passes
 /// validateScene(), and World::create(result).agentCount() is the base's plus `agents`.
 SceneDesc withStressAgents(const SceneDesc& base, int agents);
 

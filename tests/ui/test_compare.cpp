@@ -152,7 +152,7 @@ private slots:
         QCOMPARE(layers.ghosts().size(), 2);
         for (const AgentLayerItem* ghost : layers.ghosts()) {
             QCOMPARE(ghost->opacity(), SimulationLayers::kGhostOpacity);
-            QCOMPARE(ghost->world(), controller.compareWorld());
+            QCOMPARE(ghost->frame(), controller.compareFrame());
         }
         play(controller, 120);
         QVERIFY(!dock.compareHistory().samples(0).empty());

@@ -50,6 +50,18 @@ int countNonBackground(const QImage& image)
 }
 
 /// A world from the demo level, stepped so every family has moved.
+/// A copy of `world`'s frame as it is now, kept for the rest of the run (a layer keeps the
+/// pointer and paints the frame, World::copyFrame()); null for null.
+const WorldFrame* frameOf(const World* world)
+{
+    static std::list<WorldFrame> frames;
+    if (!world)
+        return nullptr;
+    frames.emplace_back();
+    world->copyFrame(frames.back());
+    return &frames.back();
+}
+
 std::unique_ptr<World> demoWorld(int steps)
 {
     auto created = World::create(test::demoScene());
@@ -205,7 +217,7 @@ void TestRendering::everyFamilyIsDrawnInItsColourWhereItsAgentsAre()
     auto* layer = new AgentLayerItem(g);
     layer->setColors(body, toQColor(desc.accent));
     viewport.scene.addItem(layer);
-    layer->syncFromWorld(world.get());
+    layer->syncFromFrame(frameOf(world.get()));
     viewport.look(middleAgent(agents), pixelsPerMetre);
     const QImage image = viewport.render();
 
@@ -273,7 +285,7 @@ void TestRendering::theLayerSwitchesFromGlyphsToDotsWhenZoomingOut()
     auto* layer = new AgentLayerItem(g);
     layer->setColors(body, toQColor(demo.groups[static_cast<std::size_t>(g)].accent));
     viewport.scene.addItem(layer);
-    layer->syncFromWorld(world.get());
+    layer->syncFromFrame(frameOf(world.get()));
 
     auto drawn = [&](double ppm, int& outlinePixels) {
         viewport.look(centroid(swarm), ppm);
@@ -322,7 +334,7 @@ void TestRendering::thePlayerAndTheFreeFishStandOut()
     auto* layer = new AgentLayerItem(g);
     layer->setColors(body, accent);
     viewport.scene.addItem(layer);
-    layer->syncFromWorld(world.get());
+    layer->syncFromFrame(frameOf(world.get()));
 
     // The player fish is filled with the accent colour, not the body colour.
     const Vec2 player{school.agents.px[0], school.agents.py[0]};
@@ -365,7 +377,7 @@ void TestRendering::theWorldLayerDrawsCoinsAndAFreePlayer()
     const QColor accent(255, 140, 60);
     layer->setColors(QColor(58, 160, 255), accent);
     viewport.scene.addItem(layer);
-    layer->syncFromWorld(&world);
+    layer->syncFromFrame(frameOf(&world));
 
     const QColor coin(0xff, 0xcc, 0x33);
     int coins = 0;
@@ -385,7 +397,7 @@ void TestRendering::theWorldLayerDrawsCoinsAndAFreePlayer()
     QVERIFY(layer->boundingRect().contains(sceneFromWorld(world.player().position)));
 
     // Without a world: nothing.
-    layer->syncFromWorld(nullptr);
+    layer->syncFromFrame(frameOf(nullptr));
     QCOMPARE(countNonBackground(viewport.render()), 0);
 }
 
@@ -394,7 +406,7 @@ void TestRendering::boundsFollowTheAgents()
     auto world = demoWorld(0);
     const int g = world->groupIndex("swarm");
     AgentLayerItem layer(g);
-    layer.syncFromWorld(world.get());
+    layer.syncFromFrame(frameOf(world.get()));
     const QRectF before = layer.boundingRect();
 
     auto containsAll = [&](const QRectF& bounds) {
@@ -410,7 +422,7 @@ void TestRendering::boundsFollowTheAgents()
         world->setPointer({-20.0f, 0.0f}, true);
         world->step();
     }
-    layer.syncFromWorld(world.get());
+    layer.syncFromFrame(frameOf(world.get()));
     const QRectF after = layer.boundingRect();
     QVERIFY(after != before);
     QVERIFY(containsAll(after));
@@ -431,11 +443,11 @@ void TestRendering::aLayerWithoutAWorldDrawsNothing()
     Viewport viewport;
     auto* layer = new AgentLayerItem(world->groupIndex("swarm"));
     viewport.scene.addItem(layer);
-    layer->syncFromWorld(world.get());
+    layer->syncFromFrame(frameOf(world.get()));
     viewport.look(centroid(world->group(layer->groupIndex())), 10.0);
     QVERIFY(countNonBackground(viewport.render()) > 0);
 
-    layer->syncFromWorld(nullptr);
+    layer->syncFromFrame(frameOf(nullptr));
     QVERIFY(layer->boundingRect().isEmpty());
     QCOMPARE(countNonBackground(viewport.render()), 0);
 }

@@ -3,7 +3,7 @@
 #include <shoal/paramspec.h>
 #include <shoal/scenedesc.h>
 #include <shoal/sketch.h>
-#include <shoal/world.h>
+#include <shoal/worldframe.h>
 
 #include <QPainter>
 #include <QPainterPath>
@@ -219,9 +219,9 @@ void AgentLayerItem::setColors(const QColor& body, const QColor& accent)
     update();
 }
 
-void AgentLayerItem::syncFromWorld(const World* world)
+void AgentLayerItem::syncFromFrame(const WorldFrame* frame)
 {
-    m_world = world;
+    m_frame = frame;
     recomputeBounds();
     update();
 }
@@ -229,7 +229,7 @@ void AgentLayerItem::syncFromWorld(const World* world)
 void AgentLayerItem::recomputeBounds()
 {
     QRectF bounds;
-    const bool valid = m_world && m_group < m_world->groupCount() && m_group >= kWorldLayer;
+    const bool valid = m_frame && m_group < m_frame->groupCount() && m_group >= kWorldLayer;
     if (valid && m_group == kWorldLayer) {
         float minX = 0, minY = 0, maxX = 0, maxY = 0;
         bool any = false;
@@ -245,10 +245,10 @@ void AgentLayerItem::recomputeBounds()
             minY = std::min(minY, p.y);
             maxY = std::max(maxY, p.y);
         };
-        const PlayerState& player = m_world->player();
+        const PlayerState& player = m_frame->player;
         if (player.enabled && player.group < 0)
             add(player.position);
-        for (const PickupState& pickup : m_world->pickups())
+        for (const PickupState& pickup : m_frame->pickups)
             if (!pickup.taken)
                 add(pickup.position);
         if (any) {
@@ -256,7 +256,7 @@ void AgentLayerItem::recomputeBounds()
             bounds = sceneRectFromWorld({minX - pad, minY - pad}, {maxX + pad, maxY + pad});
         }
     } else if (valid) {
-        const AgentArrays& a = m_world->group(m_group).agents;
+        const FrameAgents& a = m_frame->groups[static_cast<std::size_t>(m_group)].agents;
         const std::size_t n = a.size();
         if (n > 0) {
             float minX = a.px[0], maxX = a.px[0], minY = a.py[0], maxY = a.py[0];
@@ -267,7 +267,7 @@ void AgentLayerItem::recomputeBounds()
                 maxY = std::max(maxY, a.py[i]);
             }
             float pad = 3.0f * bodyRadius() + 0.1f; // the player's ring reaches ~2.8 radii
-            if (const AgentBodies* bodies = m_world->bodies(m_group)) {
+            if (const AgentBodies* bodies = m_frame->bodies(m_group)) {
                 // Bodies trail behind the heads by up to their length.
                 float longest = 0.0f;
                 for (int w = 0; w < bodies->bodyCount(); ++w)
@@ -290,16 +290,16 @@ QRectF AgentLayerItem::boundingRect() const
 
 float AgentLayerItem::bodyRadius() const
 {
-    if (!m_world || m_group >= m_world->groupCount())
+    if (!m_frame || m_group >= m_frame->groupCount())
         return 0.3f;
     if (m_group == kWorldLayer)
         return static_cast<float>(defaultPlayerRadius());
-    return m_world->bodyRadius(m_group);
+    return m_frame->groups[static_cast<std::size_t>(m_group)].bodyRadius;
 }
 
 AgentLayerItem::Detail AgentLayerItem::detailAt(double pixelsPerMetre) const
 {
-    if (m_world && m_group >= 0 && m_group < m_world->groupCount() && m_world->bodies(m_group))
+    if (m_frame && m_group >= 0 && m_group < m_frame->groupCount() && m_frame->bodies(m_group))
         return 2.0 * bodyRadius() * pixelsPerMetre >= kRibbonWidthPx ? Detail::Shapes
                                                                      : Detail::Dots;
     return bodyRadius() * pixelsPerMetre >= kShapeRadiusPx ? Detail::Shapes : Detail::Dots;
@@ -307,9 +307,9 @@ AgentLayerItem::Detail AgentLayerItem::detailAt(double pixelsPerMetre) const
 
 AgentLayerItem::Glyph AgentLayerItem::glyph() const
 {
-    if (!m_world || m_group < 0 || m_group >= m_world->groupCount())
+    if (!m_frame || m_group < 0 || m_group >= m_frame->groupCount())
         return Glyph::Fish;
-    switch (familyView(m_world->group(m_group).kind).glyph) {
+    switch (familyView(m_frame->groups[static_cast<std::size_t>(m_group)].kind).glyph) {
     case FamilyView::Glyph::Fish:
         return Glyph::Fish;
     case FamilyView::Glyph::Tank:
@@ -336,7 +336,7 @@ void AgentLayerItem::updateStyles()
     m_restingDot = m_body.lighter(135);
 }
 
-AgentLayerItem::Variant AgentLayerItem::variantOf(const GroupState& group, const FamilyView& view,
+AgentLayerItem::Variant AgentLayerItem::variantOf(const FrameGroup& group, const FamilyView& view,
                                                   std::size_t i) const
 {
     if (i == 0 && group.playerLed)
@@ -608,7 +608,7 @@ void AgentLayerItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* op
 {
     (void)widget;
     m_lastVisible = 0;
-    if (!m_world || m_group < kWorldLayer || m_group >= m_world->groupCount())
+    if (!m_frame || m_group < kWorldLayer || m_group >= m_frame->groupCount())
         return;
     const QRectF exposed = option ? option->exposedRect : boundingRect();
     // Only the transform and the antialiasing hint are restored (pen and brush are set by
@@ -619,7 +619,7 @@ void AgentLayerItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* op
     painter->setRenderHint(QPainter::Antialiasing, false);
     if (m_group == kWorldLayer)
         paintWorldLayer(painter, exposed);
-    else if (m_world->bodies(m_group))
+    else if (m_frame->bodies(m_group))
         paintWorms(painter, exposed);
     else
         paintGroup(painter, exposed);
@@ -643,12 +643,12 @@ struct AgentLayerItem::Frame
 };
 
 template <class F>
-std::size_t AgentLayerItem::forEachVisible(const Frame& f, const GroupState& group,
+std::size_t AgentLayerItem::forEachVisible(const Frame& f, const FrameGroup& group,
                                            const FamilyView& view, F&& visit) const
 {
     // Calls visit(agent, device x, device y, variant) for every agent in the exposed area but
     // the player, whose index it returns (n without one): it is drawn last and on top.
-    const AgentArrays& a = group.agents;
+    const FrameAgents& a = group.agents;
     const std::size_t n = a.size();
     const bool everything = f.box.contains(m_bounds);
     std::size_t playerIndex = n;
@@ -669,7 +669,7 @@ std::size_t AgentLayerItem::forEachVisible(const Frame& f, const GroupState& gro
 
 void AgentLayerItem::paintGroup(QPainter* painter, const QRectF& exposed)
 {
-    const GroupState& group = m_world->group(m_group);
+    const FrameGroup& group = m_frame->groups[static_cast<std::size_t>(m_group)];
     if (group.agents.size() == 0)
         return;
     const Frame f(painter->worldTransform(), exposed, 3.0f * bodyRadius());
@@ -684,10 +684,10 @@ void AgentLayerItem::paintGroup(QPainter* painter, const QRectF& exposed)
         paintGroupGlyphs(painter, f, group, view);
 }
 
-void AgentLayerItem::paintGroupDots(QPainter* painter, const Frame& f, const GroupState& group,
+void AgentLayerItem::paintGroupDots(QPainter* painter, const Frame& f, const FrameGroup& group,
                                     const FamilyView& view, const QRectF& exposed)
 {
-    const AgentArrays& a = group.agents;
+    const FrameAgents& a = group.agents;
     const std::size_t n = a.size();
     const float radius = bodyRadius();
     const qreal diameterPx = 2.0 * radius * f.ppm;
@@ -757,10 +757,10 @@ int AgentLayerItem::drawDotBatches(QPainter* painter, int dot)
     return drawn;
 }
 
-void AgentLayerItem::paintGroupGlyphs(QPainter* painter, const Frame& f, const GroupState& group,
+void AgentLayerItem::paintGroupGlyphs(QPainter* painter, const Frame& f, const FrameGroup& group,
                                       const FamilyView& view)
 {
-    const AgentArrays& a = group.agents;
+    const FrameAgents& a = group.agents;
     const std::size_t n = a.size();
     m_stamps.clear();
     const std::size_t playerIndex =
@@ -843,7 +843,7 @@ bool bodyOnScreen(const AgentBodies& bodies, int w, const WorldBox& box, float p
 
 void AgentLayerItem::paintWorms(QPainter* painter, const QRectF& exposed)
 {
-    const AgentBodies* bodies = m_world->bodies(m_group);
+    const AgentBodies* bodies = m_frame->bodies(m_group);
     if (!bodies || bodies->bodyCount() == 0)
         return;
     const Frame f(painter->worldTransform(), exposed, bodies->bodyWidth());
@@ -1021,7 +1021,7 @@ void AgentLayerItem::paintWorldLayer(QPainter* painter, const QRectF& exposed)
     std::vector<QPointF>& fish = m_points[kDim];
     coins.clear();
     fish.clear();
-    for (const PickupState& pickup : m_world->pickups()) {
+    for (const PickupState& pickup : m_frame->pickups) {
         if (pickup.taken || !view.contains(pickup.position.x, pickup.position.y))
             continue;
         (pickup.kind == PickupKind::Coin ? coins : fish).push_back(map.map(pickup.position));
@@ -1048,7 +1048,7 @@ void AgentLayerItem::paintWorldLayer(QPainter* painter, const QRectF& exposed)
         painter->drawPoints(fish.data(), static_cast<int>(fish.size()));
     }
 
-    const PlayerState& player = m_world->player();
+    const PlayerState& player = m_frame->player;
     if (player.enabled && player.group < 0 && view.contains(player.position.x, player.position.y)) {
         ++visible;
         drawPlayerMarker(painter, map.map(player.position), map.angle(player.heading), radius * ppm,

@@ -1,6 +1,7 @@
 #pragma once
 /// Paints every agent of one group of the running World in a single item, straight from the
-/// world's arrays: oriented glyphs close up (blitted from sprite sheets rendered once per
+/// arrays of the world's last frame (World::copyFrame: painted while the next step runs):
+/// oriented glyphs close up (blitted from sprite sheets rendered once per
 /// zoom), batched dots far out, worms as mitred ribbons or sampled centre lines.
 /// One item per group, never one per agent. Scene coordinates are world coordinates (metres,
 /// y up); the view's transform scale(ppm, -ppm) flips y (see SceneView and
@@ -26,8 +27,9 @@
 class QPainterPath;
 
 namespace shoal {
-class World;
-struct GroupState;
+
+struct FrameGroup;
+struct WorldFrame;
 struct FamilyView;
 class AgentBodies;
 struct Color;
@@ -102,10 +104,12 @@ public:
     QColor color() const { return m_body; }
     QColor accent() const { return m_accent; }
 
-    /// Call after every step and whenever the world is rebuilt (null: draw nothing). Updates
-    /// the bounds and schedules a repaint. The item keeps the pointer until the next call.
-    void syncFromWorld(const World* world);
-    const World* world() const { return m_world; }
+    /// Call after every step and whenever the world is rebuilt, with the frame to draw (a
+    /// copy of the world, World::copyFrame(), so the world may step on while it is painted;
+    /// null: draw nothing). Updates the bounds and schedules a repaint. The item keeps the
+    /// pointer until the next call.
+    void syncFromFrame(const WorldFrame* frame);
+    const WorldFrame* frame() const { return m_frame; }
 
     /// What paint() draws at `pixelsPerMetre` for the group's current body size.
     Detail detailAt(double pixelsPerMetre) const;
@@ -164,7 +168,7 @@ private:
         return variant == kArrived ? m_restingDot : m_styles[variant].fill;
     }
     void updateStyles();
-    Variant variantOf(const GroupState& group, const FamilyView& view, std::size_t i) const;
+    Variant variantOf(const FrameGroup& group, const FamilyView& view, std::size_t i) const;
     static const QPainterPath& glyphPath(Glyph glyph);
     static const QPolygonF& glyphPolygon(Glyph glyph);
     static qreal glyphExtent(Glyph glyph);
@@ -184,16 +188,16 @@ private:
 
     struct Frame; // per-paint context (defined in the .cpp)
     template <class F>
-    std::size_t forEachVisible(const Frame& f, const GroupState& group, const FamilyView& view,
+    std::size_t forEachVisible(const Frame& f, const FrameGroup& group, const FamilyView& view,
                                F&& visit) const;
     void paintGroup(QPainter* painter, const QRectF& exposed);
     /// Far out: a dot per agent (a canvas for big groups), the player as a ring.
-    void paintGroupDots(QPainter* painter, const Frame& f, const GroupState& group,
+    void paintGroupDots(QPainter* painter, const Frame& f, const FrameGroup& group,
                         const FamilyView& view, const QRectF& exposed);
     /// The dots gathered in m_points, one batch per variant; returns how many.
     int drawDotBatches(QPainter* painter, int dot);
     /// Close up: each agent's glyph, from sprite sheets where they are small enough.
-    void paintGroupGlyphs(QPainter* painter, const Frame& f, const GroupState& group,
+    void paintGroupGlyphs(QPainter* painter, const Frame& f, const FrameGroup& group,
                           const FamilyView& view);
     void paintWorms(QPainter* painter, const QRectF& exposed);
     /// Far out: each body's centre line, sampled a dot apart.
@@ -210,7 +214,7 @@ private:
                           bool shapes);
 
     int m_group;
-    const World* m_world = nullptr;
+    const WorldFrame* m_frame = nullptr;
     QColor m_body{0x3a, 0xa0, 0xff};
     QColor m_accent{0xff, 0xff, 0xff};
     QRectF m_bounds;

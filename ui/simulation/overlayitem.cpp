@@ -245,6 +245,11 @@ void OverlayItem::syncFromWorld(const World* world)
         update();
 }
 
+bool OverlayItem::drawsAnything() const
+{
+    return m_world && m_options && m_options->anyEnabled() && !shownGroups().isEmpty();
+}
+
 void OverlayItem::setSelectedGroups(const QList<int>& groups)
 {
     if (groups == m_selected)

@@ -47,6 +47,10 @@ public:
 
     /// Call after every step and when the world is rebuilt (null: draw nothing).
     void syncFromWorld(const World* world);
+    /// Whether paint() draws anything now: an overlay on and a group in scope. It reads the
+    /// live world then, so no step may run while it paints (SimulationController::
+    /// setStepsBesidePaint).
+    bool drawsAnything() const;
     const World* world() const { return m_world; }
 
     /// The groups selected in the editor (GroupSelection::groups()); used in the

@@ -74,10 +74,96 @@ SimulationController::SimulationController(Document* document, QObject* parent)
 }
 
 // A build still running finishes on its own copy of the scene and is dropped with its future.
-SimulationController::~SimulationController() = default;
+SimulationController::~SimulationController()
+{
+    // Steps under way read the timeline, the watches and B, which go before the thread does.
+    m_stepper.wait();
+}
+
+void SimulationController::finishStep() const
+{
+    if (!m_stepper.busy())
+        return;
+    m_stepper.wait();
+    m_front = 1 - m_front;
+    m_frameFresh = true;
+    m_unannounced += m_jobSteps;
+    m_jobSteps = 0;
+}
+
+void SimulationController::announceSteps()
+{
+    finishStep();
+    if (m_jobDecidedChecks) {
+        m_jobDecidedChecks = false;
+        applyMetricsRate();
+        emit checksRestarted();
+    }
+    if (m_unannounced == 0)
+        return;
+    m_lastStepMs = static_cast<double>(m_jobNanoseconds) / 1e6 / m_unannounced;
+    m_unannounced = 0;
+    emit stepped();
+    // From here on anything may change the world (an edit, a seek): frame() copies afresh.
+    m_frameFresh = false;
+}
+
+void SimulationController::settle()
+{
+    announceSteps();
+}
+
+void SimulationController::setStepsBesidePaint(bool allowed)
+{
+    if (allowed == m_stepsBesidePaint)
+        return;
+    // Whoever turns it off is about to read the live world while painting.
+    settle();
+    m_stepsBesidePaint = allowed;
+}
+
+const WorldFrame* SimulationController::frame() const
+{
+    finishStep();
+    if (!m_world)
+        return nullptr;
+    if (!m_frameFresh) {
+        m_world->copyFrame(m_frames[m_front]);
+        if (m_compareWorld)
+            m_compareWorld->copyFrame(m_compareFrames[m_front]);
+        m_frameFresh = true;
+    }
+    return &m_frames[m_front];
+}
+
+const WorldFrame* SimulationController::compareFrame() const
+{
+    const WorldFrame* a = frame();
+    return a && m_compareWorld ? &m_compareFrames[m_front] : nullptr;
+}
+
+void SimulationController::startSteps(int steps)
+{
+    applyPendingPointer();
+    m_frameFresh = false;
+    const int back = 1 - m_front;
+    m_jobSteps = steps;
+    m_stepper.start([this, steps, back] {
+        QElapsedTimer clock;
+        clock.start();
+        for (int s = 0; s < steps; ++s)
+            stepWorld();
+        m_jobNanoseconds = clock.nsecsElapsed();
+        // The copy is the job's too: the GUI thread paints the front frame meanwhile.
+        m_world->copyFrame(m_frames[back]);
+        if (m_compareWorld)
+            m_compareWorld->copyFrame(m_compareFrames[back]);
+    });
+}
 
 const GroupState* SimulationController::runningGroup(int group) const
 {
+    finishStep();
     // Between a document change and the rebuild it causes, the world may still run the old
     // list of groups: then its indices mean nothing for the document's.
     if (!m_world || m_world->stepCount() == 0 || group < 0 || group >= m_world->groupCount() ||
@@ -88,6 +174,7 @@ const GroupState* SimulationController::runningGroup(int group) const
 
 QString SimulationController::spawnWarning(int group) const
 {
+    finishStep();
     if (!m_world || m_document->scene().groups.size() != m_built.groups.size())
         return QString();
     QString message;
@@ -125,6 +212,7 @@ void SimulationController::pause()
 {
     if (!m_playing)
         return;
+    settle(); // the steps under way are shown
     m_playing = false;
     m_timer.stop();
     m_accumulator = 0.0;
@@ -145,16 +233,20 @@ void SimulationController::stepOnce()
     waitForWorld();
     if (m_playing || !m_world)
         return;
+    beginChange();
     applyPendingGeometry();
+    applyPendingPointer();
     QElapsedTimer clock;
     clock.start();
     stepWorld();
-    m_lastStepMs = static_cast<double>(clock.nsecsElapsed()) / 1e6;
-    emit stepped();
+    m_jobNanoseconds = clock.nsecsElapsed();
+    ++m_unannounced;
+    announceSteps();
 }
 
 void SimulationController::restart()
 {
+    beginChange();
     if (m_buildRunning) {
         // One build at a time: this one is out of date, and the next starts when it ends.
         m_rebuildWanted = true;
@@ -219,6 +311,7 @@ void SimulationController::restart()
 
 void SimulationController::setMetricsWanted(bool wanted, int everySteps)
 {
+    finishStep();
     m_metricsWanted = wanted;
     m_metricsEvery = std::max(1, everySteps);
     applyMetricsRate();
@@ -282,17 +375,24 @@ void SimulationController::restartChecks()
 
 void SimulationController::decideChecks()
 {
+    finishStep();
     if (!m_checks || !m_world || m_checksDecided)
         return;
-    m_checks->finish(*m_world);
-    m_checksDecided = true;
-    m_checksDecidedAt = m_world->time();
+    finishChecks();
     applyMetricsRate();
     emit checksRestarted();
 }
 
+void SimulationController::finishChecks()
+{
+    m_checks->finish(*m_world);
+    m_checksDecided = true;
+    m_checksDecidedAt = m_world->time();
+}
+
 void SimulationController::setProblemsWanted(bool wanted)
 {
+    finishStep();
     if (wanted && !m_problemsWanted)
         m_problemWatch.reset(); // what it missed while nobody watched is not history
     m_problemsWanted = wanted;
@@ -300,6 +400,7 @@ void SimulationController::setProblemsWanted(bool wanted)
 
 const std::vector<Problem>& SimulationController::problems()
 {
+    finishStep();
     static const std::vector<Problem> none;
     if (!m_world || !m_problemsWanted)
         return none;
@@ -308,6 +409,7 @@ const std::vector<Problem>& SimulationController::problems()
 
 void SimulationController::setInspected(int group, std::uint32_t id)
 {
+    finishStep();
     m_inspectedGroup = group;
     m_inspectedId = id;
     if (m_world)
@@ -328,14 +430,17 @@ void SimulationController::stepWorld()
         // A whole run is decided once it is as long as `shoal-cli check` runs the scene, so the
         // two say the same. A watch that began mid-run (the checks edited while it played)
         // missed the start its windows count from: only "Decide now" ends it.
-        if (m_checksSince == 0.0 &&
-            m_world->time() + 0.5 * m_world->dt() >= CheckRunner::secondsNeeded(m_checks->checks()))
-            decideChecks();
+        if (m_checksSince == 0.0 && m_world->time() + 0.5 * m_world->dt() >=
+                                        CheckRunner::secondsNeeded(m_checks->checks())) {
+            finishChecks();
+            m_jobDecidedChecks = true; // announced with the steps (announceSteps())
+        }
     }
 }
 
 std::optional<Error> SimulationController::startCompare(const std::vector<CompareParam>& params)
 {
+    beginChange();
     waitForWorld();
     if (!m_world)
         return Error{"there is no running world to compare with"};
@@ -348,6 +453,7 @@ std::optional<Error> SimulationController::startCompare(const std::vector<Compar
 
 void SimulationController::stopCompare()
 {
+    beginChange();
     if (!m_compareWorld)
         return;
     m_compareWorld.reset();
@@ -358,6 +464,7 @@ void SimulationController::stopCompare()
 
 std::optional<Error> SimulationController::setCompareParam(int group, int param, double value)
 {
+    finishStep();
     if (!m_compareWorld)
         return Error{"B is not running"};
     if (auto error = m_compareWorld->setParam(group, param, value))
@@ -429,6 +536,7 @@ void SimulationController::installWorld(std::shared_ptr<World> world)
         emit compareChanged();
     }
     m_world = std::move(world);
+    m_frameFresh = false;
     // The step on every core: the results are those of one thread, bit for bit.
     m_world->setThreads(0);
     m_problemWatch.reset();
@@ -483,8 +591,29 @@ void SimulationController::setSpeed(double factor)
 
 void SimulationController::setPointer(double x, double y, bool pressed)
 {
+    const bool wasPressed = m_pointerPressed;
     m_pointer = Vec2(static_cast<float>(x), static_cast<float>(y));
     m_pointerPressed = pressed;
+    // A move while steps run reaches the world before the next ones (the last move wins, as
+    // between two steps); a press or a release reaches it at once.
+    if (m_stepper.busy() && pressed == wasPressed) {
+        m_pointerPending = true;
+        return;
+    }
+    finishStep();
+    givePointer();
+}
+
+void SimulationController::applyPendingPointer()
+{
+    if (m_pointerPending)
+        givePointer();
+}
+
+void SimulationController::givePointer()
+{
+    m_pointerPending = false;
+    const bool pressed = m_pointerPressed;
     if (!m_world)
         return;
     const PointerInput& before = m_world->pointer();
@@ -506,6 +635,7 @@ void SimulationController::setPointer(double x, double y, bool pressed)
 
 void SimulationController::setTarget(int group, double x, double y)
 {
+    finishStep();
     if (!m_world || group < 0 || group >= m_world->groupCount())
         return;
     if (!m_world->setTarget(group, Vec2(static_cast<float>(x), static_cast<float>(y))))
@@ -534,6 +664,7 @@ void SimulationController::cutTimeline()
 bool SimulationController::seek(std::uint64_t step)
 {
     waitForWorld();
+    beginChange();
     if (!m_world || m_timeline.isEmpty())
         return false;
     pause();
@@ -564,12 +695,14 @@ bool SimulationController::seek(std::uint64_t step)
 
 void SimulationController::stepBack()
 {
+    finishStep();
     if (m_world && m_world->stepCount() > m_timeline.firstKept())
         seek(m_world->stepCount() - 1);
 }
 
 void SimulationController::branchHere()
 {
+    beginChange();
     if (!m_world || !m_timeline.following(*m_world))
         return;
     takeDocumentParams();
@@ -617,6 +750,7 @@ void SimulationController::takeDocumentParams()
 std::optional<Recording> SimulationController::recording()
 {
     waitForWorld();
+    beginChange();
     const CheckedScene* checked = m_document->checkedScene();
     if (!m_world || !m_timeline.recordable() || m_geometryEdited || !checked)
         return std::nullopt;
@@ -635,36 +769,46 @@ std::optional<Recording> SimulationController::recording()
 void SimulationController::loadRecording(const Recording& recording)
 {
     waitForWorld();
+    beginChange();
     if (!m_world || m_world->stepCount() != 0)
         return;
     m_timeline.load(*m_world, recording);
     emit timelineChanged();
 }
 
-int SimulationController::advance(double realSeconds)
+int SimulationController::takeDueSteps(double realSeconds)
 {
-    if (!m_world || realSeconds <= 0.0)
-        return 0;
-    applyPendingGeometry();
     const double dt = static_cast<double>(m_world->dt());
     m_accumulator += realSeconds * m_speed;
     const int cap = maxStepsPerTick();
     // The world's dt is a float: allow for its rounding so a tick of exactly dt is one step.
     const double due = dt * (1.0 - 1e-4);
     int steps = 0;
-    QElapsedTimer clock;
-    clock.start();
     while (m_accumulator >= due && steps < cap) {
-        stepWorld();
         m_accumulator -= dt;
         ++steps;
     }
     if (m_accumulator >= due)
         m_accumulator = 0.0; // behind by more than the cap: drop the backlog, don't spiral
-    if (steps > 0) {
-        m_lastStepMs = static_cast<double>(clock.nsecsElapsed()) / 1e6 / steps;
-        emit stepped();
-    }
+    return steps;
+}
+
+int SimulationController::advance(double realSeconds)
+{
+    finishStep();
+    if (!m_world || realSeconds <= 0.0)
+        return 0;
+    beginChange();
+    applyPendingGeometry();
+    applyPendingPointer();
+    const int steps = takeDueSteps(realSeconds);
+    QElapsedTimer clock;
+    clock.start();
+    for (int s = 0; s < steps; ++s)
+        stepWorld();
+    m_jobNanoseconds = clock.nsecsElapsed();
+    m_unannounced += steps;
+    announceSteps();
     return steps;
 }
 
@@ -674,7 +818,18 @@ void SimulationController::tick()
         std::min(static_cast<double>(m_clock.nsecsElapsed()) / 1e9, kMaxTickSeconds);
     m_clock.restart();
     ++m_fpsTicks;
-    const int steps = advance(elapsed);
+    // The steps the last tick started are shown now (their frame was painted meanwhile: the
+    // view is one tick behind the world, never between two steps).
+    announceSteps();
+    int steps = 0;
+    if (!m_stepsBesidePaint) {
+        steps = advance(elapsed);
+    } else if (m_world && elapsed > 0.0) {
+        applyPendingGeometry();
+        steps = takeDueSteps(elapsed);
+        if (steps > 0)
+            startSteps(steps);
+    }
     if (m_world)
         m_rateSimSeconds += steps * static_cast<double>(m_world->dt());
     const double window = static_cast<double>(m_fpsClock.nsecsElapsed()) / 1e9;
@@ -689,6 +844,7 @@ void SimulationController::tick()
 
 void SimulationController::onDocumentChanged(const Change& change)
 {
+    beginChange();
     if (m_buildRunning) {
         // The world being built has the level as it was: walls reach it at its first step,
         // as they reach a paused world; anything else needs it built again.

@@ -3,13 +3,22 @@
 /// scene, separate from it), advances it in fixed steps from a timer with an accumulator,
 /// and applies parameter edits to the running world at once. Play/Pause, Step, Restart and
 /// the speed factor never touch the undo stack; undo never rewinds the simulation.
+///
+/// While it plays, the steps of a tick run on a thread of their own (SteppingThread) and the
+/// GUI thread meanwhile paints the frame of the tick before: each job ends by copying the
+/// world's frame (World::copyFrame) into the back buffer, the next tick collects the job,
+/// swaps the buffers and announces stepped(). The agents drawn, the inspector, the plots and
+/// the status bar all show the same step. Anything that reads or changes the world through
+/// this class first waits for a job under way, so the world is never touched by two threads.
 
+#include "simulation/steppingthread.h"
 #include "timeline/timeline.h"
 
 #include <shoal/checks.h>
 #include <shoal/problems.h>
 #include <shoal/scenedesc.h>
 #include <shoal/world.h>
+#include <shoal/worldframe.h>
 
 #include <QElapsedTimer>
 #include <QFutureWatcher>
@@ -34,8 +43,30 @@ public:
 
     /// The running world, or null when the scene cannot be built (lastError() says why) or
     /// while it is being built (isBuilding()).
-    World* world() { return m_world.get(); }
-    const World* world() const { return m_world.get(); }
+    World* world()
+    {
+        finishStep();
+        return m_world.get();
+    }
+    const World* world() const
+    {
+        finishStep();
+        return m_world.get();
+    }
+    /// What the views draw of the running world (and of B while comparing): the frame the
+    /// last step left, copied out of the world so it can be painted while the next steps run.
+    /// Valid until the next stepped(), worldRebuilt() or compareChanged(); null without a
+    /// world.
+    const WorldFrame* frame() const;
+    const WorldFrame* compareFrame() const;
+    /// Whether a tick's steps may run on the stepping thread while the view paints (default
+    /// true). A view that reads the live world while it paints (the debug overlays) turns it
+    /// off: the steps then run on the GUI thread between paints.
+    void setStepsBesidePaint(bool allowed);
+    bool stepsBesidePaint() const { return m_stepsBesidePaint; }
+    /// Waits for steps under way on the stepping thread and announces them (stepped()): the
+    /// world is then at rest until the next tick. Tests and the render bench call it.
+    void settle();
     QString lastError() const { return m_lastError; }
     /// Group `group` of the running world once it has left its first step, else null: a world
     /// just built (or restarted) still shows the level as authored.
@@ -69,7 +100,11 @@ public:
     /// watch observes every step then, and costs nothing otherwise.
     void setProblemsWanted(bool wanted);
     bool problemsWanted() const { return m_problemsWanted; }
-    ProblemWatch& problemWatch() { return m_problemWatch; }
+    ProblemWatch& problemWatch()
+    {
+        finishStep();
+        return m_problemWatch;
+    }
     /// The agent whose rules the world reports (World::setInspected), kept for the worlds
     /// built after; a group of -1: none.
     void setInspected(int group, std::uint32_t id);
@@ -82,7 +117,11 @@ public:
     /// step), decided when a run watched from its start reaches CheckRunner::secondsNeeded (the
     /// length of a `shoal-cli check` run) or when decideChecks() is called. Null without checks or
     /// world, or when the checks name a group the world lacks (checksError() says which).
-    const CheckRunner* checkRunner() const { return m_checks ? &*m_checks : nullptr; }
+    const CheckRunner* checkRunner() const
+    {
+        finishStep();
+        return m_checks ? &*m_checks : nullptr;
+    }
     QString checksError() const { return m_checksError; }
     /// The simulated time the runner began watching at (0 for a run watched from its start).
     double checksSince() const { return m_checksSince; }
@@ -95,11 +134,19 @@ public:
 
     /// The run's history (timeline/timeline.h): every step the world made since it was built
     /// (or since its walls or collision rules last changed) can be shown again.
-    const Timeline& timeline() const { return m_timeline; }
+    const Timeline& timeline() const
+    {
+        finishStep();
+        return m_timeline;
+    }
     /// Sets how much memory the timeline's snapshots may take (Timeline::setBudgetBytes).
     void setTimelineBudget(std::size_t bytes) { m_timeline.setBudgetBytes(bytes); }
     /// Whether the world is behind the timeline's head, following the input logged there.
-    bool isReplaying() const { return m_world && m_timeline.following(*m_world); }
+    bool isReplaying() const
+    {
+        finishStep();
+        return m_world && m_timeline.following(*m_world);
+    }
     /// Puts the paused world at `step` of the timeline (clamped to what it keeps): the world
     /// exactly as the run had it there. Pauses a playing world. False (lastError() says why)
     /// when a snapshot was refused.
@@ -140,7 +187,11 @@ public:
     /// B takes it at its next step, from where it is.
     std::optional<Error> setCompareParam(int group, int param, double value);
     bool isComparing() const { return m_compareWorld != nullptr; }
-    const World* compareWorld() const { return m_compareWorld.get(); }
+    const World* compareWorld() const
+    {
+        finishStep();
+        return m_compareWorld.get();
+    }
     const std::vector<CompareParam>& compareParams() const { return m_compareParams; }
 
     /// Milliseconds the last World::step() took, and frames (timer ticks) per second.
@@ -205,8 +256,33 @@ private:
     /// Tells the world how often to measure: every step while checks are watched.
     void applyMetricsRate();
     void installWorld(std::shared_ptr<World> world);
-    /// One step of the world, observed by the problem watch when it is wanted.
+    /// One step of the world, observed by the problem watch when it is wanted. Runs on the
+    /// stepping thread too: it emits nothing (a decision of the checks is announced later).
     void stepWorld();
+    /// Collects the job on the stepping thread, if one runs: its frames become the front
+    /// ones, its steps wait for announceSteps(). Const: every getter of the world calls it.
+    void finishStep() const;
+    /// stepped() (and checksRestarted() when the checks were decided) for steps made on the
+    /// stepping thread and not yet announced.
+    void announceSteps();
+    /// Starts `steps` steps on the stepping thread (the pointer's last move given first).
+    void startSteps(int steps);
+    /// Gives the world the pointer move setPointer() held back while a job ran.
+    void applyPendingPointer();
+    /// The part of setPointer() that reaches the world and the timeline.
+    void givePointer();
+    /// Ends the checks' run at the world's time: data only (see decideChecks()).
+    void finishChecks();
+    /// Before the world changes on the GUI thread: the job under way is collected and the
+    /// frames are copied afresh when next asked for.
+    void beginChange()
+    {
+        finishStep();
+        m_frameFresh = false;
+    }
+    /// The whole fixed steps `realSeconds` of wall-clock time make at the speed factor
+    /// (at most maxStepsPerTick()), taken from the accumulator.
+    int takeDueSteps(double realSeconds);
     /// An input the world took just now, into the timeline.
     void noteInput(InputEvent event);
     /// The timeline starts again at the world's step (its walls or collision rules changed:
@@ -237,6 +313,22 @@ private:
 
     Document* m_document;
     std::shared_ptr<World> m_world;
+    // The stepping thread and the frames it leaves (see the class comment). Mutable: a
+    // const getter collects a finished job (finishStep()).
+    mutable SteppingThread m_stepper;
+    /// Front and back frames of A and of B: [0] and [1], m_front is the front's index.
+    mutable WorldFrame m_frames[2];
+    mutable WorldFrame m_compareFrames[2];
+    mutable int m_front = 0;
+    /// The front frames are the world as it is (made by the job just collected); any other
+    /// time frame() copies the world afresh.
+    mutable bool m_frameFresh = false;
+    mutable int m_unannounced = 0;       ///< steps of collected jobs not yet announced
+    mutable int m_jobSteps = 0;          ///< steps of the job under way
+    mutable qint64 m_jobNanoseconds = 0; ///< what the last job's steps took
+    bool m_jobDecidedChecks = false;     ///< a job decided the checks: announce it
+    bool m_stepsBesidePaint = true;
+    bool m_pointerPending = false; ///< a pointer move waits for the job under way
     /// The background build of a big level's world; its result is taken once.
     QFutureWatcher<std::shared_ptr<World>> m_build;
     bool m_buildRunning = false;

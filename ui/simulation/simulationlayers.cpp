@@ -30,6 +30,7 @@ SimulationLayers::SimulationLayers(EditorScene* scene, SimulationController* con
         m_overlay = new OverlayItem(overlays);
         m_overlay->setZValue(OverlayItem::kZValue);
         m_scene->addItem(m_overlay);
+        connect(overlays, &OverlayOptions::changed, this, &SimulationLayers::updateStepping);
     }
     // The labels count the running world's agents, by the group list's rule.
     scene->setAgentCountQuery([scene, controller = m_controller](int group) {
@@ -121,13 +122,16 @@ void SimulationLayers::rebuildGhosts()
 void SimulationLayers::sync()
 {
     const World* world = m_controller ? m_controller->world() : nullptr;
+    // The layers paint frames (copies of the worlds), so the next steps may run meanwhile.
+    const WorldFrame* frame = m_controller ? m_controller->frame() : nullptr;
     for (AgentLayerItem* layer : m_layers)
-        layer->syncFromWorld(world);
-    const World* b = m_controller ? m_controller->compareWorld() : nullptr;
+        layer->syncFromFrame(frame);
+    const WorldFrame* b = m_controller ? m_controller->compareFrame() : nullptr;
     for (AgentLayerItem* ghost : m_ghosts)
-        ghost->syncFromWorld(b);
+        ghost->syncFromFrame(b);
     if (m_overlay)
         m_overlay->syncFromWorld(world);
+    updateStepping();
     syncLiveTargets(world);
     const bool started = world && world->stepCount() > 0;
     for (EditableItem* item : m_scene->editableItems()) {
@@ -192,10 +196,18 @@ void SimulationLayers::setGroupVisible(int group, bool visible)
             layer->setVisible(visible);
 }
 
+void SimulationLayers::updateStepping()
+{
+    // The overlays read the live world as they paint: while they draw, no step may run then.
+    if (m_controller)
+        m_controller->setStepsBesidePaint(!m_overlay || !m_overlay->drawsAnything());
+}
+
 void SimulationLayers::updateOverlaySelection()
 {
     if (m_overlay && m_selection)
         m_overlay->setSelectedGroups(m_selection->groups());
+    updateStepping();
 }
 
 } // namespace shoal::ui

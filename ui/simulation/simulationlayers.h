@@ -68,6 +68,9 @@ private:
     void syncLiveTargets(const World* world);
     void onDocumentChanged(const Change& change);
     void updateOverlaySelection();
+    /// Lets the controller step beside the view's paint unless the overlays draw something
+    /// (they read the live world).
+    void updateStepping();
 
     QPointer<EditorScene> m_scene; ///< may go first: its items go with it
     QPointer<SimulationController> m_controller;

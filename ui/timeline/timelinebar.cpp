@@ -62,11 +62,23 @@ QRectF TimelineStrip::track() const
     return QRectF(rect()).adjusted(6.0, 4.0, -6.0, -4.0);
 }
 
+void TimelineStrip::takeState()
+{
+    const World* world = m_simulation->world();
+    const Timeline& timeline = m_simulation->timeline();
+    m_shown.any = world && !timeline.isEmpty();
+    m_shown.now = world ? world->stepCount() : 0;
+    m_shown.base = timeline.base();
+    m_shown.head = timeline.head();
+    m_shown.firstKept = timeline.firstKept();
+    m_shown.edits = timeline.editSteps();
+    update();
+}
+
 double TimelineStrip::xOf(std::uint64_t step) const
 {
-    const Timeline& timeline = m_simulation->timeline();
     const QRectF t = track();
-    const std::uint64_t base = timeline.base(), head = timeline.head();
+    const std::uint64_t base = m_shown.base, head = m_shown.head;
     if (head <= base)
         return t.left();
     const double f =
@@ -76,9 +88,8 @@ double TimelineStrip::xOf(std::uint64_t step) const
 
 std::uint64_t TimelineStrip::stepAt(int x) const
 {
-    const Timeline& timeline = m_simulation->timeline();
     const QRectF t = track();
-    const std::uint64_t base = timeline.base(), head = timeline.head();
+    const std::uint64_t base = m_shown.base, head = m_shown.head;
     if (head <= base || t.width() <= 0.0)
         return head;
     const double f = std::clamp((x - t.left()) / t.width(), 0.0, 1.0);
@@ -91,13 +102,10 @@ void TimelineStrip::paintEvent(QPaintEvent*)
     painter.setRenderHint(QPainter::Antialiasing);
     const QPalette& pal = palette();
     const QRectF t = track();
-    const Timeline& timeline = m_simulation->timeline();
-    const World* world = m_simulation->world();
-
     painter.setPen(QPen(pal.color(QPalette::Mid), 1.0));
     painter.setBrush(pal.color(QPalette::Base));
     painter.drawRoundedRect(t, 3.0, 3.0);
-    if (!world || timeline.isEmpty())
+    if (!m_shown.any)
         return;
 
     QPainterPath clip;
@@ -105,7 +113,7 @@ void TimelineStrip::paintEvent(QPaintEvent*)
     painter.setClipPath(clip);
     painter.setPen(Qt::NoPen);
     // Where the world has been: the played part; after it the logged future it can follow.
-    const double now = xOf(world->stepCount());
+    const double now = xOf(m_shown.now);
     QColor played = pal.color(QPalette::Highlight);
     played.setAlpha(220);
     painter.setBrush(played);
@@ -113,19 +121,19 @@ void TimelineStrip::paintEvent(QPaintEvent*)
     QColor future = pal.color(QPalette::Highlight);
     future.setAlpha(70);
     painter.setBrush(future);
-    painter.drawRect(QRectF(QPointF(now, t.top()), QPointF(xOf(timeline.head()), t.bottom())));
+    painter.drawRect(QRectF(QPointF(now, t.top()), QPointF(xOf(m_shown.head), t.bottom())));
     // Steps no snapshot covers any more (the memory budget dropped them): out of reach.
-    if (timeline.firstKept() > timeline.base()) {
+    if (m_shown.firstKept > m_shown.base) {
         painter.setBrush(QBrush(pal.color(QPalette::Mid), Qt::BDiagPattern));
         painter.drawRect(
-            QRectF(QPointF(t.left(), t.top()), QPointF(xOf(timeline.firstKept()), t.bottom())));
+            QRectF(QPointF(t.left(), t.top()), QPointF(xOf(m_shown.firstKept), t.bottom())));
     }
     painter.setClipping(false);
 
     // Edits: orange ticks over the strip.
     const QColor markColor(230, 140, 30);
     painter.setPen(QPen(markColor, 2.0));
-    for (const std::uint64_t step : timeline.editSteps()) {
+    for (const std::uint64_t step : m_shown.edits) {
         const double x = xOf(step);
         painter.drawLine(QPointF(x, t.top() - 2.0), QPointF(x, t.bottom() + 2.0));
     }
@@ -264,6 +272,7 @@ QString TimelineBar::positionText() const
 
 void TimelineBar::refresh()
 {
+    m_strip->takeState();
     const World* world = m_simulation->world();
     const Timeline& timeline = m_simulation->timeline();
     const bool paused = world && !m_simulation->isPlaying();

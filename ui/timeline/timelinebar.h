@@ -9,6 +9,7 @@
 #include <QWidget>
 
 #include <cstdint>
+#include <vector>
 
 class QLabel;
 class QToolButton;
@@ -30,6 +31,10 @@ public:
     std::uint64_t stepAt(int x) const;
     /// The x of a step.
     double xOf(std::uint64_t step) const;
+    /// Takes what it draws from the timeline and the world now (TimelineBar::refresh(), on
+    /// every announced step): painted from this copy, the strip never waits for steps under
+    /// way on the stepping thread.
+    void takeState();
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -44,6 +49,13 @@ private:
 
     SimulationController* m_simulation;
     bool m_dragging = false;
+    /// What the strip shows, as takeState() last found it.
+    struct Shown
+    {
+        bool any = false; ///< a world with a timeline
+        std::uint64_t now = 0, base = 0, head = 0, firstKept = 0;
+        std::vector<std::uint64_t> edits;
+    } m_shown;
 };
 
 class TimelineBar : public QWidget

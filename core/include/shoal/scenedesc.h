@@ -285,6 +285,19 @@ SHOAL_API PlayerDesc makeDefaultPlayer();
 /// names, references to groups, geometry sizes, counts. The first problem found is returned,
 /// naming the field (JSON-path style, e.g. `groups[2].params.keepMinDistance`).
 SHOAL_API std::optional<Error> validateScene(const SceneDesc& scene);
+/// What the routes round the walls of a scene may hold at once: one flow field per tank
+/// squad that may have tanks (each drives to a target of its own), one per swarm chase (the
+/// player or a group's leader) and radius among the swarms that may have agents (swarms
+/// chasing the same one share a field). Followers route in small windows and are not
+/// counted. validateScene() refuses a scene whose fields need more than
+/// kMaxRouteFieldBytes (<shoal/scenelimits.h>); a tool that generates levels asks this
+/// first (the editor's stress scene sizes its squads by it).
+struct SHOAL_API RouteBudget
+{
+    std::size_t fields = 0;
+    double bytes = 0.0; ///< the fields' memory at the runtime's cell size for the bounds
+};
+SHOAL_API RouteBudget routeBudget(const SceneDesc& scene);
 /// The part of validateScene() that reads a scene's checks (metrics that exist, finite
 /// numbers, a range low to high, a window of 0 to 86400 s): an editor asks it of a list of
 /// checks before it puts them in. The Error names "checks[k]" and the field.

@@ -56,6 +56,10 @@ constexpr double kMaxCircleRadius = kMaxWorldExtent;
 /// still has a thousandth of a degree there).
 constexpr double kMaxHeadingDegrees = 36000.0;
 
+/// Bytes the flow fields of one level's routes may need in all (routeBudget() in
+/// <shoal/scenedesc.h>): about 3,500 routed squads in a 100 m level, 15 at the largest grid
+/// (4M cells).
+constexpr double kMaxRouteFieldBytes = 512.0 * 1024.0 * 1024.0;
 /// Bytes of a scene file the readers take by default (`--max-file-size` raises it).
 constexpr std::size_t kDefaultMaxSceneBytes = std::size_t{64} << 20;
 

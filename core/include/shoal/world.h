@@ -8,6 +8,7 @@
 #include <shoal/metrics.h>
 #include <shoal/scenedesc.h>
 #include <shoal/sketch.h>
+#include <shoal/worldframe.h>
 #include <shoal/worldstate.h>
 
 #include <cmath>
@@ -338,6 +339,10 @@ public:
     /// The group's neighbour grid as last built, and how many agents sit in a cell of it.
     GridSketch gridSketch(int group) const;
     std::uint32_t gridCellCount(int group, int cell) const;
+
+    /// Copies what a viewer draws into `out` (<shoal/worldframe.h>), reusing its arrays:
+    /// the copy can be drawn while this world steps on, on another thread.
+    void copyFrame(WorldFrame& out) const;
 
     /// Bytes held for agents (state, grids, behaviour state): the bench's bytes per agent.
     std::size_t memoryBytes() const;
