@@ -6,6 +6,7 @@
 #include "testsupport.h"
 
 #include <shoal/sketch.h>
+#include <shoal/worldframe.h>
 
 #include <QtTest>
 
@@ -27,6 +28,7 @@ private slots:
     void feelersEndOnTheWallTheyHit();
     void agentStatesNameWhatAgentsDo();
     void onlyWormsHaveBodies();
+    void aFrameIsTheWorldAsDrawnAndReusesItsArrays();
 };
 
 namespace {
@@ -246,6 +248,69 @@ void TestSketch::onlyWormsHaveBodies()
             QVERIFY(std::fabs(distance(left[0], right[0]) - bodies->bodyWidth()) < 1e-3f);
         }
     }
+}
+
+void TestSketch::aFrameIsTheWorldAsDrawnAndReusesItsArrays()
+{
+    // World::copyFrame: what a viewer draws, copied so it can be drawn while the world steps
+    // on; copied again at the same agent counts, it allocates nothing.
+    auto world = buildWorld(everyFamilyScene());
+    QVERIFY(world);
+    world->setPointer({10.0f, 5.0f}, true);
+    world->step(30);
+    WorldFrame frame;
+    world->copyFrame(frame);
+    auto same = [&] {
+        if (frame.step != world->stepCount() || frame.groupCount() != world->groupCount() ||
+            frame.player.position != world->player().position ||
+            frame.pickups.size() != world->pickups().size())
+            return false;
+        for (int g = 0; g < world->groupCount(); ++g) {
+            const GroupState& group = world->group(g);
+            const FrameGroup& copy = frame.groups[std::size_t(g)];
+            const AgentArrays& a = group.agents;
+            if (copy.kind != group.kind || copy.playerLed != group.playerLed ||
+                copy.bodyRadius != world->bodyRadius(g) || copy.agents.px != a.px ||
+                copy.agents.py != a.py || copy.agents.vx != a.vx || copy.agents.vy != a.vy ||
+                copy.agents.heading != a.heading || copy.agents.flags != a.flags ||
+                copy.agents.id != a.id)
+                return false;
+            const AgentBodies* bodies = world->bodies(g);
+            const AgentBodies* copied = frame.bodies(g);
+            if (!bodies != !copied)
+                return false;
+            if (!bodies)
+                continue;
+            if (copied->bodyCount() != bodies->bodyCount() ||
+                copied->bodyWidth() != bodies->bodyWidth() ||
+                copied->segmentLength() != bodies->segmentLength())
+                return false;
+            std::vector<Vec2> l0, r0, l1, r1;
+            for (int w = 0; w < bodies->bodyCount(); ++w) {
+                if (copied->pointCount(w) != bodies->pointCount(w) ||
+                    copied->centreLineLength(w) != bodies->centreLineLength(w))
+                    return false;
+                for (int k = 0; k < bodies->pointCount(w); ++k)
+                    if (copied->point(w, k) != bodies->point(w, k))
+                        return false;
+                bodies->outline(w, l0, r0);
+                copied->outline(w, l1, r1);
+                if (l0 != l1 || r0 != r1)
+                    return false;
+            }
+        }
+        return true;
+    };
+    QVERIFY(same());
+    const FrameGroup& school = frame.groups[0];
+    const float* px = school.agents.px.data();
+    const std::uint8_t* flags = school.agents.flags.data();
+    world->step(5);
+    QVERIFY(!same());
+    world->copyFrame(frame);
+    QVERIFY(same());
+    QCOMPARE(school.agents.px.data(), px);
+    QCOMPARE(school.agents.flags.data(), flags);
 }
 
 QTEST_GUILESS_MAIN(TestSketch)
