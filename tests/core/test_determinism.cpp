@@ -124,6 +124,7 @@ private slots:
     void sameHashOnAnyThreads();
     void sameHashOnAnyThreadsAmongGroups_data() { sameHashTwiceInOneProcess_data(); }
     void sameHashOnAnyThreadsAmongGroups();
+    void squadsGivenNewTargetsAtOnceRouteAlikeOnAnyThreads();
     void differentSeedGivesDifferentHash();
     void ownTrigIsExactAndAccurate();
     void laneTrigIsScalarTrig();
@@ -225,6 +226,47 @@ void TestDeterminism::sameHashOnAnyThreadsAmongGroups()
     QCOMPARE(hex(run(2, 7)), one);
     QCOMPARE(hex(run(4, 7)), one);
     QCOMPARE(hex(run(1, 64)), one);
+}
+
+void TestDeterminism::squadsGivenNewTargetsAtOnceRouteAlikeOnAnyThreads()
+{
+    // Twelve squads on the walled level, two swarms chasing the player: every squad's new
+    // route is computed at once on the step's threads when their targets move together
+    // (an RTS order to every squad), with the same fields, so the same hash, as one thread.
+    SceneDesc scene = familyScene(BehaviourKind::TankSquad);
+    scene.groups.clear();
+    scene.pickups.clear();
+    for (int k = 0; k < 12; ++k) {
+        GroupDesc squad = makeDefaultGroup(BehaviourKind::TankSquad, "squad " + std::to_string(k));
+        const double x = -35.0 + 6.0 * (k % 6), y = k < 6 ? -25.0 : 15.0;
+        squad.spawn = SpawnAreaDesc{{{x, y}, {x + 5.0, y + 8.0}}, 6};
+        squad.target = Point2{25.0 - 4.0 * (k % 4), -20.0 + 3.0 * (k / 4)};
+        scene.groups.push_back(squad);
+    }
+    for (const char* name : {"swarm a", "swarm b"}) {
+        GroupDesc swarm = makeDefaultGroup(BehaviourKind::Swarm, name);
+        swarm.spawn = SpawnAreaDesc{{{-5.0, -25.0}, {5.0, -15.0}}, 20};
+        scene.groups.push_back(swarm);
+    }
+    scene.player.enabled = true;
+    scene.player.position = {0.0, -10.0};
+    auto run = [&](int threads) {
+        const std::unique_ptr<World> world = worldOnThreads(scene, threads, 0);
+        World& w = *world;
+        for (int s = 0; s < 360; ++s) {
+            const float t = static_cast<float>(s) / 60.0f;
+            w.setPointer({25.0f * std::cos(t), 18.0f * std::sin(t)}, true);
+            if (s == 60 || s == 200)
+                for (int g = 0; g < 12; ++g)
+                    w.setTarget(g, {(s == 60 ? -30.0f : 28.0f) + 2.0f * static_cast<float>(g % 3),
+                                    -20.0f + 3.5f * static_cast<float>(g / 3)});
+            w.step();
+        }
+        return w.stateHash();
+    };
+    const QString one = hex(run(1));
+    QCOMPARE(hex(run(2)), one);
+    QCOMPARE(hex(run(4)), one);
 }
 
 void TestDeterminism::differentSeedGivesDifferentHash()

@@ -26,6 +26,7 @@ struct StepContext;
 class GroupMeter;
 class BodyPass;
 class WorkerPool;
+class FlowField;
 struct WorldAccess;
 
 /// Something the world noticed while it was built that its user should hear of: the build
@@ -479,6 +480,12 @@ private:
     /// blocks they are cut into (each block's first task; the count last).
     std::vector<std::pair<std::uint32_t, std::uint32_t>> m_planTasks;
     std::vector<std::size_t> m_planBlocks;
+    /// The route fields this step's groups aimed at new goals (Behaviour::aimRoutes), computed
+    /// together before the plans.
+    std::vector<FlowField*> m_aimedFields;
+    /// Aims every group's routes, in group order, and computes the fields aimed on the
+    /// step's threads.
+    void computeRoutes(StepContext& ctx);
     /// Blocks of groups for forEachGroupShared (each block's first group; the count last).
     std::vector<std::size_t> m_groupBlocks;
     /// A range of one group's agents, the wall rule's and the commit's unit of work.

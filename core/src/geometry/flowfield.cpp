@@ -391,6 +391,20 @@ void FlowField::reset()
 
 bool FlowField::setGoal(Vec2 goal)
 {
+    if (!aimAt(goal))
+        return false;
+    computeAimed();
+    return true;
+}
+
+void FlowField::computeAimed()
+{
+    if (m_aimed)
+        rebuild();
+}
+
+bool FlowField::aimAt(Vec2 goal)
+{
     m_goal = goal;
     m_hasGoal = true;
     const int raw = m_occupancy->slotAt(goal);
@@ -403,7 +417,7 @@ bool FlowField::setGoal(Vec2 goal)
         return false;
     m_goalSlot = target;
     m_routedGoal = target >= 0 ? m_occupancy->slotCentre(target) : goal;
-    rebuild();
+    m_aimed = true;
     return true;
 }
 
@@ -665,6 +679,7 @@ struct FlowField::Search
 void FlowField::rebuild()
 {
     ++m_rebuilds;
+    m_aimed = false;
     if (m_goalSlot < 0) {
         reset();
         return;

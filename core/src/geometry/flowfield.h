@@ -218,6 +218,13 @@ public:
     /// snaps to a free cell: the one its cell escapes to (see FlowOccupancy), else the free
     /// cell whose centre is nearest the goal cell's centre (routedGoal() says where).
     bool setGoal(Vec2 goal);
+    /// setGoal() without the computing: returns whether computeAimed() has a field to
+    /// compute. A step aims its routes first, in group order, then computes every aimed field
+    /// on its threads at once (each a function of its occupancy and goal cell alone, so the
+    /// order does not matter); nothing reads a field in between.
+    bool aimAt(Vec2 goal);
+    /// Computes the field for the goal aimAt() gave it, if it has not been.
+    void computeAimed();
     /// No goal: every direction is zero and every distance infinite.
     void clearGoal();
     /// The geometry changed: routes over `occupancy` from now on, recomputing for the current
@@ -359,6 +366,7 @@ private:
     Vec2 m_goal;
     Vec2 m_routedGoal;
     bool m_hasGoal = false;
+    bool m_aimed = false; ///< aimAt() moved the goal to a cell the field is not computed for
     std::int32_t m_rawGoalSlot = -1; ///< the slot setGoal last saw (before snapping)
     std::int32_t m_goalSlot = -1;    ///< the free slot the field leads to, -1 for none
     std::uint64_t m_rebuilds = 0;

@@ -45,7 +45,8 @@ void FlowRoute::prepare(const StaticGeometry& geometry, float bodyRadius)
     m_radius = bodyRadius;
 }
 
-void FlowRoute::update(const StaticGeometry& geometry, float bodyRadius, Vec2 goal)
+void FlowRoute::update(const StaticGeometry& geometry, float bodyRadius, Vec2 goal,
+                       std::vector<FlowField*>* aimed)
 {
     prepare(geometry, bodyRadius);
     m_active = true;
@@ -64,7 +65,11 @@ void FlowRoute::update(const StaticGeometry& geometry, float bodyRadius, Vec2 go
         return;
     }
     const bool fresh = !m_field || m_field.use_count() > 1;
-    ownField(m_level).setGoal(goal);
+    FlowField& field = ownField(m_level);
+    if (!aimed)
+        field.setGoal(goal);
+    else if (field.aimAt(goal))
+        aimed->push_back(&field);
     if (fresh)
         m_level->addField(m_field);
 }

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 namespace shoal {
 
@@ -38,7 +39,10 @@ public:
     /// Routes to `goal` (m) over the whole level, for bodies of `bodyRadius` m. Costs a lookup
     /// of the level's shared occupancy and a cell test when nothing changed; a rebuild
     /// otherwise (about 1-3 ms on a 100 m level, see FlowField).
-    void update(const StaticGeometry& geometry, float bodyRadius, Vec2 goal);
+    /// With `aimed`, a field to compute is not computed but added to it (FlowField::aimAt:
+    /// the step computes them all at once, on its threads).
+    void update(const StaticGeometry& geometry, float bodyRadius, Vec2 goal,
+                std::vector<FlowField*>* aimed = nullptr);
     /// Routes to `goal` within a square window of the level reaching at least `reach` m (> 0)
     /// from the goal: the window reaches twice that, rounded up to whole 4 m, from where the
     /// goal was when it was placed, and is placed again once the goal has gone half of it

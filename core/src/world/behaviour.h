@@ -26,6 +26,7 @@ namespace shoal {
 
 class Behaviour;
 class BodyPass;
+class FlowField;
 
 class Group;
 class SpawnOccupancy;
@@ -404,6 +405,17 @@ public:
     // the agents are cut into parts or on which thread runs which: the hash of a step is the
     // same for any number of threads.
 
+    /// Before any group prepares its plan, in group order: the group's routes round the
+    /// walls take this step's goals (FlowRoute::update with `aimed`), and the fields that
+    /// need computing are added to `aimed`; the world computes them all on its threads, so
+    /// preparePlan() finds them ready. A squad per field: a hundred squads given new targets
+    /// at once compute on every core.
+    virtual void aimRoutes(Group& group, const StepContext& ctx, std::vector<FlowField*>& aimed)
+    {
+        (void)group;
+        (void)ctx;
+        (void)aimed;
+    }
     /// What the group's agents share (the route to the goal, neighbour data gathered in cell
     /// order, scratch sized for ctx.workers), and how many parts the agents' plans fall into
     /// (StepContext::planParts() cuts them by agent count alone, never by thread count).

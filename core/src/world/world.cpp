@@ -2,6 +2,7 @@
 
 #include <shoal/displaytext.h>
 
+#include "geometry/flowfield.h"
 #include "geometry/staticgeometry.h"
 #include "kernels/flagged.h"
 #include "kernels/lanes.h"
@@ -896,10 +897,27 @@ void World::step()
         computeAllMetrics();
 }
 
+void World::computeRoutes(StepContext& ctx)
+{
+    m_aimedFields.clear();
+    for (const std::unique_ptr<Group>& group : m_groups)
+        group->behaviour->aimRoutes(*group, ctx, m_aimedFields);
+    // Each field is a function of its occupancy and its goal's cell alone: any thread, any
+    // order gives the same fields.
+    if (m_pool && m_aimedFields.size() > 1) {
+        m_pool->run(m_aimedFields.size(),
+                    [&](std::size_t f, int) { m_aimedFields[f]->computeAimed(); });
+        return;
+    }
+    for (FlowField* field : m_aimedFields)
+        field->computeAimed();
+}
+
 void World::planGroups(StepContext& ctx)
 {
     m_playerLedGroups.clear();
     const std::size_t groupCount = m_groups.size();
+    computeRoutes(ctx);
     if (!m_pool) {
         // Thousands of small groups: the next ones' objects and arrays are asked for while
         // this one plans. The groups the player leads are noted on the way, so the loop

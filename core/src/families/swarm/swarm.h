@@ -41,6 +41,7 @@ public:
     /// The default placement, and the route readied over the level (see swarm.cpp).
     void spawn(Group& group, const GroupDesc& desc, Random& random, const StaticGeometry& geometry,
                SpawnOccupancy& placed) override;
+    void aimRoutes(Group& group, const StepContext& ctx, std::vector<FlowField*>& aimed) override;
     std::size_t preparePlan(Group& group, const StepContext& ctx) override;
     void planPart(Group& group, const StepContext& ctx, std::size_t part, int worker) override;
     void finishPlan(Group& group, const StepContext& ctx) override;

@@ -182,6 +182,13 @@ std::optional<Vec2> SwarmBehaviour::goal(const Group& group, const StepContext& 
     return swarmGoal(group, ctx);
 }
 
+void SwarmBehaviour::aimRoutes(Group& group, const StepContext& ctx, std::vector<FlowField*>& aimed)
+{
+    // As preparePlan() updates the route, below: it then finds the field ready.
+    if (group.agents.size() > 0 && swarmHasGoal(group, ctx))
+        m_route.update(*ctx.geometry, m_params.radius, swarmGoal(group, ctx), &aimed);
+}
+
 std::size_t SwarmBehaviour::preparePlan(Group& group, const StepContext& ctx)
 {
     // One field for the swarm, rebuilt only when the goal changes cell; none for a swarm

@@ -63,6 +63,7 @@ public:
     /// Tanks start a hull's length apart beyond touching where there is room (the hull's
     /// corners and the barrel reach past the body's disc), all facing the target.
     SpawnPose spawnPose() const override { return {0.6f * m_params.radius, true}; }
+    void aimRoutes(Group& group, const StepContext& ctx, std::vector<FlowField*>& aimed) override;
     std::size_t preparePlan(Group& group, const StepContext& ctx) override;
     void planPart(Group& group, const StepContext& ctx, std::size_t part, int worker) override;
     void finishPlan(Group& group, const StepContext& ctx) override;

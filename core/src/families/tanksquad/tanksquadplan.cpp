@@ -756,6 +756,14 @@ void TankSquadBehaviour::finishPlan(Group& group, const StepContext& ctx)
     group.startClearanceKnown = true;
 }
 
+void TankSquadBehaviour::aimRoutes(Group& group, const StepContext& ctx,
+                                   std::vector<FlowField*>& aimed)
+{
+    // As preparePlanWith() updates the route: it then finds the field ready.
+    if (group.hasTarget && group.agents.size() > 0)
+        m_route.update(*ctx.geometry, m_params.radius, group.target, &aimed);
+}
+
 template <class Search>
 std::size_t TankSquadBehaviour::preparePlanWith(Group& group, const StepContext& ctx)
 {
