@@ -26,6 +26,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QPainterPath>
+#include <QStyleOptionGraphicsItem>
 #include <QThread>
 
 #include <cmath>
@@ -226,7 +227,7 @@ public:
             timer.start();
             drive();
             m_world->step();
-            m_world->copyFrame(m_frames[m_front]);
+            m_world->copyFrame(m_frames[m_front], outlinesWanted());
             const double sim = static_cast<double>(timer.nsecsElapsed()) / 1e6;
             timer.restart();
             syncLayers();
@@ -236,12 +237,13 @@ public:
         }
         const int back = 1 - m_front;
         double sim = 0.0;
-        m_stepper.start([this, back, &sim] {
+        const bool outlines = outlinesWanted();
+        m_stepper.start([this, back, outlines, &sim] {
             QElapsedTimer clock;
             clock.start();
             drive();
             m_world->step();
-            m_world->copyFrame(m_frames[back]);
+            m_world->copyFrame(m_frames[back], outlines);
             sim = static_cast<double>(clock.nsecsElapsed()) / 1e6;
         });
         timer.start();
@@ -277,6 +279,22 @@ public:
     }
 
     bool beside() const { return m_beside; }
+
+    /// Whether a worm layer would draw ribbons at this zoom: the frames then carry their
+    /// edges, as the editor's (SimulationLayers::askForOutlines).
+    bool outlinesWanted() const
+    {
+        const qreal ppm =
+            QStyleOptionGraphicsItem::levelOfDetailFromTransform(m_view.viewportTransform());
+        const WorldFrame& frame = m_frames[m_front];
+        for (const AgentLayerItem* layer : m_layers) {
+            const int g = layer->groupIndex();
+            if (g >= 0 && g < frame.groupCount() && frame.bodies(g) &&
+                layer->detailAt(ppm) == AgentLayerItem::Detail::Shapes)
+                return true;
+        }
+        return false;
+    }
 
     /// What the layers drew last frame, e.g. "shapes 2, dots 3".
     QString detailSummary() const

@@ -311,6 +311,18 @@ void TestSketch::aFrameIsTheWorldAsDrawnAndReusesItsArrays()
     QVERIFY(same());
     QCOMPARE(school.agents.px.data(), px);
     QCOMPARE(school.agents.flags.data(), flags);
+    // Without the worms' edges (a view far out): the centre lines all the same, no edges.
+    world->copyFrame(frame, false);
+    const int worms = world->groupIndex("worms");
+    const FrameBodies& bodies = frame.groups[std::size_t(worms)].bodies;
+    QVERIFY(!bodies.hasOutlines());
+    QCOMPARE(bodies.bodyCount(), world->bodies(worms)->bodyCount());
+    QCOMPARE(bodies.point(0, 1), world->bodies(worms)->point(0, 1));
+    std::vector<Vec2> left{{1.0f, 1.0f}}, right;
+    bodies.outline(0, left, right);
+    QVERIFY(left.empty() && right.empty());
+    world->copyFrame(frame);
+    QVERIFY(same());
 }
 
 QTEST_GUILESS_MAIN(TestSketch)

@@ -849,7 +849,10 @@ void AgentLayerItem::paintWorms(QPainter* painter, const QRectF& exposed)
     const Frame f(painter->worldTransform(), exposed, bodies->bodyWidth());
     m_lastDetail = detailAt(f.ppm);
     painter->resetTransform();
-    if (m_lastDetail == Detail::Dots)
+    // A frame copied while the view was far out has no ribbon edges: centre lines until the
+    // next (SimulationLayers asks for edges once a worm layer would draw ribbons).
+    const FrameGroup& group = m_frame->groups[static_cast<std::size_t>(m_group)];
+    if (m_lastDetail == Detail::Dots || !group.bodies.hasOutlines())
         paintCentreLines(painter, f, *bodies, exposed);
     else
         paintRibbons(painter, f, *bodies);

@@ -128,9 +128,9 @@ const WorldFrame* SimulationController::frame() const
     if (!m_world)
         return nullptr;
     if (!m_frameFresh) {
-        m_world->copyFrame(m_frames[m_front]);
+        m_world->copyFrame(m_frames[m_front], m_frameOutlines);
         if (m_compareWorld)
-            m_compareWorld->copyFrame(m_compareFrames[m_front]);
+            m_compareWorld->copyFrame(m_compareFrames[m_front], m_frameOutlines);
         m_frameFresh = true;
     }
     return &m_frames[m_front];
@@ -148,16 +148,17 @@ void SimulationController::startSteps(int steps)
     m_frameFresh = false;
     const int back = 1 - m_front;
     m_jobSteps = steps;
-    m_stepper.start([this, steps, back] {
+    const bool outlines = m_frameOutlines;
+    m_stepper.start([this, steps, back, outlines] {
         QElapsedTimer clock;
         clock.start();
         for (int s = 0; s < steps; ++s)
             stepWorld();
         m_jobNanoseconds = clock.nsecsElapsed();
         // The copy is the job's too: the GUI thread paints the front frame meanwhile.
-        m_world->copyFrame(m_frames[back]);
+        m_world->copyFrame(m_frames[back], outlines);
         if (m_compareWorld)
-            m_compareWorld->copyFrame(m_compareFrames[back]);
+            m_compareWorld->copyFrame(m_compareFrames[back], outlines);
     });
 }
 

@@ -63,6 +63,9 @@ public:
     /// true). A view that reads the live world while it paints (the debug overlays) turns it
     /// off: the steps then run on the GUI thread between paints.
     void setStepsBesidePaint(bool allowed);
+    /// Whether the frames carry the worms' ribbon edges (World::copyFrame): only while a
+    /// view is near enough to draw ribbons (default true). From the next frame on.
+    void setFrameOutlines(bool wanted) { m_frameOutlines = wanted; }
     bool stepsBesidePaint() const { return m_stepsBesidePaint; }
     /// Waits for steps under way on the stepping thread and announces them (stepped()): the
     /// world is then at rest until the next tick. Tests and the render bench call it.
@@ -328,6 +331,7 @@ private:
     mutable qint64 m_jobNanoseconds = 0; ///< what the last job's steps took
     bool m_jobDecidedChecks = false;     ///< a job decided the checks: announce it
     bool m_stepsBesidePaint = true;
+    bool m_frameOutlines = true;
     bool m_pointerPending = false; ///< a pointer move waits for the job under way
     /// The background build of a big level's world; its result is taken once.
     QFutureWatcher<std::shared_ptr<World>> m_build;

@@ -13,6 +13,10 @@
 #include <shoal/world.h>
 #include <shoal/worldstate.h>
 
+#include <QGraphicsView>
+#include <QStyleOptionGraphicsItem>
+
+#include <algorithm>
 #include <cmath>
 
 namespace shoal::ui {
@@ -122,6 +126,7 @@ void SimulationLayers::rebuildGhosts()
 void SimulationLayers::sync()
 {
     const World* world = m_controller ? m_controller->world() : nullptr;
+    askForOutlines();
     // The layers paint frames (copies of the worlds), so the next steps may run meanwhile.
     const WorldFrame* frame = m_controller ? m_controller->frame() : nullptr;
     for (AgentLayerItem* layer : m_layers)
@@ -194,6 +199,28 @@ void SimulationLayers::setGroupVisible(int group, bool visible)
     for (AgentLayerItem* layer : m_layers + m_ghosts)
         if (layer->groupIndex() == group)
             layer->setVisible(visible);
+}
+
+void SimulationLayers::askForOutlines()
+{
+    // Worms' ribbon edges cost three times their centre lines to copy: asked for only while
+    // a view is near enough for a worm layer to draw ribbons.
+    if (!m_controller)
+        return;
+    const QList<QGraphicsView*> views = m_scene->views();
+    qreal ppm = 0.0;
+    for (const QGraphicsView* view : views)
+        ppm = std::max(
+            ppm, QStyleOptionGraphicsItem::levelOfDetailFromTransform(view->viewportTransform()));
+    bool wanted = views.isEmpty();
+    const World* world = m_controller->world();
+    for (const AgentLayerItem* layer : m_layers) {
+        const int g = layer->groupIndex();
+        if (!wanted && world && g >= 0 && g < world->groupCount() && world->bodies(g) &&
+            layer->isVisible())
+            wanted = layer->detailAt(ppm) == AgentLayerItem::Detail::Shapes;
+    }
+    m_controller->setFrameOutlines(wanted);
 }
 
 void SimulationLayers::updateStepping()

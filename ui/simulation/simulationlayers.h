@@ -71,6 +71,9 @@ private:
     /// Lets the controller step beside the view's paint unless the overlays draw something
     /// (they read the live world).
     void updateStepping();
+    /// Tells the controller whether its frames need the worms' ribbon edges (a view near
+    /// enough to draw ribbons).
+    void askForOutlines();
 
     QPointer<EditorScene> m_scene; ///< may go first: its items go with it
     QPointer<SimulationController> m_controller;

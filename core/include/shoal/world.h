@@ -342,8 +342,9 @@ public:
     std::uint32_t gridCellCount(int group, int cell) const;
 
     /// Copies what a viewer draws into `out` (<shoal/worldframe.h>), reusing its arrays:
-    /// the copy can be drawn while this world steps on, on another thread.
-    void copyFrame(WorldFrame& out) const;
+    /// the copy can be drawn while this world steps on, on another thread. Worms' ribbon
+    /// edges only with `outlines` (FrameBodies::assign).
+    void copyFrame(WorldFrame& out, bool outlines = true) const;
 
     /// Bytes held for agents (state, grids, behaviour state): the bench's bytes per agent.
     std::size_t memoryBytes() const;

@@ -27,13 +27,17 @@ struct SHOAL_API FrameAgents
     std::size_t size() const { return px.size(); }
 };
 
-/// The bodies of a group longer than a disc (worms), copied: centre lines and ribbon edges
-/// exactly as the world's AgentBodies gave them when copied.
+/// The bodies of a group longer than a disc (worms), copied: centre lines, and the ribbon
+/// edges when asked for, exactly as the world's AgentBodies gave them when copied.
 class SHOAL_API FrameBodies final : public AgentBodies
 {
 public:
-    /// Copies every body of `from` (points and outlines); the arrays keep their capacity.
-    void assign(const AgentBodies& from);
+    /// Copies every body of `from`: the centre lines, and the outlines when `outlines` (the
+    /// edges cost three times the centre line to work out: a viewer far out draws centre
+    /// lines only). The arrays keep their capacity.
+    void assign(const AgentBodies& from, bool outlines = true);
+    /// Whether the outlines were copied; outline() gives none otherwise.
+    bool hasOutlines() const { return m_hasOutlines; }
     void clear();
 
     int bodyCount() const override { return static_cast<int>(m_lengths.size()); }
@@ -57,6 +61,7 @@ public:
 private:
     float m_width = 0.0f;
     float m_segmentLength = 0.0f;
+    bool m_hasOutlines = false;
     std::vector<std::size_t> m_start{0}; ///< body b's points are [m_start[b], m_start[b + 1])
     std::vector<Vec2> m_points, m_left, m_right;
     std::vector<float> m_lengths;

@@ -25,9 +25,10 @@ void FrameBodies::clear()
     m_lengths.clear();
 }
 
-void FrameBodies::assign(const AgentBodies& from)
+void FrameBodies::assign(const AgentBodies& from, bool outlines)
 {
     clear();
+    m_hasOutlines = outlines;
     m_width = from.bodyWidth();
     m_segmentLength = from.segmentLength();
     const int bodies = from.bodyCount();
@@ -36,9 +37,11 @@ void FrameBodies::assign(const AgentBodies& from)
         const int n = from.pointCount(b);
         for (int k = 0; k < n; ++k)
             m_points.push_back(from.point(b, k));
-        from.outline(b, m_scratchLeft, m_scratchRight);
-        m_left.insert(m_left.end(), m_scratchLeft.begin(), m_scratchLeft.end());
-        m_right.insert(m_right.end(), m_scratchRight.begin(), m_scratchRight.end());
+        if (outlines) {
+            from.outline(b, m_scratchLeft, m_scratchRight);
+            m_left.insert(m_left.end(), m_scratchLeft.begin(), m_scratchLeft.end());
+            m_right.insert(m_right.end(), m_scratchRight.begin(), m_scratchRight.end());
+        }
         m_start.push_back(m_points.size());
         m_lengths.push_back(from.centreLineLength(b));
     }
@@ -46,6 +49,11 @@ void FrameBodies::assign(const AgentBodies& from)
 
 void FrameBodies::outline(int body, std::vector<Vec2>& left, std::vector<Vec2>& right) const
 {
+    if (!m_hasOutlines) {
+        left.clear();
+        right.clear();
+        return;
+    }
     const std::size_t begin = m_start[static_cast<std::size_t>(body)];
     const std::size_t end = m_start[static_cast<std::size_t>(body) + 1];
     left.assign(m_left.begin() + static_cast<std::ptrdiff_t>(begin),
@@ -54,7 +62,7 @@ void FrameBodies::outline(int body, std::vector<Vec2>& left, std::vector<Vec2>& 
                  m_right.begin() + static_cast<std::ptrdiff_t>(end));
 }
 
-void World::copyFrame(WorldFrame& out) const
+void World::copyFrame(WorldFrame& out, bool outlines) const
 {
     out.step = stepCount();
     out.time = time();
@@ -78,7 +86,7 @@ void World::copyFrame(WorldFrame& out) const
         const AgentBodies* bodies = this->bodies(g);
         to.hasBodies = bodies != nullptr;
         if (bodies)
-            to.bodies.assign(*bodies);
+            to.bodies.assign(*bodies, outlines);
         else
             to.bodies.clear();
     }
