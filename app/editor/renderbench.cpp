@@ -7,6 +7,7 @@
 #include "benchscenes.h"
 #include "embeddedscenes.h"
 #include "simulation/agentlayeritem.h"
+#include "simulation/layerbatches.h"
 #include "simulation/overlayitem.h"
 #include "simulation/overlayoptions.h"
 #include "simulation/steppingthread.h"
@@ -172,6 +173,9 @@ public:
         m_overlay = new OverlayItem(&m_options);
         m_scene.addItem(m_overlay);
         sync();
+        // Small groups of one family in one layer, as the editor paints them.
+        batchSmallGroups(QList<AgentLayerItem*>(m_layers.begin(), m_layers.end()),
+                         &m_frames[m_front]);
 
         m_view.setScene(&m_scene);
         configureViewForAgents(&m_view);

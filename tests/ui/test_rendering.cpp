@@ -5,6 +5,7 @@
 
 #include "renderbench.h"
 #include "simulation/agentlayeritem.h"
+#include "simulation/layerbatches.h"
 #include "simulation/overlayitem.h"
 #include "simulation/overlayoptions.h"
 #include "stressscene.h"
@@ -188,6 +189,8 @@ private slots:
     void overlaysFollowTheScope();
     void overlayOptionsListEveryOverlayOnce();
     void theStressSceneHasTheRequestedAgents();
+    void aStressSceneOfAHundredThousandFitsItsRoutes();
+    void smallGroupsOfOneFamilyPaintInOneLayer();
 };
 
 void TestRendering::everyFamilyIsDrawnInItsColourWhereItsAgentsAre_data()
@@ -578,6 +581,74 @@ void TestRendering::theStressSceneHasTheRequestedAgents()
     QVERIFY(fish);
     QCOMPARE((*fish)->agentCount(), std::size_t(300) + ((*World::create(empty))->agentCount()));
     QCOMPARE((*fish)->group(0).kind, BehaviourKind::FishSchool);
+}
+
+void TestRendering::aStressSceneOfAHundredThousandFitsItsRoutes()
+{
+    // 20,000 tanks in squads of 25 would be 800 routes over a big arena: far more than a
+    // level's route fields may hold. The squads grow until theirs fit, and the scene runs.
+    const SceneDesc stress = withStressAgents(test::demoScene(), 100000);
+    QVERIFY2(!validateScene(stress),
+             qPrintable(QString::fromStdString(validateScene(stress).value_or(Error{}).message)));
+    QVERIFY(routeBudget(stress).bytes <= 0.5 * kMaxRouteFieldBytes);
+    int squads = 0;
+    for (const GroupDesc& group : stress.groups)
+        squads += group.kind == BehaviourKind::TankSquad ? 1 : 0;
+    QVERIFY(squads >= 10);
+}
+
+void TestRendering::smallGroupsOfOneFamilyPaintInOneLayer()
+{
+    // Twelve convoys and twelve swarms in two colours: each family and colour is painted by
+    // one layer, and the picture is the one a layer per group paints.
+    SceneDesc scene = test::emptyScene();
+    scene.bounds = {{-40.0, -30.0}, {40.0, 30.0}};
+    scene.player.enabled = false;
+    for (int k = 0; k < 24; ++k) {
+        const bool convoy = k % 2 == 0;
+        GroupDesc group = makeDefaultGroup(
+            convoy ? BehaviourKind::LeaderFollow : BehaviourKind::Swarm, "g" + std::to_string(k));
+        const double x = -36.0 + 12.0 * (k % 6), y = -26.0 + 13.0 * (k / 6);
+        group.spawn = SpawnAreaDesc{{{x, y}, {x + 8.0, y + 9.0}}, 12};
+        if (k % 4 == 1)
+            group.color = Color{250, 120, 40, 255}; // half the swarms in another colour
+        scene.groups.push_back(group);
+    }
+    auto world = World::create(scene);
+    QVERIFY(world);
+    (*world)->step(30);
+    const WorldFrame* frame = frameOf(world->get());
+    Viewport viewport;
+    QList<AgentLayerItem*> layers;
+    for (int g = 0; g < (*world)->groupCount(); ++g) {
+        auto* layer = new AgentLayerItem(g);
+        const GroupDesc& desc = scene.groups[static_cast<std::size_t>(g)];
+        layer->setColors(toQColor(desc.color), toQColor(desc.accent));
+        layer->syncFromFrame(frame);
+        viewport.scene.addItem(layer);
+        layers << layer;
+    }
+    for (const double ppm : {4.0, 30.0}) {
+        viewport.look({0.0f, 0.0f}, ppm);
+        batchSmallGroups(layers, nullptr);
+        const QImage apart = viewport.render();
+        batchSmallGroups(layers, frame);
+        const QImage together = viewport.render();
+        int leaders = 0;
+        for (const AgentLayerItem* layer : layers)
+            leaders += layer->isAbsorbed() ? 0 : 1;
+        QCOMPARE(leaders, 3); // convoys, swarms, orange swarms
+        QCOMPARE(layers[0]->batch().size(), std::size_t(11));
+        QVERIFY(layers[2]->isAbsorbed());
+        QVERIFY(countNonBackground(together) > 100);
+        QCOMPARE(together, apart);
+    }
+    // A group hidden leaves its batch, and its agents are not drawn.
+    layers[2]->setVisible(false);
+    batchSmallGroups(layers, frame);
+    QVERIFY(!layers[2]->isAbsorbed());
+    QCOMPARE(layers[0]->batch().size(), std::size_t(10));
+    QCOMPARE(std::count(layers[0]->batch().begin(), layers[0]->batch().end(), 2), 0);
 }
 
 QTEST_MAIN(TestRendering)

@@ -226,10 +226,29 @@ void AgentLayerItem::syncFromFrame(const WorldFrame* frame)
     update();
 }
 
+void AgentLayerItem::setBatch(std::vector<int> groups)
+{
+    if (groups == m_batch)
+        return;
+    m_batch = std::move(groups);
+    recomputeBounds();
+    update();
+}
+
+void AgentLayerItem::setAbsorbed(bool absorbed)
+{
+    if (absorbed == m_absorbed)
+        return;
+    m_absorbed = absorbed;
+    recomputeBounds();
+    update();
+}
+
 void AgentLayerItem::recomputeBounds()
 {
     QRectF bounds;
-    const bool valid = m_frame && m_group < m_frame->groupCount() && m_group >= kWorldLayer;
+    const bool valid =
+        !m_absorbed && m_frame && m_group < m_frame->groupCount() && m_group >= kWorldLayer;
     if (valid && m_group == kWorldLayer) {
         float minX = 0, minY = 0, maxX = 0, maxY = 0;
         bool any = false;
@@ -256,16 +275,25 @@ void AgentLayerItem::recomputeBounds()
             bounds = sceneRectFromWorld({minX - pad, minY - pad}, {maxX + pad, maxY + pad});
         }
     } else if (valid) {
-        const FrameAgents& a = m_frame->groups[static_cast<std::size_t>(m_group)].agents;
-        const std::size_t n = a.size();
-        if (n > 0) {
-            float minX = a.px[0], maxX = a.px[0], minY = a.py[0], maxY = a.py[0];
-            for (std::size_t i = 1; i < n; ++i) {
+        float minX = 0, minY = 0, maxX = 0, maxY = 0;
+        bool any = false;
+        forEachPainted([&](const FrameGroup& group) {
+            const FrameAgents& a = group.agents;
+            if (a.size() == 0)
+                return;
+            if (!any) {
+                minX = maxX = a.px[0];
+                minY = maxY = a.py[0];
+                any = true;
+            }
+            for (std::size_t i = 0; i < a.size(); ++i) {
                 minX = std::min(minX, a.px[i]);
                 maxX = std::max(maxX, a.px[i]);
                 minY = std::min(minY, a.py[i]);
                 maxY = std::max(maxY, a.py[i]);
             }
+        });
+        if (any) {
             float pad = 3.0f * bodyRadius() + 0.1f; // the player's ring reaches ~2.8 radii
             if (const AgentBodies* bodies = m_frame->bodies(m_group)) {
                 // Bodies trail behind the heads by up to their length.
@@ -608,7 +636,7 @@ void AgentLayerItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* op
 {
     (void)widget;
     m_lastVisible = 0;
-    if (!m_frame || m_group < kWorldLayer || m_group >= m_frame->groupCount())
+    if (m_absorbed || !m_frame || m_group < kWorldLayer || m_group >= m_frame->groupCount())
         return;
     const QRectF exposed = option ? option->exposedRect : boundingRect();
     // Only the transform and the antialiasing hint are restored (pen and brush are set by
@@ -670,7 +698,7 @@ std::size_t AgentLayerItem::forEachVisible(const Frame& f, const FrameGroup& gro
 void AgentLayerItem::paintGroup(QPainter* painter, const QRectF& exposed)
 {
     const FrameGroup& group = m_frame->groups[static_cast<std::size_t>(m_group)];
-    if (group.agents.size() == 0)
+    if (group.agents.size() == 0 && m_batch.empty())
         return;
     const Frame f(painter->worldTransform(), exposed, 3.0f * bodyRadius());
     m_lastDetail = detailAt(f.ppm);
@@ -710,11 +738,16 @@ void AgentLayerItem::paintGroupDots(QPainter* painter, const Frame& f, const Fra
             endCanvas(painter);
         }
     } else {
+        // Small groups (a batch of them, too) as one drawPoints or drawRects per style.
         for (auto& points : m_points)
             points.clear();
-        playerIndex = forEachVisible(f, group, view, [&](std::size_t, auto dx, auto dy, Variant v) {
+        auto put = [&](std::size_t, auto dx, auto dy, Variant v) {
             m_points[v].emplace_back(dx, dy);
-        });
+        };
+        playerIndex = forEachVisible(f, group, view, put);
+        for (const int g : m_batch)
+            if (g < m_frame->groupCount())
+                forEachVisible(f, m_frame->groups[static_cast<std::size_t>(g)], view, put);
         visible += drawDotBatches(painter, dot);
     }
     if (playerIndex < n) {
@@ -767,6 +800,14 @@ void AgentLayerItem::paintGroupGlyphs(QPainter* painter, const Frame& f, const F
         forEachVisible(f, group, view, [&](std::size_t i, auto dx, auto dy, Variant v) {
             m_stamps.push_back({dx, dy, f.map.angle(a.heading[i]), v});
         });
+    for (const int g : m_batch) {
+        if (g >= m_frame->groupCount())
+            continue;
+        const FrameGroup& member = m_frame->groups[static_cast<std::size_t>(g)];
+        forEachVisible(f, member, view, [&](std::size_t i, auto dx, auto dy, Variant v) {
+            m_stamps.push_back({dx, dy, f.map.angle(member.agents.heading[i]), v});
+        });
+    }
     m_lastVisible = static_cast<int>(m_stamps.size()) + (playerIndex < n ? 1 : 0);
     // Sprites are cached per quarter pixel of body radius, so a zoom that barely changes
     // reuses them.

@@ -9,6 +9,7 @@
 
 #include <shoal/behaviourkind.h>
 #include <shoal/vec2.h>
+#include <shoal/worldframe.h>
 
 #include <QColor>
 #include <QGraphicsItem>
@@ -28,8 +29,6 @@ class QPainterPath;
 
 namespace shoal {
 
-struct FrameGroup;
-struct WorldFrame;
 struct FamilyView;
 class AgentBodies;
 struct Color;
@@ -111,6 +110,16 @@ public:
     void syncFromFrame(const WorldFrame* frame);
     const WorldFrame* frame() const { return m_frame; }
 
+    /// Other groups this layer paints with its own, in one go: small groups of one family in
+    /// the same colours and body size, none led by the player (batchSmallGroups() in
+    /// layerbatches.h). A stress level's thousand squads and convoys then cost a few layers,
+    /// not a thousand paints. Empty by default.
+    void setBatch(std::vector<int> groups);
+    const std::vector<int>& batch() const { return m_batch; }
+    /// Painted by another layer's batch: this one draws nothing and covers nothing.
+    void setAbsorbed(bool absorbed);
+    bool isAbsorbed() const { return m_absorbed; }
+
     /// What paint() draws at `pixelsPerMetre` for the group's current body size.
     Detail detailAt(double pixelsPerMetre) const;
     /// What the last paint() drew (tests, the render bench).
@@ -160,6 +169,14 @@ private:
     };
 
     void recomputeBounds();
+    /// f(group) for this layer's group and every group of its batch, in the frame.
+    template <class F> void forEachPainted(F&& f) const
+    {
+        f(m_frame->groups[static_cast<std::size_t>(m_group)]);
+        for (const int g : m_batch)
+            if (g >= 0 && g < static_cast<int>(m_frame->groups.size()))
+                f(m_frame->groups[static_cast<std::size_t>(g)]);
+    }
     float bodyRadius() const;
     Glyph glyph() const;
     const Style& style(Variant variant) const { return m_styles[variant]; }
@@ -215,6 +232,8 @@ private:
 
     int m_group;
     const WorldFrame* m_frame = nullptr;
+    std::vector<int> m_batch; ///< other groups painted with this one
+    bool m_absorbed = false;  ///< painted by another layer's batch
     QColor m_body{0x3a, 0xa0, 0xff};
     QColor m_accent{0xff, 0xff, 0xff};
     QRectF m_bounds;

@@ -3,6 +3,7 @@
 #include "document/agentcount.h"
 #include "document/groupselection.h"
 #include "simulation/agentlayeritem.h"
+#include "simulation/layerbatches.h"
 #include "simulation/livetargetitem.h"
 #include "simulation/overlayitem.h"
 #include "simulation/simulationcontroller.h"
@@ -182,6 +183,7 @@ void SimulationLayers::recolor()
             layer->setColors(style::toQColor(groups[std::size_t(g)].color),
                              style::toQColor(groups[std::size_t(g)].accent));
     }
+    batchSmallGroups(m_layers, m_controller ? m_controller->frame() : nullptr);
 }
 
 void SimulationLayers::onDocumentChanged(const Change& change)
@@ -199,6 +201,7 @@ void SimulationLayers::setGroupVisible(int group, bool visible)
     for (AgentLayerItem* layer : m_layers + m_ghosts)
         if (layer->groupIndex() == group)
             layer->setVisible(visible);
+    batchSmallGroups(m_layers, m_controller ? m_controller->frame() : nullptr);
 }
 
 void SimulationLayers::askForOutlines()
