@@ -129,9 +129,17 @@ public:
     /// The simulated time the runner began watching at (0 for a run watched from its start).
     double checksSince() const { return m_checksSince; }
     /// Whether the runner has decided every check (finish()).
-    bool checksDecided() const { return m_checksDecided; }
+    bool checksDecided() const
+    {
+        finishStep(); // a job under way decides them
+        return m_checksDecided;
+    }
     /// The simulated time they were decided at (the world plays on after).
-    double checksDecidedAt() const { return m_checksDecidedAt; }
+    double checksDecidedAt() const
+    {
+        finishStep(); // a job under way decides them
+        return m_checksDecidedAt;
+    }
     /// Decides the checks now, at the world's time (the Checks view's "Decide now").
     void decideChecks();
 
