@@ -31,6 +31,7 @@ private slots:
     void slimConvexPolygonsBuild();
     void groupsWithNoAgentsStep();
     void levelThinnerThanItsBodiesRoutesNowhere();
+    void bodiesOfTwoGroupsInALevelThinnerThanThemStayInside();
     void routesBeyondTheBudgetAreRefused();
     void crowdedSpawnAreasStartApart();
     void spawnAreasOfManyGroupsShareTheRoom();
@@ -341,6 +342,41 @@ void TestLimits::levelThinnerThanItsBodiesRoutesNowhere()
     QCOMPARE(swarm.size(), std::size_t{1});
     QVERIFY(std::isfinite(swarm.px[0]) && std::isfinite(swarm.py[0]));
     QVERIFY(swarm.py[0] >= 0.0f && swarm.py[0] <= 0.1f);
+}
+
+void TestLimits::bodiesOfTwoGroupsInALevelThinnerThanThemStayInside()
+{
+    // The same level with a second swarm whose body overlaps the first's: parted where they
+    // start, one was pushed out of the top edge and kept clear of it, outside the level
+    // (0.45 m up a level 0.1 m wide), found by fuzz_load_and_run. Every centre stays inside.
+    const std::string path =
+        SHOAL_TEST_DATA_DIR "/scenes/swarm_in_a_level_thinner_than_its_bodies.json";
+    Expected<CheckedScene> loaded = loadCheckedScene(path);
+    QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.error().message.c_str());
+    SceneDesc scene = loaded.value().scene();
+    QCOMPARE(scene.groups.size(), std::size_t{1});
+    GroupDesc second = scene.groups[0];
+    second.name = "second swarm";
+    second.agents = {AgentDesc{{0.2, 0.05}, 0.0}};
+    scene.groups[0].agents = {AgentDesc{{0.2, 0.1}, 0.0}};
+    scene.groups.push_back(second);
+    auto world = World::create(scene);
+    QVERIFY(world.ok());
+    World& w = **world;
+    for (int step = 0; step <= 60; ++step) {
+        for (int g = 0; g < w.groupCount(); ++g) {
+            const AgentArrays& a = w.group(g).agents;
+            for (std::size_t i = 0; i < a.size(); ++i)
+                QVERIFY2(a.px[i] >= 0.0f && a.px[i] <= 16383.0f && a.py[i] >= 0.0f &&
+                             a.py[i] <= 0.1f,
+                         qPrintable(QStringLiteral("group %1 at (%2, %3) at step %4")
+                                        .arg(g)
+                                        .arg(double(a.px[i]))
+                                        .arg(double(a.py[i]))
+                                        .arg(step)));
+        }
+        w.step();
+    }
 }
 
 void TestLimits::routesBeyondTheBudgetAreRefused()

@@ -220,6 +220,10 @@ bool StaticGeometry::pathIsClear(Vec2 a, float clearA, Vec2 b, float clearB, int
 Vec2 StaticGeometry::keepClearNearGeometry(Vec2 from, Vec2 to, float radius, bool* adjusted) const
 {
     auto result = [&](Vec2 p) {
+        // Never a centre past the level's edge: in a level thinner than the body no place
+        // is clear of both edges, and pushed out of one it would leave through the other.
+        p = {std::clamp(p.x, m_boundsMin.x, m_boundsMax.x),
+             std::clamp(p.y, m_boundsMin.y, m_boundsMax.y)};
         if (adjusted)
             *adjusted = p.x != to.x || p.y != to.y;
         return p;
