@@ -174,8 +174,7 @@ public:
         m_scene.addItem(m_overlay);
         sync();
         // Small groups of one family in one layer, as the editor paints them.
-        batchSmallGroups(QList<AgentLayerItem*>(m_layers.begin(), m_layers.end()),
-                         &m_frames[m_front]);
+        batchSmallGroups(m_layers, &m_frames[m_front]);
 
         m_view.setScene(&m_scene);
         configureViewForAgents(&m_view);
@@ -285,19 +284,12 @@ public:
     bool beside() const { return m_beside; }
 
     /// Whether a worm layer would draw ribbons at this zoom: the frames then carry their
-    /// edges, as the editor's (SimulationLayers::askForOutlines).
+    /// edges, as the editor's.
     bool outlinesWanted() const
     {
-        const qreal ppm =
-            QStyleOptionGraphicsItem::levelOfDetailFromTransform(m_view.viewportTransform());
-        const WorldFrame& frame = m_frames[m_front];
-        for (const AgentLayerItem* layer : m_layers) {
-            const int g = layer->groupIndex();
-            if (g >= 0 && g < frame.groupCount() && frame.bodies(g) &&
-                layer->detailAt(ppm) == AgentLayerItem::Detail::Shapes)
-                return true;
-        }
-        return false;
+        return AgentLayerItem::anyDrawsRibbons(
+            m_layers, m_frames[m_front],
+            QStyleOptionGraphicsItem::levelOfDetailFromTransform(m_view.viewportTransform()));
     }
 
     /// What the layers drew last frame, e.g. "shapes 2, dots 3".
@@ -348,7 +340,7 @@ private:
     QGraphicsView m_view;
     OverlayOptions m_options;
     OverlayItem* m_overlay = nullptr;
-    std::vector<AgentLayerItem*> m_layers;
+    QList<AgentLayerItem*> m_layers;
     std::vector<std::pair<int, Point2>> m_targets;
     bool m_beside;
     SteppingThread m_stepper;

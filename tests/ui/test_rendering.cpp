@@ -649,6 +649,13 @@ void TestRendering::smallGroupsOfOneFamilyPaintInOneLayer()
     QVERIFY(!layers[2]->isAbsorbed());
     QCOMPARE(layers[0]->batch().size(), std::size_t(10));
     QCOMPARE(std::count(layers[0]->batch().begin(), layers[0]->batch().end(), 2), 0);
+    // A group the player takes the lead of (in place, no new world) leaves it too: its
+    // agent 0 is drawn as the player, by its own layer.
+    WorldFrame led = *frame;
+    led.groups[4].playerLed = true;
+    batchSmallGroups(layers, &led);
+    QVERIFY(!layers[4]->isAbsorbed());
+    QCOMPARE(std::count(layers[0]->batch().begin(), layers[0]->batch().end(), 4), 0);
 }
 
 QTEST_MAIN(TestRendering)

@@ -333,6 +333,19 @@ AgentLayerItem::Detail AgentLayerItem::detailAt(double pixelsPerMetre) const
     return bodyRadius() * pixelsPerMetre >= kShapeRadiusPx ? Detail::Shapes : Detail::Dots;
 }
 
+bool AgentLayerItem::anyDrawsRibbons(const QList<AgentLayerItem*>& layers, const WorldFrame& frame,
+                                     qreal pixelsPerMetre)
+{
+    for (const AgentLayerItem* layer : layers) {
+        const int g = layer->groupIndex();
+        if (g >= 0 && g < frame.groupCount() && frame.bodies(g) && layer->isVisible() &&
+            2.0 * frame.groups[static_cast<std::size_t>(g)].bodyRadius * pixelsPerMetre >=
+                kRibbonWidthPx)
+            return true;
+    }
+    return false;
+}
+
 AgentLayerItem::Glyph AgentLayerItem::glyph() const
 {
     if (!m_frame || m_group < 0 || m_group >= m_frame->groupCount())

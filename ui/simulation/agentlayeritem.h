@@ -122,6 +122,11 @@ public:
 
     /// What paint() draws at `pixelsPerMetre` for the group's current body size.
     Detail detailAt(double pixelsPerMetre) const;
+    /// Whether any shown layer of `layers` whose group in `frame` has bodies (worms) would
+    /// draw them as ribbons at `pixelsPerMetre`: the frames then need the bodies' edges
+    /// (World::copyFrame's `outlines`; the editor and the render bench ask by this rule).
+    static bool anyDrawsRibbons(const QList<AgentLayerItem*>& layers, const WorldFrame& frame,
+                                qreal pixelsPerMetre);
     /// What the last paint() drew (tests, the render bench).
     Detail lastDetail() const { return m_lastDetail; }
     /// Agents the last paint() found inside the exposed area.

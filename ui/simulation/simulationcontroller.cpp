@@ -91,7 +91,7 @@ void SimulationController::finishStep() const
     m_jobSteps = 0;
 }
 
-void SimulationController::announceSteps()
+void SimulationController::settle()
 {
     finishStep();
     if (m_jobDecidedChecks) {
@@ -106,11 +106,6 @@ void SimulationController::announceSteps()
     emit stepped();
     // From here on anything may change the world (an edit, a seek): frame() copies afresh.
     m_frameFresh = false;
-}
-
-void SimulationController::settle()
-{
-    announceSteps();
 }
 
 void SimulationController::setStepsBesidePaint(bool allowed)
@@ -237,12 +232,20 @@ void SimulationController::stepOnce()
     beginChange();
     applyPendingGeometry();
     applyPendingPointer();
-    QElapsedTimer clock;
-    clock.start();
-    stepWorld();
-    m_jobNanoseconds = clock.nsecsElapsed();
-    ++m_unannounced;
-    announceSteps();
+    stepHere(1);
+}
+
+void SimulationController::stepHere(int steps)
+{
+    if (steps > 0) {
+        QElapsedTimer clock;
+        clock.start();
+        for (int s = 0; s < steps; ++s)
+            stepWorld();
+        m_jobNanoseconds = clock.nsecsElapsed();
+        m_unannounced += steps;
+    }
+    settle();
 }
 
 void SimulationController::restart()
@@ -434,7 +437,7 @@ void SimulationController::stepWorld()
         if (m_checksSince == 0.0 && m_world->time() + 0.5 * m_world->dt() >=
                                         CheckRunner::secondsNeeded(m_checks->checks())) {
             finishChecks();
-            m_jobDecidedChecks = true; // announced with the steps (announceSteps())
+            m_jobDecidedChecks = true; // announced with the steps (settle())
         }
     }
 }
@@ -796,20 +799,13 @@ int SimulationController::takeDueSteps(double realSeconds)
 
 int SimulationController::advance(double realSeconds)
 {
-    finishStep();
     if (!m_world || realSeconds <= 0.0)
         return 0;
     beginChange();
     applyPendingGeometry();
     applyPendingPointer();
     const int steps = takeDueSteps(realSeconds);
-    QElapsedTimer clock;
-    clock.start();
-    for (int s = 0; s < steps; ++s)
-        stepWorld();
-    m_jobNanoseconds = clock.nsecsElapsed();
-    m_unannounced += steps;
-    announceSteps();
+    stepHere(steps);
     return steps;
 }
 
@@ -821,7 +817,7 @@ void SimulationController::tick()
     ++m_fpsTicks;
     // The steps the last tick started are shown now (their frame was painted meanwhile: the
     // view is one tick behind the world, never between two steps).
-    announceSteps();
+    settle();
     int steps = 0;
     if (!m_stepsBesidePaint) {
         steps = advance(elapsed);

@@ -67,8 +67,9 @@ public:
     /// view is near enough to draw ribbons (default true). From the next frame on.
     void setFrameOutlines(bool wanted) { m_frameOutlines = wanted; }
     bool stepsBesidePaint() const { return m_stepsBesidePaint; }
-    /// Waits for steps under way on the stepping thread and announces them (stepped()): the
-    /// world is then at rest until the next tick. Tests and the render bench call it.
+    /// Waits for steps under way on the stepping thread and announces the steps not yet
+    /// announced (stepped(), and checksRestarted() when they decided the checks): the world
+    /// is then at rest until the next tick.
     void settle();
     QString lastError() const { return m_lastError; }
     /// Group `group` of the running world once it has left its first step, else null: a world
@@ -271,11 +272,11 @@ private:
     /// stepping thread too: it emits nothing (a decision of the checks is announced later).
     void stepWorld();
     /// Collects the job on the stepping thread, if one runs: its frames become the front
-    /// ones, its steps wait for announceSteps(). Const: every getter of the world calls it.
+    /// ones, its steps wait for settle(). Const: every getter of the world calls it.
     void finishStep() const;
-    /// stepped() (and checksRestarted() when the checks were decided) for steps made on the
-    /// stepping thread and not yet announced.
-    void announceSteps();
+    /// `steps` steps on this thread, announced at once (Step, and ticks while the steps may
+    /// not run beside the paint).
+    void stepHere(int steps);
     /// Starts `steps` steps on the stepping thread (the pointer's last move given first).
     void startSteps(int steps);
     /// Gives the world the pointer move setPointer() held back while a job ran.

@@ -127,9 +127,11 @@ void SimulationLayers::rebuildGhosts()
 void SimulationLayers::sync()
 {
     const World* world = m_controller ? m_controller->world() : nullptr;
-    askForOutlines();
     // The layers paint frames (copies of the worlds), so the next steps may run meanwhile.
     const WorldFrame* frame = m_controller ? m_controller->frame() : nullptr;
+    askForOutlines(frame);
+    // Groups may have changed size or leader in place (the player takes the lead of one).
+    batchSmallGroups(m_layers, frame);
     for (AgentLayerItem* layer : m_layers)
         layer->syncFromFrame(frame);
     const WorldFrame* b = m_controller ? m_controller->compareFrame() : nullptr;
@@ -204,7 +206,7 @@ void SimulationLayers::setGroupVisible(int group, bool visible)
     batchSmallGroups(m_layers, m_controller ? m_controller->frame() : nullptr);
 }
 
-void SimulationLayers::askForOutlines()
+void SimulationLayers::askForOutlines(const WorldFrame* frame)
 {
     // Worms' ribbon edges cost three times their centre lines to copy: asked for only while
     // a view is near enough for a worm layer to draw ribbons.
@@ -215,15 +217,8 @@ void SimulationLayers::askForOutlines()
     for (const QGraphicsView* view : views)
         ppm = std::max(
             ppm, QStyleOptionGraphicsItem::levelOfDetailFromTransform(view->viewportTransform()));
-    bool wanted = views.isEmpty();
-    const World* world = m_controller->world();
-    for (const AgentLayerItem* layer : m_layers) {
-        const int g = layer->groupIndex();
-        if (!wanted && world && g >= 0 && g < world->groupCount() && world->bodies(g) &&
-            layer->isVisible())
-            wanted = layer->detailAt(ppm) == AgentLayerItem::Detail::Shapes;
-    }
-    m_controller->setFrameOutlines(wanted);
+    m_controller->setFrameOutlines(
+        views.isEmpty() || (frame && AgentLayerItem::anyDrawsRibbons(m_layers, *frame, ppm)));
 }
 
 void SimulationLayers::updateStepping()

@@ -17,7 +17,8 @@
 
 namespace shoal {
 class World;
-}
+struct WorldFrame;
+} // namespace shoal
 
 namespace shoal::ui {
 
@@ -73,7 +74,7 @@ private:
     void updateStepping();
     /// Tells the controller whether its frames need the worms' ribbon edges (a view near
     /// enough to draw ribbons).
-    void askForOutlines();
+    void askForOutlines(const WorldFrame* frame);
 
     QPointer<EditorScene> m_scene; ///< may go first: its items go with it
     QPointer<SimulationController> m_controller;
