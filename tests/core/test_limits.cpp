@@ -186,7 +186,7 @@ void TestLimits::countsAreRefused_data()
                              << QStringLiteral("pickups: the list has 10001 items; at most 10000 "
                                                "are allowed");
     QTest::newRow("worm joints")
-        << 6 << QStringLiteral("groups: the level's worms keep room for 23000000 joints in all");
+        << 6 << QStringLiteral("groups: the level's worms keep room for 83000000 joints in all");
 }
 
 void TestLimits::countsAreRefused()
@@ -224,8 +224,10 @@ void TestLimits::countsAreRefused()
         scene.pickups.assign(kMaxPickups + 1, PickupDesc{});
         break;
     case 6: {
-        // A million default worms keep room for 23 joints each before the first step.
+        // A million worms 30 m long keep room for 83 joints each before the first step.
         GroupDesc worms = makeDefaultGroup(BehaviourKind::Worm, "worms");
+        worms.params[static_cast<std::size_t>(
+            paramIndex(paramSpecs(BehaviourKind::Worm), "length"))] = 30.0;
         worms.spawn = SpawnAreaDesc{{{-36.0, -22.0}, {36.0, 22.0}}, 1000000};
         scene.groups.push_back(worms);
         break;

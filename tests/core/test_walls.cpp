@@ -25,6 +25,7 @@ private slots:
     void randomWalksNeverCross();
     void rayCastHitsEveryShape();
     void bucketRayCastMatchesEveryItem();
+    void clearanceIsALowerBoundInOpenTilesAndNearGeometry();
     void rayCastMatchesABox2DWorldOfTheLevel();
     void surfacesAsNearPushTheSameWayInAnyOrder();
     void crowdsPressedAgainstWallsForAMinute_data();
@@ -110,6 +111,57 @@ void TestWalls::rayCastHitsEveryShape()
     // The clearance grid is a lower bound of the true distance.
     QVERIFY(geometry.clearance({3.0f, -1.0f}) <= 1.0f);
     QVERIFY(geometry.clearance({-25.0f, 25.0f}) <= 5.0f);
+}
+
+void TestWalls::clearanceIsALowerBoundInOpenTilesAndNearGeometry()
+{
+    // A level wide enough for many tiles of the clearance grid, most of them open: wherever
+    // p is, clearance(p) never exceeds the exact distance to a surface, and far from every
+    // surface it is the cap (the open tiles answer without the grid, with the same value).
+    SceneDesc scene;
+    scene.bounds = {{-300.0, -200.0}, {300.0, 200.0}};
+    ObstacleDesc circle;
+    circle.shape = ObstacleShape::Circle;
+    circle.center = {-120.0, 50.0};
+    circle.radius = 7.0;
+    scene.obstacles.push_back(circle);
+    ObstacleDesc box;
+    box.shape = ObstacleShape::Polygon;
+    box.points = {{90.0, -80.0}, {130.0, -80.0}, {130.0, -60.0}, {90.0, -60.0}};
+    scene.obstacles.push_back(box);
+    WallDesc wall;
+    wall.points = {{-20.0, 120.0}, {40.0, 140.0}, {40.0, 180.0}};
+    scene.walls.push_back(wall);
+    const StaticGeometry geometry(scene);
+    const float cap = StaticGeometry::maxClearance();
+    Random random(41);
+    int open = 0, near = 0;
+    for (int k = 0; k < 40000; ++k) {
+        // Half anywhere, half round the shapes.
+        Vec2 p{random.uniform(-300.0f, 300.0f), random.uniform(-200.0f, 200.0f)};
+        if (k % 2) {
+            const Vec2 centres[] = {{-120.0f, 50.0f}, {110.0f, -70.0f}, {20.0f, 150.0f}};
+            p = centres[k % 3] + Vec2{random.uniform(-30.0f, 30.0f), random.uniform(-30.0f, 30.0f)};
+        }
+        const float exact = geometry.surfaceDistance(p, 2.0f * cap);
+        const float bound = geometry.clearance(p);
+        QVERIFY2(bound <= exact + 1e-4f,
+                 qPrintable(QStringLiteral("at (%1, %2) clearance %3, surface %4")
+                                .arg(p.x)
+                                .arg(p.y)
+                                .arg(bound)
+                                .arg(exact)));
+        // A cell's value is its centre's distance less half its diagonal (1 m cells here).
+        if (exact >= cap + 1.5f) {
+            ++open;
+            QCOMPARE(bound, cap);
+        } else if (exact < cap - 1.5f) {
+            ++near;
+            QVERIFY(bound < cap);
+        }
+    }
+    QVERIFY(open > 10000);
+    QVERIFY2(near > 2000, qPrintable(QString::number(near)));
 }
 
 void TestWalls::bucketRayCastMatchesEveryItem()

@@ -35,8 +35,9 @@ constexpr int kMaxSpawnCount = 1000000;
 constexpr std::size_t kMaxAgents = 4000000;
 /// Joints the worms of a level may hold in all: each worm keeps room for
 /// wormJointCapacity(length, minSegmentLength) joints from the start (12 bytes each), so
-/// 10,000 long worms of fine segments would need gigabytes before the first step.
-constexpr std::size_t kMaxWormJoints = 16000000;
+/// 10,000 long worms of fine segments would need gigabytes before the first step. A million
+/// worms of 32 segments (the bench's largest) keep 48,000,000: 576 MB.
+constexpr std::size_t kMaxWormJoints = 64000000;
 /// Joints one worm keeps room for: a quarter more than its length in its shortest segments
 /// (it grows by eating), and a few spare.
 constexpr std::size_t wormJointCapacity(double length, double minSegmentLength)

@@ -253,8 +253,8 @@ std::size_t StaticGeometry::memoryBytes() const
 {
     auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
     std::size_t total = bytes(m_segments) + bytes(m_circles) + bytes(m_clearance) +
-                        bytes(m_bucketStart) + bytes(m_bucketItems) + bytes(m_pieces) +
-                        bytes(m_solids) + bytes(m_rayStart) + bytes(m_rayItems);
+                        bytes(m_openTile) + bytes(m_bucketStart) + bytes(m_bucketItems) +
+                        bytes(m_pieces) + bytes(m_solids) + bytes(m_rayStart) + bytes(m_rayItems);
     for (const auto& polygon : m_solidPolygons)
         total += bytes(polygon);
     return total;
@@ -346,6 +346,16 @@ void StaticGeometry::buildClearanceGrid()
         visit(c.center - r, c.center + r,
               [&](Vec2 p) { return std::fabs(distance(p, c.center) - c.radius); });
     }
+
+    // Mark the tiles nothing reaches.
+    m_tileCols = ((m_cols - 1) >> kTileShift) + 1;
+    const int tileRows = ((m_rows - 1) >> kTileShift) + 1;
+    m_openTile.assign(static_cast<std::size_t>(m_tileCols) * static_cast<std::size_t>(tileRows), 1);
+    for (int y = 0; y < m_rows; ++y)
+        for (int x = 0; x < m_cols; ++x)
+            if (m_clearance[static_cast<std::size_t>(y) * m_cols + x] != kMaxClearance)
+                m_openTile[static_cast<std::size_t>(y >> kTileShift) * m_tileCols +
+                           (x >> kTileShift)] = 0;
 }
 
 void StaticGeometry::buildEdgeBuckets()

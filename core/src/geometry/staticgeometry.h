@@ -87,9 +87,16 @@ public:
         if (!(fx >= 0.0f && fy >= 0.0f && fx < m_colsF && fy < m_rowsF))
             return 0.0f; // outside the bounds (or NaN): always check
         // Through int: both are in [0, cells), and a signed conversion is one instruction.
-        return m_clearance[static_cast<std::size_t>(static_cast<int>(fy)) *
-                               static_cast<std::size_t>(m_cols) +
-                           static_cast<std::size_t>(static_cast<int>(fx))];
+        const int x = static_cast<int>(fx);
+        const int y = static_cast<int>(fy);
+        // Most of a level is open: its tile answers from a table that stays in cache, and
+        // the grid's line (megabytes away at 100,000 agents) is read only near geometry.
+        if (m_openTile[static_cast<std::size_t>(y >> kTileShift) *
+                           static_cast<std::size_t>(m_tileCols) +
+                       static_cast<std::size_t>(x >> kTileShift)])
+            return kMaxClearance;
+        return m_clearance[static_cast<std::size_t>(y) * static_cast<std::size_t>(m_cols) +
+                           static_cast<std::size_t>(x)];
     }
     bool mayReach(Vec2 p, float reach) const { return reach >= clearance(p); }
     static constexpr std::size_t kPrefetchAhead = 8;
@@ -107,10 +114,15 @@ public:
         const float fy = (p.y - m_boundsMin.y) * m_invCell;
         if (!(fx >= 0.0f && fy >= 0.0f && fx < m_colsF && fy < m_rowsF))
             return;
-        const float* at =
-            m_clearance.data() +
-            static_cast<std::size_t>(static_cast<int>(fy)) * static_cast<std::size_t>(m_cols) +
-            static_cast<std::size_t>(static_cast<int>(fx));
+        const int x = static_cast<int>(fx);
+        const int y = static_cast<int>(fy);
+        if (m_openTile[static_cast<std::size_t>(y >> kTileShift) *
+                           static_cast<std::size_t>(m_tileCols) +
+                       static_cast<std::size_t>(x >> kTileShift)])
+            return; // answered without the grid
+        const float* at = m_clearance.data() +
+                          static_cast<std::size_t>(y) * static_cast<std::size_t>(m_cols) +
+                          static_cast<std::size_t>(x);
         prefetchLine(at);
     }
     /// Asks for the clearance grid's lines over the box lo..hi: a small group's agents,
@@ -299,6 +311,11 @@ private:
     float m_colsF = 0.0f;
     float m_rowsF = 0.0f;
     std::vector<float> m_clearance;
+    /// Per tile of (1 << kTileShift)^2 clearance cells, row-major: 1 when every cell of the
+    /// tile holds kMaxClearance (nothing within reach), so clearance() need not read them.
+    static constexpr int kTileShift = 4;
+    int m_tileCols = 0;
+    std::vector<std::uint8_t> m_openTile;
 
     // Edge buckets over the same cells: indices into m_segments / m_circles (circles encoded
     // as ~index), for the exact crossing test and the distance queries.

@@ -31,6 +31,19 @@ public:
         const auto* p = reinterpret_cast<const std::uint8_t*>(v.data());
         m_out.insert(m_out.end(), p, p + v.size() * sizeof(T));
     }
+    /// One member of every element, written as array() writes an array of that member's
+    /// values: a struct of arrays kept as an array of structs saves the same bytes.
+    template <class S, class T> void field(const std::vector<S>& v, T S::*member)
+    {
+        static_assert(std::is_trivially_copyable_v<T>, "plain values only");
+        value(static_cast<std::uint64_t>(v.size()));
+        std::size_t at = m_out.size();
+        m_out.resize(at + v.size() * sizeof(T));
+        for (const S& item : v) {
+            std::memcpy(m_out.data() + at, &(item.*member), sizeof(T));
+            at += sizeof(T);
+        }
+    }
     void flag(bool b) { value(static_cast<std::uint8_t>(b ? 1 : 0)); }
 
 private:
@@ -62,6 +75,21 @@ public:
         if (n > 0)
             std::memcpy(v.data(), m_data + m_at, static_cast<std::size_t>(n) * sizeof(T));
         m_at += static_cast<std::size_t>(n) * sizeof(T);
+        return true;
+    }
+    /// Reads what StateWriter::field wrote into that member of every element; the first
+    /// field read sizes `v`, a later one of another length fails.
+    template <class S, class T> bool field(std::vector<S>& v, T S::*member, bool first)
+    {
+        std::uint64_t n = 0;
+        if (!value(n) || n > (m_size - m_at) / sizeof(T) || (!first && n != v.size()))
+            return m_ok = false;
+        if (first)
+            v.resize(static_cast<std::size_t>(n));
+        for (S& item : v) {
+            std::memcpy(&(item.*member), m_data + m_at, sizeof(T));
+            m_at += sizeof(T);
+        }
         return true;
     }
     bool flag(bool& b)

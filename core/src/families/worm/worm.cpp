@@ -356,9 +356,7 @@ void WormBehaviour::allocate(int worms, int capacity)
     m_capacity = std::max(4, capacity);
     const std::size_t slots =
         static_cast<std::size_t>(worms) * static_cast<std::size_t>(m_capacity);
-    m_jointX.assign(slots, 0.0f);
-    m_jointY.assign(slots, 0.0f);
-    m_segLength.assign(slots, 0.0f);
+    m_joints.assign(slots, JointSlot{});
     const std::size_t n = static_cast<std::size_t>(worms);
     m_headSlot.assign(n, 0);
     m_count.assign(n, 2);
@@ -379,21 +377,15 @@ void WormBehaviour::growCapacity()
     const int capacity = std::max(m_capacity * 2, requiredCapacity());
     const std::size_t slots =
         static_cast<std::size_t>(m_worms) * static_cast<std::size_t>(capacity);
-    std::vector<float> x(slots, 0.0f), y(slots, 0.0f), len(slots, 0.0f);
+    std::vector<JointSlot> joints(slots);
     for (int w = 0; w < m_worms; ++w) {
         const std::size_t base = static_cast<std::size_t>(w) * static_cast<std::size_t>(capacity);
-        for (int k = 0; k < m_count[static_cast<std::size_t>(w)]; ++k) {
-            const std::size_t s = slot(w, k);
-            x[base + static_cast<std::size_t>(k)] = m_jointX[s];
-            y[base + static_cast<std::size_t>(k)] = m_jointY[s];
-            len[base + static_cast<std::size_t>(k)] = m_segLength[s];
-        }
+        for (int k = 0; k < m_count[static_cast<std::size_t>(w)]; ++k)
+            joints[base + static_cast<std::size_t>(k)] = m_joints[slot(w, k)];
         m_headSlot[static_cast<std::size_t>(w)] = 0;
     }
     m_capacity = capacity;
-    m_jointX.swap(x);
-    m_jointY.swap(y);
-    m_segLength.swap(len);
+    m_joints.swap(joints);
 }
 
 Vec2 WormBehaviour::joint(int worm, int k) const
@@ -405,7 +397,7 @@ Vec2 WormBehaviour::joint(int worm, int k) const
     // The tail: on the last segment, m_tailCut short of its far end.
     const Vec2 a = fixedJoint(worm, count - 2);
     const Vec2 b = fixedJoint(worm, count - 1);
-    const double full = m_segLength[slot(worm, count - 2)];
+    const double full = m_joints[slot(worm, count - 2)].segLength;
     if (full <= 0.0)
         return a;
     const float t = static_cast<float>((full - m_tailCut[w]) / full);
@@ -446,13 +438,13 @@ void WormBehaviour::layBody(int w, Vec2 head, float heading, float bodyLength)
     const std::size_t s0 = slot(w, 0);
     const std::size_t s1 = slot(w, 1);
     const Vec2 tail = head - fromAngle(heading) * bodyLength;
-    m_jointX[s0] = head.x;
-    m_jointY[s0] = head.y;
-    m_jointX[s1] = tail.x;
-    m_jointY[s1] = tail.y;
-    m_segLength[s0] = distance(head, tail);
-    m_segLength[s1] = 0.0f;
-    m_pathLength[i] = m_segLength[s0];
+    m_joints[s0].x = head.x;
+    m_joints[s0].y = head.y;
+    m_joints[s1].x = tail.x;
+    m_joints[s1].y = tail.y;
+    m_joints[s0].segLength = distance(head, tail);
+    m_joints[s1].segLength = 0.0f;
+    m_pathLength[i] = m_joints[s0].segLength;
     m_tailCut[i] = 0.0;
     m_bodyLength[i] = m_pathLength[i];
     m_heading[i] = heading;
@@ -487,10 +479,11 @@ void WormBehaviour::layBody(int w, const std::vector<Vec2>& points, float headin
     for (int k = 0; k < n; ++k) {
         const std::size_t s = slot(w, k);
         const Vec2 p = points[static_cast<std::size_t>(k)];
-        m_jointX[s] = p.x;
-        m_jointY[s] = p.y;
-        m_segLength[s] = k + 1 < n ? distance(p, points[static_cast<std::size_t>(k + 1)]) : 0.0f;
-        path += m_segLength[s];
+        m_joints[s].x = p.x;
+        m_joints[s].y = p.y;
+        m_joints[s].segLength =
+            k + 1 < n ? distance(p, points[static_cast<std::size_t>(k + 1)]) : 0.0f;
+        path += m_joints[s].segLength;
     }
     m_pathLength[i] = path;
     m_tailCut[i] = 0.0;
@@ -664,9 +657,9 @@ void WormBehaviour::pushJoint(int w)
     const std::size_t old = slot(w, 0);
     m_headSlot[i] = m_headSlot[i] == 0 ? m_capacity - 1 : m_headSlot[i] - 1;
     const std::size_t s = slot(w, 0);
-    m_jointX[s] = m_jointX[old];
-    m_jointY[s] = m_jointY[old];
-    m_segLength[s] = 0.0f;
+    m_joints[s].x = m_joints[old].x;
+    m_joints[s].y = m_joints[old].y;
+    m_joints[s].segLength = 0.0f;
     ++m_count[i];
 }
 
@@ -678,15 +671,16 @@ void WormBehaviour::advanceHead(int w, float distance)
         return;
     const std::size_t s = slot(w, 0);
     const Vec2 behind = fixedJoint(w, 1);
-    const Vec2 head =
-        behind + fromAngle(m_heading[static_cast<std::size_t>(w)]) * (m_segLength[s] + distance);
-    m_jointX[s] = head.x;
-    m_jointY[s] = head.y;
+    const Vec2 head = behind + fromAngle(m_heading[static_cast<std::size_t>(w)]) *
+                                   (m_joints[s].segLength + distance);
+    m_joints[s].x = head.x;
+    m_joints[s].y = head.y;
     // Lengths are always measured from the stored points, so the bookkept body length is
     // the length of the polyline a reader gets.
     const float length = shoal::distance(behind, head);
-    m_pathLength[static_cast<std::size_t>(w)] += static_cast<double>(length) - m_segLength[s];
-    m_segLength[s] = length;
+    m_pathLength[static_cast<std::size_t>(w)] +=
+        static_cast<double>(length) - m_joints[s].segLength;
+    m_joints[s].segLength = length;
 }
 
 void WormBehaviour::trimTail(int w)
@@ -697,13 +691,13 @@ void WormBehaviour::trimTail(int w)
     int& count = m_count[i];
     double& path = m_pathLength[i];
     while (count > 2) {
-        const double last = m_segLength[slot(w, count - 2)];
+        const double last = m_joints[slot(w, count - 2)].segLength;
         if (path - last < wanted)
             break;
         path -= last; // the whole last segment is behind the tail: drop its far joint
         --count;
     }
-    double last = m_segLength[slot(w, count - 2)];
+    double last = m_joints[slot(w, count - 2)].segLength;
     m_tailCut[i] = std::clamp(path - wanted, 0.0, last);
     const double remaining = last - m_tailCut[i];
     if (m_tailCut[i] > remaining && remaining >= std::min(0.5, 0.5 * wanted)) {
@@ -712,12 +706,12 @@ void WormBehaviour::trimTail(int w)
         // behind. Never on a short remainder: its direction would be rounded.
         const Vec2 tail = joint(w, count - 1);
         const std::size_t far = slot(w, count - 1);
-        m_jointX[far] = tail.x;
-        m_jointY[far] = tail.y;
+        m_joints[far].x = tail.x;
+        m_joints[far].y = tail.y;
         const std::size_t s = slot(w, count - 2);
         const float length = distance(fixedJoint(w, count - 2), tail);
         path += static_cast<double>(length) - last;
-        m_segLength[s] = length;
+        m_joints[s].segLength = length;
         last = length;
         m_tailCut[i] = std::clamp(path - wanted, 0.0, last);
     }
@@ -729,7 +723,7 @@ void WormBehaviour::setHeadingAtJoint(int w, float heading)
     // A turn is a joint: the head segment so far stays as it is and a new one starts at the
     // head. If the head segment is still empty (the head has not moved since the last
     // joint), that joint is re-aimed instead (see turnBase()).
-    if (m_segLength[slot(w, 0)] > kZeroLength)
+    if (m_joints[slot(w, 0)].segLength > kZeroLength)
         pushJoint(w);
     m_heading[static_cast<std::size_t>(w)] = wrapAngle(heading);
 }
@@ -911,7 +905,7 @@ float WormBehaviour::walledInTurn(int w, Vec2 head, float wanted, float reachLef
 float WormBehaviour::turnBase(int w) const
 {
     const std::size_t i = static_cast<std::size_t>(w);
-    if (m_segLength[slot(w, 0)] > kZeroLength || m_count[i] < 3)
+    if (m_joints[slot(w, 0)].segLength > kZeroLength || m_count[i] < 3)
         return m_heading[i];
     return angleOf(segmentDirection(w, 1, fromAngle(m_heading[i])));
 }
@@ -1071,6 +1065,10 @@ void WormBehaviour::planPart(Group& group, const StepContext& ctx, std::size_t p
     NearBodies& near = m_near[static_cast<std::size_t>(worker)];
     const auto [begin, end] = ctx.planPartRange(static_cast<std::size_t>(m_worms), part);
     for (std::size_t w = begin; w < end; ++w) {
+        // A worm's head and tail slots are the first lines its step reads, at a place in its
+        // ring the processor cannot guess: ask for them a few worms ahead.
+        if (w + kPrefetchWorms < end)
+            prefetchEnds(static_cast<int>(w + kPrefetchWorms));
         if (group.playerLed && w == 0)
             continue;
         stepWorm(group, static_cast<int>(w), ctx, near);
@@ -1200,7 +1198,7 @@ void WormBehaviour::stepWorm(Group& group, int w, const StepContext& ctx, NearBo
     }
 
     // Turns happen only at joints: once the head segment has reached minSegmentLength.
-    if (m_segLength[slot(w, 0)] >= p.minSegmentLength - kJointSlack) {
+    if (m_joints[slot(w, 0)].segLength >= p.minSegmentLength - kJointSlack) {
         const bool slide = p.response() == WallResponse::Slide && geometry;
         if (slide || near.count > 0)
             wanted = wallAwareHeading(near, w, head, wanted, p.speed * ctx.dt,
@@ -1311,9 +1309,9 @@ void WormBehaviour::hashState(std::uint64_t& h) const
         hashValue(h, m_count[i]);
         for (int k = 0; k < m_count[i]; ++k) {
             const std::size_t s = slot(w, k);
-            hashValue(h, m_jointX[s]);
-            hashValue(h, m_jointY[s]);
-            hashValue(h, m_segLength[s]);
+            hashValue(h, m_joints[s].x);
+            hashValue(h, m_joints[s].y);
+            hashValue(h, m_joints[s].segLength);
         }
         hashValue(h, m_tailCut[i]);
         hashValue(h, m_bodyLength[i]);
@@ -1327,8 +1325,8 @@ void WormBehaviour::hashState(std::uint64_t& h) const
 
 std::size_t WormBehaviour::memoryBytes() const
 {
-    return (m_jointX.capacity() + m_jointY.capacity() + m_segLength.capacity() +
-            m_heading.capacity() + m_grown.capacity() + m_targetX.capacity() +
+    return m_joints.capacity() * sizeof(JointSlot) +
+           (m_heading.capacity() + m_grown.capacity() + m_targetX.capacity() +
             m_targetY.capacity()) *
                sizeof(float) +
            (m_headSlot.capacity() + m_count.capacity()) * sizeof(int) +
@@ -1341,9 +1339,10 @@ void WormBehaviour::saveState(StateWriter& out) const
 {
     out.value(m_worms);
     out.value(m_capacity);
-    out.array(m_jointX);
-    out.array(m_jointY);
-    out.array(m_segLength);
+    // (The three members as three arrays: the bytes of the layout before JointSlot.)
+    out.field(m_joints, &JointSlot::x);
+    out.field(m_joints, &JointSlot::y);
+    out.field(m_joints, &JointSlot::segLength);
     out.array(m_headSlot);
     out.array(m_count);
     out.array(m_pathLength);
@@ -1360,16 +1359,16 @@ void WormBehaviour::saveState(StateWriter& out) const
 bool WormBehaviour::loadState(StateReader& in, const StaticGeometry& geometry)
 {
     (void)geometry;
-    const bool ok = in.value(m_worms) && in.value(m_capacity) && in.array(m_jointX) &&
-                    in.array(m_jointY) && in.array(m_segLength) && in.array(m_headSlot) &&
-                    in.array(m_count) && in.array(m_pathLength) && in.array(m_tailCut) &&
-                    in.array(m_bodyLength) && in.array(m_heading) && in.array(m_grown) &&
-                    in.array(m_targetX) && in.array(m_targetY) && in.array(m_hasTarget) &&
-                    in.value(m_seenTargetVersion);
+    const bool ok =
+        in.value(m_worms) && in.value(m_capacity) && in.field(m_joints, &JointSlot::x, true) &&
+        in.field(m_joints, &JointSlot::y, false) &&
+        in.field(m_joints, &JointSlot::segLength, false) && in.array(m_headSlot) &&
+        in.array(m_count) && in.array(m_pathLength) && in.array(m_tailCut) &&
+        in.array(m_bodyLength) && in.array(m_heading) && in.array(m_grown) && in.array(m_targetX) &&
+        in.array(m_targetY) && in.array(m_hasTarget) && in.value(m_seenTargetVersion);
     const std::size_t worms = static_cast<std::size_t>(std::max(m_worms, 0));
     const std::size_t slots = worms * static_cast<std::size_t>(std::max(m_capacity, 0));
-    return ok && m_jointX.size() == slots && m_jointY.size() == slots &&
-           m_segLength.size() == slots && m_headSlot.size() == worms && m_count.size() == worms;
+    return ok && m_joints.size() == slots && m_headSlot.size() == worms && m_count.size() == worms;
 }
 
 } // namespace shoal
