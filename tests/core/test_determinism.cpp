@@ -102,7 +102,7 @@ std::uint64_t pinnedHash(BehaviourKind kind)
     case BehaviourKind::LeaderFollow:
         return 0x84926f7b00bf4f85ull;
     case BehaviourKind::Worm:
-        return 0xfa91f47d0ae98d2aull;
+        return 0x004e54c30d570addull;
     }
     return 0;
 }

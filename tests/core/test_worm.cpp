@@ -119,21 +119,23 @@ PointerInput scriptedPointer(const QString& pattern, int step)
     return {{x, y}, step % 90 < 60};
 }
 
+/// `before`: heads(world) a step earlier (by id: the world may have reordered the worms).
 bool anyHeadMotionCrosses(const World& world, const std::vector<Vec2>& before)
 {
     const AgentArrays& a = world.group(0).agents;
     for (std::size_t i = 0; i < a.size(); ++i)
-        if (WorldAccess::geometry(world).segmentCrosses(before[i], {a.px[i], a.py[i]}))
+        if (WorldAccess::geometry(world).segmentCrosses(before[a.id[i]], {a.px[i], a.py[i]}))
             return true;
     return false;
 }
 
+/// Every worm's head, indexed by the agent's id.
 std::vector<Vec2> heads(const World& world)
 {
     const AgentArrays& a = world.group(0).agents;
-    std::vector<Vec2> out(a.size());
+    std::vector<Vec2> out(a.size() == 0 ? 0 : *std::max_element(a.id.begin(), a.id.end()) + 1);
     for (std::size_t i = 0; i < a.size(); ++i)
-        out[i] = {a.px[i], a.py[i]};
+        out[a.id[i]] = {a.px[i], a.py[i]};
     return out;
 }
 
@@ -196,6 +198,7 @@ private slots:
     void wanderingWormsKeepCrawlingAmongObstacles_data();
     void wanderingWormsKeepCrawlingAmongObstacles();
     void sameInputGivesSameHash();
+    void reorderedWormsCrawlAsInAnyListing();
     void thousandLongWormsBuildAndStep();
 };
 
@@ -940,6 +943,62 @@ void TestWorm::wanderingWormsKeepCrawlingAmongObstacles_data()
     QTest::newRow("30 deg, chasing the pointer") << 30.0 << true;
     QTest::newRow("10 deg, wandering") << 10.0 << false;
     QTest::newRow("90 deg, chasing the pointer") << 90.0 << true;
+}
+
+void TestWorm::reorderedWormsCrawlAsInAnyListing()
+{
+    // The world keeps worms in the order of their heads' cells (every few steps), moving
+    // each worm's state but not its ring: every worm must crawl exactly as it would in
+    // another order. The same 60 steered worms listed forwards and backwards (their ids,
+    // and so their places in the arrays, differ) take the same paths, and every body stays
+    // behind its own head. (No wander: its noise is drawn per id, which differs here.)
+    SceneDesc scene = geometryScene();
+    WormSetup setup;
+    GroupDesc group = wormGroup(setup);
+    Random random(5);
+    for (int k = 0; k < 60; ++k) {
+        const Point2 head{random.uniform(-27.0f, 27.0f), random.uniform(-27.0f, 27.0f)};
+        group.agents.push_back({head, random.uniform(-180.0f, 180.0f)});
+    }
+    scene.groups.push_back(group);
+    SceneDesc reversed = scene;
+    std::reverse(reversed.groups[0].agents.begin(), reversed.groups[0].agents.end());
+    auto forwards = buildWorld(scene);
+    auto backwards = buildWorld(reversed);
+    QVERIFY(forwards && backwards);
+    const std::size_t n = 60;
+    std::vector<Vec2> points, mirrored;
+    bool reordered = false;
+    for (int step = 0; step < 400; ++step) {
+        const float t = step / 60.0f;
+        for (World* world : {forwards.get(), backwards.get()})
+            world->setPointer({15.0f * std::cos(0.4f * t), 15.0f * std::sin(0.7f * t)},
+                              (step / 90) % 2 == 0);
+        forwards->step();
+        backwards->step();
+        const AgentArrays& a = forwards->group(0).agents;
+        const AgentArrays& b = backwards->group(0).agents;
+        QCOMPARE(a.size(), n);
+        std::vector<std::size_t> whereB(n);
+        for (std::size_t j = 0; j < n; ++j)
+            whereB[b.id[j]] = j;
+        for (std::size_t i = 0; i < n; ++i) {
+            reordered = reordered || a.id[i] != i;
+            // Listed k-th forwards is listed (n-1-k)-th backwards.
+            const std::size_t j = whereB[n - 1 - a.id[i]];
+            QCOMPARE(a.px[i], b.px[j]);
+            QCOMPARE(a.py[i], b.py[j]);
+            QCOMPARE(a.heading[i], b.heading[j]);
+            wormsOf(*forwards).joints(static_cast<int>(i), points);
+            wormsOf(*backwards).joints(static_cast<int>(j), mirrored);
+            QCOMPARE(points.size(), mirrored.size());
+            QCOMPARE(points.front().x, a.px[i]);
+            QCOMPARE(points.front().y, a.py[i]);
+            for (std::size_t k = 0; k < points.size(); ++k)
+                QVERIFY(points[k].x == mirrored[k].x && points[k].y == mirrored[k].y);
+        }
+    }
+    QVERIFY(reordered); // the test saw what it is about
 }
 
 void TestWorm::wanderingWormsKeepCrawlingAmongObstacles()

@@ -33,7 +33,7 @@ public:
     }
     /// One member of every element, written as array() writes an array of that member's
     /// values: a struct of arrays kept as an array of structs saves the same bytes.
-    template <class S, class T> void field(const std::vector<S>& v, T S::*member)
+    template <class S, class A, class T> void field(const std::vector<S, A>& v, T S::*member)
     {
         static_assert(std::is_trivially_copyable_v<T>, "plain values only");
         value(static_cast<std::uint64_t>(v.size()));
@@ -79,7 +79,7 @@ public:
     }
     /// Reads what StateWriter::field wrote into that member of every element; the first
     /// field read sizes `v`, a later one of another length fails.
-    template <class S, class T> bool field(std::vector<S>& v, T S::*member, bool first)
+    template <class S, class A, class T> bool field(std::vector<S, A>& v, T S::*member, bool first)
     {
         std::uint64_t n = 0;
         if (!value(n) || n > (m_size - m_at) / sizeof(T) || (!first && n != v.size()))

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <numeric>
 #include <string>
 #include <unordered_map>
 
@@ -235,6 +236,23 @@ constexpr float kContactProbe = 5e-3f;
 // m beyond half the width and the leg that a leg's distance queries look (rounding).
 constexpr float kClearReachSkin = 1e-3f;
 
+/// Which cell of side `cell` the offset `d` (>= 0) falls in, at most 0xffff.
+std::uint32_t cellNumber(float d, float cell)
+{
+    const float n = d / cell;
+    return n > 0.0f ? static_cast<std::uint32_t>(std::min(n, 65535.0f)) : 0u;
+}
+
+/// The cells' place on a Z-curve (x's and y's bits interleaved): cells near each other in
+/// the plane mostly get keys near each other.
+std::uint32_t zOrder(std::uint32_t x, std::uint32_t y)
+{
+    std::uint32_t key = 0;
+    for (int bit = 0; bit < 16; ++bit)
+        key |= ((x >> bit) & 1u) << (2 * bit) | ((y >> bit) & 1u) << (2 * bit + 1);
+    return key;
+}
+
 /// Distance from p to the nearest surface, or `reach` if none is nearer: the clearance grid
 /// answers far from geometry without a query.
 float distanceWithin(const StaticGeometry& geometry, Vec2 p, float reach)
@@ -358,6 +376,8 @@ void WormBehaviour::allocate(int worms, int capacity)
         static_cast<std::size_t>(worms) * static_cast<std::size_t>(m_capacity);
     m_joints.assign(slots, JointSlot{});
     const std::size_t n = static_cast<std::size_t>(worms);
+    m_ring.resize(n);
+    std::iota(m_ring.begin(), m_ring.end(), 0u);
     m_headSlot.assign(n, 0);
     m_count.assign(n, 2);
     m_pathLength.assign(n, 0.0);
@@ -377,13 +397,15 @@ void WormBehaviour::growCapacity()
     const int capacity = std::max(m_capacity * 2, requiredCapacity());
     const std::size_t slots =
         static_cast<std::size_t>(m_worms) * static_cast<std::size_t>(capacity);
-    std::vector<JointSlot> joints(slots);
+    Rings joints(slots);
     for (int w = 0; w < m_worms; ++w) {
         const std::size_t base = static_cast<std::size_t>(w) * static_cast<std::size_t>(capacity);
         for (int k = 0; k < m_count[static_cast<std::size_t>(w)]; ++k)
             joints[base + static_cast<std::size_t>(k)] = m_joints[slot(w, k)];
-        m_headSlot[static_cast<std::size_t>(w)] = 0;
     }
+    // Every worm's ring is now the w-th, its head in slot 0.
+    std::iota(m_ring.begin(), m_ring.end(), 0u);
+    std::fill(m_headSlot.begin(), m_headSlot.end(), 0);
     m_capacity = capacity;
     m_joints.swap(joints);
 }
@@ -554,6 +576,12 @@ void WormBehaviour::spawn(Group& group, const GroupDesc& desc, Random& random,
         const Rect& area = desc.spawn->area;
         const float axis = area.max.x - area.min.x >= area.max.y - area.min.y ? 0.0f : 0.5f * kPi;
         std::vector<Vec2> best;
+        struct SpawnedWorm
+        {
+            std::vector<Vec2> points;
+            float heading;
+        };
+        std::vector<SpawnedWorm> spawned;
         for (int k = 0; k < spawnCount; ++k) {
             // Best of a few seeded tries, resting in a gentle wave: the whole body fits behind
             // the head, then a way out (room to circle at its sharpest turn, see hasWayOut),
@@ -600,10 +628,23 @@ void WormBehaviour::spawn(Group& group, const GroupDesc& desc, Random& random,
             }
             // No clear place for this head at all: one worm fewer, never a worm in a wall.
             if (bestFit > 0.0f) {
-                layBody(w++, best, bestHeading);
                 bodies.add(best);
+                spawned.push_back({best, bestHeading});
             }
         }
+        // Laid in the order of their heads along a Z-curve over cells a body long: the rings
+        // then lie in memory much as the worms lie in the level, so the world's reordering
+        // (which moves a worm's values, never its ring) finds rings near each other.
+        const float cell = std::max(m_params.length, 1.0f);
+        const auto key = [&](const SpawnedWorm& s) {
+            return zOrder(cellNumber(s.points[0].x - static_cast<float>(area.min.x), cell),
+                          cellNumber(s.points[0].y - static_cast<float>(area.min.y), cell));
+        };
+        std::stable_sort(
+            spawned.begin(), spawned.end(),
+            [&](const SpawnedWorm& l, const SpawnedWorm& r) { return key(l) < key(r); });
+        for (const SpawnedWorm& s : spawned)
+            layBody(w++, s.points, s.heading);
         // Worms crawl over each other (they meet no body of their own kind), so no crowd of
         // them is too dense: every listed worm is laid and the area has no capacity.
         SpawnReport& report = group.spawnReport;
@@ -1107,8 +1148,9 @@ SHOAL_FORCE_INLINE inline WormBehaviour::Aim WormBehaviour::aim(const Group& gro
         else if (out.goalDistance > kZeroLength)
             out.heading = angleOf(toTarget);
     } else if (p.wanderTurn > 0.0f) {
-        const std::uint64_t id =
-            (static_cast<std::uint64_t>(group.index) << 32) | static_cast<std::uint64_t>(w);
+        // Keyed by the worm's id, not its place in the arrays (the world reorders them).
+        const std::uint64_t id = (static_cast<std::uint64_t>(group.index) << 32) |
+                                 static_cast<std::uint64_t>(group.agents.id[i]);
         out.heading = m_heading[i] + p.wanderTurn * signedNoise(ctx.seed, ctx.step, id);
     }
     return out;
@@ -1330,19 +1372,71 @@ std::size_t WormBehaviour::memoryBytes() const
             m_targetY.capacity()) *
                sizeof(float) +
            (m_headSlot.capacity() + m_count.capacity()) * sizeof(int) +
+           (m_ring.capacity() + m_reordering.u32.capacity()) * sizeof(std::uint32_t) +
+           m_reordering.i32.capacity() * sizeof(int) +
+           m_reordering.f64.capacity() * sizeof(double) +
+           m_reordering.f32.capacity() * sizeof(float) + m_reordering.u8.capacity() +
            (m_pathLength.capacity() + m_tailCut.capacity() + m_bodyLength.capacity()) *
                sizeof(double) +
            m_hasTarget.capacity();
+}
+
+bool WormBehaviour::ringsInOrder() const
+{
+    for (std::size_t w = 0; w < m_ring.size(); ++w)
+        if (m_ring[w] != w)
+            return false;
+    return true;
+}
+
+namespace {
+
+/// v[k] = v[order[k]] for every k, through `room` (which keeps the old array afterwards).
+template <class T>
+void reorder(std::vector<T>& v, const std::vector<std::uint32_t>& order, std::vector<T>& room)
+{
+    room.resize(order.size());
+    for (std::size_t k = 0; k < order.size(); ++k)
+        room[k] = v[order[k]];
+    v.swap(room);
+}
+
+} // namespace
+
+void WormBehaviour::permuteAgents(const std::vector<std::uint32_t>& order)
+{
+    if (m_ring.size() != order.size())
+        return; // not laid out for these agents (the world resets the bodies)
+    Reordering& r = m_reordering;
+    reorder(m_ring, order, r.u32);
+    for (std::vector<int>* v : {&m_headSlot, &m_count})
+        reorder(*v, order, r.i32);
+    for (std::vector<double>* v : {&m_pathLength, &m_tailCut, &m_bodyLength})
+        reorder(*v, order, r.f64);
+    for (std::vector<float>* v : {&m_heading, &m_grown, &m_targetX, &m_targetY})
+        reorder(*v, order, r.f32);
+    reorder(m_hasTarget, order, r.u8);
 }
 
 void WormBehaviour::saveState(StateWriter& out) const
 {
     out.value(m_worms);
     out.value(m_capacity);
-    // (The three members as three arrays: the bytes of the layout before JointSlot.)
-    out.field(m_joints, &JointSlot::x);
-    out.field(m_joints, &JointSlot::y);
-    out.field(m_joints, &JointSlot::segLength);
+    // Worm w's ring as the w-th (a reordered world's rings are elsewhere), and the three
+    // members as three arrays: the bytes of the layout before JointSlot and m_ring.
+    Rings inOrder;
+    const Rings* joints = &m_joints;
+    if (!ringsInOrder()) {
+        const std::size_t capacity = static_cast<std::size_t>(m_capacity);
+        inOrder.resize(m_joints.size());
+        for (std::size_t w = 0; w < m_ring.size(); ++w)
+            std::copy_n(m_joints.begin() + static_cast<std::ptrdiff_t>(m_ring[w] * capacity),
+                        capacity, inOrder.begin() + static_cast<std::ptrdiff_t>(w * capacity));
+        joints = &inOrder;
+    }
+    out.field(*joints, &JointSlot::x);
+    out.field(*joints, &JointSlot::y);
+    out.field(*joints, &JointSlot::segLength);
     out.array(m_headSlot);
     out.array(m_count);
     out.array(m_pathLength);
@@ -1368,6 +1462,8 @@ bool WormBehaviour::loadState(StateReader& in, const StaticGeometry& geometry)
         in.array(m_targetY) && in.array(m_hasTarget) && in.value(m_seenTargetVersion);
     const std::size_t worms = static_cast<std::size_t>(std::max(m_worms, 0));
     const std::size_t slots = worms * static_cast<std::size_t>(std::max(m_capacity, 0));
+    m_ring.resize(worms);
+    std::iota(m_ring.begin(), m_ring.end(), 0u);
     return ok && m_joints.size() == slots && m_headSlot.size() == worms && m_count.size() == worms;
 }
 

@@ -31,6 +31,7 @@
 /// width x tan(maxTurnAngle / 2) is enforced so two mitres never fold a segment; the head
 /// stays on the centre line (no corner docking, hence no jerk when turning).
 
+#include "kernels/largepages.h"
 #include "kernels/prefetch.h"
 #include "scene/paramtable.h"
 #include "world/behaviour.h"
@@ -124,6 +125,11 @@ public:
                 Sketch& out) const override;
     const char* agentState(const Group& group, std::size_t i) const override;
     const AgentBodies* bodies() const override { return this; }
+    /// Worms are kept in the order of their heads' cells like the school's fish, so a step
+    /// reads the level, the grid and the other bodies near one worm after another; their
+    /// rings stay where they are (m_ring says whose is whose).
+    bool allowsReordering() const override { return true; }
+    void permuteAgents(const std::vector<std::uint32_t>& order) override;
 
 private:
     /// The bodies near the head being stepped (gatherNear), nearest first.
@@ -137,6 +143,8 @@ private:
     /// a wall): preparePlan() makes room for them first, so no part grows the rings.
     static constexpr int kJointsPerStep = 2;
     void allocate(int worms, int capacity);
+    /// Whether worm w's ring is the w-th for every w (no reordering since the rings were laid).
+    bool ringsInOrder() const;
     void growCapacity();
     int requiredCapacity() const;
     std::size_t slot(int w, int k) const
@@ -144,7 +152,8 @@ private:
         int s = m_headSlot[static_cast<std::size_t>(w)] + k;
         if (s >= m_capacity)
             s -= m_capacity;
-        return static_cast<std::size_t>(w) * static_cast<std::size_t>(m_capacity) +
+        return static_cast<std::size_t>(m_ring[static_cast<std::size_t>(w)]) *
+                   static_cast<std::size_t>(m_capacity) +
                static_cast<std::size_t>(s);
     }
     /// How many worms ahead planPart() asks for a worm's head and tail slots.
@@ -267,10 +276,14 @@ private:
         float segLength = 0.0f;
     };
     // Per joint slot, worms x capacity. Joints never move once made, except the head.
-    std::vector<JointSlot> m_joints;
+    /// (On large pages: the world reorders worms, not rings, so a step reads the rings in an
+    /// order unlike their layout, a page per worm.)
+    using Rings = std::vector<JointSlot, LargePageAllocator<JointSlot>>;
+    Rings m_joints;
 
     // Per worm.
-    std::vector<int> m_headSlot; ///< ring index of the head joint
+    std::vector<std::uint32_t> m_ring; ///< which ring of m_joints is this worm's
+    std::vector<int> m_headSlot;       ///< ring index of the head joint
     std::vector<int> m_count; ///< joints in the ring, head and the tail segment's far end included
     std::vector<double> m_pathLength; ///< sum of segLength over the worm's segments
     std::vector<double> m_tailCut;    ///< length already eaten off the last segment's far end
@@ -286,6 +299,16 @@ private:
     std::uint32_t m_seenTargetVersion = 0;
     /// The coins eaten in the last plan: (worm, pickup index) pairs (pickupsTaken()).
     std::vector<std::uint32_t> m_eaten;
+    /// permuteAgents()'s room, one per type of the per-worm arrays (no allocation once warm).
+    struct Reordering
+    {
+        std::vector<std::uint32_t> u32;
+        std::vector<int> i32;
+        std::vector<double> f64;
+        std::vector<float> f32;
+        std::vector<std::uint8_t> u8;
+    };
+    Reordering m_reordering;
 };
 
 } // namespace shoal
