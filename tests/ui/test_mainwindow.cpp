@@ -6,6 +6,7 @@
 #include "files/scenefiles.h"
 #include "simulation/overlayoptions.h"
 #include "simulation/simulationcontroller.h"
+#include "viewport/editorscene.h"
 #include "viewport/sceneview.h"
 #include "window/mainwindow.h"
 
@@ -48,6 +49,45 @@ private slots:
     {
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setApplicationName(QStringLiteral("shoal-test-mainwindow"));
+    }
+
+    void theViewDrawsTheLevelAgainWhenItsGridChanges()
+    {
+        // The view keeps the level and its grid as a picture (it is drawn again only when it
+        // changes): every change of the grid shows at once, and undoing it shows what was.
+        MainWindow window;
+        window.resize(1200, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.files()->openDemo());
+        EditorScene* scene = window.editorScene();
+        const auto shot = [&] {
+            QCoreApplication::processEvents();
+            return window.view()->viewport()->grab().toImage();
+        };
+        scene->setGridSize(1.0);
+        scene->setGridVisible(true);
+        const QImage fine = shot();
+        scene->setGridVisible(false);
+        const QImage none = shot();
+        QVERIFY(none != fine);
+        scene->setGridVisible(true);
+        QCOMPARE(shot(), fine);
+        scene->setGridSize(5.0);
+        const QImage coarse = shot();
+        QVERIFY(coarse != fine);
+        QVERIFY(coarse != none);
+        scene->setGridSize(1.0);
+        QCOMPARE(shot(), fine);
+        // A smaller level: the old one's corner is outside it now.
+        Rect bounds = window.document()->scene().bounds;
+        const QPoint corner =
+            window.view()->mapFromScene(QPointF(bounds.min.x + 1.0, bounds.min.y + 1.0));
+        const QColor inside = fine.pixelColor(corner);
+        bounds.min.x += 10.0;
+        bounds.min.y += 10.0;
+        window.document()->setBounds(bounds);
+        QVERIFY(shot().pixelColor(corner) != inside);
     }
 
     void saveAsHasCtrlShiftS()

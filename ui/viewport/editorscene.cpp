@@ -366,8 +366,17 @@ void EditorScene::updateSceneRect()
 {
     const QRectF level = levelRect();
     const double margin = std::max(level.width(), level.height()) * 0.75;
+    const QRectF before = sceneRect();
     setSceneRect(level.adjusted(-margin, -margin, margin, margin));
-    update();
+    redrawBackground(before); // where the old level was, too
+}
+
+void EditorScene::redrawBackground(const QRectF& alsoThere)
+{
+    // The views keep the background (level, grid, border) as a picture of their own; it is
+    // drawn again only when one of those changes, or the view moves or zooms. (A null rect
+    // would invalidate nothing: the scene's rect is named.)
+    invalidate(sceneRect() | alsoThere, QGraphicsScene::BackgroundLayer);
 }
 
 QRectF EditorScene::levelRect() const
@@ -820,6 +829,7 @@ void EditorScene::setMetresPerPixel(double metresPerPixel)
     if (m_metresPerPixel == metresPerPixel)
         return;
     m_metresPerPixel = metresPerPixel;
+    redrawBackground(); // the minor grid shows from a zoom on
     for (const auto& [key, tile] : m_wallTiles)
         tile->setMetresPerPixel(metresPerPixel);
     for (const auto& [ref, item] : m_items)
@@ -832,7 +842,7 @@ void EditorScene::setGridVisible(bool visible)
     if (m_gridVisible == visible)
         return;
     m_gridVisible = visible;
-    update();
+    redrawBackground();
     emit gridChanged();
 }
 
@@ -849,7 +859,7 @@ void EditorScene::setGridSize(double metres)
     if (m_gridSize == metres || !(metres > 0.0))
         return;
     m_gridSize = metres;
-    update();
+    redrawBackground();
     emit gridChanged();
 }
 

@@ -153,6 +153,9 @@ private:
     /// tile of the level it lies in, anything else at the top level.
     EditableItem* addEditableItem(const ItemRef& ref);
     void updateSceneRect();
+    /// Has every view draw the background again (it keeps it as a picture) over the scene's
+    /// rect and `alsoThere`.
+    void redrawBackground(const QRectF& alsoThere = QRectF());
     void applySelection(bool announce);
     void rebuildHandles(const SceneDesc& scene);
     void positionHandles(const SceneDesc& scene);

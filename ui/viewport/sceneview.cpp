@@ -26,6 +26,11 @@ SceneView::SceneView(EditorScene* scene, QWidget* parent)
                    QPainter::TextAntialiasing);
     // Agents move every frame: repaint the whole viewport rather than tracking regions.
     setViewportUpdateMode(QGraphicsView::FullViewportUpdate);
+    // The level and its grid change only with an edit, a scroll or a zoom: kept as a picture
+    // (EditorScene::redrawBackground). Drawn every frame, their full-height fills were each
+    // cut by Qt's raster engine into parts for its thread pool, thousands of task switches
+    // a second while playing.
+    setCacheMode(QGraphicsView::CacheBackground);
     setTransformationAnchor(QGraphicsView::NoAnchor);
     setResizeAnchor(QGraphicsView::AnchorViewCenter);
     setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);

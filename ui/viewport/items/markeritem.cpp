@@ -18,6 +18,9 @@ MarkerItem::MarkerItem(const ItemRef& ref, QGraphicsItem* parent)
     setFlag(QGraphicsItem::ItemIgnoresTransformations);
     // Small and few: above the agents, so they stay findable while the world runs.
     setZValue(ref.kind == ItemKind::PlayerStart ? 16 : 15);
+    // A picture of the marker, drawn again only when it changes: its antialiased rings were
+    // each cut by Qt's raster engine into parts for its thread pool, every frame.
+    setCacheMode(QGraphicsItem::DeviceCoordinateCache);
     m_label->setBrush(style::kLabel);
     QFont font = m_label->font();
     font.setPointSizeF(8.0);
