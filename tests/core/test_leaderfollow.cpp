@@ -127,6 +127,7 @@ private slots:
     void relations();
     void followersStayBehind_data();
     void followersStayBehind();
+    void followersKeepApart_data();
     void followersKeepApart();
     void followerInFrontGetsOutOfTheWay_data();
     void followerInFrontGetsOutOfTheWay();
@@ -238,12 +239,25 @@ void TestLeaderFollow::followersStayBehind()
     QCOMPARE(group.metrics.totalWallCrossings, std::int64_t(0));
 }
 
+void TestLeaderFollow::followersKeepApart_data()
+{
+    // A small group separates a lane group of followers at a time from every member; a
+    // large one scans its grid: both must keep the spacing.
+    QTest::addColumn<int>("followers");
+    QTest::newRow("10 followers") << 10;
+    QTest::newRow("40 followers") << 40;
+}
+
 void TestLeaderFollow::followersKeepApart()
 {
-    auto world = test::buildWorld(followScene(3, 10));
+    QFETCH(int, followers);
+    SceneDesc scene = followScene(3, followers);
+    // Room for the larger group behind the leader.
+    scene.groups[0].spawn->area = {{-9.0, -4.0}, {-1.5, 4.0}};
+    auto world = test::buildWorld(scene);
     QVERIFY(world);
     const GroupState& group = world->group(0);
-    QCOMPARE(group.agents.size(), std::size_t(11));
+    QCOMPARE(group.agents.size(), static_cast<std::size_t>(followers + 1));
     world->step(static_cast<int>(std::lround(10.0 / world->dt())));
 
     std::vector<float> medians;

@@ -1,8 +1,9 @@
 #pragma once
-/// vec2.h's sinCos for a lane of angles: the same reduction, polynomials and quadrant bits,
-/// so every lane is bit for bit what sinCos gives for it (for |angle| below 2^31 quarter
-/// turns, far beyond any heading: headings stay wrapped to (-pi, pi]). SSE2 has the integer
-/// conversions and bit operations for it; elsewhere each lane goes through sinCos itself.
+/// vec2.h's sinCos and fastmath.h's fastAtan2 for a lane of angles or vectors: the same
+/// reduction, polynomials and quadrant bits, so every lane is bit for bit what the scalar
+/// function gives for it (sinCos for |angle| below 2^31 quarter turns, far beyond any
+/// heading: headings stay wrapped to (-pi, pi]). SSE2 has the integer conversions and bit
+/// operations sinCos needs; elsewhere each lane goes through sinCos itself.
 
 #include "kernels/lanes.h"
 #include "math/fastmath.h"
@@ -19,6 +20,30 @@ template <class V> inline void sinCosLanes(V radians, V& sine, V& cosine)
         sinCos(angles[l], sines[l], cosines[l]);
     sine = V::load(sines);
     cosine = V::load(cosines);
+}
+
+/// fastAtan2(y, x) of each lane: the same octant reduction and polynomial, operation for
+/// operation (the sign is put back by negation, which flips the sign bit as fastAtan2's xor
+/// does). Lanes with x = y = 0 give 0, as fastAtan2 does.
+template <class V> inline V atan2Lanes(V y, V x)
+{
+    const V ax = abs(x);
+    const V ay = abs(y);
+    const typename V::Mask xBigger = ax > ay;
+    const V big = select(xBigger, ax, ay);
+    const V small = select(xBigger, ay, ax);
+    const V t = small / big;
+    const V t2 = t * t;
+    const V a =
+        t * (V(0.99997726f) +
+             t2 * (V(-0.33262347f) +
+                   t2 * (V(0.19354346f) +
+                         t2 * (V(-0.11643287f) + t2 * (V(0.05265332f) + t2 * V(-0.01172120f))))));
+    const V b = select(ay > ax, V(1.57079637f) - a, a);
+    const V c = select(x < V(0.0f), V(3.14159274f) - b, b);
+    const V signed_ = select(y < V(0.0f), -c, c);
+    // big is never negative: big <= 0 is big == 0 (a NaN lane stays NaN, as in fastAtan2).
+    return select(big <= V(0.0f), V(0.0f), signed_);
 }
 
 #if SHOAL_SSE2_LANES
