@@ -32,6 +32,7 @@ struct BenchOptions
     int warmup = 20;
     std::uint64_t seed = 1;
     int threads = 0; ///< World::setThreads: 0 = every core
+    int lanes = 0;   ///< World::setLaneWidth: 0 = the widest here
     bool json = false;
 };
 
@@ -49,6 +50,10 @@ struct BenchResult
     /// The same steps on one thread, interleaved with the timed ones (with threads > 1).
     std::optional<double> oneThreadMsPerStep;
     std::optional<double> threadSpeedup; ///< oneThreadMsPerStep / msPerStep
+    int lanes = 4;
+    /// The same steps on four lanes, interleaved with the timed ones (with wider lanes).
+    std::optional<double> fourLaneMsPerStep;
+    std::optional<double> laneSpeedup; ///< fourLaneMsPerStep / msPerStep
 };
 
 /// A figure the issue sets for this family and size, if any.
@@ -123,7 +128,8 @@ std::optional<Error> parseOptions(const QCommandLineParser& parser, BenchOptions
                                   const QCommandLineOption& agents,
                                   const QCommandLineOption& family, const QCommandLineOption& steps,
                                   const QCommandLineOption& warmup, const QCommandLineOption& seed,
-                                  const QCommandLineOption& threads, const QCommandLineOption& json)
+                                  const QCommandLineOption& threads,
+                                  const QCommandLineOption& lanes, const QCommandLineOption& json)
 {
     if (!parser.positionalArguments().isEmpty())
         return Error{"bench takes no file; got '" +
@@ -187,6 +193,17 @@ std::optional<Error> parseOptions(const QCommandLineParser& parser, BenchOptions
                          "' must be a whole number in [0, " + std::to_string(World::kMaxThreads) +
                          "] (0: every core)"};
     }
+    if (parser.isSet(lanes)) {
+        bool ok = false;
+        options.lanes = parser.value(lanes).toInt(&ok);
+        if (!ok || (options.lanes != 0 && options.lanes != 4 && options.lanes != 8))
+            return Error{"--lanes '" + parser.value(lanes).toStdString() +
+                         "' must be 0 (the widest this machine runs), 4 or 8"};
+        if (options.lanes > World::widestLanes())
+            return Error{"--lanes 8: this machine or build runs at most " +
+                         std::to_string(World::widestLanes()) +
+                         " lanes (8 needs AVX2, and a build for x86-64 with GCC)"};
+    }
     options.json = parser.isSet(json);
     return std::nullopt;
 }
@@ -200,6 +217,7 @@ Expected<BenchResult> measure(BehaviourKind kind, int agents, const BenchOptions
     World& world = **created;
     world.setMetricsEnabled(false);
     world.setThreads(options.threads);
+    world.setLaneWidth(options.lanes); // checked by parseOptions
 
     const auto drive = [&]() {
         world.setPointer(benchPointer(scene, world.stepCount()), true);
@@ -221,16 +239,19 @@ Expected<BenchResult> measure(BehaviourKind kind, int agents, const BenchOptions
     result.kind = kind;
     result.agents = world.agentCount();
     result.threads = world.threads();
+    result.lanes = world.laneWidth();
 
     // The grid's steps run in blocks with one reference step after each, and as many steps on
     // one thread when the world runs on several, so a busy spell on a shared machine slows
     // all alike instead of skewing the ratios between them.
     const bool withReference = agents <= kMaxReferenceAgents;
     const bool withOneThread = result.threads > 1;
-    const int blocks = withReference || withOneThread ? kReferenceSteps : 1;
+    const bool withFourLanes = result.lanes > 4;
+    const int blocks = withReference || withOneThread || withFourLanes ? kReferenceSteps : 1;
     std::vector<double> gridMs;
     std::vector<double> referenceMs;
     std::vector<double> oneThreadMs;
+    std::vector<double> fourLaneMs;
     gridMs.reserve(static_cast<std::size_t>(options.steps));
     for (int block = 0; block < blocks; ++block) {
         const int blockSteps = options.steps / blocks + (block < options.steps % blocks ? 1 : 0);
@@ -239,6 +260,11 @@ Expected<BenchResult> measure(BehaviourKind kind, int agents, const BenchOptions
             world.setThreads(1);
             timeSteps(blockSteps, oneThreadMs);
             world.setThreads(result.threads);
+        }
+        if (withFourLanes) {
+            world.setLaneWidth(4);
+            timeSteps(blockSteps, fourLaneMs);
+            world.setLaneWidth(result.lanes);
         }
         if (!withReference)
             continue;
@@ -260,6 +286,11 @@ Expected<BenchResult> measure(BehaviourKind kind, int agents, const BenchOptions
         result.oneThreadMsPerStep = median(std::move(oneThreadMs));
         if (result.msPerStep > 0.0)
             result.threadSpeedup = *result.oneThreadMsPerStep / result.msPerStep;
+    }
+    if (withFourLanes && !fourLaneMs.empty()) {
+        result.fourLaneMsPerStep = median(std::move(fourLaneMs));
+        if (result.msPerStep > 0.0)
+            result.laneSpeedup = *result.fourLaneMsPerStep / result.msPerStep;
     }
     result.peakRssMb = peakRssMb();
     return result;
@@ -285,7 +316,18 @@ void printJsonLine(const BenchResult& r)
         json.null();
     json.key("bytes_per_agent").value(rounded(r.bytesPerAgent, 1));
     json.key("threads").value(static_cast<unsigned long long>(r.threads));
-    json.key("lanes").value(std::string(World::laneKernels()));
+    json.key("lane_kernels").value(std::string(World::laneKernels()));
+    json.key("lanes").value(static_cast<unsigned long long>(r.lanes));
+    json.key("four_lane_ms_per_step");
+    if (r.fourLaneMsPerStep)
+        json.value(rounded(*r.fourLaneMsPerStep, 4));
+    else
+        json.null();
+    json.key("lane_speedup");
+    if (r.laneSpeedup)
+        json.value(rounded(*r.laneSpeedup, 2));
+    else
+        json.null();
     json.key("one_thread_ms_per_step");
     if (r.oneThreadMsPerStep)
         json.value(rounded(*r.oneThreadMsPerStep, 4));
@@ -301,21 +343,21 @@ void printJsonLine(const BenchResult& r)
 }
 
 constexpr const char* kRowFormat =
-    "%-13s %8s %7s  %9s %-11s  %10s %6s  %13s  %11s  %9s %-11s  %11s %-20s  %8s\n";
+    "%-13s %8s %7s %5s  %9s %-11s  %10s %6s  %9s %6s  %13s  %11s  %9s %-11s  %11s %-20s  %8s\n";
 
 void printTableHeader(const BenchOptions& options)
 {
     std::printf("shoal-cli bench: median of %d timed steps after %d warm-up steps; brute-force "
-                "reference: median of %d steps for N <= %d; seed %llu; %s build; lanes %s\n",
+                "reference: median of %d steps for N <= %d; seed %llu; %s build; lanes %s%s\n",
                 options.steps, options.warmup, kReferenceSteps, kMaxReferenceAgents,
                 static_cast<unsigned long long>(options.seed), SHOAL_BUILD_TYPE,
-                World::laneKernels());
+                World::laneKernels(), World::widestLanes() == 8 ? " and avx2x8" : "");
     std::printf("(worm: agents = worms of %d segments; leaderFollow: groups of %d; targets are "
                 "the issue's, timings never fail the command)\n\n",
                 kBenchWormSegments, kBenchFollowGroupSize);
-    std::printf(kRowFormat, "family", "agents", "threads", "ms/step", "target", "1 thread", "gain",
-                "ns/agent-step", "ref ms/step", "speed-up", "target", "bytes/agent", "target",
-                "peak RSS");
+    std::printf(kRowFormat, "family", "agents", "threads", "lanes", "ms/step", "target", "1 thread",
+                "gain", "4 lanes", "gain", "ns/agent-step", "ref ms/step", "speed-up", "target",
+                "bytes/agent", "target", "peak RSS");
 }
 
 void printTableRow(const BenchResult& r)
@@ -338,12 +380,15 @@ void printTableRow(const BenchResult& r)
     const std::string oneThread =
         r.oneThreadMsPerStep ? formatFixed(*r.oneThreadMsPerStep, 3) : "-";
     const std::string gain = r.threadSpeedup ? formatFixed(*r.threadSpeedup, 2) + "x" : "-";
+    const std::string fourLanes = r.fourLaneMsPerStep ? formatFixed(*r.fourLaneMsPerStep, 3) : "-";
+    const std::string laneGain = r.laneSpeedup ? formatFixed(*r.laneSpeedup, 2) + "x" : "-";
     std::printf(kRowFormat, std::string(behaviourKey(r.kind)).c_str(),
                 std::to_string(r.agents).c_str(), std::to_string(r.threads).c_str(),
-                formatFixed(r.msPerStep, 3).c_str(),
+                std::to_string(r.lanes).c_str(), formatFixed(r.msPerStep, 3).c_str(),
                 targetText(msTarget(r.kind, r.agents), r.msPerStep).c_str(), oneThread.c_str(),
-                gain.c_str(), formatFixed(r.nsPerAgentStep, 1).c_str(), reference.c_str(),
-                speedup.c_str(), speedupTargetText.c_str(), formatFixed(r.bytesPerAgent, 1).c_str(),
+                gain.c_str(), fourLanes.c_str(), laneGain.c_str(),
+                formatFixed(r.nsPerAgentStep, 1).c_str(), reference.c_str(), speedup.c_str(),
+                speedupTargetText.c_str(), formatFixed(r.bytesPerAgent, 1).c_str(),
                 bytesTargetText.c_str(), (formatFixed(r.peakRssMb, 0) + " MB").c_str());
 }
 
@@ -378,16 +423,22 @@ int benchCommand(const QStringList& arguments)
         QStringLiteral("Threads a step runs on (default 0: every core). With more than one, "
                        "as many steps on one thread are timed between them, for the gain."),
         QStringLiteral("N"));
+    const QCommandLineOption lanes(
+        QStringLiteral("lanes"),
+        QStringLiteral("Lanes the neighbour scans run on: 0 (default: the widest this machine "
+                       "runs), 4, or 8 with AVX2. Wider than 4, as many steps on four lanes "
+                       "are timed between them, for the gain (the results are the same bits)."),
+        QStringLiteral("N"));
     const QCommandLineOption json(QStringLiteral("json"),
                                   QStringLiteral("One JSON object per line per result."));
-    parser.addOptions({agents, family, steps, warmup, seed, threads, json});
+    parser.addOptions({agents, family, steps, warmup, seed, threads, lanes, json});
     if (auto exit = parseCommandLine(parser, arguments, QStringLiteral("bench"),
                                      QStringLiteral("shoal-cli bench [options]")))
         return *exit;
 
     BenchOptions options;
-    if (auto error =
-            parseOptions(parser, options, agents, family, steps, warmup, seed, threads, json)) {
+    if (auto error = parseOptions(parser, options, agents, family, steps, warmup, seed, threads,
+                                  lanes, json)) {
         printError("bench: " + error->message);
         return kExitBadInput;
     }

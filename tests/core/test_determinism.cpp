@@ -67,10 +67,14 @@ std::unique_ptr<World> worldOnThreads(const SceneDesc& scene, int threads, std::
     return w;
 }
 
-std::uint64_t runFamily(BehaviourKind kind, int threads = 1, std::size_t partAgents = 0)
+/// `lanes`: World::setLaneWidth (0: the widest this machine runs, the default).
+std::uint64_t runFamily(BehaviourKind kind, int threads = 1, std::size_t partAgents = 0,
+                        int lanes = 0)
 {
     const std::unique_ptr<World> world = worldOnThreads(familyScene(kind), threads, partAgents);
     World& w = *world;
+    if (!w.setLaneWidth(lanes))
+        qFatal("this machine runs no %d lanes", lanes);
     for (int s = 0; s < kSteps; ++s) {
         const float t = static_cast<float>(s) / 120.0f;
         w.setPointer({20.0f * std::cos(t), 15.0f * std::sin(t)}, (s / 150) % 3 != 2);
@@ -122,6 +126,8 @@ private slots:
     void matchesPinnedHash();
     void sameHashOnAnyThreads_data();
     void sameHashOnAnyThreads();
+    void sameHashOnEveryLaneWidth_data();
+    void sameHashOnEveryLaneWidth();
     void sameHashOnAnyThreadsAmongGroups_data() { sameHashTwiceInOneProcess_data(); }
     void sameHashOnAnyThreadsAmongGroups();
     void squadsGivenNewTargetsAtOnceRouteAlikeOnAnyThreads();
@@ -194,6 +200,33 @@ void TestDeterminism::sameHashOnAnyThreads()
     const auto family = static_cast<BehaviourKind>(kind);
     const std::uint64_t actual = runFamily(family, threads, static_cast<std::size_t>(partAgents));
     QCOMPARE(hex(actual), hex(pinnedHash(family)));
+}
+
+void TestDeterminism::sameHashOnEveryLaneWidth_data()
+{
+    QTest::addColumn<int>("kind");
+    QTest::addColumn<int>("lanes");
+    QTest::addColumn<int>("threads");
+    for (BehaviourKind kind : kAllBehaviourKinds)
+        for (int lanes : {4, 8})
+            for (int threads : {1, 2})
+                QTest::addRow("%s, %d lanes, %d threads", std::string(behaviourKey(kind)).c_str(),
+                              lanes, threads)
+                    << int(kind) << lanes << threads;
+}
+
+void TestDeterminism::sameHashOnEveryLaneWidth()
+{
+    // Four lanes and, where the machine has AVX2, eight: the same pinned state. (The
+    // portable lanes of the sanitizer build check the same hashes in their own run.)
+    QFETCH(int, kind);
+    QFETCH(int, lanes);
+    QFETCH(int, threads);
+    if (lanes > World::widestLanes())
+        QSKIP(qPrintable(QStringLiteral("this machine or build runs at most %1 lanes")
+                             .arg(World::widestLanes())));
+    const auto family = static_cast<BehaviourKind>(kind);
+    QCOMPARE(hex(runFamily(family, threads, 0, lanes)), hex(pinnedHash(family)));
 }
 
 void TestDeterminism::sameHashOnAnyThreadsAmongGroups()

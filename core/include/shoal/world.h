@@ -322,6 +322,16 @@ public:
     /// The lane kernels this build's step runs on: "sse2x4" (SSE2, four floats at a time)
     /// or "portable4" (four-element arrays, the same bits on any machine).
     static const char* laneKernels();
+    /// The widest lanes the neighbour scans can run on here: 8 where this build has its
+    /// AVX2 kernels (x86-64, GCC) and the machine runs AVX2, else 4.
+    static int widestLanes();
+    /// Runs the neighbour scans `width` lanes at a time: 4, 8 (when widestLanes() is 8), or
+    /// 0 for the widest. Every width gives the same state, bit for bit: a runtime choice
+    /// like the threads (the widest until asked). Returns false, changing nothing, for a
+    /// width this machine or build cannot run. Not to be called during a step.
+    bool setLaneWidth(int width);
+    /// The lanes the neighbour scans run on.
+    int laneWidth() const { return m_laneWidth; }
 
     // What the families show a viewer (<shoal/sketch.h>): the editor draws these and never
     // needs to know a family.
@@ -447,6 +457,7 @@ private:
     std::uint64_t m_metricsStep = 0;
     Inspection m_inspection;
     NeighbourSearch m_search = NeighbourSearch::Grid;
+    int m_laneWidth = widestLanes();
     bool m_indexesDirty = true;
     bool m_keepPrevious = false;
     Vec2 m_playerPrevious;

@@ -19,6 +19,12 @@
 #include <emmintrin.h>
 #endif
 
+// The eight-lane AVX2 kernels (lanes8.h), chosen at run time: x86-64 with GCC, whose
+// `#pragma GCC target` regions they are built in.
+#if SHOAL_SSE2_LANES && defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define SHOAL_WIDE_LANES 1
+#endif
+
 namespace shoal {
 
 /// Arrays a kernel loads Float4 lanes from are this many elements longer than their count,
@@ -62,6 +68,8 @@ struct Float1
     static constexpr int kWidth = 1;
     using Mask = Mask1;
     using Count = Count1;
+    /// What a kernel sums lanes into (see Float8, whose sums stay four lanes wide).
+    using Sum = Float1;
     float v = 0.0f;
 
     Float1() = default;
@@ -138,6 +146,7 @@ struct Float4
     static constexpr int kWidth = 4;
     using Mask = Mask4;
     using Count = Count4;
+    using Sum = Float4;
     __m128 v;
 
     Float4() : v(_mm_setzero_ps()) {}
@@ -257,6 +266,7 @@ struct Float4
     static constexpr int kWidth = 4;
     using Mask = Mask4;
     using Count = Count4;
+    using Sum = Float4;
     float v[4];
 
     Float4() : v{0.0f, 0.0f, 0.0f, 0.0f} {}

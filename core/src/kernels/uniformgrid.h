@@ -199,10 +199,10 @@ public:
         prefetchElements(m_sortedY, limit);
     }
 
-private:
     /// The cells (inclusive) the query's bounding box overlaps, clipped to the grid (the box
     /// is padded a hair so rounding can never drop a point at exactly `radius`); false when
-    /// it misses the grid entirely (or p is NaN): nothing can be in range.
+    /// it misses the grid entirely (or p is NaN): nothing can be in range. (Public for the
+    /// wide scans' own forEachRange: kernels/widegrid.h.)
     SHOAL_FORCE_INLINE bool cellBox(Vec2 p, float radius, int& x0, int& y0, int& x1, int& y1) const
     {
         if (m_count == 0)
@@ -220,6 +220,8 @@ private:
         y1 = fy1 < m_rowsF - 1.0f ? static_cast<int>(fy1) : m_rows - 1;
         return true;
     }
+
+private:
     /// The bounding box of the points (count >= 1), exactly as std::min and std::max from the
     /// first point find it.
     static void bounds(const float* xs, const float* ys, std::size_t count, float& minX,

@@ -109,6 +109,10 @@ struct StepContext
     const std::vector<std::unique_ptr<Group>>* groups = nullptr;
     std::vector<PickupState>* pickups = nullptr;
     NeighbourSearch search = NeighbourSearch::Grid;
+    /// Lanes the neighbour scans run on with the grid: 4, or 8 where the runtime was built
+    /// with its wide kernels and the machine has AVX2 (World::setLaneWidth). Either gives
+    /// the same bits.
+    int laneWidth = 4;
     /// Every body of every group where the step starts, when a group may meet bodies other
     /// than its own (null in a world of one group and no lone player): families steer round
     /// them with BodyPass::othersNear().

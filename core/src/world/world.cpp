@@ -768,6 +768,7 @@ StepContext World::context() const
     ctx.pointer = m_pointer;
     ctx.groups = &m_groups;
     ctx.search = m_search;
+    ctx.laneWidth = m_laneWidth;
     ctx.partAgents = m_partAgents;
     ctx.bodies = bodiesMeetOthers() ? m_bodies.get() : nullptr;
     if (ctx.bodies)
@@ -1106,6 +1107,26 @@ const char* World::laneKernels()
 #else
     return "portable4";
 #endif
+}
+
+int World::widestLanes()
+{
+#if SHOAL_WIDE_LANES
+    static const int widest = __builtin_cpu_supports("avx2") ? 8 : 4;
+    return widest;
+#else
+    return 4;
+#endif
+}
+
+bool World::setLaneWidth(int width)
+{
+    if (width == 0)
+        width = widestLanes();
+    if (width != 4 && !(width == 8 && widestLanes() == 8))
+        return false;
+    m_laneWidth = width;
+    return true;
 }
 
 void World::step(int count)

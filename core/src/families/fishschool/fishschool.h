@@ -75,7 +75,11 @@ public:
 
 private:
     template <class Search>
-    void planPartWith(Group& group, const StepContext& ctx, std::size_t part, int worker);
+    void planPartWith(Group& group, const StepContext& ctx, std::size_t part, int worker,
+                      const Search& search);
+    /// planPart on the grid eight lanes at a time (AVX2; fishschoolplanwide.cpp): only where
+    /// the machine has it and the step asks for it.
+    void planPartWide(Group& group, const StepContext& ctx, std::size_t part, int worker);
     /// Sizes the free fish's homes for n agents and empties the joined lists.
     void prepareState(std::size_t n, int workers);
     /// Copies the neighbour attributes a scan reads into cell order.
