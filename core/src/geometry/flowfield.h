@@ -291,7 +291,9 @@ public:
         const float inverse = 1.0f / std::sqrt(static_cast<float>(dx * dx + dy * dy));
         return {static_cast<float>(dx) * inverse, static_cast<float>(dy) * inverse};
     }
-    /// What directionAt(slot) reads first, for a free cell (for a prefetch): its anchor.
+    /// What directionAt(slot) reads (for a prefetch): the cell's escape, then for a free
+    /// cell (its own escape) its anchor.
+    const std::int32_t& escapeAtRef(int slot) const { return m_occupancy->m_escape[slot]; }
     const std::int32_t& anchorAtRef(int slot) const { return m_anchor[slot]; }
     float distanceAt(int slot, Vec2 p) const
     {

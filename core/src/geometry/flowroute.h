@@ -91,12 +91,14 @@ public:
         }
         Vec2 direction(int slot) const { return field->directionAt(slot); }
         /// A hint: bends(p) and direction() will be asked soon (see prefetchLine); where the
-        /// way bends, the cache line direction() reads first is asked for now.
+        /// way bends, the cache lines direction() reads are asked for now.
         void prefetchDirection(Vec2 p) const
         {
             int slot = 0;
-            if (bends(p, slot))
+            if (bends(p, slot)) {
+                prefetchLine(&field->escapeAtRef(slot));
                 prefetchLine(&field->anchorAtRef(slot));
+            }
         }
         float pathDistance(int slot, Vec2 p) const { return field->distanceAt(slot, p); }
     };
