@@ -62,6 +62,36 @@ LeaderFrame leaderFrame(const AgentArrays& a, const LeaderFollowParams& p)
     return f;
 }
 
+/// Separation's sums for a lane of neighbours at a time: the push away (unweighted), the
+/// nearest squared distance, and whether any neighbour sits exactly on top (those part one
+/// pair at a time afterwards).
+template <class V> struct SeparationSums
+{
+    using Mask = typename V::Mask;
+    V radius;
+    V touching{kTouchingDistance2};
+    V pushX{0.0f}, pushY{0.0f};
+    V nearest;
+    Mask touched = noLanes<V>();
+
+    SeparationSums(float separationRadius, float nearest2)
+        : radius(separationRadius), nearest(nearest2)
+    {
+    }
+    /// Neighbours at (dx, dy) = p - neighbour, d2 away, on the lanes of `in`.
+    SHOAL_FORCE_INLINE void add(V dx, V dy, V d2, Mask in)
+    {
+        nearest = min(select(in, d2, nearest), nearest);
+        touched = touched | (in & (d2 < touching));
+        // Masked-off lanes may divide by zero: masking turns them back to 0.
+        const Mask pushes = in & (d2 >= touching);
+        const V d = sqrt(d2);
+        const V s = (radius - d) / (radius * d);
+        pushX += masked(pushes, dx * s);
+        pushY += masked(pushes, dy * s);
+    }
+};
+
 /// Separation of follower i (at `self` in the search's slots) from every neighbour, the
 /// leader included (the seed only separates followers, so a leader turning into its group
 /// walked through them), a lane of neighbours at a time. `nearest2` comes in as the radius
@@ -74,26 +104,13 @@ SHOAL_FORCE_INLINE inline Vec2 separation(const Search& search, const LeaderFoll
                                           float& nearest2)
 {
     using V = typename Search::Lanes;
-    using Mask = typename V::Mask;
-    const V radius(p.separationRadius);
-    const V touching(kTouchingDistance2);
-    V pushX(0.0f), pushY(0.0f);
-    V nearest(nearest2);
-    Mask touched = noLanes<V>();
+    SeparationSums<V> sums(p.separationRadius, nearest2);
     scanNeighbours(search, pos, p.separationRadius, self,
-                   [&](std::uint32_t, V dx, V dy, V d2, Mask in) SHOAL_FORCE_INLINE {
-                       nearest = min(select(in, d2, nearest), nearest);
-                       touched = touched | (in & (d2 < touching));
-                       // Masked-off lanes may divide by zero: masking turns them back to 0.
-                       const Mask pushes = in & (d2 >= touching);
-                       const V d = sqrt(d2);
-                       const V s = (radius - d) / (radius * d);
-                       pushX += masked(pushes, dx * s);
-                       pushY += masked(pushes, dy * s);
-                   });
-    nearest2 = minLane(nearest);
-    Vec2 push{pushX.sum(), pushY.sum()};
-    if (SHOAL_UNLIKELY(any(touched))) {
+                   [&](std::uint32_t, V dx, V dy, V d2, typename V::Mask in)
+                       SHOAL_FORCE_INLINE { sums.add(dx, dy, d2, in); });
+    nearest2 = minLane(sums.nearest);
+    Vec2 push{sums.pushX.sum(), sums.pushY.sum()};
+    if (SHOAL_UNLIKELY(any(sums.touched))) {
         search.forEachSlotWithin(pos, 1e-6f, [&](std::uint32_t slot, float, float, float d2) {
             if (slot == self || !(d2 < kTouchingDistance2))
                 return;
@@ -119,18 +136,13 @@ SHOAL_FORCE_INLINE inline void separationOfSmallGroup(const AgentArrays& a, std:
                                                       const std::uint32_t* index, V x, V y,
                                                       float* apartX, float* apartY, float* nearest2)
 {
-    using Mask = typename V::Mask;
     constexpr int W = V::kWidth;
-    const V radius(p.separationRadius);
     const V radius2(p.separationRadius * p.separationRadius);
-    const V touching(kTouchingDistance2);
     alignas(16) float selfIndex[W];
     for (int l = 0; l < W; ++l)
         selfIndex[l] = static_cast<float>(index[l]); // exact: groups are far below 2^24
     const V self = V::load(selfIndex);
-    V pushX(0.0f), pushY(0.0f);
-    V nearest = radius2;
-    Mask touched = noLanes<V>();
+    SeparationSums<V> sums(p.separationRadius, p.separationRadius * p.separationRadius);
     const float* xs = a.px.data();
     const float* ys = a.py.data();
     for (std::size_t j = 0; j < n; ++j) {
@@ -138,20 +150,12 @@ SHOAL_FORCE_INLINE inline void separationOfSmallGroup(const AgentArrays& a, std:
         const V dy = y - V(ys[j]);
         const V d2 = dx * dx + dy * dy;
         const V member(static_cast<float>(j));
-        const Mask in = (d2 <= radius2) & ((self < member) | (self > member));
-        nearest = min(select(in, d2, nearest), nearest);
-        touched = touched | (in & (d2 < touching));
-        // Masked-off lanes may divide by zero: masking turns them back to 0.
-        const Mask pushes = in & (d2 >= touching);
-        const V d = sqrt(d2);
-        const V s = (radius - d) / (radius * d);
-        pushX += masked(pushes, dx * s);
-        pushY += masked(pushes, dy * s);
+        sums.add(dx, dy, d2, (d2 <= radius2) & ((self < member) | (self > member)));
     }
-    nearest.store(nearest2);
-    pushX.store(apartX);
-    pushY.store(apartY);
-    const int touchedLanes = laneBits(touched);
+    sums.nearest.store(nearest2);
+    sums.pushX.store(apartX);
+    sums.pushY.store(apartY);
+    const int touchedLanes = laneBits(sums.touched);
     if (SHOAL_UNLIKELY(touchedLanes != 0)) {
         for (int l = 0; l < W; ++l) {
             if (!((touchedLanes >> l) & 1))
