@@ -543,11 +543,12 @@ void LeaderFollowBehaviour::planWhole(Group& group, const StepContext& ctx)
         using Search = typename decltype(tag)::type;
         const Search& search = neighbourSearch<Search>(group);
         // Followers in the search's slot order (the leader's slot is skipped), so a lane group's
-        // neighbours are near each other in memory.
+        // neighbours are near each other in memory; a small group's in index order (it is
+        // all in the cache, and the order changes no follower's plan).
         for (std::uint32_t k = 0; k < n;) {
             q.count = 0;
             for (; k < n && q.count < W; ++k) {
-                const std::uint32_t i = search.sortedIndex(k);
+                const std::uint32_t i = smallGroup ? k : search.sortedIndex(k);
                 if (i == 0)
                     continue;
                 q.slot[q.count] = k;
