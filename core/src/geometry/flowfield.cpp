@@ -526,8 +526,12 @@ struct SearchScratch
     std::vector<std::uint8_t> parent;
     // Per settled cell, its anchor less itself in whole cells: what the row and column of both
     // would give, carried along the search instead of worked out from slots (a division each).
-    std::vector<std::int32_t> toAnchorX;
-    std::vector<std::int32_t> toAnchorY;
+    // Both in one struct: a settle reads them together, from one cache line.
+    struct AnchorOffset
+    {
+        std::int32_t x, y;
+    };
+    std::vector<AnchorOffset> toAnchor;
     // The search's two queues, one per move length: each receives costs in increasing order,
     // so the smaller head is the next cell to settle (no heap). A cell enters each queue at
     // most once (only a strictly shorter path re-queues it), so a queue never needs more
@@ -541,8 +545,7 @@ struct SearchScratch
         if (scratch.cost.size() < slots) {
             scratch.cost.resize(slots);
             scratch.parent.resize(slots);
-            scratch.toAnchorX.resize(slots);
-            scratch.toAnchorY.resize(slots);
+            scratch.toAnchor.resize(slots);
             scratch.axisQueue.resize(slots);
             scratch.diagonalQueue.resize(slots);
         }
@@ -562,7 +565,7 @@ struct FlowField::Search
         : occ(*field.m_occupancy), moves(occ.m_moves.data()), stride(occ.m_place.stride),
           cell(occ.m_cell), cost(scratch.cost.data()), distance(field.m_distance.data()),
           anchor(field.m_anchor.data()), parent(scratch.parent.data()),
-          toAnchorX(scratch.toAnchorX.data()), toAnchorY(scratch.toAnchorY.data())
+          toAnchor(scratch.toAnchor.data())
     {
         std::copy(std::begin(occ.m_offset), std::end(occ.m_offset), offset);
     }
@@ -577,8 +580,7 @@ struct FlowField::Search
     float* distance;
     std::int32_t* anchor;
     std::uint8_t* parent;
-    std::int32_t* toAnchorX;
-    std::int32_t* toAnchorY;
+    SearchScratch::AnchorOffset* toAnchor;
 
     /// Whether cell c sees `target` (dx, dy cells away); see settle() for the cheap test.
     SHOAL_FORCE_INLINE bool anchorInSight(std::int32_t c, std::int32_t target, int dx, int dy) const
@@ -619,7 +621,7 @@ struct FlowField::Search
         const int move = parent[c];
         const auto from = static_cast<std::int32_t>(c + offset[move]);
         std::int32_t to = anchor[from];
-        int dx = kMoveX[move] + toAnchorX[from], dy = kMoveY[move] + toAnchorY[from];
+        int dx = kMoveX[move] + toAnchor[from].x, dy = kMoveY[move] + toAnchor[from].y;
         if (to != from && !anchorInSight(c, to, dx, dy)) {
             // At the edge of a shadow: the shortest run in sight through a settled
             // neighbour's anchor, or through the neighbour itself (the parent always
@@ -644,7 +646,7 @@ struct FlowField::Search
                 const std::int32_t far = anchor[n];
                 if (far == n)
                     continue;
-                const int ax = kMoveX[k] + toAnchorX[n], ay = kMoveY[k] + toAnchorY[n];
+                const int ax = kMoveX[k] + toAnchor[n].x, ay = kMoveY[k] + toAnchor[n].y;
                 // The length first: only a shorter run is worth a line of sight.
                 const float viaAnchor = lengthThrough(far, ax, ay);
                 if (viaAnchor < best && anchorInSight(c, far, ax, ay)) {
@@ -656,8 +658,7 @@ struct FlowField::Search
             }
         }
         anchor[c] = to;
-        toAnchorX[c] = dx;
-        toAnchorY[c] = dy;
+        toAnchor[c] = {dx, dy};
         // Only an anchor's distance is kept (what distanceAt reads); the others' follow from
         // it when asked. A cell becomes one here, when it is first headed for.
         if (to == from || to != anchor[from])
@@ -671,7 +672,7 @@ struct FlowField::Search
         const std::int32_t a = anchor[x];
         if (a == x)
             return distance[x]; // the goal
-        const int dx = toAnchorX[x], dy = toAnchorY[x];
+        const int dx = toAnchor[x].x, dy = toAnchor[x].y;
         return distance[a] + std::sqrt(static_cast<float>(dx * dx + dy * dy)) * cell;
     }
 };
@@ -744,8 +745,7 @@ void FlowField::rebuild()
     cost[m_goalSlot] = 0.0f;
     search.anchor[m_goalSlot] = m_goalSlot;
     search.distance[m_goalSlot] = 0.0f;
-    search.toAnchorX[m_goalSlot] = 0;
-    search.toAnchorY[m_goalSlot] = 0;
+    search.toAnchor[m_goalSlot] = {0, 0};
     relax(m_goalSlot);
     // The heads stay on cells not settled yet: a queue taken from skips the settled entries
     // after its head, and the other one its head when that is the cell just settled (a cell
