@@ -121,6 +121,13 @@ static void testHashes(const char* scene, int steps, const char* expected)
                     fromMemory, "threads 65 is outside [0, 64]");
         CHECK_FAILS(shoal_world_set_threads(fromMemory, -1), SHOAL_ERROR_INVALID_ARGUMENT,
                     fromMemory, "threads -1");
+        /* And on four lanes, where the CLI's reference ran the widest: the same hash. */
+        int lanes = 0;
+        CHECK(shoal_world_lane_width(fromMemory, &lanes) == SHOAL_OK && (lanes == 4 || lanes == 8));
+        CHECK(shoal_world_set_lane_width(fromMemory, 4) == SHOAL_OK);
+        CHECK(shoal_world_lane_width(fromMemory, &lanes) == SHOAL_OK && lanes == 4);
+        CHECK_FAILS(shoal_world_set_lane_width(fromMemory, 16), SHOAL_ERROR_INVALID_ARGUMENT,
+                    fromMemory, "width 16 is not 0 (the widest), 4 or 8");
         CHECK(shoal_world_step(fromMemory, steps) == SHOAL_OK);
         formatHash(fromMemory, memoryHash);
         CHECK(strcmp(memoryHash, hash) == 0);

@@ -169,6 +169,13 @@ SHOAL_API shoal_status shoal_world_set_keep_previous(shoal_world* world, int kee
 SHOAL_API shoal_status shoal_world_set_threads(shoal_world* world, int threads);
 /// The threads each step runs on.
 SHOAL_API shoal_status shoal_world_threads(const shoal_world* world, int* threads);
+/// Runs the neighbour scans `width` lanes at a time: 4, 8 where the machine has AVX2 (and the
+/// runtime was built for x86-64 with GCC), or 0 for the widest (the default). The results are
+/// the same bit for bit at any width. INVALID_ARGUMENT for another width or one this machine
+/// cannot run. Not during a step.
+SHOAL_API shoal_status shoal_world_set_lane_width(shoal_world* world, int width);
+/// The lanes the neighbour scans run on (4 or 8).
+SHOAL_API shoal_status shoal_world_lane_width(const shoal_world* world, int* width);
 /// Steps taken since the world was built.
 SHOAL_API shoal_status shoal_world_step_count(const shoal_world* world, uint64_t* steps);
 /// Simulated time, s: the step count times dt.

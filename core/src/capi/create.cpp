@@ -182,6 +182,37 @@ shoal_status shoal_world_threads(const shoal_world* world, int* threads)
     return SHOAL_OK;
 }
 
+shoal_status shoal_world_set_lane_width(shoal_world* world, int width)
+{
+    constexpr const char* kFunction = "shoal_world_set_lane_width";
+    if (const shoal_status status = checkWorld(world, kFunction); status != SHOAL_OK)
+        return status;
+    if (width != 0 && width != 4 && width != 8)
+        return fail(world, SHOAL_ERROR_INVALID_ARGUMENT,
+                    std::string(kFunction) + ": width " + std::to_string(width) +
+                        " is not 0 (the widest), 4 or 8");
+    if (width > shoal::World::widestLanes())
+        return fail(world, SHOAL_ERROR_INVALID_ARGUMENT,
+                    std::string(kFunction) + ": width " + std::to_string(width) +
+                        ": this machine or build runs at most " +
+                        std::to_string(shoal::World::widestLanes()) + " lanes");
+    return guarded(world, kFunction, [&] {
+        world->world->setLaneWidth(width);
+        return SHOAL_OK;
+    });
+}
+
+shoal_status shoal_world_lane_width(const shoal_world* world, int* width)
+{
+    constexpr const char* kFunction = "shoal_world_lane_width";
+    if (const shoal_status status = checkWorld(world, kFunction); status != SHOAL_OK)
+        return status;
+    if (!width)
+        return nullArgument(world, kFunction, "width");
+    *width = world->world->laneWidth();
+    return SHOAL_OK;
+}
+
 shoal_status shoal_world_step_count(const shoal_world* world, uint64_t* steps)
 {
     constexpr const char* kFunction = "shoal_world_step_count";
