@@ -1,7 +1,9 @@
 // The flow field routes a body round static geometry: following direction() from behind a
 // wall reaches the goal without crossing anything, a door opens exactly for the bodies that
 // fit, the field is recomputed only when the goal changes cell, builds are bit-identical, and
-// nothing is allocated once a field exists. The benchmarks measure a rebuild on a 100 m level.
+// nothing is allocated once a field exists. A field searched only as far as its bodies is the
+// whole level's field there, bit for bit, and widens when a body goes beyond. The benchmarks
+// measure a rebuild on a 100 m level.
 
 #include "geometry/flowfield.h"
 #include "geometry/flowroute.h"
@@ -198,6 +200,65 @@ std::vector<std::uint32_t> fieldBits(const FlowField& field)
     return bits;
 }
 
+/// Checks that every cell `part` settled holds exactly what `whole` (the same goal over the
+/// whole level) holds, and that every other cell reads as unreachable; returns how many it
+/// settled.
+int expectPrefixOf(const FlowField& part, const FlowField& whole)
+{
+    int settled = 0;
+    for (int r = 0; r < whole.rows(); ++r)
+        for (int c = 0; c < whole.columns(); ++c) {
+            const float d = part.cellDistance(c, r);
+            if (d == FlowField::kUnreachable) {
+                // Not settled, or blocked: a blocked cell follows the cell it escapes to,
+                // which is either settled (the whole field's way) or not (none).
+                const Vec2 way = part.cellDirection(c, r);
+                if (way != Vec2{} && way != whole.cellDirection(c, r)) {
+                    qWarning("cell (%d, %d): unsettled, heading (%g, %g)", c, r, double(way.x),
+                             double(way.y));
+                    return -1;
+                }
+                continue;
+            }
+            ++settled;
+            const float values[4] = {d, whole.cellDistance(c, r), part.cellDirection(c, r).x,
+                                     whole.cellDirection(c, r).x};
+            std::uint32_t u[4];
+            std::memcpy(u, values, sizeof u);
+            if (u[0] != u[1] || u[2] != u[3] ||
+                part.cellDirection(c, r).y != whole.cellDirection(c, r).y) {
+                qWarning("cell (%d, %d): %g m against the whole field's %g m", c, r, double(d),
+                         double(whole.cellDistance(c, r)));
+                return -1;
+            }
+        }
+    return settled;
+}
+
+int reachableCells(const FlowField& field)
+{
+    int reachable = 0;
+    for (int r = 0; r < field.rows(); ++r)
+        for (int c = 0; c < field.columns(); ++c)
+            reachable += field.cellDistance(c, r) < FlowField::kUnreachable;
+    return reachable;
+}
+
+/// `count` points within `spread` m of `centre` that a body may stand on (reachable in
+/// `whole`), from a seeded stream.
+std::vector<Vec2> bodiesNear(const FlowField& whole, Vec2 centre, float spread, int count)
+{
+    Random random(11);
+    std::vector<Vec2> bodies;
+    while (static_cast<int>(bodies.size()) < count) {
+        const Vec2 p =
+            centre + Vec2(random.uniform(-spread, spread), random.uniform(-spread, spread));
+        if (whole.reachable(p))
+            bodies.push_back(p);
+    }
+    return bodies;
+}
+
 double millisecondsSince(std::chrono::steady_clock::time_point start)
 {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
@@ -230,6 +291,12 @@ private slots:
     void routeFollowsRadiusAndLevel();
     void localRouteMovesItsWindow();
     void identicalBuildsGiveIdenticalFields();
+    void aFieldSearchesOnlyAsFarAsItsBodies_data();
+    void aFieldSearchesOnlyAsFarAsItsBodies();
+    void aWideningChangesNothingSettled();
+    void wantReachSettlesEveryWayThatShort();
+    void aHorizonBuildsTheSameFieldAgain();
+    void aPlanLookingBeyondWidensTheFieldAtTheNextAiming();
     void noAllocationOnceBuilt();
     void cellSizeRule_data();
     void cellSizeRule();
@@ -659,6 +726,209 @@ void TestFlowField::identicalBuildsGiveIdenticalFields()
                 reachable += a.cellDistance(c, r) < FlowField::kUnreachable;
         QVERIFY(reachable > a.rows() * a.columns() / 3); // a real field, not an empty one
     }
+}
+
+void TestFlowField::aFieldSearchesOnlyAsFarAsItsBodies_data()
+{
+    QTest::addColumn<float>("radius");
+    QTest::newRow("swarm 0.35 m") << 0.35f;
+    QTest::newRow("tank 1.5 m") << 1.5f;
+}
+
+void TestFlowField::aFieldSearchesOnlyAsFarAsItsBodies()
+{
+    // A squad a few metres from its goal in the corner of a 100 m level: the field settles
+    // the corner, and there it is the whole level's field bit for bit.
+    QFETCH(float, radius);
+    const StaticGeometry geometry(clutteredScene(7));
+    FlowField whole(geometry, radius);
+    const Vec2 goal{-36.0f, -36.0f};
+    whole.setGoal(goal);
+    QVERIFY(whole.complete());
+    const std::vector<Vec2> bodies = bodiesNear(whole, goal + Vec2(5.0f, 3.0f), 4.0f, 12);
+
+    FlowField part(whole.sharedOccupancy());
+    QVERIFY(part.aimAt(goal));
+    for (const Vec2& p : bodies)
+        QVERIFY(part.want(p));
+    part.computeAimed();
+    QVERIFY(!part.complete());
+    QCOMPARE(FlowField::horizonAtLeast(part.horizon()), part.horizon());
+    for (const Vec2& p : bodies) {
+        QVERIFY(part.settled(p));
+        QCOMPARE(part.direction(p), whole.direction(p));
+        QCOMPARE(part.distance(p), whole.distance(p));
+        QCOMPARE(part.bends(p), whole.bends(p));
+    }
+    const int settled = expectPrefixOf(part, whole);
+    QVERIFY2(settled > 0, "a settled cell differs from the whole field's");
+    const int reachable = reachableCells(whole);
+    QVERIFY2(settled * 5 < reachable,
+             qPrintable(QStringLiteral("%1 of %2 cells").arg(settled).arg(reachable)));
+    QCOMPARE(part.rebuildCount(), std::uint64_t(1));
+}
+
+void TestFlowField::aWideningChangesNothingSettled()
+{
+    // A body far across the level: the field widens to reach it, settles more cells, and
+    // every cell it had settled stays as it was (the whole field's).
+    const StaticGeometry geometry(clutteredScene(7));
+    FlowField whole(geometry, 0.35f);
+    const Vec2 goal{-36.0f, -36.0f};
+    whole.setGoal(goal);
+    FlowField part(whole.sharedOccupancy());
+    part.aimAt(goal);
+    for (const Vec2& p : bodiesNear(whole, goal, 3.0f, 4))
+        part.want(p);
+    part.computeAimed();
+    const int before = expectPrefixOf(part, whole);
+    const float horizon = part.horizon();
+    const Vec2 far = bodiesNear(whole, {30.0f, 30.0f}, 4.0f, 1)[0];
+    QVERIFY(!part.settled(far));
+    QCOMPARE(part.direction(far), Vec2{});
+    QVERIFY(!part.want(bodiesNear(whole, goal, 1.0f, 1)[0])); // settled: nothing to do
+    QVERIFY(part.want(far));
+    QVERIFY(part.requestWidening());
+    QVERIFY(!part.requestWidening()); // asked once however many routes ask
+    part.computeAimed();
+    QVERIFY(part.settled(far));
+    QCOMPARE(part.direction(far), whole.direction(far));
+    QVERIFY(part.horizon() > horizon);
+    const int after = expectPrefixOf(part, whole);
+    QVERIFY(after > before && before > 0);
+    QCOMPARE(part.rebuildCount(), std::uint64_t(1));
+    QCOMPARE(part.widenCount(), std::uint64_t(1));
+    // A body in no reach at all (a closed room's inside is never settled) searches the
+    // rest of the level once: the field is then complete.
+    FlowField all(whole.sharedOccupancy());
+    all.aimAt(goal);
+    all.want(far);
+    all.wantReach(1.0e6f);
+    all.computeAimed();
+    QVERIFY(all.complete());
+    QVERIFY(fieldBits(all) == fieldBits(whole));
+}
+
+void TestFlowField::wantReachSettlesEveryWayThatShort()
+{
+    // wantReach(m): every cell whose way to the goal is at most m long is settled (the
+    // squad's parking spots test ways up to their reach), for radii and reaches of all sizes.
+    const StaticGeometry geometry(clutteredScene(7));
+    for (const float radius : {0.35f, 1.5f})
+        for (const float metres : {2.0f, 9.0f, 25.0f}) {
+            FlowField whole(geometry, radius);
+            const Vec2 goal{5.0f, -3.0f};
+            whole.setGoal(goal);
+            FlowField part(whole.sharedOccupancy());
+            part.aimAt(goal);
+            QVERIFY(part.wantReach(metres));
+            part.computeAimed();
+            QVERIFY(expectPrefixOf(part, whole) > 0);
+            int within = 0;
+            for (int r = 0; r < whole.rows(); ++r)
+                for (int c = 0; c < whole.columns(); ++c) {
+                    const Vec2 p = whole.occupancy().cellCentre(c, r);
+                    if (!(whole.distance(p) <= metres))
+                        continue;
+                    ++within;
+                    QVERIFY2(part.settled(p) && part.distance(p) == whole.distance(p),
+                             qPrintable(QStringLiteral("r %1, %2 m: (%3, %4) is %5 m away")
+                                            .arg(radius)
+                                            .arg(metres)
+                                            .arg(p.x)
+                                            .arg(p.y)
+                                            .arg(whole.distance(p))));
+                }
+            QVERIFY(within > 0);
+            QVERIFY(!part.wantReach(metres)); // settled already
+        }
+}
+
+void TestFlowField::aHorizonBuildsTheSameFieldAgain()
+{
+    // What a restored snapshot does: the goal and the horizon build the field a search grown
+    // by wanted bodies and a widening had left, bit for bit.
+    const StaticGeometry geometry(clutteredScene(7));
+    FlowField whole(geometry, 0.35f);
+    const Vec2 goal{20.0f, 10.0f};
+    whole.setGoal(goal);
+    FlowField grown(whole.sharedOccupancy());
+    grown.aimAt(goal);
+    for (const Vec2& p : bodiesNear(whole, goal, 6.0f, 20))
+        grown.want(p);
+    grown.computeAimed();
+    grown.want(bodiesNear(whole, {4.0f, 10.0f}, 2.0f, 1)[0]);
+    grown.requestWidening();
+    grown.computeAimed();
+    QVERIFY(!grown.complete());
+    FlowField again(whole.sharedOccupancy());
+    again.setGoal({-40.0f, 40.0f}); // another goal first: nothing of it may linger
+    again.setGoalWithin(goal, grown.horizon());
+    QCOMPARE(again.horizon(), grown.horizon());
+    QVERIFY(fieldBits(again) == fieldBits(grown));
+    again.setGoalWithin(goal, FlowField::kUnreachable);
+    QVERIFY(fieldBits(again) == fieldBits(whole));
+    // The ladder: 8 cells, then each step sqrt 2 times the one before.
+    QCOMPARE(FlowField::horizonAtLeast(0.0f), 8.0f);
+    QCOMPARE(FlowField::horizonAtLeast(8.0f), 8.0f);
+    QCOMPARE(FlowField::horizonAtLeast(8.5f), float(8.0 * 1.4142135623730951));
+    QCOMPARE(FlowField::horizonAtLeast(100.0f), 128.0f);
+}
+
+void TestFlowField::aPlanLookingBeyondWidensTheFieldAtTheNextAiming()
+{
+    // A route's field reaches its bodies; a plan that looks up a cell beyond (a body pushed
+    // or spawned far off) heads straight this once, and the next aiming widens the field
+    // for every route that holds it.
+    const StaticGeometry geometry(clutteredScene(7));
+    FlowField whole(geometry, 0.35f);
+    const Vec2 goal{-36.0f, -36.0f};
+    whole.setGoal(goal);
+    std::vector<Vec2> near = bodiesNear(whole, goal, 4.0f, 2);
+    const Vec2 far = bodiesNear(whole, {-12.0f, -34.0f}, 3.0f, 1)[0];
+    float xs[2] = {near[0].x, near[1].x}, ys[2] = {near[0].y, near[1].y};
+    FlowRoute route, other;
+    std::vector<FlowField*> aimed;
+    route.update(geometry, 0.35f, goal, &aimed, FlowRoute::Cover::bodies(xs, ys, 2));
+    QCOMPARE(aimed.size(), std::size_t(1));
+    aimed[0]->computeAimed();
+    QVERIFY(!route.field()->complete());
+    QVERIFY(!route.field()->readBeyond());
+
+    // Another route to the same cell takes the field, and widens it to reach its bodies.
+    const float otherX[1] = {far.x}, otherY[1] = {far.y};
+    aimed.clear();
+    other.update(geometry, 0.35f, goal, &aimed, FlowRoute::Cover::bodies(otherX, otherY, 1));
+    QCOMPARE(other.field(), route.field());
+    QCOMPARE(aimed.size(), std::size_t(1));
+    aimed[0]->computeAimed();
+    QVERIFY(route.field()->settled(far));
+    QCOMPARE(expectPrefixOf(*route.field(), whole) > 0, true);
+
+    // A plan looks up a cell beyond the widened field: it does not bend there, and says so.
+    const Vec2 farther = bodiesNear(whole, {40.0f, 30.0f}, 3.0f, 1)[0];
+    QVERIFY(!route.field()->settled(farther));
+    const FlowRoute::Cells cells = route.cells();
+    int slot = 0;
+    QVERIFY(!cells.bends(farther, slot));
+    QVERIFY(route.field()->readBeyond());
+    // The next aiming: the same goal, the body now farther; the field widens once.
+    xs[1] = farther.x;
+    ys[1] = farther.y;
+    aimed.clear();
+    route.update(geometry, 0.35f, goal, &aimed, FlowRoute::Cover::bodies(xs, ys, 2));
+    other.update(geometry, 0.35f, goal, &aimed, FlowRoute::Cover::bodies(otherX, otherY, 1));
+    QCOMPARE(aimed.size(), std::size_t(1));
+    aimed[0]->computeAimed();
+    QVERIFY(!route.field()->readBeyond());
+    QVERIFY(route.field()->settled(farther));
+    QCOMPARE(route.cells().bends(farther, slot), whole.bends(farther));
+    QVERIFY(expectPrefixOf(*route.field(), whole) > 0);
+    QCOMPARE(route.field()->widenCount(), std::uint64_t(2));
+    // Without anything beyond, nothing more is asked.
+    aimed.clear();
+    route.update(geometry, 0.35f, goal, &aimed, FlowRoute::Cover::bodies(xs, ys, 2));
+    QVERIFY(aimed.empty());
 }
 
 void TestFlowField::noAllocationOnceBuilt()

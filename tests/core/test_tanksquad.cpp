@@ -7,6 +7,7 @@
 #include "math/assignment.h"
 #include "math/random.h"
 #include "testsupport.h"
+#include "world/worldaccess.h"
 
 #include <QtTest>
 
@@ -113,6 +114,7 @@ private slots:
     void spotsAreApartAndOnTheTargetsSide();
     void sketchShowsSpotsAndTheWayRound();
     void editedSpacingAndRadiusReparkTheSquad();
+    void aSquadsRouteSearchesItsCornerOfTheLevel();
 };
 
 void TestTankSquad::squadArrivesAndComesToRest_data()
@@ -423,7 +425,7 @@ void TestTankSquad::spotsAreApartAndOnTheTargetsSide()
     FlowRoute route;
     route.update(geometry, 1.5f, target);
     ParkingSpots spots;
-    spots.layOut(target, {1.0f, 0.0f}, 6.4f, 20, geometry, 1.5f, route.field());
+    spots.layOut(target, {1.0f, 0.0f}, 6.4f, 20, geometry, 1.5f, &route);
     QCOMPARE(spots.size(), std::size_t(20));
     QCOMPARE(spots.spot(0), target);
     float last = 0.0f;
@@ -438,7 +440,7 @@ void TestTankSquad::spotsAreApartAndOnTheTargetsSide()
     }
     QVERIFY(spots.reach() < 6.4f * 4.0f);
     // No room at all: no spots.
-    spots.layOut(target, {}, 6.4f, 0, geometry, 1.5f, route.field());
+    spots.layOut(target, {}, 6.4f, 0, geometry, 1.5f, &route);
     QCOMPARE(spots.size(), std::size_t(0));
 }
 
@@ -539,6 +541,74 @@ void TestTankSquad::spawnedTanksStartApartFacingTheTarget()
                                         .arg(double(gap))));
             }
         }
+    }
+}
+
+void TestTankSquad::aSquadsRouteSearchesItsCornerOfTheLevel()
+{
+    // A squad in the corner of a 600 x 400 m level drives round a wall to a target 40 m off:
+    // its field settles its corner, not the level, and it parks as it would with the whole
+    // level's field (which it reads, bit for bit, wherever its tanks are). A tank that then
+    // turns up across the level is routed too: the field widens to reach it, and a snapshot
+    // taken before the widening restores into a world that widens it the same way.
+    SceneDesc scene = emptyScene(300.0, 200.0);
+    GroupDesc squad = makeDefaultGroup(BehaviourKind::TankSquad, "squad");
+    squad.spawn = SpawnAreaDesc{{{-290.0, -190.0}, {-265.0, -165.0}}, 12};
+    squad.target = Point2{-225.0, -180.0};
+    scene.groups.push_back(squad);
+    scene.walls.push_back({{{-250.0, -200.0}, {-250.0, -160.0}}, false});
+    auto world = buildWorld(scene);
+    QVERIFY(world);
+    const auto& tanks = static_cast<const TankSquadBehaviour&>(WorldAccess::behaviour(*world, 0));
+    world->step();
+    const FlowField* field = tanks.route().field();
+    QVERIFY(field && !field->complete());
+    int settled = 0;
+    for (int r = 0; r < field->rows(); ++r)
+        for (int c = 0; c < field->columns(); ++c)
+            settled += field->cellDistance(c, r) < FlowField::kUnreachable;
+    const int cells = field->rows() * field->columns();
+    QVERIFY2(settled * 8 < cells, qPrintable(QStringLiteral("%1 of %2").arg(settled).arg(cells)));
+    for (int s = 0; s < 60 * 60; ++s) {
+        world->step();
+        const AgentArrays& a = world->group(0).agents;
+        for (std::size_t i = 0; i < a.size(); ++i)
+            QVERIFY(tanks.route().field()->settled({a.px[i], a.py[i]}));
+        QCOMPARE(world->group(0).metrics.wallCrossings, 0);
+    }
+    const Parking parked = parking(*world, {-225.0f, -180.0f}, {1.0f, 0.0f});
+    QVERIFY2(parked.furthest < 20.0f, qPrintable(QString::number(parked.furthest)));
+    QVERIFY(maxSpeed(*world) < 0.05f);
+
+    const Vec2 far{250.0f, 150.0f};
+    QVERIFY(!tanks.route().field()->settled(far));
+    QVERIFY(world->spawnAgent(0, far, 0.0f).ok());
+    world->step();
+    const std::vector<std::uint8_t> bytes = world->snapshot();
+    const float horizon = tanks.route().field()->horizon();
+    const bool beyond = tanks.route().field()->readBeyond();
+    QVERIFY(horizon < FlowField::kUnreachable);
+    std::vector<std::uint64_t> hashes;
+    for (int s = 0; s < 480; ++s) {
+        world->step();
+        hashes.push_back(world->stateHash());
+    }
+    const AgentArrays& a = world->group(0).agents;
+    QVERIFY(tanks.route().field()->settled({a.px[a.size() - 1], a.py[a.size() - 1]}));
+    QVERIFY(tanks.route().field()->widenCount() > 0);
+    QVERIFY(distance({a.px[a.size() - 1], a.py[a.size() - 1]}, far) > 5.0f); // on its way
+    auto fresh = buildWorld(scene);
+    QVERIFY(fresh);
+    const auto error = fresh->restore(bytes);
+    QVERIFY2(!error, error ? error->message.c_str() : "");
+    const auto& restored =
+        static_cast<const TankSquadBehaviour&>(WorldAccess::behaviour(*fresh, 0));
+    QCOMPARE(restored.route().field()->horizon(), horizon);
+    QCOMPARE(restored.route().field()->readBeyond(), beyond);
+    for (int s = 0; s < 480; ++s) {
+        fresh->step();
+        QVERIFY2(fresh->stateHash() == hashes[std::size_t(s)],
+                 qPrintable(QStringLiteral("step %1 after the restore differs").arg(s + 1)));
     }
 }
 

@@ -241,8 +241,12 @@ public:
 
     // Snapshots (replays, rollback, the editor's timeline).
 
-    /// The version of the bytes snapshot() writes; restore() reads this version and no newer.
-    static constexpr std::uint32_t kSnapshotVersion = 1;
+    /// The version of the bytes snapshot() writes; restore() reads it and the older ones
+    /// down to kOldestSnapshotVersion, and no newer. 2 added how far each route's flow field
+    /// had searched (a version 1 snapshot restores its routes over the whole level, as the
+    /// runtime that wrote it kept them).
+    static constexpr std::uint32_t kSnapshotVersion = 2;
+    static constexpr std::uint32_t kOldestSnapshotVersion = 1;
     /// The running state as bytes: every agent (ids, flags, worm bodies), the player, the
     /// pickups, the pointer, parameters, targets, the families' own state and what advance()
     /// had left over. restore() of them, into this world or into another built from the same

@@ -380,6 +380,7 @@ void FlowField::allocate()
     m_distance.assign(slots, 0.0f);
     m_anchor.assign(slots, -1);
     m_bends.assign((slots + 63) / 64, 0);
+    m_reached.assign((slots + 63) / 64, 0);
 }
 
 void FlowField::reset()
@@ -387,6 +388,20 @@ void FlowField::reset()
     std::fill(m_distance.begin(), m_distance.end(), kUnreachable);
     std::fill(m_anchor.begin(), m_anchor.end(), -1);
     std::fill(m_bends.begin(), m_bends.end(), 0);
+    std::fill(m_reached.begin(), m_reached.end(), 0);
+    m_settledFrom = m_settledTo = m_bitsFrom = m_bitsTo = 0;
+    m_horizon = kUnreachable;
+}
+
+void FlowField::clearSearched()
+{
+    std::fill(m_anchor.begin() + static_cast<std::ptrdiff_t>(m_settledFrom),
+              m_anchor.begin() + static_cast<std::ptrdiff_t>(m_settledTo), -1);
+    std::fill(m_bends.begin() + static_cast<std::ptrdiff_t>(m_bitsFrom),
+              m_bends.begin() + static_cast<std::ptrdiff_t>(m_bitsTo), 0);
+    std::fill(m_reached.begin() + static_cast<std::ptrdiff_t>(m_bitsFrom),
+              m_reached.begin() + static_cast<std::ptrdiff_t>(m_bitsTo), 0);
+    m_settledFrom = m_settledTo = m_bitsFrom = m_bitsTo = 0;
 }
 
 bool FlowField::setGoal(Vec2 goal)
@@ -397,10 +412,79 @@ bool FlowField::setGoal(Vec2 goal)
     return true;
 }
 
+bool FlowField::setGoalWithin(Vec2 goal, float horizon)
+{
+    aimAt(goal);
+    m_wanted.clear();
+    m_wantedCost = 0.0f;
+    rebuild(true, horizon, false);
+    return true;
+}
+
 void FlowField::computeAimed()
 {
-    if (m_aimed)
-        rebuild();
+    // A new goal with nothing wanted settles the whole level, as it always did; with
+    // something wanted, as little as that needs. A widening goes on from the horizon.
+    if (m_aimed) {
+        const bool bounded = !m_wanted.empty() || m_wantedCost > 0.0f;
+        rebuild(true, bounded ? 0.0f : kUnreachable, bounded);
+    } else if (m_widen) {
+        rebuild(false, m_horizon, true);
+    }
+}
+
+bool FlowField::want(Vec2 p)
+{
+    if (m_goalSlot < 0)
+        return false;
+    const std::int32_t e = m_occupancy->m_escape[m_occupancy->slotAt(p)];
+    if (e == 0)
+        return false; // escapes nowhere: no search ever settles it
+    if (!m_aimed && (complete() || m_anchor[e] >= 0))
+        return false;
+    m_wanted.push_back(e);
+    return true;
+}
+
+float FlowField::reachCost(float metres) const
+{
+    // Every leg of a route (a line of sight between cell centres, or a move) has a grid path
+    // along the cells it crosses, at most |dx| + |dy| <= sqrt 2 times its length; a body's
+    // cell escapes at most `escapes` cells (both axes) to the cell it follows.
+    const FlowOccupancy& occ = *m_occupancy;
+    const float escapes = std::ceil(occ.m_inflation * occ.m_place.invCell) + 1.0f;
+    return kSqrt2 * metres * occ.m_place.invCell + 2.0f * escapes + 4.0f;
+}
+
+bool FlowField::wantReach(float metres)
+{
+    if (m_goalSlot < 0 || !(metres > 0.0f))
+        return false;
+    const float cost = reachCost(metres);
+    if (!m_aimed && cost <= m_horizon)
+        return false;
+    m_wantedCost = std::max(m_wantedCost, cost);
+    return true;
+}
+
+bool FlowField::requestWidening()
+{
+    if (m_aimed || m_widen)
+        return false; // due to be computed already: it takes what was wanted
+    m_widen = true;
+    return true;
+}
+
+float FlowField::horizonAtLeast(float cost)
+{
+    // 8 cells x 2^(k/2): exact in float for even k, the odd ones rounded once from double,
+    // the same on every machine.
+    for (int k = 0; k < 96; ++k) {
+        const double step = std::ldexp(k % 2 == 0 ? 8.0 : 8.0 * 1.4142135623730951, k / 2);
+        if (static_cast<float>(step) >= cost)
+            return static_cast<float>(step);
+    }
+    return kUnreachable;
 }
 
 bool FlowField::aimAt(Vec2 goal)
@@ -418,6 +502,10 @@ bool FlowField::aimAt(Vec2 goal)
     m_goalSlot = target;
     m_routedGoal = target >= 0 ? m_occupancy->slotCentre(target) : goal;
     m_aimed = true;
+    // What was wanted of the last goal is no concern of this one's.
+    m_widen = false;
+    m_wanted.clear();
+    m_wantedCost = 0.0f;
     return true;
 }
 
@@ -538,17 +626,24 @@ struct SearchScratch
     // slots than the grid has.
     std::vector<std::int32_t> axisQueue;
     std::vector<std::int32_t> diagonalQueue;
+    /// The slots whose cost the last search may have written; every other cost is
+    /// +infinity. A search clears only these (a squad's field: its corner of the level).
+    std::size_t dirtyFrom = 0, dirtyTo = 0;
 
     static SearchScratch& forSlots(std::size_t slots)
     {
         thread_local SearchScratch scratch;
         if (scratch.cost.size() < slots) {
-            scratch.cost.resize(slots);
+            scratch.cost.resize(slots, FlowField::kUnreachable);
             scratch.parent.resize(slots);
             scratch.toAnchor.resize(slots);
             scratch.axisQueue.resize(slots);
             scratch.diagonalQueue.resize(slots);
         }
+        std::fill(scratch.cost.begin() + static_cast<std::ptrdiff_t>(scratch.dirtyFrom),
+                  scratch.cost.begin() + static_cast<std::ptrdiff_t>(scratch.dirtyTo),
+                  FlowField::kUnreachable);
+        scratch.dirtyFrom = scratch.dirtyTo = 0;
         return scratch;
     }
 };
@@ -677,23 +772,25 @@ struct FlowField::Search
     }
 };
 
-void FlowField::rebuild()
+void FlowField::rebuild(bool fresh, float start, bool grow)
 {
-    ++m_rebuilds;
+    ++(fresh ? m_rebuilds : m_widenings);
     m_aimed = false;
+    m_widen = false;
+    m_readBeyond.store(false, std::memory_order_relaxed);
+    clearSearched();
     if (m_goalSlot < 0) {
-        reset();
+        // Nowhere to go: every cell unreachable, and nothing beyond to search.
+        m_horizon = kUnreachable;
+        m_wanted.clear();
+        m_wantedCost = 0.0f;
         return;
     }
-    // What the search reads before it writes: every cost unknown, no cell settled. The
-    // distances are written only for the anchors (see Search::settle), and read only
-    // through them: none is cleared.
+    // What the search reads before it writes: every cost unknown (the scratch keeps them
+    // so), no cell settled (clearSearched). The distances are written only for the anchors
+    // (see Search::settle), and read only through them: none is cleared.
     const std::size_t slots = m_anchor.size();
     SearchScratch& scratch = SearchScratch::forSlots(slots);
-    std::fill(scratch.cost.begin(), scratch.cost.begin() + static_cast<std::ptrdiff_t>(slots),
-              kUnreachable);
-    std::fill(m_anchor.begin(), m_anchor.end(), -1);
-    std::fill(m_bends.begin(), m_bends.end(), 0);
     Search search(*this, scratch);
     const std::uint8_t* moves = search.moves;
     const std::ptrdiff_t* offset = search.offset;
@@ -703,6 +800,7 @@ void FlowField::rebuild()
     std::int32_t* axisQueue = scratch.axisQueue.data();
     std::int32_t* diagonalQueue = scratch.diagonalQueue.data();
     std::size_t axisHead = 0, axisTail = 0, diagonalHead = 0, diagonalTail = 0;
+    std::int32_t lowest = m_goalSlot, highest = m_goalSlot; // the settled slots' span
 
     // Dijkstra with two FIFO queues. Cells are settled in increasing cost, so the costs
     // pushed onto each queue (settled cost + 1, or + sqrt 2) never decrease: the cheaper of
@@ -755,41 +853,97 @@ void FlowField::rebuild()
                                while (head < tail && anchor[queue[head]] >= 0)
                                    ++head;
                            };
-    for (;;) {
-        const bool axisLeft = axisHead < axisTail, diagonalLeft = diagonalHead < diagonalTail;
-        std::int32_t c;
-        if (axisLeft &&
-            (!diagonalLeft || cost[axisQueue[axisHead]] <= cost[diagonalQueue[diagonalHead]])) {
-            c = axisQueue[axisHead++];
-            search.settle(c);
-            skipSettled(axisQueue, axisHead, axisTail);
-            if (diagonalLeft && diagonalQueue[diagonalHead] == c)
-                skipSettled(diagonalQueue, diagonalHead, diagonalTail);
-        } else if (diagonalLeft) {
-            c = diagonalQueue[diagonalHead++];
-            search.settle(c);
-            skipSettled(diagonalQueue, diagonalHead, diagonalTail);
-            if (axisLeft && axisQueue[axisHead] == c)
+    // Settles every cell of cost at most `limit`, going on from where the last call stopped
+    // (the same cells in the same order as one call with the last limit); true when no cell
+    // is left to settle at any cost.
+    auto searchTo = [&](float limit) {
+        for (;;) {
+            const bool axisLeft = axisHead < axisTail, diagonalLeft = diagonalHead < diagonalTail;
+            std::int32_t c;
+            if (axisLeft &&
+                (!diagonalLeft || cost[axisQueue[axisHead]] <= cost[diagonalQueue[diagonalHead]])) {
+                c = axisQueue[axisHead];
+                if (cost[c] > limit)
+                    return false;
+                ++axisHead;
+                search.settle(c);
                 skipSettled(axisQueue, axisHead, axisTail);
-        } else {
-            break;
+                if (diagonalLeft && diagonalQueue[diagonalHead] == c)
+                    skipSettled(diagonalQueue, diagonalHead, diagonalTail);
+            } else if (diagonalLeft) {
+                c = diagonalQueue[diagonalHead];
+                if (cost[c] > limit)
+                    return false;
+                ++diagonalHead;
+                search.settle(c);
+                skipSettled(diagonalQueue, diagonalHead, diagonalTail);
+                if (axisLeft && axisQueue[axisHead] == c)
+                    skipSettled(axisQueue, axisHead, axisTail);
+            } else {
+                return true;
+            }
+            lowest = std::min(lowest, c);
+            highest = std::max(highest, c);
+            relax(c);
         }
-        relax(c);
+    };
+    float limit = start;
+    bool dry = searchTo(limit);
+    if (grow && !dry) {
+        // Up the ladder until every wanted cell is settled, then a margin past the farthest
+        // (or as far as wantReach asked): a function of the wanted cells' costs alone.
+        for (std::size_t w = 0; w < m_wanted.size() && !dry;) {
+            if (anchor[m_wanted[w]] >= 0)
+                ++w;
+            else
+                dry = searchTo(limit = horizonAtLeast(std::nextafter(limit, kUnreachable)));
+        }
+        if (!dry) {
+            float farthest = m_wantedCost;
+            for (const std::int32_t w : m_wanted)
+                farthest = std::max(farthest, cost[w]);
+            const float wanted = horizonAtLeast(farthest * kHorizonGrowth + kHorizonMargin);
+            if (wanted > limit)
+                dry = searchTo(limit = wanted);
+        }
     }
-    markBends();
+    m_horizon = dry ? kUnreachable : limit;
+    m_wanted.clear();
+    m_wantedCost = 0.0f;
+
+    // What the next search clears: the settled span here, the costs the search wrote (a cell
+    // beside a settled one) in the scratch, and the bits of every slot that may escape to a
+    // settled cell (an escape is a few cells away: FlowOccupancy::buildEscapes).
+    const FlowOccupancy& occ = *m_occupancy;
+    const auto stride = static_cast<std::size_t>(occ.m_place.stride);
+    const auto low = static_cast<std::size_t>(lowest), high = static_cast<std::size_t>(highest);
+    m_settledFrom = low;
+    m_settledTo = high + 1;
+    scratch.dirtyFrom = low > stride + 1 ? low - stride - 1 : 0;
+    scratch.dirtyTo = std::min(slots, high + stride + 2);
+    const auto escapes =
+        static_cast<std::size_t>(std::ceil(occ.m_inflation * occ.m_place.invCell)) + 2;
+    const std::size_t reach = escapes * (stride + 1);
+    markBends(low > reach ? low - reach : 0, std::min(slots, high + reach + 1));
 }
 
-void FlowField::markBends()
+void FlowField::markBends(std::size_t from, std::size_t to)
 {
-    // Per slot as looked up: whether the route bends. A slot the search did not settle
-    // (blocked, or out of reach) is unreachable from its own centre, and heads nowhere unless
-    // it escapes to a settled one (directionAt follows the escape).
+    // Per slot as looked up: whether its cell is settled and whether the route bends. A slot
+    // the search did not settle (blocked, out of reach, beyond the horizon) heads nowhere
+    // unless it escapes to a settled one (directionAt follows the escape). Whole words, so
+    // the next search clears words.
+    m_bitsFrom = from >> 6;
+    m_bitsTo = (to + 63) >> 6;
     const std::int32_t* escape = m_occupancy->m_escape.data();
-    const std::size_t slots = m_anchor.size();
-    for (std::size_t s = 0; s < slots; ++s) {
+    const std::size_t end = std::min(m_anchor.size(), m_bitsTo << 6);
+    for (std::size_t s = m_bitsFrom << 6; s < end; ++s) {
         const auto e = static_cast<std::size_t>(escape[s]);
         const std::int32_t anchor = m_anchor[e];
-        if (anchor >= 0 && anchor != m_goalSlot)
+        if (anchor < 0)
+            continue;
+        m_reached[s >> 6] |= std::uint64_t(1) << (s & 63);
+        if (anchor != m_goalSlot)
             m_bends[s >> 6] |= std::uint64_t(1) << (s & 63);
     }
 }
@@ -797,7 +951,9 @@ void FlowField::markBends()
 std::size_t FlowField::memoryBytes() const
 {
     return sizeof(*this) + m_distance.capacity() * sizeof(float) +
-           m_anchor.capacity() * sizeof(std::int32_t) + m_bends.capacity() * sizeof(std::uint64_t);
+           m_anchor.capacity() * sizeof(std::int32_t) +
+           (m_bends.capacity() + m_reached.capacity()) * sizeof(std::uint64_t) +
+           m_wanted.capacity() * sizeof(std::int32_t);
 }
 
 } // namespace shoal

@@ -8,6 +8,7 @@
 
 #include <shoal/vec2.h>
 
+#include <atomic>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -204,6 +205,18 @@ private:
 /// neighbours' (or a neighbour itself). Distances run through the anchors (any-angle, not
 /// grid steps). Deterministic (no threads, no hashing, fixed visiting order), and no
 /// allocation after construction: every buffer is sized for the occupancy once.
+///
+/// A field need not cover the whole level. Dijkstra settles cells in increasing cost, and a
+/// cell's anchor and distance depend only on cells settled before it, so a search stopped at
+/// a cost (its horizon) leaves every cell it settled exactly as the whole search would: what
+/// a group reads where its agents are is bit for bit the same, at the cost of the region
+/// between them and the goal instead of the level. A route asks for that (want(): the cells
+/// of its agents, wantReach(): a disc round the goal): the search grows by steps until those
+/// are settled, then goes a margin further (kHorizonGrowth, kHorizonMargin), so agents walk
+/// for a while before one leaves it. A plan that looks up a cell beyond the horizon heads
+/// straight for the goal that once and says so (FlowRoute::Cells::bends): the next step's
+/// aiming widens the field. The horizon is a step of a fixed ladder (horizonAtLeast), so the
+/// settled cells depend on what was wanted, not on in what order routes asked.
 class FlowField
 {
 public:
@@ -223,8 +236,53 @@ public:
     /// on its threads at once (each a function of its occupancy and goal cell alone, so the
     /// order does not matter); nothing reads a field in between.
     bool aimAt(Vec2 goal);
-    /// Computes the field for the goal aimAt() gave it, if it has not been.
+    /// Computes the field for the goal aimAt() gave it, if it has not been, or widens it as
+    /// want() and wantReach() asked.
     void computeAimed();
+    /// The next computing (of the goal aimed at, or a widening) settles the cell a body at p
+    /// follows. True when that needs computing: the field is aimed at a new goal, or the
+    /// cell is beyond the horizon (a cell that escapes nowhere is never wanted). Until
+    /// something is wanted, an aimed goal is computed over the whole level.
+    bool want(Vec2 p);
+    /// The next computing settles every cell within `metres` of the goal along the route
+    /// (a cell of grid cost c is at least c / sqrt 2 cells away: see the .cpp). True when
+    /// that needs computing.
+    bool wantReach(float metres);
+    /// Asks for a widening by what was wanted (of the goal already computed): true the first
+    /// time since the field was last computed, so a step adds a field to compute once
+    /// however many routes widen it.
+    bool requestWidening();
+    /// Computes at once what requestWidening() asked (the caller alone reads the field).
+    void widenNow() { computeAimed(); }
+    /// Settles exactly the cells of cost at most `horizon` (kUnreachable: all), as a field
+    /// that horizon() gave would: what a restored snapshot rebuilds. Computes like setGoal().
+    bool setGoalWithin(Vec2 goal, float horizon);
+    /// The grid cost (in cells) up to which the search settled every cell; kUnreachable once
+    /// it has settled every reachable one (complete()).
+    float horizon() const { return m_horizon; }
+    bool complete() const { return m_horizon == kUnreachable; }
+    /// How many times the field was widened for the same goal (requestWidening, wantReach).
+    std::uint64_t widenCount() const { return m_widenings; }
+    /// A plan looked up a cell beyond the horizon since the field was last computed (from any
+    /// thread): the routes that hold it widen it at the next step's aiming.
+    bool readBeyond() const { return m_readBeyond.load(std::memory_order_relaxed); }
+    /// A plan looked up `slot`, which Cells::beyond() says lies beyond the horizon: noted
+    /// unless the slot escapes nowhere (deep in geometry, which no widening would settle).
+    void noteBeyond(int slot) const
+    {
+        if (m_occupancy->m_escape[static_cast<std::size_t>(slot)] != 0)
+            m_readBeyond.store(true, std::memory_order_relaxed);
+    }
+    void setReadBeyond(bool beyond) { m_readBeyond.store(beyond, std::memory_order_relaxed); }
+    /// Whether the cell a body at p follows is settled (or the field is complete): direction()
+    /// and distance() there are the whole level's field's.
+    bool settled(Vec2 p) const { return complete() || reachedAt(m_occupancy->slotAt(p)); }
+    /// The smallest step of the horizon's ladder (8 cells, then each sqrt 2 times the one
+    /// before) at least `cost` cells; kUnreachable beyond the ladder.
+    static float horizonAtLeast(float cost);
+    /// How much further than the farthest wanted cell a search goes: cost x growth + margin.
+    static constexpr float kHorizonGrowth = 1.25f;
+    static constexpr float kHorizonMargin = 16.0f; ///< cells
     /// No goal: every direction is zero and every distance infinite.
     void clearGoal();
     /// The geometry changed: routes over `occupancy` from now on, recomputing for the current
@@ -266,6 +324,8 @@ public:
     {
         FlowOccupancy::Placement grid;
         const std::uint64_t* bends = nullptr;
+        /// settled() bits, per slot as looked up; null when the field is complete.
+        const std::uint64_t* reached = nullptr;
 
         int slotAt(Vec2 p) const { return grid.slotAt(p); }
         /// bends() of the points in `slot`.
@@ -273,8 +333,16 @@ public:
         {
             return (bends[static_cast<std::size_t>(slot) >> 6] >> (slot & 63)) & 1u;
         }
+        /// Whether `slot` lies beyond the horizon (never for a complete field).
+        bool beyond(int slot) const
+        {
+            return reached && !((reached[static_cast<std::size_t>(slot) >> 6] >> (slot & 63)) & 1u);
+        }
     };
-    Cells cells() const { return {m_occupancy->placement(), m_bends.data()}; }
+    Cells cells() const
+    {
+        return {m_occupancy->placement(), m_bends.data(), complete() ? nullptr : m_reached.data()};
+    }
     /// direction(p) and distance(p) for p in slot `slot` (slotAt(p), looked up already). The
     /// direction is the unit step, in whole cells, from the cell a body there follows (its
     /// escape, for a blocked one) to that cell's anchor: what the search would have stored,
@@ -357,12 +425,23 @@ private:
     void allocate();
     void reset();
     struct Search;
-    void rebuild();
-    void markBends();
+    /// Computes the field for its goal (counted as a rebuild when `fresh`, else as a
+    /// widening): settles every cell of cost at most `start` (kUnreachable: every one), then
+    /// with `grow` on up the horizon's ladder as far as the wanted cells ask.
+    void rebuild(bool fresh, float start, bool grow);
+    /// Clears what the last search wrote (the anchors it settled, the bits it marked).
+    void clearSearched();
+    void markBends(std::size_t from, std::size_t to);
     bool bendsAt(int slot) const
     {
         return (m_bends[static_cast<std::size_t>(slot) >> 6] >> (slot & 63)) & 1u;
     }
+    bool reachedAt(int slot) const
+    {
+        return (m_reached[static_cast<std::size_t>(slot) >> 6] >> (slot & 63)) & 1u;
+    }
+    /// The grid cost to settle so that every cell within `metres` of the goal is.
+    float reachCost(float metres) const;
 
     std::shared_ptr<const FlowOccupancy> m_occupancy;
     Vec2 m_goal;
@@ -372,6 +451,16 @@ private:
     std::int32_t m_rawGoalSlot = -1; ///< the slot setGoal last saw (before snapping)
     std::int32_t m_goalSlot = -1;    ///< the free slot the field leads to, -1 for none
     std::uint64_t m_rebuilds = 0;
+    std::uint64_t m_widenings = 0;
+    float m_horizon = kUnreachable;     ///< the search settled every cell of cost <= this
+    bool m_widen = false;               ///< requestWidening() asked for more of the same goal
+    std::vector<std::int32_t> m_wanted; ///< slots the next computing settles (want())
+    float m_wantedCost = 0.0f;          ///< grid cost the next computing settles (wantReach())
+    mutable std::atomic<bool> m_readBeyond{false};
+    // What the last search wrote, so the next clears only that: the slots it settled (their
+    // anchors) and the words of bits it marked. Outside them anchors are -1 and bits 0.
+    std::size_t m_settledFrom = 0, m_settledTo = 0;
+    std::size_t m_bitsFrom = 0, m_bitsTo = 0;
 
     // Per slot, structure of arrays: the path length in metres through the anchors (kept
     // for the cells some cell heads for, the anchors; the others' is cellDistance's sum),
@@ -380,6 +469,8 @@ private:
     std::vector<std::int32_t> m_anchor;
     /// Per slot (as looked up, before its escape), one bit: the route from there bends.
     std::vector<std::uint64_t> m_bends;
+    /// Per slot (as looked up), one bit: the cell a body there follows is settled.
+    std::vector<std::uint64_t> m_reached;
 };
 
 } // namespace shoal

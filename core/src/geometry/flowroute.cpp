@@ -45,33 +45,72 @@ void FlowRoute::prepare(const StaticGeometry& geometry, float bodyRadius)
     m_radius = bodyRadius;
 }
 
+bool FlowRoute::want(FlowField& field, const Cover& cover)
+{
+    bool any = false;
+    for (std::size_t i = 0; i < cover.count; ++i)
+        any |= field.want({cover.x[i], cover.y[i]});
+    if (cover.extra)
+        any |= field.want(*cover.extra);
+    if (cover.reach > 0.0f)
+        any |= field.wantReach(cover.reach);
+    return any;
+}
+
 void FlowRoute::update(const StaticGeometry& geometry, float bodyRadius, Vec2 goal,
-                       std::vector<FlowField*>* aimed)
+                       std::vector<FlowField*>* aimed, const Cover& cover)
 {
     prepare(geometry, bodyRadius);
     m_active = true;
     m_lastGoal = goal;
-    // The goal's cell decides the field. Same cell as last time: nothing to do.
+    // The goal's cell decides the field. Same cell as last time: it stays.
     const int raw = m_level->placement().slotAt(goal);
-    if (m_field && raw == m_rawGoalSlot)
-        return;
-    m_rawGoalSlot = raw;
-    const int target = m_level->goalSlotFor(goal);
-    if (m_field && m_field->hasGoal() && m_field->goalSlot() == target)
-        return;
-    // Another route's field for that cell, else this route's own, computed for it.
-    if (std::shared_ptr<FlowField> shared = m_level->fieldFor(target)) {
-        m_field = std::move(shared);
-        return;
+    bool joined = false;
+    if (!m_field || raw != m_rawGoalSlot) {
+        m_rawGoalSlot = raw;
+        const int target = m_level->goalSlotFor(goal);
+        if (!(m_field && m_field->hasGoal() && m_field->goalSlot() == target)) {
+            // Another route's field for that cell, else this route's own, computed for it.
+            if (std::shared_ptr<FlowField> shared = m_level->fieldFor(target)) {
+                m_field = std::move(shared);
+                joined = true;
+            } else {
+                const bool fresh = !m_field || m_field.use_count() > 1;
+                FlowField& field = ownField(m_level);
+                if (field.aimAt(goal)) {
+                    want(field, cover);
+                    if (aimed)
+                        aimed->push_back(&field);
+                    else
+                        field.computeAimed();
+                }
+                if (fresh)
+                    m_level->addField(m_field);
+                return;
+            }
+        }
     }
-    const bool fresh = !m_field || m_field.use_count() > 1;
-    FlowField& field = ownField(m_level);
-    if (!aimed)
-        field.setGoal(goal);
-    else if (field.aimAt(goal))
-        aimed->push_back(&field);
-    if (fresh)
-        m_level->addField(m_field);
+    // The field stays, or another route's was taken: it widens if it does not reach this
+    // route's bodies (asked when taken, or when a plan looked beyond it). Only the aiming
+    // widens a field other routes hold: in their plans they may be reading it.
+    FlowField& field = *m_field;
+    if (cover.empty() || field.complete() || !(joined || field.readBeyond()) ||
+        (!aimed && m_field.use_count() > 1))
+        return;
+    if (want(field, cover) && field.requestWidening()) {
+        if (aimed)
+            aimed->push_back(&field);
+        else
+            field.widenNow();
+    }
+}
+
+const FlowField* FlowRoute::reachOut(const Cover& cover)
+{
+    if (m_field && m_field.use_count() == 1 && !m_local && !m_field->complete() &&
+        want(*m_field, cover) && m_field->requestWidening())
+        m_field->widenNow();
+    return m_field.get();
 }
 
 void FlowRoute::updateLocal(const StaticGeometry& geometry, float bodyRadius, Vec2 goal,
@@ -112,6 +151,10 @@ void FlowRoute::saveState(StateWriter& out) const
     out.value(m_windowCentre);
     out.value(m_windowHalf);
     out.value(m_occupancyChanges);
+    // How far the field searched, and whether a plan looked beyond it (the next aiming
+    // widens it): the same field, and the same widening, after a restore.
+    out.value(m_field ? m_field->horizon() : FlowField::kUnreachable);
+    out.flag(m_field && m_field->readBeyond());
 }
 
 bool FlowRoute::loadState(StateReader& in, const StaticGeometry& geometry)
@@ -124,8 +167,15 @@ bool FlowRoute::loadState(StateReader& in, const StaticGeometry& geometry)
           in.value(radius) && in.value(lastGoal) && in.value(reach) && in.value(windowCentre) &&
           in.value(windowHalf) && in.value(changes)))
         return false;
-    // The field is a function of the occupancy and the goal's cell (FlowField::setGoal), so
-    // the last goal over the same occupancy (the same window) builds the same field.
+    // Format 1 kept every field over the whole level.
+    float horizon = FlowField::kUnreachable;
+    bool beyond = false;
+    if (!in.olderThan(2) && !(in.value(horizon) && in.flag(beyond)))
+        return false;
+    // The field is a function of the occupancy, the goal's cell and its horizon
+    // (FlowField::setGoalWithin), so the last goal over the same occupancy (the same window)
+    // to the same horizon builds the same field. Routes that shared a field saved its
+    // horizon alike, so the first to load builds it and the others find it.
     // (The level's occupancy is taken before this route lets go of its own: were it the
     // last to hold it, the level would build it again.)
     std::shared_ptr<const FlowOccupancy> level =
@@ -145,9 +195,11 @@ bool FlowRoute::loadState(StateReader& in, const StaticGeometry& geometry)
             m_field = std::move(shared);
         } else {
             m_field = std::make_shared<FlowField>(m_level);
-            m_field->setGoal(lastGoal);
+            m_field->setGoalWithin(lastGoal, horizon);
             m_level->addField(m_field);
         }
+        if (beyond)
+            m_field->setReadBeyond(true);
     }
     m_active = active;
     m_local = local;

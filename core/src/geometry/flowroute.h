@@ -36,13 +36,64 @@ public:
     FlowRoute(FlowRoute&&) = default;
     FlowRoute& operator=(FlowRoute&&) = default;
 
+    /// What a route's field must reach (FlowField::want): the cells of `count` bodies at
+    /// (x[i], y[i]), of `extra` if given, and every cell within `reach` m of the goal along
+    /// the way. Empty (the default): the whole level.
+    struct Cover
+    {
+        const float* x = nullptr;
+        const float* y = nullptr;
+        std::size_t count = 0;
+        const Vec2* extra = nullptr;
+        float reach = 0.0f;
+
+        bool empty() const { return count == 0 && !extra && !(reach > 0.0f); }
+        /// The bodies of arrays `x`, `y` (`count` of them).
+        static Cover bodies(const float* x, const float* y, std::size_t count)
+        {
+            Cover c;
+            c.x = x;
+            c.y = y;
+            c.count = count;
+            return c;
+        }
+        /// One point.
+        static Cover point(const Vec2& p)
+        {
+            Cover c;
+            c.extra = &p;
+            return c;
+        }
+        /// A disc of `metres` round the goal along the way.
+        static Cover round(float metres)
+        {
+            Cover c;
+            c.reach = metres;
+            return c;
+        }
+    };
+
     /// Routes to `goal` (m) over the whole level, for bodies of `bodyRadius` m. Costs a lookup
     /// of the level's shared occupancy and a cell test when nothing changed; a rebuild
-    /// otherwise (about 1-3 ms on a 100 m level, see FlowField).
+    /// otherwise (about 1-3 ms on a 100 m level for the whole level, see FlowField; with a
+    /// `cover`, the region between the goal and the bodies). With a cover, the field also
+    /// widens when it does not reach this route's bodies: when the route takes another
+    /// route's field, and when a plan looked up a cell beyond its horizon (Cells::bends).
     /// With `aimed`, a field to compute is not computed but added to it (FlowField::aimAt:
-    /// the step computes them all at once, on its threads).
+    /// the step computes them all at once, on its threads); without it a field other routes
+    /// hold is never widened (their plans may be reading it).
     void update(const StaticGeometry& geometry, float bodyRadius, Vec2 goal,
-                std::vector<FlowField*>* aimed = nullptr);
+                std::vector<FlowField*>* aimed, const Cover& cover);
+    void update(const StaticGeometry& geometry, float bodyRadius, Vec2 goal,
+                std::vector<FlowField*>* aimed = nullptr)
+    {
+        update(geometry, bodyRadius, goal, aimed, Cover());
+    }
+    /// The field, reaching `cover` (a squad's centre, the disc its parking spots test):
+    /// widened at once when this route alone holds it, as a group's preparation may (the
+    /// group's own plan reads it next); a field other routes hold is handed back as it is,
+    /// as is a local route's (it is whole). Null before the first update.
+    const FlowField* reachOut(const Cover& cover);
     /// Routes to `goal` within a square window of the level reaching at least `reach` m (> 0)
     /// from the goal: the window reaches twice that, rounded up to whole 4 m, from where the
     /// goal was when it was placed, and is placed again once the goal has gone half of it
@@ -82,12 +133,18 @@ public:
         bool local = false;
 
         /// bends(p); `slot` is p's cell when it does (for direction() and pathDistance()).
+        /// A cell beyond the field's horizon does not bend (the body heads straight for the
+        /// goal this once) and tells the field to widen at the next step's aiming.
         bool bends(Vec2 p, int& slot) const
         {
             if (!field || (local && !cells.grid.contains(p)))
                 return false;
             slot = cells.slotAt(p);
-            return cells.bendsAt(slot);
+            if (cells.bendsAt(slot))
+                return true;
+            if (cells.beyond(slot))
+                field->noteBeyond(slot);
+            return false;
         }
         Vec2 direction(int slot) const { return field->directionAt(slot); }
         /// A hint: bends(p) and direction() will be asked soon (see prefetchLine); where the
@@ -127,6 +184,9 @@ public:
 
 private:
     bool covers(Vec2 p) const { return !m_local || m_field->occupancy().contains(p); }
+    /// Asks `field` for the cells of `cover` (FlowField::want, wantReach): whether any needs
+    /// computing.
+    static bool want(FlowField& field, const Cover& cover);
     void useOccupancy(std::shared_ptr<const FlowOccupancy> occupancy);
     /// m_field, when no other route holds it (so it may be rebuilt); else a new field of its own.
     FlowField& ownField(const std::shared_ptr<const FlowOccupancy>& occupancy);

@@ -15,10 +15,10 @@ namespace shoal {
 
 /// Cells of one route grid at most (a whole level's field for one radius).
 constexpr std::size_t kMaxRouteCells = std::size_t(1) << 22;
-/// Bytes a flow field keeps per slot of its grid (FlowField: distance, anchor, a bend bit;
-/// the search's own buffers are a scratch per thread, not per field). test_flowfield holds
-/// the field to it.
-constexpr double kRouteFieldBytesPerSlot = 8.125;
+/// Bytes a flow field keeps per slot of its grid (FlowField: distance, anchor, a bend bit and
+/// a settled bit; the search's own buffers are a scratch per thread, not per field).
+/// test_flowfield holds the field to it.
+constexpr double kRouteFieldBytesPerSlot = 8.25;
 /// The side of a route cell for bodies of `bodyRadius` m in a level `width` by `height` m:
 /// half the radius clamped to [0.5 m, 1 m], doubled until the grid (with its one-cell frame)
 /// has at most kMaxRouteCells slots.

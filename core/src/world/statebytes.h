@@ -55,7 +55,15 @@ private:
 class StateReader
 {
 public:
-    StateReader(const std::uint8_t* data, std::size_t size) : m_data(data), m_size(size) {}
+    /// Reads `size` bytes written by a runtime of snapshot format `version` (the newest when
+    /// not given): what an older format lacks, the readers fill in as that runtime behaved.
+    StateReader(const std::uint8_t* data, std::size_t size,
+                std::uint32_t version = ~std::uint32_t(0))
+        : m_data(data), m_size(size), m_version(version)
+    {
+    }
+    /// Whether the bytes come from a format older than `version`.
+    bool olderThan(std::uint32_t version) const { return m_version < version; }
 
     template <class T> bool value(T& v)
     {
@@ -107,6 +115,7 @@ public:
 private:
     const std::uint8_t* m_data;
     std::size_t m_size;
+    std::uint32_t m_version;
     std::size_t m_at = 0;
     bool m_ok = true;
 };

@@ -197,10 +197,11 @@ std::optional<Error> World::restore(const std::uint8_t* data, std::size_t size)
                              " is newer than this runtime reads (" +
                              std::to_string(kSnapshotVersion) +
                              "); restore it with the Shoal version that wrote it");
-    if (header.version != kSnapshotVersion)
+    if (header.version < kOldestSnapshotVersion)
         return snapshotError("format version " + std::to_string(header.version) +
-                             " is unknown (this runtime reads " + std::to_string(kSnapshotVersion) +
-                             ")");
+                             " is unknown (this runtime reads " +
+                             std::to_string(kOldestSnapshotVersion) + " to " +
+                             std::to_string(kSnapshotVersion) + ")");
     if (header.byteOrder != kByteOrder)
         return snapshotError("written on a machine of the other byte order; a snapshot is "
                              "restored on the kind of machine that took it");
@@ -241,7 +242,8 @@ std::optional<Error> World::restore(const std::uint8_t* data, std::size_t size)
     // Should the state itself not read back (which the checksum makes a bug, not bad
     // input), the world is put back as it was.
     const std::vector<std::uint8_t> before = snapshot();
-    StateReader in(data + sizeof header + m_groups.size(), payload - m_groups.size());
+    StateReader in(data + sizeof header + m_groups.size(), payload - m_groups.size(),
+                   header.version);
     bool ok = in.value(m_step) && in.value(m_frameTime) && in.value(m_pointer.position) &&
               in.flag(m_pointer.pressed) && in.value(m_player) && in.array(m_playerValues) &&
               in.flag(m_keepPrevious) && in.value(m_playerPrevious);

@@ -82,6 +82,8 @@ public:
                SpawnOccupancy& placed) override;
     /// The group's agents plan as one part (its plan reads and writes state of the whole
     /// group as it goes).
+    /// The leader's route to a target (World::setTarget), reaching the leader.
+    void aimRoutes(Group& group, const StepContext& ctx, std::vector<FlowField*>& aimed) override;
     std::size_t preparePlan(Group& group, const StepContext& ctx) override;
     void planPart(Group& group, const StepContext& ctx, std::size_t part, int worker) override;
     float queryRadius() const override;

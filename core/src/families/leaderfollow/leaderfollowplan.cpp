@@ -441,11 +441,14 @@ void LeaderFollowBehaviour::wander(Group& group, const StepContext& ctx)
     const Vec2 target = leaderPos + leaderFwd * p.wanderDistance + offset;
     Vec2 desired = seek(leaderPos, target, leaderMax);
     if (group.hasTarget) {
-        // Round the walls in the way along a field of the whole level, then arriving.
+        // Round the walls in the way along a field of the whole level (aimed and computed
+        // before the plans: aimRoutes), then arriving.
         if (ctx.geometry)
             m_leaderRoute.update(*ctx.geometry, p.radius, group.target);
-        desired = ctx.geometry && m_leaderRoute.bends(leaderPos)
-                      ? m_leaderRoute.direction(leaderPos) * leaderMax
+        const FlowRoute::Cells route = m_leaderRoute.cells();
+        int cell = 0;
+        desired = ctx.geometry && route.bends(leaderPos, cell)
+                      ? route.direction(cell) * leaderMax
                       : arrive(leaderPos, group.target, leaderMax, p.slowingRadius);
     }
     const Vec2 others = othersNear(ctx, group, leaderPos, p.radius, leaderFwd, 0.0f).away;
@@ -464,6 +467,17 @@ void LeaderFollowBehaviour::wander(Group& group, const StepContext& ctx)
     group.startClearance[0] = room; // handed to the world's wall rule with the followers'
     a.goalDistance[0] = 0.0f;
     a.flags[0] |= kAgentAtGoal; // a wanderer has no goal to be away from
+}
+
+void LeaderFollowBehaviour::aimRoutes(Group& group, const StepContext& ctx,
+                                      std::vector<FlowField*>& aimed)
+{
+    // As wander() updates the leader's route in the plan (which runs on the step's threads,
+    // where no route may look for other routes' fields): it then finds the field ready.
+    const AgentArrays& a = group.agents;
+    if (!group.playerLed && group.hasTarget && ctx.geometry && a.size() > 0)
+        m_leaderRoute.update(*ctx.geometry, m_params.radius, group.target, &aimed,
+                             FlowRoute::Cover::bodies(a.px.data(), a.py.data(), 1));
 }
 
 std::size_t LeaderFollowBehaviour::preparePlan(Group& group, const StepContext& ctx)

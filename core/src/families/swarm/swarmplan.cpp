@@ -184,9 +184,12 @@ std::optional<Vec2> SwarmBehaviour::goal(const Group& group, const StepContext& 
 
 void SwarmBehaviour::aimRoutes(Group& group, const StepContext& ctx, std::vector<FlowField*>& aimed)
 {
-    // As preparePlan() updates the route, below: it then finds the field ready.
-    if (group.agents.size() > 0 && swarmHasGoal(group, ctx))
-        m_route.update(*ctx.geometry, m_params.radius, swarmGoal(group, ctx), &aimed);
+    // As preparePlan() updates the route, below: it then finds the field ready, reaching
+    // every member.
+    const AgentArrays& a = group.agents;
+    if (a.size() > 0 && swarmHasGoal(group, ctx))
+        m_route.update(*ctx.geometry, m_params.radius, swarmGoal(group, ctx), &aimed,
+                       FlowRoute::Cover::bodies(a.px.data(), a.py.data(), a.size()));
 }
 
 std::size_t SwarmBehaviour::preparePlan(Group& group, const StepContext& ctx)

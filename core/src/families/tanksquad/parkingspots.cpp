@@ -1,6 +1,7 @@
 #include "families/tanksquad/parkingspots.h"
 
 #include "geometry/flowfield.h"
+#include "geometry/flowroute.h"
 #include "geometry/staticgeometry.h"
 #include "math/statehash.h"
 #include "world/statebytes.h"
@@ -85,20 +86,31 @@ void ParkingSpots::clear()
     m_reach = 0.0f;
 }
 
+float ParkingSpots::firstReach(float spacing, std::size_t count)
+{
+    // A hexagonal disc of `count` spots has a radius of about spacing x sqrt(0.28 count).
+    return spacing * (std::sqrt(0.2757f * static_cast<float>(count)) + 1.5f);
+}
+
 void ParkingSpots::layOut(Vec2 target, Vec2 approach, float spacing, std::size_t count,
-                          const StaticGeometry& geometry, float radius, const FlowField* field)
+                          const StaticGeometry& geometry, float radius, FlowRoute* route)
 {
     clear();
     m_spacing = spacing;
     if (count == 0 || !(spacing > 0.0f))
         return;
     const Vec2 along = approach.normalizedOr({1.0f, 0.0f});
-    // A hexagonal disc of `count` spots has a radius of about spacing x sqrt(0.28 count);
-    // walls cut it, so the search grows until it has them all or covers the level.
+    // Walls cut the first disc, so the search grows until it has them all or covers the
+    // level; the route's field is asked to reach every candidate's way round (candidatesWithin
+    // tests ways up to `reach` plus a detour).
     const float levelReach = distance(geometry.boundsMin(), geometry.boundsMax());
-    float reach = spacing * (std::sqrt(0.2757f * static_cast<float>(count)) + 1.5f);
+    float reach = firstReach(spacing, count);
     std::vector<Candidate> kept;
     for (;;) {
+        const FlowField* field = nullptr;
+        if (route && route->field())
+            field = route->reachOut(
+                FlowRoute::Cover::round(reach + 0.5f * spacing + route->field()->cellSize()));
         kept = candidatesWithin(target, along, spacing, reach, geometry, radius, field);
         if (kept.size() >= count || reach > levelReach)
             break;

@@ -11,7 +11,7 @@
 
 namespace shoal {
 
-class FlowField;
+class FlowRoute;
 class StaticGeometry;
 class StateReader;
 class StateWriter;
@@ -26,11 +26,15 @@ public:
     /// rows across `approach` (unit; any direction when zero). A spot is kept when a body of
     /// `radius` m there keeps `radius` plus a quarter metre from every surface, drives to it
     /// from the target in a straight line without touching one (no spot behind a wall, none
-    /// in a doorway), and (with a routable `field` to the target) the way from it to the
-    /// target is no longer than the straight line plus half a spacing. Up to `count` spots,
+    /// in a doorway), and (with a `route` to the target, routable) the way from it to the
+    /// target is no longer than the straight line plus half a spacing (the route's field is
+    /// reached out as far as the spots tested: FlowRoute::reachOut). Up to `count` spots,
     /// those nearest the target (nearest first); fewer when the level has no room for more.
     void layOut(Vec2 target, Vec2 approach, float spacing, std::size_t count,
-                const StaticGeometry& geometry, float radius, const FlowField* field);
+                const StaticGeometry& geometry, float radius, FlowRoute* route);
+    /// How far round the target the spots of `count` tanks `spacing` apart lie when no wall
+    /// cuts them (layOut's first search), m.
+    static float firstReach(float spacing, std::size_t count);
     /// No spots.
     void clear();
 

@@ -131,7 +131,7 @@ void TankSquadBehaviour::spawn(Group& group, const GroupDesc& desc, Random& rand
     // The first plan updates the route with the same level, radius and target: a lookup and
     // a cell test. (A target or radius set before it is routed to there, as before.)
     if (group.hasTarget && group.agents.size() > 0)
-        m_route.update(geometry, m_params.radius, group.target);
+        m_route.update(geometry, m_params.radius, group.target, nullptr, routeCover(group));
 }
 
 void TankSquadBehaviour::saveState(StateWriter& out) const

@@ -102,7 +102,9 @@ private:
     bool keepSpotsCurrent(const Group& group, const StaticGeometry& geometry, bool targetMoved);
     /// The direction the squad arrives at its target along: from its centre, along the
     /// route's last leg; zero when the squad is round its target already.
-    Vec2 arrivalDirection(const Group& group) const;
+    Vec2 arrivalDirection(const Group& group);
+    /// What the squad's route must reach: its tanks and the ground its spots are laid on.
+    FlowRoute::Cover routeCover(const Group& group) const;
     /// Whether the tanks under way should be given their spots again this step.
     bool reassignDue(const Group& group);
     /// Gives the tanks under way (every tank when `fresh`) the spots no parked tank holds.

@@ -761,7 +761,17 @@ void TankSquadBehaviour::aimRoutes(Group& group, const StepContext& ctx,
 {
     // As preparePlanWith() updates the route: it then finds the field ready.
     if (group.hasTarget && group.agents.size() > 0)
-        m_route.update(*ctx.geometry, m_params.radius, group.target, &aimed);
+        m_route.update(*ctx.geometry, m_params.radius, group.target, &aimed, routeCover(group));
+}
+
+FlowRoute::Cover TankSquadBehaviour::routeCover(const Group& group) const
+{
+    // The tanks, and the parking spots' first two searches (ParkingSpots::layOut).
+    const AgentArrays& a = group.agents;
+    FlowRoute::Cover cover = FlowRoute::Cover::bodies(a.px.data(), a.py.data(), a.size());
+    const float spacing = m_params.keepDistance + 2.0f * m_params.arriveDistance;
+    cover.reach = 1.5f * ParkingSpots::firstReach(spacing, a.size()) + spacing;
+    return cover;
 }
 
 template <class Search>
@@ -1025,14 +1035,14 @@ bool TankSquadBehaviour::keepSpotsCurrent(const Group& group, const StaticGeomet
     // way, against the tanks parked nearer the target.
     if (group.hasTarget && n > 0 && n <= kMaxSquadWithSpots)
         m_spots.layOut(group.target, arrivalDirection(group), spacing, n, geometry, p.radius,
-                       m_route.field());
+                       &m_route);
     else
         m_spots.clear();
     m_layout = {true, n, spacing, p.radius, m_route.occupancyChanges()};
     return true;
 }
 
-Vec2 TankSquadBehaviour::arrivalDirection(const Group& group) const
+Vec2 TankSquadBehaviour::arrivalDirection(const Group& group)
 {
     const AgentArrays& a = group.agents;
     const std::size_t n = a.size();
@@ -1053,9 +1063,10 @@ Vec2 TankSquadBehaviour::arrivalDirection(const Group& group) const
     if (distance(centre, group.target) <= spread)
         return {};
     // The way in is the route's last leg: follow the route from the centre until the target
-    // is in sight (a cell at a time, and no further than the level is wide).
+    // is in sight (a cell at a time, and no further than the level is wide). The field
+    // reaches the tanks; the centre may lie beyond them (behind a wall between two halves).
     Vec2 at = centre;
-    if (const FlowField* field = m_route.field()) {
+    if (const FlowField* field = m_route.reachOut(FlowRoute::Cover::point(centre))) {
         const int steps = 2 * (field->columns() + field->rows());
         for (int k = 0; k < steps && m_route.bends(at); ++k)
             at += m_route.direction(at) * field->cellSize();
