@@ -899,10 +899,11 @@ void FlowField::rebuild(bool fresh, float start, bool grow)
                 dry = searchTo(limit = horizonAtLeast(std::nextafter(limit, kUnreachable)));
         }
         if (!dry) {
-            float farthest = m_wantedCost;
+            float farthest = 0.0f;
             for (const std::int32_t w : m_wanted)
                 farthest = std::max(farthest, cost[w]);
-            const float wanted = horizonAtLeast(farthest * kHorizonGrowth + kHorizonMargin);
+            const float wanted = horizonAtLeast(
+                std::max(m_wantedCost, m_wanted.empty() ? 0.0f : farthest + kHorizonMargin));
             if (wanted > limit)
                 dry = searchTo(limit = wanted);
         }

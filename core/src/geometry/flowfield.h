@@ -212,7 +212,7 @@ private:
 /// a group reads where its agents are is bit for bit the same, at the cost of the region
 /// between them and the goal instead of the level. A route asks for that (want(): the cells
 /// of its agents, wantReach(): a disc round the goal): the search grows by steps until those
-/// are settled, then goes a margin further (kHorizonGrowth, kHorizonMargin), so agents walk
+/// are settled, then goes a margin further (kHorizonMargin), so agents walk
 /// for a while before one leaves it. A plan that looks up a cell beyond the horizon heads
 /// straight for the goal that once and says so (FlowRoute::Cells::bends): the next step's
 /// aiming widens the field. The horizon is a step of a fixed ladder (horizonAtLeast), so the
@@ -280,9 +280,11 @@ public:
     /// The smallest step of the horizon's ladder (8 cells, then each sqrt 2 times the one
     /// before) at least `cost` cells; kUnreachable beyond the ladder.
     static float horizonAtLeast(float cost);
-    /// How much further than the farthest wanted cell a search goes: cost x growth + margin.
-    static constexpr float kHorizonGrowth = 1.25f;
-    static constexpr float kHorizonMargin = 16.0f; ///< cells
+    /// How much further than the farthest wanted cell a search goes, in grid cost (cells):
+    /// a body walks that far before it leaves the field (1.6 s for a swarm member running
+    /// straight away from its goal at 5 m/s over 0.5 m cells), then the next rung of the
+    /// ladder.
+    static constexpr float kHorizonMargin = 16.0f;
     /// No goal: every direction is zero and every distance infinite.
     void clearGoal();
     /// The geometry changed: routes over `occupancy` from now on, recomputing for the current

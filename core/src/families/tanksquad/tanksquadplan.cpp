@@ -766,11 +766,12 @@ void TankSquadBehaviour::aimRoutes(Group& group, const StepContext& ctx,
 
 FlowRoute::Cover TankSquadBehaviour::routeCover(const Group& group) const
 {
-    // The tanks, and the parking spots' first two searches (ParkingSpots::layOut).
+    // The tanks, and the parking spots' first search (ParkingSpots::layOut; a wall cutting
+    // its disc has it search further, and reach the field out then).
     const AgentArrays& a = group.agents;
     FlowRoute::Cover cover = FlowRoute::Cover::bodies(a.px.data(), a.py.data(), a.size());
     const float spacing = m_params.keepDistance + 2.0f * m_params.arriveDistance;
-    cover.reach = 1.5f * ParkingSpots::firstReach(spacing, a.size()) + spacing;
+    cover.reach = ParkingSpots::firstReach(spacing, a.size()) + spacing;
     return cover;
 }
 
