@@ -3,6 +3,7 @@
 
 #include "families/leaderfollow/leaderfollow.h"
 #include "testsupport.h"
+#include "world/behaviour.h"
 
 #include <QtTest>
 
@@ -135,6 +136,7 @@ private slots:
     void evadeDistanceMatters();
     void leaderNeverCrossesWalls();
     void deterministic();
+    void smallGroupsKeepNoGridYetShowAndMeasureOne();
     void liveParamChange();
     void playerLedFollowersTrailThePlayer();
     void followersGoRoundAWallToThePointBehind_data();
@@ -413,6 +415,36 @@ void TestLeaderFollow::deterministic()
     third->step(1000);
     QVERIFY(third->stateHash() != first->stateHash());
     QVERIFY(distance(position(third->group(0), 0), position(first->group(0), 0)) > 0.5f);
+}
+
+void TestLeaderFollow::smallGroupsKeepNoGridYetShowAndMeasureOne()
+{
+    // Groups of at most LeaderFollowBehaviour::kSmallGroup followers plan without their grid,
+    // so the step does not build it; the grid overlay still shows one holding every agent,
+    // and the metrics still find each agent's nearest neighbour.
+    SceneDesc scene = followScene(5, 10);
+    SceneDesc second = followScene(5, 10, 25.0, {12.0, 12.0});
+    second.groups[0].name = "second";
+    scene.groups.push_back(second.groups[0]);
+    auto world = test::buildWorld(scene);
+    QVERIFY(world);
+    world->step(120);
+    const auto& group = static_cast<const Group&>(world->group(0));
+    QCOMPARE(group.agents.size(), std::size_t(11));
+    QCOMPARE(group.grid.size(), std::size_t(0));
+    const GridSketch grid = world->gridSketch(0);
+    QVERIFY(grid.columns > 0 && grid.rows > 0);
+    std::uint32_t held = 0;
+    for (int cell = 0; cell < grid.columns * grid.rows; ++cell)
+        held += world->gridCellCount(0, cell);
+    QCOMPARE(held, std::uint32_t(11));
+    // The metrics' nearest neighbour, against every pair.
+    float nearest = 1e9f;
+    for (std::size_t i = 0; i < 11; ++i)
+        for (std::size_t j = 0; j < 11; ++j)
+            if (i != j)
+                nearest = std::min(nearest, distance(position(group, i), position(group, j)));
+    QCOMPARE(group.metrics.nearestMin, nearest);
 }
 
 void TestLeaderFollow::liveParamChange()

@@ -27,6 +27,7 @@ class GroupMeter;
 class BodyPass;
 class WorkerPool;
 class FlowField;
+class UniformGrid;
 struct WorldAccess;
 
 /// Something the world noticed while it was built that its user should hear of: the build
@@ -499,6 +500,11 @@ private:
     /// The route fields this step's groups aimed at new goals (Behaviour::aimRoutes), computed
     /// together before the plans.
     std::vector<FlowField*> m_aimedFields;
+    /// The grid gridSketch() shows for a group that keeps none (Behaviour::searchesGrid),
+    /// built when the overlay asks.
+    struct SketchGrid;
+    mutable std::unique_ptr<SketchGrid> m_sketchGrid;
+    const UniformGrid& sketchedGrid(int group) const;
     /// Aims every group's routes, in group order, and computes the fields aimed on the
     /// step's threads.
     void computeRoutes(StepContext& ctx);

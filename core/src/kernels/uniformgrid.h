@@ -221,11 +221,12 @@ public:
         return true;
     }
 
-private:
     /// The bounding box of the points (count >= 1), exactly as std::min and std::max from the
     /// first point find it.
     static void bounds(const float* xs, const float* ys, std::size_t count, float& minX,
                        float& maxX, float& minY, float& maxY);
+
+private:
     static int cellCoord(float offset, float inverseSize)
     {
         const int c = static_cast<int>(offset * inverseSize);

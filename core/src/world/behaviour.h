@@ -193,7 +193,12 @@ public:
     std::uint32_t nextId = 0;
     /// Each agent's flags where the step began, while events are on (World::events()).
     std::vector<std::uint8_t> flagsBefore;
-    UniformGrid grid;                ///< rebuilt each step before planning
+    /// The box of the agents' places where the step began (the index pass's bounds): what
+    /// prefetchPlaces() asks the level's maps for.
+    Vec2 placesMin, placesMax;
+    /// Rebuilt each step before planning, for the groups whose plan searches through it
+    /// (Behaviour::searchesGrid); empty (size() 0) for the others.
+    UniformGrid grid;
     CollisionDesc collision;         ///< how its bodies meet other bodies
     BruteForceNeighbours bruteForce; ///< the reference search (bench, tests)
     std::unique_ptr<Behaviour> behaviour;
@@ -324,11 +329,11 @@ void forEachGroupPrefetched(const std::vector<std::unique_ptr<Group>>& groups, F
 
 inline void Group::prefetchPlaces(const StepContext& ctx) const
 {
-    // Over the box of the agents' places, as the grid built from them has it: a few rows of
-    // each map, without a pass over the agents.
-    if (agents.size() * sizeof(float) > kSmallGroupBytes || grid.size() != agents.size())
+    // Over the box of the agents' places, as the index pass found it: a few rows of each
+    // map, without a pass over the agents.
+    if (agents.size() * sizeof(float) > kSmallGroupBytes || agents.size() == 0)
         return;
-    const Vec2 lo = grid.origin(), hi = grid.upper();
+    const Vec2 lo = placesMin, hi = placesMax;
     if (ctx.geometry)
         ctx.geometry->prefetchClearanceBox(lo, hi);
     if (ctx.bodies && ctx.bodyGlance.indexed)
@@ -475,6 +480,15 @@ public:
     /// the agents whose flags have none of these bits (0: no agent holds its place), so the
     /// pass tests a flag per agent rather than asking the family.
     virtual std::uint8_t placeHeldWithout() const { return 0; }
+    /// Whether the group's plan searches its neighbours through the group's grid. A family
+    /// whose small groups test every member instead (followers in groups of at most 32)
+    /// says no for them: the step then spares their grid's build (Group::grid stays empty,
+    /// and the world's passes and queries look at the agents one by one).
+    virtual bool searchesGrid(const Group& group) const
+    {
+        (void)group;
+        return true;
+    }
     /// Whether the world may keep this group's agents in cell order (agent 0 always stays
     /// agent 0). A behaviour that says yes and keeps per-agent state of its own moves that
     /// state in permuteAgents().

@@ -76,13 +76,18 @@ void GroupMeter::nearestNeighbour(const Group& group, const Reach& reach, std::s
     const float outer = reach.bandOuter;
     float nearest2 = queryRadius * queryRadius * 4.0f;
     bool found = false;
-    group.grid.forEachWithin({a.px[i], a.py[i]}, queryRadius,
-                             [&](std::uint32_t j, float, float, float d2) {
-                                 if (j == i || !m_active[j])
-                                     return;
-                                 found = true;
-                                 nearest2 = std::min(nearest2, d2);
-                             });
+    auto see = [&](std::uint32_t j, float, float, float d2) {
+        if (j == i || !m_active[j])
+            return;
+        found = true;
+        nearest2 = std::min(nearest2, d2);
+    };
+    // A group whose plan needs no grid has none (Behaviour::searchesGrid): it is small, and
+    // every member is looked at.
+    if (group.grid.size() == a.size())
+        group.grid.forEachWithin({a.px[i], a.py[i]}, queryRadius, see);
+    else
+        group.bruteForce.forEachWithin({a.px[i], a.py[i]}, queryRadius, see);
     if (found) {
         const float d = std::sqrt(nearest2);
         m_nearest.push_back(d);

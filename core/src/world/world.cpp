@@ -12,6 +12,7 @@
 #include "world/behaviour.h"
 #include "world/bodypass.h"
 #include "world/groupmeter.h"
+#include "world/sketchgrid.h"
 #include "world/spawnoccupancy.h"
 
 #include <algorithm>
@@ -629,7 +630,18 @@ void World::rebuildIndexes(const std::uint8_t* committedMoved, bool mayReorder)
                     if (a.id[i] < where.size())
                         where[a.id[i]] = static_cast<std::uint32_t>(i);
             }
-            group->grid.build(a.px.data(), a.py.data(), a.size(), group->behaviour->gridCells());
+            // A lone group's grid also serves the body pass (its contacts are found in it).
+            if (group->behaviour->searchesGrid(*group) || m_groups.size() == 1) {
+                group->grid.build(a.px.data(), a.py.data(), a.size(),
+                                  group->behaviour->gridCells());
+                group->placesMin = group->grid.origin();
+                group->placesMax = group->grid.upper();
+            } else {
+                group->grid.build(a.px.data(), a.py.data(), 0, group->behaviour->gridCells());
+                if (a.size() > 0)
+                    UniformGrid::bounds(a.px.data(), a.py.data(), a.size(), group->placesMin.x,
+                                        group->placesMax.x, group->placesMin.y, group->placesMax.y);
+            }
             group->bruteForce.build(a.px.data(), a.py.data(), a.size(), 0.0f);
         },
         [](const Group& group) { group.prefetchGridBuild(); });

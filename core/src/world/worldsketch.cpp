@@ -6,7 +6,9 @@
 
 #include "geometry/staticgeometry.h"
 #include "math/fastmath.h"
+#include "math/statehash.h"
 #include "world/behaviour.h"
+#include "world/sketchgrid.h"
 
 namespace shoal {
 
@@ -72,9 +74,34 @@ const AgentBodies* World::bodies(int group) const
     return m_groups[static_cast<std::size_t>(group)]->behaviour->bodies();
 }
 
+const UniformGrid& World::sketchedGrid(int group) const
+{
+    // A group whose plan needs no grid has none (Behaviour::searchesGrid): the overlay is
+    // shown the grid the step would have built, built here from where the agents are.
+    const Group& g = *m_groups[static_cast<std::size_t>(group)];
+    if (g.grid.size() == g.agents.size())
+        return g.grid;
+    // Built again only when the group or its agents' places changed: the overlay asks for
+    // every cell's count, and such a group is small (a hash of its places is cheap).
+    if (!m_sketchGrid)
+        m_sketchGrid = std::make_unique<SketchGrid>();
+    SketchGrid& sketch = *m_sketchGrid;
+    const AgentArrays& a = g.agents;
+    std::uint64_t places = kFnvOffset;
+    hashBytes(places, a.px.data(), a.size() * sizeof(float));
+    hashBytes(places, a.py.data(), a.size() * sizeof(float));
+    if (sketch.group != group || sketch.agents != a.size() || sketch.places != places) {
+        sketch.grid.build(a.px.data(), a.py.data(), a.size(), g.behaviour->gridCells());
+        sketch.group = group;
+        sketch.agents = a.size();
+        sketch.places = places;
+    }
+    return sketch.grid;
+}
+
 GridSketch World::gridSketch(int group) const
 {
-    const UniformGrid& grid = m_groups[static_cast<std::size_t>(group)]->grid;
+    const UniformGrid& grid = sketchedGrid(group);
     if (grid.size() == 0 || grid.columns() <= 0 || grid.rows() <= 0)
         return {};
     const GridCellShape shape = grid.cellShape();
@@ -83,7 +110,7 @@ GridSketch World::gridSketch(int group) const
 
 std::uint32_t World::gridCellCount(int group, int cell) const
 {
-    const UniformGrid& grid = m_groups[static_cast<std::size_t>(group)]->grid;
+    const UniformGrid& grid = sketchedGrid(group);
     return grid.cellEnd(cell) - grid.cellBegin(cell);
 }
 

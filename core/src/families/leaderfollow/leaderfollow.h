@@ -77,6 +77,11 @@ struct LeaderFollowOverlay
 class LeaderFollowBehaviour final : public Behaviour
 {
 public:
+    /// Groups of at most this many agents separate a lane group of followers at a time from
+    /// every member, without the grid: a group of 20 spans a few cells, whose short runs
+    /// would leave most lanes of a neighbour scan idle. Their grid is not built at all.
+    static constexpr std::size_t kSmallGroup = 32;
+
     void setParams(const ParamValues& values) override;
     void spawn(Group& group, const GroupDesc& desc, Random& random, const StaticGeometry& geometry,
                SpawnOccupancy& placed) override;
@@ -87,6 +92,10 @@ public:
     std::size_t preparePlan(Group& group, const StepContext& ctx) override;
     void planPart(Group& group, const StepContext& ctx, std::size_t part, int worker) override;
     float queryRadius() const override;
+    bool searchesGrid(const Group& group) const override
+    {
+        return group.agents.size() > kSmallGroup;
+    }
     float bodyRadius() const override { return m_params.radius; }
     /// Two body radii: a follower whose nearest neighbour is closer than that is touching it,
     /// which is what a user sees as crowding (half the separation radius would sit inside

@@ -122,10 +122,7 @@ SHOAL_FORCE_INLINE inline Vec2 separation(const Search& search, const LeaderFoll
     return push * (p.maxSpeed * p.separationWeight);
 }
 
-/// Groups of at most this many agents separate a lane group of followers at a time from
-/// every member, without the grid: a group of 20 spans a few cells, whose short runs would
-/// leave most lanes of a neighbour scan idle.
-constexpr std::size_t kSmallGroup = 32;
+constexpr std::size_t kSmallGroup = LeaderFollowBehaviour::kSmallGroup;
 
 /// separation() of the followers `index` (W lanes at x, y) at once, over every member of
 /// the group of `n` in index order: the weighted push into apartX/apartY and the nearest
