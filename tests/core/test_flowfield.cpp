@@ -868,11 +868,12 @@ void TestFlowField::aHorizonBuildsTheSameFieldAgain()
     QVERIFY(fieldBits(again) == fieldBits(grown));
     again.setGoalWithin(goal, FlowField::kUnreachable);
     QVERIFY(fieldBits(again) == fieldBits(whole));
-    // The ladder: 8 cells, then each step sqrt 2 times the one before.
+    // The ladder: 8 cells, then each rung 2^(1/4) times the one before.
     QCOMPARE(FlowField::horizonAtLeast(0.0f), 8.0f);
     QCOMPARE(FlowField::horizonAtLeast(8.0f), 8.0f);
-    QCOMPARE(FlowField::horizonAtLeast(8.5f), float(8.0 * 1.4142135623730951));
-    QCOMPARE(FlowField::horizonAtLeast(100.0f), 128.0f);
+    QCOMPARE(FlowField::horizonAtLeast(8.5f), float(8.0 * 1.189207115002721));
+    QCOMPARE(FlowField::horizonAtLeast(100.0f), float(64.0 * 1.681792830507429));
+    QCOMPARE(FlowField::horizonAtLeast(108.0f), 128.0f);
 }
 
 void TestFlowField::aPlanLookingBeyondWidensTheFieldAtTheNextAiming()

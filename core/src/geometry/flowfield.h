@@ -215,7 +215,7 @@ private:
 /// are settled, then goes a margin further (kHorizonMargin), so agents walk
 /// for a while before one leaves it. A plan that looks up a cell beyond the horizon heads
 /// straight for the goal that once and says so (FlowRoute::Cells::bends): the next step's
-/// aiming widens the field. The horizon is a step of a fixed ladder (horizonAtLeast), so the
+/// aiming widens the field. The horizon is a rung of a fixed ladder (horizonAtLeast), so the
 /// settled cells depend on what was wanted, not on in what order routes asked.
 class FlowField
 {
@@ -277,13 +277,13 @@ public:
     /// Whether the cell a body at p follows is settled (or the field is complete): direction()
     /// and distance() there are the whole level's field's.
     bool settled(Vec2 p) const { return complete() || reachedAt(m_occupancy->slotAt(p)); }
-    /// The smallest step of the horizon's ladder (8 cells, then each sqrt 2 times the one
+    /// The smallest step of the horizon's ladder (8 cells, then each 2^(1/4) times the one
     /// before) at least `cost` cells; kUnreachable beyond the ladder.
     static float horizonAtLeast(float cost);
     /// How much further than the farthest wanted cell a search goes, in grid cost (cells):
     /// a body walks that far before it leaves the field (1.6 s for a swarm member running
-    /// straight away from its goal at 5 m/s over 0.5 m cells), then the next rung of the
-    /// ladder.
+    /// straight away from its goal at 5 m/s over 0.5 m cells), then up to the next rung of
+    /// the ladder.
     static constexpr float kHorizonMargin = 16.0f;
     /// No goal: every direction is zero and every distance infinite.
     void clearGoal();
