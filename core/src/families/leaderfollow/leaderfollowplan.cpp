@@ -122,8 +122,6 @@ SHOAL_FORCE_INLINE inline Vec2 separation(const Search& search, const LeaderFoll
     return push * (p.maxSpeed * p.separationWeight);
 }
 
-constexpr std::size_t kSmallGroup = LeaderFollowBehaviour::kSmallGroup;
-
 /// separation() of the followers `index` (W lanes at x, y) at once, over every member of
 /// the group of `n` in index order: the weighted push into apartX/apartY and the nearest
 /// squared distance (from the radius squared) into nearest2.
