@@ -122,55 +122,82 @@ SHOAL_FORCE_INLINE inline Vec2 separation(const Search& search, const LeaderFoll
     return push * (p.maxSpeed * p.separationWeight);
 }
 
-/// separation() of the followers `index` (W lanes at x, y) at once, over every member of
-/// the group of `n` in index order: the weighted push into apartX/apartY and the nearest
-/// squared distance (from the radius squared) into nearest2.
-template <class V>
-SHOAL_FORCE_INLINE inline void separationOfSmallGroup(const AgentArrays& a, std::size_t n,
-                                                      const LeaderFollowParams& p,
-                                                      const std::uint32_t* index, V x, V y,
-                                                      float* apartX, float* apartY, float* nearest2)
+/// separation() of every member of a group of `n` <= LeaderFollowBehaviour::kSmallGroup from
+/// every other, in index order: the weighted push into apartX/apartY and the nearest squared
+/// distance (from the radius squared) into nearest2 (the leader's, 0, is worked out too and
+/// not used). Each pair within the radius is met once: the push one member gets from the
+/// other is exactly the negated push the other gets (the offset negates exactly and the
+/// distance is the same bits), and pairs go in order of the first member, then the second,
+/// so each member's sum adds its neighbours in index order, as a scan of all members would.
+/// Most pairs of a group lie beyond the radius: they cost a compare four at a time.
+void separationOfSmallGroup(const AgentArrays& a, std::size_t n, const LeaderFollowParams& p,
+                            float* apartX, float* apartY, float* nearest2)
 {
+    using V = Float4;
     constexpr int W = V::kWidth;
-    const V radius2(p.separationRadius * p.separationRadius);
-    alignas(16) float selfIndex[W];
-    for (int l = 0; l < W; ++l)
-        selfIndex[l] = static_cast<float>(index[l]); // exact: groups are far below 2^24
-    const V self = V::load(selfIndex);
-    SeparationSums<V> sums(p.separationRadius, p.separationRadius * p.separationRadius);
-    const float* xs = a.px.data();
-    const float* ys = a.py.data();
-    for (std::size_t j = 0; j < n; ++j) {
-        const V dx = x - V(xs[j]);
-        const V dy = y - V(ys[j]);
-        const V d2 = dx * dx + dy * dy;
-        const V member(static_cast<float>(j));
-        sums.add(dx, dy, d2, (d2 <= radius2) & ((self < member) | (self > member)));
+    const float radius = p.separationRadius;
+    const float radius2 = radius * radius;
+    // Room for the last lane group to read past the end (compared, then masked off).
+    constexpr std::size_t kRoom = LeaderFollowBehaviour::kSmallGroup + W;
+    alignas(16) float xs[kRoom], ys[kRoom];
+    std::copy(a.px.data(), a.px.data() + n, xs);
+    std::copy(a.py.data(), a.py.data() + n, ys);
+    std::fill(xs + n, xs + kRoom, 0.0f);
+    std::fill(ys + n, ys + kRoom, 0.0f);
+    for (std::size_t i = 0; i < n; ++i) {
+        apartX[i] = 0.0f;
+        apartY[i] = 0.0f;
+        nearest2[i] = radius2;
     }
-    sums.nearest.store(nearest2);
-    sums.pushX.store(apartX);
-    sums.pushY.store(apartY);
-    const int touchedLanes = laneBits(sums.touched);
-    if (SHOAL_UNLIKELY(touchedLanes != 0)) {
-        for (int l = 0; l < W; ++l) {
-            if (!((touchedLanes >> l) & 1))
-                continue;
-            const std::size_t i = index[l];
-            Vec2 push{apartX[l], apartY[l]};
-            for (std::size_t j = 0; j < n; ++j) {
-                if (j == i ||
-                    !(distanceSquared({xs[i], ys[i]}, {xs[j], ys[j]}) < kTouchingDistance2))
+    std::uint64_t touched = 0; // bit i: some member sits on top of member i
+    const V within(radius2);
+    for (std::size_t i = 0; i + 1 < n; ++i) {
+        const V x(xs[i]), y(ys[i]);
+        for (std::size_t from = i + 1; from < n; from += W) {
+            const V dx = x - V::load(xs + from);
+            const V dy = y - V::load(ys + from);
+            int near = laneBits((dx * dx + dy * dy) <= within);
+            if (n - from < static_cast<std::size_t>(W))
+                near &= (1 << (n - from)) - 1;
+            for (; near != 0; near &= near - 1) {
+                const std::size_t j = from + static_cast<std::size_t>(__builtin_ctz(near));
+                const float ox = xs[i] - xs[j];
+                const float oy = ys[i] - ys[j];
+                const float d2 = ox * ox + oy * oy;
+                nearest2[i] = std::min(d2, nearest2[i]);
+                nearest2[j] = std::min(d2, nearest2[j]);
+                if (SHOAL_UNLIKELY(d2 < kTouchingDistance2)) {
+                    touched |= (std::uint64_t{1} << i) | (std::uint64_t{1} << j);
                     continue;
-                const Vec2 away = fromAngle(2.39996f * static_cast<float>(i + j));
-                push += i < j ? away : -away;
+                }
+                const float d = std::sqrt(d2);
+                const float s = (radius - d) / (radius * d);
+                const float px = ox * s;
+                const float py = oy * s;
+                apartX[i] += px;
+                apartY[i] += py;
+                apartX[j] -= px;
+                apartY[j] -= py;
             }
-            apartX[l] = push.x;
-            apartY[l] = push.y;
         }
     }
-    const V weight(p.maxSpeed * p.separationWeight);
-    (V::load(apartX) * weight).store(apartX);
-    (V::load(apartY) * weight).store(apartY);
+    // Members exactly on top of each other part along a direction fixed by the pair, the two
+    // in opposite ways, after the pushes (as separation() does).
+    for (; touched != 0; touched &= touched - 1) {
+        const std::size_t i = static_cast<std::size_t>(__builtin_ctzll(touched));
+        for (std::size_t j = 0; j < n; ++j) {
+            if (j == i || !(distanceSquared({xs[i], ys[i]}, {xs[j], ys[j]}) < kTouchingDistance2))
+                continue;
+            const Vec2 away = fromAngle(2.39996f * static_cast<float>(i + j));
+            apartX[i] += i < j ? away.x : -away.x;
+            apartY[i] += i < j ? away.y : -away.y;
+        }
+    }
+    const float weight = p.maxSpeed * p.separationWeight;
+    for (std::size_t i = 0; i < n; ++i) {
+        apartX[i] *= weight;
+        apartY[i] *= weight;
+    }
 }
 
 /// In the leader's way: flee where it will be, and step out of its path to the side the
@@ -548,6 +575,10 @@ void LeaderFollowBehaviour::planWhole(Group& group, const StepContext& ctx)
     alignas(16) float straight[W], forwardX[W], forwardY[W], nearest2[W];
     const bool smallGroup = n <= kSmallGroup;
     alignas(16) float arrivingX[W], arrivingY[W], forceX[W], forceY[W];
+    // A small group's separation, every member at once (separationOfSmallGroup).
+    float smallApartX[kSmallGroup], smallApartY[kSmallGroup], smallNearest2[kSmallGroup];
+    if (smallGroup)
+        separationOfSmallGroup(a, n, p, smallApartX, smallApartY, smallNearest2);
     withNeighbourSearch(ctx, [&](auto tag) {
         using Search = typename decltype(tag)::type;
         const Search& search = neighbourSearch<Search>(group);
@@ -591,8 +622,13 @@ void LeaderFollowBehaviour::planWhole(Group& group, const StepContext& ctx)
             fx.store(forwardX);
             fy.store(forwardY);
 
-            if (smallGroup)
-                separationOfSmallGroup(a, n, p, q.index, x, y, q.apartX, q.apartY, nearest2);
+            if (smallGroup) {
+                for (int l = 0; l < W; ++l) {
+                    q.apartX[l] = smallApartX[q.index[l]];
+                    q.apartY[l] = smallApartY[q.index[l]];
+                    nearest2[l] = smallNearest2[q.index[l]];
+                }
+            }
 
             // One by one: what each follower looks up.
             for (int l = 0; l < q.count; ++l) {
