@@ -297,6 +297,7 @@ private slots:
     void wantReachSettlesEveryWayThatShort();
     void aHorizonBuildsTheSameFieldAgain();
     void aPlanLookingBeyondWidensTheFieldAtTheNextAiming();
+    void aRouteJoiningAFieldAimedThisStepIsReachedAtOnce();
     void noAllocationOnceBuilt();
     void cellSizeRule_data();
     void cellSizeRule();
@@ -930,6 +931,57 @@ void TestFlowField::aPlanLookingBeyondWidensTheFieldAtTheNextAiming()
     aimed.clear();
     route.update(geometry, 0.35f, goal, &aimed, FlowRoute::Cover::bodies(xs, ys, 2));
     QVERIFY(aimed.empty());
+}
+
+void TestFlowField::aRouteJoiningAFieldAimedThisStepIsReachedAtOnce()
+{
+    // Two routes to one goal cell in one step (two swarms chasing the player): the first aims
+    // a field for its bodies near the goal, the second takes that field before it is
+    // computed. The one search settles both routes' bodies: nobody heads straight for a step
+    // and no widening follows.
+    const StaticGeometry geometry(clutteredScene(7));
+    FlowField whole(geometry, 0.35f);
+    const Vec2 goal{-36.0f, -36.0f};
+    whole.setGoal(goal);
+    const std::vector<Vec2> near = bodiesNear(whole, goal, 4.0f, 2);
+    const Vec2 far = bodiesNear(whole, {30.0f, 32.0f}, 3.0f, 1)[0];
+    const float xs[2] = {near[0].x, near[1].x}, ys[2] = {near[0].y, near[1].y};
+    const float farX[1] = {far.x}, farY[1] = {far.y};
+    for (int round = 0; round < 2; ++round) {
+        // The second round aims again at a new goal cell: the field then holds the last
+        // goal's horizon (bounded), not a new field's.
+        const Vec2 at = round == 0 ? goal : goal + Vec2{1.0f, 0.0f};
+        FlowField reference(geometry, 0.35f);
+        reference.setGoal(at);
+        FlowRoute first, second;
+        std::vector<FlowField*> aimed;
+        first.update(geometry, 0.35f, at, &aimed, FlowRoute::Cover::bodies(xs, ys, 2));
+        second.update(geometry, 0.35f, at, &aimed, FlowRoute::Cover::bodies(farX, farY, 1));
+        QCOMPARE(aimed.size(), std::size_t(1));
+        QCOMPARE(second.field(), first.field());
+        aimed[0]->computeAimed();
+        const FlowField& field = *first.field();
+        QVERIFY(field.settled(far));
+        QVERIFY(!field.aimed());
+        QCOMPARE(field.widenCount(), std::uint64_t(0));
+        int slot = 0;
+        QCOMPARE(second.cells().bends(far, slot), reference.bends(far));
+        QVERIFY(!field.readBeyond());
+        QVERIFY(expectPrefixOf(field, reference) > 0);
+        // Nothing is left to widen at the next aiming.
+        aimed.clear();
+        first.update(geometry, 0.35f, at, &aimed, FlowRoute::Cover::bodies(xs, ys, 2));
+        second.update(geometry, 0.35f, at, &aimed, FlowRoute::Cover::bodies(farX, farY, 1));
+        QVERIFY(aimed.empty());
+    }
+    // A field aimed over the whole level (nothing wanted) stays so when another route joins.
+    FlowRoute whole1, whole2;
+    std::vector<FlowField*> aimed;
+    whole1.update(geometry, 0.35f, goal, &aimed, FlowRoute::Cover{});
+    whole2.update(geometry, 0.35f, goal, &aimed, FlowRoute::Cover::bodies(xs, ys, 2));
+    QCOMPARE(aimed.size(), std::size_t(1));
+    aimed[0]->computeAimed();
+    QVERIFY(whole1.field()->complete());
 }
 
 void TestFlowField::noAllocationOnceBuilt()

@@ -252,6 +252,11 @@ public:
     /// time since the field was last computed, so a step adds a field to compute once
     /// however many routes widen it.
     bool requestWidening();
+    /// Aimed at a new goal and not computed since (computeAimed() is due): horizon() and
+    /// complete() still speak of the last goal's search.
+    bool aimed() const { return m_aimed; }
+    /// aimed(), and due to settle only what was wanted (else the whole level).
+    bool aimedWithin() const { return m_aimed && (!m_wanted.empty() || m_wantedCost > 0.0f); }
     /// Computes at once what requestWidening() asked (the caller alone reads the field).
     void widenNow() { computeAimed(); }
     /// Settles exactly the cells of cost at most `horizon` (kUnreachable: all), as a field

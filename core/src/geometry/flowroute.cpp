@@ -94,6 +94,14 @@ void FlowRoute::update(const StaticGeometry& geometry, float bodyRadius, Vec2 go
     // route's bodies (asked when taken, or when a plan looked beyond it). Only the aiming
     // widens a field other routes hold: in their plans they may be reading it.
     FlowField& field = *m_field;
+    if (aimed && field.aimed()) {
+        // Another route aimed it this step, to be computed with the others: its horizon is
+        // still the last goal's, so this route's bodies are wanted as they are (unless the
+        // field is due over the whole level anyway).
+        if (field.aimedWithin())
+            want(field, cover);
+        return;
+    }
     if (cover.empty() || field.complete() || !(joined || field.readBeyond()) ||
         (!aimed && m_field.use_count() > 1))
         return;
