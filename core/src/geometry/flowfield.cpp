@@ -371,16 +371,19 @@ FlowField::FlowField(std::shared_ptr<const FlowOccupancy> occupancy)
     : m_occupancy(std::move(occupancy))
 {
     allocate();
-    reset();
 }
 
 void FlowField::allocate()
 {
+    // What reset() leaves, written once: a new field is made whenever a route's goal changes
+    // cell while another route holds its old field (megabytes on a big level).
     const std::size_t slots = m_occupancy->m_free.size();
-    m_distance.assign(slots, 0.0f);
+    m_distance.assign(slots, kUnreachable);
     m_anchor.assign(slots, -1);
     m_bends.assign((slots + 63) / 64, 0);
     m_reached.assign((slots + 63) / 64, 0);
+    m_settledFrom = m_settledTo = m_bitsFrom = m_bitsTo = 0;
+    m_horizon = kUnreachable;
 }
 
 void FlowField::reset()
@@ -525,13 +528,14 @@ void FlowField::setOccupancy(std::shared_ptr<const FlowOccupancy> occupancy)
 {
     const bool resize = occupancy->m_free.size() != m_occupancy->m_free.size();
     m_occupancy = std::move(occupancy);
-    if (resize)
-        allocate();
     m_rawGoalSlot = -1;
     m_goalSlot = -1;
     // Nothing of the old free space holds: a goal that finds no free cell in the new one
     // (setGoal then has nothing to compute) leads nowhere.
-    reset();
+    if (resize)
+        allocate();
+    else
+        reset();
     if (m_hasGoal)
         setGoal(m_goal);
 }

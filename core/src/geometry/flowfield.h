@@ -429,6 +429,7 @@ public:
     static constexpr float kUnreachable = std::numeric_limits<float>::infinity();
 
 private:
+    /// Sizes the arrays to the occupancy, as reset() leaves them.
     void allocate();
     void reset();
     struct Search;
