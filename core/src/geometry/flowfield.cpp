@@ -1,5 +1,7 @@
 #include "geometry/flowfield.h"
+
 #include "geometry/staticgeometry.h"
+#include "kernels/prefetch.h"
 #include "math/fastmath.h"
 #include "scene/routebudget.h"
 
@@ -802,6 +804,8 @@ void FlowField::rebuild(bool fresh, float start, bool grow)
     Search search(*this, scratch);
     const std::uint8_t* moves = search.moves;
     const std::ptrdiff_t* offset = search.offset;
+    const std::ptrdiff_t rowStride = search.stride;
+    constexpr std::size_t kAskFar = 8, kAskNear = 3; // queue entries ahead
     float* cost = search.cost;
     std::uint8_t* parent = search.parent;
     const std::int32_t* anchor = search.anchor;
@@ -861,6 +865,25 @@ void FlowField::rebuild(bool fresh, float start, bool grow)
                                while (head < tail && anchor[queue[head]] >= 0)
                                    ++head;
                            };
+    // A queue is first in, first out: the cells it settles next are known. Their lines are
+    // asked for ahead (far ahead what the cell's own arrays and the rows round it hold, nearer
+    // its parent's anchor), or a search over a big level waits on memory at every cell.
+    auto askAhead = [&](const std::int32_t* queue, std::size_t head, std::size_t tail)
+                        SHOAL_FORCE_INLINE {
+                            if (head + kAskFar < tail) {
+                                const std::int32_t q = queue[head + kAskFar];
+                                prefetchLine(parent + q);
+                                prefetchLine(anchor + q);
+                                prefetchLine(cost + q - rowStride);
+                                prefetchLine(cost + q + rowStride);
+                            }
+                            if (head + kAskNear < tail) {
+                                const std::int32_t q = queue[head + kAskNear];
+                                const std::ptrdiff_t from = q + offset[parent[q] & 7u];
+                                prefetchLine(anchor + from);
+                                prefetchLine(search.toAnchor + from);
+                            }
+                        };
     // Settles every cell of cost at most `limit`, going on from where the last call stopped
     // (the same cells in the same order as one call with the last limit); true when no cell
     // is left to settle at any cost.
@@ -874,6 +897,7 @@ void FlowField::rebuild(bool fresh, float start, bool grow)
                 if (cost[c] > limit)
                     return false;
                 ++axisHead;
+                askAhead(axisQueue, axisHead, axisTail);
                 search.settle(c);
                 skipSettled(axisQueue, axisHead, axisTail);
                 if (diagonalLeft && diagonalQueue[diagonalHead] == c)
@@ -883,6 +907,7 @@ void FlowField::rebuild(bool fresh, float start, bool grow)
                 if (cost[c] > limit)
                     return false;
                 ++diagonalHead;
+                askAhead(diagonalQueue, diagonalHead, diagonalTail);
                 search.settle(c);
                 skipSettled(diagonalQueue, diagonalHead, diagonalTail);
                 if (axisLeft && axisQueue[axisHead] == c)
