@@ -82,6 +82,10 @@ struct Result
     double paintMs = 0;
     double frameMs = 0;
     double cpuMs = 0; ///< the process's CPU time per frame (what an idle machine would see)
+    double longestFrameMs = 0; ///< the longest frame: a hitch the mean hides
+    /// The longest step beside the paint (the copy of its frame included), the longest frame
+    /// serial: how long a click waits at most before it reaches the world (docs/rendering.md).
+    double clickWaitMs = 0;
     double pixelsPerMetre = 0;
     QString detail;
     bool beside = false; ///< the steps ran beside the paint
@@ -411,11 +415,18 @@ Result measure(const Options& options, int agents)
     double paint = 0.0;
     int frames = 0;
     const qint64 limit = static_cast<qint64>(options.seconds * 1e9);
-    while (wall.nsecsElapsed() < limit) {
+    qint64 frameStart = 0;
+    while (frameStart < limit) {
         const auto [s, p] = stage.frame();
         sim += s;
         paint += p;
         ++frames;
+        const qint64 frameEnd = wall.nsecsElapsed();
+        // Beside the paint a click waits for the step under way; serial, for the whole frame.
+        const double frameMs = static_cast<double>(frameEnd - frameStart) / 1e6;
+        result.clickWaitMs = std::max(result.clickWaitMs, result.beside ? s : frameMs);
+        result.longestFrameMs = std::max(result.longestFrameMs, frameMs);
+        frameStart = frameEnd;
     }
     const double elapsedMs = static_cast<double>(wall.nsecsElapsed()) / 1e6;
     result.frames = frames;
@@ -437,7 +448,7 @@ Result measure(const Options& options, int agents)
 }
 
 /// The targets of issue 14 (the editor on both cores): 10,000 agents at >= 200 fps, 100,000
-/// at >= 60 fps.
+/// at >= 60 fps, and at 100,000 a click reaching the world within 50 ms.
 std::optional<double> fpsTarget(int agents)
 {
     if (agents == 10000)
@@ -445,6 +456,25 @@ std::optional<double> fpsTarget(int agents)
     if (agents == 100000)
         return 60.0;
     return std::nullopt;
+}
+
+std::optional<double> clickWaitTarget(int agents)
+{
+    if (agents == 100000)
+        return 50.0;
+    return std::nullopt;
+}
+
+QString clickWaitText(const Result& r)
+{
+    auto fixed = [](double v) { return QString::number(v, 'f', 1); };
+    const auto target = clickWaitTarget(r.agents);
+    if (!target)
+        return fixed(r.clickWaitMs);
+    return QStringLiteral("%1 <=%2 %3")
+        .arg(fixed(r.clickWaitMs))
+        .arg(*target)
+        .arg(r.clickWaitMs <= *target ? QStringLiteral("PASS") : QStringLiteral("MISS"));
 }
 
 QString targetText(int agents, double fps)
@@ -473,6 +503,8 @@ void printJson(const Result& r, const Options& options)
     o.insert(QStringLiteral("paint_ms_per_frame"), rounded(r.paintMs, 3));
     o.insert(QStringLiteral("frame_ms"), rounded(r.frameMs, 3));
     o.insert(QStringLiteral("cpu_ms_per_frame"), rounded(r.cpuMs, 3));
+    o.insert(QStringLiteral("longest_frame_ms"), rounded(r.longestFrameMs, 3));
+    o.insert(QStringLiteral("click_wait_ms"), rounded(r.clickWaitMs, 3));
     o.insert(QStringLiteral("pixels_per_metre"), rounded(r.pixelsPerMetre, 3));
     o.insert(QStringLiteral("detail"), r.detail);
     o.insert(QStringLiteral("view"), QJsonArray{options.size.width(), options.size.height()});
@@ -484,10 +516,14 @@ void printJson(const Result& r, const Options& options)
         o.insert(QStringLiteral("fps_target"), *target);
         o.insert(QStringLiteral("pass"), r.fps >= *target);
     }
+    if (const auto target = clickWaitTarget(r.agents)) {
+        o.insert(QStringLiteral("click_wait_target_ms"), *target);
+        o.insert(QStringLiteral("click_wait_pass"), r.clickWaitMs <= *target);
+    }
     std::printf("%s\n", QJsonDocument(o).toJson(QJsonDocument::Compact).constData());
 }
 
-const char* kRowFormat = "%-12s %8s %7s %8s %-12s %13s %15s %10s %8s %8s  %s\n";
+const char* kRowFormat = "%-12s %8s %7s %8s %-12s %13s %15s %10s %8s %8s %-19s %8s  %s\n";
 
 void printHeader(const Options& options)
 {
@@ -511,7 +547,8 @@ void printHeader(const Options& options)
         "per frame, which other processes on the machine do not stretch; targets are the "
         "issue's, timings never fail the command)\n\n");
     std::printf(kRowFormat, "scene", "agents", "frames", "fps", "target", "sim ms/frame",
-                "paint ms/frame", "frame ms", "cpu ms", "px/m", "detail");
+                "paint ms/frame", "frame ms", "cpu ms", "longest", "click wait ms", "px/m",
+                "detail");
 }
 
 void printRow(const Result& r)
@@ -521,6 +558,7 @@ void printRow(const Result& r)
                 std::to_string(r.frames).c_str(), fixed(r.fps, 1).c_str(),
                 targetText(r.agents, r.fps).toLocal8Bit().constData(), fixed(r.simMs, 2).c_str(),
                 fixed(r.paintMs, 2).c_str(), fixed(r.frameMs, 2).c_str(), fixed(r.cpuMs, 2).c_str(),
+                fixed(r.longestFrameMs, 1).c_str(), clickWaitText(r).toLocal8Bit().constData(),
                 fixed(r.pixelsPerMetre, 2).c_str(), r.detail.toLocal8Bit().constData());
 }
 
