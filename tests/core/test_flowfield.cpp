@@ -154,12 +154,16 @@ void expectReaches(const FlowField& field, const StaticGeometry& geometry, Vec2 
 
 /// A 100 x 100 m level: 60 walls (straight, or bent once) and 100 obstacles (circles and
 /// boxes), placed by a seeded stream.
-SceneDesc clutteredScene(std::uint64_t seed)
+/// A level `half` m from its centre each way, strewn with walls and obstacles (as many per
+/// square metre at any size).
+SceneDesc clutteredScene(std::uint64_t seed, float half = 50.0f)
 {
-    SceneDesc scene = emptyScene(50.0, 50.0);
+    SceneDesc scene = emptyScene(half, half);
     Random random(seed);
-    for (int i = 0; i < 60; ++i) {
-        const Vec2 a{random.uniform(-45.0f, 45.0f), random.uniform(-45.0f, 45.0f)};
+    const float inner = half - 5.0f;
+    const int scale = static_cast<int>(std::lround((half / 50.0f) * (half / 50.0f)));
+    for (int i = 0; i < 60 * scale; ++i) {
+        const Vec2 a{random.uniform(-inner, inner), random.uniform(-inner, inner)};
         const float heading = random.uniform(-kPi, kPi), length = random.uniform(3.0f, 12.0f);
         const Vec2 b = a + Vec2(std::cos(heading), std::sin(heading)) * length;
         WallDesc w = wall({{a.x, a.y}, {b.x, b.y}});
@@ -169,8 +173,8 @@ SceneDesc clutteredScene(std::uint64_t seed)
         }
         scene.walls.push_back(w);
     }
-    for (int i = 0; i < 100; ++i) {
-        const float x = random.uniform(-45.0f, 45.0f), y = random.uniform(-45.0f, 45.0f);
+    for (int i = 0; i < 100 * scale; ++i) {
+        const float x = random.uniform(-inner, inner), y = random.uniform(-inner, inner);
         if (i % 2 == 0) {
             scene.obstacles.push_back(circleObstacle(x, y, random.uniform(0.5f, 2.0f)));
             continue;
@@ -197,6 +201,26 @@ std::vector<std::uint32_t> fieldBits(const FlowField& field)
                 bits.push_back(u);
             }
         }
+    return bits;
+}
+
+/// fieldBits(), and per cell whether the route bends there and whether it is settled (as
+/// looked up at the cell's centre): all a reader of the field sees.
+std::vector<std::uint32_t> readBits(const FlowField& field)
+{
+    std::vector<std::uint32_t> bits = fieldBits(field);
+    const float cell = field.cellSize();
+    for (int r = 0; r < field.rows(); ++r)
+        for (int c = 0; c < field.columns(); ++c) {
+            const Vec2 p =
+                field.origin() + Vec2((float(c) + 0.5f) * cell, (float(r) + 0.5f) * cell);
+            bits.push_back((field.bends(p) ? 1u : 0u) | (field.settled(p) ? 2u : 0u));
+        }
+    bits.push_back(field.complete() ? 0u : 1u);
+    float horizon = field.horizon();
+    std::uint32_t u;
+    std::memcpy(&u, &horizon, sizeof u);
+    bits.push_back(u);
     return bits;
 }
 
@@ -298,6 +322,10 @@ private slots:
     void aHorizonBuildsTheSameFieldAgain();
     void aPlanLookingBeyondWidensTheFieldAtTheNextAiming();
     void aRouteJoiningAFieldAimedThisStepIsReachedAtOnce();
+    void aSearchInSlicesLandsAsTheWholeSearch_data();
+    void aSearchInSlicesLandsAsTheWholeSearch();
+    void aSearchInSlicesRestoresWhereItStopped();
+    void aRouteKeepsItsSearchInSlicesWhenTheGoalMovesOn();
     void noAllocationOnceBuilt();
     void cellSizeRule_data();
     void cellSizeRule();
@@ -982,6 +1010,193 @@ void TestFlowField::aRouteJoiningAFieldAimedThisStepIsReachedAtOnce()
     QCOMPARE(aimed.size(), std::size_t(1));
     aimed[0]->computeAimed();
     QVERIFY(whole1.field()->complete());
+}
+
+namespace {
+
+/// A level of 360,000 cells for a swarm member: more than a slice (FlowField::sliced).
+const StaticGeometry& bigLevel()
+{
+    static const StaticGeometry geometry(clutteredScene(5, 150.0f));
+    return geometry;
+}
+
+/// Runs `field`'s search in slices of `budget` cells until it lands. Returns the slices it
+/// took, or -1 if it read otherwise than `before` (its last search) meanwhile or settled
+/// more than the budget.
+int landInSlices(FlowField& field, std::uint64_t budget, const std::vector<std::uint32_t>& before)
+{
+    int slices = 0;
+    while (field.slicing() || field.searching()) {
+        if (readBits(field) != before)
+            return -1; // read otherwise while searching
+        const std::uint64_t used = field.computeSlice(budget);
+        if (used > budget)
+            return -1;
+        ++slices;
+    }
+    return slices;
+}
+
+} // namespace
+
+void TestFlowField::aSearchInSlicesLandsAsTheWholeSearch_data()
+{
+    QTest::addColumn<int>("budget");
+    QTest::addColumn<int>("kind"); // 0: a new goal over the whole level, 1: a new goal for
+                                   // bodies, 2: a widening
+    for (const int budget : {997, 40000, int(FlowField::kSliceCells)})
+        for (const int kind : {0, 1, 2})
+            QTest::addRow("%d cells a slice, %s", budget,
+                          kind == 0   ? "the whole level"
+                          : kind == 1 ? "for bodies"
+                                      : "a widening")
+                << budget << kind;
+}
+
+void TestFlowField::aSearchInSlicesLandsAsTheWholeSearch()
+{
+    // On a level bigger than a slice a new goal's search (or a widening) runs a budget of
+    // cells at a time. Until it lands the field reads exactly as before (a group follows
+    // its old way); when it lands it reads exactly as the search made at once, whatever the
+    // cut, bends and horizon included.
+    QFETCH(int, budget);
+    QFETCH(int, kind);
+    const StaticGeometry& geometry = bigLevel();
+    FlowField sliced(geometry, 0.35f), whole(geometry, 0.35f);
+    QVERIFY(sliced.sliced());
+    QVERIFY(sliced.occupancy().freeCellCount() > 2 * FlowField::kSliceCells);
+    const Vec2 before{-120.0f, -110.0f}, goal{100.0f, 90.0f};
+    sliced.setGoal(before);
+    const std::vector<Vec2> bodies = bodiesNear(sliced, goal + Vec2(-30.0f, 10.0f), 20.0f, 30);
+    const Vec2 farther = bodiesNear(sliced, {-60.0f, 100.0f}, 5.0f, 1)[0];
+    auto ask = [&](FlowField& field) {
+        if (kind == 0)
+            return;
+        for (const Vec2& p : bodies)
+            field.want(p);
+    };
+    if (kind == 2) {
+        // Both built for the bodies first; then one of them is farther off.
+        for (FlowField* field : {&sliced, &whole}) {
+            field->aimAt(goal);
+            ask(*field);
+            field->computeAimed();
+            QVERIFY(!field->complete());
+            QVERIFY(field->want(farther));
+            QVERIFY(field->requestWidening());
+        }
+    } else {
+        for (FlowField* field : {&sliced, &whole}) {
+            QVERIFY(field->aimAt(goal));
+            ask(*field);
+        }
+    }
+    whole.computeAimed();
+    QVERIFY(sliced.slicing());
+    const std::vector<std::uint32_t> old = readBits(sliced);
+    const int slices = landInSlices(sliced, std::uint64_t(budget), old);
+    QVERIFY(slices > 0);
+    if (budget < 100000 && kind != 1)
+        QVERIFY2(slices > 2, qPrintable(QString::number(slices)));
+    QVERIFY(!sliced.aimed() && !sliced.searching());
+    QVERIFY(sliced.landed());
+    QCOMPARE(sliced.landedGoal(), goal);
+    QVERIFY(readBits(sliced) == readBits(whole));
+    if (kind == 2)
+        QVERIFY(sliced.settled(farther));
+    QCOMPARE(sliced.complete(), kind == 0);
+}
+
+void TestFlowField::aSearchInSlicesRestoresWhereItStopped()
+{
+    // A snapshot keeps a search in slices as far as it got: a field restored from it goes on
+    // with the same slices to the same field, and reads as the original meanwhile.
+    const StaticGeometry& geometry = bigLevel();
+    const auto occupancy = geometry.flowOccupancy(0.35f);
+    FlowField original(occupancy);
+    const Vec2 before{-120.0f, -110.0f}, goal{100.0f, 90.0f};
+    original.setGoal(before);
+    const std::vector<Vec2> bodies = bodiesNear(original, goal + Vec2(-60.0f, -20.0f), 30.0f, 40);
+    QVERIFY(original.aimAt(goal));
+    for (const Vec2& p : bodies)
+        original.want(p);
+    QCOMPARE(original.computeSlice(5000), std::uint64_t(5000));
+    QCOMPARE(original.computeSlice(7777), std::uint64_t(7777));
+    QVERIFY(original.searching());
+    // Asked for more meanwhile: a search under way goes on with what it started with.
+    QVERIFY(!original.want(bodiesNear(original, {-100.0f, 100.0f}, 5.0f, 1)[0]));
+    original.setQueueOrder(42);
+    const FlowField::QueuedSearch saved = original.queuedSearch();
+    QCOMPARE(saved.settled, std::uint64_t(12777));
+    QCOMPARE(saved.goal, goal);
+    QVERIFY(!saved.widening);
+
+    FlowField restored(occupancy);
+    restored.setGoalWithin(original.landedGoal(), original.horizon());
+    restored.restoreSearch(saved);
+    QVERIFY(restored.searching() && restored.aimed());
+    QCOMPARE(restored.queueOrder(), std::uint64_t(42));
+    QCOMPARE(restored.queuedSearch().settled, saved.settled);
+    QVERIFY(readBits(restored) == readBits(original));
+    for (int slice = 0; original.searching(); ++slice) {
+        const std::uint64_t budget = 30000 + 1000 * std::uint64_t(slice);
+        QCOMPARE(restored.computeSlice(budget), original.computeSlice(budget));
+        QCOMPARE(restored.searching(), original.searching());
+        QVERIFY(readBits(restored) == readBits(original));
+    }
+    QVERIFY(restored.landed() && !restored.aimed());
+    // A search aimed but not started restores as waiting.
+    QVERIFY(original.aimAt(before));
+    FlowField waiting(occupancy);
+    waiting.restoreSearch(original.queuedSearch());
+    QVERIFY(waiting.aimed() && !waiting.searching() && !waiting.landed());
+}
+
+void TestFlowField::aRouteKeepsItsSearchInSlicesWhenTheGoalMovesOn()
+{
+    // A route's search in slices is not started again each time its goal (a player running
+    // about) crosses a cell: it lands, and then the route aims at where the goal is by then.
+    const StaticGeometry& geometry = bigLevel();
+    FlowRoute route;
+    std::vector<FlowField*> aimed;
+    const Vec2 first{100.0f, 90.0f};
+    route.update(geometry, 0.35f, first, &aimed);
+    QCOMPARE(aimed.size(), std::size_t(1));
+    FlowField* field = aimed[0];
+    QVERIFY(route.pending());
+    QCOMPARE(field->computeSlice(20000), std::uint64_t(20000));
+    field->setQueueOrder(1); // as World::computeRoutes does
+    QVERIFY(route.pending() && field->searching());
+    // Nothing to read yet: the bodies head straight for the goal.
+    QVERIFY(!route.bends({-120.0f, -110.0f}));
+    const std::uint64_t builds = field->rebuildCount();
+    int steps = 0;
+    for (; route.pending(); ++steps) {
+        aimed.clear();
+        const Vec2 moved = first + Vec2(0.6f * float(steps + 1), 0.0f);
+        route.update(geometry, 0.35f, moved, &aimed);
+        QCOMPARE(aimed.size(), std::size_t(1));
+        QCOMPARE(aimed[0], field);
+        QCOMPARE(route.field(), field);
+        field->dequeued();
+        field->computeSlice(20000);
+    }
+    QVERIFY(steps > 3);
+    QCOMPARE(field->rebuildCount(), builds);
+    QCOMPARE(field->landedGoal(), first);
+    FlowField reference(geometry, 0.35f);
+    reference.setGoal(first);
+    QVERIFY(readBits(*field) == readBits(reference));
+    // The next update aims at the goal where it is now: a new search, read as the first
+    // goal's until it lands.
+    aimed.clear();
+    const Vec2 now = first + Vec2(0.6f * float(steps + 1), 0.0f);
+    route.update(geometry, 0.35f, now, &aimed);
+    QCOMPARE(aimed.size(), std::size_t(1));
+    QVERIFY(route.pending());
+    QVERIFY(readBits(*field) == readBits(reference));
+    QVERIFY(route.bends({-120.0f, -110.0f}));
 }
 
 void TestFlowField::noAllocationOnceBuilt()

@@ -3,7 +3,9 @@
 // built from the same scene; bytes that are not such a snapshot are refused by name, and the
 // world stays as it was.
 
+#include "geometry/flowfield.h"
 #include "testsupport.h"
+#include "world/worldaccess.h"
 
 #include <shoal/scenefile.h>
 #include <shoal/world.h>
@@ -25,6 +27,7 @@ private slots:
     void restoredWorldsContinueWithTheSameHashes_data();
     void restoredWorldsContinueWithTheSameHashes();
     void snapshotsAnywhereInACrowdContinue();
+    void searchesInSlicesContinueAfterARestore();
     void restoreKeepsWhatAdvanceLeftOver();
     void badBytesAreRefusedByName_data();
     void badBytesAreRefusedByName();
@@ -93,6 +96,38 @@ void play(World& world, int s)
         for (int g = 0; g < world.groupCount(); ++g)
             if (world.group(g).kind == BehaviourKind::TankSquad)
                 world.setTarget(g, {-24.0f, 0.0f});
+}
+
+/// A level of 300 by 300 m crossed by staggered walls, too big to route in one step
+/// (FlowField::sliced): a swarm chasing the player from the far corner and a squad of tanks
+/// sent across it.
+SceneDesc bigLevel()
+{
+    SceneDesc scene = emptyScene(150.0, 150.0);
+    for (int k = 0; k < 9; ++k) {
+        const double y = -120.0 + 30.0 * k, x = k % 2 ? -40.0 : 40.0;
+        scene.walls.push_back({{{x - 100.0, y}, {x + 100.0, y}}, false});
+    }
+    GroupDesc swarm = makeDefaultGroup(BehaviourKind::Swarm, "swarm");
+    swarm.spawn = SpawnAreaDesc{{{-140.0, -145.0}, {-100.0, -125.0}}, 60};
+    scene.groups.push_back(swarm);
+    GroupDesc squad = makeDefaultGroup(BehaviourKind::TankSquad, "squad");
+    squad.spawn = SpawnAreaDesc{{{100.0, -145.0}, {140.0, -128.0}}, 10};
+    squad.target = Point2{-120.0, 140.0};
+    scene.groups.push_back(squad);
+    scene.player.enabled = true;
+    scene.player.position = {100.0, 130.0};
+    return scene;
+}
+
+/// The input at step s on bigLevel(): the player runs about the top of the level (a new
+/// goal cell for the swarm every few steps), and the squad is sent elsewhere twice.
+void playBig(World& world, int s)
+{
+    const float t = float(s) / 15.0f;
+    world.setPointer({100.0f + 40.0f * std::cos(t), 120.0f + 25.0f * std::sin(t)}, true);
+    if (s == 50 || s == 110)
+        world.setTarget(1, s == 50 ? Vec2{120.0f, 135.0f} : Vec2{-130.0f, -20.0f});
 }
 
 } // namespace
@@ -191,6 +226,63 @@ void TestSnapshot::snapshotsAnywhereInACrowdContinue()
             QVERIFY2(
                 fresh->stateHash() == hashes[std::size_t(s)],
                 qPrintable(QStringLiteral("snapshot at %1: step %2 differs").arg(at).arg(s + 1)));
+        }
+    }
+}
+
+void TestSnapshot::searchesInSlicesContinueAfterARestore()
+{
+    // On a level too big to route in one step the searches run in slices over several steps
+    // (never more than kSliceLanes at once). The run is the same on one thread and on two,
+    // and a snapshot taken while searches are under way or waiting, restored into a new
+    // world, goes on with the original's hashes.
+    const SceneDesc scene = bigLevel();
+    auto world = buildWorld(scene);
+    QVERIFY(world);
+    world->setThreads(1);
+    constexpr int kSteps = 170, kAfter = 30;
+    std::vector<std::uint64_t> hashes;
+    std::vector<std::vector<std::uint8_t>> snapshots;
+    std::vector<int> taken;
+    int midSearch = 0;
+    std::size_t mostUnderWay = 0;
+    for (int s = 0; s < kSteps; ++s) {
+        if (s > 0 && s % 9 == 0 && s + kAfter <= kSteps) {
+            const std::size_t queued =
+                WorldAccess::searchesUnderWay(*world) + WorldAccess::searchesWaiting(*world);
+            midSearch += queued > 0 ? 1 : 0;
+            snapshots.push_back(world->snapshot());
+            taken.push_back(s);
+        }
+        playBig(*world, s);
+        world->step();
+        hashes.push_back(world->stateHash());
+        mostUnderWay = std::max(mostUnderWay, WorldAccess::searchesUnderWay(*world));
+    }
+    QVERIFY2(midSearch >= 3, qPrintable(QString::number(midSearch)));
+    QVERIFY(mostUnderWay > 0);
+    QVERIFY(mostUnderWay <= FlowField::kSliceLanes);
+
+    auto two = buildWorld(scene);
+    QVERIFY(two);
+    two->setThreads(2);
+    for (int s = 0; s < kSteps; ++s) {
+        playBig(*two, s);
+        two->step();
+        QVERIFY2(two->stateHash() == hashes[std::size_t(s)],
+                 qPrintable(QStringLiteral("two threads: step %1 differs").arg(s + 1)));
+    }
+    for (std::size_t k = 0; k < snapshots.size(); ++k) {
+        auto fresh = buildWorld(scene);
+        QVERIFY(fresh && !fresh->restore(snapshots[k]));
+        QCOMPARE(fresh->snapshot(), snapshots[k]);
+        for (int s = taken[k]; s < taken[k] + kAfter; ++s) {
+            playBig(*fresh, s);
+            fresh->step();
+            QVERIFY2(
+                fresh->stateHash() == hashes[std::size_t(s)],
+                qPrintable(
+                    QStringLiteral("snapshot at %1: step %2 differs").arg(taken[k]).arg(s + 1)));
         }
     }
 }

@@ -245,8 +245,9 @@ public:
     /// The version of the bytes snapshot() writes; restore() reads it and the older ones
     /// down to kOldestSnapshotVersion, and no newer. 2 added how far each route's flow field
     /// had searched (a version 1 snapshot restores its routes over the whole level, as the
-    /// runtime that wrote it kept them).
-    static constexpr std::uint32_t kSnapshotVersion = 2;
+    /// runtime that wrote it kept them); 3 the route searches running in slices and the
+    /// squads' spots laid out before their route landed.
+    static constexpr std::uint32_t kSnapshotVersion = 3;
     static constexpr std::uint32_t kOldestSnapshotVersion = 1;
     /// The running state as bytes: every agent (ids, flags, worm bodies), the player, the
     /// pickups, the pointer, parameters, targets, the families' own state and what advance()
@@ -500,6 +501,10 @@ private:
     /// The route fields this step's groups aimed at new goals (Behaviour::aimRoutes), computed
     /// together before the plans.
     std::vector<FlowField*> m_aimedFields;
+    /// computeRoutes' split of m_aimedFields: computed at once, and searched in slices.
+    std::vector<FlowField*> m_wholeFields, m_slicedFields;
+    /// After the last step's routes: searches in slices under way, and waiting for a lane.
+    std::size_t m_searchesUnderWay = 0, m_searchesWaiting = 0;
     /// The grid gridSketch() shows for a group that keeps none (Behaviour::searchesGrid),
     /// built when the overlay asks.
     struct SketchGrid;

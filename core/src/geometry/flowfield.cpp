@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <iterator>
 #include <limits>
+#include <mutex>
 #include <type_traits>
 
 namespace shoal {
@@ -428,6 +429,11 @@ bool FlowField::setGoalWithin(Vec2 goal, float horizon)
 
 void FlowField::computeAimed()
 {
+    m_enqueued = false;
+    if (m_flight) {
+        computeSlice(kNoBudget);
+        return;
+    }
     // A new goal with nothing wanted settles the whole level, as it always did; with
     // something wanted, as little as that needs. A widening goes on from the horizon.
     if (m_aimed) {
@@ -440,7 +446,8 @@ void FlowField::computeAimed()
 
 bool FlowField::want(Vec2 p)
 {
-    if (m_goalSlot < 0)
+    // A search in slices under way goes on with what it was asked for when it started.
+    if (m_goalSlot < 0 || m_flight)
         return false;
     const std::int32_t e = m_occupancy->m_escape[m_occupancy->slotAt(p)];
     if (e == 0)
@@ -463,7 +470,7 @@ float FlowField::reachCost(float metres) const
 
 bool FlowField::wantReach(float metres)
 {
-    if (m_goalSlot < 0 || !(metres > 0.0f))
+    if (m_goalSlot < 0 || m_flight || !(metres > 0.0f))
         return false;
     const float cost = reachCost(metres);
     if (!m_aimed && cost <= m_horizon)
@@ -511,6 +518,7 @@ bool FlowField::aimAt(Vec2 goal)
     m_goalSlot = target;
     m_routedGoal = target >= 0 ? m_occupancy->slotCentre(target) : goal;
     m_aimed = true;
+    abandonFlight();
     // What was wanted of the last goal is no concern of this one's.
     m_widen = false;
     m_wanted.clear();
@@ -520,6 +528,10 @@ bool FlowField::aimAt(Vec2 goal)
 
 void FlowField::clearGoal()
 {
+    abandonFlight();
+    m_aimed = false;
+    m_landed = false;
+    m_queueOrder = 0;
     m_hasGoal = false;
     m_rawGoalSlot = -1;
     m_goalSlot = -1;
@@ -529,6 +541,9 @@ void FlowField::clearGoal()
 void FlowField::setOccupancy(std::shared_ptr<const FlowOccupancy> occupancy)
 {
     const bool resize = occupancy->m_free.size() != m_occupancy->m_free.size();
+    abandonFlight();
+    m_landed = false;
+    m_queueOrder = 0;
     m_occupancy = std::move(occupancy);
     m_rawGoalSlot = -1;
     m_goalSlot = -1;
@@ -613,11 +628,12 @@ int FlowOccupancy::snapGoal(int rawSlot) const
 
 namespace {
 
-/// What a rebuild needs only while it runs: the search's costs, each cell's parent move, the
+/// What a search needs only while it runs: the search's costs, each cell's parent move, the
 /// offset from each settled cell to its anchor and the two queues (21 bytes a cell). One per
-/// thread, grown to the largest grid it has
-/// searched, instead of one per field: a level's fields (a squad's, a hundred followers'
-/// windows) keep only what the agents look up.
+/// thread for searches computed at once, grown to the largest grid it has searched, instead
+/// of one per field: a level's fields (a squad's, a hundred followers' windows) keep only
+/// what the agents look up. A search in slices holds one of its own between steps (a pool of
+/// them, kSliceLanes at most kept).
 struct SearchScratch
 {
     std::vector<float> cost;
@@ -640,21 +656,118 @@ struct SearchScratch
     /// +infinity. A search clears only these (a squad's field: its corner of the level).
     std::size_t dirtyFrom = 0, dirtyTo = 0;
 
+    static constexpr bool kAnyBigger = true; ///< serves any grid up to its size (SearchPool)
+    std::size_t slots() const { return cost.size(); }
+    /// Ready for a search over `slots` slots: every cost unknown.
+    void prepare(std::size_t slots)
+    {
+        if (cost.size() < slots) {
+            cost.resize(slots, FlowField::kUnreachable);
+            parent.resize(slots);
+            toAnchor.resize(slots);
+            axisQueue.resize(slots);
+            diagonalQueue.resize(slots);
+        }
+        std::fill(cost.begin() + static_cast<std::ptrdiff_t>(dirtyFrom),
+                  cost.begin() + static_cast<std::ptrdiff_t>(dirtyTo), FlowField::kUnreachable);
+        dirtyFrom = dirtyTo = 0;
+    }
+    /// A search that settled slots [lowest, highest] of a grid `stride` wide wrote costs
+    /// only there and beside it.
+    void dirtied(std::int32_t lowest, std::int32_t highest, int stride)
+    {
+        const auto low = static_cast<std::size_t>(lowest), high = static_cast<std::size_t>(highest);
+        const auto across = static_cast<std::size_t>(stride) + 1;
+        dirtyFrom = low > across ? low - across : 0;
+        dirtyTo = std::min(cost.size(), high + across + 1);
+    }
+
     static SearchScratch& forSlots(std::size_t slots)
     {
         thread_local SearchScratch scratch;
-        if (scratch.cost.size() < slots) {
-            scratch.cost.resize(slots, FlowField::kUnreachable);
-            scratch.parent.resize(slots);
-            scratch.toAnchor.resize(slots);
-            scratch.axisQueue.resize(slots);
-            scratch.diagonalQueue.resize(slots);
-        }
-        std::fill(scratch.cost.begin() + static_cast<std::ptrdiff_t>(scratch.dirtyFrom),
-                  scratch.cost.begin() + static_cast<std::ptrdiff_t>(scratch.dirtyTo),
-                  FlowField::kUnreachable);
-        scratch.dirtyFrom = scratch.dirtyTo = 0;
+        scratch.prepare(slots);
         return scratch;
+    }
+};
+
+/// The anchors and distances a search in slices writes while the field still reads as the
+/// last goal's: swapped in when it lands, and the field's old ones kept for the next search.
+struct SearchLayer
+{
+    std::vector<float> distance;
+    std::vector<std::int32_t> anchor;
+    /// The slots whose anchors were written; every other anchor is -1. (Distances are read
+    /// only through anchors: none is cleared.)
+    std::size_t dirtyFrom = 0, dirtyTo = 0;
+
+    static constexpr bool kAnyBigger = false; ///< serves its own size only (SearchPool)
+    std::size_t slots() const { return anchor.size(); }
+    /// Ready for a search over `slots` slots: no cell settled.
+    void prepare(std::size_t slots)
+    {
+        if (anchor.size() != slots) {
+            distance.assign(slots, FlowField::kUnreachable);
+            anchor.assign(slots, -1);
+        } else {
+            std::fill(anchor.begin() + static_cast<std::ptrdiff_t>(dirtyFrom),
+                      anchor.begin() + static_cast<std::ptrdiff_t>(dirtyTo), -1);
+        }
+        dirtyFrom = dirtyTo = 0;
+    }
+};
+
+/// What searches in slices hold only while they run (scratches, layers), kept for the next
+/// ones instead of allocated and written whole again (40 and 16 MB on a level of two
+/// million cells). At most kSliceLanes searches are under way at once (World::computeRoutes);
+/// a level's groups of two radii search over two grids, so twice that many are kept, the
+/// oldest dropped first. A scratch serves any grid no bigger than it (a smaller one grows);
+/// a layer only its own size (one of another is allocated afresh rather than written whole).
+template <class T> class SearchPool
+{
+public:
+    static std::unique_ptr<T> take(std::size_t slots)
+    {
+        std::unique_ptr<T> item;
+        {
+            const std::lock_guard<std::mutex> lock(mutex());
+            std::vector<std::unique_ptr<T>>& pool = kept();
+            auto fits = std::find_if(pool.begin(), pool.end(), [&](const std::unique_ptr<T>& k) {
+                return T::kAnyBigger ? k->slots() >= slots : k->slots() == slots;
+            });
+            // A scratch too small grows (and then serves both grids) rather than a new one
+            // being made beside it.
+            if (T::kAnyBigger && fits == pool.end() && !pool.empty())
+                fits = pool.end() - 1;
+            if (fits != pool.end()) {
+                item = std::move(*fits);
+                pool.erase(fits);
+            }
+        }
+        if (!item)
+            item = std::make_unique<T>();
+        item->prepare(slots);
+        return item;
+    }
+    static void give(std::unique_ptr<T> item)
+    {
+        const std::lock_guard<std::mutex> lock(mutex());
+        std::vector<std::unique_ptr<T>>& pool = kept();
+        if (pool.size() >= 2 * FlowField::kSliceLanes)
+            pool.erase(pool.begin());
+        pool.push_back(std::move(item));
+    }
+
+private:
+    // Never destroyed: a field that outlives them (one held by a static) still gives back.
+    static std::mutex& mutex()
+    {
+        static std::mutex* m = new std::mutex;
+        return *m;
+    }
+    static std::vector<std::unique_ptr<T>>& kept()
+    {
+        static auto* pool = new std::vector<std::unique_ptr<T>>;
+        return *pool;
     }
 };
 
@@ -666,11 +779,10 @@ struct SearchScratch
 /// times per cell.
 struct FlowField::Search
 {
-    Search(FlowField& field, SearchScratch& scratch)
+    Search(FlowField& field, SearchScratch& scratch, float* distanceOut, std::int32_t* anchorOut)
         : occ(*field.m_occupancy), moves(occ.m_moves.data()), stride(occ.m_place.stride),
-          cell(occ.m_cell), cost(scratch.cost.data()), distance(field.m_distance.data()),
-          anchor(field.m_anchor.data()), parent(scratch.parent.data()),
-          toAnchor(scratch.toAnchor.data())
+          cell(occ.m_cell), cost(scratch.cost.data()), distance(distanceOut), anchor(anchorOut),
+          parent(scratch.parent.data()), toAnchor(scratch.toAnchor.data())
     {
         std::copy(std::begin(occ.m_offset), std::end(occ.m_offset), offset);
     }
@@ -782,13 +894,44 @@ struct FlowField::Search
     }
 };
 
+/// Where a search stopped: its scratch, its queues' heads and tails, the span of the slots it
+/// settled, how it climbs the ladder and how many cells it settled (the goal's not counted).
+struct FlowField::Progress
+{
+    SearchScratch* scratch = nullptr;
+    std::size_t axisHead = 0, axisTail = 0, diagonalHead = 0, diagonalTail = 0;
+    std::int32_t lowest = 0, highest = 0;
+    float start = 0.0f;
+    bool grow = false;
+    bool begun = false; ///< the goal is settled
+    std::uint64_t settled = 0;
+    float limit = 0.0f; ///< the horizon the ladder stopped at (kUnreachable: dry)
+};
+
+/// A search in slices between steps: where it stopped, its scratch, and the anchors and
+/// distances it has written so far (the field's own still hold the last goal's).
+struct FlowField::Flight
+{
+    Progress progress;
+    std::unique_ptr<SearchScratch> scratch;
+    std::unique_ptr<SearchLayer> layer;
+};
+
+FlowField::~FlowField()
+{
+    abandonFlight();
+}
+
 void FlowField::rebuild(bool fresh, float start, bool grow)
 {
+    abandonFlight();
     ++(fresh ? m_rebuilds : m_widenings);
     m_aimed = false;
     m_widen = false;
     m_readBeyond.store(false, std::memory_order_relaxed);
     clearSearched();
+    m_landed = true;
+    m_landedGoal = m_goal;
     if (m_goalSlot < 0) {
         // Nowhere to go: every cell unreachable, and nothing beyond to search.
         m_horizon = kUnreachable;
@@ -799,9 +942,19 @@ void FlowField::rebuild(bool fresh, float start, bool grow)
     // What the search reads before it writes: every cost unknown (the scratch keeps them
     // so), no cell settled (clearSearched). The distances are written only for the anchors
     // (see Search::settle), and read only through them: none is cleared.
-    const std::size_t slots = m_anchor.size();
-    SearchScratch& scratch = SearchScratch::forSlots(slots);
-    Search search(*this, scratch);
+    Progress progress;
+    progress.scratch = &SearchScratch::forSlots(m_anchor.size());
+    progress.start = start;
+    progress.grow = grow;
+    climb(progress, m_distance.data(), m_anchor.data(), kNoBudget);
+    finishSearch(progress);
+}
+
+FlowField::Stop FlowField::searchTo(Progress& progress, float* distanceOut, std::int32_t* anchorOut,
+                                    float limit, std::uint64_t budgetEnd)
+{
+    SearchScratch& scratch = *progress.scratch;
+    Search search(*this, scratch, distanceOut, anchorOut);
     const std::uint8_t* moves = search.moves;
     const std::ptrdiff_t* offset = search.offset;
     const std::ptrdiff_t rowStride = search.stride;
@@ -811,8 +964,22 @@ void FlowField::rebuild(bool fresh, float start, bool grow)
     const std::int32_t* anchor = search.anchor;
     std::int32_t* axisQueue = scratch.axisQueue.data();
     std::int32_t* diagonalQueue = scratch.diagonalQueue.data();
-    std::size_t axisHead = 0, axisTail = 0, diagonalHead = 0, diagonalTail = 0;
-    std::int32_t lowest = m_goalSlot, highest = m_goalSlot; // the settled slots' span
+    // In locals while the search runs (a byte store may alias a member), back in `progress`
+    // when it stops.
+    std::size_t axisHead = progress.axisHead, axisTail = progress.axisTail;
+    std::size_t diagonalHead = progress.diagonalHead, diagonalTail = progress.diagonalTail;
+    std::int32_t lowest = progress.lowest, highest = progress.highest;
+    std::uint64_t settled = progress.settled;
+    auto stopWith = [&](Stop stop) {
+        progress.axisHead = axisHead;
+        progress.axisTail = axisTail;
+        progress.diagonalHead = diagonalHead;
+        progress.diagonalTail = diagonalTail;
+        progress.lowest = lowest;
+        progress.highest = highest;
+        progress.settled = settled;
+        return stop;
+    };
 
     // Dijkstra with two FIFO queues. Cells are settled in increasing cost, so the costs
     // pushed onto each queue (settled cost + 1, or + sqrt 2) never decrease: the cheaper of
@@ -850,13 +1017,17 @@ void FlowField::rebuild(bool fresh, float start, bool grow)
         else
             relaxWith(c, legal, std::false_type{});
     };
-    // The goal settles first, heading for itself (its direction stays zero: the goal is in
-    // this cell); nothing is cheaper than it, so no later cell is the goal's.
-    cost[m_goalSlot] = 0.0f;
-    search.anchor[m_goalSlot] = m_goalSlot;
-    search.distance[m_goalSlot] = 0.0f;
-    search.toAnchor[m_goalSlot] = {0, 0};
-    relax(m_goalSlot);
+    if (!progress.begun) {
+        // The goal settles first, heading for itself (its direction stays zero: the goal is
+        // in this cell); nothing is cheaper than it, so no later cell is the goal's.
+        progress.begun = true;
+        cost[m_goalSlot] = 0.0f;
+        search.anchor[m_goalSlot] = m_goalSlot;
+        search.distance[m_goalSlot] = 0.0f;
+        search.toAnchor[m_goalSlot] = {0, 0};
+        lowest = highest = m_goalSlot;
+        relax(m_goalSlot);
+    }
     // The heads stay on cells not settled yet: a queue taken from skips the settled entries
     // after its head, and the other one its head when that is the cell just settled (a cell
     // settles only when taken, so no other head can have settled meanwhile).
@@ -885,63 +1056,88 @@ void FlowField::rebuild(bool fresh, float start, bool grow)
                             }
                         };
     // Settles every cell of cost at most `limit`, going on from where the last call stopped
-    // (the same cells in the same order as one call with the last limit); true when no cell
-    // is left to settle at any cost.
-    auto searchTo = [&](float limit) {
-        for (;;) {
-            const bool axisLeft = axisHead < axisTail, diagonalLeft = diagonalHead < diagonalTail;
-            std::int32_t c;
-            if (axisLeft &&
-                (!diagonalLeft || cost[axisQueue[axisHead]] <= cost[diagonalQueue[diagonalHead]])) {
-                c = axisQueue[axisHead];
-                if (cost[c] > limit)
-                    return false;
-                ++axisHead;
-                askAhead(axisQueue, axisHead, axisTail);
-                search.settle(c);
-                skipSettled(axisQueue, axisHead, axisTail);
-                if (diagonalLeft && diagonalQueue[diagonalHead] == c)
-                    skipSettled(diagonalQueue, diagonalHead, diagonalTail);
-            } else if (diagonalLeft) {
-                c = diagonalQueue[diagonalHead];
-                if (cost[c] > limit)
-                    return false;
-                ++diagonalHead;
-                askAhead(diagonalQueue, diagonalHead, diagonalTail);
-                search.settle(c);
+    // (the same cells in the same order as one call with the last limit), unless the budget
+    // ends first.
+    for (;;) {
+        const bool axisLeft = axisHead < axisTail, diagonalLeft = diagonalHead < diagonalTail;
+        std::int32_t c;
+        if (axisLeft &&
+            (!diagonalLeft || cost[axisQueue[axisHead]] <= cost[diagonalQueue[diagonalHead]])) {
+            c = axisQueue[axisHead];
+            if (cost[c] > limit)
+                return stopWith(Stop::Limit);
+            if (settled == budgetEnd)
+                return stopWith(Stop::Budget);
+            ++axisHead;
+            askAhead(axisQueue, axisHead, axisTail);
+            search.settle(c);
+            skipSettled(axisQueue, axisHead, axisTail);
+            if (diagonalLeft && diagonalQueue[diagonalHead] == c)
                 skipSettled(diagonalQueue, diagonalHead, diagonalTail);
-                if (axisLeft && axisQueue[axisHead] == c)
-                    skipSettled(axisQueue, axisHead, axisTail);
-            } else {
-                return true;
-            }
-            lowest = std::min(lowest, c);
-            highest = std::max(highest, c);
-            relax(c);
+        } else if (diagonalLeft) {
+            c = diagonalQueue[diagonalHead];
+            if (cost[c] > limit)
+                return stopWith(Stop::Limit);
+            if (settled == budgetEnd)
+                return stopWith(Stop::Budget);
+            ++diagonalHead;
+            askAhead(diagonalQueue, diagonalHead, diagonalTail);
+            search.settle(c);
+            skipSettled(diagonalQueue, diagonalHead, diagonalTail);
+            if (axisLeft && axisQueue[axisHead] == c)
+                skipSettled(axisQueue, axisHead, axisTail);
+        } else {
+            return stopWith(Stop::Dry);
         }
-    };
-    float limit = start;
-    bool dry = searchTo(limit);
-    if (grow && !dry) {
+        ++settled;
+        lowest = std::min(lowest, c);
+        highest = std::max(highest, c);
+        relax(c);
+    }
+}
+
+FlowField::Stop FlowField::climb(Progress& progress, float* distanceOut, std::int32_t* anchorOut,
+                                 std::uint64_t budgetEnd)
+{
+    float limit = progress.start;
+    Stop stop = searchTo(progress, distanceOut, anchorOut, limit, budgetEnd);
+    bool dry = stop == Stop::Dry;
+    if (progress.grow && !dry && stop != Stop::Budget) {
         // Up the ladder until every wanted cell is settled, then a margin past the farthest
         // (or as far as wantReach asked): a function of the wanted cells' costs alone.
         for (std::size_t w = 0; w < m_wanted.size() && !dry;) {
-            if (anchor[m_wanted[w]] >= 0)
+            if (anchorOut[m_wanted[w]] >= 0) {
                 ++w;
-            else
-                dry = searchTo(limit = horizonAtLeast(std::nextafter(limit, kUnreachable)));
+                continue;
+            }
+            limit = horizonAtLeast(std::nextafter(limit, kUnreachable));
+            stop = searchTo(progress, distanceOut, anchorOut, limit, budgetEnd);
+            if (stop == Stop::Budget)
+                return stop;
+            dry = stop == Stop::Dry;
         }
         if (!dry) {
+            const float* cost = progress.scratch->cost.data();
             float farthest = 0.0f;
             for (const std::int32_t w : m_wanted)
                 farthest = std::max(farthest, cost[w]);
             const float wanted = horizonAtLeast(
                 std::max(m_wantedCost, m_wanted.empty() ? 0.0f : farthest + kHorizonMargin));
-            if (wanted > limit)
-                dry = searchTo(limit = wanted);
+            if (wanted > limit) {
+                stop = searchTo(progress, distanceOut, anchorOut, limit = wanted, budgetEnd);
+                dry = stop == Stop::Dry;
+            }
         }
     }
-    m_horizon = dry ? kUnreachable : limit;
+    if (stop == Stop::Budget)
+        return stop;
+    progress.limit = dry ? kUnreachable : limit;
+    return stop;
+}
+
+void FlowField::finishSearch(const Progress& progress)
+{
+    m_horizon = progress.limit;
     m_wanted.clear();
     m_wantedCost = 0.0f;
 
@@ -949,16 +1145,141 @@ void FlowField::rebuild(bool fresh, float start, bool grow)
     // beside a settled one) in the scratch, and the bits of every slot that may escape to a
     // settled cell (an escape is a few cells away: FlowOccupancy::buildEscapes).
     const FlowOccupancy& occ = *m_occupancy;
+    const std::size_t slots = m_anchor.size();
     const auto stride = static_cast<std::size_t>(occ.m_place.stride);
-    const auto low = static_cast<std::size_t>(lowest), high = static_cast<std::size_t>(highest);
+    const auto low = static_cast<std::size_t>(progress.lowest);
+    const auto high = static_cast<std::size_t>(progress.highest);
     m_settledFrom = low;
     m_settledTo = high + 1;
-    scratch.dirtyFrom = low > stride + 1 ? low - stride - 1 : 0;
-    scratch.dirtyTo = std::min(slots, high + stride + 2);
+    progress.scratch->dirtied(progress.lowest, progress.highest, occ.m_place.stride);
     const auto escapes =
         static_cast<std::size_t>(std::ceil(occ.m_inflation * occ.m_place.invCell)) + 2;
     const std::size_t reach = escapes * (stride + 1);
     markBends(low > reach ? low - reach : 0, std::min(slots, high + reach + 1));
+}
+
+void FlowField::takeOff(bool fresh)
+{
+    ++(fresh ? m_rebuilds : m_widenings);
+    const std::size_t slots = m_anchor.size();
+    m_flight = std::make_unique<Flight>();
+    Flight& flight = *m_flight;
+    flight.scratch = SearchPool<SearchScratch>::take(slots);
+    flight.progress.scratch = flight.scratch.get();
+    flight.layer = SearchPool<SearchLayer>::take(slots);
+    // As computeAimed() starts a search at once: a widening climbs on from the horizon.
+    const bool bounded = !m_wanted.empty() || m_wantedCost > 0.0f;
+    flight.progress.start = fresh ? (bounded ? 0.0f : kUnreachable) : m_horizon;
+    flight.progress.grow = fresh ? bounded : true;
+}
+
+std::uint64_t FlowField::computeSlice(std::uint64_t budget)
+{
+    m_enqueued = false;
+    if (!(m_aimed || m_widen || m_flight) || m_goalSlot < 0 || !sliced()) {
+        // Nothing asked, a goal with no free cell or a small field: at once.
+        computeAimed();
+        return 0;
+    }
+    if (!m_flight)
+        takeOff(m_aimed);
+    Flight& flight = *m_flight;
+    const std::uint64_t before = flight.progress.settled;
+    const std::uint64_t end = budget == kNoBudget ? kNoBudget : before + budget;
+    if (climb(flight.progress, flight.layer->distance.data(), flight.layer->anchor.data(), end) ==
+        Stop::Budget)
+        return budget;
+    const std::uint64_t used = flight.progress.settled - before;
+    land();
+    return used;
+}
+
+void FlowField::land()
+{
+    Flight& flight = *m_flight;
+    // The last goal's bits are cleared as a new search clears them; its anchors and
+    // distances go with the flight's buffers.
+    std::fill(m_bends.begin() + static_cast<std::ptrdiff_t>(m_bitsFrom),
+              m_bends.begin() + static_cast<std::ptrdiff_t>(m_bitsTo), 0);
+    std::fill(m_reached.begin() + static_cast<std::ptrdiff_t>(m_bitsFrom),
+              m_reached.begin() + static_cast<std::ptrdiff_t>(m_bitsTo), 0);
+    m_bitsFrom = m_bitsTo = 0;
+    SearchLayer& layer = *flight.layer;
+    m_distance.swap(layer.distance);
+    m_anchor.swap(layer.anchor);
+    layer.dirtyFrom = m_settledFrom;
+    layer.dirtyTo = m_settledTo;
+    m_aimed = false;
+    m_widen = false;
+    m_readBeyond.store(false, std::memory_order_relaxed);
+    finishSearch(flight.progress);
+    m_landed = true;
+    m_landedGoal = m_goal;
+    m_queueOrder = 0;
+    SearchPool<SearchScratch>::give(std::move(flight.scratch));
+    SearchPool<SearchLayer>::give(std::move(flight.layer));
+    m_flight.reset();
+}
+
+void FlowField::abandonFlight()
+{
+    if (!m_flight)
+        return;
+    Flight& flight = *m_flight;
+    if (flight.progress.begun) {
+        flight.scratch->dirtied(flight.progress.lowest, flight.progress.highest,
+                                m_occupancy->m_place.stride);
+        flight.layer->dirtyFrom = static_cast<std::size_t>(flight.progress.lowest);
+        flight.layer->dirtyTo = static_cast<std::size_t>(flight.progress.highest) + 1;
+    }
+    SearchPool<SearchScratch>::give(std::move(flight.scratch));
+    SearchPool<SearchLayer>::give(std::move(flight.layer));
+    m_flight.reset();
+}
+
+FlowField::QueuedSearch FlowField::queuedSearch() const
+{
+    QueuedSearch search;
+    search.widening = !m_aimed;
+    search.goal = m_goal;
+    search.wanted = m_wanted;
+    search.wantedCost = m_wantedCost;
+    search.order = m_queueOrder;
+    if (m_flight) {
+        search.start = m_flight->progress.start;
+        search.grow = m_flight->progress.grow;
+        search.settled = m_flight->progress.settled;
+    }
+    return search;
+}
+
+void FlowField::restoreSearch(const QueuedSearch& search)
+{
+    abandonFlight();
+    if (search.widening) {
+        // Of the goal the field was just built for.
+        m_widen = true;
+    } else {
+        const FlowOccupancy& occ = *m_occupancy;
+        m_goal = search.goal;
+        m_hasGoal = true;
+        m_rawGoalSlot = occ.slotAt(search.goal);
+        m_goalSlot = occ.snapGoal(m_rawGoalSlot);
+        m_routedGoal = m_goalSlot >= 0 ? occ.slotCentre(m_goalSlot) : search.goal;
+        m_aimed = true;
+        m_widen = false;
+    }
+    m_wanted = search.wanted;
+    m_wantedCost = search.wantedCost;
+    m_queueOrder = search.order;
+    if (search.settled == 0 || m_goalSlot < 0 || !sliced())
+        return;
+    takeOff(!search.widening);
+    Flight& flight = *m_flight;
+    flight.progress.start = search.start;
+    flight.progress.grow = search.grow;
+    climb(flight.progress, flight.layer->distance.data(), flight.layer->anchor.data(),
+          search.settled);
 }
 
 void FlowField::markBends(std::size_t from, std::size_t to)
@@ -984,10 +1305,22 @@ void FlowField::markBends(std::size_t from, std::size_t to)
 
 std::size_t FlowField::memoryBytes() const
 {
+    std::size_t flight = 0;
+    if (m_flight) {
+        const SearchScratch& scratch = *m_flight->scratch;
+        const SearchLayer& layer = *m_flight->layer;
+        flight = sizeof(Flight) + sizeof(SearchScratch) + sizeof(SearchLayer) +
+                 layer.distance.capacity() * sizeof(float) +
+                 layer.anchor.capacity() * sizeof(std::int32_t) +
+                 scratch.cost.capacity() * sizeof(float) + scratch.parent.capacity() +
+                 scratch.toAnchor.capacity() * sizeof(SearchScratch::AnchorOffset) +
+                 (scratch.axisQueue.capacity() + scratch.diagonalQueue.capacity()) *
+                     sizeof(std::int32_t);
+    }
     return sizeof(*this) + m_distance.capacity() * sizeof(float) +
            m_anchor.capacity() * sizeof(std::int32_t) +
            (m_bends.capacity() + m_reached.capacity()) * sizeof(std::uint64_t) +
-           m_wanted.capacity() * sizeof(std::int32_t);
+           m_wanted.capacity() * sizeof(std::int32_t) + flight;
 }
 
 } // namespace shoal

@@ -217,6 +217,15 @@ private:
 /// straight for the goal that once and says so (FlowRoute::Cells::bends): the next step's
 /// aiming widens the field. The horizon is a rung of a fixed ladder (horizonAtLeast), so the
 /// settled cells depend on what was wanted, not on in what order routes asked.
+///
+/// On a level bigger than one slice (sliced(): more free cells than kSliceCells) a search a
+/// step aims at a new goal runs in slices instead (computeSlice, World::computeRoutes): at
+/// most kSliceCells cells a step in each of kSliceLanes lanes, so no step pays a whole
+/// level's search (50-60 ms on a level of a million cells; a slice takes 5-8 ms). Meanwhile the
+/// field still reads as the last search left it (the search writes buffers of its own, swapped in
+/// when it lands): a group follows its old way for the few steps the new one takes. The cut is by
+/// cell count, never by time, so the same scene runs the same on any machine and any
+/// number of threads; a search's cells are settled in the same order however it is cut.
 class FlowField
 {
 public:
@@ -224,6 +233,63 @@ public:
     FlowField(const StaticGeometry& geometry, float bodyRadius);
     /// A field over a shared occupancy (several goals of the same radius).
     explicit FlowField(std::shared_ptr<const FlowOccupancy> occupancy);
+    ~FlowField();
+
+    /// Cells a lane settles per step (see the class comment), and the lanes a step runs.
+    static constexpr std::uint64_t kSliceCells = std::uint64_t(1) << 17;
+    static constexpr std::size_t kSliceLanes = 2;
+    static constexpr std::uint64_t kNoBudget = ~std::uint64_t(0);
+    /// Whether a search over this field's occupancy may take more than one slice: it has
+    /// more free cells than kSliceCells. A smaller field is always computed at once.
+    bool sliced() const { return m_occupancy->freeCellCount() > kSliceCells; }
+    /// aimed() at a new goal, or asked to widen (requestWidening), with a search that runs
+    /// in slices (sliced()).
+    bool slicing() const { return (m_aimed || m_widen) && sliced(); }
+    /// Adds the field to `aimed` (a step's list of fields to compute) unless it is there
+    /// already this step: until it is computed, or World::computeRoutes calls dequeued()
+    /// on it (it waits behind other searches in slices).
+    void enqueue(std::vector<FlowField*>& aimed)
+    {
+        if (!m_enqueued) {
+            m_enqueued = true;
+            aimed.push_back(this);
+        }
+    }
+    void dequeued() { m_enqueued = false; }
+    /// The world's order for searches in slices (oldest first), 0 before the first step that
+    /// lists the field. Kept until the search lands, through a new goal aimed meanwhile.
+    std::uint64_t queueOrder() const { return m_queueOrder; }
+    void setQueueOrder(std::uint64_t order) { m_queueOrder = order; }
+    /// Part of a search in slices stopped at a slice's end and waits for the next.
+    bool searching() const { return m_flight != nullptr; }
+    /// Goes on with the search aimed() at (starting it if it has not), settling at most
+    /// `budget` cells (kNoBudget: to the end), or computes a widening whole; returns the
+    /// cells it settled of the budget. When the search ends it lands: the field reads as
+    /// the new goal's from then on.
+    std::uint64_t computeSlice(std::uint64_t budget);
+    /// Whether a search landed since the field was made (or its goal cleared), and the goal
+    /// it was for: what the field reads as while a new one runs.
+    bool landed() const { return m_landed; }
+    Vec2 landedGoal() const { return m_landedGoal; }
+    /// A search in slices that has not landed, as World::snapshot() keeps it: its goal, what
+    /// it was asked to reach, how it climbs the horizon's ladder, how many cells it has
+    /// settled and its place in the world's queue. restoreSearch() rebuilds it exactly.
+    struct QueuedSearch
+    {
+        bool widening = false; ///< of the goal landed (else a new goal's)
+        Vec2 goal;
+        std::vector<std::int32_t> wanted;
+        float wantedCost = 0.0f;
+        float start = 0.0f;
+        bool grow = false;
+        std::uint64_t settled = 0; ///< 0: not started
+        std::uint64_t order = 0;
+    };
+    QueuedSearch queuedSearch() const;
+    /// Aims the field at `search.goal` (or asks it to widen) and settles the same cells its
+    /// search had, so the next slice goes on exactly as the saved one would have (it reads
+    /// as before: only the search's own buffers are written).
+    void restoreSearch(const QueuedSearch& search);
 
     /// Routes to `goal` (m). Recomputes the field only when the goal's cell differs from the
     /// last one (returns true when it did): the field depends on the goal's cell, not on
@@ -237,7 +303,8 @@ public:
     /// order does not matter); nothing reads a field in between.
     bool aimAt(Vec2 goal);
     /// Computes the field for the goal aimAt() gave it, if it has not been, or widens it as
-    /// want() and wantReach() asked.
+    /// want() and wantReach() asked: at once, in the field's own buffers (a search in
+    /// slices under way is finished).
     void computeAimed();
     /// The next computing (of the goal aimed at, or a widening) settles the cell a body at p
     /// follows. True when that needs computing: the field is aimed at a new goal, or the
@@ -433,10 +500,34 @@ private:
     void allocate();
     void reset();
     struct Search;
+    struct Progress;
+    struct Flight;
+    enum class Stop
+    {
+        Limit,  ///< the next cell costs more than the limit
+        Dry,    ///< no cell is left to settle
+        Budget, ///< the slice's cells are settled
+    };
     /// Computes the field for its goal (counted as a rebuild when `fresh`, else as a
     /// widening): settles every cell of cost at most `start` (kUnreachable: every one), then
     /// with `grow` on up the horizon's ladder as far as the wanted cells ask.
     void rebuild(bool fresh, float start, bool grow);
+    /// Settles cells in cost order into `distance` and `anchor` (the field's, or a search in
+    /// slices' own) from where `progress` stopped, up to cost `limit` or until `budgetEnd`
+    /// cells are settled in all.
+    Stop searchTo(Progress& progress, float* distance, std::int32_t* anchor, float limit,
+                  std::uint64_t budgetEnd);
+    /// The search's ladder (see rebuild), from `progress.start` each time: the same cells
+    /// however the search was cut (a rung already passed settles nothing new).
+    Stop climb(Progress& progress, float* distance, std::int32_t* anchor, std::uint64_t budgetEnd);
+    /// What every search ends with: the horizon, what the next one clears, the bits.
+    void finishSearch(const Progress& progress);
+    /// Starts the search in slices of the goal aimed at (`fresh`), or of the widening asked.
+    void takeOff(bool fresh);
+    /// The search in slices ended: its buffers become the field's.
+    void land();
+    /// Drops a search in slices under way (a new goal, a new occupancy).
+    void abandonFlight();
     /// Clears what the last search wrote (the anchors it settled, the bits it marked).
     void clearSearched();
     void markBends(std::size_t from, std::size_t to);
@@ -465,6 +556,11 @@ private:
     std::vector<std::int32_t> m_wanted; ///< slots the next computing settles (want())
     float m_wantedCost = 0.0f;          ///< grid cost the next computing settles (wantReach())
     mutable std::atomic<bool> m_readBeyond{false};
+    bool m_enqueued = false;          ///< in this step's list (enqueue())
+    std::uint64_t m_queueOrder = 0;   ///< the world's order for a search in slices
+    bool m_landed = false;            ///< a search landed (see landed())
+    Vec2 m_landedGoal;                ///< the goal the arrays below are for
+    std::unique_ptr<Flight> m_flight; ///< a search in slices stopped at a slice's end
     // What the last search wrote, so the next clears only that: the slots it settled (their
     // anchors) and the words of bits it marked. Outside them anchors are -1 and bits 0.
     std::size_t m_settledFrom = 0, m_settledTo = 0;

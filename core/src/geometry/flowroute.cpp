@@ -66,6 +66,15 @@ void FlowRoute::update(const StaticGeometry& geometry, float bodyRadius, Vec2 go
     // The goal's cell decides the field. Same cell as last time: it stays.
     const int raw = m_level->placement().slotAt(goal);
     bool joined = false;
+    if (m_field && m_field->searching() && m_field->aimed() && raw != m_rawGoalSlot &&
+        m_field.use_count() == 1) {
+        // This route's search in slices goes on; the goal it has moved to since is aimed at
+        // once it lands. Started again at every cell the goal crosses, a search that takes
+        // longer than the goal stays in a cell would never land.
+        if (aimed)
+            m_field->enqueue(*aimed);
+        return;
+    }
     if (!m_field || raw != m_rawGoalSlot) {
         m_rawGoalSlot = raw;
         const int target = m_level->goalSlotFor(goal);
@@ -80,7 +89,7 @@ void FlowRoute::update(const StaticGeometry& geometry, float bodyRadius, Vec2 go
                 if (field.aimAt(goal)) {
                     want(field, cover);
                     if (aimed)
-                        aimed->push_back(&field);
+                        field.enqueue(*aimed);
                     else
                         field.computeAimed();
                 }
@@ -94,11 +103,18 @@ void FlowRoute::update(const StaticGeometry& geometry, float bodyRadius, Vec2 go
     // route's bodies (asked when taken, or when a plan looked beyond it). Only the aiming
     // widens a field other routes hold: in their plans they may be reading it.
     FlowField& field = *m_field;
-    if (aimed && field.aimed()) {
-        // Another route aimed it this step, to be computed with the others: its horizon is
-        // still the last goal's, so this route's bodies are wanted as they are (unless the
-        // field is due over the whole level anyway).
-        if (field.aimedWithin())
+    if (field.queueOrder() != 0) {
+        // A search in slices (a new goal's or a widening) queued by an earlier step: it goes
+        // on as it started.
+        if (aimed)
+            field.enqueue(*aimed);
+        return;
+    }
+    if (field.aimed()) {
+        // Aimed this step (by another route), to be computed with the others: its horizon
+        // is still the last goal's, so this route's bodies are wanted as they are (unless
+        // the field is due over the whole level anyway).
+        if (aimed && field.aimedWithin())
             want(field, cover);
         return;
     }
@@ -107,7 +123,7 @@ void FlowRoute::update(const StaticGeometry& geometry, float bodyRadius, Vec2 go
         return;
     if (want(field, cover) && field.requestWidening()) {
         if (aimed)
-            aimed->push_back(&field);
+            field.enqueue(*aimed);
         else
             field.widenNow();
     }
@@ -115,6 +131,8 @@ void FlowRoute::update(const StaticGeometry& geometry, float bodyRadius, Vec2 go
 
 const FlowField* FlowRoute::reachOut(const Cover& cover)
 {
+    if (pending())
+        return nullptr;
     if (m_field && m_field.use_count() == 1 && !m_local && !m_field->complete() &&
         want(*m_field, cover) && m_field->requestWidening())
         m_field->widenNow();
@@ -163,6 +181,26 @@ void FlowRoute::saveState(StateWriter& out) const
     // widens it): the same field, and the same widening, after a restore.
     out.value(m_field ? m_field->horizon() : FlowField::kUnreachable);
     out.flag(m_field && m_field->readBeyond());
+    // Format 3: the goal the field was aimed at (the route's own goal may have moved on
+    // while a search in slices runs), the cell the route last saw its goal in, and a search
+    // in slices under way with the goal the field reads as meanwhile.
+    out.value(m_field ? m_field->goal() : Vec2{});
+    out.value(static_cast<std::int32_t>(m_rawGoalSlot));
+    const bool queued = m_field && !m_local && (m_field->aimed() || m_field->queueOrder() != 0);
+    out.flag(queued);
+    if (queued) {
+        const FlowField::QueuedSearch search = m_field->queuedSearch();
+        out.flag(search.widening);
+        out.flag(m_field->landed());
+        out.value(m_field->landedGoal());
+        out.value(search.goal);
+        out.array(search.wanted);
+        out.value(search.wantedCost);
+        out.value(search.start);
+        out.flag(search.grow);
+        out.value(search.settled);
+        out.value(search.order);
+    }
 }
 
 bool FlowRoute::loadState(StateReader& in, const StaticGeometry& geometry)
@@ -180,6 +218,21 @@ bool FlowRoute::loadState(StateReader& in, const StaticGeometry& geometry)
     bool beyond = false;
     if (!in.olderThan(2) && !(in.value(horizon) && in.flag(beyond)))
         return false;
+    // Format 2 kept no search in slices (none ran), and the field's goal was the route's.
+    Vec2 fieldGoal = lastGoal;
+    std::int32_t rawGoalSlot = -1;
+    bool queued = false, landed = false;
+    Vec2 landedGoal;
+    FlowField::QueuedSearch search;
+    if (!in.olderThan(3)) {
+        if (!(in.value(fieldGoal) && in.value(rawGoalSlot) && in.flag(queued)))
+            return false;
+        if (queued && !(in.flag(search.widening) && in.flag(landed) && in.value(landedGoal) &&
+                        in.value(search.goal) && in.array(search.wanted) &&
+                        in.value(search.wantedCost) && in.value(search.start) &&
+                        in.flag(search.grow) && in.value(search.settled) && in.value(search.order)))
+            return false;
+    }
     // The field is a function of the occupancy, the goal's cell and its horizon
     // (FlowField::setGoalWithin), so the last goal over the same occupancy (the same window)
     // to the same horizon builds the same field. Routes that shared a field saved its
@@ -197,13 +250,19 @@ bool FlowRoute::loadState(StateReader& in, const StaticGeometry& geometry)
             *m_level, windowCentre - half, windowCentre + half));
         m_field->setGoal(lastGoal);
     } else if (hasLevel && hasField) {
-        m_rawGoalSlot = m_level->placement().slotAt(lastGoal);
-        const int target = m_level->goalSlotFor(lastGoal);
+        m_rawGoalSlot = in.olderThan(3) ? m_level->placement().slotAt(lastGoal) : rawGoalSlot;
+        const Vec2 aimedAt = queued ? search.goal : fieldGoal;
+        const int target = m_level->goalSlotFor(aimedAt);
         if (std::shared_ptr<FlowField> shared = m_level->fieldFor(target)) {
             m_field = std::move(shared);
         } else {
+            // A search in slices: what the field read as meanwhile, then the search itself
+            // as far as it had gone.
             m_field = std::make_shared<FlowField>(m_level);
-            m_field->setGoalWithin(lastGoal, horizon);
+            if (!queued || landed)
+                m_field->setGoalWithin(queued ? landedGoal : fieldGoal, horizon);
+            if (queued)
+                m_field->restoreSearch(search);
             m_level->addField(m_field);
         }
         if (beyond)

@@ -915,15 +915,68 @@ void World::computeRoutes(StepContext& ctx)
     m_aimedFields.clear();
     for (const std::unique_ptr<Group>& group : m_groups)
         group->behaviour->aimRoutes(*group, ctx, m_aimedFields);
-    // Each field is a function of its occupancy and its goal's cell alone: any thread, any
-    // order gives the same fields.
-    if (m_pool && m_aimedFields.size() > 1) {
-        m_pool->run(m_aimedFields.size(),
-                    [&](std::size_t f, int) { m_aimedFields[f]->computeAimed(); });
-        return;
+    // Searches in slices (a big level's new goals, FlowField::sliced) queue, oldest first, in
+    // the order this step lists them; the others are computed whole.
+    m_wholeFields.clear();
+    m_slicedFields.clear();
+    std::uint64_t order = (m_step + 1) << 24;
+    for (FlowField* field : m_aimedFields) {
+        field->dequeued();
+        if (!field->slicing()) {
+            m_wholeFields.push_back(field);
+            continue;
+        }
+        if (field->queueOrder() == 0)
+            field->setQueueOrder(order++);
+        m_slicedFields.push_back(field);
     }
-    for (FlowField* field : m_aimedFields)
-        field->computeAimed();
+    // The searches under way first (at most one a lane, see below), then the waiting ones,
+    // each oldest first.
+    std::sort(m_slicedFields.begin(), m_slicedFields.end(),
+              [](const FlowField* a, const FlowField* b) {
+                  if (a->searching() != b->searching())
+                      return a->searching();
+                  return a->queueOrder() < b->queueOrder();
+              });
+    // Lane l takes the queue's searches l, l + lanes, ... in turn, with kSliceCells cells to
+    // settle: a search that stops at the slice's end leads a lane again in the next step, and
+    // the ones behind it wait. So at most kSliceLanes searches are under way (each holds a
+    // scratch of 21 bytes a cell), and a step settles at most that many slices, whatever
+    // comes in.
+    const std::size_t lanes = std::min(FlowField::kSliceLanes, m_slicedFields.size());
+    auto runLane = [&](std::size_t lane) {
+        std::uint64_t left = FlowField::kSliceCells;
+        for (std::size_t k = lane; k < m_slicedFields.size() && left > 0;
+             k += FlowField::kSliceLanes) {
+            FlowField& field = *m_slicedFields[k];
+            left -= field.computeSlice(left);
+            if (field.aimed())
+                break;
+        }
+    };
+    // Each field is a function of its occupancy, its goal's cell and what it was asked to
+    // reach alone, and a slice ends at a cell count: any thread, any order gives the same
+    // fields.
+    const std::size_t tasks = m_wholeFields.size() + lanes;
+    auto task = [&](std::size_t t) {
+        if (t < m_wholeFields.size())
+            m_wholeFields[t]->computeAimed();
+        else
+            runLane(t - m_wholeFields.size());
+    };
+    if (m_pool && tasks > 1) {
+        m_pool->run(tasks, [&](std::size_t t, int) { task(t); });
+    } else {
+        for (std::size_t t = 0; t < tasks; ++t)
+            task(t);
+    }
+    m_searchesUnderWay = m_searchesWaiting = 0;
+    for (const FlowField* field : m_slicedFields) {
+        if (field->searching())
+            ++m_searchesUnderWay;
+        else if (field->slicing())
+            ++m_searchesWaiting;
+    }
 }
 
 void World::planGroups(StepContext& ctx)

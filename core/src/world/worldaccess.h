@@ -19,6 +19,10 @@ struct WorldAccess
     {
         return *world.m_groups[index]->behaviour;
     }
+    /// After the last step: the route searches in slices under way (FlowField::searching),
+    /// and those waiting for a lane.
+    static std::size_t searchesUnderWay(const World& world) { return world.m_searchesUnderWay; }
+    static std::size_t searchesWaiting(const World& world) { return world.m_searchesWaiting; }
     /// Cuts the step's work into parts of `agents` agents (at least 1) instead of
     /// kPlanPartAgents: a test shows that neither the cut nor the threads change a result.
     static void setPartAgents(World& world, std::size_t agents)

@@ -147,6 +147,7 @@ void TankSquadBehaviour::saveState(StateWriter& out) const
     out.value(m_layout.spacing);
     out.value(m_layout.radius);
     out.value(m_layout.occupancyChanges);
+    out.flag(m_layout.routePending);
     out.array(m_nextFlags);
     out.array(m_ownX);
     out.array(m_ownY);
@@ -155,11 +156,13 @@ void TankSquadBehaviour::saveState(StateWriter& out) const
 bool TankSquadBehaviour::loadState(StateReader& in, const StaticGeometry& geometry)
 {
     std::uint64_t count = 0;
+    m_layout.routePending = false; // format 2: no route was ever searched in slices
     const bool ok = in.value(m_seenTargetVersion) && m_route.loadState(in, geometry) &&
                     m_spots.loadState(in) && in.array(m_spotOf) && in.array(m_keepsSpot) &&
                     in.value(m_reassignIn) && in.flag(m_layout.valid) && in.value(count) &&
                     in.value(m_layout.spacing) && in.value(m_layout.radius) &&
-                    in.value(m_layout.occupancyChanges) && in.array(m_nextFlags) &&
+                    in.value(m_layout.occupancyChanges) &&
+                    (in.olderThan(3) || in.flag(m_layout.routePending)) && in.array(m_nextFlags) &&
                     in.array(m_ownX) && in.array(m_ownY) && m_ownX.size() == m_ownY.size();
     m_layout.count = static_cast<std::size_t>(count);
     return ok;

@@ -142,6 +142,9 @@ private:
         float spacing = 0.0f;
         float radius = 0.0f;
         std::uint64_t occupancyChanges = 0;
+        /// Laid out while the route to the target was still searched (FlowRoute::pending):
+        /// without its field, and again once it lands.
+        bool routePending = false;
     } m_layout;
     // Scratch of the assignment.
     std::vector<std::int32_t> m_permuted;

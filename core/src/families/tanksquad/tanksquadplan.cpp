@@ -1025,9 +1025,14 @@ bool TankSquadBehaviour::keepSpotsCurrent(const Group& group, const StaticGeomet
     const TankSquadParams& p = m_params;
     const std::size_t n = group.agents.size();
     const float spacing = p.keepDistance + 2.0f * p.arriveDistance;
+    // On a big level the route to a new target may take a few steps to search (FlowRoute::
+    // pending): the spots are laid out at once without its field (the squad is on its way),
+    // and again with it once it lands.
+    const bool routePending = m_route.pending();
     const bool current = !targetMoved && m_layout.valid && m_layout.count == n &&
                          m_layout.spacing == spacing && m_layout.radius == p.radius &&
-                         m_layout.occupancyChanges == m_route.occupancyChanges();
+                         m_layout.occupancyChanges == m_route.occupancyChanges() &&
+                         (routePending || !m_layout.routePending);
     if (current)
         return false;
     m_spotOf.assign(n, -1);
@@ -1039,7 +1044,7 @@ bool TankSquadBehaviour::keepSpotsCurrent(const Group& group, const StaticGeomet
                        &m_route);
     else
         m_spots.clear();
-    m_layout = {true, n, spacing, p.radius, m_route.occupancyChanges()};
+    m_layout = {true, n, spacing, p.radius, m_route.occupancyChanges(), routePending};
     return true;
 }
 
