@@ -28,6 +28,7 @@ private slots:
     void restoredWorldsContinueWithTheSameHashes();
     void snapshotsAnywhereInACrowdContinue();
     void searchesInSlicesContinueAfterARestore();
+    void editsWhileSearchesAreUnderWay();
     void restoreKeepsWhatAdvanceLeftOver();
     void badBytesAreRefusedByName_data();
     void badBytesAreRefusedByName();
@@ -284,6 +285,57 @@ void TestSnapshot::searchesInSlicesContinueAfterARestore()
                 qPrintable(
                     QStringLiteral("snapshot at %1: step %2 differs").arg(taken[k]).arg(s + 1)));
         }
+    }
+}
+
+void TestSnapshot::editsWhileSearchesAreUnderWay()
+{
+    // What the editor does while route searches run in slices: a radius edited (another
+    // grid), the walls replaced by a smaller level and back, the squad sent elsewhere. The
+    // searches under way are dropped or go on, nothing crashes (the sanitizer build runs
+    // this too), and the routes land again on the level as it is.
+    const SceneDesc scene = bigLevel();
+    auto world = buildWorld(scene);
+    QVERIFY(world);
+    world->setThreads(2);
+    int s = 0;
+    auto run = [&](int steps) {
+        for (int k = 0; k < steps; ++k, ++s) {
+            playBig(*world, s);
+            world->step();
+        }
+    };
+    auto underWay = [&] {
+        return WorldAccess::searchesUnderWay(*world) + WorldAccess::searchesWaiting(*world);
+    };
+    run(1);
+    QVERIFY(underWay() > 0);
+    QVERIFY(!world->setParam(0, "radius", 0.5));
+    run(1);
+    QVERIFY(underWay() > 0);
+    // (Agents outside the smaller bounds are brought in by the body pass.)
+    SceneDesc small = scene;
+    small.bounds = {{-60.0, -60.0}, {60.0, 60.0}};
+    small.walls = {{{{-30.0, 0.0}, {30.0, 0.0}}, false}};
+    small.groups[0].spawn = SpawnAreaDesc{{{-50.0, -50.0}, {-30.0, -30.0}}, 60};
+    small.groups[1].spawn = SpawnAreaDesc{{{30.0, -50.0}, {50.0, -30.0}}, 10};
+    small.groups[1].target = Point2{-40.0, 40.0};
+    small.player.position = {0.0, 40.0};
+    const auto refused = world->replaceGeometry(small);
+    QVERIFY2(!refused, refused ? refused->message.c_str() : "");
+    run(20);
+    QCOMPARE(underWay(), std::size_t(0)); // a small level computes at once
+    QVERIFY(!world->replaceGeometry(scene));
+    run(1);
+    QVERIFY(underWay() > 0);
+    QVERIFY(world->setTarget(1, {0.0f, 0.0f}));
+    run(200);
+    QCOMPARE(underWay(), std::size_t(0));
+    for (int g = 0; g < world->groupCount(); ++g) {
+        const AgentArrays& a = world->group(g).agents;
+        QVERIFY(a.size() > 0);
+        for (std::size_t i = 0; i < a.size(); ++i)
+            QVERIFY(std::isfinite(a.px[i]) && std::isfinite(a.py[i]));
     }
 }
 
