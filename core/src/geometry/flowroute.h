@@ -94,9 +94,10 @@ public:
     /// group's own plan reads it next); a field other routes hold is handed back as it is,
     /// as is a local route's (it is whole). Null before the first update, and while pending().
     const FlowField* reachOut(const Cover& cover);
-    /// The field's search for the goal it was last aimed at runs in slices over the next
-    /// steps (FlowField::sliced): until it lands, the field reads as the goal before.
-    bool pending() const { return m_field && m_field->aimed(); }
+    /// The field's search for the goal it was last aimed at, or a widening, runs in slices
+    /// over the next steps (FlowField::sliced): until it lands, the field reads as before
+    /// (as the goal before, or not as far).
+    bool pending() const { return m_field && (m_field->aimed() || m_field->queueOrder() != 0); }
     /// Routes to `goal` within a square window of the level reaching at least `reach` m (> 0)
     /// from the goal: the window reaches twice that, rounded up to whole 4 m, from where the
     /// goal was when it was placed, and is placed again once the goal has gone half of it
