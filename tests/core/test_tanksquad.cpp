@@ -115,6 +115,7 @@ private slots:
     void sketchShowsSpotsAndTheWayRound();
     void editedSpacingAndRadiusReparkTheSquad();
     void aSquadsRouteSearchesItsCornerOfTheLevel();
+    void aSquadSentAcrossABigLevelParksRoundItsTarget();
 };
 
 void TestTankSquad::squadArrivesAndComesToRest_data()
@@ -610,6 +611,49 @@ void TestTankSquad::aSquadsRouteSearchesItsCornerOfTheLevel()
         QVERIFY2(fresh->stateHash() == hashes[std::size_t(s)],
                  qPrintable(QStringLiteral("step %1 after the restore differs").arg(s + 1)));
     }
+}
+
+void TestTankSquad::aSquadSentAcrossABigLevelParksRoundItsTarget()
+{
+    // On a level too big to route in one step (FlowField::sliced) a squad sent across it
+    // waits a few steps for its route (it drives on along its old way meanwhile, and lays its
+    // spots out without the route, then again once it lands) and parks round the new target
+    // as on a small level: behind the wall, keeping its distance, no wall crossed.
+    SceneDesc scene = emptyScene(300.0, 200.0);
+    GroupDesc squad = makeDefaultGroup(BehaviourKind::TankSquad, "squad");
+    squad.spawn = SpawnAreaDesc{{{-290.0, -190.0}, {-265.0, -165.0}}, 12};
+    squad.target = Point2{-225.0, -180.0};
+    scene.groups.push_back(squad);
+    scene.walls.push_back({{{-250.0, -200.0}, {-250.0, -160.0}}, false});
+    scene.walls.push_back({{{-120.0, -60.0}, {-120.0, 200.0}}, false});
+    auto world = buildWorld(scene);
+    QVERIFY(world);
+    const auto& tanks = static_cast<const TankSquadBehaviour&>(WorldAccess::behaviour(*world, 0));
+    world->step(60);
+    const Vec2 target{-60.0f, 100.0f};
+    QVERIFY(world->setTarget(0, target));
+    int pending = 0;
+    for (int s = 0; s < 60 * 120; ++s) { // about 350 m round the wall's end
+        world->step();
+        pending += tanks.route().pending() ? 1 : 0;
+        QCOMPARE(world->group(0).metrics.wallCrossings, 0);
+    }
+    QVERIFY2(pending >= 2, qPrintable(QString::number(pending)));
+    QVERIFY(!tanks.route().pending());
+    const float keep = squadParams(*world).keepDistance;
+    const Parking parked = parking(*world, target, {0.0f, 1.0f});
+    qInfo("pending %d steps; parked: nearest %.2f m, centroid %.2f m off, furthest %.1f m", pending,
+          parked.nearestMin, distance(parked.centroid, target), parked.furthest);
+    const AgentArrays& a = world->group(0).agents;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        QVERIFY(a.flags[i] & kAgentArrived);
+        QVERIFY(a.px[i] > -120.0f); // on the target's side of the long wall
+    }
+    QVERIFY2(parked.nearestMin >= keep - 0.5f, qPrintable(QString::number(parked.nearestMin)));
+    QVERIFY2(distance(parked.centroid, target) < 0.5f * keep,
+             qPrintable(QString::number(distance(parked.centroid, target))));
+    QVERIFY2(parked.furthest < 2.5f * keep, qPrintable(QString::number(parked.furthest)));
+    QVERIFY(maxSpeed(*world) < 0.05f);
 }
 
 QTEST_GUILESS_MAIN(TestTankSquad)
