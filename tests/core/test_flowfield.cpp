@@ -326,6 +326,7 @@ private slots:
     void aSearchInSlicesLandsAsTheWholeSearch();
     void aSearchInSlicesRestoresWhereItStopped();
     void aRouteKeepsItsSearchInSlicesWhenTheGoalMovesOn();
+    void onABigLevelAGoalKeepsItsFieldNearItsCell();
     void noAllocationOnceBuilt();
     void cellSizeRule_data();
     void cellSizeRule();
@@ -1197,6 +1198,56 @@ void TestFlowField::aRouteKeepsItsSearchInSlicesWhenTheGoalMovesOn()
     QVERIFY(route.pending());
     QVERIFY(readBits(*field) == readBits(reference));
     QVERIFY(route.bends({-120.0f, -110.0f}));
+}
+
+void TestFlowField::onABigLevelAGoalKeepsItsFieldNearItsCell()
+{
+    // A search over a big level is dear: a goal that moves a cell or two (a player running)
+    // keeps its field while it stays within four cells of the cell the field leads to and
+    // in sight of it; further off, or behind a wall, it is searched again. On a level of one
+    // slice every new cell is searched, as always.
+    SceneDesc scene = emptyScene(150.0, 150.0);
+    scene.walls.push_back({{{0.0, -40.0}, {0.0, 40.0}}, false});
+    const StaticGeometry big(scene);
+    const Vec2 goal{-2.0f, 10.25f}; // 2 m left of the wall, the middle of a 0.5 m cell
+    auto landed = [&](FlowRoute& route, const StaticGeometry& geometry, Vec2 at) {
+        std::vector<FlowField*> aimed;
+        route.update(geometry, 0.35f, at, &aimed);
+        for (FlowField* field : aimed)
+            while (field->computeSlice(FlowField::kSliceCells) == FlowField::kSliceCells) {
+            }
+        return aimed.size();
+    };
+    FlowRoute route;
+    QCOMPARE(landed(route, big, goal), std::size_t(1));
+    QVERIFY(route.field()->sliced());
+    const FlowField* field = route.field();
+    const std::uint64_t builds = field->rebuildCount();
+    // 1.5 m along the wall, then back near the cell: the same field.
+    QCOMPARE(landed(route, big, goal + Vec2(0.0f, 1.5f)), std::size_t(0));
+    QCOMPARE(landed(route, big, goal + Vec2(-1.0f, -1.0f)), std::size_t(0));
+    QCOMPARE(route.field(), field);
+    QCOMPARE(field->rebuildCount(), builds);
+    // 3 m off: searched again.
+    QCOMPARE(landed(route, big, goal + Vec2(-3.0f, 0.0f)), std::size_t(1));
+    QVERIFY(field->rebuildCount() > builds);
+    QCOMPARE(field->routedGoal(),
+             field->occupancy().cellCentre(int((goal.x - 3.0f + 150.0f) / 0.5f),
+                                           int((goal.y + 150.0f) / 0.5f)));
+    // Near the wall's end, 1.5 m across it: out of sight, searched again.
+    FlowRoute corner;
+    const Vec2 west{-0.75f, 39.25f}, east{0.75f, 39.25f};
+    QCOMPARE(landed(corner, big, west), std::size_t(1));
+    QCOMPARE(landed(corner, big, west + Vec2(0.0f, -0.5f)), std::size_t(0));
+    QVERIFY(distance(west, east) < 4.0f * 0.5f);
+    QCOMPARE(landed(corner, big, east), std::size_t(1));
+
+    // A level of one slice: every cell.
+    const StaticGeometry small(clutteredScene(7));
+    FlowRoute near;
+    QCOMPARE(landed(near, small, {-36.0f, -36.0f}), std::size_t(1));
+    QVERIFY(!near.field()->sliced());
+    QCOMPARE(landed(near, small, {-35.5f, -36.0f}), std::size_t(1));
 }
 
 void TestFlowField::noAllocationOnceBuilt()

@@ -248,7 +248,9 @@ void TestSnapshot::searchesInSlicesContinueAfterARestore()
     int midSearch = 0;
     std::size_t mostUnderWay = 0;
     for (int s = 0; s < kSteps; ++s) {
-        if (s > 0 && s % 9 == 0 && s + kAfter <= kSteps) {
+        // Just after the searches start (the swarm's first, the squad's two) and now and then.
+        const bool early = (s >= 1 && s <= 3) || (s >= 51 && s <= 53) || (s >= 111 && s <= 113);
+        if ((early || s % 20 == 0) && s > 0 && s + kAfter <= kSteps) {
             const std::size_t queued =
                 WorldAccess::searchesUnderWay(*world) + WorldAccess::searchesWaiting(*world);
             midSearch += queued > 0 ? 1 : 0;

@@ -1237,6 +1237,21 @@ void FlowField::abandonFlight()
     m_flight.reset();
 }
 
+bool FlowField::leadsNear(Vec2 goal, float metres) const
+{
+    if (m_goalSlot < 0 || m_aimed)
+        return false;
+    const FlowOccupancy& occ = *m_occupancy;
+    const int target = occ.goalSlotFor(goal);
+    if (target == m_goalSlot)
+        return true;
+    if (target < 0 || !(shoal::distance(occ.slotCentre(target), m_routedGoal) <= metres))
+        return false;
+    int dx, dy;
+    occ.offsetBetween(m_goalSlot, target, dx, dy);
+    return occ.lineOfSight(m_goalSlot, dx, dy);
+}
+
 FlowField::QueuedSearch FlowField::queuedSearch() const
 {
     QueuedSearch search;

@@ -267,6 +267,12 @@ public:
     /// cells it settled of the budget. When the search ends it lands: the field reads as
     /// the new goal's from then on.
     std::uint64_t computeSlice(std::uint64_t budget);
+    /// Whether the field leads as well to `goal` as to the cell it was built for, on a level
+    /// where a new search is dear: the goal's cell (as it routes, see goalSlotFor) is that
+    /// cell, or a free cell within `metres` of it in its line of sight (bodies following the
+    /// field come into sight of the one and then see the other). False while a search for
+    /// another goal is queued.
+    bool leadsNear(Vec2 goal, float metres) const;
     /// Whether a search landed since the field was made (or its goal cleared), and the goal
     /// it was for: what the field reads as while a new one runs.
     bool landed() const { return m_landed; }
