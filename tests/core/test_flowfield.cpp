@@ -1202,10 +1202,11 @@ void TestFlowField::aRouteKeepsItsSearchInSlicesWhenTheGoalMovesOn()
 
 void TestFlowField::onABigLevelAGoalKeepsItsFieldNearItsCell()
 {
-    // A search over a big level is dear: a goal that moves a cell or two (a player running)
-    // keeps its field while it stays within four cells of the cell the field leads to and
-    // in sight of it; further off, or behind a wall, it is searched again. On a level of one
-    // slice every new cell is searched, as always.
+    // A search over a big level is dear: a chased goal that moves a cell or two (a player
+    // running) keeps its field while it stays within four cells of the cell the field leads
+    // to and in sight of it; further off, or behind a wall, it is searched again. A placed
+    // goal (a squad's target), and any goal on a level of one slice, is searched again at
+    // every new cell, as always.
     SceneDesc scene = emptyScene(150.0, 150.0);
     scene.walls.push_back({{{0.0, -40.0}, {0.0, 40.0}}, false});
     const StaticGeometry big(scene);
@@ -1218,7 +1219,7 @@ void TestFlowField::onABigLevelAGoalKeepsItsFieldNearItsCell()
             }
         return aimed.size();
     };
-    FlowRoute route;
+    FlowRoute route(FlowRoute::Goal::Chased);
     QCOMPARE(landed(route, big, goal), std::size_t(1));
     QVERIFY(route.field()->sliced());
     const FlowField* field = route.field();
@@ -1235,16 +1236,20 @@ void TestFlowField::onABigLevelAGoalKeepsItsFieldNearItsCell()
              field->occupancy().cellCentre(int((goal.x - 3.0f + 150.0f) / 0.5f),
                                            int((goal.y + 150.0f) / 0.5f)));
     // Near the wall's end, 1.5 m across it: out of sight, searched again.
-    FlowRoute corner;
+    FlowRoute corner(FlowRoute::Goal::Chased);
     const Vec2 west{-0.75f, 39.25f}, east{0.75f, 39.25f};
     QCOMPARE(landed(corner, big, west), std::size_t(1));
     QCOMPARE(landed(corner, big, west + Vec2(0.0f, -0.5f)), std::size_t(0));
     QVERIFY(distance(west, east) < 4.0f * 0.5f);
     QCOMPARE(landed(corner, big, east), std::size_t(1));
 
+    // A placed goal: every cell.
+    FlowRoute placed;
+    QCOMPARE(landed(placed, big, goal), std::size_t(1));
+    QCOMPARE(landed(placed, big, goal + Vec2(0.0f, 0.5f)), std::size_t(1));
     // A level of one slice: every cell.
     const StaticGeometry small(clutteredScene(7));
-    FlowRoute near;
+    FlowRoute near(FlowRoute::Goal::Chased);
     QCOMPARE(landed(near, small, {-36.0f, -36.0f}), std::size_t(1));
     QVERIFY(!near.field()->sliced());
     QCOMPARE(landed(near, small, {-35.5f, -36.0f}), std::size_t(1));

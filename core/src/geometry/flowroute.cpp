@@ -8,10 +8,6 @@ namespace shoal {
 
 namespace {
 constexpr float kReachStep = 4.0f; ///< m
-/// On a level bigger than a slice (FlowField::sliced) a goal keeps its field while it stays
-/// this many cells from the cell the field leads to, in sight of it (FlowField::leadsNear):
-/// a swarm chasing a running player searches a million cells a quarter as often.
-constexpr float kGoalSlackCells = 4.0f;
 } // namespace
 
 FlowField& FlowRoute::ownField(const std::shared_ptr<const FlowOccupancy>& occupancy)
@@ -79,10 +75,11 @@ void FlowRoute::update(const StaticGeometry& geometry, float bodyRadius, Vec2 go
             m_field->enqueue(*aimed);
         return;
     }
-    // On a big level the field stays while the goal stays near its cell, in sight of it
-    // (m_rawGoalSlot then keeps the cell it was aimed from).
+    // On a big level a chased goal keeps its field while it stays near its cell, in sight of
+    // it (m_rawGoalSlot then keeps the cell it was aimed from): a swarm chasing a running
+    // player searches a million cells a quarter as often. A placed goal is searched again.
     const bool moved =
-        raw != m_rawGoalSlot && !(m_field && m_field->sliced() &&
+        raw != m_rawGoalSlot && !(m_chased && m_field && m_field->sliced() &&
                                   m_field->leadsNear(goal, kGoalSlackCells * m_field->cellSize()));
     if (!m_field || moved) {
         m_rawGoalSlot = raw;

@@ -29,7 +29,17 @@ class StateWriter;
 class FlowRoute
 {
 public:
+    /// What the goal is: a place given now and then (a squad's target, a leader's), whose
+    /// every new cell is searched; or chased, moving all the time (the player a swarm runs
+    /// after), which on a level bigger than a slice keeps its field while it stays near the
+    /// cell it was searched for (see update()).
+    enum class Goal
+    {
+        Placed,
+        Chased,
+    };
     FlowRoute() = default;
+    explicit FlowRoute(Goal goal) : m_chased(goal == Goal::Chased) {}
     // A copy would share its field with no way to tell it may not rebuild it.
     FlowRoute(const FlowRoute&) = delete;
     FlowRoute& operator=(const FlowRoute&) = delete;
@@ -81,9 +91,13 @@ public:
     /// route's field, and when a plan looked up a cell beyond its horizon (Cells::bends).
     /// With `aimed`, a field to compute is not computed but added to it (FlowField::aimAt:
     /// the step computes them all at once, on its threads); without it a field other routes
-    /// hold is never widened (their plans may be reading it).
+    /// hold is never widened (their plans may be reading it). A chased goal on a level bigger
+    /// than a slice keeps its field while it stays within kGoalSlackCells of the cell the
+    /// field leads to, in sight of it (FlowField::leadsNear).
     void update(const StaticGeometry& geometry, float bodyRadius, Vec2 goal,
                 std::vector<FlowField*>* aimed, const Cover& cover);
+    /// How far a chased goal may stray from the cell its field leads to, in cells.
+    static constexpr float kGoalSlackCells = 4.0f;
     void update(const StaticGeometry& geometry, float bodyRadius, Vec2 goal,
                 std::vector<FlowField*>* aimed = nullptr)
     {
@@ -200,8 +214,9 @@ private:
     std::int32_t m_rawGoalSlot = -1; ///< whole-level routes: the goal's cell last seen
     bool m_active = false;
     bool m_local = false;
-    float m_reach = 0.0f; ///< local: how far round the window's centre the goal may go
-    Vec2 m_windowCentre;  ///< local: where the goal was when the window was placed
+    bool m_chased = false; ///< Goal::Chased
+    float m_reach = 0.0f;  ///< local: how far round the window's centre the goal may go
+    Vec2 m_windowCentre;   ///< local: where the goal was when the window was placed
     std::uint64_t m_occupancyChanges = 0;
     float m_radius = 0.0f;     ///< the body radius the level's occupancy is for
     Vec2 m_lastGoal;           ///< the goal of the last update() or updateLocal()

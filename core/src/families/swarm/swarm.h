@@ -73,7 +73,7 @@ private:
     template <class Search>
     void planPartWith(Group& group, const StepContext& ctx, std::size_t part);
     SwarmParams m_params;
-    FlowRoute m_route; ///< to the goal, shared by the whole swarm
+    FlowRoute m_route{FlowRoute::Goal::Chased}; ///< to the goal, shared by the whole swarm
     /// Per agent, the plan's scratch: the direction it faces if it seeks. Headings are worked
     /// out after the loop, four at a time.
     std::vector<float> m_faceX, m_faceY;
