@@ -85,6 +85,19 @@ float maxSpeed(const World& world)
     return top;
 }
 
+/// A squad of twelve in the corner of a 600 x 400 m level (more than a slice of route
+/// cells: FlowField::sliced), its target 40 m off round a wall.
+SceneDesc cornerScene()
+{
+    SceneDesc scene = emptyScene(300.0, 200.0);
+    GroupDesc squad = makeDefaultGroup(BehaviourKind::TankSquad, "squad");
+    squad.spawn = SpawnAreaDesc{{{-290.0, -190.0}, {-265.0, -165.0}}, 12};
+    squad.target = Point2{-225.0, -180.0};
+    scene.groups.push_back(squad);
+    scene.walls.push_back({{{-250.0, -200.0}, {-250.0, -160.0}}, false});
+    return scene;
+}
+
 const TankSquadParams& squadParams(const World& world)
 {
     return static_cast<const TankSquadBehaviour&>(WorldAccess::behaviour(world, 0)).params();
@@ -552,12 +565,7 @@ void TestTankSquad::aSquadsRouteSearchesItsCornerOfTheLevel()
     // level's field (which it reads, bit for bit, wherever its tanks are). A tank that then
     // turns up across the level is routed too: the field widens to reach it, and a snapshot
     // taken before the widening restores into a world that widens it the same way.
-    SceneDesc scene = emptyScene(300.0, 200.0);
-    GroupDesc squad = makeDefaultGroup(BehaviourKind::TankSquad, "squad");
-    squad.spawn = SpawnAreaDesc{{{-290.0, -190.0}, {-265.0, -165.0}}, 12};
-    squad.target = Point2{-225.0, -180.0};
-    scene.groups.push_back(squad);
-    scene.walls.push_back({{{-250.0, -200.0}, {-250.0, -160.0}}, false});
+    SceneDesc scene = cornerScene();
     auto world = buildWorld(scene);
     QVERIFY(world);
     const auto& tanks = static_cast<const TankSquadBehaviour&>(WorldAccess::behaviour(*world, 0));
@@ -619,12 +627,7 @@ void TestTankSquad::aSquadSentAcrossABigLevelParksRoundItsTarget()
     // waits a few steps for its route (it drives on along its old way meanwhile, and lays its
     // spots out without the route, then again once it lands) and parks round the new target
     // as on a small level: behind the wall, keeping its distance, no wall crossed.
-    SceneDesc scene = emptyScene(300.0, 200.0);
-    GroupDesc squad = makeDefaultGroup(BehaviourKind::TankSquad, "squad");
-    squad.spawn = SpawnAreaDesc{{{-290.0, -190.0}, {-265.0, -165.0}}, 12};
-    squad.target = Point2{-225.0, -180.0};
-    scene.groups.push_back(squad);
-    scene.walls.push_back({{{-250.0, -200.0}, {-250.0, -160.0}}, false});
+    SceneDesc scene = cornerScene();
     scene.walls.push_back({{{-120.0, -60.0}, {-120.0, 200.0}}, false});
     auto world = buildWorld(scene);
     QVERIFY(world);
