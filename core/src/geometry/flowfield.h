@@ -221,11 +221,12 @@ private:
 /// On a level bigger than one slice (sliced(): more free cells than kSliceCells) a search a
 /// step aims at a new goal runs in slices instead (computeSlice, World::computeRoutes): at
 /// most kSliceCells cells a step in each of kSliceLanes lanes, so no step pays a whole
-/// level's search (50-60 ms on a level of a million cells; a slice takes 5-8 ms). Meanwhile the
-/// field still reads as the last search left it (the search writes buffers of its own, swapped in
-/// when it lands): a group follows its old way for the few steps the new one takes. The cut is by
-/// cell count, never by time, so the same scene runs the same on any machine and any
-/// number of threads; a search's cells are settled in the same order however it is cut.
+/// level's search (50-60 ms on a level of a million cells; a slice takes 5-8 ms).
+/// Meanwhile the field still reads as the last search left it (the search writes buffers of
+/// its own, geometry/searchbuffers.h, swapped in when it lands): a group follows its old way
+/// for the few steps the new one takes. The cut is by cell count, never by time, so the same
+/// scene runs the same on any machine and any number of threads; a search's cells are
+/// settled in the same order however it is cut.
 class FlowField
 {
 public:
