@@ -627,6 +627,11 @@ int FlowOccupancy::snapGoal(int rawSlot) const
     return best;
 }
 
+/// The pools of searches in slices: at most kSliceLanes are under way at once, and a level's
+/// groups of two radii search over two grids, so twice that many are kept.
+using ScratchPool = SearchPool<SearchScratch, 2 * FlowField::kSliceLanes>;
+using LayerPool = SearchPool<SearchLayer, 2 * FlowField::kSliceLanes>;
+
 /// The search of one rebuild: what it reads and writes, copied out of the field, its
 /// occupancy and the scratch into one value the rebuild keeps in locals. Members would be
 /// loaded again after every store of a parent move (a byte store may alias anything), a few
@@ -1018,9 +1023,9 @@ void FlowField::takeOff(bool fresh)
     const std::size_t slots = m_anchor.size();
     m_flight = std::make_unique<Flight>();
     Flight& flight = *m_flight;
-    flight.scratch = SearchPool<SearchScratch>::take(slots);
+    flight.scratch = ScratchPool::take(slots);
     flight.progress.scratch = flight.scratch.get();
-    flight.layer = SearchPool<SearchLayer>::take(slots);
+    flight.layer = LayerPool::take(slots);
     // As computeAimed() starts a search at once: a widening climbs on from the horizon.
     const bool bounded = !m_wanted.empty() || m_wantedCost > 0.0f;
     flight.progress.start = fresh ? (bounded ? 0.0f : kUnreachable) : m_horizon;
@@ -1070,8 +1075,8 @@ void FlowField::land()
     m_landed = true;
     m_landedGoal = m_goal;
     m_queueOrder = 0;
-    SearchPool<SearchScratch>::give(std::move(flight.scratch));
-    SearchPool<SearchLayer>::give(std::move(flight.layer));
+    ScratchPool::give(std::move(flight.scratch));
+    LayerPool::give(std::move(flight.layer));
     m_flight.reset();
 }
 
@@ -1086,8 +1091,8 @@ void FlowField::abandonFlight()
         flight.layer->dirtyFrom = static_cast<std::size_t>(flight.progress.lowest);
         flight.layer->dirtyTo = static_cast<std::size_t>(flight.progress.highest) + 1;
     }
-    SearchPool<SearchScratch>::give(std::move(flight.scratch));
-    SearchPool<SearchLayer>::give(std::move(flight.layer));
+    ScratchPool::give(std::move(flight.scratch));
+    LayerPool::give(std::move(flight.layer));
     m_flight.reset();
 }
 

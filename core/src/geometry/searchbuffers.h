@@ -4,23 +4,25 @@
 /// distances a search in slices writes beside the field's, and the pool that keeps both for
 /// the next search.
 
-#include "geometry/flowfield.h"
-
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <vector>
 
 namespace shoal {
 
+/// What a cost or distance not known yet holds (kSearchUnknown).
+constexpr float kSearchUnknown = std::numeric_limits<float>::infinity();
+
 /// What a search needs only while it runs: the search's costs, each cell's parent move, the
 /// offset from each settled cell to its anchor and the two queues (21 bytes a cell). One per
 /// thread for searches computed at once, grown to the largest grid it has searched, instead
 /// of one per field: a level's fields (a squad's, a hundred followers' windows) keep only
-/// what the agents look up. A search in slices holds one of its own between steps (a pool of
-/// them, kSliceLanes at most kept).
+/// what the agents look up. A search in slices holds one of its own between steps (from a
+/// SearchPool).
 struct SearchScratch
 {
     std::vector<float> cost;
@@ -49,14 +51,14 @@ struct SearchScratch
     void prepare(std::size_t slots)
     {
         if (cost.size() < slots) {
-            cost.resize(slots, FlowField::kUnreachable);
+            cost.resize(slots, kSearchUnknown);
             parent.resize(slots);
             toAnchor.resize(slots);
             axisQueue.resize(slots);
             diagonalQueue.resize(slots);
         }
         std::fill(cost.begin() + static_cast<std::ptrdiff_t>(dirtyFrom),
-                  cost.begin() + static_cast<std::ptrdiff_t>(dirtyTo), FlowField::kUnreachable);
+                  cost.begin() + static_cast<std::ptrdiff_t>(dirtyTo), kSearchUnknown);
         dirtyFrom = dirtyTo = 0;
     }
     /// A search that settled slots [lowest, highest] of a grid `stride` wide wrote costs
@@ -93,7 +95,7 @@ struct SearchLayer
     void prepare(std::size_t slots)
     {
         if (anchor.size() != slots) {
-            distance.assign(slots, FlowField::kUnreachable);
+            distance.assign(slots, kSearchUnknown);
             anchor.assign(slots, -1);
         } else {
             std::fill(anchor.begin() + static_cast<std::ptrdiff_t>(dirtyFrom),
@@ -105,11 +107,10 @@ struct SearchLayer
 
 /// What searches in slices hold only while they run (scratches, layers), kept for the next
 /// ones instead of allocated and written whole again (40 and 16 MB on a level of two
-/// million cells). At most kSliceLanes searches are under way at once (World::computeRoutes);
-/// a level's groups of two radii search over two grids, so twice that many are kept, the
-/// oldest dropped first. A scratch serves any grid no bigger than it (a smaller one grows);
-/// a layer only its own size (one of another is allocated afresh rather than written whole).
-template <class T> class SearchPool
+/// million cells): at most `kKept`, the oldest dropped first. A scratch serves any grid no
+/// bigger than it (a smaller one grows); a layer only its own size (one of another is
+/// allocated afresh rather than written whole).
+template <class T, std::size_t kKept> class SearchPool
 {
 public:
     static std::unique_ptr<T> take(std::size_t slots)
@@ -139,7 +140,7 @@ public:
     {
         const std::lock_guard<std::mutex> lock(mutex());
         std::vector<std::unique_ptr<T>>& pool = kept();
-        if (pool.size() >= 2 * FlowField::kSliceLanes)
+        if (pool.size() >= kKept)
             pool.erase(pool.begin());
         pool.push_back(std::move(item));
     }
