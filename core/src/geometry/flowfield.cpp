@@ -516,6 +516,15 @@ bool FlowField::aimAt(Vec2 goal)
     // Two blocked cells snapping to the same free cell lead to the same field.
     if (target == m_goalSlot)
         return false;
+    aim(goal, raw, target);
+    return true;
+}
+
+void FlowField::aim(Vec2 goal, int rawSlot, int target)
+{
+    m_goal = goal;
+    m_hasGoal = true;
+    m_rawGoalSlot = rawSlot;
     m_goalSlot = target;
     m_routedGoal = target >= 0 ? m_occupancy->slotCentre(target) : goal;
     m_aimed = true;
@@ -524,7 +533,6 @@ bool FlowField::aimAt(Vec2 goal)
     m_widen = false;
     m_wanted.clear();
     m_wantedCost = 0.0f;
-    return true;
 }
 
 void FlowField::clearGoal()
@@ -1134,14 +1142,9 @@ void FlowField::restoreSearch(const QueuedSearch& search)
         // Of the goal the field was just built for.
         m_widen = true;
     } else {
-        const FlowOccupancy& occ = *m_occupancy;
-        m_goal = search.goal;
-        m_hasGoal = true;
-        m_rawGoalSlot = occ.slotAt(search.goal);
-        m_goalSlot = occ.snapGoal(m_rawGoalSlot);
-        m_routedGoal = m_goalSlot >= 0 ? occ.slotCentre(m_goalSlot) : search.goal;
-        m_aimed = true;
-        m_widen = false;
+        // Aimed even where aimAt() would see no new cell (a goal with no free cell).
+        const int raw = m_occupancy->slotAt(search.goal);
+        aim(search.goal, raw, m_occupancy->snapGoal(raw));
     }
     m_wanted = search.wanted;
     m_wantedCost = search.wantedCost;

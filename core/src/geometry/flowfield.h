@@ -529,6 +529,8 @@ private:
     Stop climb(Progress& progress, float* distance, std::int32_t* anchor, std::uint64_t budgetEnd);
     /// What every search ends with: the horizon, what the next one clears, the bits.
     void finishSearch(const Progress& progress);
+    /// aimAt()'s new goal: `goal` in raw slot `rawSlot`, routed to free slot `target`.
+    void aim(Vec2 goal, int rawSlot, int target);
     /// Starts the search in slices of the goal aimed at (`fresh`), or of the widening asked.
     void takeOff(bool fresh);
     /// The search in slices ended: its buffers become the field's.

@@ -950,8 +950,8 @@ void World::computeRoutes(StepContext& ctx)
              k += FlowField::kSliceLanes) {
             FlowField& field = *m_slicedFields[k];
             left -= field.computeSlice(left);
-            if (field.aimed())
-                break;
+            if (field.searching())
+                break; // stopped at the slice's end: the ones behind it wait
         }
     };
     // Each field is a function of its occupancy, its goal's cell and what it was asked to
