@@ -8,10 +8,13 @@
 #include "testsupport.h"
 
 #include "geometry/staticgeometry.h"
+#include "world/behaviour.h"
+#include "world/blocklevels.h"
 
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <random>
 
 using namespace shoal;
 using namespace shoal::test;
@@ -140,6 +143,7 @@ private slots:
     void playerSteersAmongWormsAlone_data();
     void playerSteersAmongWormsAlone();
     void resultIsIndependentOfGroupOrder();
+    void blockMapsNeverMissAnotherGroup();
 };
 
 void TestSolidBodies::keepClearHoldsEverywhere()
@@ -785,4 +789,92 @@ void TestSolidBodies::resultIsIndependentOfGroupOrder()
 }
 
 QTEST_GUILESS_MAIN(TestSolidBodies)
+void TestSolidBodies::blockMapsNeverMissAnotherGroup()
+{
+    // The body index's block map answers "does another group's body lie near?" for every
+    // body at every step, from tags of 3 x 3 blocks and from coarser maps. A wrong "no"
+    // would let a body drive into another group's: checked here against the blocks one by
+    // one, on random maps (empty blocks, one group, two), for reaches of 0 to 40 blocks.
+    std::mt19937 random(20261205u);
+    auto below = [&](int n) { return static_cast<int>(random() % static_cast<unsigned>(n)); };
+    int coarseAnswers = 0, queries = 0;
+    for (int map = 0; map < 60; ++map) {
+        const int cols = 1 + below(90), rows = 1 + below(90);
+        const auto blocks = static_cast<std::size_t>(cols) * static_cast<std::size_t>(rows);
+        std::vector<std::uint16_t> low(blocks, kNoLowRule), high(blocks, kNoHighRule);
+        // Big patches of one group, as squads on tiles lie, and here and there another.
+        const int patch = 1 + below(24);
+        for (std::size_t b = 0; b < blocks; ++b) {
+            const int x = static_cast<int>(b % static_cast<std::size_t>(cols));
+            const int y = static_cast<int>(b / static_cast<std::size_t>(cols));
+            const auto own = static_cast<std::uint16_t>((x / patch + 2 * (y / patch)) % 4);
+            const int kind = below(1000);
+            if (kind < 400)
+                continue; // empty
+            low[b] = high[b] = own;
+            if (kind > 995)
+                high[b] = static_cast<std::uint16_t>(own + 1 + below(3)); // two groups
+        }
+        std::vector<std::uint16_t> around(blocks), acrossLow, acrossHigh;
+        tagsAround(low.data(), high.data(), static_cast<std::size_t>(cols),
+                   static_cast<std::size_t>(rows), acrossLow, acrossHigh, around.data());
+        CoarserBlocks coarser;
+        coarser.build(low, high, cols, rows);
+        // Whether a block in [x0, x1] x [y0, y1] (clipped to the map) holds another group.
+        auto othersIn = [&](int group, int x0, int y0, int x1, int y1) {
+            for (int y = std::max(y0, 0); y <= std::min(y1, rows - 1); ++y)
+                for (int x = std::max(x0, 0); x <= std::min(x1, cols - 1); ++x) {
+                    const std::size_t b = static_cast<std::size_t>(y) * cols + x;
+                    if (!BodyGlance::onlyOwn(low[b], high[b], group))
+                        return true;
+                }
+            return false;
+        };
+        for (int q = 0; q < 400; ++q) {
+            ++queries;
+            const int group = below(5);
+            const int bx = below(cols), by = below(rows);
+            const float reach = static_cast<float>(below(q % 8 == 0 ? 4000 : 600)) * 0.01f;
+            // The coarse maps: "only own" holds for every block the reach spans, plus one.
+            if (coarser.onlyOwnWithin(group, bx, by, reach)) {
+                ++coarseAnswers;
+                const int span = static_cast<int>(std::ceil(reach)) + 1;
+                QVERIFY2(!othersIn(group, bx - span, by - span, bx + span, by + span),
+                         qPrintable(QStringLiteral("map %1 (%2 x %3): block (%4, %5), reach %6, "
+                                                   "group %7 said alone")
+                                        .arg(map)
+                                        .arg(cols)
+                                        .arg(rows)
+                                        .arg(bx)
+                                        .arg(by)
+                                        .arg(double(reach))
+                                        .arg(group)));
+            }
+            // The tags of every third block: never "no" where a block holds another group,
+            // and "yes" only for one at most a block outside the range.
+            const int x0 = below(cols + 4) - 2, y0 = below(rows + 4) - 2;
+            const int x1 = x0 + below(30) - 3, y1 = y0 + below(30) - 3;
+            const bool said =
+                othersInRange(around.data(), cols, rows, std::max(x0, 0), std::max(y0, 0),
+                              std::min(x1, cols - 1), std::min(y1, rows - 1), group);
+            QCOMPARE(said || !othersIn(group, x0, y0, x1, y1), true);
+            QCOMPARE(!said || othersIn(group, x0 - 1, y0 - 1, x1 + 1, y1 + 1), true);
+        }
+    }
+    QVERIFY2(coarseAnswers > 0,
+             qPrintable(QStringLiteral("%1 of %2").arg(coarseAnswers).arg(queries)));
+    // The coarse maps answer where it is clear (else every wide query pays for the blocks
+    // one by one): a level of one group with another's body in a corner.
+    const int side = 64;
+    std::vector<std::uint16_t> low(side * side, 1), high(side * side, 1);
+    low[60 * side + 60] = high[60 * side + 60] = 2;
+    CoarserBlocks coarser;
+    coarser.build(low, high, side, side);
+    QVERIFY(coarser.onlyOwnWithin(1, 10, 10, 5.5f));
+    QVERIFY(coarser.onlyOwnWithin(1, 12, 12, 14.0f));
+    QVERIFY(!coarser.onlyOwnWithin(1, 58, 58, 1.0f));
+    QVERIFY(!coarser.onlyOwnWithin(2, 10, 10, 0.5f));
+    QVERIFY(!coarser.onlyOwnWithin(1, 10, 10, 200.0f)); // wider than the coarsest map
+}
+
 #include "test_solidbodies.moc"

@@ -8,6 +8,7 @@
 #include "math/fastmath.h"
 #include "math/random.h"
 #include "world/behaviour.h"
+#include "world/blocklevels.h"
 #include "world/statebytes.h"
 #include <shoal/metrics.h>
 
@@ -23,29 +24,6 @@ namespace {
 /// are exact and the largest push a level allows fits many times over in 64 bits.
 constexpr float kFixedScale = 16777216.0f;
 constexpr float kFixedToMetres = 1.0f / kFixedScale;
-/// The lowest and highest rule of a block of the index with no body in it.
-constexpr std::uint16_t kNoLowRule = 0xFFFF;
-constexpr std::uint16_t kNoHighRule = 0;
-
-/// out[x] = op(in[x - 1], in[x], in[x + 1]), clipped at the ends; `step` apart (1 along a
-/// row, the row length down a column). Loops the compiler turns into lanes of min or max.
-template <class Op>
-void spread3(const std::uint16_t* in, std::uint16_t* out, std::size_t count, std::size_t step,
-             Op op)
-{
-    if (count == 0)
-        return;
-    if (count == 1) {
-        out[0] = in[0];
-        return;
-    }
-    const std::size_t last = (count - 1) * step;
-    out[0] = op(in[0], in[step]);
-    for (std::size_t k = step; k < last; k += step)
-        out[k] = op(op(in[k - step], in[k]), in[k + step]);
-    out[last] = op(in[last - step], in[last]);
-}
-
 /// Rounds stop once no overlap is deeper than this, m.
 constexpr float kSettled = 2e-3f;
 /// A body overlapping by more than kSqueezed (m) that a round shrank by less than a tenth is
@@ -949,31 +927,10 @@ void BodyPass::index(std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer
     m_blockLow.assign(blocks, kNoLowRule);
     m_blockHigh.assign(blocks, kNoHighRule);
     markBlocks(inverse);
-    auto lower = [](std::uint16_t a, std::uint16_t b) { return a < b ? a : b; };
-    auto higher = [](std::uint16_t a, std::uint16_t b) { return a > b ? a : b; };
-    // Along the rows, each block with its two neighbours, the lowest and the highest apart
-    // (loops of min and max the compiler runs in lanes); then down the columns, a row at a
-    // time so the loops run along memory, into the one group they name (BodyGlance::around).
-    m_acrossLow.resize(blocks);
-    m_acrossHigh.resize(blocks);
-    for (std::size_t y = 0; y < rows; ++y) {
-        spread3(m_blockLow.data() + y * cols, m_acrossLow.data() + y * cols, cols, 1, lower);
-        spread3(m_blockHigh.data() + y * cols, m_acrossHigh.data() + y * cols, cols, 1, higher);
-    }
     m_around.resize(blocks);
-    for (std::size_t y = 0; y < rows; ++y) {
-        const std::size_t above = (y > 0 ? y - 1 : y) * cols, mid = y * cols;
-        const std::size_t below = (y + 1 < rows ? y + 1 : y) * cols;
-        const std::uint16_t* low = m_acrossLow.data();
-        const std::uint16_t* high = m_acrossHigh.data();
-        std::uint16_t* row = m_around.data() + mid;
-        for (std::size_t x = 0; x < cols; ++x) {
-            const std::uint16_t lo = lower(lower(low[above + x], low[mid + x]), low[below + x]);
-            const std::uint16_t hi =
-                higher(higher(high[above + x], high[mid + x]), high[below + x]);
-            row[x] = hi < lo ? BodyGlance::kNoBody : (lo == hi ? lo : BodyGlance::kMixed);
-        }
-    }
+    tagsAround(m_blockLow.data(), m_blockHigh.data(), cols, rows, m_acrossLow, m_acrossHigh,
+               m_around.data());
+    m_coarser.build(m_blockLow, m_blockHigh, m_blockCols, m_blockRows);
     m_blocksGlance = BodyGlance{};
     m_blocksGlance.around = m_around.data();
     m_blocksGlance.blockOrigin = m_blockOrigin;
@@ -1081,10 +1038,25 @@ void seeBody(OtherBodies& out, Vec2 p, float radius, Vec2 forward, Vec2 q, float
 
 bool BodyPass::othersInBlocks(int group, Vec2 p, float reach) const
 {
-    // The blocks within reach of p: whether any holds a body of another group.
+    // The blocks within reach of p: whether any holds a body of another group. First one
+    // look-up in the coarser maps (p's block as BodyGlance::onlyOwnAround takes it), which
+    // answers for nearly every body far from other groups; the blocks one by one when it
+    // cannot tell.
+    const float inverse = 1.0f / m_blockSize;
+    {
+        const float fx = (p.x - m_blockOrigin.x) * inverse;
+        const float fy = (p.y - m_blockOrigin.y) * inverse;
+        const int bx = fx > 0.0f ? (fx < static_cast<float>(m_blockCols) ? static_cast<int>(fx)
+                                                                         : m_blockCols - 1)
+                                 : 0;
+        const int by = fy > 0.0f ? (fy < static_cast<float>(m_blockRows) ? static_cast<int>(fy)
+                                                                         : m_blockRows - 1)
+                                 : 0;
+        if (m_coarser.onlyOwnWithin(group, bx, by, reach * inverse))
+            return false;
+    }
     // Truncation is floor where it counts: below zero the range starts at block 0 either
     // way (and a NaN too), and std::floor is a library call without SSE4.1.
-    const float inverse = 1.0f / m_blockSize;
     const float fx0 = (p.x - reach - m_blockOrigin.x) * inverse;
     const float fy0 = (p.y - reach - m_blockOrigin.y) * inverse;
     const int bx0 = fx0 > 0.0f ? static_cast<int>(fx0) : 0;
@@ -1093,13 +1065,7 @@ bool BodyPass::othersInBlocks(int group, Vec2 p, float reach) const
         std::min(m_blockCols - 1, static_cast<int>((p.x + reach - m_blockOrigin.x) * inverse));
     const int by1 =
         std::min(m_blockRows - 1, static_cast<int>((p.y + reach - m_blockOrigin.y) * inverse));
-    for (int y = by0; y <= by1; ++y)
-        for (int x = bx0; x <= bx1; ++x) {
-            const std::size_t block = static_cast<std::size_t>(y) * m_blockCols + x;
-            if (!BodyGlance::onlyOwn(m_blockLow[block], m_blockHigh[block], group))
-                return true;
-        }
-    return false;
+    return othersInRange(m_around.data(), m_blockCols, m_blockRows, bx0, by0, bx1, by1, group);
 }
 
 OtherBodies BodyPass::othersNear(int group, Vec2 p, float radius, Vec2 forward, float look) const

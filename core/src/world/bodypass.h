@@ -14,6 +14,7 @@
 
 #include "kernels/uniformgrid.h"
 #include "world/behaviour.h"
+#include "world/blocklevels.h"
 #include <shoal/scenedesc.h>
 #include <shoal/vec2.h>
 
@@ -196,7 +197,9 @@ private:
     /// The index's block map as glance() hands it out (the rest left as a BodyGlance starts),
     /// kept up to date by index(): othersNear reads it without building a glance per body.
     const BodyGlance& blocksGlance() const { return m_blocksGlance; }
-    /// Whether the index's blocks within `reach` of p hold a body of a group but `group`.
+    /// Whether the index's blocks within `reach` of p may hold a body of a group but
+    /// `group`: false only when none does; true when one does, and now and then for one in
+    /// a block just past the reach (the caller measures the bodies it finds anyway).
     bool othersInBlocks(int group, Vec2 p, float reach) const;
     float radiusOf(std::size_t b) const { return m_ruleRadius[m_rule[b]]; }
     /// Forgets the squeezed marks (m_squeezedAfter, m_squeezedList) and sizes the marks for
@@ -395,6 +398,7 @@ private:
     std::vector<std::uint16_t> m_blockLow, m_blockHigh;
     std::vector<std::uint16_t> m_around; ///< the group round each block (BodyGlance)
     std::vector<std::uint16_t> m_acrossLow, m_acrossHigh; ///< scratch: along the rows only
+    CoarserBlocks m_coarser; ///< the same map in wider blocks, for wider reaches
     Vec2 m_blockOrigin;
     float m_blockSize = 4.0f;
     int m_blockCols = 0;
