@@ -930,7 +930,9 @@ void BodyPass::index(std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer
     m_around.resize(blocks);
     tagsAround(m_blockLow.data(), m_blockHigh.data(), cols, rows, m_acrossLow, m_acrossHigh,
                m_around.data());
-    m_coarser.build(m_blockLow, m_blockHigh, m_blockCols, m_blockRows);
+    m_coarserReady = m_wideAsked.exchange(false, std::memory_order_relaxed);
+    if (m_coarserReady)
+        m_coarser.build(m_blockLow, m_blockHigh, m_blockCols, m_blockRows);
     m_blocksGlance = BodyGlance{};
     m_blocksGlance.around = m_around.data();
     m_blocksGlance.blockOrigin = m_blockOrigin;
@@ -1043,7 +1045,11 @@ bool BodyPass::othersInBlocks(int group, Vec2 p, float reach) const
     // answers for nearly every body far from other groups; the blocks one by one when it
     // cannot tell.
     const float inverse = 1.0f / m_blockSize;
-    {
+    // (Read before it is written: once set, the threads share the line instead of taking
+    // it from each other at every query.)
+    if (!m_wideAsked.load(std::memory_order_relaxed))
+        m_wideAsked.store(true, std::memory_order_relaxed);
+    if (m_coarserReady) {
         const float fx = (p.x - m_blockOrigin.x) * inverse;
         const float fy = (p.y - m_blockOrigin.y) * inverse;
         const int bx = fx > 0.0f ? (fx < static_cast<float>(m_blockCols) ? static_cast<int>(fx)

@@ -18,6 +18,7 @@
 #include <shoal/scenedesc.h>
 #include <shoal/vec2.h>
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -398,7 +399,15 @@ private:
     std::vector<std::uint16_t> m_blockLow, m_blockHigh;
     std::vector<std::uint16_t> m_around; ///< the group round each block (BodyGlance)
     std::vector<std::uint16_t> m_acrossLow, m_acrossHigh; ///< scratch: along the rows only
-    CoarserBlocks m_coarser; ///< the same map in wider blocks, for wider reaches
+    /// The same map in wider blocks, for wider reaches: built only while queries ask for
+    /// them (m_coarserReady), as a world of 5,000 groups of followers, who look no further
+    /// than a block, would pay a tenth of a millisecond a step for maps nobody reads.
+    CoarserBlocks m_coarser;
+    bool m_coarserReady = false;
+    /// A query since the last index() reached further than a block: the next index builds
+    /// the coarser maps. (Written by the plans' threads; a query that finds no coarser map
+    /// reads the blocks, so no answer depends on it.)
+    mutable std::atomic<bool> m_wideAsked{false};
     Vec2 m_blockOrigin;
     float m_blockSize = 4.0f;
     int m_blockCols = 0;
