@@ -231,20 +231,20 @@ void TestDeterminism::sameHashOnEveryLaneWidth()
 
 void TestDeterminism::sameHashOnAnyThreadsAmongGroups()
 {
-    // The family's level without pickups (worms then plan in parts: coins make them plan
-    // alone) and with a second group of another family crossing it, so the bodies of two
-    // groups meet: the hash of 1 thread, whole parts, is that of 2 and 4 threads and of
-    // parts of 7 and 64 agents.
+    // The family's level, its pickups included (worms plan in parts and eat the coins after
+    // them, in worm order), with a second group of another family crossing it, so the bodies
+    // of two groups meet: the hash of 1 thread, whole parts, is that of 2 and 4 threads and
+    // of parts of 7 and 64 agents.
     QFETCH(int, kind);
     const auto family = static_cast<BehaviourKind>(kind);
     SceneDesc scene = familyScene(family);
-    scene.pickups.clear();
     GroupDesc other = makeDefaultGroup(
         family == BehaviourKind::Swarm ? BehaviourKind::TankSquad : BehaviourKind::Swarm, "other");
     other.spawn = SpawnAreaDesc{{{-35.0, -25.0}, {0.0, 0.0}}, 60};
     if (other.kind == BehaviourKind::TankSquad)
         other.target = Point2{25.0, 20.0};
     scene.groups.push_back(other);
+    int taken = 0; // pickups taken in the last run
     auto run = [&](int threads, std::size_t partAgents) {
         const std::unique_ptr<World> world = worldOnThreads(scene, threads, partAgents);
         World& w = *world;
@@ -253,6 +253,8 @@ void TestDeterminism::sameHashOnAnyThreadsAmongGroups()
             w.setPointer({20.0f * std::cos(t), 15.0f * std::sin(t)}, (s / 100) % 3 != 2);
             w.step();
         }
+        taken = static_cast<int>(std::count_if(w.pickups().begin(), w.pickups().end(),
+                                               [](const PickupState& p) { return p.taken; }));
         return w.stateHash();
     };
     const QString one = hex(run(1, 0));
@@ -260,6 +262,9 @@ void TestDeterminism::sameHashOnAnyThreadsAmongGroups()
     QCOMPARE(hex(run(2, 7)), one);
     QCOMPARE(hex(run(4, 7)), one);
     QCOMPARE(hex(run(1, 64)), one);
+    // The worms ate coins on the way, on every thread.
+    if (family == BehaviourKind::Worm)
+        QVERIFY2(taken > 0, "no coin eaten: the run says nothing of eating in parts");
 }
 
 void TestDeterminism::squadsGivenNewTargetsAtOnceRouteAlikeOnAnyThreads()

@@ -182,6 +182,8 @@ private slots:
     void mitredOutlineHasNoGapsOrFolds();
     void eatingACoinGrowsByGrowthPerCoin_data();
     void eatingACoinGrowsByGrowthPerCoin();
+    void aCoinTwoWormsReachGoesToTheFirst_data();
+    void aCoinTwoWormsReachGoesToTheFirst();
     void liveLengthChangeTakesEffect();
     void stopModeHaltsAtTheWall_data();
     void stopModeHaltsAtTheWall();
@@ -474,6 +476,38 @@ void TestWorm::eatingACoinGrowsByGrowthPerCoin()
     QCOMPARE(worm.length(0), expected);
     QVERIFY2(std::fabs(polylineLength(points) - expected) <= kLengthTolerance,
              qPrintable(QString::number(polylineLength(points))));
+}
+
+void TestWorm::aCoinTwoWormsReachGoesToTheFirst_data()
+{
+    QTest::addColumn<bool>("swapped");
+    QTest::addColumn<int>("threads");
+    QTest::newRow("first on the left, one thread") << false << 1;
+    QTest::newRow("first on the right, one thread") << true << 1;
+    QTest::newRow("first on the left, two threads") << false << 2;
+    QTest::newRow("first on the right, two threads") << true << 2;
+}
+
+void TestWorm::aCoinTwoWormsReachGoesToTheFirst()
+{
+    // Both heads within eatRadius of one coin in the same step: the worm listed first eats
+    // it (the worms step in parts on every thread and eat after them, in worm order), and
+    // only it grows.
+    QFETCH(bool, swapped);
+    QFETCH(int, threads);
+    SceneDesc scene = oneWormScene({}, {swapped ? 4.0 : -4.0, 0.0}, swapped ? 180.0 : 0.0);
+    scene.groups[0].agents.push_back({{swapped ? -4.0 : 4.0, 0.0}, swapped ? 0.0 : 180.0});
+    setParam(scene.groups[0], "eatRadius", 5.0);
+    setParam(scene.groups[0], "growthPerCoin", 2.0);
+    scene.pickups.push_back({PickupKind::Coin, {0.0, 0.0}});
+    auto world = buildWorld(scene);
+    QVERIFY(world);
+    world->setThreads(threads);
+    world->step();
+    QVERIFY(world->pickups()[0].taken);
+    const WormBehaviour& worms = wormsOf(*world);
+    QCOMPARE(worms.length(0), 8.0f);
+    QCOMPARE(worms.length(1), 6.0f);
 }
 
 void TestWorm::liveLengthChangeTakesEffect()

@@ -438,13 +438,6 @@ public:
         (void)group;
         (void)ctx;
     }
-    /// Whether the group's plan writes what other groups read or write in their own (a worm
-    /// eating the level's coins): then its parts run on the preparing thread, in group order.
-    virtual bool plansAlone(const StepContext& ctx) const
-    {
-        (void)ctx;
-        return false;
-    }
 
     /// Largest neighbour query radius, m.
     virtual float queryRadius() const = 0;

@@ -1,3 +1,6 @@
+// The body index's block map as tags of the group round each block, and the coarser maps of
+// it a query wider than a block asks once (world/blocklevels.h).
+
 #include "world/blocklevels.h"
 
 #include "world/behaviour.h"

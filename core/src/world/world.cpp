@@ -1007,8 +1007,8 @@ void World::planGroups(StepContext& ctx)
         return;
     }
 
-    // On the step's threads: every group prepares in order on this one (a group planning
-    // alone plans whole here), the parts of all go to the threads in blocks of about
+    // On the step's threads: every group prepares in order on this one, the parts of all go
+    // to the threads in blocks of about
     // kPlanPartAgents agents (a large group's parts each a block, runs of small groups
     // together), then every group finishes in order.
     ctx.workers = m_pool->threads();
@@ -1022,10 +1022,6 @@ void World::planGroups(StepContext& ctx)
         group.startNearestKnown = false;
         if (group.playerLed)
             m_playerLedGroups.push_back(g);
-        if (group.behaviour->plansAlone(ctx)) {
-            group.behaviour->plan(group, ctx);
-            continue;
-        }
         const std::size_t parts = group.behaviour->preparePlan(group, ctx);
         const std::size_t agents = group.agents.size();
         for (std::size_t part = 0; part < parts; ++part) {

@@ -1169,14 +1169,16 @@ void WormBehaviour::planPart(Group& group, const StepContext& ctx, std::size_t p
     }
 }
 
-bool WormBehaviour::plansAlone(const StepContext& ctx) const
+void WormBehaviour::finishPlan(Group& group, const StepContext& ctx)
 {
+    // A worm's step reads no coin and eating changes nothing it does this step (the growth
+    // shows from the next), so eating after the parts, in worm order, is what eating at the
+    // end of each worm's step in that order was.
     if (!ctx.pickups || !(m_params.eatRadius > 0.0f))
-        return false;
-    for (const PickupState& coin : *ctx.pickups)
-        if (coin.kind == PickupKind::Coin && !coin.taken)
-            return true;
-    return false;
+        return;
+    for (int w = 0; w < m_worms; ++w)
+        if (!(group.playerLed && w == 0))
+            eatCoins(w, fixedJoint(w, 0), ctx);
 }
 
 SHOAL_FORCE_INLINE inline WormBehaviour::Aim WormBehaviour::aim(const Group& group, int w,
@@ -1319,7 +1321,6 @@ void WormBehaviour::stepWorm(Group& group, int w, const StepContext& ctx, NearBo
     const Vec2 next = fixedJoint(w, 0);
     m_bodyLength[i] = std::min(static_cast<double>(length(w)), m_bodyLength[i] + moved);
     trimTail(w);
-    eatCoins(w, next, ctx);
 
     AgentArrays& a = group.agents;
     const Vec2 velocity = (next - head) / ctx.dt;

@@ -78,8 +78,10 @@ public:
                SpawnOccupancy& placed) override;
     std::size_t preparePlan(Group& group, const StepContext& ctx) override;
     void planPart(Group& group, const StepContext& ctx, std::size_t part, int worker) override;
-    /// Worms that eat coins take them from the level's list, first come first served.
-    bool plansAlone(const StepContext& ctx) const override;
+    /// Worms that eat coins take them from the level's list, in worm order (a coin two
+    /// heads reach in one step goes to the first worm), once every worm has moved: the
+    /// parts run on every thread, coins or not.
+    void finishPlan(Group& group, const StepContext& ctx) override;
     float queryRadius() const override { return m_params.width; }
     bool keepsOwnBodies() const override { return true; }
     float bodyRadius() const override { return 0.5f * m_params.width; }
