@@ -68,19 +68,23 @@ struct BodyGlance
     /// p takes the nearest block, whose neighbours still hold all the map has within reach.
     bool onlyOwnAround(int group, Vec2 p) const
     {
+        int bx, by;
+        blockOf(p, bx, by);
+        const std::size_t block = static_cast<std::size_t>(by) * blockCols + bx;
+        const std::uint16_t tag = around[block];
+        return tag == kNoBody || tag == group;
+    }
+    /// The block of the map p lies in; out of the map, the nearest.
+    void blockOf(Vec2 p, int& bx, int& by) const
+    {
         const float fx = (p.x - blockOrigin.x) * invBlockSize;
         const float fy = (p.y - blockOrigin.y) * invBlockSize;
         // Compared as floats first: a cast of a value out of int's range is undefined (and a
         // NaN takes block 0, which is as good as any).
-        const int bx =
-            fx > 0.0f ? (fx < static_cast<float>(blockCols) ? static_cast<int>(fx) : blockCols - 1)
-                      : 0;
-        const int by =
-            fy > 0.0f ? (fy < static_cast<float>(blockRows) ? static_cast<int>(fy) : blockRows - 1)
-                      : 0;
-        const std::size_t block = static_cast<std::size_t>(by) * blockCols + bx;
-        const std::uint16_t tag = around[block];
-        return tag == kNoBody || tag == group;
+        bx = fx > 0.0f ? (fx < static_cast<float>(blockCols) ? static_cast<int>(fx) : blockCols - 1)
+                       : 0;
+        by = fy > 0.0f ? (fy < static_cast<float>(blockRows) ? static_cast<int>(fy) : blockRows - 1)
+                       : 0;
     }
     /// Asks for the lines onlyOwnAround() will read for bodies in the box lo..hi (when
     /// indexed).

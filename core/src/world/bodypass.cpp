@@ -1050,14 +1050,8 @@ bool BodyPass::othersInBlocks(int group, Vec2 p, float reach) const
     if (!m_wideAsked.load(std::memory_order_relaxed))
         m_wideAsked.store(true, std::memory_order_relaxed);
     if (m_coarserReady) {
-        const float fx = (p.x - m_blockOrigin.x) * inverse;
-        const float fy = (p.y - m_blockOrigin.y) * inverse;
-        const int bx = fx > 0.0f ? (fx < static_cast<float>(m_blockCols) ? static_cast<int>(fx)
-                                                                         : m_blockCols - 1)
-                                 : 0;
-        const int by = fy > 0.0f ? (fy < static_cast<float>(m_blockRows) ? static_cast<int>(fy)
-                                                                         : m_blockRows - 1)
-                                 : 0;
+        int bx, by;
+        m_blocksGlance.blockOf(p, bx, by);
         if (m_coarser.onlyOwnWithin(group, bx, by, reach * inverse))
             return false;
     }

@@ -1008,9 +1008,8 @@ void World::planGroups(StepContext& ctx)
     }
 
     // On the step's threads: every group prepares in order on this one, the parts of all go
-    // to the threads in blocks of about
-    // kPlanPartAgents agents (a large group's parts each a block, runs of small groups
-    // together), then every group finishes in order.
+    // to the threads in blocks of about kPlanPartAgents agents (a large group's parts each a
+    // block, runs of small groups together), then every group finishes in order.
     ctx.workers = m_pool->threads();
     ctx.pool = m_pool.get();
     m_planTasks.clear();

@@ -1176,6 +1176,14 @@ void WormBehaviour::finishPlan(Group& group, const StepContext& ctx)
     // end of each worm's step in that order was.
     if (!ctx.pickups || !(m_params.eatRadius > 0.0f))
         return;
+    // The coins still there, once: a level of many other pickups, or of coins all eaten,
+    // costs the worms nothing here.
+    m_coins.clear();
+    for (std::size_t k = 0; k < ctx.pickups->size(); ++k)
+        if ((*ctx.pickups)[k].kind == PickupKind::Coin && !(*ctx.pickups)[k].taken)
+            m_coins.push_back(static_cast<std::uint32_t>(k));
+    if (m_coins.empty())
+        return;
     for (int w = 0; w < m_worms; ++w)
         if (!(group.playerLed && w == 0))
             eatCoins(w, fixedJoint(w, 0), ctx);
@@ -1263,16 +1271,14 @@ float WormBehaviour::bendAtWall(const NearBodies& near, int w, float wanted, flo
 SHOAL_FORCE_INLINE inline void WormBehaviour::eatCoins(int w, Vec2 head, const StepContext& ctx)
 {
     const WormParams& p = m_params;
-    if (!ctx.pickups || p.eatRadius <= 0.0f)
-        return;
     const float reach2 = p.eatRadius * p.eatRadius;
-    for (PickupState& coin : *ctx.pickups) {
-        if (coin.kind != PickupKind::Coin || coin.taken ||
-            distanceSquared(coin.position, head) > reach2)
+    for (const std::uint32_t k : m_coins) {
+        PickupState& coin = (*ctx.pickups)[k];
+        if (coin.taken || distanceSquared(coin.position, head) > reach2)
             continue;
         coin.taken = true;
         m_eaten.push_back(static_cast<std::uint32_t>(w));
-        m_eaten.push_back(static_cast<std::uint32_t>(&coin - ctx.pickups->data()));
+        m_eaten.push_back(k);
         // The tail waits (trimTail) until it has grown in.
         m_grown[static_cast<std::size_t>(w)] += p.growthPerCoin;
     }

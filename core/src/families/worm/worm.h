@@ -261,6 +261,7 @@ private:
     float bendAtWall(const NearBodies& near, int w, float wanted, float rest, const RayHit& surface,
                      const StaticGeometry* geometry, bool byBody);
     /// Coins within eatRadius of the head are eaten; the body grows by growthPerCoin each.
+    /// (Of the coins in m_coins, the ones not taken when this step's eating began.)
     void eatCoins(int w, Vec2 head, const StepContext& ctx);
     void stepWorm(Group& group, int w, const StepContext& ctx, NearBodies& near);
 
@@ -301,6 +302,9 @@ private:
     std::uint32_t m_seenTargetVersion = 0;
     /// The coins eaten in the last plan: (worm, pickup index) pairs (pickupsTaken()).
     std::vector<std::uint32_t> m_eaten;
+    /// The coins left on the level when the last plan's eating began, in pickup order
+    /// (scratch of finishPlan: the worms look only at these, not at every pickup).
+    std::vector<std::uint32_t> m_coins;
     /// permuteAgents()'s room, one per type of the per-worm arrays (no allocation once warm).
     struct Reordering
     {
