@@ -52,6 +52,31 @@ void UniformGrid::bounds(const float* xs, const float* ys, std::size_t count, fl
     }
 }
 
+GridCellShape UniformGrid::cellsFor(float width, float height, std::size_t count,
+                                    GridCellShape cells, int* columns, int* rows)
+{
+    GridCellShape shape;
+    shape.rowHeight = cells.rowHeight > 1e-4f ? cells.rowHeight : 1e-4f;
+    shape.columnWidth = cells.columnWidth > 1e-4f ? cells.columnWidth : 1e-4f;
+    // Keep the cell count within a few per point: a sparse group spread over a huge level
+    // would otherwise allocate millions of empty cells. Growing cells keeps queries correct
+    // (queries work with cells of any size) and costs a few more distance tests.
+    const double maxCells = 4.0 * static_cast<double>(count) + 64.0;
+    for (;;) {
+        const double across = std::floor(width / shape.columnWidth) + 1.0;
+        const double down = std::floor(height / shape.rowHeight) + 1.0;
+        if (across * down <= maxCells) {
+            if (columns)
+                *columns = static_cast<int>(across);
+            if (rows)
+                *rows = static_cast<int>(down);
+            return shape;
+        }
+        shape.rowHeight *= 1.5f;
+        shape.columnWidth *= 1.5f;
+    }
+}
+
 void UniformGrid::build(const float* xs, const float* ys, std::size_t count, GridCellShape shape)
 {
     m_count = count;
@@ -66,21 +91,10 @@ void UniformGrid::build(const float* xs, const float* ys, std::size_t count, Gri
     }
     float minX, maxX, minY, maxY;
     bounds(xs, ys, count, minX, maxX, minY, maxY);
-    // Keep the cell count within a few per point: a sparse group spread over a huge level
-    // would otherwise allocate millions of empty cells. Growing cells keeps queries correct
-    // (queries work with cells of any size) and costs a few more distance tests.
-    const double maxCells = 4.0 * static_cast<double>(count) + 64.0;
-    for (;;) {
-        const double cols = std::floor((maxX - minX) / m_columnWidth) + 1.0;
-        const double rows = std::floor((maxY - minY) / m_rowHeight) + 1.0;
-        if (cols * rows <= maxCells) {
-            m_cols = static_cast<int>(cols);
-            m_rows = static_cast<int>(rows);
-            break;
-        }
-        m_rowHeight *= 1.5f;
-        m_columnWidth *= 1.5f;
-    }
+    const GridCellShape grown =
+        cellsFor(maxX - minX, maxY - minY, count, {m_rowHeight, m_columnWidth}, &m_cols, &m_rows);
+    m_rowHeight = grown.rowHeight;
+    m_columnWidth = grown.columnWidth;
     m_invRow = 1.0f / m_rowHeight;
     m_invColumn = 1.0f / m_columnWidth;
     m_colsF = static_cast<float>(m_cols);

@@ -221,6 +221,12 @@ public:
         return true;
     }
 
+    /// The cells build() sorts `count` points into when they span `width` x `height` m and
+    /// `cells` is asked for: grown, a half again at a time, until there are at most a few
+    /// per point (and how many columns and rows that makes). What cellShape() tells after
+    /// such a build, worked out before it.
+    static GridCellShape cellsFor(float width, float height, std::size_t count, GridCellShape cells,
+                                  int* columns = nullptr, int* rows = nullptr);
     /// The bounding box of the points (count >= 1), exactly as std::min and std::max from the
     /// first point find it.
     static void bounds(const float* xs, const float* ys, std::size_t count, float& minX,

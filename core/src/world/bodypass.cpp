@@ -897,42 +897,52 @@ void BodyPass::index(std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer
     m_stepGathered = false;
     m_indexCount = m_x.size();
     m_indexRadius = maxRadius();
-    m_grid.build(m_x.data(), m_y.data(), m_x.size(), std::max(2.0f * m_indexRadius, 0.1f));
-    // (A rule is below kMaxGroups + 1, exact as a float.)
-    m_grid.gather(m_rule.data(), m_slotRule,
-                  [](std::uint16_t rule) { return static_cast<float>(rule); });
+    const std::size_t n = m_x.size();
+    const float indexCell = std::max(2.0f * m_indexRadius, 0.1f);
+    // The grid of every body, and the map of which groups each block of the level holds:
+    // each reads the bodies alone, so on the step's threads they are built side by side.
+    // The map's blocks are sized from the grid's cells, worked out before the grid is.
+    const auto buildGrid = [&]() {
+        m_grid.build(m_x.data(), m_y.data(), n, indexCell);
+        // (A rule is below kMaxGroups + 1, exact as a float.)
+        m_grid.gather(m_rule.data(), m_slotRule,
+                      [](std::uint16_t rule) { return static_cast<float>(rule); });
+    };
+    Vec2 lowest, highest;
+    float cellWidth = 0.0f;
+    if (n > 0) {
+        UniformGrid::bounds(m_x.data(), m_y.data(), n, lowest.x, highest.x, lowest.y, highest.y);
+        cellWidth = UniformGrid::cellsFor(highest.x - lowest.x, highest.y - lowest.y, n,
+                                          {indexCell, indexCell})
+                        .columnWidth;
+    } else {
+        // No bodies: the map is one block at the grid's (kept) origin.
+        buildGrid();
+        lowest = highest = m_grid.origin();
+        cellWidth = m_grid.cellShape().columnWidth;
+    }
     m_slotRulesValid = true;
-    // A coarse map of which rule each block of the level holds, when all its bodies share
-    // one: othersNear returns at once for a body whose blocks hold only its own group, which
-    // is nearly every body, so a world of many groups pays for the few that meet.
-    m_blockOrigin = m_grid.origin();
-    const float maxX = m_grid.upper().x, maxY = m_grid.upper().y;
-    // Blocks as wide as the reach of a query that looks no further than its own radius
-    // (BodyGlance::onlyOwnAround), but at most four per body, as the grid caps its cells: a
-    // few bodies far apart in a vast level must not cost a map of the whole of it.
-    const float width = maxX - m_blockOrigin.x, height = maxY - m_blockOrigin.y;
-    const float fewest = std::sqrt(width * height / static_cast<float>(4 * m_x.size() + 16));
-    m_blockSize = std::max({3.0f * m_indexRadius, m_grid.cellShape().columnWidth, fewest,
-                            width / 4096.0f, height / 4096.0f});
-    const float inverse = 1.0f / m_blockSize;
-    m_blockCols = static_cast<int>(width * inverse) + 1;
-    m_blockRows = static_cast<int>(height * inverse) + 1;
-    // Per block the lowest and highest rule of its bodies (one rule when they are equal,
-    // none when the lowest is above the highest), then each block with the eight round it:
-    // a query that reaches no further than a block learns from one look-up whether it meets
-    // only its own. Minima and maxima, unlike tags, spread in lanes.
-    const std::size_t cols = static_cast<std::size_t>(m_blockCols);
-    const std::size_t rows = static_cast<std::size_t>(m_blockRows);
-    const std::size_t blocks = cols * rows;
-    m_blockLow.assign(blocks, kNoLowRule);
-    m_blockHigh.assign(blocks, kNoHighRule);
-    markBlocks(inverse);
-    m_around.resize(blocks);
-    tagsAround(m_blockLow.data(), m_blockHigh.data(), cols, rows, m_acrossLow, m_acrossHigh,
-               m_around.data());
     m_coarserReady = m_wideAsked.exchange(false, std::memory_order_relaxed);
-    if (m_coarserReady)
-        m_coarser.build(m_blockLow, m_blockHigh, m_blockCols, m_blockRows);
+    const std::size_t blocks = planBlocks(lowest, highest, cellWidth);
+    const auto buildMap = [&]() {
+        m_blockLow.assign(blocks, kNoLowRule);
+        m_blockHigh.assign(blocks, kNoHighRule);
+        markBlocks(1.0f / m_blockSize);
+        m_around.resize(blocks);
+        tagsAround(m_blockLow.data(), m_blockHigh.data(), static_cast<std::size_t>(m_blockCols),
+                   static_cast<std::size_t>(m_blockRows), m_acrossLow, m_acrossHigh,
+                   m_around.data());
+        if (m_coarserReady)
+            m_coarser.build(m_blockLow, m_blockHigh, m_blockCols, m_blockRows);
+    };
+    if (n == 0) {
+        buildMap();
+    } else if (m_pool) {
+        m_pool->run(2, [&](std::size_t part, int) { part == 0 ? buildGrid() : buildMap(); });
+    } else {
+        buildGrid();
+        buildMap();
+    }
     m_blocksGlance = BodyGlance{};
     m_blocksGlance.around = m_around.data();
     m_blocksGlance.blockOrigin = m_blockOrigin;
@@ -942,6 +952,29 @@ void BodyPass::index(std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer
     m_blocksGlance.blockRows = m_blockRows;
     m_blocksGlance.indexRadius = m_indexRadius;
     m_indexed = true;
+}
+
+std::size_t BodyPass::planBlocks(Vec2 lowest, Vec2 highest, float cellWidth)
+{
+    // A coarse map of which rule each block of the level holds, when all its bodies share
+    // one: othersNear returns at once for a body whose blocks hold only its own group, which
+    // is nearly every body, so a world of many groups pays for the few that meet.
+    m_blockOrigin = lowest;
+    // Blocks as wide as the reach of a query that looks no further than its own radius
+    // (BodyGlance::onlyOwnAround), but at most four per body, as the grid caps its cells: a
+    // few bodies far apart in a vast level must not cost a map of the whole of it.
+    const float width = highest.x - lowest.x, height = highest.y - lowest.y;
+    const float fewest = std::sqrt(width * height / static_cast<float>(4 * m_x.size() + 16));
+    m_blockSize =
+        std::max({3.0f * m_indexRadius, cellWidth, fewest, width / 4096.0f, height / 4096.0f});
+    const float inverse = 1.0f / m_blockSize;
+    m_blockCols = static_cast<int>(width * inverse) + 1;
+    m_blockRows = static_cast<int>(height * inverse) + 1;
+    // Per block the lowest and highest rule of its bodies (one rule when they are equal,
+    // none when the lowest is above the highest), then each block with the eight round it:
+    // a query that reaches no further than a block learns from one look-up whether it meets
+    // only its own. Minima and maxima, unlike tags, spread in lanes.
+    return static_cast<std::size_t>(m_blockCols) * static_cast<std::size_t>(m_blockRows);
 }
 
 void BodyPass::markBlocks(float inverse)

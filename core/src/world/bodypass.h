@@ -192,6 +192,9 @@ private:
                       float playerRadius, Positions positions, Hold hold = Hold::AllFixed);
     float maxRadius() const;
     float minRadius() const;
+    /// index(): the block map's origin, block size, columns and rows for bodies in the box
+    /// (lowest, highest) indexed in cells `cellWidth` wide; returns how many blocks.
+    std::size_t planBlocks(Vec2 lowest, Vec2 highest, float cellWidth);
     /// index(): every body's rule into the lowest and highest of its block (blocks of
     /// 1 / `inverse` metres).
     void markBlocks(float inverse);
