@@ -331,6 +331,46 @@ void forEachGroupPrefetched(const std::vector<std::unique_ptr<Group>>& groups, F
     forEachGroupPrefetched(groups, f, [](const Group& group) { group.prefetchAgents(); });
 }
 
+/// Runs job(g, worker) for every group g on the threads of `pool` (this one alone when null,
+/// as forEachGroupPrefetched does): the groups in blocks of about `blockAgents` agents, cut
+/// from the groups alone, each block's groups in order with the next ones asked for ahead
+/// (`arrays`, as there). `blocks` is the caller's scratch. A job writes only what is its
+/// group's own; whatever is combined afterwards is combined in group order.
+template <class Job, class Arrays>
+void forEachGroupOnThreads(const std::vector<std::unique_ptr<Group>>& groups, WorkerPool* pool,
+                           std::size_t blockAgents, std::vector<std::size_t>& blocks, Job&& job,
+                           Arrays&& arrays)
+{
+    if (!pool) {
+        forEachGroupPrefetched(
+            groups, [&](std::size_t g) { job(g, 0); }, arrays);
+        return;
+    }
+    const std::size_t count = groups.size();
+    blocks.clear();
+    std::size_t agents = 0;
+    for (std::size_t g = 0; g < count; ++g) {
+        const std::size_t size = groups[g]->agents.size();
+        if (blocks.empty() || agents + size > blockAgents) {
+            blocks.push_back(g);
+            agents = 0;
+        }
+        agents += size;
+    }
+    const std::size_t blockCount = blocks.size();
+    blocks.push_back(count);
+    pool->run(blockCount, [&](std::size_t block, int worker) {
+        const std::size_t first = blocks[block], last = blocks[block + 1];
+        for (std::size_t g = first; g < last; ++g) {
+            if (g + 2 < last)
+                groups[g + 2]->prefetchObject();
+            if (g + 1 < last)
+                arrays(*groups[g + 1]);
+            job(g, worker);
+        }
+    });
+}
+
 inline void Group::prefetchPlaces(const StepContext& ctx) const
 {
     // Over the box of the agents' places, as the index pass found it: a few rows of each

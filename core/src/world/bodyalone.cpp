@@ -6,6 +6,7 @@
 
 #include "kernels/lanes.h"
 
+#include <atomic>
 #include <cmath>
 
 namespace shoal {
@@ -21,20 +22,22 @@ bool BodyPass::markLonely(float maxRadius)
     if (!m_stepping || !m_groups)
         return false;
     const float base = (2.0f + kContactMargin) * maxRadius + m_maxMove;
-    bool any = false;
+    // Groups whose plan told nothing leave their bodies not alone. Each group is marked on
+    // its own, on the step's threads.
+    std::atomic<bool> any{false};
+    m_lonely.assign(m_x.size(), 0);
     const std::vector<std::unique_ptr<Group>>& groups = *m_groups;
     // (The groups ahead asked for: thousands of small groups, each in allocations of its
     // own.)
-    forEachGroupPrefetched(
-        groups,
-        [&](std::size_t g) {
+    forEachGroupOnThreads(
+        groups, m_pool, m_blockBodies, m_groupBlocks,
+        [&](std::size_t g, int) {
             const Group& group = *groups[g];
             const std::size_t count = group.agents.size();
             if (!group.startNearestKnown || group.startNearest2.size() != count)
                 return;
-            if (!any)
-                m_lonely.assign(m_x.size(), 0);
-            any = true;
+            if (!any.load(std::memory_order_relaxed))
+                any.store(true, std::memory_order_relaxed);
             const float* nearest2 = group.startNearest2.data();
             const AgentArrays& a = group.agents;
             const float *px = a.px.data(), *py = a.py.data();
@@ -60,7 +63,7 @@ bool BodyPass::markLonely(float maxRadius)
             }
         },
         [](const Group& group) { prefetchElements(group.startNearest2, Group::kSmallGroupBytes); });
-    return any;
+    return any.load(std::memory_order_relaxed);
 }
 
 } // namespace shoal

@@ -88,24 +88,32 @@ void BodyPass::gatherBodies(std::vector<std::unique_ptr<Group>>& groups,
                             float playerRadius, Positions positions, Hold hold)
 {
     const bool planned = positions == Positions::Planned;
-    std::size_t n = hasPlayer ? 1 : 0;
-    for (const auto& group : groups)
-        n += group->agents.size();
+    // Where each group's bodies start, then every group gathered on its own (on the step's
+    // threads), its largest move kept apart and the largest of all taken in group order.
+    m_groupStart.resize(groups.size() + 1);
+    std::size_t b = 0;
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        // (Each group's size is in its own object: those a few ahead asked for.)
+        if (g + 8 < groups.size())
+            prefetchLine(&groups[g + 8]->agents);
+        m_groupStart[g] = static_cast<std::uint32_t>(b);
+        b += groups[g]->agents.size();
+    }
+    m_groupStart[groups.size()] = static_cast<std::uint32_t>(b);
+    const std::size_t n = b + (hasPlayer ? 1 : 0);
     m_groups = &groups;
     m_x.resize(n);
     m_y.resize(n);
     m_rule.resize(n);
     m_fixed.resize(n);
-    m_groupStart.resize(groups.size() + 1);
     if (planned) {
         m_starts.assign(groups.size(), StartPlaces{});
         m_clearLow.resize(n);
+        m_groupMove2.resize(groups.size());
         m_roundsBegun = false;
     }
     // Positions, the rule and whether the body is fixed: everything else is looked up by
     // rule (radiusOf) or, for the few bodies in contact, in the groups (fromOf, keyOf).
-    float maxMove2 = 0.0f;
-    std::size_t b = 0;
     // (The groups ahead asked for: thousands of small groups, each in allocations of its
     // own.)
     const auto prefetchGathered = [](const Group& group) {
@@ -113,41 +121,44 @@ void BodyPass::gatherBodies(std::vector<std::unique_ptr<Group>>& groups,
         if (group.behaviour)
             prefetchLine(group.behaviour.get());
     };
-    forEachGroupPrefetched(
-        groups,
-        [&](std::size_t g) {
+    forEachGroupOnThreads(
+        groups, m_pool, m_blockBodies, m_groupBlocks,
+        [&](std::size_t g, int) {
             const Group& group = *groups[g];
             const AgentArrays& a = group.agents;
             const std::size_t count = a.size();
-            m_groupStart[g] = static_cast<std::uint32_t>(b);
+            const std::size_t first = m_groupStart[g];
             const float* xs = planned ? a.nx.data() : a.px.data();
             const float* ys = planned ? a.ny.data() : a.py.data();
-            std::copy(xs, xs + count, m_x.begin() + static_cast<std::ptrdiff_t>(b));
-            std::copy(ys, ys + count, m_y.begin() + static_cast<std::ptrdiff_t>(b));
-            std::fill_n(m_rule.begin() + static_cast<std::ptrdiff_t>(b), count,
+            std::copy(xs, xs + count, m_x.begin() + static_cast<std::ptrdiff_t>(first));
+            std::copy(ys, ys + count, m_y.begin() + static_cast<std::ptrdiff_t>(first));
+            std::fill_n(m_rule.begin() + static_cast<std::ptrdiff_t>(first), count,
                         static_cast<std::uint16_t>(g));
-            std::fill_n(m_fixed.begin() + static_cast<std::ptrdiff_t>(b), count,
+            std::fill_n(m_fixed.begin() + static_cast<std::ptrdiff_t>(first), count,
                         rules[g].fixed ? kFollowsPath : kMoves);
             if (group.playerLed && count > 0)
-                m_fixed[b] = kSteered;
+                m_fixed[first] = kSteered;
             const std::uint8_t heldWithout = group.behaviour->placeHeldWithout();
             if (hold == Hold::AllFixed && heldWithout != 0) {
                 // A body that holds its place by degree keeps the firmer of the two (the player
                 // leading a school stays steered).
                 const std::uint8_t* flags = a.flags.data();
-                std::uint8_t* fixed = m_fixed.data() + b;
+                std::uint8_t* fixed = m_fixed.data() + first;
                 for (std::size_t i = 0; i < count; ++i)
                     if ((flags[i] & heldWithout) == 0)
                         fixed[i] = std::max<std::uint8_t>(fixed[i], kHoldsPlace);
             }
             if (planned) {
-                maxMove2 = largestMove2(a, maxMove2);
+                m_groupMove2[g] = largestMove2(a, 0.0f);
                 noteStartClearances(g, group);
             }
-            b += count;
         },
         prefetchGathered);
-    m_groupStart[groups.size()] = static_cast<std::uint32_t>(b);
+    // The largest of finite squares, whatever the order it is taken in.
+    float maxMove2 = 0.0f;
+    if (planned)
+        for (const float move2 : m_groupMove2)
+            maxMove2 = std::max(maxMove2, move2);
     m_maxMove = std::sqrt(maxMove2);
     // The per-rule tables, with the player's rule last: on layer 1, pushed by nobody.
     m_layers.resize(rules.size() + 1);
@@ -186,9 +197,9 @@ void BodyPass::takeCommitted(const std::vector<std::unique_ptr<Group>>& groups, 
     // the flagged ones once more (kept clear of a wall). Rules, holds and groups are as
     // gathered: nothing between the pass and the index changes them.
     // (Only the groups' objects asked for ahead: few bodies are flagged.)
-    forEachGroupPrefetched(
-        groups,
-        [&](std::size_t g) {
+    forEachGroupOnThreads(
+        groups, m_pool, m_blockBodies, m_groupBlocks,
+        [&](std::size_t g, int) {
             const AgentArrays& a = groups[g]->agents;
             const std::size_t first = m_groupStart[g];
             forEachFlagged(committedMoved + first, a.size(), [&](std::size_t i) {

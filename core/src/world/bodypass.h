@@ -419,8 +419,10 @@ private:
     BodyGlance m_blocksGlance;  ///< the block map's part of glance(), from the last index()
     /// Per group, per agent id: how long the body has overlapped another without a break, s.
     std::vector<std::vector<float>> m_overlapTime;
-    WorkerPool* m_pool = nullptr;       ///< see setPool
-    std::uint32_t m_blockBodies = 2048; ///< see setPool
+    WorkerPool* m_pool = nullptr;           ///< see setPool
+    std::vector<std::size_t> m_groupBlocks; ///< forEachGroupOnThreads' scratch
+    std::vector<float> m_groupMove2;        ///< gatherBodies: each group's largest move, squared
+    std::uint32_t m_blockBodies = 2048;     ///< see setPool
 };
 
 } // namespace shoal

@@ -1064,34 +1064,7 @@ void World::planGroups(StepContext& ctx)
 
 template <class Job, class Arrays> void World::forEachGroupShared(Job&& job, Arrays&& arrays)
 {
-    if (!m_pool) {
-        forEachGroupPrefetched(
-            m_groups, [&](std::size_t g) { job(g, 0); }, arrays);
-        return;
-    }
-    const std::size_t count = m_groups.size();
-    m_groupBlocks.clear();
-    std::size_t blockAgents = 0;
-    for (std::size_t g = 0; g < count; ++g) {
-        const std::size_t agents = m_groups[g]->agents.size();
-        if (m_groupBlocks.empty() || blockAgents + agents > m_partAgents) {
-            m_groupBlocks.push_back(g);
-            blockAgents = 0;
-        }
-        blockAgents += agents;
-    }
-    const std::size_t blocks = m_groupBlocks.size();
-    m_groupBlocks.push_back(count);
-    m_pool->run(blocks, [&](std::size_t block, int worker) {
-        const std::size_t first = m_groupBlocks[block], last = m_groupBlocks[block + 1];
-        for (std::size_t g = first; g < last; ++g) {
-            if (g + 2 < last)
-                m_groups[g + 2]->prefetchObject();
-            if (g + 1 < last)
-                arrays(*m_groups[g + 1]);
-            job(g, worker);
-        }
-    });
+    forEachGroupOnThreads(m_groups, m_pool.get(), m_partAgents, m_groupBlocks, job, arrays);
 }
 
 static_assert(kPlanPartAgents == 2048, "world.h's m_partAgents starts at kPlanPartAgents");
