@@ -886,8 +886,10 @@ void World::step()
                     : commitRangeInOrder(group, radius, clearAgain, range.begin, range.end);
         },
         [](const Group& group) { group.prefetchAgents(); });
+    // A group's ranges in order: the crossings summed, the first the least key. Then each
+    // group with agents (one with none has no range) finishes on its own, on the threads.
+    m_groupCommits.assign(m_groups.size(), GroupCommit{});
     for (std::size_t t = 0; t < m_ranges.size();) {
-        // A group's ranges in order: the crossings summed, the first the least key.
         const std::size_t g = m_ranges[t].group;
         CommitPart whole = m_commitParts[t];
         for (++t; t < m_ranges.size() && m_ranges[t].group == g; ++t) {
@@ -898,8 +900,14 @@ void World::step()
                 whole.first = part.first;
             }
         }
-        finishCommit(*m_groups[g], whole);
+        m_groupCommits[g] = {whole, true};
     }
+    forEachGroupShared(
+        [&](std::size_t g, int) {
+            if (m_groupCommits[g].ranged)
+                finishCommit(*m_groups[g], m_groupCommits[g].whole);
+        },
+        [](const Group&) {});
     m_player = m_playerNext;
     ++m_step;
     if (m_eventsEnabled)
