@@ -1060,6 +1060,9 @@ void World::planGroups(StepContext& ctx)
             group.behaviour->planPart(group, ctx, m_planTasks[t].second, worker);
         }
     });
+    // The groups finish in order on this thread; a large one may cut its own finish into
+    // ranges on the threads again (StepContext::forEachRange).
+    ctx.pool = m_pool.get();
     for (std::size_t t = 0; t < m_planTasks.size(); ++t) {
         // Once per group: after its last part.
         if (t + 1 < m_planTasks.size() && m_planTasks[t + 1].first == m_planTasks[t].first)

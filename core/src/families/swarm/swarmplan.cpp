@@ -10,6 +10,7 @@
 #include "math/fastmath.h"
 #include "steering/steering.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -225,10 +226,19 @@ void SwarmBehaviour::finishPlan(Group& group, const StepContext& ctx)
     group.startNearestKnown = true;
     // Who seeks is told by the goal distance just stored: it is beyond the stop distance (and
     // there is a goal: past +infinity, nobody).
-    faceHeadings(m_faceX.data(), m_faceY.data(), a.goalDistance.data(),
-                 swarmHasGoal(group, ctx) ? m_params.stopDistance
-                                          : std::numeric_limits<float>::infinity(),
-                 a.heading.data(), a.nheading.data(), a.size());
+    // In ranges on the step's threads, each a whole number of lane groups: every agent is
+    // on the lane it would have in one pass (the last few, past the lanes, one by one as
+    // there).
+    const float seekBeyond =
+        swarmHasGoal(group, ctx) ? m_params.stopDistance : std::numeric_limits<float>::infinity();
+    const std::size_t n = a.size();
+    const std::size_t laneGroups = (n + Float4::kWidth - 1) / Float4::kWidth;
+    ctx.forEachRange(laneGroups, [&](std::size_t begin, std::size_t end) {
+        const std::size_t first = begin * Float4::kWidth;
+        const std::size_t last = std::min(n, end * Float4::kWidth);
+        faceHeadings(m_faceX.data() + first, m_faceY.data() + first, a.goalDistance.data() + first,
+                     seekBeyond, a.heading.data() + first, a.nheading.data() + first, last - first);
+    });
 }
 
 template <class Search>
