@@ -184,6 +184,7 @@ private slots:
     void eatingACoinGrowsByGrowthPerCoin();
     void aCoinTwoWormsReachGoesToTheFirst_data();
     void aCoinTwoWormsReachGoesToTheFirst();
+    void wormsEatEveryCoinInReachAndNoOther();
     void liveLengthChangeTakesEffect();
     void stopModeHaltsAtTheWall_data();
     void stopModeHaltsAtTheWall();
@@ -508,6 +509,61 @@ void TestWorm::aCoinTwoWormsReachGoesToTheFirst()
     const WormBehaviour& worms = wormsOf(*world);
     QCOMPARE(worms.length(0), 8.0f);
     QCOMPARE(worms.length(1), 6.0f);
+}
+
+void TestWorm::wormsEatEveryCoinInReachAndNoOther()
+{
+    // Sixty worms wander among 400 coins. After every step: each coin eaten lies within
+    // eatRadius of the head of the worm said to have eaten it, no coin left lies within
+    // eatRadius of any head (the worms look only at the coins a grid finds round their
+    // heads: none may be missed), and the step's coins go in worm order, then pickup order.
+    SceneDesc scene = emptyScene(30.0, 30.0);
+    GroupDesc group = wormGroup({});
+    setParam(group, "eatRadius", 0.8);
+    setParam(group, "growthPerCoin", 0.1);
+    setParam(group, "wanderTurn", 0.4);
+    for (int k = 0; k < 60; ++k)
+        group.agents.push_back({{-24.0 + 8.0 * (k % 7), -24.0 + 5.0 * (k / 7)}, 37.0 * k});
+    scene.groups.push_back(group);
+    Random random(7);
+    for (int k = 0; k < 400; ++k)
+        scene.pickups.push_back(
+            {PickupKind::Coin, {random.uniform(-28.0f, 28.0f), random.uniform(-28.0f, 28.0f)}});
+    auto world = buildWorld(scene);
+    QVERIFY(world);
+    world->setEventsEnabled(true);
+    const WormBehaviour& worms = wormsOf(*world);
+    const float reach2 = 0.8f * 0.8f;
+    int eaten = 0;
+    for (int step = 0; step < 240; ++step) {
+        world->step();
+        const AgentArrays& a = WorldAccess::group(*world, 0).agents;
+        std::vector<Vec2> heads(a.size());
+        for (std::size_t w = 0; w < a.size(); ++w)
+            heads[w] = worms.joint(static_cast<int>(w), 0);
+        std::pair<std::size_t, int> last{0, -1};
+        for (const WorldEvent& event : world->events()) {
+            if (event.kind != WorldEventKind::CoinEaten)
+                continue;
+            const auto at = std::find(a.id.begin(), a.id.end(), event.id);
+            QVERIFY(at != a.id.end());
+            const std::size_t w = static_cast<std::size_t>(at - a.id.begin());
+            const Vec2 coin = world->pickups()[static_cast<std::size_t>(event.pickup)].position;
+            QVERIFY(distanceSquared(coin, heads[w]) <= reach2);
+            const std::pair<std::size_t, int> order{w, event.pickup};
+            QVERIFY(last < order);
+            last = order;
+            ++eaten;
+        }
+        for (const PickupState& coin : world->pickups()) {
+            if (coin.taken)
+                continue;
+            for (const Vec2 head : heads)
+                QVERIFY2(distanceSquared(coin.position, head) > reach2,
+                         qPrintable(QStringLiteral("step %1").arg(step)));
+        }
+    }
+    QVERIFY2(eaten >= 20, qPrintable(QString::number(eaten))); // the worms did meet coins
 }
 
 void TestWorm::liveLengthChangeTakesEffect()

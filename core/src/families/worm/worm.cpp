@@ -1184,6 +1184,15 @@ void WormBehaviour::finishPlan(Group& group, const StepContext& ctx)
             m_coins.push_back(static_cast<std::uint32_t>(k));
     if (m_coins.empty())
         return;
+    // In a grid of their own: a worm looks only at the coins round its head (20,000 worms
+    // testing every coin of a level were a twentieth of a big level's step, on one thread).
+    m_coinX.resize(m_coins.size());
+    m_coinY.resize(m_coins.size());
+    for (std::size_t j = 0; j < m_coins.size(); ++j) {
+        m_coinX[j] = (*ctx.pickups)[m_coins[j]].position.x;
+        m_coinY[j] = (*ctx.pickups)[m_coins[j]].position.y;
+    }
+    m_coinGrid.build(m_coinX.data(), m_coinY.data(), m_coins.size(), 2.0f * m_params.eatRadius);
     for (int w = 0; w < m_worms; ++w)
         if (!(group.playerLed && w == 0))
             eatCoins(w, fixedJoint(w, 0), ctx);
@@ -1272,7 +1281,17 @@ SHOAL_FORCE_INLINE inline void WormBehaviour::eatCoins(int w, Vec2 head, const S
 {
     const WormParams& p = m_params;
     const float reach2 = p.eatRadius * p.eatRadius;
-    for (const std::uint32_t k : m_coins) {
+    // The coins the grid finds a little beyond the reach (its distances may round otherwise
+    // than the test below), in pickup order, then the test itself.
+    m_coinsNear.clear();
+    m_coinGrid.forEachWithin(
+        head, p.eatRadius * 1.001f + 1e-3f,
+        [&](std::uint32_t j, float, float, float) { m_coinsNear.push_back(j); });
+    if (m_coinsNear.empty())
+        return;
+    std::sort(m_coinsNear.begin(), m_coinsNear.end());
+    for (const std::uint32_t j : m_coinsNear) {
+        const std::uint32_t k = m_coins[j];
         PickupState& coin = (*ctx.pickups)[k];
         if (coin.taken || distanceSquared(coin.position, head) > reach2)
             continue;

@@ -305,6 +305,11 @@ private:
     /// The coins left on the level when the last plan's eating began, in pickup order
     /// (scratch of finishPlan: the worms look only at these, not at every pickup).
     std::vector<std::uint32_t> m_coins;
+    /// Where those coins are, and a grid of them (finishPlan's scratch, as m_coins).
+    std::vector<float> m_coinX, m_coinY;
+    UniformGrid m_coinGrid;
+    /// eatCoins' scratch: the coins (places in m_coins) round the head.
+    std::vector<std::uint32_t> m_coinsNear;
     /// permuteAgents()'s room, one per type of the per-worm arrays (no allocation once warm).
     struct Reordering
     {
