@@ -725,6 +725,17 @@ void AgentLayerItem::paintGroup(QPainter* painter, const QRectF& exposed)
         paintGroupGlyphs(painter, f, group, view);
 }
 
+namespace {
+
+/// A leader's dot beside its followers' `dot`: a size larger, and at least 3 px, so it
+/// stands out of a crowd of single pixels.
+int leaderDot(int dot)
+{
+    return std::max(dot, 2) + 1;
+}
+
+} // namespace
+
 void AgentLayerItem::paintGroupDots(QPainter* painter, const Frame& f, const FrameGroup& group,
                                     const FamilyView& view, const QRectF& exposed)
 {
@@ -734,33 +745,40 @@ void AgentLayerItem::paintGroupDots(QPainter* painter, const Frame& f, const Fra
     const qreal diameterPx = 2.0 * radius * f.ppm;
     const int dot = diameterPx < 1.5 ? 1 : (diameterPx < 2.5 ? 2 : 3);
     int visible = 0;
+    // Every dot by style, then each style over the ones before (the leaders last, on top).
+    for (auto& points : m_points)
+        points.clear();
+    auto put = [&](std::size_t, auto dx, auto dy, Variant v) { m_points[v].emplace_back(dx, dy); };
     std::size_t playerIndex = n;
-    if (n >= kCanvasMinAgents) {
+    // A batch of small groups counts whole: 5,000 groups of followers are 100,000 dots,
+    // which the engine's point path would map one at a time.
+    std::size_t batchAgents = n;
+    for (const int g : m_batch)
+        if (g < m_frame->groupCount())
+            batchAgents += m_frame->groups[static_cast<std::size_t>(g)].agents.size();
+    const bool canvas = batchAgents >= kCanvasMinAgents;
+    bool onDevice = true;
+    if (canvas) {
         painter->setWorldTransform(f.transform);
-        const bool onDevice = beginCanvas(painter, exposed);
+        onDevice = beginCanvas(painter, exposed);
         painter->resetTransform();
-        if (onDevice) {
-            std::array<QRgb, kVariantCount> colors;
-            for (int v = 0; v < kVariantCount; ++v)
-                colors[v] = qPremultiply(dotColor(Variant(v)).rgba());
-            playerIndex =
-                forEachVisible(f, group, view, [&](std::size_t, auto dx, auto dy, Variant v) {
-                    ++visible;
-                    plot(dx, dy, v == kLeader ? dot + 1 : dot, colors[v]);
-                });
-            endCanvas(painter);
-        }
-    } else {
-        // Small groups (a batch of them, too) as one drawPoints or drawRects per style.
-        for (auto& points : m_points)
-            points.clear();
-        auto put = [&](std::size_t, auto dx, auto dy, Variant v) {
-            m_points[v].emplace_back(dx, dy);
-        };
+    }
+    if (onDevice) {
         playerIndex = forEachVisible(f, group, view, put);
         for (const int g : m_batch)
             if (g < m_frame->groupCount())
                 forEachVisible(f, m_frame->groups[static_cast<std::size_t>(g)], view, put);
+    }
+    if (canvas && onDevice) {
+        for (const Variant v : kDotOrder) {
+            const QRgb color = qPremultiply(dotColor(v).rgba());
+            const int size = v == kLeader ? leaderDot(dot) : dot;
+            for (const QPointF& p : m_points[v])
+                plot(static_cast<float>(p.x()), static_cast<float>(p.y()), size, color);
+            visible += static_cast<int>(m_points[v].size());
+        }
+        endCanvas(painter);
+    } else if (!canvas) {
         visible += drawDotBatches(painter, dot);
     }
     if (playerIndex < n) {
@@ -777,13 +795,13 @@ int AgentLayerItem::drawDotBatches(QPainter* painter, int dot)
     // squares (wide points go through the general stroker).
     int drawn = 0;
     painter->setBrush(Qt::NoBrush);
-    for (const Variant v : {kDim, kNormal, kArrived, kLeader}) {
+    for (const Variant v : kDotOrder) {
         std::vector<QPointF>& points = m_points[v];
         if (points.empty())
             continue;
         drawn += static_cast<int>(points.size());
         const QColor& color = dotColor(v);
-        const int size = v == kLeader ? std::max(dot, 2) + 1 : dot;
+        const int size = v == kLeader ? leaderDot(dot) : dot;
         if (size == 1) {
             QPen pen(color, 0.0);
             pen.setCosmetic(true);

@@ -148,6 +148,8 @@ private:
         kPlayer,  ///< the player (agent 0 of a player-led group, or the world layer's)
         kVariantCount
     };
+    /// The order dots are drawn in, style by style: the leaders last, on top.
+    static constexpr Variant kDotOrder[] = {kDim, kNormal, kArrived, kLeader};
     enum class Glyph : std::uint8_t
     {
         Fish,
