@@ -524,13 +524,7 @@ private:
     std::vector<GroupRange> m_ranges;       ///< see cutRanges
     std::vector<std::size_t> m_rangeBlocks; ///< each block's first range; the count last
     std::vector<CommitPart> m_commitParts;  ///< per range, this step's commit
-    /// Per group, its ranges' commit summed (`ranged`: it had a range, so agents).
-    struct GroupCommit
-    {
-        CommitPart whole;
-        bool ranged = false;
-    };
-    std::vector<GroupCommit> m_groupCommits;
+    std::vector<CommitPart> m_groupCommits; ///< per group, its ranges' commit summed
     /// Agents in a part of the step's work (kPlanPartAgents; tests cut finer, WorldAccess).
     std::size_t m_partAgents = 2048;
 };

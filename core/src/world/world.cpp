@@ -886,9 +886,10 @@ void World::step()
                     : commitRangeInOrder(group, radius, clearAgain, range.begin, range.end);
         },
         [](const Group& group) { group.prefetchAgents(); });
-    // A group's ranges in order: the crossings summed, the first the least key. Then each
-    // group with agents (one with none has no range) finishes on its own, on the threads.
-    m_groupCommits.assign(m_groups.size(), GroupCommit{});
+    // A group's ranges in order: the crossings summed, the first the least key (every group
+    // has a range, an empty one too: cutRanges). Then each group finishes on its own, on the
+    // threads.
+    m_groupCommits.resize(m_groups.size());
     for (std::size_t t = 0; t < m_ranges.size();) {
         const std::size_t g = m_ranges[t].group;
         CommitPart whole = m_commitParts[t];
@@ -900,14 +901,10 @@ void World::step()
                 whole.first = part.first;
             }
         }
-        m_groupCommits[g] = {whole, true};
+        m_groupCommits[g] = whole;
     }
-    forEachGroupShared(
-        [&](std::size_t g, int) {
-            if (m_groupCommits[g].ranged)
-                finishCommit(*m_groups[g], m_groupCommits[g].whole);
-        },
-        [](const Group&) {});
+    forEachGroupShared([&](std::size_t g, int) { finishCommit(*m_groups[g], m_groupCommits[g]); },
+                       [](const Group&) {});
     m_player = m_playerNext;
     ++m_step;
     if (m_eventsEnabled)
