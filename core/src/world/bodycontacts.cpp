@@ -37,17 +37,17 @@ bool BodyPass::listedLate(std::uint32_t i, std::uint32_t j) const
     return false;
 }
 
-void BodyPass::noteShoved(std::uint32_t b)
+void BodyPass::noteShoved(std::uint32_t b, std::vector<std::uint32_t>& shoved, float& furthest2)
 {
     // Whether b has gone further from where its contacts were last looked for than half the
     // margin every pair keeps (m_shoveSlack), and how far any body has gone in the rounds.
     const float dx = m_x[b] - m_searchX[b], dy = m_y[b] - m_searchY[b];
     if (!(m_mark[b] & kMarkShoved) && dx * dx + dy * dy > m_shoveSlack * m_shoveSlack) {
         m_mark[b] |= kMarkShoved;
-        m_shoved.push_back(b);
+        shoved.push_back(b);
     }
     const float rx = m_x[b] - m_roundX[b], ry = m_y[b] - m_roundY[b];
-    m_furthest2 = std::max(m_furthest2, rx * rx + ry * ry);
+    furthest2 = std::max(furthest2, rx * rx + ry * ry);
 }
 
 bool BodyPass::addLateContacts(const UniformGrid& grid, std::size_t covered, float maxMove)
@@ -80,19 +80,17 @@ bool BodyPass::addLateContacts(const UniformGrid& grid, std::size_t covered, flo
             return;
         if (m_geometry && wallBetweenBodies(i, j))
             return;
-        m_contacts.push_back({i, j});
         added = true;
-        m_mark[i] |= kMarkLate;
         if (!m_mark[j]) {
-            m_mark[j] = kMarkInvolved;
-            m_involved.push_back(j);
+            // Its round state starts as a body's before the first round.
+            involve(j);
             m_roundX[j] = m_searchX[j] = m_x[j];
             m_roundY[j] = m_searchY[j] = m_y[j];
             m_pinned[j] = !m_fixed[j] && m_geometry && heldByWall(j);
             m_level[j] = startLevel(j);
-            m_squeeze[j] = 0.0f;
-            m_stalls[j] = 0;
         }
+        m_contacts.push_back({i, j, m_roundSlot[i], m_roundSlot[j]});
+        m_mark[i] |= kMarkLate;
         m_mark[j] |= kMarkLate;
     };
     const std::size_t n = m_x.size();

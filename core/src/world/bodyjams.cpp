@@ -47,10 +47,8 @@ std::size_t BodyPass::undoJams()
     std::size_t undone = 0;
     for (bool again = true; again;) {
         again = false;
-        for (const std::uint32_t b : m_involved) {
-            m_jamNow[b] = 0.0f;
-            m_jamBack[b] = 0.0f;
-        }
+        m_jamNow.assign(m_involved.size(), 0.0f);
+        m_jamBack.assign(m_involved.size(), 0.0f);
         for (const Contact& c : m_contacts) {
             if (giveWay(c.a, c.b) == 0.0f && giveWay(c.b, c.a) == 0.0f)
                 continue; // not solid to each other
@@ -59,13 +57,14 @@ std::size_t BodyPass::undoJams()
             const Vec2 fromA = fromOf(c.a), fromB = fromOf(c.b);
             const float backA = overlapBetween(fromA.x, fromA.y, m_x[c.b], m_y[c.b], contact);
             const float backB = overlapBetween(m_x[c.a], m_y[c.a], fromB.x, fromB.y, contact);
-            m_jamNow[c.a] = std::max(m_jamNow[c.a], now);
-            m_jamNow[c.b] = std::max(m_jamNow[c.b], now);
-            m_jamBack[c.a] = std::max(m_jamBack[c.a], backA);
-            m_jamBack[c.b] = std::max(m_jamBack[c.b], backB);
+            m_jamNow[c.roundA] = std::max(m_jamNow[c.roundA], now);
+            m_jamNow[c.roundB] = std::max(m_jamNow[c.roundB], now);
+            m_jamBack[c.roundA] = std::max(m_jamBack[c.roundA], backA);
+            m_jamBack[c.roundB] = std::max(m_jamBack[c.roundB], backB);
         }
-        for (const std::uint32_t b : m_involved) {
-            if (m_jamNow[b] <= kJammed || m_jamBack[b] >= m_jamNow[b] || !mayUndo(b))
+        for (std::size_t k = 0; k < m_involved.size(); ++k) {
+            const std::uint32_t b = m_involved[k];
+            if (m_jamNow[k] <= kJammed || m_jamBack[k] >= m_jamNow[k] || !mayUndo(b))
                 continue;
             // Where it began the step it was clear of the walls (committed there).
             const Vec2 from = fromOf(b);

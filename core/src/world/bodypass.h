@@ -243,15 +243,20 @@ private:
     /// findContacts: m_lonely[b] is set for each body no other can come near enough to
     /// touch this step, as the plans tell (bodyalone.cpp); false when no plan told.
     bool markLonely(float maxRadius);
+    /// A pair of bodies, and where each is in m_involved (and m_rounds): set once the pair
+    /// is listed (addContact, addLateContacts).
     struct Contact
     {
         std::uint32_t a, b;
+        std::uint32_t roundA = 0, roundB = 0;
     };
     /// Whether bodies i and j may push each other: one would give way to the other, and no
     /// wall is between them.
     bool mayMeet(std::uint32_t i, std::uint32_t j) const;
     /// Lists the pair of bodies i and j, and each as involved.
     void addContact(std::uint32_t i, std::uint32_t j);
+    /// Lists body b as involved unless it is; returns its place in m_involved.
+    std::uint32_t involve(std::uint32_t b);
     /// findContacts: lists the pair of bodies i and j if they mayMeet().
     void noteContact(std::uint32_t i, std::uint32_t j);
     /// findContacts, off its hot loop: the lanes `bits` of the slots from `slot` passed the
@@ -278,9 +283,9 @@ private:
     /// began), or an earlier addLateContacts did.
     bool listedAtStart(std::uint32_t i, std::uint32_t j, std::size_t covered) const;
     bool listedLate(std::uint32_t i, std::uint32_t j) const;
-    /// pushRound, for each body it moved: into m_shoved when it went further than
-    /// m_shoveSlack from where its contacts were last looked for; m_furthest2 kept.
-    void noteShoved(std::uint32_t b);
+    /// pushRound, for each body it moved: into `shoved` when it went further than
+    /// m_shoveSlack from where its contacts were last looked for; `furthest2` kept.
+    void noteShoved(std::uint32_t b, std::vector<std::uint32_t>& shoved, float& furthest2);
     static std::size_t bodyCount(const std::vector<std::unique_ptr<Group>>& groups, bool hasPlayer);
     /// Whether any body of these groups may give way to another (else no round would move
     /// anything): some group that is not fixed has in its mask a layer some body is on.
@@ -308,6 +313,15 @@ private:
     /// One round over the contacts: the push on every body from the overlaps at the current
     /// positions, then the pushed bodies kept clear of the walls. False once settled.
     bool pushRound(const StaticGeometry& geometry, int round);
+    /// pushRound's blocks of involved bodies (m_roundCut) and the contacts each block's
+    /// bodies are in (m_blockPairs), cut anew when the contacts changed; how many blocks.
+    std::size_t cutRoundBlocks();
+    /// pushRound, for the involved bodies of one block: their round state reset, then their
+    /// side of each of their contacts summed; the block's deepest overlap.
+    float pushBlock(std::size_t block, int round);
+    /// pushRound, for the involved bodies of one block: stalls and levels, then (`walls`)
+    /// each pushed body moved and kept clear of the walls.
+    void settleBlock(std::size_t block, int round, bool walls, const StaticGeometry& geometry);
 
     // Every body, in group order (the player last), as structure of arrays.
     std::vector<float> m_x, m_y;
@@ -325,14 +339,34 @@ private:
     /// pressed on a wall or a fixed body is parted from the support outward, one contact a
     /// round, instead of each pair sharing its overlap and pushing the first row back in.
     std::vector<std::uint16_t> m_level;
-    std::vector<std::uint16_t> m_nextLevel; ///< this round's levels, from the last round's
-    std::vector<float> m_squeeze;           ///< this round's deepest overlap it gave way in
-    std::vector<float> m_lastSqueeze;       ///< the round before's
-    std::vector<float> m_jamNow, m_jamBack; ///< undoJams: deepest overlap now, and if back
-    std::vector<std::uint16_t> m_pushes;    ///< this round's overlaps it gave way in
-    std::vector<std::uint8_t> m_stalls;     ///< rounds in a row its overlap did not shrink
-    std::vector<std::int64_t> m_pushX;      ///< this round's push, fixed point
-    std::vector<std::int64_t> m_pushY;
+    /// What the rounds keep of one involved body. The rounds touch a few thousand bodies of
+    /// 100,000: kept in arrays of every body, each round's start missed the cache once per
+    /// array and body; here a body's state is one half of a line, in m_involved's order.
+    struct RoundBody
+    {
+        std::int64_t pushX = 0, pushY = 0; ///< this round's push, fixed point
+        float squeeze = 0.0f;              ///< this round's deepest overlap it gave way in
+        float lastSqueeze = 0.0f;          ///< the round before's
+        std::uint16_t pushes = 0;          ///< this round's overlaps it gave way in
+        /// The least level its overlaps lead it to this round (from the last round's levels;
+        /// kUnsupported: none); its level becomes the lesser of the two.
+        std::uint16_t nextLevel = kUnsupported;
+        std::uint8_t stalls = 0; ///< rounds in a row its overlap did not shrink
+    };
+    std::vector<RoundBody> m_rounds; ///< per involved body, as m_involved
+    /// pushRound's blocks: the first place in m_involved of each (the count last). A body's
+    /// state is written by its block alone, and each block reads every contact its bodies
+    /// are in (a contact across two blocks is worked out by both, each taking its own side),
+    /// so the blocks run on the threads without locks; the pushes are summed in fixed point
+    /// and the rest are minima and maxima, so any cut gives the same bits.
+    std::vector<std::uint32_t> m_roundCut;
+    std::vector<std::vector<std::uint32_t>> m_blockPairs;  ///< per block: its contacts' indices
+    std::size_t m_cutContacts = 0;                         ///< m_contacts.size() when cut
+    std::vector<float> m_blockDeepest;                     ///< per block, pushBlock's answer
+    std::vector<std::vector<std::uint32_t>> m_blockShoved; ///< per block, shoved in order
+    std::vector<float> m_blockFurthest;                    ///< per block, m_furthest2's part
+    /// undoJams, per involved body as m_involved: its deepest overlap now, and if it went back.
+    std::vector<float> m_jamNow, m_jamBack;
     std::vector<std::uint32_t> m_groupStart; ///< first body of each group, and the end
     /// Per group: where its bodies began the step and their clearance there, as its plan
     /// looked it up (noteStartClearances); null pointers when it did not.
@@ -353,6 +387,9 @@ private:
     std::vector<int> m_rowBlocks;
     std::vector<std::vector<Contact>> m_blockContacts;
     std::vector<std::uint32_t> m_involved; ///< the bodies in them, each once
+    /// Per body: its place in m_involved, for the bodies marked kMarkInvolved (the others'
+    /// are stale).
+    std::vector<std::uint32_t> m_roundSlot;
     std::vector<float> m_roundX, m_roundY; ///< where the involved bodies began the rounds
     /// Where each involved body's contacts were last looked for (findContacts, then
     /// addLateContacts).
