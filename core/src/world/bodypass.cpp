@@ -669,48 +669,44 @@ bool BodyPass::pushRound(const StaticGeometry& geometry, int round)
 
 std::size_t BodyPass::cutRoundBlocks()
 {
-    // One block on one thread (no contact worked out twice); on more, a few per thread, none
-    // under a quarter of a part (512 bodies; a round's work is a few microseconds a hundred
-    // contacts). The tests' tiny parts cut the rounds of a small world too.
-    const std::size_t minBlock = std::max<std::size_t>(1, m_blockBodies / 4);
     const std::size_t involved = m_involved.size();
-    const std::size_t threads = m_pool ? static_cast<std::size_t>(m_pool->threads()) : 1;
-    const std::size_t blocks =
-        threads > 1 ? std::max<std::size_t>(1, std::min(2 * threads, involved / minBlock)) : 1;
-    const bool sameCut = m_roundCut.size() == blocks + 1 && m_roundCut.back() == involved &&
-                         m_cutContacts == m_contacts.size();
-    if (sameCut)
-        return blocks;
-    m_roundCut.resize(blocks + 1);
-    for (std::size_t block = 0; block <= blocks; ++block)
-        m_roundCut[block] = static_cast<std::uint32_t>(involved * block / blocks);
-    m_cutContacts = m_contacts.size();
-    if (blocks == 1)
-        return blocks; // the block reads m_contacts itself
-    if (m_blockPairs.size() < blocks)
-        m_blockPairs.resize(blocks);
-    for (std::size_t block = 0; block < blocks; ++block)
-        m_blockPairs[block].clear();
-    const auto blockOf = [&](std::uint32_t slot) {
-        return static_cast<std::size_t>((static_cast<std::uint64_t>(slot) * blocks + blocks - 1) /
-                                        involved);
-    };
-    for (std::size_t k = 0; k < m_contacts.size(); ++k) {
-        const Contact& c = m_contacts[k];
-        std::size_t a = blockOf(c.roundA), b = blockOf(c.roundB);
-        // blockOf's guess, put right where the cut's rounding differs by one.
-        while (c.roundA < m_roundCut[a])
-            --a;
-        while (c.roundA >= m_roundCut[a + 1])
-            ++a;
-        while (c.roundB < m_roundCut[b])
-            --b;
-        while (c.roundB >= m_roundCut[b + 1])
-            ++b;
-        m_blockPairs[a].push_back(static_cast<std::uint32_t>(k));
-        if (b != a)
-            m_blockPairs[b].push_back(static_cast<std::uint32_t>(k));
+    if (m_roundCut.empty()) {
+        // Cut at the first round. One block on one thread (no contact worked out twice); on
+        // more, a few per thread, none under a quarter of a part (512 bodies; a round's work
+        // is a few microseconds a hundred contacts). The tests' tiny parts cut the rounds of
+        // a small world too.
+        const std::size_t minBlock = std::max<std::size_t>(1, m_blockBodies / 4);
+        const std::size_t threads = m_pool ? static_cast<std::size_t>(m_pool->threads()) : 1;
+        const std::size_t blocks =
+            threads > 1 ? std::max<std::size_t>(1, std::min(2 * threads, involved / minBlock)) : 1;
+        m_roundBlockSize = std::max<std::size_t>(1, (involved + blocks - 1) / blocks);
+        m_roundCut.resize(blocks + 1);
+        for (std::size_t block = 0; block <= blocks; ++block)
+            m_roundCut[block] =
+                static_cast<std::uint32_t>(std::min(involved, block * m_roundBlockSize));
+        m_cutContacts = 0;
+        if (m_blockPairs.size() < blocks)
+            m_blockPairs.resize(blocks);
+        for (std::size_t block = 0; block < blocks; ++block)
+            m_blockPairs[block].clear();
     }
+    // Bodies involved later (addLateContacts) join the last block, and the contacts listed
+    // since the last round join their bodies' blocks.
+    const std::size_t blocks = m_roundCut.size() - 1;
+    m_roundCut.back() = static_cast<std::uint32_t>(involved);
+    if (blocks > 1) {
+        const auto blockOf = [&](std::uint32_t slot) {
+            return std::min<std::size_t>(slot / m_roundBlockSize, blocks - 1);
+        };
+        for (std::size_t k = m_cutContacts; k < m_contacts.size(); ++k) {
+            const Contact& c = m_contacts[k];
+            const std::size_t a = blockOf(c.roundA), b = blockOf(c.roundB);
+            m_blockPairs[a].push_back(static_cast<std::uint32_t>(k));
+            if (b != a)
+                m_blockPairs[b].push_back(static_cast<std::uint32_t>(k));
+        }
+    }
+    m_cutContacts = m_contacts.size();
     return blocks;
 }
 
