@@ -371,6 +371,66 @@ void forEachGroupOnThreads(const std::vector<std::unique_ptr<Group>>& groups, Wo
     });
 }
 
+/// Cuts every group into ranges of at most `partAgents` agents (`ranges`, each with its
+/// `group`, `begin` and `end`; every group, an empty one too, at least one) and the ranges
+/// into blocks of about `partAgents` agents (`blocks`: each block's first range, the count
+/// last), runs of small groups together: cut from the groups alone, never from threads.
+template <class Range>
+void cutGroupRanges(const std::vector<std::unique_ptr<Group>>& groups, std::size_t partAgents,
+                    std::vector<Range>& ranges, std::vector<std::size_t>& blocks)
+{
+    ranges.clear();
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        const std::size_t n = groups[g]->agents.size();
+        std::size_t begin = 0;
+        do {
+            const std::size_t end = std::min(n, begin + partAgents);
+            ranges.push_back({static_cast<std::uint32_t>(g), static_cast<std::uint32_t>(begin),
+                              static_cast<std::uint32_t>(end)});
+            begin = end;
+        } while (begin < n);
+    }
+    blocks.clear();
+    std::size_t blockAgents = 0;
+    for (std::size_t t = 0; t < ranges.size(); ++t) {
+        const std::size_t agents = ranges[t].end - ranges[t].begin;
+        if (blocks.empty() || blockAgents + agents > partAgents) {
+            blocks.push_back(t);
+            blockAgents = 0;
+        }
+        blockAgents += agents;
+    }
+    blocks.push_back(ranges.size());
+}
+
+/// Runs job(t, worker) for every range t that cutGroupRanges cut, on the threads of `pool`
+/// (this one alone when null), each block's ranges in order with the next ones' groups asked
+/// for ahead (`arrays`, as forEachGroupPrefetched). A job writes only what is its range's
+/// own; whatever is combined afterwards is combined in range order.
+template <class Range, class Job, class Arrays>
+void forEachRangeOnThreads(const std::vector<std::unique_ptr<Group>>& groups, WorkerPool* pool,
+                           const std::vector<Range>& ranges, const std::vector<std::size_t>& blocks,
+                           Job&& job, Arrays&& arrays)
+{
+    const std::size_t blockCount = blocks.size() - 1;
+    auto block = [&](std::size_t b, int worker) {
+        const std::size_t first = blocks[b], last = blocks[b + 1];
+        for (std::size_t t = first; t < last; ++t) {
+            // A run of small groups: the next ones' objects and arrays asked for ahead.
+            if (t + 2 < last)
+                groups[ranges[t + 2].group]->prefetchObject();
+            if (t + 1 < last)
+                arrays(*groups[ranges[t + 1].group]);
+            job(t, worker);
+        }
+    };
+    if (pool)
+        pool->run(blockCount, block);
+    else
+        for (std::size_t b = 0; b < blockCount; ++b)
+            block(b, 0);
+}
+
 inline void Group::prefetchPlaces(const StepContext& ctx) const
 {
     // Over the box of the agents' places, as the index pass found it: a few rows of each

@@ -29,22 +29,25 @@ bool BodyPass::markLonely(float maxRadius)
     const std::vector<std::unique_ptr<Group>>& groups = *m_groups;
     // (The groups ahead asked for: thousands of small groups, each in allocations of its
     // own.)
-    forEachGroupOnThreads(
-        groups, m_pool, m_blockBodies, m_groupBlocks,
-        [&](std::size_t g, int) {
-            const Group& group = *groups[g];
-            const std::size_t count = group.agents.size();
-            if (!group.startNearestKnown || group.startNearest2.size() != count)
+    // In gatherBodies' spans (a large group's too, on every thread).
+    forEachRangeOnThreads(
+        groups, m_pool, m_spans, m_spanBlocks,
+        [&](std::size_t t, int) {
+            const BodySpan& span = m_spans[t];
+            const Group& group = *groups[span.group];
+            if (!group.startNearestKnown || group.startNearest2.size() != group.agents.size())
                 return;
             if (!any.load(std::memory_order_relaxed))
                 any.store(true, std::memory_order_relaxed);
-            const float* nearest2 = group.startNearest2.data();
+            const std::size_t count = span.end - span.begin;
+            const float* nearest2 = group.startNearest2.data() + span.begin;
             const AgentArrays& a = group.agents;
-            const float *px = a.px.data(), *py = a.py.data();
+            const float *px = a.px.data() + span.begin, *py = a.py.data() + span.begin;
             // Where the pass has the bodies now: their plans.
-            const float* nx = m_x.data() + m_groupStart[g];
-            const float* ny = m_y.data() + m_groupStart[g];
-            std::uint8_t* lonely = m_lonely.data() + m_groupStart[g];
+            const std::size_t first = m_groupStart[span.group] + span.begin;
+            const float* nx = m_x.data() + first;
+            const float* ny = m_y.data() + first;
+            std::uint8_t* lonely = m_lonely.data() + first;
             std::size_t i = 0;
             const Float4 vBase(base), vSlack(1.001f), vEps(1e-3f);
             for (; i + Float4::kWidth <= count; i += Float4::kWidth) {

@@ -55,14 +55,14 @@ Vec2 partingDirection(std::uint64_t self, std::uint64_t other)
 /// The largest of `largest` and the squared planned moves of the agents: four at a time,
 /// as std::max from `largest` would find it (maxps keeps the running value when the move is
 /// NaN, as std::max does; the squares are never a negative zero).
-float largestMove2(const AgentArrays& a, float largest)
+float largestMove2(const AgentArrays& a, std::size_t begin, std::size_t end, float largest)
 {
     using V = Float4;
-    const std::size_t count = a.size();
-    const float* px = a.px.data();
-    const float* py = a.py.data();
-    const float* nx = a.nx.data();
-    const float* ny = a.ny.data();
+    const std::size_t count = end - begin;
+    const float* px = a.px.data() + begin;
+    const float* py = a.py.data() + begin;
+    const float* nx = a.nx.data() + begin;
+    const float* ny = a.ny.data() + begin;
     V lanes(largest);
     std::size_t i = 0;
     for (; i + V::kWidth <= count; i += V::kWidth) {
@@ -109,7 +109,6 @@ void BodyPass::gatherBodies(std::vector<std::unique_ptr<Group>>& groups,
     if (planned) {
         m_starts.assign(groups.size(), StartPlaces{});
         m_clearLow.resize(n);
-        m_groupMove2.resize(groups.size());
         m_roundsBegun = false;
     }
     // Positions, the rule and whether the body is fixed: everything else is looked up by
@@ -121,43 +120,50 @@ void BodyPass::gatherBodies(std::vector<std::unique_ptr<Group>>& groups,
         if (group.behaviour)
             prefetchLine(group.behaviour.get());
     };
-    forEachGroupOnThreads(
-        groups, m_pool, m_blockBodies, m_groupBlocks,
-        [&](std::size_t g, int) {
+    // A large group in spans of a part, each a block of its own: a world of one big group
+    // gathers on every thread too.
+    cutGroupRanges(groups, m_blockBodies, m_spans, m_spanBlocks);
+    if (planned)
+        m_spanMove2.resize(m_spans.size());
+    forEachRangeOnThreads(
+        groups, m_pool, m_spans, m_spanBlocks,
+        [&](std::size_t t, int) {
+            const BodySpan& span = m_spans[t];
+            const std::size_t g = span.group;
             const Group& group = *groups[g];
             const AgentArrays& a = group.agents;
-            const std::size_t count = a.size();
-            const std::size_t first = m_groupStart[g];
-            const float* xs = planned ? a.nx.data() : a.px.data();
-            const float* ys = planned ? a.ny.data() : a.py.data();
+            const std::size_t begin = span.begin, count = span.end - span.begin;
+            const std::size_t first = m_groupStart[g] + begin;
+            const float* xs = (planned ? a.nx.data() : a.px.data()) + begin;
+            const float* ys = (planned ? a.ny.data() : a.py.data()) + begin;
             std::copy(xs, xs + count, m_x.begin() + static_cast<std::ptrdiff_t>(first));
             std::copy(ys, ys + count, m_y.begin() + static_cast<std::ptrdiff_t>(first));
             std::fill_n(m_rule.begin() + static_cast<std::ptrdiff_t>(first), count,
                         static_cast<std::uint16_t>(g));
             std::fill_n(m_fixed.begin() + static_cast<std::ptrdiff_t>(first), count,
                         rules[g].fixed ? kFollowsPath : kMoves);
-            if (group.playerLed && count > 0)
+            if (group.playerLed && begin == 0 && count > 0)
                 m_fixed[first] = kSteered;
             const std::uint8_t heldWithout = group.behaviour->placeHeldWithout();
             if (hold == Hold::AllFixed && heldWithout != 0) {
                 // A body that holds its place by degree keeps the firmer of the two (the player
                 // leading a school stays steered).
-                const std::uint8_t* flags = a.flags.data();
+                const std::uint8_t* flags = a.flags.data() + begin;
                 std::uint8_t* fixed = m_fixed.data() + first;
                 for (std::size_t i = 0; i < count; ++i)
                     if ((flags[i] & heldWithout) == 0)
                         fixed[i] = std::max<std::uint8_t>(fixed[i], kHoldsPlace);
             }
             if (planned) {
-                m_groupMove2[g] = largestMove2(a, 0.0f);
-                noteStartClearances(g, group);
+                m_spanMove2[t] = largestMove2(a, begin, span.end, 0.0f);
+                noteStartClearances(g, group, begin, span.end);
             }
         },
         prefetchGathered);
     // The largest of finite squares, whatever the order it is taken in.
     float maxMove2 = 0.0f;
     if (planned)
-        for (const float move2 : m_groupMove2)
+        for (const float move2 : m_spanMove2)
             maxMove2 = std::max(maxMove2, move2);
     m_maxMove = std::sqrt(maxMove2);
     // The per-rule tables, with the player's rule last: on layer 1, pushed by nobody.
@@ -197,14 +203,16 @@ void BodyPass::takeCommitted(const std::vector<std::unique_ptr<Group>>& groups, 
     // the flagged ones once more (kept clear of a wall). Rules, holds and groups are as
     // gathered: nothing between the pass and the index changes them.
     // (Only the groups' objects asked for ahead: few bodies are flagged.)
-    forEachGroupOnThreads(
-        groups, m_pool, m_blockBodies, m_groupBlocks,
-        [&](std::size_t g, int) {
-            const AgentArrays& a = groups[g]->agents;
-            const std::size_t first = m_groupStart[g];
-            forEachFlagged(committedMoved + first, a.size(), [&](std::size_t i) {
-                m_x[first + i] = a.px[i];
-                m_y[first + i] = a.py[i];
+    cutGroupRanges(groups, m_blockBodies, m_spans, m_spanBlocks);
+    forEachRangeOnThreads(
+        groups, m_pool, m_spans, m_spanBlocks,
+        [&](std::size_t t, int) {
+            const BodySpan& span = m_spans[t];
+            const AgentArrays& a = groups[span.group]->agents;
+            const std::size_t first = m_groupStart[span.group] + span.begin;
+            forEachFlagged(committedMoved + first, span.end - span.begin, [&](std::size_t i) {
+                m_x[first + i] = a.px[span.begin + i];
+                m_y[first + i] = a.py[span.begin + i];
             });
         },
         [](const Group&) {});
@@ -394,14 +402,24 @@ void BodyPass::findContacts(const UniformGrid& grid, std::size_t covered, float 
             oneRadius = false;
     if (covered > m_groupStart.back() && m_ruleRadius.back() != radius0)
         oneRadius = false; // the player, in the grid
-    for (std::size_t k = 0; k < covered; ++k) {
-        const std::uint32_t b = grid.sortedIndex(static_cast<std::uint32_t>(k));
-        m_slotX[k] = m_x[b];
-        m_slotY[k] = m_y[b];
-    }
-    if (!oneRadius)
-        for (std::size_t k = 0; k < covered; ++k)
-            m_slotRadius[k] = radiusOf(grid.sortedIndex(static_cast<std::uint32_t>(k)));
+    // The bodies' plans in the grid's order, in blocks on the step's threads.
+    const std::size_t slotBlocks = (covered + m_blockBodies - 1) / m_blockBodies;
+    auto copySlots = [&](std::size_t block, int) {
+        const std::size_t first = block * m_blockBodies;
+        const std::size_t last = std::min(covered, first + m_blockBodies);
+        for (std::size_t k = first; k < last; ++k) {
+            const std::uint32_t b = grid.sortedIndex(static_cast<std::uint32_t>(k));
+            m_slotX[k] = m_x[b];
+            m_slotY[k] = m_y[b];
+            if (!oneRadius)
+                m_slotRadius[k] = radiusOf(b);
+        }
+    };
+    if (m_pool)
+        m_pool->run(slotBlocks, copySlots);
+    else
+        for (std::size_t block = 0; block < slotBlocks; ++block)
+            copySlots(block, 0);
     for (std::size_t k = covered; k < covered + kLanePadding; ++k)
         m_slotX[k] = m_slotY[k] = m_slotRadius[k] = 0.0f;
     const float* xs = m_slotX.data();
@@ -672,10 +690,10 @@ std::size_t BodyPass::cutRoundBlocks()
     const std::size_t involved = m_involved.size();
     if (m_roundCut.empty()) {
         // Cut at the first round. One block on one thread (no contact worked out twice); on
-        // more, a few per thread, none under a quarter of a part (512 bodies; a round's work
-        // is a few microseconds a hundred contacts). The tests' tiny parts cut the rounds of
-        // a small world too.
-        const std::size_t minBlock = std::max<std::size_t>(1, m_blockBodies / 4);
+        // more, a few per thread, none under a 32nd of a part (64 bodies: a body pushed near
+        // a wall costs a microsecond of keepClear, more than a pool's start). The tests'
+        // tiny parts cut the rounds of a small world too.
+        const std::size_t minBlock = std::max<std::size_t>(1, m_blockBodies / 32);
         const std::size_t threads = m_pool ? static_cast<std::size_t>(m_pool->threads()) : 1;
         const std::size_t blocks =
             threads > 1 ? std::max<std::size_t>(1, std::min(2 * threads, involved / minBlock)) : 1;

@@ -222,8 +222,9 @@ private:
     /// looked up where the step began when those prove it (the level's clearance grid is too
     /// big to stay in cache: a look-up there per pair and round missed it every time).
     /// gatherBodies(), planned: group g's start places and clearances, when its plan left
-    /// them this step, and its bodies' bounds (m_clearLow; -1 when it did not).
-    void noteStartClearances(std::size_t g, const Group& group);
+    /// them this step, and the bounds of its bodies [begin, end) (m_clearLow; -1 when it did
+    /// not).
+    void noteStartClearances(std::size_t g, const Group& group, std::size_t begin, std::size_t end);
     /// A lower bound of the distance from body b, where it is now, to any geometry: its
     /// plan's clearance where the step began, less how far it is from there; negative when
     /// no plan told.
@@ -458,10 +459,17 @@ private:
     BodyGlance m_blocksGlance;  ///< the block map's part of glance(), from the last index()
     /// Per group, per agent id: how long the body has overlapped another without a break, s.
     std::vector<std::vector<float>> m_overlapTime;
-    WorkerPool* m_pool = nullptr;           ///< see setPool
-    std::vector<std::size_t> m_groupBlocks; ///< forEachGroupOnThreads' scratch
-    std::vector<float> m_groupMove2;        ///< gatherBodies: each group's largest move, squared
-    std::uint32_t m_blockBodies = 2048;     ///< see setPool
+    WorkerPool* m_pool = nullptr; ///< see setPool
+    /// A group's bodies [begin, end): gatherBodies cuts the groups into spans of at most a
+    /// part (cutGroupRanges), and the passes over every body that follow run in them.
+    struct BodySpan
+    {
+        std::uint32_t group, begin, end;
+    };
+    std::vector<BodySpan> m_spans;
+    std::vector<std::size_t> m_spanBlocks; ///< each block's first span; the count last
+    std::vector<float> m_spanMove2;        ///< gatherBodies: each span's largest move, squared
+    std::uint32_t m_blockBodies = 2048;    ///< see setPool
 };
 
 } // namespace shoal

@@ -22,28 +22,30 @@ namespace {
 constexpr float kRoundingSlack = 1e-3f;
 } // namespace
 
-void BodyPass::noteStartClearances(std::size_t g, const Group& group)
+void BodyPass::noteStartClearances(std::size_t g, const Group& group, std::size_t begin,
+                                   std::size_t end)
 {
     // Each body's bound where the pass gathers it (its plan), worked out as the gather
     // visits its group, four bodies at a time over the arrays it has just read: the contact
     // search then reads one array in the order it visits the bodies, not three of the
     // body's group.
     const AgentArrays& a = group.agents;
-    const std::size_t n = a.size();
-    float* low = m_clearLow.data() + m_groupStart[g];
-    if (!m_stepping || !group.startClearanceKnown || group.startClearance.size() != n) {
+    const std::size_t n = end - begin;
+    float* low = m_clearLow.data() + m_groupStart[g] + begin;
+    if (!m_stepping || !group.startClearanceKnown || group.startClearance.size() != a.size()) {
         // Settling a new world (no plan ran), or a plan that did not tell.
         std::fill(low, low + n, -1.0f);
         return;
     }
-    m_starts[g] = {a.px.data(), a.py.data(), group.startClearance.data()};
+    if (begin == 0) // (one span of the group says it)
+        m_starts[g] = {a.px.data(), a.py.data(), group.startClearance.data()};
     using V = Float4;
     const V slack(kRoundingSlack);
-    const float* px = a.px.data();
-    const float* py = a.py.data();
-    const float* nx = a.nx.data();
-    const float* ny = a.ny.data();
-    const float* clear = group.startClearance.data();
+    const float* px = a.px.data() + begin;
+    const float* py = a.py.data() + begin;
+    const float* nx = a.nx.data() + begin;
+    const float* ny = a.ny.data() + begin;
+    const float* clear = group.startClearance.data() + begin;
     std::size_t i = 0;
     for (; i + V::kWidth <= n; i += V::kWidth) {
         const V dx = V::load(nx + i) - V::load(px + i);

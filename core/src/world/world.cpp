@@ -1079,50 +1079,13 @@ static_assert(kPlanPartAgents == 2048, "world.h's m_partAgents starts at kPlanPa
 
 void World::cutRanges()
 {
-    // Groups larger than a part in parts of m_partAgents; every group, empty ones too, at
-    // least one range (each group's commit is finished from its ranges).
-    m_ranges.clear();
-    for (std::size_t g = 0; g < m_groups.size(); ++g) {
-        const std::size_t n = m_groups[g]->agents.size();
-        std::size_t begin = 0;
-        do {
-            const std::size_t end = std::min(n, begin + m_partAgents);
-            m_ranges.push_back({static_cast<std::uint32_t>(g), begin, end});
-            begin = end;
-        } while (begin < n);
-    }
-    m_rangeBlocks.clear();
-    std::size_t blockAgents = 0;
-    for (std::size_t t = 0; t < m_ranges.size(); ++t) {
-        const std::size_t agents = m_ranges[t].end - m_ranges[t].begin;
-        if (m_rangeBlocks.empty() || blockAgents + agents > m_partAgents) {
-            m_rangeBlocks.push_back(t);
-            blockAgents = 0;
-        }
-        blockAgents += agents;
-    }
-    m_rangeBlocks.push_back(m_ranges.size());
+    // Each group's commit is finished from its ranges: every group has one.
+    cutGroupRanges(m_groups, m_partAgents, m_ranges, m_rangeBlocks);
 }
 
 template <class Job, class Arrays> void World::forEachRangeShared(Job&& job, Arrays&& arrays)
 {
-    const std::size_t blocks = m_rangeBlocks.size() - 1;
-    auto block = [&](std::size_t b, int worker) {
-        const std::size_t first = m_rangeBlocks[b], last = m_rangeBlocks[b + 1];
-        for (std::size_t t = first; t < last; ++t) {
-            // A run of small groups: the next ones' objects and arrays asked for ahead.
-            if (t + 2 < last)
-                m_groups[m_ranges[t + 2].group]->prefetchObject();
-            if (t + 1 < last)
-                arrays(*m_groups[m_ranges[t + 1].group]);
-            job(t, worker);
-        }
-    };
-    if (m_pool)
-        m_pool->run(blocks, block);
-    else
-        for (std::size_t b = 0; b < blocks; ++b)
-            block(b, 0);
+    forEachRangeOnThreads(m_groups, m_pool.get(), m_ranges, m_rangeBlocks, job, arrays);
 }
 
 void World::setThreads(int threads)
