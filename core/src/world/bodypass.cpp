@@ -550,15 +550,29 @@ template <class Scan> void BodyPass::scanBlocks(std::size_t blocks, Scan&& scan)
             block(b, 0);
 }
 
+template <class Job> void BodyPass::runRoundBlocks(std::size_t blocks, Job&& job)
+{
+    if (m_pool && blocks > 1)
+        m_pool->run(blocks, [&](std::size_t block, int) { job(block); });
+    else
+        for (std::size_t block = 0; block < blocks; ++block)
+            job(block);
+}
+
 void BodyPass::pinContacts()
 {
-    // Bodies planned against a wall start pinned (only those in contact matter).
-    for (const std::uint32_t b : m_involved) {
-        m_pinned[b] = !m_fixed[b] && heldByWall(b);
-        m_level[b] = startLevel(b);
-        m_roundX[b] = m_searchX[b] = m_x[b];
-        m_roundY[b] = m_searchY[b] = m_y[b];
-    }
+    // Bodies planned against a wall start pinned (only those in contact matter): in the
+    // rounds' blocks, each body on its own.
+    const std::size_t blocks = cutRoundBlocks();
+    runRoundBlocks(blocks, [&](std::size_t block) {
+        for (std::uint32_t k = m_roundCut[block]; k < m_roundCut[block + 1]; ++k) {
+            const std::uint32_t b = m_involved[k];
+            m_pinned[b] = !m_fixed[b] && heldByWall(b);
+            m_level[b] = startLevel(b);
+            m_roundX[b] = m_searchX[b] = m_x[b];
+            m_roundY[b] = m_searchY[b] = m_y[b];
+        }
+    });
     m_roundsBegun = true;
     m_lateBegin = m_contacts.size();
     m_furthest2 = 0.0f;
@@ -661,20 +675,15 @@ bool BodyPass::pushRound(const StaticGeometry& geometry, int round)
     m_blockDeepest.resize(blocks);
     m_blockShoved.resize(std::max(m_blockShoved.size(), blocks));
     m_blockFurthest.resize(blocks);
-    auto runBlocks = [&](auto&& job) {
-        if (m_pool && blocks > 1)
-            m_pool->run(blocks, [&](std::size_t block, int) { job(block); });
-        else
-            for (std::size_t block = 0; block < blocks; ++block)
-                job(block);
-    };
-    runBlocks([&](std::size_t block) { m_blockDeepest[block] = pushBlock(block, round); });
+    runRoundBlocks(blocks,
+                   [&](std::size_t block) { m_blockDeepest[block] = pushBlock(block, round); });
     float deepest = 0.0f;
     for (std::size_t block = 0; block < blocks; ++block)
         deepest = std::max(deepest, m_blockDeepest[block]);
     // Overlaps this shallow are left to the next step: nobody would see them.
     const bool settled = deepest < kSettled;
-    runBlocks([&](std::size_t block) { settleBlock(block, round, !settled, geometry); });
+    runRoundBlocks(blocks,
+                   [&](std::size_t block) { settleBlock(block, round, !settled, geometry); });
     if (settled)
         return false;
     // The shoved bodies in m_involved's order, as one block would list them.
@@ -689,19 +698,18 @@ std::size_t BodyPass::cutRoundBlocks()
 {
     const std::size_t involved = m_involved.size();
     if (m_roundCut.empty()) {
-        // Cut at the first round. One block on one thread (no contact worked out twice); on
-        // more, a few per thread, none under a 32nd of a part (64 bodies: a body pushed near
-        // a wall costs a microsecond of keepClear, more than a pool's start). The tests'
-        // tiny parts cut the rounds of a small world too.
+        // Cut as the rounds begin (pinContacts). One block on one thread (no contact worked out
+        // twice); on more, a few per thread, none under a 32nd of a part (64 bodies: a body pushed
+        // near a wall costs a microsecond of keepClear, more than a pool's start). The tests' tiny
+        // parts cut the rounds of a small world too.
         const std::size_t minBlock = std::max<std::size_t>(1, m_blockBodies / 32);
         const std::size_t threads = m_pool ? static_cast<std::size_t>(m_pool->threads()) : 1;
         const std::size_t blocks =
             threads > 1 ? std::max<std::size_t>(1, std::min(2 * threads, involved / minBlock)) : 1;
-        m_roundBlockSize = std::max<std::size_t>(1, (involved + blocks - 1) / blocks);
+        const std::size_t blockSize = std::max<std::size_t>(1, (involved + blocks - 1) / blocks);
         m_roundCut.resize(blocks + 1);
         for (std::size_t block = 0; block <= blocks; ++block)
-            m_roundCut[block] =
-                static_cast<std::uint32_t>(std::min(involved, block * m_roundBlockSize));
+            m_roundCut[block] = static_cast<std::uint32_t>(std::min(involved, block * blockSize));
         m_cutContacts = 0;
         if (m_blockPairs.size() < blocks)
             m_blockPairs.resize(blocks);
@@ -713,8 +721,12 @@ std::size_t BodyPass::cutRoundBlocks()
     const std::size_t blocks = m_roundCut.size() - 1;
     m_roundCut.back() = static_cast<std::uint32_t>(involved);
     if (blocks > 1) {
+        // (A few blocks: a walk past their starts costs less than a division.)
         const auto blockOf = [&](std::uint32_t slot) {
-            return std::min<std::size_t>(slot / m_roundBlockSize, blocks - 1);
+            std::size_t block = 0;
+            while (block + 1 < blocks && slot >= m_roundCut[block + 1])
+                ++block;
+            return block;
         };
         for (std::size_t k = m_cutContacts; k < m_contacts.size(); ++k) {
             const Contact& c = m_contacts[k];

@@ -314,10 +314,12 @@ private:
     /// One round over the contacts: the push on every body from the overlaps at the current
     /// positions, then the pushed bodies kept clear of the walls. False once settled.
     bool pushRound(const StaticGeometry& geometry, int round);
-    /// pushRound's blocks of involved bodies (m_roundCut), cut at a run's first round, and
+    /// pushRound's blocks of involved bodies (m_roundCut), cut when the rounds begin, and
     /// the contacts each block's bodies are in (m_blockPairs), the new ones added; how many
     /// blocks.
     std::size_t cutRoundBlocks();
+    /// Runs job(block) for each of the rounds' blocks, on the step's threads when several.
+    template <class Job> void runRoundBlocks(std::size_t blocks, Job&& job);
     /// pushRound, for the involved bodies of one block: their round state reset, then their
     /// side of each of their contacts summed; the block's deepest overlap.
     float pushBlock(std::size_t block, int round);
@@ -362,10 +364,9 @@ private:
     /// so the blocks run on the threads without locks; the pushes are summed in fixed point
     /// and the rest are minima and maxima, so any cut gives the same bits.
     std::vector<std::uint32_t> m_roundCut;
-    std::vector<std::vector<std::uint32_t>> m_blockPairs; ///< per block: its contacts' indices
-    std::size_t m_roundBlockSize = 1;  ///< involved bodies a block (the last takes late ones)
-    std::size_t m_cutContacts = 0;     ///< the contacts in m_blockPairs
-    std::vector<float> m_blockDeepest; ///< per block, pushBlock's answer
+    std::vector<std::vector<std::uint32_t>> m_blockPairs;  ///< per block: its contacts' indices
+    std::size_t m_cutContacts = 0;                         ///< the contacts in m_blockPairs
+    std::vector<float> m_blockDeepest;                     ///< per block, pushBlock's answer
     std::vector<std::vector<std::uint32_t>> m_blockShoved; ///< per block, shoved in order
     std::vector<float> m_blockFurthest;                    ///< per block, m_furthest2's part
     /// undoJams, per involved body as m_involved: its deepest overlap now, and if it went back.
