@@ -311,8 +311,9 @@ private:
     std::size_t undoJams();
     /// Whether undoJams may send body b back: one that moves, of a group, moved this step.
     bool mayUndo(std::uint32_t b) const;
-    /// One round over the contacts: the push on every body from the overlaps at the current
-    /// positions, then the pushed bodies kept clear of the walls. False once settled.
+    /// bodyrounds.cpp: one round over the contacts: the push on every body from the overlaps
+    /// at the current positions, then the pushed bodies kept clear of the walls. False once
+    /// settled.
     bool pushRound(const StaticGeometry& geometry, int round);
     /// pushRound's blocks of involved bodies (m_roundCut), cut when the rounds begin, and
     /// the contacts each block's bodies are in (m_blockPairs), the new ones added; how many
