@@ -400,6 +400,12 @@ void BodyPass::findContacts(const UniformGrid& grid, std::size_t covered, float 
     // body by index, so the list does not depend on the grid's order. A lane test that no
     // pair's reach exceeds comes first; the rare lanes within it are tested one by one, out
     // of the loop (noteNearLanes), which then keeps its values in registers.
+    // A body of radius r meets no body further than r + (1 + margin) x maxRadius: the pair's
+    // reach is its first body's radius and margin and the other's radius (noteNearLanes),
+    // at most that whichever of the two comes first. So, among bodies of several radii, a
+    // small one looks round itself only as far as the largest could reach it, not as far as
+    // two of the largest reach each other (a fish among tanks, a quarter of the cells).
+    const float reachBeyondOwn = (1.0f + kContactMargin) * maxRadius + maxMove + 1e-3f;
     const UniformGrid::CellReach range =
         grid.cellReach((2.0f + kContactMargin) * maxRadius + maxMove + 1e-3f);
     const V loose((1.0f + kContactMargin) * 1.001f);
@@ -435,8 +441,8 @@ void BodyPass::findContacts(const UniformGrid& grid, std::size_t covered, float 
                     return laneBits(d2 < reach2(slot, pr));
                 };
                 grid.forEachLaterRange(
-                    {xs[k], ys[k]}, range, k, row,
-                    [&](std::uint32_t begin, std::uint32_t end) SHOAL_FORCE_INLINE {
+                    {xs[k], ys[k]}, oneRadius ? range : grid.cellReach(radii[k] + reachBeyondOwn),
+                    k, row, [&](std::uint32_t begin, std::uint32_t end) SHOAL_FORCE_INLINE {
                         // Whole lane groups, then the run's last few slots.
                         std::uint32_t slot = begin;
                         for (; end - slot >= static_cast<std::uint32_t>(V::kWidth);
