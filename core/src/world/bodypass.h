@@ -158,6 +158,9 @@ public:
                  float dt);
 
     std::size_t memoryBytes() const;
+    /// Lets go of the rounds' state beyond what the last run kept: a new world's settling
+    /// passes may involve every body at once, a step a few thousand.
+    void releaseRoundState();
 
 private:
     /// Pairs nearer than touching plus this fraction of the first body's radius are followed

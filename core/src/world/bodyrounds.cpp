@@ -60,6 +60,17 @@ template <class Job> void BodyPass::runRoundBlocks(std::size_t blocks, Job&& job
             job(block);
 }
 
+void BodyPass::releaseRoundState()
+{
+    // (Read only within a run, which sizes it anew.)
+    m_rounds.clear();
+    m_rounds.shrink_to_fit();
+    m_jamNow = {};
+    m_jamBack = {};
+    m_blockPairs = {};
+    m_blockShoved = {};
+}
+
 void BodyPass::pinContacts()
 {
     // Bodies planned against a wall start pinned (only those in contact matter): in the

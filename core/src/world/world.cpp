@@ -1212,6 +1212,7 @@ void World::settleBodies()
         if (moved == 0)
             break;
     }
+    m_bodies->releaseRoundState();
 }
 
 void World::updateBodyRules()
