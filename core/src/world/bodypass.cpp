@@ -1,3 +1,8 @@
+// BodyPass: bodies solid across groups. Here every body gathered (a big group in spans of a
+// part), the contact search, the pass's run from gathering to the bodies' new places, the
+// index of every body with its block map, othersNear for the families, and the body
+// metrics; the rounds that push bodies apart are in bodyrounds.cpp.
+
 #include "world/bodypass.h"
 
 #include "parallel/workerpool.h"
