@@ -601,24 +601,33 @@ std::size_t BodyPass::run(std::vector<std::unique_ptr<Group>>& groups,
         return 0;
     if (!settled)
         undoJams();
-    // Bodies left squeezed cannot give way: the next plans' othersNear sees them even from
-    // bodies that outrank them (a tank does not drive into a crowd packed against a wall).
-    for (const std::uint32_t b : m_involved)
-        if (m_pinned[b] == kSqueezedPin) {
-            m_squeezedAfter[b] = 1;
-            m_squeezedList.push_back(b);
-        }
-    // The pushes are motion like any other: the bodies' velocities say so. Only bodies in
-    // contact were pushed.
+    // Each body on its own, in the rounds' blocks (bodies involved after the last round in
+    // the last): one left squeezed cannot give way, and the next plans' othersNear sees it
+    // even from bodies that outrank it (a tank does not drive into a crowd packed against a
+    // wall); a pushed one's velocity says it moved, as any motion does. The squeezed are
+    // listed in block order, the order one pass over m_involved lists them.
+    m_roundCut.back() = static_cast<std::uint32_t>(m_involved.size());
+    const std::size_t blocks = m_roundCut.size() - 1;
+    m_blockShoved.resize(std::max(m_blockShoved.size(), blocks));
+    m_blockMoved.resize(blocks);
     const float inverseDt = 1.0f / dt;
-    std::size_t count = 0;
-    for (const std::uint32_t b : m_involved) {
-        const std::size_t g = m_rule[b];
-        if (g >= groups.size())
-            continue; // the lone player is never moved
-        AgentArrays& a = groups[g]->agents;
-        const std::size_t i = b - m_groupStart[g];
-        if (m_x[b] != a.nx[i] || m_y[b] != a.ny[i]) {
+    runRoundBlocks(blocks, [&](std::size_t block) {
+        std::vector<std::uint32_t>& squeezed = m_blockShoved[block];
+        squeezed.clear();
+        std::size_t count = 0;
+        for (std::uint32_t k = m_roundCut[block]; k < m_roundCut[block + 1]; ++k) {
+            const std::uint32_t b = m_involved[k];
+            if (m_pinned[b] == kSqueezedPin) {
+                m_squeezedAfter[b] = 1;
+                squeezed.push_back(b);
+            }
+            const std::size_t g = m_rule[b];
+            if (g >= groups.size())
+                continue; // the lone player is never moved
+            AgentArrays& a = groups[g]->agents;
+            const std::size_t i = b - m_groupStart[g];
+            if (m_x[b] == a.nx[i] && m_y[b] == a.ny[i])
+                continue;
             const float pushX = m_x[b] - a.nx[i];
             const float pushY = m_y[b] - a.ny[i];
             // Pushed back by more than half of its planned move: bodies stopped it as a wall
@@ -635,6 +644,13 @@ std::size_t BodyPass::run(std::vector<std::unique_ptr<Group>>& groups,
                 moved[b] = 1;
             ++count;
         }
+        m_blockMoved[block] = count;
+    });
+    std::size_t count = 0;
+    for (std::size_t block = 0; block < blocks; ++block) {
+        m_squeezedList.insert(m_squeezedList.end(), m_blockShoved[block].begin(),
+                              m_blockShoved[block].end());
+        count += m_blockMoved[block];
     }
     return count;
 }

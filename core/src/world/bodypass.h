@@ -13,6 +13,7 @@
 /// the result is the same whatever the order of agents, groups or grid cells.
 
 #include "kernels/uniformgrid.h"
+#include "parallel/workerpool.h"
 #include "world/behaviour.h"
 #include "world/blocklevels.h"
 #include <shoal/scenedesc.h>
@@ -27,7 +28,6 @@
 namespace shoal {
 
 class StaticGeometry;
-class WorkerPool;
 
 /// One group as the pass sees it.
 struct BodyGroupRule
@@ -323,7 +323,14 @@ private:
     /// blocks.
     std::size_t cutRoundBlocks();
     /// Runs job(block) for each of the rounds' blocks, on the step's threads when several.
-    template <class Job> void runRoundBlocks(std::size_t blocks, Job&& job);
+    template <class Job> void runRoundBlocks(std::size_t blocks, Job&& job)
+    {
+        if (m_pool && blocks > 1)
+            m_pool->run(blocks, [&](std::size_t block, int) { job(block); });
+        else
+            for (std::size_t block = 0; block < blocks; ++block)
+                job(block);
+    }
     /// pushRound, for the involved bodies of one block: their round state reset, then their
     /// side of each of their contacts summed; the block's deepest overlap.
     float pushBlock(std::size_t block, int round);
@@ -368,11 +375,14 @@ private:
     /// so the blocks run on the threads without locks; the pushes are summed in fixed point
     /// and the rest are minima and maxima, so any cut gives the same bits.
     std::vector<std::uint32_t> m_roundCut;
-    std::vector<std::vector<std::uint32_t>> m_blockPairs;  ///< per block: its contacts' indices
-    std::size_t m_cutContacts = 0;                         ///< the contacts in m_blockPairs
-    std::vector<float> m_blockDeepest;                     ///< per block, pushBlock's answer
-    std::vector<std::vector<std::uint32_t>> m_blockShoved; ///< per block, shoved in order
-    std::vector<float> m_blockFurthest;                    ///< per block, m_furthest2's part
+    std::vector<std::vector<std::uint32_t>> m_blockPairs; ///< per block: its contacts' indices
+    std::size_t m_cutContacts = 0;                        ///< the contacts in m_blockPairs
+    std::vector<float> m_blockDeepest;                    ///< per block, pushBlock's answer
+    /// Per block, the bodies shoved in a round in order (and after the rounds those left
+    /// squeezed), and how many it moved.
+    std::vector<std::vector<std::uint32_t>> m_blockShoved;
+    std::vector<std::size_t> m_blockMoved;
+    std::vector<float> m_blockFurthest; ///< per block, m_furthest2's part
     /// undoJams, per involved body as m_involved: its deepest overlap now, and if it went back.
     std::vector<float> m_jamNow, m_jamBack;
     std::vector<std::uint32_t> m_groupStart; ///< first body of each group, and the end

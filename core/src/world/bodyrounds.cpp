@@ -51,15 +51,6 @@ Vec2 partingDirection(std::uint64_t self, std::uint64_t other)
 
 } // namespace
 
-template <class Job> void BodyPass::runRoundBlocks(std::size_t blocks, Job&& job)
-{
-    if (m_pool && blocks > 1)
-        m_pool->run(blocks, [&](std::size_t block, int) { job(block); });
-    else
-        for (std::size_t block = 0; block < blocks; ++block)
-            job(block);
-}
-
 void BodyPass::releaseRoundState()
 {
     // (Read only within a run, which sizes it anew.)
