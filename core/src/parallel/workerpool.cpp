@@ -63,19 +63,24 @@ std::size_t WorkerPool::takeBlocks(int worker)
 
 void WorkerPool::runShared(std::size_t blocks, Trampoline call, void* context)
 {
+    // A worker that joined the last job late may still be looking for a block of it, or
+    // still be leaving it: the counters are not reset under it. It is on its way out, so a
+    // spin most often sees it go.
+    for (int spin = 0; spin < kSpins && m_active.load(std::memory_order_acquire) != 0; ++spin)
+        relax();
     {
         std::unique_lock<std::mutex> lock(m_mutex);
-        // A worker that joined the last job late may still be looking for a block of it:
-        // the counters are not reset under it.
-        m_done.wait(lock, [&] { return m_active == 0; });
+        m_done.wait(lock, [&] { return m_active.load(std::memory_order_acquire) == 0; });
         m_call = call;
         m_context = context;
         m_blocks = blocks;
         m_next.store(0, std::memory_order_relaxed);
         m_finished.store(0, std::memory_order_relaxed);
         ++m_generation;
-        m_posted.store(m_generation, std::memory_order_release);
     }
+    // Told once the lock is free: a spinning worker that sees it takes the lock at once,
+    // where one that saw it inside would wait on the lock in the kernel.
+    m_posted.store(m_generation, std::memory_order_release);
     m_wake.notify_all();
 
     const std::size_t mine = takeBlocks(0);
@@ -84,10 +89,10 @@ void WorkerPool::runShared(std::size_t blocks, Trampoline call, void* context)
         relax();
         finished = m_finished.load(std::memory_order_acquire);
     }
+    if (finished == blocks)
+        return; // every block done: a worker still leaving it touches only the pool
     std::unique_lock<std::mutex> lock(m_mutex);
-    m_done.wait(lock, [&] {
-        return m_active == 0 && m_finished.load(std::memory_order_acquire) == blocks;
-    });
+    m_done.wait(lock, [&] { return m_finished.load(std::memory_order_acquire) == blocks; });
 }
 
 void WorkerPool::workerLoop(int worker)
@@ -102,13 +107,16 @@ void WorkerPool::workerLoop(int worker)
         if (m_stopping)
             return;
         seen = m_generation;
-        ++m_active;
+        m_active.fetch_add(1, std::memory_order_acq_rel);
         lock.unlock();
         const std::size_t done = takeBlocks(worker);
         m_finished.fetch_add(done, std::memory_order_acq_rel);
-        lock.lock();
-        if (--m_active == 0)
+        // The last one out tells a caller that sleeps on it (under the lock, so a caller
+        // that has just found it inside is asleep before it is told).
+        if (m_active.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+            std::lock_guard<std::mutex> told(m_mutex);
             m_done.notify_all();
+        }
     }
 }
 

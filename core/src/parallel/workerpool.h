@@ -75,7 +75,8 @@ private:
     void* m_context = nullptr;
     std::size_t m_blocks = 0;
     std::uint64_t m_generation = 0;
-    int m_active = 0; ///< workers inside the job in hand
+    /// Workers inside the job in hand (each joins under m_mutex, and leaves without it).
+    std::atomic<int> m_active{0};
     bool m_stopping = false;
     std::atomic<std::size_t> m_next{0};     ///< the next block to take
     std::atomic<std::size_t> m_finished{0}; ///< blocks done of the job in hand
