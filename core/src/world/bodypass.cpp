@@ -176,7 +176,7 @@ void BodyPass::takeCommitted(const std::vector<std::unique_ptr<Group>>& groups, 
     // the flagged ones once more (kept clear of a wall). Rules, holds and groups are as
     // gathered: nothing between the pass and the index changes them.
     // (Only the groups' objects asked for ahead: few bodies are flagged.)
-    cutGroupRanges(groups, m_blockBodies, m_spans, m_spanBlocks);
+    // In the spans the step's gathering cut: the groups are the same, and so are their sizes.
     forEachRangeOnThreads(
         groups, m_pool, m_spans, m_spanBlocks,
         [&](std::size_t t, int) {
