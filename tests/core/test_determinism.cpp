@@ -131,6 +131,7 @@ private slots:
     void sameHashOnAnyThreadsAmongGroups_data() { sameHashTwiceInOneProcess_data(); }
     void sameHashOnAnyThreadsAmongGroups();
     void squadsGivenNewTargetsAtOnceRouteAlikeOnAnyThreads();
+    void squadOnALatticeAlikeOnEveryLaneWidth();
     void differentSeedGivesDifferentHash();
     void ownTrigIsExactAndAccurate();
     void laneTrigIsScalarTrig();
@@ -306,6 +307,55 @@ void TestDeterminism::squadsGivenNewTargetsAtOnceRouteAlikeOnAnyThreads()
     const QString one = hex(run(1));
     QCOMPARE(hex(run(2)), one);
     QCOMPARE(hex(run(4)), one);
+}
+
+void TestDeterminism::squadOnALatticeAlikeOnEveryLaneWidth()
+{
+    // A squad standing on a lattice of exact coordinates, every tank facing its target: a
+    // tank's two nearest in front stand mirror-wise, exactly as far (a tie of gaps, which the
+    // eight-lane scan must settle as the four-lane one does: the first met wins), and the
+    // squad then drives, packs and parks round its target. Four lanes and eight agree after
+    // every step.
+    if (World::widestLanes() < 8)
+        QSKIP("this machine or build runs no eight lanes");
+    SceneDesc scene = emptyScene(60.0, 60.0);
+    GroupDesc squad = makeDefaultGroup(BehaviourKind::TankSquad, "squad");
+    squad.spawn = SpawnAreaDesc{{{-1.0, -50.0}, {1.0, -48.0}}, 1};
+    squad.target = Point2{2.0, 0.0};
+    scene.groups.push_back(squad);
+    auto lattice = [&](int lanes) {
+        std::unique_ptr<World> world = worldOnThreads(scene, 1, 0);
+        if (!world->setLaneWidth(lanes))
+            qFatal("this machine runs no %d lanes", lanes);
+        // Rows 3 m apart, tanks 4 m apart in a row, every other row shifted by 2 m: the tanks
+        // in front of one are at (-2, 3) and (2, 3) from it. Heading pi / 2: facing +y.
+        for (int row = 0; row < 10; ++row)
+            for (int column = 0; column < 10; ++column) {
+                const Vec2 at{-20.0f + 4.0f * static_cast<float>(column) + 2.0f * (row % 2),
+                              -40.0f + 3.0f * static_cast<float>(row)};
+                if (!world->spawnAgent(0, at, 1.5707964f).ok())
+                    qFatal("no tank spawned at (%g, %g)", double(at.x), double(at.y));
+            }
+        return world;
+    };
+    constexpr int kLatticeSteps = 1800;
+    const std::unique_ptr<World> four = lattice(4);
+    const std::unique_ptr<World> eight = lattice(8);
+    std::size_t parked = 0;
+    for (int s = 0; s < kLatticeSteps; ++s) {
+        four->step();
+        eight->step();
+        QCOMPARE(hex(eight->stateHash()), hex(four->stateHash()));
+        if (s == kLatticeSteps - 1)
+            for (std::uint8_t flags : four->group(0).agents.flags)
+                parked += (flags & kAgentArrived) ? 1 : 0;
+    }
+    // The run met parked tanks: most of the squad parks round its target by then.
+    float meanY = 0.0f;
+    for (float y : four->group(0).agents.py)
+        meanY += y / static_cast<float>(four->group(0).agents.size());
+    QVERIFY2(parked > 50,
+             qPrintable(QStringLiteral("%1 tanks parked, mean y %2").arg(parked).arg(meanY)));
 }
 
 void TestDeterminism::differentSeedGivesDifferentHash()

@@ -198,15 +198,14 @@ template <> inline Mask8 noLanes<Float8>()
     return {_mm256_setzero_ps()};
 }
 
-/// Smallest lane (the order does not matter to a minimum of distances, which are never -0).
+/// Smallest lane, in halves, pairs and then lanes (the order does not matter to a minimum of
+/// distances, which are never NaN or -0).
 inline float minLane(Float8 a)
 {
-    alignas(32) float out[8];
-    _mm256_store_ps(out, a.v);
-    float m = out[0];
-    for (int i = 1; i < 8; ++i)
-        m = out[i] < m ? out[i] : m;
-    return m;
+    __m128 m = _mm_min_ps(_mm256_castps256_ps128(a.v), _mm256_extractf128_ps(a.v, 1));
+    m = _mm_min_ps(m, _mm_movehl_ps(m, m));
+    m = _mm_min_ss(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 1, 1, 1)));
+    return _mm_cvtss_f32(m);
 }
 
 } // namespace shoal

@@ -16,6 +16,8 @@ public:
 
     explicit WideGrid(const UniformGrid& grid) : m_grid(grid) {}
 
+    /// The grid searched.
+    const UniformGrid& grid() const { return m_grid; }
     const float* slotX() const { return m_grid.slotX(); }
     const float* slotY() const { return m_grid.slotY(); }
     std::uint32_t sortedIndex(std::uint32_t k) const { return m_grid.sortedIndex(k); }

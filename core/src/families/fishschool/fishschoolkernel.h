@@ -21,11 +21,6 @@ namespace shoal {
 
 namespace {
 
-/// The lanes members steer on: the scan's, but never wider than four (a wide scan's members
-/// steer on its Sum lanes, Float4: the same bits, and the trigonometry has four-lane code).
-template <class Lanes>
-using SteerLanes = std::conditional_t<(Lanes::kWidth > 4), typename Lanes::Sum, Lanes>;
-
 constexpr float kWallWeight = 2.0f; // feelers beat the band: a school must not pile into walls
 
 /// The band sum a school member's scan computes besides its counts, nearest and alignment.

@@ -95,8 +95,12 @@ public:
 
 private:
     template <class Search> std::size_t preparePlanWith(Group& group, const StepContext& ctx);
+    /// One part's tanks planned over `search` (tanksquadkernel.h).
     template <class Search>
-    void planPartWith(Group& group, const StepContext& ctx, std::size_t part, int worker);
+    void planPartWith(Group& group, const StepContext& ctx, std::size_t part, int worker,
+                      const Search& search);
+    /// planPartWith on the grid eight lanes at a time (AVX2: tanksquadplanwide.cpp).
+    void planPartWide(Group& group, const StepContext& ctx, std::size_t part, int worker);
     /// Lays the spots out again when what they depend on changed (the target, the level, the
     /// squad's size, its spacing); then every tank sets off anew. Returns whether it did.
     bool keepSpotsCurrent(const Group& group, const StaticGeometry& geometry, bool targetMoved);
