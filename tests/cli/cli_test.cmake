@@ -335,10 +335,10 @@ list(LENGTH benchLines benchLineCount)
 check("bench prints one JSON line per result" benchLineCount EQUAL 2)
 foreach(line IN LISTS benchLines)
   string(JSON keyCount ERROR_VARIABLE jsonError LENGTH "${line}")
-  check("bench line parses with 14 keys (${jsonError})" NOT jsonError AND keyCount EQUAL 14)
+  check("bench line parses with 16 keys (${jsonError})" NOT jsonError AND keyCount EQUAL 16)
   foreach(key family agents ms_per_step ns_per_agent_step reference_ms_per_step speedup bytes_per_agent
           threads lane_kernels lanes four_lane_ms_per_step lane_speedup one_thread_ms_per_step
-          thread_speedup)
+          thread_speedup hand_ms_per_step vs_hand)
     string(JSON value ERROR_VARIABLE jsonError GET "${line}" ${key})
     check("bench key ${key} present" NOT jsonError)
   endforeach()
@@ -346,6 +346,9 @@ foreach(line IN LISTS benchLines)
   check("bench scene has the agents asked for (${agents})" agents EQUAL 300)
   string(JSON referenceType TYPE "${line}" reference_ms_per_step)
   check("the reference is measured at 300 agents" referenceType STREQUAL "NUMBER")
+  string(JSON handType TYPE "${line}" hand_ms_per_step)
+  string(JSON vsHandType TYPE "${line}" vs_hand)
+  check("the hand-written kernel is timed beside the world" handType STREQUAL "NUMBER" AND vsHandType STREQUAL "NUMBER")
 endforeach()
 
 # Two threads, and the same steps on one between them: both timed, and the gain.
@@ -390,6 +393,11 @@ expect_contains("${bx_err}" "--threads '-1' must be a whole number in [0, 64]" "
 run_cli(bt bench --agents 100 --family leaderFollow,worm,tankSquad --steps 2 --warmup 0)
 expect_code(bt 0 "bench text table")
 expect_contains("${bt_out}" "ns/agent-step" "the table has its header")
+expect_contains("${bt_out}" "1 thr/hand" "the table compares the world with the hand-written kernel")
+# Worms search for no neighbours: no kernel to compare with.
+run_cli(bw bench --agents 20 --family worm --steps 2 --warmup 0 --json)
+string(JSON handType TYPE "${bw_out}" hand_ms_per_step)
+check("worms have no hand-written kernel" handType STREQUAL "NULL")
 expect_contains("${bt_out}" "peak RSS" "the table reports peak RSS")
 
 run_cli(bf bench --family dragons)
