@@ -334,55 +334,32 @@ Expected<BenchResult> measure(BehaviourKind kind, int agents, const BenchOptions
 void printJsonLine(const BenchResult& r)
 {
     JsonWriter json;
+    // A figure measured only in some runs: null where it was not.
+    const auto optional = [&json](const char* key, const std::optional<double>& value,
+                                  int decimals) {
+        json.key(key);
+        if (value)
+            json.value(rounded(*value, decimals));
+        else
+            json.null();
+    };
     json.beginObject();
     json.key("family").value(std::string(behaviourKey(r.kind)));
     json.key("agents").value(static_cast<unsigned long long>(r.agents));
     json.key("ms_per_step").value(rounded(r.msPerStep, 4));
     json.key("ns_per_agent_step").value(rounded(r.nsPerAgentStep, 1));
-    json.key("reference_ms_per_step");
-    if (r.referenceMsPerStep)
-        json.value(rounded(*r.referenceMsPerStep, 4));
-    else
-        json.null();
-    json.key("speedup");
-    if (r.speedup)
-        json.value(rounded(*r.speedup, 2));
-    else
-        json.null();
+    optional("reference_ms_per_step", r.referenceMsPerStep, 4);
+    optional("speedup", r.speedup, 2);
     json.key("bytes_per_agent").value(rounded(r.bytesPerAgent, 1));
     json.key("threads").value(static_cast<unsigned long long>(r.threads));
     json.key("lane_kernels").value(std::string(World::laneKernels()));
     json.key("lanes").value(static_cast<unsigned long long>(r.lanes));
-    json.key("four_lane_ms_per_step");
-    if (r.fourLaneMsPerStep)
-        json.value(rounded(*r.fourLaneMsPerStep, 4));
-    else
-        json.null();
-    json.key("lane_speedup");
-    if (r.laneSpeedup)
-        json.value(rounded(*r.laneSpeedup, 2));
-    else
-        json.null();
-    json.key("one_thread_ms_per_step");
-    if (r.oneThreadMsPerStep)
-        json.value(rounded(*r.oneThreadMsPerStep, 4));
-    else
-        json.null();
-    json.key("thread_speedup");
-    if (r.threadSpeedup)
-        json.value(rounded(*r.threadSpeedup, 2));
-    else
-        json.null();
-    json.key("hand_ms_per_step");
-    if (r.handMsPerStep)
-        json.value(rounded(*r.handMsPerStep, 4));
-    else
-        json.null();
-    json.key("vs_hand");
-    if (r.handRatio)
-        json.value(rounded(*r.handRatio, 2));
-    else
-        json.null();
+    optional("four_lane_ms_per_step", r.fourLaneMsPerStep, 4);
+    optional("lane_speedup", r.laneSpeedup, 2);
+    optional("one_thread_ms_per_step", r.oneThreadMsPerStep, 4);
+    optional("thread_speedup", r.threadSpeedup, 2);
+    optional("hand_ms_per_step", r.handMsPerStep, 4);
+    optional("vs_hand", r.handRatio, 2);
     json.endObject();
     std::printf("%s\n", json.text().c_str());
 }

@@ -218,33 +218,59 @@ private:
     float m_cosTurn, m_sinTurn, m_cosDeadZone, m_slowdown, m_easing;
 };
 
+/// A kernel over a Crowd of the scene's first group's family: the scene, the group's
+/// parameters, the agents and the step count the bench's pointer is read at.
+class CrowdKernel : public HandKernel
+{
+public:
+    double checksum() const override { return m_crowd.checksum(); }
+
+protected:
+    /// The agents of `world`, in a grid of cells `cellKey` wide (a parameter of the group),
+    /// tagged with tagOf(group, index in the group).
+    template <class Tag>
+    CrowdKernel(const World& world, const SceneDesc& scene, const char* cellKey, Tag&& tagOf)
+        : m_scene(scene), m_group(scene.groups.front()), m_crowd(scene, paramOf(m_group, cellKey)),
+          m_step(world.stepCount())
+    {
+        m_crowd.take(world, tagOf);
+    }
+    float param(const char* key) const { return paramOf(m_group, key); }
+    float dt() const { return static_cast<float>(m_scene.simulation.dt); }
+    /// The bench's pointer this step: where the player heads, with the school and the
+    /// swarm after it.
+    Vec2 pointer() const { return benchPointer(m_scene, m_step); }
+
+    const SceneDesc& m_scene;
+    const GroupDesc& m_group;
+    Crowd m_crowd;
+    std::uint64_t m_step;
+};
+
 /// The fish school: each member counts and aligns with its neighbours within neighborRadius,
 /// is pushed away by those nearer than keepMinDistance and drawn to the centre of those
 /// beyond keepMaxDistance, follows the player (the bench's pointer), and drives.
-class FishKernel final : public HandKernel
+class FishKernel final : public CrowdKernel
 {
 public:
     FishKernel(const World& world, const SceneDesc& scene)
-        : m_scene(scene), m_group(scene.groups.front()),
-          m_crowd(scene, paramOf(m_group, "neighborRadius")), m_step(world.stepCount())
+        : CrowdKernel(world, scene, "neighborRadius", [](int, std::size_t) { return 0u; })
     {
-        m_crowd.take(world, [](int, std::size_t) { return 0u; });
     }
     void step() override
     {
-        const float dt = static_cast<float>(m_scene.simulation.dt);
-        const float radius = paramOf(m_group, "neighborRadius");
-        const float keepMin = paramOf(m_group, "keepMinDistance");
-        const float keepMax = paramOf(m_group, "keepMaxDistance");
+        const float dt = this->dt();
+        const float radius = param("neighborRadius");
+        const float keepMin = param("keepMinDistance");
+        const float keepMax = param("keepMaxDistance");
         const float keepMin2 = keepMin * keepMin, keepMax2 = keepMax * keepMax;
-        const float keepWeight = paramOf(m_group, "keepWeight");
-        const float moveWeight = paramOf(m_group, "moveWeight");
-        const float followWeight = paramOf(m_group, "followWeight");
-        const float moveSpeed = paramOf(m_group, "moveSpeed");
-        const Drive drive(paramOf(m_group, "rotateSpeed") * kDegree,
-                          paramOf(m_group, "turnDeadZone") * kDegree,
-                          paramOf(m_group, "turnSlowdown"), paramOf(m_group, "speedEasing"), dt);
-        const Vec2 lead = benchPointer(m_scene, m_step);
+        const float keepWeight = param("keepWeight");
+        const float moveWeight = param("moveWeight");
+        const float followWeight = param("followWeight");
+        const float moveSpeed = param("moveSpeed");
+        const Drive drive(param("rotateSpeed") * kDegree, param("turnDeadZone") * kDegree,
+                          param("turnSlowdown"), param("speedEasing"), dt);
+        const Vec2 lead = pointer();
         Crowd& c = m_crowd;
         c.sort();
         for (std::size_t i = 0; i < c.size(); ++i) {
@@ -289,36 +315,27 @@ public:
         c.commit();
         ++m_step;
     }
-    double checksum() const override { return m_crowd.checksum(); }
-
-private:
-    const SceneDesc& m_scene;
-    const GroupDesc& m_group;
-    Crowd m_crowd;
-    std::uint64_t m_step;
 };
 
 /// The swarm: each enemy seeks the player (the bench's pointer) at `speed`, is pushed away
 /// by (R - d) from every enemy nearer than R (averaged over them), and eases off while one
 /// ahead of it is nearer than settleFactor x R.
-class SwarmKernel final : public HandKernel
+class SwarmKernel final : public CrowdKernel
 {
 public:
     SwarmKernel(const World& world, const SceneDesc& scene)
-        : m_scene(scene), m_group(scene.groups.front()),
-          m_crowd(scene, paramOf(m_group, "minAllowedRadius")), m_step(world.stepCount())
+        : CrowdKernel(world, scene, "minAllowedRadius", [](int, std::size_t) { return 0u; })
     {
-        m_crowd.take(world, [](int, std::size_t) { return 0u; });
     }
     void step() override
     {
-        const float dt = static_cast<float>(m_scene.simulation.dt);
-        const float R = paramOf(m_group, "minAllowedRadius");
-        const float settle = paramOf(m_group, "settleFactor") * R;
-        const float pushStrength = paramOf(m_group, "pushStrength");
-        const float stopDistance = paramOf(m_group, "stopDistance");
-        const float stride = paramOf(m_group, "speed") * dt;
-        const Vec2 goal = benchPointer(m_scene, m_step);
+        const float dt = this->dt();
+        const float R = param("minAllowedRadius");
+        const float settle = param("settleFactor") * R;
+        const float pushStrength = param("pushStrength");
+        const float stopDistance = param("stopDistance");
+        const float stride = param("speed") * dt;
+        const Vec2 goal = pointer();
         Crowd& c = m_crowd;
         c.sort();
         for (std::size_t i = 0; i < c.size(); ++i) {
@@ -365,27 +382,19 @@ public:
         c.commit();
         ++m_step;
     }
-    double checksum() const override { return m_crowd.checksum(); }
-
-private:
-    const SceneDesc& m_scene;
-    const GroupDesc& m_group;
-    Crowd m_crowd;
-    std::uint64_t m_step;
 };
 
 /// The tank squad: each tank heads for the target, keeps apart from and aligns with the
 /// tanks within keepDistance, measures the gap to the nearest tank in its nose cone, drives
 /// with a limited turn rate and brakes so it stops short of that tank.
-class TankKernel final : public HandKernel
+class TankKernel final : public CrowdKernel
 {
 public:
+    // Tag: the tank's index in the squad (sortSpeeds() reads it).
     TankKernel(const World& world, const SceneDesc& scene)
-        : m_scene(scene), m_group(scene.groups.front()),
-          m_crowd(scene, paramOf(m_group, "keepDistance"))
+        : CrowdKernel(world, scene, "keepDistance",
+                      [](int, std::size_t i) { return static_cast<std::uint32_t>(i); })
     {
-        // Tag: the tank's index in the squad (sortSpeeds() reads it).
-        m_crowd.take(world, [](int, std::size_t i) { return static_cast<std::uint32_t>(i); });
         const GroupState& squad = world.group(0);
         m_speed.assign(squad.agents.speed.begin(), squad.agents.speed.end());
         m_nextSpeed.resize(m_speed.size());
@@ -395,20 +404,19 @@ public:
     }
     void step() override
     {
-        const float dt = static_cast<float>(m_scene.simulation.dt);
-        const float keep = paramOf(m_group, "keepDistance");
+        const float dt = this->dt();
+        const float keep = param("keepDistance");
         const float inverseKeep = 1.0f / keep;
-        const float hull = 2.0f * paramOf(m_group, "radius");
-        const float targetWeight = paramOf(m_group, "targetWeight");
-        const float closeDistance = paramOf(m_group, "targetCloseDistance");
-        const float arriveDistance = paramOf(m_group, "arriveDistance");
-        const float keepWeight = paramOf(m_group, "keepWeight");
-        const float moveWeight = paramOf(m_group, "moveWeight");
-        const float moveSpeed = paramOf(m_group, "moveSpeed");
-        const float easing = paramOf(m_group, "speedEasing");
-        const Drive drive(paramOf(m_group, "rotateSpeed") * kDegree,
-                          paramOf(m_group, "turnDeadZone") * kDegree,
-                          paramOf(m_group, "turnSlowdown"), easing, dt);
+        const float hull = 2.0f * param("radius");
+        const float targetWeight = param("targetWeight");
+        const float closeDistance = param("targetCloseDistance");
+        const float arriveDistance = param("arriveDistance");
+        const float keepWeight = param("keepWeight");
+        const float moveWeight = param("moveWeight");
+        const float moveSpeed = param("moveSpeed");
+        const float easing = param("speedEasing");
+        const Drive drive(param("rotateSpeed") * kDegree, param("turnDeadZone") * kDegree,
+                          param("turnSlowdown"), easing, dt);
         Crowd& c = m_crowd;
         // The speeds ride along with the sort: sorted by the same permutation as the rest.
         c.sort();
@@ -458,7 +466,6 @@ public:
         c.commit();
         m_speed.swap(m_nextSpeed);
     }
-    double checksum() const override { return m_crowd.checksum(); }
 
 private:
     /// The cruise speeds in the order sort() just stored the tanks in: the tags carry each
@@ -473,9 +480,6 @@ private:
             c.tag[k] = static_cast<std::uint32_t>(k);
     }
 
-    const SceneDesc& m_scene;
-    const GroupDesc& m_group;
-    Crowd m_crowd;
     std::vector<float> m_speed, m_nextSpeed;
     Vec2 m_target;
 };
@@ -485,17 +489,15 @@ private:
 /// from its own group's members within separationRadius and gets out of the way ahead of
 /// the leader; everyone takes the vehicle step (force truncated, mass, speed truncated, the
 /// heading eased toward the velocity).
-class LeaderKernel final : public HandKernel
+class LeaderKernel final : public CrowdKernel
 {
 public:
+    // Tag: the group's index, times two, plus one for its leader (agent 0).
     LeaderKernel(const World& world, const SceneDesc& scene)
-        : m_scene(scene), m_group(scene.groups.front()),
-          m_crowd(scene, paramOf(m_group, "separationRadius"))
+        : CrowdKernel(world, scene, "separationRadius", [](int g, std::size_t i) {
+              return static_cast<std::uint32_t>(g) * 2u + (i == 0 ? 1u : 0u);
+          })
     {
-        // Tag: the group's index, times two, plus one for its leader (agent 0).
-        m_crowd.take(world, [](int g, std::size_t i) {
-            return static_cast<std::uint32_t>(g) * 2u + (i == 0 ? 1u : 0u);
-        });
         const std::size_t groups = static_cast<std::size_t>(world.groupCount());
         m_wanderX.assign(groups, 1.0f);
         m_wanderY.assign(groups, 0.0f);
@@ -506,23 +508,23 @@ public:
     }
     void step() override
     {
-        const float dt = static_cast<float>(m_scene.simulation.dt);
-        const float mass = paramOf(m_group, "mass");
-        const float maxSpeed = paramOf(m_group, "maxSpeed");
-        const float maxForce = paramOf(m_group, "maxForce");
-        const float damping = paramOf(m_group, "damping");
-        const float wanderRadius = paramOf(m_group, "wanderRadius");
-        const float wanderDistance = paramOf(m_group, "wanderDistance");
-        const float jitter = paramOf(m_group, "wanderJitter") * dt;
-        const float leaderSpeed = paramOf(m_group, "leaderSpeed") * maxSpeed;
-        const float behind = paramOf(m_group, "leaderBehindDistance");
-        const float slowing = paramOf(m_group, "slowingRadius");
-        const float separation = paramOf(m_group, "separationRadius");
+        const float dt = this->dt();
+        const float mass = param("mass");
+        const float maxSpeed = param("maxSpeed");
+        const float maxForce = param("maxForce");
+        const float damping = param("damping");
+        const float wanderRadius = param("wanderRadius");
+        const float wanderDistance = param("wanderDistance");
+        const float jitter = param("wanderJitter") * dt;
+        const float leaderSpeed = param("leaderSpeed") * maxSpeed;
+        const float behind = param("leaderBehindDistance");
+        const float slowing = param("slowingRadius");
+        const float separation = param("separationRadius");
         const float inverseSeparation = 1.0f / separation;
-        const float separationWeight = paramOf(m_group, "separationWeight") * maxSpeed;
-        const float evade = paramOf(m_group, "evadeDistance");
-        const float evadeWeight = paramOf(m_group, "evadeWeight");
-        const float arriveWeight = paramOf(m_group, "arriveWeight");
+        const float separationWeight = param("separationWeight") * maxSpeed;
+        const float evade = param("evadeDistance");
+        const float evadeWeight = param("evadeWeight");
+        const float arriveWeight = param("arriveWeight");
         Crowd& c = m_crowd;
         c.sort();
         // Each group's leader: where it is, which way it goes, its behind and ahead points.
@@ -619,7 +621,6 @@ public:
         }
         c.commit();
     }
-    double checksum() const override { return m_crowd.checksum(); }
 
 private:
     struct Frame
@@ -635,9 +636,6 @@ private:
         return static_cast<float>(state >> 8) * (1.0f / 16777216.0f);
     }
 
-    const SceneDesc& m_scene;
-    const GroupDesc& m_group;
-    Crowd m_crowd;
     std::vector<float> m_wanderX, m_wanderY;
     std::vector<std::uint32_t> m_random;
     std::vector<Frame> m_frames;
