@@ -118,7 +118,7 @@ public:
                 const float dx = px - x[j];
                 const float dy = py - y[j];
                 const float d2 = dx * dx + dy * dy;
-                if (d2 < radius2 && j != i)
+                if (d2 <= radius2 && j != i) // within the radius, as the runtime's scans
                     f(j, dx, dy, d2);
             }
         }
@@ -150,10 +150,14 @@ public:
     std::vector<std::uint32_t> ntag;
 
 private:
+    /// The cell an offset from the origin falls in, clamped to the grid: as a float first
+    /// (a NaN goes to cell 0), since converting a float beyond int's range is undefined.
     int cellCoordinate(float offset, int cells) const
     {
-        const int c = static_cast<int>(offset * m_inverseCell);
-        return c < 0 ? 0 : (c >= cells ? cells - 1 : c);
+        const float f = offset * m_inverseCell;
+        if (!(f > 0.0f))
+            return 0;
+        return f < static_cast<float>(cells) ? static_cast<int>(f) : cells - 1;
     }
     std::uint32_t cellOf(float px, float py) const
     {
@@ -318,8 +322,8 @@ public:
 };
 
 /// The swarm: each enemy seeks the player (the bench's pointer) at `speed`, is pushed away
-/// by (R - d) from every enemy nearer than R (averaged over them), and eases off while one
-/// ahead of it is nearer than settleFactor x R.
+/// by (R - d) from every enemy nearer than R (averaged over them), and eases off as the
+/// nearest ahead of it comes from R to settleFactor x R, where it stops pressing.
 class SwarmKernel final : public CrowdKernel
 {
 public:
@@ -390,13 +394,16 @@ public:
 class TankKernel final : public CrowdKernel
 {
 public:
-    // Tag: the tank's index in the squad (sortSpeeds() reads it).
+    // Tag: the tank's place in the crowd as taken, every group's in turn (sortSpeeds()
+    // reads it); the cruise speeds are taken in the same order.
     TankKernel(const World& world, const SceneDesc& scene)
         : CrowdKernel(world, scene, "keepDistance",
-                      [](int, std::size_t i) { return static_cast<std::uint32_t>(i); })
+                      [next = std::uint32_t{0}](int, std::size_t) mutable { return next++; })
     {
-        const GroupState& squad = world.group(0);
-        m_speed.assign(squad.agents.speed.begin(), squad.agents.speed.end());
+        for (int g = 0; g < world.groupCount(); ++g) {
+            const std::vector<float>& speed = world.group(g).agents.speed;
+            m_speed.insert(m_speed.end(), speed.begin(), speed.end());
+        }
         m_nextSpeed.resize(m_speed.size());
         if (m_group.target)
             m_target = {static_cast<float>(m_group.target->x),

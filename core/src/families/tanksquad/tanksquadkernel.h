@@ -4,7 +4,10 @@
 // planPartWith over them. Included by tanksquadplan.cpp (the grid on four lanes and the
 // brute-force reference) and by tanksquadplanwide.cpp (the grid on eight lanes, inside its
 // AVX2 region): the helpers live in an unnamed namespace on purpose, so each file has its
-// own copies, built for its own instruction set.
+// own copies, built for its own instruction set. Each file instantiates planPartWith for its
+// own searches only (the wide one for WideGrid alone): an instance both built, one for AVX2,
+// could be the one the linker hands the baseline's callers (tests/build/avx_guard.py fails
+// the build then).
 
 #include "families/tanksquad/tanksquad.h"
 
@@ -819,7 +822,7 @@ void TankSquadBehaviour::planPartWith(Group& group, const StepContext& ctx, std:
         t.pos = {a.px[i], a.py[i]};
         const float room = geometry.clearance(t.pos); // one lookup serves the feelers and the move
         startClearance[i] = room;
-        // fromAngle(a.heading[i]), worked out four at a time above.
+        // fromAngle(a.heading[i]), worked out four at a time by preparePlanWith().
         t.forward = {m_forwardX[k], m_forwardY[k]};
         const bool own = SHOAL_UNLIKELY(ownGoals) && !std::isnan(m_ownX[i]);
         const TankGoal goal = own ? ownGoal({m_ownX[i], m_ownY[i]}, t.pos, t.forward)

@@ -1,9 +1,9 @@
 // The tank squad's plan, in the seed's rules: every tank heads for the target (round walls,
 // along the squad's flow field) and then for the parking spot it claimed, keeps apart from and
-// aligns with the tanks within keepDistance (one four-lane scan that also measures the room
-// ahead and behind for braking), parks once it reaches its spot, reverses to a goal close
-// behind, and drives with a limited turn rate, braking so it stops before it touches any tank
-// it is closing on. A tank's plan itself is tanksquadkernel.h's; this file prepares the
+// aligns with the tanks within keepDistance (one scan, four or eight tanks at a time, that
+// also measures the room ahead and behind for braking), parks once it reaches its spot, reverses to
+// a goal close behind, and drives with a limited turn rate, braking so it stops before it touches
+// any tank it is closing on. A tank's plan itself is tanksquadkernel.h's; this file prepares the
 // step (spots, routes, the neighbours' attributes in cell order) and keeps the spots.
 
 #include "families/tanksquad/tanksquadkernel.h"
