@@ -428,41 +428,62 @@ void BodyPass::findContacts(const UniformGrid& grid, std::size_t covered, float 
             m_rowBlocks.push_back(row);
     const std::size_t blocks = m_rowBlocks.size();
     m_rowBlocks.push_back(rows);
-    if (m_blockContacts.size() < blocks)
+    if (m_blockContacts.size() < blocks) {
         m_blockContacts.resize(blocks);
+        m_blockAwake.resize(blocks);
+    }
     // `reach2(slot, pr)`: the squared loose reach of the body of radius pr and those at slot.
-    auto scan = [&](auto reach2, int firstRow, int endRow,
-                    std::vector<Contact>& found) SHOAL_FORCE_INLINE {
-        for (int row = firstRow; row < endRow; ++row) {
-            const std::uint32_t rowEnd = grid.rowBegin(row + 1);
-            for (std::uint32_t k = grid.rowBegin(row); k < rowEnd; ++k) {
-                if (lonely && lonely[grid.sortedIndex(k)])
-                    continue;
-                const V px(xs[k]), py(ys[k]), pr(radii[k]);
-                auto looseBits = [&](std::uint32_t slot) SHOAL_FORCE_INLINE {
-                    const V dx = px - V::load(xs + slot);
-                    const V dy = py - V::load(ys + slot);
-                    const V d2 = dx * dx + dy * dy;
-                    return laneBits(d2 < reach2(slot, pr));
-                };
-                grid.forEachLaterRange(
-                    {xs[k], ys[k]}, oneRadius ? range : grid.cellReach(radii[k] + reachBeyondOwn),
-                    k, row, [&](std::uint32_t begin, std::uint32_t end) SHOAL_FORCE_INLINE {
-                        // Whole lane groups, then the run's last few slots.
-                        std::uint32_t slot = begin;
-                        for (; end - slot >= static_cast<std::uint32_t>(V::kWidth);
-                             slot += V::kWidth) {
-                            const int bits = looseBits(slot);
-                            if (SHOAL_UNLIKELY(bits != 0))
-                                noteNearLanes(grid, k, slot, bits, maxRadius, found);
-                        }
-                        if (slot < end) {
-                            const int bits = looseBits(slot) & ((1 << (end - slot)) - 1);
-                            if (SHOAL_UNLIKELY(bits != 0))
-                                noteNearLanes(grid, k, slot, bits, maxRadius, found);
-                        }
-                    });
-            }
+    auto scan = [&](auto reach2, int firstRow, int endRow, std::vector<Contact>& found,
+                    std::vector<std::uint32_t>& awake) SHOAL_FORCE_INLINE {
+        // The pairs of the body in slot k (in row `row`) with the bodies after it.
+        auto look = [&](std::uint32_t k, int row) SHOAL_FORCE_INLINE {
+            const V px(xs[k]), py(ys[k]), pr(radii[k]);
+            auto looseBits = [&](std::uint32_t slot) SHOAL_FORCE_INLINE {
+                const V dx = px - V::load(xs + slot);
+                const V dy = py - V::load(ys + slot);
+                const V d2 = dx * dx + dy * dy;
+                return laneBits(d2 < reach2(slot, pr));
+            };
+            grid.forEachLaterRange(
+                {xs[k], ys[k]}, oneRadius ? range : grid.cellReach(radii[k] + reachBeyondOwn), k,
+                row, [&](std::uint32_t begin, std::uint32_t end) SHOAL_FORCE_INLINE {
+                    // Whole lane groups, then the run's last few slots.
+                    std::uint32_t slot = begin;
+                    for (; end - slot >= static_cast<std::uint32_t>(V::kWidth); slot += V::kWidth) {
+                        const int bits = looseBits(slot);
+                        if (SHOAL_UNLIKELY(bits != 0))
+                            noteNearLanes(grid, k, slot, bits, maxRadius, found);
+                    }
+                    if (slot < end) {
+                        const int bits = looseBits(slot) & ((1 << (end - slot)) - 1);
+                        if (SHOAL_UNLIKELY(bits != 0))
+                            noteNearLanes(grid, k, slot, bits, maxRadius, found);
+                    }
+                });
+        };
+        if (!lonely) {
+            for (int row = firstRow; row < endRow; ++row)
+                for (std::uint32_t k = grid.rowBegin(row); k < grid.rowBegin(row + 1); ++k)
+                    look(k, row);
+            return;
+        }
+        // The slots of the bodies that are not alone, listed first without a branch: from
+        // one slot to the next, whether a body is alone is as good as random, and a branch
+        // on it in the loop above was mispredicted about as often as not.
+        const std::uint32_t begin = grid.rowBegin(firstRow);
+        const std::uint32_t end = grid.rowBegin(endRow);
+        awake.resize(end - begin);
+        std::size_t count = 0;
+        for (std::uint32_t k = begin; k < end; ++k) {
+            awake[count] = k;
+            count += lonely[grid.sortedIndex(k)] ? 0u : 1u;
+        }
+        int row = firstRow;
+        for (std::size_t a = 0; a < count; ++a) {
+            const std::uint32_t k = awake[a];
+            while (k >= grid.rowBegin(row + 1))
+                ++row;
+            look(k, row);
         }
     };
     if (oneRadius) {
@@ -476,18 +497,20 @@ void BodyPass::findContacts(const UniformGrid& grid, std::size_t covered, float 
         const float bound = std::min(
             std::nextafter(radius * radius, std::numeric_limits<float>::infinity()), reach * reach);
         const V reachSquared(bound);
-        scanBlocks(blocks, [&](int firstRow, int endRow, std::vector<Contact>& found) {
+        scanBlocks(blocks, [&](int firstRow, int endRow, std::vector<Contact>& found,
+                               std::vector<std::uint32_t>& awake) {
             scan([&](std::uint32_t, V) SHOAL_FORCE_INLINE { return reachSquared; }, firstRow,
-                 endRow, found);
+                 endRow, found, awake);
         });
     } else {
-        scanBlocks(blocks, [&](int firstRow, int endRow, std::vector<Contact>& found) {
+        scanBlocks(blocks, [&](int firstRow, int endRow, std::vector<Contact>& found,
+                               std::vector<std::uint32_t>& awake) {
             scan(
                 [&](std::uint32_t slot, V pr) SHOAL_FORCE_INLINE {
                     const V reach = (pr + V::load(radii + slot)) * loose;
                     return reach * reach;
                 },
-                firstRow, endRow, found);
+                firstRow, endRow, found, awake);
         });
     }
     for (std::size_t b = 0; b < blocks; ++b)
@@ -520,7 +543,7 @@ template <class Scan> void BodyPass::scanBlocks(std::size_t blocks, Scan&& scan)
     auto block = [&](std::size_t b, int) {
         std::vector<Contact>& found = m_blockContacts[b];
         found.clear();
-        scan(m_rowBlocks[b], m_rowBlocks[b + 1], found);
+        scan(m_rowBlocks[b], m_rowBlocks[b + 1], found, m_blockAwake[b]);
     };
     if (m_pool)
         m_pool->run(blocks, block);

@@ -269,8 +269,9 @@ private:
     SHOAL_NEVER_INLINE void noteNearLanes(const UniformGrid& grid, std::uint32_t k,
                                           std::uint32_t slot, int bits, float maxRadius,
                                           std::vector<Contact>& found) const;
-    /// findContacts: scan(firstRow, endRow, found) for every block of rows (m_rowBlocks),
-    /// on the step's threads when there are several, each block into its m_blockContacts.
+    /// findContacts: scan(firstRow, endRow, found, awake) for every block of rows
+    /// (m_rowBlocks), on the step's threads when there are several, each block into its
+    /// m_blockContacts (with its m_blockAwake for scratch).
     template <class Scan> void scanBlocks(std::size_t blocks, Scan&& scan);
     /// Bodies in contact that their plan puts against a wall start the rounds pinned (and
     /// where each starts them is noted, for addLateContacts).
@@ -404,6 +405,8 @@ private:
     /// block's pairs, before they are joined in order.
     std::vector<int> m_rowBlocks;
     std::vector<std::vector<Contact>> m_blockContacts;
+    /// findContacts: each block's slots of the bodies that are not alone (its scratch).
+    std::vector<std::vector<std::uint32_t>> m_blockAwake;
     std::vector<std::uint32_t> m_involved; ///< the bodies in them, each once
     /// Per body: its place in m_involved, for the bodies marked kMarkInvolved (the others'
     /// are stale).
