@@ -10,10 +10,14 @@
 #include "geometry/staticgeometry.h"
 #include "world/behaviour.h"
 #include "world/blocklevels.h"
+#include "world/worldaccess.h"
+
+#include <shoal/scenefile.h>
 
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <random>
 
 using namespace shoal;
@@ -144,6 +148,8 @@ private slots:
     void playerSteersAmongWormsAlone();
     void resultIsIndependentOfGroupOrder();
     void blockMapsNeverMissAnotherGroup();
+    void plansNeverOverstateHowFarBodiesAre_data();
+    void plansNeverOverstateHowFarBodiesAre();
 };
 
 void TestSolidBodies::keepClearHoldsEverywhere()
@@ -785,6 +791,113 @@ void TestSolidBodies::resultIsIndependentOfGroupOrder()
             QCOMPARE(x.px[i], y.px[i]);
             QCOMPARE(x.py[i], y.py[i]);
         }
+    }
+}
+
+void TestSolidBodies::plansNeverOverstateHowFarBodiesAre_data()
+{
+    QTest::addColumn<bool>("demo");
+    QTest::newRow("the demo, the player through the free fish") << true;
+    QTest::newRow("squads, a school, a swarm, followers, a lone player") << false;
+}
+
+void TestSolidBodies::plansNeverOverstateHowFarBodiesAre()
+{
+    // A family's plan tells the body pass how far every other body lay where the step began
+    // (Group::startNearest2), and the pass leaves out the bodies no other can reach: one
+    // overstated would let two bodies slide into each other unseen. Checked at every step,
+    // for every agent that told, against every other agent of every group and the lone
+    // player, from where they all began.
+    QFETCH(bool, demo);
+    SceneDesc scene;
+    std::vector<Vec2> path;
+    if (demo) {
+        const Expected<SceneDesc> loaded =
+            loadSceneFile(SHOAL_TEST_DATA_DIR "/../../resources/scenes/demo.json");
+        QVERIFY(loaded);
+        scene = *loaded;
+        for (const PickupDesc& pickup : scene.pickups)
+            if (pickup.kind == PickupKind::Fish)
+                path.push_back(
+                    {static_cast<float>(pickup.position.x), static_cast<float>(pickup.position.y)});
+    } else {
+        scene = emptyScene(40.0, 25.0);
+        scene.groups.push_back(squad("west", {{-36.0, -12.0}, {-20.0, 12.0}}, 60, {18.0, 0.0}));
+        scene.groups.push_back(squad("east", {{20.0, -12.0}, {36.0, 12.0}}, 60, {-18.0, 0.0}));
+        scene.groups.push_back(
+            spawned(BehaviourKind::FishSchool, "school", {{-12.0, -23.0}, {12.0, -14.0}}, 150));
+        scene.groups.push_back(
+            spawned(BehaviourKind::Swarm, "swarm", {{-12.0, 14.0}, {12.0, 23.0}}, 150));
+        for (int k = 0; k < 3; ++k)
+            scene.groups.push_back(
+                spawned(BehaviourKind::LeaderFollow, "convoy " + std::to_string(k),
+                        {{-22.0 + 16.0 * k, -4.0}, {-14.0 + 16.0 * k, 4.0}}, 12));
+        scene.player.enabled = true;
+        scene.player.group.clear(); // a body of its own
+        scene.player.position = {0.0, -8.0};
+        path = {{0.0f, -18.0f}, {0.0f, 18.0f}, {-30.0f, 0.0f}, {30.0f, 0.0f}};
+    }
+    auto world = buildWorld(scene);
+    QVERIFY(world);
+    const int steps = 900;
+    std::vector<int> told(static_cast<std::size_t>(world->groupCount()), 0);
+    std::vector<Vec2> bodies;
+    std::vector<float> nearest;
+    std::vector<std::size_t> firstOf;
+    for (int s = 0; s < steps; ++s) {
+        world->setPointer(path[static_cast<std::size_t>(s / 60) % path.size()], true);
+        // Every body where this step begins (the player, when it leads a group, is its
+        // agent 0).
+        bodies.clear();
+        firstOf.clear();
+        for (int g = 0; g < world->groupCount(); ++g) {
+            firstOf.push_back(bodies.size());
+            const AgentArrays& a = world->group(g).agents;
+            for (std::size_t i = 0; i < a.size(); ++i)
+                bodies.push_back({a.px[i], a.py[i]});
+        }
+        const bool lonePlayer = world->player().enabled && world->player().group < 0;
+        if (lonePlayer)
+            bodies.push_back(world->player().position);
+        // Each body's nearest other, squared.
+        nearest.assign(bodies.size(), std::numeric_limits<float>::max());
+        for (std::size_t b = 0; b < bodies.size(); ++b)
+            for (std::size_t c = b + 1; c < bodies.size(); ++c) {
+                const float dx = bodies[b].x - bodies[c].x;
+                const float dy = bodies[b].y - bodies[c].y;
+                const float d2 = dx * dx + dy * dy;
+                nearest[b] = std::min(nearest[b], d2);
+                nearest[c] = std::min(nearest[c], d2);
+            }
+        world->step();
+        for (int g = 0; g < world->groupCount(); ++g) {
+            const Group& group = WorldAccess::group(*world, g);
+            const std::size_t n = group.agents.size();
+            if (!group.startNearestKnown || group.startNearest2.size() != n)
+                continue;
+            for (std::size_t i = 0; i < n; ++i) {
+                const float said = group.startNearest2[i];
+                if (said <= 0.0f)
+                    continue;
+                ++told[static_cast<std::size_t>(g)];
+                const float was = nearest[firstOf[static_cast<std::size_t>(g)] + i];
+                if (!(said <= was * (1.0f + 1e-6f)))
+                    QFAIL(qPrintable(QStringLiteral("step %1: %2 agent %3 said every body lay "
+                                                    "beyond %4 m; the nearest was %5 m away")
+                                         .arg(s)
+                                         .arg(QString::fromStdString(group.name))
+                                         .arg(i)
+                                         .arg(double(std::sqrt(said)))
+                                         .arg(double(std::sqrt(was)))));
+            }
+        }
+    }
+    // Every family that moves its bodies told of some (else the check above saw nothing).
+    for (int g = 0; g < world->groupCount(); ++g) {
+        const BehaviourKind kind = world->group(g).kind;
+        if (kind != BehaviourKind::Worm)
+            QVERIFY2(told[static_cast<std::size_t>(g)] > 0,
+                     qPrintable(QString::fromStdString(world->group(g).name)));
     }
 }
 

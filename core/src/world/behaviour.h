@@ -688,6 +688,10 @@ struct OtherBodies
     /// or follows its own path, and one the last step's body pass left squeezed. Pressing on
     /// into such a body only crushes the crowd round it. `look` when there is none.
     float firmAhead = std::numeric_limits<float>::infinity();
+    /// The square of a distance every body of another group lay beyond where the step began,
+    /// as far as the look-up saw (the nearest within its reach, or the reach); 0 when it
+    /// cannot tell.
+    float othersBeyond2 = 0.0f;
 };
 
 /// One body near another, as bodiesNear() lists it.
@@ -715,9 +719,9 @@ OtherBodies othersNearInPass(const StepContext& ctx, const Group& group, Vec2 p,
 /// gives way to: their mask and priority rules as the body pass applies them. Nothing in a
 /// world where the group meets no other bodies (ctx.bodies is null). Inline: nearly every
 /// body of a world of one group is far from the lone player, and learns so here.
-/// `othersBeyond2`, when given and the index shows no body of another group round p (or the
-/// world has no other body but the lone player), is set to the square of a distance they all
-/// lie beyond (for Group::startNearest2); else it is left alone.
+/// `othersBeyond2`, when given, is set to the square of a distance every body of another
+/// group (and the lone player) lay beyond where the step began, as far as the look-up learnt
+/// (for Group::startNearest2); left alone when it learnt nothing.
 inline OtherBodies othersNear(const StepContext& ctx, const Group& group, Vec2 p, float radius,
                               Vec2 forward, float look, float* othersBeyond2 = nullptr)
 {
@@ -749,7 +753,10 @@ inline OtherBodies othersNear(const StepContext& ctx, const Group& group, Vec2 p
         if (!glance.lonePlayer || !(group.collision.mask & 1u) || !(toPlayer2 < reach * reach))
             return {{}, look, look};
     }
-    return othersNearInPass(ctx, group, p, radius, forward, look);
+    const OtherBodies others = othersNearInPass(ctx, group, p, radius, forward, look);
+    if (othersBeyond2 && others.othersBeyond2 > 0.0f)
+        *othersBeyond2 = others.othersBeyond2;
+    return others;
 }
 
 /// How many bodies a spawn area holds at most: as many as would lie in it side by side (an

@@ -956,8 +956,12 @@ OtherBodies BodyPass::othersNear(int group, Vec2 p, float radius, Vec2 forward, 
     const int priority = m_priority[static_cast<std::size_t>(group)];
     const float reach = radius + m_indexRadius + std::max(radius, look);
     if (reach <= m_blockSize ? blocksGlance().onlyOwnAround(group, p)
-                             : !othersInBlocks(group, p, reach))
+                             : !othersInBlocks(group, p, reach)) {
+        // No block within reach holds another group's body. (The inline othersNear answers
+        // the first case before it asks here.)
+        out.othersBeyond2 = reach * reach;
         return out;
+    }
     // Lanes of the runs within reach, in slot order; the rules of the few within it after.
     // Those of its own group (nearly all) are dropped in lanes, by the slots' rules, when
     // the index has them: they would be skipped one at a time below, after a look-up each.
@@ -966,12 +970,16 @@ OtherBodies BodyPass::othersNear(int group, Vec2 p, float radius, Vec2 forward, 
     const float* ys = m_grid.slotY();
     const float* slotRule = m_slotRulesValid ? m_slotRule.data() : nullptr;
     const V own(static_cast<float>(group));
+    // The nearest body seen (of another group, when the slots' rules tell), from the reach.
+    const float reach2 = reach * reach;
+    V nearest(reach2);
     scanNeighbours(m_grid, p, reach, ~std::uint32_t{0},
-                   [&](std::uint32_t slot, V, V, V, typename V::Mask in) SHOAL_FORCE_INLINE {
+                   [&](std::uint32_t slot, V, V, V d2, typename V::Mask in) SHOAL_FORCE_INLINE {
                        if (slotRule) {
                            const V rule = V::load(slotRule + slot);
                            in = in & ((rule < own) | (own < rule));
                        }
+                       nearest = min(select(in, d2, nearest), nearest);
                        const int bits = laneBits(in);
                        if (bits == 0)
                            return;
@@ -988,6 +996,7 @@ OtherBodies BodyPass::othersNear(int group, Vec2 p, float radius, Vec2 forward, 
                                    m_fixed[j] != kMoves || m_squeezedAfter[j] != 0);
                        }
                    });
+    out.othersBeyond2 = minLane(nearest);
     return out;
 }
 

@@ -82,7 +82,8 @@ private:
     void planPartWide(Group& group, const StepContext& ctx, std::size_t part, int worker);
     /// Sizes the free fish's homes for n agents and empties the joined lists.
     void prepareState(std::size_t n, int workers);
-    /// Copies the neighbour attributes a scan reads into cell order.
+    /// Copies the neighbour attributes a scan reads into cell order; notes where the free
+    /// fish are (m_freeFish).
     template <class Search>
     void gatherInCellOrder(const Search& search, const AgentArrays& a, const StepContext& ctx);
     FishSchoolParams m_params;
@@ -93,6 +94,13 @@ private:
     /// School members' positions in cell order, NaN for free fish so a scan never counts them
     /// (scratch).
     std::vector<float> m_memberX, m_memberY;
+    /// A member's scan sees every member round it, and tells the body pass how far the
+    /// nearest fellow is (Group::startNearest2); free fish are invisible to it, so each
+    /// member measures them itself: their places where the step began, while there are at
+    /// most kFreeFishSeen (m_freeFishKnown; with more, members tell nothing).
+    static constexpr std::size_t kFreeFishSeen = 16;
+    std::vector<Vec2> m_freeFish;
+    bool m_freeFishKnown = false;
 };
 
 } // namespace shoal

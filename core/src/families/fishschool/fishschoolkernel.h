@@ -538,6 +538,8 @@ void FishSchoolBehaviour::planPartWith(Group& group, const StepContext& ctx, std
         m_sortedVy.data()};
     MemberLanes<V::kWidth> members;
     float* startClearance = group.startClearance.data();
+    float* startNearest2 = group.startNearest2.data();
+    const float neighborRadius2 = p.neighborRadius * p.neighborRadius;
 
     const auto [begin, end] = ctx.planPartRange(a.size(), part);
     for (std::size_t k = begin; k < end; ++k) {
@@ -550,6 +552,7 @@ void FishSchoolBehaviour::planPartWith(Group& group, const StepContext& ctx, std
         std::uint8_t flags =
             a.flags[i] & static_cast<std::uint8_t>(~(kAgentBlocked | kAgentAtGoal));
         if (!(flags & kAgentInSchool)) {
+            startNearest2[i] = 0.0f; // a free fish does not look round
             planFreeFish(a, i, flags, room, step, m_homeX[i], m_homeY[i], joined);
             if (SHOAL_UNLIKELY(step.inspection != nullptr) &&
                 step.inspection->wants(step.group, a.id[i])) {
@@ -589,9 +592,20 @@ void FishSchoolBehaviour::planPartWith(Group& group, const StepContext& ctx, std
                    kWallWeight;
         const Vec2 feelers = wall;
         // Other groups' bodies: kept apart from like the walls.
-        if (ctx.bodies)
-            wall += othersNear(ctx, group, pos, p.radius, fromAngle(a.heading[i]), 0.0f).away *
-                    kWallWeight;
+        float othersBeyond2 = std::numeric_limits<float>::max(); // none, without ctx.bodies
+        if (ctx.bodies) {
+            othersBeyond2 = 0.0f; // unknown, unless the index shows none round it
+            wall +=
+                othersNear(ctx, group, pos, p.radius, fromAngle(a.heading[i]), 0.0f, &othersBeyond2)
+                    .away *
+                kWallWeight;
+        }
+        // Every member lies beyond the nearest the scan saw, or beyond its radius; the free
+        // fish, where they are.
+        float fellows2 = m_freeFishKnown ? std::min(sums.nearest2, neighborRadius2) : 0.0f;
+        for (const Vec2 free : m_freeFish)
+            fellows2 = std::min(fellows2, distanceSquared(pos, free));
+        startNearest2[i] = std::min(fellows2, othersBeyond2);
         if (SHOAL_UNLIKELY(step.inspection != nullptr) &&
             step.inspection->wants(step.group, a.id[i])) {
             members.inspected = members.count;

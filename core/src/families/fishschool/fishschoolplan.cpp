@@ -7,6 +7,8 @@
 
 #include "families/fishschool/fishschoolkernel.h"
 
+#include <atomic>
+
 namespace shoal {
 
 std::size_t FishSchoolBehaviour::preparePlan(Group& group, const StepContext& ctx)
@@ -23,6 +25,11 @@ std::size_t FishSchoolBehaviour::preparePlan(Group& group, const StepContext& ct
     group.startClearance.resize(n);
     if (group.playerLed && n > 0)
         group.startClearance[0] = ctx.geometry->clearance({a.px[0], a.py[0]});
+    // How far the other bodies are, for the body pass: each member's scan tells (the player,
+    // planned elsewhere, learns nothing here).
+    group.startNearest2.resize(n);
+    if (group.playerLed && n > 0)
+        group.startNearest2[0] = 0.0f;
     return ctx.planParts(n);
 }
 
@@ -48,6 +55,7 @@ void FishSchoolBehaviour::finishPlan(Group& group, const StepContext& ctx)
         for (std::uint32_t i : joined)
             group.agents.flags[i] |= kAgentInSchool;
     group.startClearanceKnown = true;
+    group.startNearestKnown = true;
 }
 
 void FishSchoolBehaviour::prepareState(std::size_t n, int workers)
@@ -71,16 +79,31 @@ void FishSchoolBehaviour::gatherInCellOrder(const Search& search, const AgentArr
     const std::size_t n = a.size();
     for (auto* v : {&m_sortedVx, &m_sortedVy, &m_memberX, &m_memberY})
         v->resize(n + kLanePadding, 0.0f);
+    std::atomic<bool> someFree{false};
     ctx.forEachRange(n, [&](std::size_t begin, std::size_t end) {
+        bool free = false;
         for (std::size_t k = begin; k < end; ++k) {
             const std::size_t i = search.sortedIndex(static_cast<std::uint32_t>(k));
             const bool member = (a.flags[i] & kAgentInSchool) != 0;
+            free |= !member;
             m_memberX[k] = member ? a.px[i] : std::numeric_limits<float>::quiet_NaN();
             m_memberY[k] = member ? a.py[i] : std::numeric_limits<float>::quiet_NaN();
             m_sortedVx[k] = a.vx[i];
             m_sortedVy[k] = a.vy[i];
         }
+        if (free)
+            someFree.store(true, std::memory_order_relaxed);
     });
+    m_freeFish.clear();
+    m_freeFishKnown = true;
+    if (someFree.load(std::memory_order_relaxed)) {
+        for (std::size_t i = 0; i < n && m_freeFishKnown; ++i) {
+            if (a.flags[i] & kAgentInSchool)
+                continue;
+            m_freeFishKnown = m_freeFish.size() < kFreeFishSeen;
+            m_freeFish.push_back({a.px[i], a.py[i]});
+        }
+    }
 }
 
 } // namespace shoal

@@ -49,6 +49,8 @@ struct SquadScan
     /// tank at angle a off the nose by at most s cos a, so the room is gap / cos a.
     float roomAhead = 0.0f;
     float roomBehind = 0.0f;
+    /// Squared distance to the nearest squad mate within keepDistance (FLT_MAX with none).
+    float nearest2 = std::numeric_limits<float>::max();
 };
 
 /// One tank as its plan sees it.
@@ -331,6 +333,7 @@ scanSquadFor(const Search& search, const ScanConstants<typename Search::Lanes>& 
     V roomBehindLanes = c.keepDistance;
     Mask arrivedLanes = noLanes<V>();
     Mask touched = noLanes<V>();
+    V nearestLanes(std::numeric_limits<float>::max());
     walk.scan(
         search, t.pos, c.range, t.slot,
         [&](std::uint32_t slot, V dx, V dy, V d2, Mask in) SHOAL_FORCE_INLINE {
@@ -338,6 +341,7 @@ scanSquadFor(const Search& search, const ScanConstants<typename Search::Lanes>& 
             // five neighbours in some four groups): they would add nothing.
             if (!any(in))
                 return;
+            nearestLanes = min(select(in, d2, nearestLanes), nearestLanes);
             alignX += masked(in, V::load(lanes.vx + slot));
             alignY += masked(in, V::load(lanes.vy + slot));
             // Lanes exactly on top of this tank are left to touchingSplit.
@@ -401,6 +405,7 @@ scanSquadFor(const Search& search, const ScanConstants<typename Search::Lanes>& 
     out.roomAhead = minLane(roomAheadLanes);
     out.roomBehind = kRoomBehind ? minLane(roomBehindLanes) : keepDistance;
     out.touchesParked = any(arrivedLanes);
+    out.nearest2 = minLane(nearestLanes);
     return out;
 }
 
@@ -806,6 +811,8 @@ void TankSquadBehaviour::planPartWith(Group& group, const StepContext& ctx, std:
     DriveQueue<Lanes::kWidth> queue;
     SquadWalk<Search> walk(search, constants.range, m_slotX[static_cast<std::size_t>(worker)]);
     float* startClearance = group.startClearance.data(); // handed to the world's wall rule
+    float* startNearest2 = group.startNearest2.data();   // and how far the others are
+    const float range2 = constants.range * constants.range;
     const auto [begin, end] = ctx.planPartRange(n, part);
     for (std::size_t k = begin; k < end; ++k) {
         if (k + StaticGeometry::kPrefetchAhead < end) { // the grids' lines, early
@@ -877,13 +884,19 @@ void TankSquadBehaviour::planPartWith(Group& group, const StepContext& ctx, std:
         // buffer cannot forward (measured: a twenty-fifth of the plan at 10,000 tanks).
         SquadScan scan =
             scans ? scanSquad(search, constants, t, needs, lanes, ctx.seed, walk) : SquadScan{};
+        // How far every other body lies, for the body pass: a tank that does not look round
+        // learns nothing.
+        startNearest2[i] = 0.0f;
         if (scans) {
             // Other groups' bodies: kept apart from like squad mates, and braked for ahead.
+            float othersBeyond2 = 0.0f;
             const OtherBodies others =
-                othersNear(ctx, group, t.pos, p.radius, t.forward, p.keepDistance);
+                othersNear(ctx, group, t.pos, p.radius, t.forward, p.keepDistance, &othersBeyond2);
             scan.keep += others.away;
             scan.gapAhead = std::min(scan.gapAhead, others.gapAhead);
             scan.roomAhead = std::min(scan.roomAhead, others.gapAhead);
+            // Every squad mate lies beyond the nearest the scan saw, or beyond its range.
+            startNearest2[i] = std::min(std::min(scan.nearest2, range2), othersBeyond2);
         }
         const bool arrived =
             parks(wasParked, scan, group, p, t.dist, parkRadius, resettle, goal.heading);

@@ -64,6 +64,7 @@ void TankSquadBehaviour::finishPlan(Group& group, const StepContext& ctx)
     std::copy(m_nextFlags.begin(), m_nextFlags.begin() + static_cast<std::ptrdiff_t>(n),
               a.flags.begin());
     group.startClearanceKnown = true;
+    group.startNearestKnown = true;
 }
 
 void TankSquadBehaviour::aimRoutes(Group& group, const StepContext& ctx,
@@ -173,6 +174,7 @@ std::size_t TankSquadBehaviour::preparePlanWith(Group& group, const StepContext&
     for (std::vector<float>& slotX : m_slotX)
         SquadWalk<Search>::prepareSlots(search, n, slotX);
     group.startClearance.resize(n);
+    group.startNearest2.resize(n);
     return ctx.planParts(n);
 }
 
