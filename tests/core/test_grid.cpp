@@ -4,10 +4,14 @@
 #include "kernels/neighbourscan.h"
 #include "kernels/uniformgrid.h"
 #include "math/random.h"
+#include "parallel/workerpool.h"
 
 #include <QtTest>
 
 #include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
 #include <vector>
 
 using namespace shoal;
@@ -26,6 +30,8 @@ private slots:
     void queryFarOutsideFindsNothing();
     void emptyAndSinglePoint();
     void rebuildKeepsCapacity();
+    void piecesBuildTheSameGrid_data();
+    void piecesBuildTheSameGrid();
 };
 
 /// `count` points over [-extent, extent] x [-extent/2, extent/2], every seventh a duplicate
@@ -338,6 +344,112 @@ void TestGrid::rebuildKeepsCapacity()
         x += 0.01f;
     grid.build(xs.data(), ys.data(), xs.size(), 2.0f);
     QCOMPARE(grid.memoryBytes(), before); // the per-step rebuild does not reallocate
+}
+
+void TestGrid::piecesBuildTheSameGrid_data()
+{
+    QTest::addColumn<int>("count");
+    QTest::addColumn<QString>("order");
+    QTest::addColumn<int>("pieces");
+    // Cell order is how the world keeps a big group; random order makes the pieces share
+    // every cell (then build() itself sorts them, from the cells the pieces found).
+    for (const char* order : {"cells", "nearly", "random", "one cell", "zeros", "a NaN"})
+        for (int pieces : {2, 3, 7}) {
+            for (int count : {100, 20000, 50001})
+                QTest::newRow(qPrintable(QStringLiteral("%1 points, %2 order, %3 pieces")
+                                             .arg(count)
+                                             .arg(QString::fromLatin1(order))
+                                             .arg(pieces)))
+                    << count << QString::fromLatin1(order) << pieces;
+        }
+}
+
+void TestGrid::piecesBuildTheSameGrid()
+{
+    // buildInPieces() on a pool's threads and on one thread in reverse order of the pieces:
+    // every array is build()'s, bit for bit, whatever the order of the points.
+    QFETCH(int, count);
+    QFETCH(QString, order);
+    QFETCH(int, pieces);
+    Random random(static_cast<std::uint64_t>(count) * 31u + static_cast<std::uint64_t>(pieces));
+    std::vector<float> xs, ys;
+    randomPoints(random, count, 300.0f, xs, ys);
+    const GridCellShape cells{1.5f, 2.0f};
+    if (order == "cells" || order == "nearly") {
+        UniformGrid sorter;
+        sorter.build(xs.data(), ys.data(), xs.size(), cells);
+        std::vector<float> x2(xs.size()), y2(ys.size());
+        for (std::size_t k = 0; k < xs.size(); ++k) {
+            x2[k] = xs[sorter.sortedIndex(static_cast<std::uint32_t>(k))];
+            y2[k] = ys[sorter.sortedIndex(static_cast<std::uint32_t>(k))];
+            if (order == "nearly") { // moved a little since
+                x2[k] += random.uniform(-1.0f, 1.0f);
+                y2[k] += random.uniform(-1.0f, 1.0f);
+            }
+        }
+        xs.swap(x2);
+        ys.swap(y2);
+    } else if (order == "one cell") {
+        for (std::size_t i = 0; i < xs.size(); ++i) {
+            xs[i] = 5.0f + 0.001f * static_cast<float>(i % 10);
+            ys[i] = -3.0f;
+        }
+    } else if (order == "zeros") {
+        for (std::size_t i = 0; i < xs.size(); i += 5)
+            xs[i] = i % 2 ? 0.0f : -0.0f;
+    } else if (order == "a NaN") {
+        xs[xs.size() / 2 + 1] = std::numeric_limits<float>::quiet_NaN();
+    }
+    UniformGrid serial;
+    serial.build(xs.data(), ys.data(), xs.size(), cells);
+    auto same = [&](const UniformGrid& grid) {
+        QCOMPARE(grid.columns(), serial.columns());
+        QCOMPARE(grid.rows(), serial.rows());
+        QCOMPARE(grid.origin().x, serial.origin().x);
+        QCOMPARE(grid.origin().y, serial.origin().y);
+        QCOMPARE(grid.upper().x, serial.upper().x);
+        QCOMPARE(grid.upper().y, serial.upper().y);
+        for (int c = 0; c < serial.cellCount(); ++c)
+            if (grid.cellBegin(c) != serial.cellBegin(c))
+                QFAIL(qPrintable(QStringLiteral("cell %1 begins at %2, not %3")
+                                     .arg(c)
+                                     .arg(grid.cellBegin(c))
+                                     .arg(serial.cellBegin(c))));
+        QCOMPARE(grid.cellEnd(serial.cellCount() - 1), serial.cellEnd(serial.cellCount() - 1));
+        for (std::uint32_t k = 0; k < serial.size(); ++k) {
+            if (grid.sortedIndex(k) != serial.sortedIndex(k) ||
+                std::memcmp(grid.slotX() + k, serial.slotX() + k, sizeof(float)) != 0 ||
+                std::memcmp(grid.slotY() + k, serial.slotY() + k, sizeof(float)) != 0)
+                QFAIL(qPrintable(QStringLiteral("slot %1 holds point %2, not %3")
+                                     .arg(k)
+                                     .arg(grid.sortedIndex(k))
+                                     .arg(serial.sortedIndex(k))));
+            QCOMPARE(grid.cellOf(k), serial.cellOf(k));
+        }
+    };
+    // One thread, the pieces last to first (any order must do).
+    UniformGrid backwards;
+    auto reversed = [](std::size_t n, auto&& job) {
+        for (std::size_t t = n; t-- > 0;)
+            job(t);
+    };
+    for (int round = 0; round < 2; ++round) { // twice: a rebuild reuses the scratch
+        backwards.buildInPieces(xs.data(), ys.data(), xs.size(), cells,
+                                static_cast<std::size_t>(pieces), reversed);
+        same(backwards);
+    }
+    WorkerPool pool(3);
+    UniformGrid threaded;
+    auto onPool = [&](std::size_t n, auto&& job) {
+        pool.run(n, [&](std::size_t t, int) { job(t); });
+    };
+    threaded.buildInPieces(xs.data(), ys.data(), xs.size(), cells, static_cast<std::size_t>(pieces),
+                           onPool);
+    same(threaded);
+    // Points in cell order, and enough of them, do go in pieces.
+    if ((order == "cells" || order == "nearly") &&
+        static_cast<std::size_t>(count) >= UniformGrid::kPieceMinPoints)
+        QVERIFY(threaded.builtInPieces() && backwards.builtInPieces());
 }
 
 QTEST_GUILESS_MAIN(TestGrid)

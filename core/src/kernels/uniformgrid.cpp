@@ -77,22 +77,24 @@ GridCellShape UniformGrid::cellsFor(float width, float height, std::size_t count
     }
 }
 
-void UniformGrid::build(const float* xs, const float* ys, std::size_t count, GridCellShape shape)
+bool UniformGrid::beginBuild(std::size_t count, GridCellShape shape)
 {
     m_count = count;
     m_rowHeight = shape.rowHeight > 1e-4f ? shape.rowHeight : 1e-4f;
     m_columnWidth = shape.columnWidth > 1e-4f ? shape.columnWidth : 1e-4f;
-    if (count == 0) {
-        m_cols = m_rows = 0;
-        m_colsF = m_rowsF = 0.0f;
-        m_upperX = m_originX;
-        m_upperY = m_originY;
-        return;
-    }
-    float minX, maxX, minY, maxY;
-    bounds(xs, ys, count, minX, maxX, minY, maxY);
+    if (count > 0)
+        return true;
+    m_cols = m_rows = 0;
+    m_colsF = m_rowsF = 0.0f;
+    m_upperX = m_originX;
+    m_upperY = m_originY;
+    return false;
+}
+
+void UniformGrid::takeBounds(float minX, float maxX, float minY, float maxY)
+{
     const GridCellShape grown =
-        cellsFor(maxX - minX, maxY - minY, count, {m_rowHeight, m_columnWidth}, &m_cols, &m_rows);
+        cellsFor(maxX - minX, maxY - minY, m_count, {m_rowHeight, m_columnWidth}, &m_cols, &m_rows);
     m_rowHeight = grown.rowHeight;
     m_columnWidth = grown.columnWidth;
     m_invRow = 1.0f / m_rowHeight;
@@ -103,72 +105,42 @@ void UniformGrid::build(const float* xs, const float* ys, std::size_t count, Gri
     m_originY = minY;
     m_upperX = maxX;
     m_upperY = maxY;
+    m_cellOf.resize(m_count);
+    m_sortedIndex.resize(m_count);
+    // Padded so four-lane loads at the last slots stay in bounds (the lanes are masked off).
+    m_sortedX.resize(m_count + kLanePadding);
+    m_sortedY.resize(m_count + kLanePadding);
+    for (std::size_t k = m_count; k < m_count + kLanePadding; ++k)
+        m_sortedX[k] = m_sortedY[k] = 0.0f;
+}
 
+void UniformGrid::build(const float* xs, const float* ys, std::size_t count, GridCellShape shape)
+{
+    m_builtInPieces = false;
+    if (!beginBuild(count, shape))
+        return;
+    float minX, maxX, minY, maxY;
+    bounds(xs, ys, count, minX, maxX, minY, maxY);
+    takeBounds(minX, maxX, minY, maxY);
     const std::size_t cells = static_cast<std::size_t>(m_cols) * static_cast<std::size_t>(m_rows);
     m_cellStart.assign(cells + 1, 0u);
-    m_cellOf.resize(count);
-    m_sortedIndex.resize(count);
-    // Padded so four-lane loads at the last slots stay in bounds (the lanes are masked off).
-    m_sortedX.resize(count + kLanePadding);
-    m_sortedY.resize(count + kLanePadding);
-    for (std::size_t k = count; k < count + kLanePadding; ++k)
-        m_sortedX[k] = m_sortedY[k] = 0.0f;
 
     // Counting sort: each cell's count, summed into where each cell ends, then the points
     // placed from the last to the first, each at its cell's end, which moves down: stable,
     // so points keep their index order inside a cell (deterministic), and the ends have
     // become the starts when it is done.
     std::uint32_t* cellStart = m_cellStart.data();
-    std::uint32_t* cellOf = m_cellOf.data();
-    // The members in locals: the stores below could alias them (an int and a uint32_t), and
-    // would have them loaded again for every point.
-    const float originX = m_originX, originY = m_originY;
-    const float invColumn = m_invColumn, invRow = m_invRow;
-    const int cols = m_cols, lastColumn = m_cols - 1, lastRow = m_rows - 1;
-    std::size_t i = 0;
-#if SHOAL_SSE2_LANES
-    // Four points at a time: the same float operations, truncated as cvttss2si does
-    // (cvttps2dq), clamped and combined in integer lanes; the counts one by one.
-    {
-        const __m128 ox = _mm_set1_ps(originX), oy = _mm_set1_ps(originY);
-        const __m128 ic = _mm_set1_ps(invColumn), ir = _mm_set1_ps(invRow);
-        const __m128i zero = _mm_setzero_si128();
-        const __m128i lastX = _mm_set1_epi32(lastColumn), lastY = _mm_set1_epi32(lastRow);
-        const __m128i width = _mm_set1_epi32(cols);
-        // c < 0 ? 0 : c, then the lesser of c and `last`.
-        auto clamp = [zero](__m128i c, __m128i last) {
-            c = _mm_andnot_si128(_mm_cmplt_epi32(c, zero), c);
-            const __m128i over = _mm_cmpgt_epi32(c, last);
-            return _mm_or_si128(_mm_and_si128(over, last), _mm_andnot_si128(over, c));
-        };
-        for (; i + 4 <= count; i += 4) {
-            const __m128i cx = clamp(
-                _mm_cvttps_epi32(_mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(xs + i), ox), ic)), lastX);
-            const __m128i cy = clamp(
-                _mm_cvttps_epi32(_mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(ys + i), oy), ir)), lastY);
-            // cy * cols in 32 bits: lanes 0 and 2, then 1 and 3, and back in order.
-            const __m128i even = _mm_mul_epu32(cy, width);
-            const __m128i odd = _mm_mul_epu32(_mm_srli_epi64(cy, 32), width);
-            const __m128i rows =
-                _mm_unpacklo_epi32(_mm_shuffle_epi32(even, _MM_SHUFFLE(0, 0, 2, 0)),
-                                   _mm_shuffle_epi32(odd, _MM_SHUFFLE(0, 0, 2, 0)));
-            _mm_storeu_si128(reinterpret_cast<__m128i*>(cellOf + i), _mm_add_epi32(rows, cx));
-            ++cellStart[cellOf[i]];
-            ++cellStart[cellOf[i + 1]];
-            ++cellStart[cellOf[i + 2]];
-            ++cellStart[cellOf[i + 3]];
-        }
-    }
-#endif
-    for (; i < count; ++i) {
-        const int cx = std::min(cellCoord(xs[i] - originX, invColumn), lastColumn);
-        const int cy = std::min(cellCoord(ys[i] - originY, invRow), lastRow);
-        const std::uint32_t c = static_cast<std::uint32_t>(cy) * cols + cx;
-        cellOf[i] = c;
-        ++cellStart[c];
-    }
+    forEachCell(xs, ys, 0, count,
+                [cellStart](std::uint32_t c) SHOAL_FORCE_INLINE { ++cellStart[c]; });
+    placeCounted(xs, ys);
+}
+
+void UniformGrid::placeCounted(const float* xs, const float* ys)
+{
     // Four cells a pass: most cells of a grid sized to its points are empty, and the loop's
     // own counting would cost as much as the sums.
+    const std::size_t cells = static_cast<std::size_t>(m_cols) * static_cast<std::size_t>(m_rows);
+    std::uint32_t* cellStart = m_cellStart.data();
     std::uint32_t sum = 0;
     std::size_t c = 0;
     for (; c + 4 <= cells; c += 4) {
@@ -185,11 +157,12 @@ void UniformGrid::build(const float* xs, const float* ys, std::size_t count, Gri
         sum += cellStart[c];
         cellStart[c] = sum;
     }
-    cellStart[cells] = static_cast<std::uint32_t>(count);
+    cellStart[cells] = static_cast<std::uint32_t>(m_count);
+    const std::uint32_t* cellOf = m_cellOf.data();
     std::uint32_t* sortedIndex = m_sortedIndex.data();
     float* sortedX = m_sortedX.data();
     float* sortedY = m_sortedY.data();
-    for (std::size_t i = count; i-- > 0;) {
+    for (std::size_t i = m_count; i-- > 0;) {
         const std::uint32_t k = --cellStart[cellOf[i]];
         sortedIndex[k] = static_cast<std::uint32_t>(i);
         sortedX[k] = xs[i];

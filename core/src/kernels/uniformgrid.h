@@ -7,6 +7,7 @@
 #include "kernels/prefetch.h"
 #include <shoal/vec2.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -35,6 +36,43 @@ public:
     {
         build(xs, ys, count, GridCellShape{cellSize, cellSize});
     }
+    /// build() on several threads, the grid bit for bit the same: the points cut into
+    /// `pieces` runs, and `run(pieces, job)` calls job(piece) for each (on any threads, in
+    /// any order), returning once all are done. Each piece counts its points into the cells
+    /// they lie in and places them itself, so it pays where a run of points spans a run of
+    /// cells: a group the world keeps in cell order. Fewer than kPieceMinPoints points, or
+    /// points whose pieces share most cells (far from cell order), are built as build() does;
+    /// then the next kPieceRest builds are too.
+    template <class Run>
+    void buildInPieces(const float* xs, const float* ys, std::size_t count, GridCellShape shape,
+                       std::size_t pieces, Run&& run)
+    {
+        if (pieces < 2 || count < kPieceMinPoints || m_piecesRest > 0) {
+            m_piecesRest = m_piecesRest > 0 ? m_piecesRest - 1 : 0;
+            build(xs, ys, count, shape);
+            return;
+        }
+        beginBuild(count, shape);
+        m_builtInPieces = false;
+        cutPieces(pieces);
+        run(pieces, [&](std::size_t t) { boundPiece(xs, ys, m_pieces[t]); });
+        takePieceBounds(xs, ys);
+        run(pieces, [&](std::size_t t) { countPiece(xs, ys, m_pieces[t]); });
+        if (!splitCells()) {
+            // Pieces that share most cells would each sum and place across them all.
+            m_piecesRest = kPieceRest;
+            countAll();
+            placeCounted(xs, ys);
+            return;
+        }
+        run(pieces, [&](std::size_t t) { startPiece(t); });
+        run(pieces, [&](std::size_t t) { placePiece(xs, ys, t); });
+        m_builtInPieces = true;
+    }
+    /// Whether the last build went in pieces (buildInPieces() paid), for the tests.
+    bool builtInPieces() const { return m_builtInPieces; }
+    static constexpr std::size_t kPieceMinPoints = 16384;
+    static constexpr int kPieceRest = 32;
 
     /// Calls f(index, dx, dy, d2) for every point within `radius` of `p` (itself included
     /// when p is one of the points), where (dx, dy) = p - point.
@@ -238,6 +276,100 @@ private:
         const int c = static_cast<int>(offset * inverseSize);
         return c < 0 ? 0 : c;
     }
+    /// buildInPieces(): one run of points, and what it learns of its cells.
+    struct Piece
+    {
+        std::size_t begin = 0, end = 0;               ///< its points
+        float minX = 0, maxX = 0, minY = 0, maxY = 0; ///< their bounding box
+        std::uint32_t low = 0, high = 0;              ///< the cells they lie in, inclusive
+        std::vector<std::uint32_t> counts;            ///< its points per cell of [low, high]
+        std::vector<std::uint32_t> cursors;           ///< where its next point of each goes
+        std::uint32_t firstCell = 0, endCell = 0;     ///< the cells whose starts it sums
+        std::uint32_t before = 0;                     ///< points in the cells before those
+    };
+    /// Cuts the points into m_pieces (whole lane groups, so each point's cell comes from
+    /// the same arithmetic as in build()).
+    void cutPieces(std::size_t pieces);
+    void boundPiece(const float* xs, const float* ys, Piece& piece);
+    /// The pieces' boxes as one (build()'s own bounds where a NaN or a zero leaves the order
+    /// of the comparisons to decide), taken as the grid's.
+    void takePieceBounds(const float* xs, const float* ys);
+    /// The piece's points' cells, their span, and the counts over it.
+    void countPiece(const float* xs, const float* ys, Piece& piece);
+    /// Cuts the cells into one run per piece (from where each piece's cells begin) and works
+    /// out how many points lie before each run; false when the pieces' cells overlap so much
+    /// that summing them would cost more than it saves.
+    bool splitCells();
+    /// The starts of piece t's run of cells, into m_cellStart.
+    void startPiece(std::size_t t);
+    /// Piece t's points placed in its cells, after those of the pieces before it (the order
+    /// build() places them in).
+    void placePiece(const float* xs, const float* ys, std::size_t t);
+    /// The counts of every cell into m_cellStart, from m_cellOf.
+    void countAll();
+    /// The counts in m_cellStart summed into the cells' starts, and every point placed
+    /// (m_cellOf known): the end of build().
+    void placeCounted(const float* xs, const float* ys);
+    /// A build's start: the count and the cells asked for; false (an empty grid) for none.
+    bool beginBuild(std::size_t count, GridCellShape shape);
+    /// The points' bounding box: the grid's origin, its cells (grown as cellsFor() says)
+    /// and its arrays sized.
+    void takeBounds(float minX, float maxX, float minY, float maxY);
+    /// The cell of each point in [begin, end) into m_cellOf, each then handed to each(cell),
+    /// in order (the grid's shape taken).
+    template <class Each>
+    SHOAL_FORCE_INLINE void forEachCell(const float* xs, const float* ys, std::size_t begin,
+                                        std::size_t end, Each&& each)
+    {
+        std::uint32_t* cellOf = m_cellOf.data();
+        // The members in locals: the stores below could alias them (an int and a uint32_t),
+        // and would have them loaded again for every point.
+        const float originX = m_originX, originY = m_originY;
+        const float invColumn = m_invColumn, invRow = m_invRow;
+        const int cols = m_cols, lastColumn = m_cols - 1, lastRow = m_rows - 1;
+        std::size_t i = begin;
+#if SHOAL_SSE2_LANES
+        // Four points at a time: the same float operations, truncated as cvttss2si does
+        // (cvttps2dq), clamped and combined in integer lanes; handed on one by one.
+        {
+            const __m128 ox = _mm_set1_ps(originX), oy = _mm_set1_ps(originY);
+            const __m128 ic = _mm_set1_ps(invColumn), ir = _mm_set1_ps(invRow);
+            const __m128i zero = _mm_setzero_si128();
+            const __m128i lastX = _mm_set1_epi32(lastColumn), lastY = _mm_set1_epi32(lastRow);
+            const __m128i width = _mm_set1_epi32(cols);
+            // c < 0 ? 0 : c, then the lesser of c and `last`.
+            auto clamp = [zero](__m128i c, __m128i last) {
+                c = _mm_andnot_si128(_mm_cmplt_epi32(c, zero), c);
+                const __m128i over = _mm_cmpgt_epi32(c, last);
+                return _mm_or_si128(_mm_and_si128(over, last), _mm_andnot_si128(over, c));
+            };
+            for (; i + 4 <= end; i += 4) {
+                const __m128i cx = clamp(
+                    _mm_cvttps_epi32(_mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(xs + i), ox), ic)), lastX);
+                const __m128i cy = clamp(
+                    _mm_cvttps_epi32(_mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(ys + i), oy), ir)), lastY);
+                // cy * cols in 32 bits: lanes 0 and 2, then 1 and 3, and back in order.
+                const __m128i even = _mm_mul_epu32(cy, width);
+                const __m128i odd = _mm_mul_epu32(_mm_srli_epi64(cy, 32), width);
+                const __m128i rows =
+                    _mm_unpacklo_epi32(_mm_shuffle_epi32(even, _MM_SHUFFLE(0, 0, 2, 0)),
+                                       _mm_shuffle_epi32(odd, _MM_SHUFFLE(0, 0, 2, 0)));
+                _mm_storeu_si128(reinterpret_cast<__m128i*>(cellOf + i), _mm_add_epi32(rows, cx));
+                each(cellOf[i]);
+                each(cellOf[i + 1]);
+                each(cellOf[i + 2]);
+                each(cellOf[i + 3]);
+            }
+        }
+#endif
+        for (; i < end; ++i) {
+            const int cx = std::min(cellCoord(xs[i] - originX, invColumn), lastColumn);
+            const int cy = std::min(cellCoord(ys[i] - originY, invRow), lastRow);
+            const std::uint32_t c = static_cast<std::uint32_t>(cy) * cols + cx;
+            cellOf[i] = c;
+            each(c);
+        }
+    }
 
     float m_rowHeight = 1.0f;
     float m_columnWidth = 1.0f;
@@ -257,6 +389,9 @@ private:
     std::vector<std::uint32_t> m_sortedIndex;
     std::vector<float> m_sortedX;
     std::vector<float> m_sortedY;
+    std::vector<Piece> m_pieces; ///< buildInPieces()'s scratch
+    int m_piecesRest = 0;        ///< builds left to build() after pieces did not pay
+    bool m_builtInPieces = false;
 };
 
 /// The brute-force reference with the same contract: every point is tested. Used by tests

@@ -603,46 +603,69 @@ void World::rebuildIndexes(const std::uint8_t* committedMoved, bool mayReorder)
         if (reorders(*group))
             committedMoved = nullptr;
     m_reorderScratch.resize(static_cast<std::size_t>(threads()));
+    // A big group's grid is built on every thread (in pieces of its agents); the other
+    // groups are a job each.
+    WorkerPool* pool = m_pool.get();
+    const auto big = [pool](const Group& group) {
+        return pool && group.agents.size() >= UniformGrid::kPieceMinPoints;
+    };
+    auto rebuild = [&](Group& group, int worker, WorkerPool* piecesPool) {
+        AgentArrays& a = group.agents;
+        const auto buildGrid = [&] {
+            if (!piecesPool) {
+                group.grid.build(a.px.data(), a.py.data(), a.size(), group.behaviour->gridCells());
+                return;
+            }
+            group.grid.buildInPieces(
+                a.px.data(), a.py.data(), a.size(), group.behaviour->gridCells(),
+                static_cast<std::size_t>(piecesPool->threads()),
+                [&](std::size_t pieces, auto&& job) {
+                    piecesPool->run(pieces, [&](std::size_t t, int) { job(t); });
+                });
+        };
+        if (reorders(group)) {
+            buildGrid();
+            const std::size_t n = a.size();
+            ReorderScratch& scratch = m_reorderScratch[static_cast<std::size_t>(worker)];
+            std::vector<std::uint32_t>& order = scratch.order;
+            order.resize(n);
+            order[0] = 0;
+            std::size_t next = 1;
+            for (std::size_t k = 0; k < n; ++k) {
+                const std::uint32_t i = group.grid.sortedIndex(static_cast<std::uint32_t>(k));
+                if (i != 0)
+                    order[next++] = i;
+            }
+            a.permute(order, scratch.values, scratch.ids, scratch.flags);
+            group.behaviour->permuteAgents(order);
+            std::vector<std::uint32_t>& where = group.indexOfId;
+            // Ids run below nextId (agents spawned at run time take new ones).
+            where.assign(std::max<std::size_t>(n, group.nextId), kNoAgent);
+            for (std::size_t i = 0; i < n; ++i)
+                if (a.id[i] < where.size())
+                    where[a.id[i]] = static_cast<std::uint32_t>(i);
+        }
+        // A lone group's grid also serves the body pass (its contacts are found in it).
+        if (group.behaviour->searchesGrid(group) || m_groups.size() == 1) {
+            buildGrid();
+            group.placesMin = group.grid.origin();
+            group.placesMax = group.grid.upper();
+        } else {
+            group.grid.build(a.px.data(), a.py.data(), 0, group.behaviour->gridCells());
+            if (a.size() > 0)
+                UniformGrid::bounds(a.px.data(), a.py.data(), a.size(), group.placesMin.x,
+                                    group.placesMax.x, group.placesMin.y, group.placesMax.y);
+        }
+        group.bruteForce.build(a.px.data(), a.py.data(), a.size(), 0.0f);
+    };
+    for (const auto& group : m_groups)
+        if (big(*group))
+            rebuild(*group, 0, pool);
     forEachGroupShared(
         [&](std::size_t g, int worker) {
-            Group* group = m_groups[g].get();
-            AgentArrays& a = group->agents;
-            if (reorders(*group)) {
-                group->grid.build(a.px.data(), a.py.data(), a.size(),
-                                  group->behaviour->gridCells());
-                const std::size_t n = a.size();
-                ReorderScratch& scratch = m_reorderScratch[static_cast<std::size_t>(worker)];
-                std::vector<std::uint32_t>& order = scratch.order;
-                order.resize(n);
-                order[0] = 0;
-                std::size_t next = 1;
-                for (std::size_t k = 0; k < n; ++k) {
-                    const std::uint32_t i = group->grid.sortedIndex(static_cast<std::uint32_t>(k));
-                    if (i != 0)
-                        order[next++] = i;
-                }
-                a.permute(order, scratch.values, scratch.ids, scratch.flags);
-                group->behaviour->permuteAgents(order);
-                std::vector<std::uint32_t>& where = group->indexOfId;
-                // Ids run below nextId (agents spawned at run time take new ones).
-                where.assign(std::max<std::size_t>(n, group->nextId), kNoAgent);
-                for (std::size_t i = 0; i < n; ++i)
-                    if (a.id[i] < where.size())
-                        where[a.id[i]] = static_cast<std::uint32_t>(i);
-            }
-            // A lone group's grid also serves the body pass (its contacts are found in it).
-            if (group->behaviour->searchesGrid(*group) || m_groups.size() == 1) {
-                group->grid.build(a.px.data(), a.py.data(), a.size(),
-                                  group->behaviour->gridCells());
-                group->placesMin = group->grid.origin();
-                group->placesMax = group->grid.upper();
-            } else {
-                group->grid.build(a.px.data(), a.py.data(), 0, group->behaviour->gridCells());
-                if (a.size() > 0)
-                    UniformGrid::bounds(a.px.data(), a.py.data(), a.size(), group->placesMin.x,
-                                        group->placesMax.x, group->placesMin.y, group->placesMax.y);
-            }
-            group->bruteForce.build(a.px.data(), a.py.data(), a.size(), 0.0f);
+            Group& group = *m_groups[g];
+            if (!big(group))
+                rebuild(group, worker, nullptr);
         },
         [](const Group& group) { group.prefetchGridBuild(); });
     // One index of every body for the families to steer round other groups' bodies (and
