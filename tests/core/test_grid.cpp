@@ -353,7 +353,8 @@ void TestGrid::piecesBuildTheSameGrid_data()
     QTest::addColumn<int>("pieces");
     // Cell order is how the world keeps a big group; random order makes the pieces share
     // every cell (then build() itself sorts them, from the cells the pieces found).
-    for (const char* order : {"cells", "nearly", "random", "one cell", "zeros", "a NaN"})
+    for (const char* order : {"cells", "nearly", "far back", "cells, a NaN", "cells, zeros",
+                              "random", "one cell", "zeros", "a NaN"})
         for (int pieces : {2, 3, 7}) {
             for (int count : {100, 20000, 50001})
                 QTest::newRow(qPrintable(QStringLiteral("%1 points, %2 order, %3 pieces")
@@ -375,7 +376,8 @@ void TestGrid::piecesBuildTheSameGrid()
     std::vector<float> xs, ys;
     randomPoints(random, count, 300.0f, xs, ys);
     const GridCellShape cells{1.5f, 2.0f};
-    if (order == "cells" || order == "nearly") {
+    const bool inCells = order.startsWith("cells") || order == "nearly" || order == "far back";
+    if (inCells) {
         UniformGrid sorter;
         sorter.build(xs.data(), ys.data(), xs.size(), cells);
         std::vector<float> x2(xs.size()), y2(ys.size());
@@ -389,6 +391,27 @@ void TestGrid::piecesBuildTheSameGrid()
         }
         xs.swap(x2);
         ys.swap(y2);
+        // Where each piece begins (as buildInPieces cuts them: whole lane groups).
+        const std::size_t groups = (xs.size() + 3) / 4;
+        auto pieceStart = [&](int t) {
+            return std::min(xs.size(), groups * static_cast<std::size_t>(t) /
+                                           static_cast<std::size_t>(pieces) * 4);
+        };
+        if (order == "far back") {
+            // A few points of a middle piece among the first of the piece before it: that
+            // piece's cells begin early, where the one before's lie.
+            const std::size_t to = pieceStart(pieces / 2), from = pieceStart(pieces / 2 - 1) + 10;
+            for (std::size_t j = 0; j < 5 && to + j < xs.size(); ++j) {
+                xs[to + j] = xs[from + j];
+                ys[to + j] = ys[from + j];
+            }
+        } else if (order == "cells, a NaN") {
+            // At a piece's first point: that piece's own box is NaN.
+            xs[pieceStart(1)] = std::numeric_limits<float>::quiet_NaN();
+        } else if (order == "cells, zeros") {
+            for (std::size_t i = 0; i < xs.size(); i += 97)
+                xs[i] = i % 2 ? 0.0f : -0.0f;
+        }
     } else if (order == "one cell") {
         for (std::size_t i = 0; i < xs.size(); ++i) {
             xs[i] = 5.0f + 0.001f * static_cast<float>(i % 10);
@@ -447,7 +470,7 @@ void TestGrid::piecesBuildTheSameGrid()
                            onPool);
     same(threaded);
     // Points in cell order, and enough of them, do go in pieces.
-    if ((order == "cells" || order == "nearly") &&
+    if ((order == "cells" || order == "nearly" || (order == "far back" && pieces > 3)) &&
         static_cast<std::size_t>(count) >= UniformGrid::kPieceMinPoints)
         QVERIFY(threaded.builtInPieces() && backwards.builtInPieces());
 }

@@ -796,9 +796,12 @@ void TestSolidBodies::resultIsIndependentOfGroupOrder()
 
 void TestSolidBodies::plansNeverOverstateHowFarBodiesAre_data()
 {
-    QTest::addColumn<bool>("demo");
-    QTest::newRow("the demo, the player through the free fish") << true;
-    QTest::newRow("squads, a school, a swarm, followers, a lone player") << false;
+    QTest::addColumn<QString>("level");
+    QTest::newRow("the demo, the player through the free fish") << QStringLiteral("demo");
+    QTest::newRow("squads, a school, a swarm, followers, a lone player") << QStringLiteral("crowd");
+    // One group and the player: the world keeps no index of bodies (its metrics off), and
+    // the player is the only other body.
+    QTest::newRow("a squad and a lone player through it") << QStringLiteral("lone player");
 }
 
 void TestSolidBodies::plansNeverOverstateHowFarBodiesAre()
@@ -808,10 +811,10 @@ void TestSolidBodies::plansNeverOverstateHowFarBodiesAre()
     // overstated would let two bodies slide into each other unseen. Checked at every step,
     // for every agent that told, against every other agent of every group and the lone
     // player, from where they all began.
-    QFETCH(bool, demo);
+    QFETCH(QString, level);
     SceneDesc scene;
     std::vector<Vec2> path;
-    if (demo) {
+    if (level == "demo") {
         const Expected<SceneDesc> loaded =
             loadSceneFile(SHOAL_TEST_DATA_DIR "/../../resources/scenes/demo.json");
         QVERIFY(loaded);
@@ -820,6 +823,13 @@ void TestSolidBodies::plansNeverOverstateHowFarBodiesAre()
             if (pickup.kind == PickupKind::Fish)
                 path.push_back(
                     {static_cast<float>(pickup.position.x), static_cast<float>(pickup.position.y)});
+    } else if (level == "lone player") {
+        scene = emptyScene(40.0, 25.0);
+        scene.groups.push_back(squad("squad", {{-30.0, -20.0}, {30.0, 20.0}}, 80, {30.0, 0.0}));
+        scene.player.enabled = true;
+        scene.player.group.clear();
+        scene.player.position = {-35.0, 0.0};
+        path = {{35.0f, 2.0f}, {-35.0f, -4.0f}, {0.0f, 20.0f}, {5.0f, -20.0f}};
     } else {
         scene = emptyScene(40.0, 25.0);
         scene.groups.push_back(squad("west", {{-36.0, -12.0}, {-20.0, 12.0}}, 60, {18.0, 0.0}));
@@ -839,6 +849,7 @@ void TestSolidBodies::plansNeverOverstateHowFarBodiesAre()
     }
     auto world = buildWorld(scene);
     QVERIFY(world);
+    world->setMetricsEnabled(false); // as the editor and a game run it
     const int steps = 900;
     std::vector<int> told(static_cast<std::size_t>(world->groupCount()), 0);
     std::vector<Vec2> bodies;

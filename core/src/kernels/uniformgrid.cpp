@@ -58,6 +58,12 @@ GridCellShape UniformGrid::cellsFor(float width, float height, std::size_t count
     GridCellShape shape;
     shape.rowHeight = cells.rowHeight > 1e-4f ? cells.rowHeight : 1e-4f;
     shape.columnWidth = cells.columnWidth > 1e-4f ? cells.columnWidth : 1e-4f;
+    // A NaN or infinite extent (points at NaN or at infinity) would grow the cells for ever:
+    // such points all fall in the first cell or the last.
+    if (!(width >= 0.0f && width <= 3.0e38f))
+        width = 0.0f;
+    if (!(height >= 0.0f && height <= 3.0e38f))
+        height = 0.0f;
     // Keep the cell count within a few per point: a sparse group spread over a huge level
     // would otherwise allocate millions of empty cells. Growing cells keeps queries correct
     // (queries work with cells of any size) and costs a few more distance tests.
@@ -175,7 +181,15 @@ std::size_t UniformGrid::memoryBytes() const
     return m_cellStart.capacity() * sizeof(std::uint32_t) +
            m_cellOf.capacity() * sizeof(std::uint32_t) +
            m_sortedIndex.capacity() * sizeof(std::uint32_t) +
-           (m_sortedX.capacity() + m_sortedY.capacity()) * sizeof(float);
+           (m_sortedX.capacity() + m_sortedY.capacity()) * sizeof(float) + piecesBytes();
+}
+
+std::size_t UniformGrid::piecesBytes() const
+{
+    std::size_t bytes = m_pieces.capacity() * sizeof(Piece);
+    for (const Piece& piece : m_pieces)
+        bytes += (piece.counts.capacity() + piece.cursors.capacity()) * sizeof(std::uint32_t);
+    return bytes;
 }
 
 } // namespace shoal

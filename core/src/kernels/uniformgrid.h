@@ -307,6 +307,8 @@ private:
     void placePiece(const float* xs, const float* ys, std::size_t t);
     /// The counts of every cell into m_cellStart, from m_cellOf.
     void countAll();
+    /// What m_pieces holds (memoryBytes()).
+    std::size_t piecesBytes() const;
     /// The counts in m_cellStart summed into the cells' starts, and every point placed
     /// (m_cellOf known): the end of build().
     void placeCounted(const float* xs, const float* ys);

@@ -602,9 +602,12 @@ void FishSchoolBehaviour::planPartWith(Group& group, const StepContext& ctx, std
         }
         // Every member lies beyond the nearest the scan saw, or beyond its radius; the free
         // fish, where they are.
-        float fellows2 = m_freeFishKnown ? std::min(sums.nearest2, neighborRadius2) : 0.0f;
-        for (const Vec2 free : m_freeFish)
-            fellows2 = std::min(fellows2, distanceSquared(pos, free));
+        float fellows2 = 0.0f;
+        if (m_freeFishKnown) {
+            fellows2 = std::min(sums.nearest2, neighborRadius2);
+            for (const Vec2 free : m_freeFish)
+                fellows2 = std::min(fellows2, distanceSquared(pos, free));
+        }
         startNearest2[i] = std::min(fellows2, othersBeyond2);
         if (SHOAL_UNLIKELY(step.inspection != nullptr) &&
             step.inspection->wants(step.group, a.id[i])) {
