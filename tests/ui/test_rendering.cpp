@@ -16,11 +16,17 @@
 #include <QGraphicsScene>
 #include <QGraphicsView>
 #include <QImage>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QSignalSpy>
+#include <QTemporaryFile>
 #include <QTest>
 
 #include <cmath>
+#include <cstdio>
 #include <memory>
+
+#include <unistd.h>
 
 using namespace shoal;
 using namespace shoal::ui;
@@ -191,6 +197,8 @@ private slots:
     void theStressSceneHasTheRequestedAgents();
     void aStressSceneOfAHundredThousandFitsItsRoutes();
     void smallGroupsOfOneFamilyPaintInOneLayer();
+    void theRenderBenchPaintsEveryFrameOnce_data();
+    void theRenderBenchPaintsEveryFrameOnce();
 };
 
 void TestRendering::everyFamilyIsDrawnInItsColourWhereItsAgentsAre_data()
@@ -656,6 +664,48 @@ void TestRendering::smallGroupsOfOneFamilyPaintInOneLayer()
     batchSmallGroups(layers, &led);
     QVERIFY(!layers[4]->isAbsorbed());
     QCOMPARE(std::count(layers[0]->batch().begin(), layers[0]->batch().end(), 4), 0);
+}
+
+void TestRendering::theRenderBenchPaintsEveryFrameOnce_data()
+{
+    QTest::addColumn<QStringList>("mode");
+    QTest::newRow("beside the paint") << QStringList{};
+    QTest::newRow("serial") << QStringList{QStringLiteral("--serial")};
+    QTest::newRow("overlays") << QStringList{QStringLiteral("--overlays"), QStringLiteral("grid")};
+}
+
+void TestRendering::theRenderBenchPaintsEveryFrameOnce()
+{
+    // The bench times the editor's frame: the world's step and one paint of the view. Each
+    // frame used to be painted twice (a synchronous repaint, then the update request the
+    // layers had posted), which doubled the paint time it reported.
+    QFETCH(QStringList, mode);
+    QTemporaryFile out;
+    QVERIFY(out.open());
+    std::fflush(stdout);
+    const int saved = dup(STDOUT_FILENO);
+    QVERIFY(saved >= 0);
+    QVERIFY(dup2(out.handle(), STDOUT_FILENO) >= 0);
+    const int status = runRenderBench(
+        QStringList{QStringLiteral("shoal"), QStringLiteral("--agents"), QStringLiteral("2000"),
+                    QStringLiteral("--seconds"), QStringLiteral("0.4"), QStringLiteral("--docks"),
+                    QStringLiteral("0"), QStringLiteral("--json")} +
+        mode);
+    std::fflush(stdout);
+    dup2(saved, STDOUT_FILENO);
+    close(saved);
+    QCOMPARE(status, 0);
+    out.seek(0);
+    int rows = 0;
+    for (const QByteArray& line : out.readAll().split('\n')) {
+        const QJsonObject row = QJsonDocument::fromJson(line).object();
+        if (row.isEmpty())
+            continue;
+        ++rows;
+        QVERIFY2(row.value(QStringLiteral("frames")).toInt() > 2, line.constData());
+        QCOMPARE(row.value(QStringLiteral("paints_per_frame")).toDouble(), 1.0);
+    }
+    QCOMPARE(rows, 1);
 }
 
 QTEST_MAIN(TestRendering)
