@@ -1,6 +1,9 @@
 #pragma once
 // What the editor's benches (--bench-render, --bench-open, --bench-metrics) share: exit codes,
-// the process's CPU clock and the median of a run's rounds.
+// the process's CPU clock, the median of a run's rounds and a count of a widget's paints.
+
+#include <QEvent>
+#include <QObject>
 
 #include <algorithm>
 #include <ctime>
@@ -29,5 +32,21 @@ inline double median(std::vector<double> values)
     std::sort(values.begin(), values.end());
     return values[values.size() / 2];
 }
+
+/// Counts the paint events of the objects it filters (installEventFilter): a bench that
+/// times "to the next frame" checks it painted that frame once, not twice.
+class PaintCounter : public QObject
+{
+public:
+    int count = 0;
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override
+    {
+        if (event->type() == QEvent::Paint)
+            ++count;
+        return QObject::eventFilter(watched, event);
+    }
+};
 
 } // namespace shoal::ui::bench

@@ -19,7 +19,6 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QElapsedTimer>
-#include <QEvent>
 #include <QGraphicsPathItem>
 #include <QGraphicsScene>
 #include <QGraphicsView>
@@ -282,7 +281,7 @@ public:
         QCoreApplication::processEvents();
     }
 
-    /// How many times the viewport has been painted (PaintCounter).
+    /// How many times the viewport has been painted.
     int paints() const { return m_paints.count; }
 
     void syncLayers()
@@ -354,25 +353,9 @@ private:
         }
     }
 
-    /// Counts the paint events of the object it filters: the bench reports paints per frame,
-    /// which must be one.
-    class PaintCounter : public QObject
-    {
-    public:
-        int count = 0;
-
-    protected:
-        bool eventFilter(QObject* watched, QEvent* event) override
-        {
-            if (event->type() == QEvent::Paint)
-                ++count;
-            return QObject::eventFilter(watched, event);
-        }
-    };
-
     SceneDesc m_desc;
     std::unique_ptr<World> m_world;
-    PaintCounter m_paints;
+    bench::PaintCounter m_paints; ///< the viewport's: one paint a frame
     QGraphicsScene m_scene;
     QGraphicsView m_view;
     OverlayOptions m_options;
