@@ -8,6 +8,7 @@
 #include "testsupport.h"
 
 #include "geometry/staticgeometry.h"
+#include "kernels/uniformgrid.h"
 #include "world/behaviour.h"
 #include "world/blocklevels.h"
 #include "world/worldaccess.h"
@@ -113,6 +114,29 @@ std::function<void(World&, int)> route(std::vector<Vec2> points, int stepsPerPoi
             std::min(points.size() - 1, static_cast<std::size_t>(s / stepsPerPoint));
         world.setPointer(points[k], true);
     };
+}
+
+/// The square of the distance othersNear()'s quick answer tells (no other group's body in
+/// the blocks round a body's own: every one a block away, less a hair) when the index holds
+/// `bodies` (in its order: the groups', then a lone player's), the largest `radius` wide:
+/// the blocks sized as BodyPass::planBlocks sizes them.
+float quickAnswer2(const std::vector<Vec2>& bodies, float radius)
+{
+    std::vector<float> xs, ys;
+    for (const Vec2 b : bodies) {
+        xs.push_back(b.x);
+        ys.push_back(b.y);
+    }
+    float lowX, highX, lowY, highY;
+    UniformGrid::bounds(xs.data(), ys.data(), xs.size(), lowX, highX, lowY, highY);
+    const float width = highX - lowX, height = highY - lowY;
+    const float cell = std::max(2.0f * radius, 0.1f);
+    const float cellWidth =
+        UniformGrid::cellsFor(width, height, xs.size(), {cell, cell}).columnWidth;
+    const float fewest = std::sqrt(width * height / static_cast<float>(4 * xs.size() + 16));
+    const float block =
+        std::max({3.0f * radius, cellWidth, fewest, width / 4096.0f, height / 4096.0f});
+    return (0.99f * block) * (0.99f * block);
 }
 
 } // namespace
@@ -797,11 +821,25 @@ void TestSolidBodies::resultIsIndependentOfGroupOrder()
 void TestSolidBodies::plansNeverOverstateHowFarBodiesAre_data()
 {
     QTest::addColumn<QString>("level");
-    QTest::newRow("the demo, the player through the free fish") << QStringLiteral("demo");
-    QTest::newRow("squads, a school, a swarm, followers, a lone player") << QStringLiteral("crowd");
+    QTest::addColumn<bool>("quickAnswerBinds");
+    // In these the tanks' radius sizes the index's blocks (three radii): othersNear()'s quick
+    // answer, a block away, is never less than what a body's own group tells.
+    QTest::newRow("the demo, the player through the free fish") << QStringLiteral("demo") << false;
+    QTest::newRow("squads, a school, a swarm, followers, a lone player")
+        << QStringLiteral("crowd") << false;
     // One group and the player: the world keeps no index of bodies (its metrics off), and
     // the player is the only other body.
-    QTest::newRow("a squad and a lone player through it") << QStringLiteral("lone player");
+    QTest::newRow("a squad and a lone player through it") << QStringLiteral("lone player") << false;
+    // Small bodies whose fellows keep further apart than a block: here what most bodies tell
+    // is othersNear()'s quick answer (no other group's body in the blocks round their own,
+    // so every one a block away), and at a group's edge another group's body often lies
+    // nearer than any fellow, a block or a block and a half away: a quick answer any further
+    // would be caught. (A swarm's or a squad's never is the least it tells: the reach it is
+    // given for, a block at most, is more than the range of its own scan.)
+    QTest::newRow("schools side by side, a block and a half apart")
+        << QStringLiteral("lanes") << true;
+    QTest::newRow("loose convoys wandering through each other")
+        << QStringLiteral("convoys") << true;
 }
 
 void TestSolidBodies::plansNeverOverstateHowFarBodiesAre()
@@ -812,6 +850,7 @@ void TestSolidBodies::plansNeverOverstateHowFarBodiesAre()
     // for every agent that told, against every other agent of every group and the lone
     // player, from where they all began.
     QFETCH(QString, level);
+    QFETCH(bool, quickAnswerBinds);
     SceneDesc scene;
     std::vector<Vec2> path;
     if (level == "demo") {
@@ -830,6 +869,31 @@ void TestSolidBodies::plansNeverOverstateHowFarBodiesAre()
         scene.player.group.clear();
         scene.player.position = {-35.0, 0.0};
         path = {{35.0f, 2.0f}, {-35.0f, -4.0f}, {0.0f, 20.0f}, {5.0f, -20.0f}};
+    } else if (level == "lanes") {
+        // Six schools of 64 fish spawned in lanes 5.4 m wide with 1.4 m between them. A fish
+        // (0.3 m) keeps 1.6 to 2 m from its fellows, and so many small bodies make blocks of
+        // 0.9 m (three radii): a fish whose blocks round it hold no other lane's fish tells
+        // the quick answer, and along a lane's edge the next lane's fish are nearer than its
+        // fellows.
+        scene = emptyScene(40.0, 25.0);
+        for (int k = 0; k < 6; ++k) {
+            const double y = -20.0 + 6.8 * k;
+            scene.groups.push_back(spawned(BehaviourKind::FishSchool, "lane " + std::to_string(k),
+                                           {{-14.0, y}, {13.0, y + 5.4}}, 64));
+        }
+    } else if (level == "convoys") {
+        // Six convoys of 30 side by side whose followers keep 2.5 m apart (their separation
+        // radius), wandering through each other: blocks of about 1.6 m (the grid's cells), so
+        // a follower with no fellow within a block (and no other convoy's body in the blocks
+        // round its own) tells the quick answer, and where convoys meet another's followers
+        // are often the nearer.
+        scene = emptyScene(20.0, 15.0);
+        for (int k = 0; k < 6; ++k) {
+            GroupDesc convoy = spawned(BehaviourKind::LeaderFollow, "convoy " + std::to_string(k),
+                                       {{-18.0 + 6.0 * k, -13.0}, {-14.0 + 6.0 * k, 13.0}}, 30);
+            setParam(convoy, "separationRadius", 2.5);
+            scene.groups.push_back(convoy);
+        }
     } else {
         scene = emptyScene(40.0, 25.0);
         scene.groups.push_back(squad("west", {{-36.0, -12.0}, {-20.0, 12.0}}, 60, {18.0, 0.0}));
@@ -852,34 +916,52 @@ void TestSolidBodies::plansNeverOverstateHowFarBodiesAre()
     world->setMetricsEnabled(false); // as the editor and a game run it
     const int steps = 900;
     std::vector<int> told(static_cast<std::size_t>(world->groupCount()), 0);
+    // How often the quick answer was what a body told, and how often, besides, a body of
+    // another group lay nearer than every fellow and within half as far again.
+    int toldQuick = 0, quickNearOthers = 0;
     std::vector<Vec2> bodies;
-    std::vector<float> nearest;
+    std::vector<int> groupOf;
+    std::vector<float> nearestOwn, nearestOther;
     std::vector<std::size_t> firstOf;
     for (int s = 0; s < steps; ++s) {
-        world->setPointer(path[static_cast<std::size_t>(s / 60) % path.size()], true);
+        if (!path.empty())
+            world->setPointer(path[static_cast<std::size_t>(s / 60) % path.size()], true);
         // Every body where this step begins (the player, when it leads a group, is its
         // agent 0).
         bodies.clear();
+        groupOf.clear();
         firstOf.clear();
+        float largest = 0.0f; // radius
         for (int g = 0; g < world->groupCount(); ++g) {
             firstOf.push_back(bodies.size());
             const AgentArrays& a = world->group(g).agents;
-            for (std::size_t i = 0; i < a.size(); ++i)
+            for (std::size_t i = 0; i < a.size(); ++i) {
                 bodies.push_back({a.px[i], a.py[i]});
+                groupOf.push_back(g);
+            }
+            if (a.size() > 0)
+                largest = std::max(largest, world->bodyRadius(g));
         }
         const bool lonePlayer = world->player().enabled && world->player().group < 0;
-        if (lonePlayer)
+        if (lonePlayer) {
             bodies.push_back(world->player().position);
-        // Each body's nearest other, squared.
-        nearest.assign(bodies.size(), std::numeric_limits<float>::max());
+            groupOf.push_back(world->groupCount());
+        }
+        // Each body's nearest fellow and nearest other, squared.
+        nearestOwn.assign(bodies.size(), std::numeric_limits<float>::max());
+        nearestOther.assign(bodies.size(), std::numeric_limits<float>::max());
         for (std::size_t b = 0; b < bodies.size(); ++b)
             for (std::size_t c = b + 1; c < bodies.size(); ++c) {
                 const float dx = bodies[b].x - bodies[c].x;
                 const float dy = bodies[b].y - bodies[c].y;
                 const float d2 = dx * dx + dy * dy;
+                std::vector<float>& nearest = groupOf[b] == groupOf[c] ? nearestOwn : nearestOther;
                 nearest[b] = std::min(nearest[b], d2);
                 nearest[c] = std::min(nearest[c], d2);
             }
+        // (The rows that count it have no lone player: its radius, in the index's largest, is
+        // left out.)
+        const float quick = quickAnswerBinds ? quickAnswer2(bodies, largest) : -1.0f;
         world->step();
         for (int g = 0; g < world->groupCount(); ++g) {
             const Group& group = WorldAccess::group(*world, g);
@@ -891,7 +973,13 @@ void TestSolidBodies::plansNeverOverstateHowFarBodiesAre()
                 if (said <= 0.0f)
                     continue;
                 ++told[static_cast<std::size_t>(g)];
-                const float was = nearest[firstOf[static_cast<std::size_t>(g)] + i];
+                const std::size_t b = firstOf[static_cast<std::size_t>(g)] + i;
+                const float was = std::min(nearestOwn[b], nearestOther[b]);
+                if (said == quick) {
+                    ++toldQuick;
+                    if (nearestOther[b] < std::min(nearestOwn[b], 2.25f * quick))
+                        ++quickNearOthers;
+                }
                 if (!(said <= was * (1.0f + 1e-6f)))
                     QFAIL(qPrintable(QStringLiteral("step %1: %2 agent %3 said every body lay "
                                                     "beyond %4 m; the nearest was %5 m away")
@@ -909,6 +997,20 @@ void TestSolidBodies::plansNeverOverstateHowFarBodiesAre()
         if (kind != BehaviourKind::Worm)
             QVERIFY2(told[static_cast<std::size_t>(g)] > 0,
                      qPrintable(QString::fromStdString(world->group(g).name)));
+    }
+    if (quickAnswerBinds) {
+        // The quick answer was the one told for a good share of the bodies, and often with
+        // another group's body where an answer too far would have overstated. (None at all:
+        // the blocks are no longer sized as quickAnswer2 has it.)
+        int allTold = 0;
+        for (const int n : told)
+            allTold += n;
+        QVERIFY2(toldQuick * 10 >= allTold && quickNearOthers >= 100,
+                 qPrintable(QStringLiteral("the quick answer told %1 times of %2, %3 with another "
+                                           "group's body nearer than every fellow")
+                                .arg(toldQuick)
+                                .arg(allTold)
+                                .arg(quickNearOthers)));
     }
 }
 
