@@ -415,12 +415,6 @@ template <class V> V clamp01(V a)
     return min(max(a, V(0.0f)), V(1.0f));
 }
 
-/// The lanes a scan's results are steered on: the scan's own, but never wider than four (a
-/// wide scan's results steer on its Sum lanes, Float4: the same bits, and the trigonometry
-/// has four-lane code).
-template <class Lanes>
-using SteerLanes = std::conditional_t<(Lanes::kWidth > 4), typename Lanes::Sum, Lanes>;
-
 /// Smallest lane.
 template <class V> float minLane(V a)
 {

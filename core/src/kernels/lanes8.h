@@ -193,6 +193,12 @@ inline Float8 masked(Mask8 m, Float8 a)
     return Float8(_mm256_and_ps(m.v, a.v));
 }
 
+/// Every lane clamped to [0, 1].
+inline Float8 clamp01(Float8 a)
+{
+    return min(max(a, Float8(0.0f)), Float8(1.0f));
+}
+
 template <> inline Mask8 noLanes<Float8>()
 {
     return {_mm256_setzero_ps()};

@@ -2,8 +2,9 @@
 /// The seeds' turn-rate-limited drive: a vehicle that can only move forward (or back) along
 /// its heading and turns at a limited rate. One implementation, written with masks and
 /// selects so it runs on a lane of agents at once (driveLanes: the fish school steers four
-/// members at a time); drive() is the same code one lane wide, for a single agent. Every lane
-/// computes exactly what it would alone, whatever its neighbours in the lane group do.
+/// members at a time, or eight in its AVX2 kernel); drive() is the same code one lane wide,
+/// for a single agent. Every lane computes exactly what it would alone, whatever its
+/// neighbours in the lane group do.
 
 #include "kernels/lanes.h"
 #include "math/fastmath.h"
@@ -94,29 +95,28 @@ driveLanes(V heading, V forwardX, V forwardY, V directionX, V directionY, V crui
             if (smallLanes & (1 << lane))
                 turn[lane] = fastAtan2(sines[lane], cosines[lane]);
     }
-    DriveLanes<V> result;
-    result.heading = select(turning, heading + V::load(turn), heading);
+    V newHeading = select(turning, heading + V::load(turn), heading);
     const V pi(kPi);
-    if (const int wrapping =
-            laneBits(turning & ((result.heading > pi) | (result.heading <= -pi)))) {
+    if (const int wrapping = laneBits(turning & ((newHeading > pi) | (newHeading <= -pi)))) {
         alignas(16) float headings[kWidth];
-        result.heading.store(headings);
+        newHeading.store(headings);
         for (int lane = 0; lane < kWidth; ++lane)
             if (wrapping & (1 << lane))
                 headings[lane] = wrapAngle(headings[lane]);
-        result.heading = V::load(headings);
+        newHeading = V::load(headings);
     }
     const V smallX = reverse ? -wantedX : wantedX;
     const V smallY = reverse ? -wantedY : wantedY;
-    result.forwardX = select(small, smallX, select(full, rotatedX, forwardX));
-    result.forwardY = select(small, smallY, select(full, rotatedY, forwardY));
 
     // Sideways share of the wish: 1 when it is abeam or behind.
     const V sideways = select(cosine < zero, one, abs(sine));
     const V speed =
         cruiseSpeed * clamp01(strength) * clamp01(one - sideways * V(settings.turnSlowdown));
-    result.speed = masked(moving & (abs(speed) >= V(0.01f)), speed);
-    return result;
+    // Built whole, not member by member: DriveLanes' own constructor is built for the
+    // baseline, and eight lanes (AVX2) cannot be made there.
+    return {newHeading, select(small, smallX, select(full, rotatedX, forwardX)),
+            select(small, smallY, select(full, rotatedY, forwardY)),
+            masked(moving & (abs(speed) >= V(0.01f)), speed)};
 }
 
 /// Where one agent drives this step.

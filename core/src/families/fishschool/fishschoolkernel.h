@@ -526,7 +526,8 @@ template <class Search>
 void FishSchoolBehaviour::planPartWith(Group& group, const StepContext& ctx, std::size_t part,
                                        int worker, const Search& search)
 {
-    using V = SteerLanes<typename Search::Lanes>;
+    // Members steer as wide as the scan (eight lanes: lanes8.h's helpers, lanetrig8.h).
+    using V = typename Search::Lanes;
     AgentArrays& a = group.agents;
     const FishSchoolParams& p = m_params;
     const StaticGeometry& geometry = *ctx.geometry;
@@ -585,7 +586,7 @@ void FishSchoolBehaviour::planPartWith(Group& group, const StepContext& ctx, std
         flags |= (now.makingRoom ? kAgentMakingRoom : 0) | (now.closingUp ? kAgentClosingUp : 0);
 
         // Feelers only near geometry (the test feelerAvoidance makes first): the heading's
-        // unit vector is otherwise computed four lanes at a time in steerMembers.
+        // unit vector is otherwise computed a lane group at a time in steerMembers.
         Vec2 wall;
         if (SHOAL_UNLIKELY(!(p.rayLength < room)))
             wall = geometry.feelerAvoidance(pos, fromAngle(a.heading[i]), p.rayLength, room) *

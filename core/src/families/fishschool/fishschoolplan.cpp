@@ -1,9 +1,9 @@
 // The fish school's plan, in the seed's phases: free fish meander and wait to be picked up;
 // each school member scans its neighbours, decides its band state (make room, close up or
-// rest in the band) and is queued; queued members steer four at a time (band rule,
-// alignment, following the player, the drive, the move). Every phase is an inlined template
-// (fishschoolkernel.h), so the grid (four lanes, or eight: fishschoolplanwide.cpp) and the
-// brute-force reference (one) share the arithmetic.
+// rest in the band) and is queued; queued members steer as many at a time as the scan is
+// wide (band rule, alignment, following the player, the drive, the move). Every phase is an
+// inlined template (fishschoolkernel.h), so the grid (four lanes, or eight:
+// fishschoolplanwide.cpp) and the brute-force reference (one) share the arithmetic.
 
 #include "families/fishschool/fishschoolkernel.h"
 

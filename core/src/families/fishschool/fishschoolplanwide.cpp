@@ -32,9 +32,11 @@
 #pragma GCC push_options
 #pragma GCC target("avx2")
 
+#include "kernels/lanetrig8.h"
+#include "kernels/widegrid.h"
+
 #include "families/fishschool/fishschoolkernel.h"
 #include "kernels/neighbourscan.h"
-#include "kernels/widegrid.h"
 
 namespace shoal {
 

@@ -806,8 +806,8 @@ void TankSquadBehaviour::planPartWith(Group& group, const StepContext& ctx, std:
     const bool ownGoals = m_ownX.size() == n;
     static_assert(ScanNumbers{}.touching == kTouchingDistance2, "the scan's touching distance");
     const ScanConstants<typename Search::Lanes> constants(p, m_scanNumbers);
-    // The drive's lanes: never wider than four (SteerLanes).
-    using Lanes = SteerLanes<typename Search::Lanes>;
+    // The drive's lanes: as wide as the scan (eight lanes: lanes8.h's helpers, lanetrig8.h).
+    using Lanes = typename Search::Lanes;
     DriveQueue<Lanes::kWidth> queue;
     SquadWalk<Search> walk(search, constants.range, m_slotX[static_cast<std::size_t>(worker)]);
     float* startClearance = group.startClearance.data(); // handed to the world's wall rule

@@ -1,7 +1,8 @@
 // The tank squad's plan on the grid eight lanes at a time (AVX2), for machines that have
 // it: the plan kernel of tanksquadkernel.h built in an AVX2 region over a WideGrid. The
 // tanks' scans are twice as wide; their sums, and so every tank, are bit for bit those of
-// the four-lane plan (see kernels/lanes8.h), and their drive runs on four lanes as there.
+// the four-lane plan (see kernels/lanes8.h), and they drive eight at a time, each lane the
+// same arithmetic as alone (eight-lane trigonometry: kernels/lanetrig8.h).
 //
 // Every header whose code the rest of the runtime shares is included first, outside the
 // region, so nothing the baseline may call is built for AVX2 here (tests/build/avx_guard.py
@@ -31,8 +32,10 @@
 #pragma GCC push_options
 #pragma GCC target("avx2")
 
-#include "families/tanksquad/tanksquadkernel.h"
+#include "kernels/lanetrig8.h"
 #include "kernels/widegrid.h"
+
+#include "families/tanksquad/tanksquadkernel.h"
 
 namespace shoal {
 
