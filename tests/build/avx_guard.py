@@ -7,8 +7,14 @@ functions with internal linkage, or named after the wide types. A function the b
 shares (an inline function of a header, a template instantiation of the standard library)
 built there would be one the linker may pick for every caller, and a machine without AVX2
 would then stop on an illegal instruction. This script lists every function of the archive
-(or program) that uses VEX-encoded instructions and fails on any that is visible to other
-objects and not one of the wide kernels.
+(or program) that uses VEX-encoded instructions (or popcnt and crc32, which the region enables
+without a VEX form) and fails on any that is visible to other objects and not one of the wide
+kernels.
+
+It also fails on eight-lane code built for the baseline: a function named after the wide
+types with no AVX code at all is a lane template defined outside the region (driveLanes,
+clamp01...) that was not inlined into its AVX2 caller. It works, but it calls each eight-lane
+operation out of line instead of running it: the wide kernel's speed is gone, silently.
 
 Usage: avx_guard.py LIBRARY_OR_PROGRAM
 """
@@ -19,9 +25,13 @@ import sys
 
 # Wide-only names (as they appear in mangled symbols): only the wide path calls these.
 ALLOWED = re.compile(r"WideGrid|Float8|Mask8|Count8|planPartWide")
+# The eight-lane types themselves: code of theirs is AVX2 code, or it is built wrong.
+WIDE_TYPE = re.compile(r"Float8|Mask8|Count8")
 MEMBER = re.compile(r"^(?:In archive .*|(\S+):\s+file format .*)$")
 FUNCTION = re.compile(r"^[0-9a-f]+ <(.+)>:$")
 INSTRUCTION = re.compile(r"^\s+[0-9a-f]+:\s+(v[a-z0-9]+)\b(.*)$")
+# Instructions AVX2's region enables that have no VEX form (SSE4.2's).
+PLAIN_AVX2_ONLY = re.compile(r"^\s+[0-9a-f]+:\s+(popcnt|crc32)[a-z]*\b")
 
 
 def objdump(*args):
@@ -29,8 +39,9 @@ def objdump(*args):
                           text=True).stdout
 
 
-def vex_functions(path):
-    """(member, symbol) of every function with a VEX-encoded instruction."""
+def avx_functions(path):
+    """(member, symbol) of every function, and of those with AVX2-region instructions."""
+    functions = set()
     found = set()
     member = function = None
     for line in objdump("-d", "--no-show-raw-insn", path).splitlines():
@@ -41,11 +52,15 @@ def vex_functions(path):
         m = FUNCTION.match(line)
         if m:
             function = m.group(1)
+            functions.add((member, function))
+            continue
+        if not function:
             continue
         m = INSTRUCTION.match(line)
-        if m and function and (m.group(1) == "vzeroupper" or "mm" in m.group(2)):
+        if (m and (m.group(1) == "vzeroupper" or "mm" in m.group(2))) or \
+                PLAIN_AVX2_ONLY.match(line):
             found.add((member, function))
-    return found
+    return functions, found
 
 
 def local_symbols(path):
@@ -71,18 +86,25 @@ def main():
         print(__doc__.strip().splitlines()[-1], file=sys.stderr)
         return 2
     path = sys.argv[1]
-    vex = vex_functions(path)
+    functions, vex = avx_functions(path)
     local = local_symbols(path)
     wide = sorted(f for f in vex if ALLOWED.search(f[1]))
     hazards = sorted(f for f in vex if f not in local and not ALLOWED.search(f[1]))
+    # Mangled names: the wide types appear as e.g. 6Float8.
+    baseline_wide = sorted(f for f in functions - vex if WIDE_TYPE.search(f[1]))
     print(f"{path}: {len(vex)} functions with AVX code, {len(wide)} of them wide kernels")
     for member, symbol in hazards:
         print(f"  shared function built for AVX2: {symbol} (in {member})")
+    for member, symbol in baseline_wide:
+        print(f"  eight-lane code built for the baseline: {symbol} (in {member})")
     if hazards:
         print("a machine without AVX2 could run these: include their headers before the "
               "AVX2 region, or keep them out of it", file=sys.stderr)
-        return 1
-    return 0
+    if baseline_wide:
+        print("these run eight lanes one out-of-line call at a time: force the template "
+              "inline, or give the wide type its own overload in the region (lanes8.h)",
+              file=sys.stderr)
+    return 1 if hazards or baseline_wide else 0
 
 
 if __name__ == "__main__":

@@ -18,6 +18,36 @@
 using namespace shoal;
 using namespace shoal::test;
 
+#if SHOAL_WIDE_LANES
+// sinCosLanes eight lanes wide, built as the AVX2 kernels build it (only ever run where
+// World::widestLanes() says the machine has AVX2).
+#pragma GCC push_options
+#pragma GCC target("avx2")
+#include "kernels/lanetrig8.h"
+namespace {
+/// The first of `count` angles (a multiple of eight) whose sine or cosine eight lanes at a
+/// time differs from sinCos's, bit for bit; `count` when none does.
+std::size_t firstEightLaneTrigMismatch(const float* angles, std::size_t count)
+{
+    for (std::size_t k = 0; k < count; k += 8) {
+        Float8 sine, cosine;
+        sinCosLanes(Float8::load(angles + k), sine, cosine);
+        alignas(32) float sines[8], cosines[8];
+        sine.store(sines);
+        cosine.store(cosines);
+        for (std::size_t l = 0; l < 8; ++l) {
+            float s, c;
+            sinCos(angles[k + l], s, c);
+            if (floatBits(sines[l]) != floatBits(s) || floatBits(cosines[l]) != floatBits(c))
+                return k + l;
+        }
+    }
+    return count;
+}
+} // namespace
+#pragma GCC pop_options
+#endif
+
 namespace {
 
 constexpr int kSteps = 1000;
@@ -135,6 +165,7 @@ private slots:
     void differentSeedGivesDifferentHash();
     void ownTrigIsExactAndAccurate();
     void laneTrigIsScalarTrig();
+    void laneTrigIsScalarTrigOnEightLanes();
     void laneAtan2IsScalarAtan2();
 };
 
@@ -400,18 +431,31 @@ void TestDeterminism::ownTrigIsExactAndAccurate()
     QVERIFY2(worstAtan < 2e-5, qPrintable(QString::number(worstAtan)));
 }
 
-void TestDeterminism::laneTrigIsScalarTrig()
+namespace {
+/// Angles the lane trigonometry must turn exactly as sinCos does: signs, quadrant edges,
+/// whole quarter turns, large angles, a dense sweep of ordinary ones and every 4099th float
+/// (infinities, NaNs and denormals among them); a multiple of eight.
+std::vector<float> trigAngles()
 {
-    // The school turns headings into unit vectors four at a time: each lane must be what
-    // sinCos gives, bit for bit (signs, quadrant edges, whole quarter turns, large angles).
     std::vector<float> angles = {0.0f,       -0.0f,       kPi,         -kPi,
                                  0.5f * kPi, -0.5f * kPi, 0.78539819f, -0.78539819f,
                                  2.3561945f, -2.3561945f, 1e-30f,      -1e-30f,
                                  1e4f,       -1e4f,       8388608.0f,  -3e6f};
     for (int i = -100000; i <= 100000; ++i)
         angles.push_back(static_cast<float>(i) * 3.1e-5f * (i % 3 == 0 ? 100.0f : 1.0f));
-    while (angles.size() % 4 != 0)
+    for (std::uint64_t bits = 0; bits <= 0xFFFFFFFFu; bits += 4099)
+        angles.push_back(bitsFloat(static_cast<std::uint32_t>(bits)));
+    while (angles.size() % 8 != 0)
         angles.push_back(1.0f);
+    return angles;
+}
+} // namespace
+
+void TestDeterminism::laneTrigIsScalarTrig()
+{
+    // The school turns headings into unit vectors four at a time: each lane must be what
+    // sinCos gives, bit for bit.
+    const std::vector<float> angles = trigAngles();
     for (std::size_t k = 0; k < angles.size(); k += 4) {
         Float4 sine, cosine;
         sinCosLanes(Float4::load(&angles[k]), sine, cosine);
@@ -423,6 +467,24 @@ void TestDeterminism::laneTrigIsScalarTrig()
                      qPrintable(QString::number(angles[k + l], 'g', 9)));
         }
     }
+}
+
+void TestDeterminism::laneTrigIsScalarTrigOnEightLanes()
+{
+    // With AVX2 the school's members and the squad's tanks turn eight at a time
+    // (kernels/lanetrig8.h): each lane must still be what sinCos gives, bit for bit.
+    if (World::widestLanes() < 8)
+        QSKIP("this machine or build runs no eight lanes");
+#if SHOAL_WIDE_LANES
+    const std::vector<float> angles = trigAngles();
+    const std::size_t bad = firstEightLaneTrigMismatch(angles.data(), angles.size());
+    QVERIFY2(
+        bad == angles.size(),
+        qPrintable(
+            QStringLiteral("angle %1 (bits %2)")
+                .arg(static_cast<double>(angles[bad < angles.size() ? bad : 0]), 0, 'g', 9)
+                .arg(floatBits(angles[bad < angles.size() ? bad : 0]), 8, 16, QLatin1Char('0'))));
+#endif
 }
 
 void TestDeterminism::laneAtan2IsScalarAtan2()

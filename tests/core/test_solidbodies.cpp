@@ -8,7 +8,6 @@
 #include "testsupport.h"
 
 #include "geometry/staticgeometry.h"
-#include "kernels/uniformgrid.h"
 #include "world/behaviour.h"
 #include "world/blocklevels.h"
 #include "world/worldaccess.h"
@@ -114,29 +113,6 @@ std::function<void(World&, int)> route(std::vector<Vec2> points, int stepsPerPoi
             std::min(points.size() - 1, static_cast<std::size_t>(s / stepsPerPoint));
         world.setPointer(points[k], true);
     };
-}
-
-/// The square of the distance othersNear()'s quick answer tells (no other group's body in
-/// the blocks round a body's own: every one a block away, less a hair) when the index holds
-/// `bodies` (in its order: the groups', then a lone player's), the largest `radius` wide:
-/// the blocks sized as BodyPass::planBlocks sizes them.
-float quickAnswer2(const std::vector<Vec2>& bodies, float radius)
-{
-    std::vector<float> xs, ys;
-    for (const Vec2 b : bodies) {
-        xs.push_back(b.x);
-        ys.push_back(b.y);
-    }
-    float lowX, highX, lowY, highY;
-    UniformGrid::bounds(xs.data(), ys.data(), xs.size(), lowX, highX, lowY, highY);
-    const float width = highX - lowX, height = highY - lowY;
-    const float cell = std::max(2.0f * radius, 0.1f);
-    const float cellWidth =
-        UniformGrid::cellsFor(width, height, xs.size(), {cell, cell}).columnWidth;
-    const float fewest = std::sqrt(width * height / static_cast<float>(4 * xs.size() + 16));
-    const float block =
-        std::max({3.0f * radius, cellWidth, fewest, width / 4096.0f, height / 4096.0f});
-    return (0.99f * block) * (0.99f * block);
 }
 
 } // namespace
@@ -931,7 +907,6 @@ void TestSolidBodies::plansNeverOverstateHowFarBodiesAre()
         bodies.clear();
         groupOf.clear();
         firstOf.clear();
-        float largest = 0.0f; // radius
         for (int g = 0; g < world->groupCount(); ++g) {
             firstOf.push_back(bodies.size());
             const AgentArrays& a = world->group(g).agents;
@@ -939,8 +914,6 @@ void TestSolidBodies::plansNeverOverstateHowFarBodiesAre()
                 bodies.push_back({a.px[i], a.py[i]});
                 groupOf.push_back(g);
             }
-            if (a.size() > 0)
-                largest = std::max(largest, world->bodyRadius(g));
         }
         const bool lonePlayer = world->player().enabled && world->player().group < 0;
         if (lonePlayer) {
@@ -959,9 +932,9 @@ void TestSolidBodies::plansNeverOverstateHowFarBodiesAre()
                 nearest[b] = std::min(nearest[b], d2);
                 nearest[c] = std::min(nearest[c], d2);
             }
-        // (The rows that count it have no lone player: its radius, in the index's largest, is
-        // left out.)
-        const float quick = quickAnswerBinds ? quickAnswer2(bodies, largest) : -1.0f;
+        // The quick answer the step's plans will tell, from the index they will read.
+        const BodyGlance glance = WorldAccess::bodyGlance(*world);
+        const float quick = quickAnswerBinds && glance.indexed ? glance.beyondOwnBlocks2() : -1.0f;
         world->step();
         for (int g = 0; g < world->groupCount(); ++g) {
             const Group& group = WorldAccess::group(*world, g);
@@ -1001,7 +974,7 @@ void TestSolidBodies::plansNeverOverstateHowFarBodiesAre()
     if (quickAnswerBinds) {
         // The quick answer was the one told for a good share of the bodies, and often with
         // another group's body where an answer too far would have overstated. (None at all:
-        // the blocks are no longer sized as quickAnswer2 has it.)
+        // the level no longer makes the quick answer the least a body tells.)
         int allTold = 0;
         for (const int n : told)
             allTold += n;

@@ -56,6 +56,34 @@ int countNonBackground(const QImage& image)
     return count;
 }
 
+/// Sends this process's stdout to `fd` while it lives (what the render bench prints goes
+/// there), and back when it goes, however the test leaves the scope.
+class StdoutTo
+{
+public:
+    explicit StdoutTo(int fd)
+    {
+        std::fflush(stdout);
+        m_saved = dup(STDOUT_FILENO);
+        m_ok = m_saved >= 0 && dup2(fd, STDOUT_FILENO) >= 0;
+    }
+    ~StdoutTo()
+    {
+        std::fflush(stdout);
+        if (m_saved >= 0) {
+            dup2(m_saved, STDOUT_FILENO);
+            close(m_saved);
+        }
+    }
+    StdoutTo(const StdoutTo&) = delete;
+    StdoutTo& operator=(const StdoutTo&) = delete;
+    bool ok() const { return m_ok; }
+
+private:
+    int m_saved = -1;
+    bool m_ok = false;
+};
+
 /// A world from the demo level, stepped so every family has moved.
 /// A copy of `world`'s frame as it is now, kept for the rest of the run (a layer keeps the
 /// pointer and paints the frame, World::copyFrame()); null for null.
@@ -682,18 +710,16 @@ void TestRendering::theRenderBenchPaintsEveryFrameOnce()
     QFETCH(QStringList, mode);
     QTemporaryFile out;
     QVERIFY(out.open());
-    std::fflush(stdout);
-    const int saved = dup(STDOUT_FILENO);
-    QVERIFY(saved >= 0);
-    QVERIFY(dup2(out.handle(), STDOUT_FILENO) >= 0);
-    const int status = runRenderBench(
-        QStringList{QStringLiteral("shoal"), QStringLiteral("--agents"), QStringLiteral("2000"),
-                    QStringLiteral("--seconds"), QStringLiteral("0.4"), QStringLiteral("--docks"),
-                    QStringLiteral("0"), QStringLiteral("--json")} +
-        mode);
-    std::fflush(stdout);
-    dup2(saved, STDOUT_FILENO);
-    close(saved);
+    int status = -1;
+    {
+        StdoutTo redirected(out.handle());
+        QVERIFY(redirected.ok());
+        status = runRenderBench(QStringList{QStringLiteral("shoal"), QStringLiteral("--agents"),
+                                            QStringLiteral("2000"), QStringLiteral("--seconds"),
+                                            QStringLiteral("0.4"), QStringLiteral("--docks"),
+                                            QStringLiteral("0"), QStringLiteral("--json")} +
+                                mode);
+    }
     QCOMPARE(status, 0);
     out.seek(0);
     int rows = 0;

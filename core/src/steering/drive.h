@@ -1,10 +1,10 @@
 #pragma once
 /// The seeds' turn-rate-limited drive: a vehicle that can only move forward (or back) along
 /// its heading and turns at a limited rate. One implementation, written with masks and
-/// selects so it runs on a lane of agents at once (driveLanes: the fish school steers four
-/// members at a time, or eight in its AVX2 kernel); drive() is the same code one lane wide,
-/// for a single agent. Every lane computes exactly what it would alone, whatever its
-/// neighbours in the lane group do.
+/// selects so it runs on a lane of agents at once (driveLanes: the fish school's members and
+/// the tank squad's tanks drive four at a time, or eight in their AVX2 kernels); drive() is
+/// the same code one lane wide, for a single agent. Every lane computes exactly what it would
+/// alone, whatever its neighbours in the lane group do.
 
 #include "kernels/lanes.h"
 #include "math/fastmath.h"
@@ -52,6 +52,9 @@ template <class V> struct DriveLanes
 /// how strongly it is asked to (|direction|, clamped to 1) and slowed while turning. With
 /// `reverse`, the vehicles back toward the wish instead: they turn their tails to it and move
 /// backwards (pass a negative cruiseSpeed). `forwardX/Y` is the unit vector of `heading`.
+/// Forced inline, and must stay so: built here, outside any AVX2 region, it could not inline
+/// eight lanes' operations, and an AVX2 kernel calling it out of line would call each of them
+/// (tests/build/avx_guard.py fails on such a baseline-built eight-lane function).
 template <class V>
 SHOAL_FORCE_INLINE inline DriveLanes<V>
 driveLanes(V heading, V forwardX, V forwardY, V directionX, V directionY, V cruiseSpeed,

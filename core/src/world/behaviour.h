@@ -58,6 +58,15 @@ struct BodyGlance
     int blockRows = 0;
     float indexRadius = 0.0f; ///< the largest radius of a body in the index
 
+    /// The square of how far every other group's body lies when onlyOwnAround says none is
+    /// in the blocks round p's own: a block, less a hair for where rounding puts a body on a
+    /// block's edge (othersNear's quick answer).
+    float beyondOwnBlocks2() const
+    {
+        const float beyond = 0.99f * blockSize;
+        return beyond * beyond;
+    }
+
     /// Whether bodies whose groups run from `low` to `high` are none, or only `group`'s.
     static bool onlyOwn(std::uint16_t low, std::uint16_t high, int group)
     {
@@ -736,10 +745,9 @@ inline OtherBodies othersNear(const StepContext& ctx, const Group& group, Vec2 p
         // Nearly every body of a world of many groups is among its own group only.
         const float reach = radius + glance.indexRadius + std::max(radius, look);
         if (reach <= glance.blockSize && glance.onlyOwnAround(group.index, p)) {
-            // The others are outside the blocks round p's own: a block or more away (less
-            // a hair for where rounding puts a body on a block's edge).
+            // The others are outside the blocks round p's own: a block or more away.
             if (othersBeyond2)
-                *othersBeyond2 = (0.99f * glance.blockSize) * (0.99f * glance.blockSize);
+                *othersBeyond2 = glance.beyondOwnBlocks2();
             return {{}, look, look};
         }
     } else {

@@ -23,6 +23,9 @@ struct WorldAccess
     /// and those waiting for a lane.
     static std::size_t searchesUnderWay(const World& world) { return world.m_searchesUnderWay; }
     static std::size_t searchesWaiting(const World& world) { return world.m_searchesWaiting; }
+    /// What the next step's plans will read of the body index first (othersNear's quick
+    /// answers), as the step begins.
+    static BodyGlance bodyGlance(const World& world) { return world.m_bodies->glance(); }
     /// Cuts the step's work into parts of `agents` agents (at least 1) instead of
     /// kPlanPartAgents: a test shows that neither the cut nor the threads change a result.
     static void setPartAgents(World& world, std::size_t agents)

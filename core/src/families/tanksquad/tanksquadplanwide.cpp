@@ -2,7 +2,7 @@
 // it: the plan kernel of tanksquadkernel.h built in an AVX2 region over a WideGrid. The
 // tanks' scans are twice as wide; their sums, and so every tank, are bit for bit those of
 // the four-lane plan (see kernels/lanes8.h), and they drive eight at a time, each lane the
-// same arithmetic as alone (eight-lane trigonometry: kernels/lanetrig8.h).
+// same arithmetic as alone.
 //
 // Every header whose code the rest of the runtime shares is included first, outside the
 // region, so nothing the baseline may call is built for AVX2 here (tests/build/avx_guard.py
@@ -32,7 +32,6 @@
 #pragma GCC push_options
 #pragma GCC target("avx2")
 
-#include "kernels/lanetrig8.h"
 #include "kernels/widegrid.h"
 
 #include "families/tanksquad/tanksquadkernel.h"
