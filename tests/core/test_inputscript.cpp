@@ -438,15 +438,21 @@ void TestInputScript::underflowReadsAsInSceneFiles()
         "under.json");
     QVERIFY2(scene.ok(), scene.ok() ? "" : scene.error().message.c_str());
     QCOMPARE(scene->groups[0].agents[0].position.x, 0.0);
+    // Exponents at the very ends of long long (the fuzzer's 39e09223372036854775807 made
+    // the test's power + exponent overflow).
     const Expected<InputScript> script =
         parseInputScript("0 pointer 1e-400 -0.00001e-330 down\n1 pointer 0e99999999999999999999 "
-                         "1.5 move\n",
+                         "1.5 move\n2 pointer 0.001e-9223372036854775808 "
+                         "-12e-9223372036854775807 move\n",
                          "under.txt");
     QVERIFY2(script.ok(), script.ok() ? "" : script.error().message.c_str());
     QCOMPARE(script->events[0].position.x, scene->groups[0].agents[0].position.x);
     QCOMPARE(script->events[0].position.y, 0.0);
     QCOMPARE(script->events[1].position.x, 0.0);
-    for (const char* big : {"1e400", "0.001e312", "100000e99999999999999999999"}) {
+    QCOMPARE(script->events[2].position.x, 0.0);
+    QCOMPARE(script->events[2].position.y, 0.0);
+    for (const char* big : {"1e400", "0.001e312", "100000e99999999999999999999",
+                            "39e09223372036854775807", "1e9223372036854775807"}) {
         const Expected<InputScript> refused =
             parseInputScript(std::string("0 pointer ") + big + " 0 down\n", "big.txt");
         QVERIFY2(!refused.ok(), big);

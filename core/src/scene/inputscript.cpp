@@ -107,7 +107,9 @@ bool underflows(std::string_view number)
         if (std::from_chars(begin, end, exponent).ec == std::errc::result_out_of_range)
             return *begin == '-';
     }
-    return power + exponent < 0;
+    // power + exponent < 0, without the sum: an exponent near the limits of long long would
+    // overflow it (power is bounded by the number's length).
+    return exponent < -power;
 }
 
 /// Locale-independent: "1.5" is one and a half whatever LC_NUMERIC says. As in scene files
