@@ -806,7 +806,7 @@ void TankSquadBehaviour::planPartWith(Group& group, const StepContext& ctx, std:
     const bool ownGoals = m_ownX.size() == n;
     static_assert(ScanNumbers{}.touching == kTouchingDistance2, "the scan's touching distance");
     const ScanConstants<typename Search::Lanes> constants(p, m_scanNumbers);
-    // The drive's lanes: as wide as the scan (eight lanes: lanes8.h's helpers, lanetrig8.h).
+    // The drive's lanes: as wide as the scan (eight lanes: lanes8.h's helpers).
     using Lanes = typename Search::Lanes;
     DriveQueue<Lanes::kWidth> queue;
     SquadWalk<Search> walk(search, constants.range, m_slotX[static_cast<std::size_t>(worker)]);
