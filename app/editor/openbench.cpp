@@ -65,6 +65,20 @@ void showFrame(MainWindow& window, const bench::PaintCounter& paints)
         viewport->repaint();
 }
 
+/// One kind of edit's rounds: each one's time to the next frame, and the most frames of the
+/// view one of them painted (1: the edit's own frame, nothing painted twice).
+struct EditRounds
+{
+    std::vector<double> ms;
+    int mostPaints = 0;
+};
+
+/// An edit's line of the report: the median time and the most paints.
+void printEdit(const char* what, const EditRounds& rounds)
+{
+    std::printf("  %-20s %8.1f   paints %d\n", what, median(rounds.ms), rounds.mostPaints);
+}
+
 /// The measuring half: opens `path` and makes the edits.
 int measure(const QString& path, int rounds)
 {
@@ -112,13 +126,18 @@ int measure(const QString& path, int rounds)
     view->setPixelsPerMetre(SceneView::kNominalPixelsPerMetre);
     QWidget* viewport = view->viewport();
     const auto at = [view](double x, double y) { return view->mapFromScene(QPointF(x, y)); };
-    const auto undo = [&] {
+    // Times `edit` to the next frame into `rounds`, with the view's paints on the way.
+    const auto timeEdit = [&](EditRounds& rounds, const std::function<void()>& edit) {
+        const int before = paints.count;
         clock.restart();
-        document->undoStack()->undo();
+        edit();
         showFrame(window, paints);
-        return elapsedMs(clock);
+        rounds.ms.push_back(elapsedMs(clock));
+        rounds.mostPaints = std::max(rounds.mostPaints, paints.count - before);
     };
-    std::vector<double> zoomedFrame, select, point, pointUndo, param, paramUndo, wall, wallUndo;
+    const auto undo = [&] { document->undoStack()->undo(); };
+    std::vector<double> zoomedFrame;
+    EditRounds select, point, pointUndo, param, paramUndo, wall, wallUndo;
 
     const int wallIndex = static_cast<int>(document->scene().walls.size() / 2);
     // What every edit below includes: one repaint of the whole viewport where it is made.
@@ -136,22 +155,18 @@ int measure(const QString& path, int rounds)
     for (int r = 0; r < rounds; ++r) {
         scene->setSelectedRefs({});
         showFrame(window, paints);
-        clock.restart();
-        scene->setSelectedRefs({{ItemKind::Wall, wallIndex}});
-        showFrame(window, paints);
-        select.push_back(elapsedMs(clock));
+        timeEdit(select, [&] { scene->setSelectedRefs({{ItemKind::Wall, wallIndex}}); });
 
         const Point2 p = document->scene().walls[static_cast<std::size_t>(wallIndex)].points[2];
         view->centerOn(p.x, p.y);
         showFrame(window, paints);
-        clock.restart();
-        QTest::mousePress(viewport, Qt::LeftButton, {}, at(p.x, p.y));
-        for (int i = 1; i <= 4; ++i)
-            QTest::mouseMove(viewport, at(p.x + 0.05 * i, p.y + 0.03 * i));
-        QTest::mouseRelease(viewport, Qt::LeftButton, {}, at(p.x + 0.2, p.y + 0.12));
-        showFrame(window, paints);
-        point.push_back(elapsedMs(clock));
-        pointUndo.push_back(undo());
+        timeEdit(point, [&] {
+            QTest::mousePress(viewport, Qt::LeftButton, {}, at(p.x, p.y));
+            for (int i = 1; i <= 4; ++i)
+                QTest::mouseMove(viewport, at(p.x + 0.05 * i, p.y + 0.03 * i));
+            QTest::mouseRelease(viewport, Qt::LeftButton, {}, at(p.x + 0.2, p.y + 0.12));
+        });
+        timeEdit(pointUndo, undo);
     }
 
     const GroupDesc& group = document->scene().groups.front();
@@ -159,11 +174,10 @@ int measure(const QString& path, int rounds)
         const double old = group.params[0];
         const ParamSpec& spec = paramSpecs(group.kind)[0];
         const double value = old + spec.step <= spec.maxValue ? old + spec.step : old - spec.step;
-        clock.restart();
-        document->undoStack()->push(new SetGroupParamCommand(document, 0, 0, value, true));
-        showFrame(window, paints);
-        param.push_back(elapsedMs(clock));
-        paramUndo.push_back(undo());
+        timeEdit(param, [&] {
+            document->undoStack()->push(new SetGroupParamCommand(document, 0, 0, value, true));
+        });
+        timeEdit(paramUndo, undo);
     }
 
     window.setTool(window.tools()[1]); // wall
@@ -171,19 +185,18 @@ int measure(const QString& path, int rounds)
     showFrame(window, paints);
     const std::size_t wallsBefore = document->scene().walls.size();
     for (int r = 0; r < rounds; ++r) {
-        clock.restart();
-        QTest::mouseClick(viewport, Qt::LeftButton, {}, at(-5.0, 5.0));
-        QTest::mouseClick(viewport, Qt::LeftButton, {}, at(0.0, 7.0));
-        QTest::mouseClick(viewport, Qt::LeftButton, {}, at(5.0, 5.0));
-        QTest::mouseDClick(viewport, Qt::LeftButton, {}, at(5.0, 5.0));
-        QTest::mouseRelease(viewport, Qt::LeftButton, {}, at(5.0, 5.0));
-        showFrame(window, paints);
-        wall.push_back(elapsedMs(clock));
+        timeEdit(wall, [&] {
+            QTest::mouseClick(viewport, Qt::LeftButton, {}, at(-5.0, 5.0));
+            QTest::mouseClick(viewport, Qt::LeftButton, {}, at(0.0, 7.0));
+            QTest::mouseClick(viewport, Qt::LeftButton, {}, at(5.0, 5.0));
+            QTest::mouseDClick(viewport, Qt::LeftButton, {}, at(5.0, 5.0));
+            QTest::mouseRelease(viewport, Qt::LeftButton, {}, at(5.0, 5.0));
+        });
         if (document->scene().walls.size() != wallsBefore + 1) {
             std::fprintf(stderr, "shoal: --bench-open: the wall tool added no wall\n");
             return kExitBadInput;
         }
-        wallUndo.push_back(undo());
+        timeEdit(wallUndo, undo);
     }
     window.setTool(window.tools().front());
 
@@ -199,13 +212,18 @@ int measure(const QString& path, int rounds)
                 peakOpen / 1024.0, peakOpen / 1024.0 / fileMb);
     std::printf("peak rss after edits%8.0f MB (%.1fx the file)\n", peakEnd / 1024.0,
                 peakEnd / 1024.0 / fileMb);
-    std::printf("median of %d rounds (ms, to the next frame):\n", rounds);
-    std::printf("  full-view frame   %8.1f\n", median(fullFrame));
-    std::printf("  frame at 50 px/m  %8.1f   (in each edit below)\n", median(zoomedFrame));
-    std::printf("  select a wall     %8.1f\n", median(select));
-    std::printf("  drag a wall point %8.1f   undo %8.1f\n", median(point), median(pointUndo));
-    std::printf("  change a param    %8.1f   undo %8.1f\n", median(param), median(paramUndo));
-    std::printf("  add a wall        %8.1f   undo %8.1f\n", median(wall), median(wallUndo));
+    std::printf("median of %d rounds (ms, to the next frame; paints: the most frames of the view "
+                "one round painted, 1 = the edit's own):\n",
+                rounds);
+    std::printf("  %-20s %8.1f\n", "full-view frame", median(fullFrame));
+    std::printf("  %-20s %8.1f   (in each edit below)\n", "frame at 50 px/m", median(zoomedFrame));
+    printEdit("select a wall", select);
+    printEdit("drag a wall point", point);
+    printEdit("  undo", pointUndo);
+    printEdit("change a param", param);
+    printEdit("  undo", paramUndo);
+    printEdit("add a wall", wall);
+    printEdit("  undo", wallUndo);
     return kExitOk;
 }
 

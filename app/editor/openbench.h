@@ -5,7 +5,8 @@
 /// first frame, the peak and final resident memory, one full-view frame, and the latency of
 /// single edits made through the real tools and commands until the next frame: selecting a
 /// wall, dragging one wall point, changing one group parameter, drawing a new wall, and
-/// undoing each. Each latency is the median of --rounds. It reports; it never fails on time.
+/// undoing each. Each latency is the median of --rounds, beside the most frames of the view
+/// one round painted (1: the edit's own frame). It reports; it never fails on time.
 
 #include <QStringList>
 

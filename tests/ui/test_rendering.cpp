@@ -3,6 +3,8 @@
 // dots far out; bounds follow the agents; each overlay draws when on and only then; the
 // stress scene has the agents it was asked for.
 
+#include "bigscene.h"
+#include "openbench.h"
 #include "renderbench.h"
 #include "simulation/agentlayeritem.h"
 #include "simulation/layerbatches.h"
@@ -10,6 +12,7 @@
 #include "simulation/overlayoptions.h"
 #include "stressscene.h"
 #include "uitestsupport.h"
+#include <shoal/scenefile.h>
 #include <shoal/sketch.h>
 #include <shoal/world.h>
 
@@ -18,7 +21,9 @@
 #include <QImage>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTemporaryFile>
 #include <QTest>
 
@@ -227,6 +232,7 @@ private slots:
     void smallGroupsOfOneFamilyPaintInOneLayer();
     void theRenderBenchPaintsEveryFrameOnce_data();
     void theRenderBenchPaintsEveryFrameOnce();
+    void theOpenBenchPaintsEveryEditOnce();
 };
 
 void TestRendering::everyFamilyIsDrawnInItsColourWhereItsAgentsAre_data()
@@ -732,6 +738,41 @@ void TestRendering::theRenderBenchPaintsEveryFrameOnce()
         QCOMPARE(row.value(QStringLiteral("paints_per_frame")).toDouble(), 1.0);
     }
     QCOMPARE(rows, 1);
+}
+
+void TestRendering::theOpenBenchPaintsEveryEditOnce()
+{
+    // `shoal --bench-open` times each edit to the next frame. Until session 27 it repainted
+    // after the events had painted the edit's update: two frames in most edits' times. Every
+    // edit it reports must have painted the view exactly once.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("level.json"));
+    QVERIFY(!saveSceneFile(bigScene(400), path.toStdString()));
+    QTemporaryFile out;
+    QVERIFY(out.open());
+    int status = -1;
+    {
+        StdoutTo redirected(out.handle());
+        QVERIFY(redirected.ok());
+        status = runOpenBench({QStringLiteral("shoal"), QStringLiteral("--bench-open"),
+                               QStringLiteral("--file"), path, QStringLiteral("--rounds"),
+                               QStringLiteral("2")});
+    }
+    QCOMPARE(status, 0);
+    out.seek(0);
+    const QString report = QString::fromUtf8(out.readAll());
+    const QRegularExpression edit(QStringLiteral("^ +(\\S.*\\S) +[0-9.]+ +paints (\\d+)$"),
+                                  QRegularExpression::MultilineOption);
+    QStringList edits;
+    for (QRegularExpressionMatchIterator it = edit.globalMatch(report); it.hasNext();) {
+        const QRegularExpressionMatch match = it.next();
+        edits << match.captured(1).trimmed();
+        QVERIFY2(match.captured(2) == QStringLiteral("1"), qPrintable(match.captured(0)));
+    }
+    // Select, drag a point, change a parameter and add a wall, and each one's undo.
+    QCOMPARE(edits.size(), 7);
+    QCOMPARE(edits.count(QStringLiteral("undo")), 3);
 }
 
 QTEST_MAIN(TestRendering)
