@@ -91,7 +91,8 @@ std::unique_ptr<World> worldOnThreads(const SceneDesc& scene, int threads, std::
     if (!world.ok())
         qFatal("%s", world.error().message.c_str());
     std::unique_ptr<World> w = std::move(*world);
-    w->setThreads(threads);
+    if (!w->setThreads(threads))
+        qFatal("setThreads(%d) was refused", threads);
     if (partAgents > 0)
         WorldAccess::setPartAgents(*w, partAgents);
     return w;
@@ -158,6 +159,7 @@ private slots:
     void sameHashOnAnyThreads();
     void sameHashOnEveryLaneWidth_data();
     void sameHashOnEveryLaneWidth();
+    void threadCountsOutOfRangeAreRefused();
     void sameHashOnAnyThreadsAmongGroups_data() { sameHashTwiceInOneProcess_data(); }
     void sameHashOnAnyThreadsAmongGroups();
     void squadsGivenNewTargetsAtOnceRouteAlikeOnAnyThreads();
@@ -259,6 +261,25 @@ void TestDeterminism::sameHashOnEveryLaneWidth()
                              .arg(World::widestLanes())));
     const auto family = static_cast<BehaviourKind>(kind);
     QCOMPARE(hex(runFamily(family, threads, 0, lanes)), hex(pinnedHash(family)));
+}
+
+void TestDeterminism::threadCountsOutOfRangeAreRefused()
+{
+    // A count the world cannot run is refused and changes nothing (it used to be clamped
+    // without a word: -3 ran on every core, 1,000 on 64).
+    auto world = worldOnThreads(familyScene(BehaviourKind::Swarm), 2, 0);
+    QCOMPARE(world->threads(), 2);
+    for (int refused : {-1, -3, World::kMaxThreads + 1, 1000}) {
+        QVERIFY2(!world->setThreads(refused), qPrintable(QString::number(refused)));
+        QCOMPARE(world->threads(), 2);
+    }
+    QVERIFY(world->setThreads(World::kMaxThreads));
+    QCOMPARE(world->threads(), World::kMaxThreads);
+    QVERIFY(world->setThreads(1));
+    QCOMPARE(world->threads(), 1);
+    // 0: one per core, never more than the most.
+    QVERIFY(world->setThreads(0));
+    QVERIFY(world->threads() >= 1 && world->threads() <= World::kMaxThreads);
 }
 
 void TestDeterminism::sameHashOnAnyThreadsAmongGroups()

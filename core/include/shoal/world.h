@@ -316,12 +316,12 @@ public:
     void setNeighbourSearch(NeighbourSearch search) { m_search = search; }
 
     /// Runs each step on `threads` threads, this one included (0: one per core this machine
-    /// runs at once; more than kMaxThreads are kMaxThreads). The families' plans, the wall
-    /// rule and the commit are cut into parts by agent count alone and the threads share
-    /// them, so the results are bit for bit those of one thread. A runtime choice, not a
-    /// scene's: 1 until asked (a game with cores to spare asks). Not to be called during a
-    /// step.
-    void setThreads(int threads);
+    /// runs at once, at most kMaxThreads). The families' plans, the wall rule and the commit
+    /// are cut into parts by agent count alone and the threads share them, so the results
+    /// are bit for bit those of one thread. A runtime choice, not a scene's: 1 until asked (a
+    /// game with cores to spare asks). Returns false, changing nothing, for a count outside
+    /// [0, kMaxThreads]. Not to be called during a step.
+    bool setThreads(int threads);
     /// The threads a step runs on.
     int threads() const;
     static constexpr int kMaxThreads = 64;

@@ -1111,15 +1111,17 @@ template <class Job, class Arrays> void World::forEachRangeShared(Job&& job, Arr
     forEachRangeOnThreads(m_groups, m_pool.get(), m_ranges, m_rangeBlocks, job, arrays);
 }
 
-void World::setThreads(int threads)
+bool World::setThreads(int threads)
 {
-    if (threads <= 0)
-        threads = WorkerPool::hardwareThreads();
-    threads = std::min(threads, kMaxThreads);
-    if (threads == this->threads())
-        return;
-    m_pool = threads > 1 ? std::make_unique<WorkerPool>(threads) : nullptr;
-    m_bodies->setPool(m_pool.get(), m_partAgents);
+    if (threads < 0 || threads > kMaxThreads)
+        return false;
+    if (threads == 0)
+        threads = std::min(WorkerPool::hardwareThreads(), kMaxThreads);
+    if (threads != this->threads()) {
+        m_pool = threads > 1 ? std::make_unique<WorkerPool>(threads) : nullptr;
+        m_bodies->setPool(m_pool.get(), m_partAgents);
+    }
+    return true;
 }
 
 int World::threads() const
