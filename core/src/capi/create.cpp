@@ -160,13 +160,13 @@ shoal_status shoal_world_set_threads(shoal_world* world, int threads)
     constexpr const char* kFunction = "shoal_world_set_threads";
     if (const shoal_status status = checkWorld(world, kFunction); status != SHOAL_OK)
         return status;
-    if (threads < 0 || threads > shoal::World::kMaxThreads)
-        return fail(world, SHOAL_ERROR_INVALID_ARGUMENT,
-                    std::string(kFunction) + ": threads " + std::to_string(threads) +
-                        " is outside [0, " + std::to_string(shoal::World::kMaxThreads) +
-                        "] (0: one per core)");
     return guarded(world, kFunction, [&] {
-        world->world->setThreads(threads);
+        // The world refuses a count it cannot run, changing nothing.
+        if (!world->world->setThreads(threads))
+            return fail(world, SHOAL_ERROR_INVALID_ARGUMENT,
+                        std::string(kFunction) + ": threads " + std::to_string(threads) +
+                            " is outside [0, " + std::to_string(shoal::World::kMaxThreads) +
+                            "] (0: one per core)");
         return SHOAL_OK;
     });
 }
